@@ -1,33 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  keyFile,
-  killAgents,
-  startAgent,
-  startHttpTarget,
-  TEST_LOCATION_KEY,
-} from '../support/agent-process.ts';
-import { startVigilStandIn } from '../support/vigil-stand-in.ts';
+import { describe, expect, it } from 'vitest';
+import { keyFile, startAgent } from '../support/agent-process.ts';
+import { agentTestProcesses, httpJob } from './agent-rig.ts';
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  killAgents();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-const SLOT = Date.parse('2026-11-24T12:00:00.000Z');
+const processes = agentTestProcesses();
 
 describe('vigil agent concurrency', () => {
   it('never has more than --concurrency probes in flight at the target, and probes every job', async () => {
-    const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
-    const target = await startHttpTarget(300);
-    cleanups.push(vigil.stop, target.close);
-    vigil.enqueue(
-      ...Array.from({ length: 12 }, (_, i) => ({
-        job_id: `job-${i}`,
-        slot: SLOT,
-        check: { check_type: 'http', target_url: target.url(`/slow?job=${i}`), timeout_ms: 5000 },
-      })),
-    );
+    const { vigil, target } = await processes.standInAndTarget(300);
+    vigil.enqueue(...Array.from({ length: 12 }, (_, i) => httpJob(`job-${i}`, target.url('/slow'))));
 
     startAgent(['--url', vigil.url, '--key-file', keyFile(), '--concurrency', '3']);
 

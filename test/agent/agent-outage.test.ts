@@ -1,29 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  keyFile,
-  killAgents,
-  startAgent,
-  startHttpTarget,
-  TEST_LOCATION_KEY,
-} from '../support/agent-process.ts';
-import { resultKey, startVigilStandIn, type VigilStandIn } from '../support/vigil-stand-in.ts';
+import { describe, expect, it } from 'vitest';
+import { keyFile, startAgent } from '../support/agent-process.ts';
+import { resultKey, type VigilStandIn } from '../support/vigil-stand-in.ts';
 import { WAIT } from '../support/wait.ts';
+import { agentTestProcesses, httpJob, SLOT } from './agent-rig.ts';
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  killAgents();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const processes = agentTestProcesses();
 
 const LONG_WAIT = { timeout: 30_000 } as const;
-const SLOT = Date.parse('2026-11-24T12:00:00.000Z');
 
 function httpJobs(prefix: string, count: number, url: string) {
-  return Array.from({ length: count }, (_, i) => ({
-    job_id: `${prefix}-${i}`,
-    slot: SLOT,
-    check: { check_type: 'http', target_url: `${url}?job=${prefix}-${i}`, timeout_ms: 5000 },
-  }));
+  return Array.from({ length: count }, (_, i) => httpJob(`${prefix}-${i}`, url));
 }
 
 /** Every job stored exactly once, whatever was posted how often. */
@@ -52,9 +38,7 @@ async function scrape(agent: ReturnType<typeof startAgent>): Promise<string> {
 
 describe('vigil agent when Vigil fails', () => {
   it('posts results again while Vigil answers 503, until each is stored once', async () => {
-    const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
-    const target = await startHttpTarget();
-    cleanups.push(vigil.stop, target.close);
+    const { vigil, target } = await processes.standInAndTarget();
     vigil.state.resultsMode = 'unavailable';
     const jobs = httpJobs('busy', 5, target.url('/ok'));
     vigil.enqueue(...jobs);
@@ -80,9 +64,7 @@ describe('vigil agent when Vigil fails', () => {
   });
 
   it('sends a result again when the answer was lost after Vigil stored it, and Vigil keeps one', async () => {
-    const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
-    const target = await startHttpTarget();
-    cleanups.push(vigil.stop, target.close);
+    const { vigil, target } = await processes.standInAndTarget();
     vigil.state.resultsMode = 'lose-answer';
     const [only] = httpJobs('lost', 1, target.url('/ok'));
     if (!only) throw new Error('no job');
@@ -101,9 +83,7 @@ describe('vigil agent when Vigil fails', () => {
   });
 
   it('outlives Vigil going away: results probed meanwhile are delivered when it is back, and leasing resumes', async () => {
-    const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
-    const target = await startHttpTarget(1500);
-    cleanups.push(vigil.stop, target.close);
+    const { vigil, target } = await processes.standInAndTarget(1500);
     const before = httpJobs('before', 3, target.url('/slow'));
     vigil.enqueue(...before);
 
@@ -133,9 +113,7 @@ describe('vigil agent when Vigil fails', () => {
   });
 
   it('never probes a job twice when it is leased again, before or after its result was acknowledged', async () => {
-    const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
-    const target = await startHttpTarget(1500);
-    cleanups.push(vigil.stop, target.close);
+    const { vigil, target } = await processes.standInAndTarget(1500);
     const [done] = httpJobs('done', 1, target.url('/ok'));
     const [running] = httpJobs('running', 1, target.url('/slow'));
     if (!done || !running) throw new Error('no job');

@@ -1,25 +1,14 @@
 import { existsSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { probeResultSchema } from '../../lib/agent/protocol.ts';
-import {
-  keyFile,
-  killAgents,
-  startAgent,
-  startHttpTarget,
-  TEST_LOCATION_KEY,
-  tcpPorts,
-} from '../support/agent-process.ts';
+import { keyFile, startAgent, TEST_LOCATION_KEY, tcpPorts } from '../support/agent-process.ts';
 import { PROMTOOL, promtoolCheck } from '../support/prometheus.ts';
-import { resultKey, startVigilStandIn } from '../support/vigil-stand-in.ts';
+import { resultKey } from '../support/vigil-stand-in.ts';
 import { WAIT } from '../support/wait.ts';
+import { agentTestProcesses, SLOT } from './agent-rig.ts';
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  killAgents();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const processes = agentTestProcesses();
 
-const SLOT = Date.parse('2026-11-24T12:00:00.000Z');
 const job = (job_id: string, check: Record<string, unknown>) => ({
   job_id,
   slot: SLOT,
@@ -28,10 +17,9 @@ const job = (job_id: string, check: Record<string, unknown>) => ({
 
 describe('vigil agent (a real process against a stand-in Vigil)', () => {
   it('leases jobs, probes http and tcp targets from this host, and posts their results', async () => {
-    const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
-    const target = await startHttpTarget();
+    const { vigil, target } = await processes.standInAndTarget();
     const ports = await tcpPorts();
-    cleanups.push(vigil.stop, target.close, ports.close);
+    processes.afterTest(ports.close);
     vigil.enqueue(
       job('http-ok', { check_type: 'http', target_url: target.url('/ok'), expected_status: 200 }),
       job('http-500', { check_type: 'http', target_url: target.url('/fail'), expected_status: 200 }),
@@ -112,9 +100,7 @@ describe('vigil agent (a real process against a stand-in Vigil)', () => {
   });
 
   it('refuses private and loopback targets with --public-only', async () => {
-    const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
-    const target = await startHttpTarget();
-    cleanups.push(vigil.stop, target.close);
+    const { vigil, target } = await processes.standInAndTarget();
     vigil.enqueue(job('loopback', { check_type: 'http', target_url: target.url('/ok') }));
 
     startAgent(['--url', vigil.url, '--key-file', keyFile(), '--public-only']);
@@ -127,9 +113,7 @@ describe('vigil agent (a real process against a stand-in Vigil)', () => {
   });
 
   it('keeps asking with a refused key ($VIGIL_LOCATION_KEY), says so, and probes nothing', async () => {
-    const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
-    const target = await startHttpTarget();
-    cleanups.push(vigil.stop, target.close);
+    const { vigil, target } = await processes.standInAndTarget();
     vigil.enqueue(job('never', { check_type: 'http', target_url: target.url('/ok') }));
     const revoked = 'vlk_Revoked0Key0Revoked0Key0Revoked0Key000';
 

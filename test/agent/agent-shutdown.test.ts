@@ -1,32 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  keyFile,
-  killAgents,
-  startAgent,
-  startHttpTarget,
-  TEST_LOCATION_KEY,
-} from '../support/agent-process.ts';
-import { startVigilStandIn } from '../support/vigil-stand-in.ts';
+import { describe, expect, it } from 'vitest';
+import { keyFile, startAgent } from '../support/agent-process.ts';
+import { agentTestProcesses, httpJob } from './agent-rig.ts';
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  killAgents();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const processes = agentTestProcesses();
 
 const LONG_WAIT = { timeout: 30_000 } as const;
-const SLOT = Date.parse('2026-11-24T12:00:00.000Z');
-const slowJob = (id: string, url: string) => ({
-  job_id: id,
-  slot: SLOT,
-  check: { check_type: 'http', target_url: `${url}?job=${id}`, timeout_ms: 10_000 },
-});
+const slowJob = (id: string, url: string) => httpJob(id, url, 10_000);
 
 describe('vigil agent on SIGTERM', () => {
   it('stops leasing, lets running probes finish, posts their results and exits 0', async () => {
-    const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
-    const target = await startHttpTarget(2000);
-    cleanups.push(vigil.stop, target.close);
+    const { vigil, target } = await processes.standInAndTarget(2000);
     vigil.enqueue(...['a', 'b', 'c'].map((id) => slowJob(id, target.url('/slow'))));
     const agent = startAgent(['--url', vigil.url, '--key-file', keyFile(), '--concurrency', '3']);
     await expect.poll(() => target.inFlight, LONG_WAIT).toBe(3);
@@ -46,9 +29,7 @@ describe('vigil agent on SIGTERM', () => {
   });
 
   it('exits 1 after the stop grace when Vigil cannot take the results, saying how many', async () => {
-    const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
-    const target = await startHttpTarget(500);
-    cleanups.push(vigil.stop, target.close);
+    const { vigil, target } = await processes.standInAndTarget(500);
     vigil.enqueue(slowJob('a', target.url('/slow')), slowJob('b', target.url('/slow')));
     const agent = startAgent([
       '--url',

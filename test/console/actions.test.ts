@@ -1,16 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  screenshot,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { expectCount, expectNoConsoleErrors, expectText, screenshot } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 interface Received {
   method: string;
@@ -20,7 +12,6 @@ interface Received {
 }
 
 describe('console actions', { timeout: 60_000 }, () => {
-  let rig: ConsoleRig;
   let receiver: Server;
   let receiverUrl: string;
   const received: Received[] = [];
@@ -38,18 +29,15 @@ describe('console actions', { timeout: 60_000 }, () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-    rig = await startConsole();
-  }, 120_000);
+  });
+  const rig = useConsole();
   afterAll(async () => {
-    await rig?.stop();
     await new Promise((resolve) => receiver?.close(resolve));
   });
 
   it('creates an action, runs it with a variable and shows the execution; editing keeps the secret header', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/actions' });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto('/actions');
     await page.getByText('No actions yet.').waitFor();
     await page.getByRole('button', { name: 'New action' }).click();
     await page.getByLabel(/^Name/).fill('deploy hook');
@@ -104,10 +92,8 @@ describe('console actions', { timeout: 60_000 }, () => {
   });
 
   it('shows a validation error at the field', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/actions' });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto('/actions');
     await page.getByRole('button', { name: 'New action' }).click();
     await page.getByLabel(/^Name/).fill('bad timeout');
     await page.getByLabel(/^URL/).fill(`${receiverUrl}/x`);
@@ -125,10 +111,8 @@ describe('console actions', { timeout: 60_000 }, () => {
       url: `${receiverUrl}/d`,
     });
     expect(made.status).toBe(201);
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: `/actions/${made.body.id}` });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto(`/actions/${made.body.id}`);
     await page.getByRole('heading', { name: 'to delete', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('button', { name: 'Delete action' }).click();

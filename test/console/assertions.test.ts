@@ -3,15 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ConsoleRig,
-  expectNoConsoleErrors,
-  openPage,
-  screenshot,
-  seedEntity,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { expectNoConsoleErrors, screenshot, seedEntity } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The check form's assertions and degraded_latency_ms in Chromium against a real local runtime:
@@ -32,23 +25,26 @@ async function choose(page: Page | Locator, label: string | RegExp, option: stri
 }
 
 describe('console: http assertions and degraded', { timeout: 120_000 }, () => {
-  let rig: ConsoleRig;
   let entityId: string;
   beforeAll(async () => {
     target.listen(0, '127.0.0.1');
     await once(target, 'listening');
-    rig = await startConsole();
-    entityId = await seedEntity(rig, { slug: 'svc', name: 'Services' }, { slug: 'api', name: 'Public API' });
-  }, 120_000);
+  });
+  const rig = useConsole({
+    seed: async (rig) => {
+      entityId = await seedEntity(
+        rig,
+        { slug: 'svc', name: 'Services' },
+        { slug: 'api', name: 'Public API' },
+      );
+    },
+  });
   afterAll(async () => {
-    await rig?.stop();
     target.close();
   });
 
   it('edits assertion rows, shows a refused pattern at its row, and shows the check degraded', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto(`/checks/new?entity_id=${entityId}`);
+    const p = await openSignedIn(rig, { path: `/checks/new?entity_id=${entityId}` });
     await choose(p.page, /^Check type/, 'http');
     await p.page
       .getByLabel('Target URL')

@@ -1,15 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  audit,
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  screenshot,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { audit, expectCount, expectNoConsoleErrors, expectText, screenshot } from './support.ts';
+import { inviteMember, openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The Audit page against a real local runtime: an admin reads who changed what, newest first,
@@ -18,34 +9,30 @@ import {
  */
 
 describe('console audit log', { timeout: 120_000 }, () => {
-  let rig: ConsoleRig;
   let checkId = '';
 
-  beforeAll(async () => {
-    rig = await startConsole();
-    await rig.api('POST', '/v1/blueprints', { slug: 'web', name: 'Web service' });
-    const entity = await rig.api<{ id: string }>('POST', '/v1/blueprints/web/entities', {
-      slug: 'shop',
-      name: 'Shop',
-    });
-    // 55 writes and more: the first page (50) does not hold them all.
-    for (let i = 0; i < 55; i += 1)
-      await rig.api('POST', '/v1/blueprints', { slug: `bp-${i}`, name: `Blueprint ${i}` });
-    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: entity.body.id,
-      check_type: 'push',
-      name: 'nightly backup',
-    });
-    checkId = check.body.id;
-    await rig.api('PUT', `/v1/checks/${checkId}`, { interval_seconds: 600 });
-  }, 150_000);
-  afterAll(async () => {
-    await rig?.stop();
+  const rig = useConsole({
+    seed: async (rig) => {
+      await rig.api('POST', '/v1/blueprints', { slug: 'web', name: 'Web service' });
+      const entity = await rig.api<{ id: string }>('POST', '/v1/blueprints/web/entities', {
+        slug: 'shop',
+        name: 'Shop',
+      });
+      // 55 writes and more: the first page (50) does not hold them all.
+      for (let i = 0; i < 55; i += 1)
+        await rig.api('POST', '/v1/blueprints', { slug: `bp-${i}`, name: `Blueprint ${i}` });
+      const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+        entity_id: entity.body.id,
+        check_type: 'push',
+        name: 'nightly backup',
+      });
+      checkId = check.body.id;
+      await rig.api('PUT', `/v1/checks/${checkId}`, { interval_seconds: 600 });
+    },
   });
 
   it('lists writes newest first, filters by target and pages to older entries', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
+    const p = await openSignedIn(rig);
     await p.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
     await p.page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
     const table = p.page.getByRole('table', { name: 'Audit entries' });
@@ -79,18 +66,9 @@ describe('console audit log', { timeout: 120_000 }, () => {
   });
 
   it('tells a member the log is for admins', async () => {
-    const invitation = await rig.api<{ token: string }>('POST', '/v1/settings/users/invite', {
-      email: 'member@example.com',
-      role: 'member',
-    });
-    const accepted = await rig.api<{ key: string }>('POST', '/v1/settings/users/accept', {
-      token: invitation.body.token,
-      name: 'Member',
-    });
-    expect((await rig.api('GET', '/v1/audit', undefined, accepted.body.key)).status).toBe(403);
-    const p = await openPage(rig);
-    await signIn(p.page, accepted.body.key);
-    await p.page.goto('/audit');
+    const member = await inviteMember(rig);
+    expect((await rig.api('GET', '/v1/audit', undefined, member)).status).toBe(403);
+    const p = await openSignedIn(rig, { path: '/audit', key: member });
     await p.page.getByText('The audit log is for admins').waitFor();
     await expectCount(p.page.getByRole('table', { name: 'Audit entries' }), 0);
     expectNoConsoleErrors(p);
@@ -99,9 +77,7 @@ describe('console audit log', { timeout: 120_000 }, () => {
 
   for (const width of [1280, 390]) {
     it(`has no axe violations at ${width} px`, async () => {
-      const p = await openPage(rig, { width });
-      await signIn(p.page, rig.key);
-      await p.page.goto('/audit');
+      const p = await openSignedIn(rig, { path: '/audit', width });
       await p.page.getByRole('table', { name: 'Audit entries' }).waitFor();
       await expectCount(p.page.getByText(/^Loading/), 0);
       expect(await audit(p.page)).toEqual([]);

@@ -1,18 +1,10 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { layeredLayout } from '../../web/src/catalog/graph-layout.ts';
 import { dependsOnEdges } from '../../web/src/catalog/graph-model.ts';
 import { chooseEntity } from './entity-picker.ts';
-import {
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  screenshot,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { expectCount, expectNoConsoleErrors, expectText, screenshot } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /** The error shown at the field labelled `label` inside `scope`. */
 function errorAt(scope: Locator, label: string): Locator {
@@ -31,13 +23,7 @@ async function addField(page: Page, name: string, type: string, required = false
 const WRITE_BUTTONS = /create|add|save|delete|edit|remove/i;
 
 describe('console catalog', { timeout: 90_000 }, () => {
-  let rig: ConsoleRig;
-  beforeAll(async () => {
-    rig = await startConsole();
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
-  });
+  const rig = useConsole();
 
   /** A blueprint with two related entities made through the API (for the tests that only look). */
   async function seedStore() {
@@ -70,9 +56,8 @@ describe('console catalog', { timeout: 90_000 }, () => {
   }
 
   it('builds a blueprint, entities from its typed fields and a relation, and shows the blast radius', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig);
     const { page } = p;
-    await signIn(page, rig.key);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Catalog' }).click();
 
     const newBlueprint = page.getByRole('form', { name: 'New blueprint' });
@@ -187,9 +172,7 @@ describe('console catalog', { timeout: 90_000 }, () => {
 
   it('fits the catalog into a 390 px wide screen', async () => {
     await seedStore();
-    const p = await openPage(rig, { width: 390 });
-    await signIn(p.page, rig.key);
-    await p.page.goto('/catalog?blueprint=store');
+    const p = await openSignedIn(rig, { path: '/catalog?blueprint=store', width: 390 });
     await p.page.getByRole('link', { name: 'Cache', exact: true }).waitFor();
     const overflow = await p.page.evaluate<boolean>(
       'document.documentElement.scrollWidth > document.documentElement.clientWidth',
@@ -204,10 +187,8 @@ describe('console catalog', { timeout: 90_000 }, () => {
     await seedStore();
     const empty = await rig.api('POST', '/v1/blueprints', { slug: 'queue-kind', name: 'Queue kind' });
     expect(empty.status).toBe(201);
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/catalog' });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto('/catalog');
     const store = page.getByRole('link', { name: '2 entities of Store' });
     await expectText(store, '2');
     await expectText(page.getByRole('link', { name: '0 entities of Queue kind' }), '0');
@@ -224,9 +205,8 @@ describe('console catalog', { timeout: 90_000 }, () => {
       is_read_only: true,
     });
     expect(created.status).toBe(201);
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { key: created.body.key });
     const { page } = p;
-    await signIn(page, created.body.key);
 
     await page.goto('/catalog?blueprint=store');
     await page.getByRole('link', { name: 'Cache', exact: true }).waitFor();

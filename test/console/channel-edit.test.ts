@@ -10,14 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 import {
   type ConsolePage,
-  type ConsoleRig,
   expectCount,
   expectNoConsoleErrors,
   expectText,
   openPage,
   signIn,
-  startConsole,
 } from './support.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
  * Editing a shared channel on the Channels page (PUT /v1/notify/channels/{id}), whose signing
@@ -76,34 +75,34 @@ function watchPuts(p: ConsolePage): unknown[] {
 }
 
 describe('console shared channel edit and multi-entity routes', { timeout: 90_000 }, () => {
-  let rig: ConsoleRig;
   let checkId: string;
   const entities: Record<string, string> = {};
   beforeAll(async () => {
     receiver.listen(0, '127.0.0.1');
     await once(receiver, 'listening');
-    rig = await startConsole({ NODE_EXTRA_CA_CERTS: caFile });
-    expect((await rig.api('POST', '/v1/blueprints', { slug: 'svc', name: 'Services' })).status).toBe(201);
-    for (const [slug, name] of [
-      ['payments', 'Payments'],
-      ['orders', 'Orders'],
-      ['search', 'Search'],
-    ] as const) {
-      const made = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', { slug, name });
-      expect(made.status).toBe(201);
-      entities[slug] = made.body.id;
-    }
-    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: entities.payments,
-      check_type: 'push',
-      name: 'Payments heartbeat',
-      interval_seconds: 60,
-    });
-    expect(check.status).toBe(201);
-    checkId = check.body.id;
-  }, 120_000);
+  });
+  const rig = useConsole({
+    env: { NODE_EXTRA_CA_CERTS: caFile },
+    seed: async (rig) => {
+      expect((await rig.api('POST', '/v1/blueprints', { slug: 'svc', name: 'Services' })).status).toBe(201);
+      for (const [slug, name] of [
+        ['payments', 'Payments'],
+        ['orders', 'Orders'],
+        ['search', 'Search'],
+      ] as const) {
+        const made = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', { slug, name });
+        expect(made.status).toBe(201);
+        entities[slug] = made.body.id;
+      }
+      checkId = await seedCheck(rig, {
+        entity_id: entities.payments,
+        check_type: 'push',
+        name: 'Payments heartbeat',
+        interval_seconds: 60,
+      });
+    },
+  });
   afterAll(async () => {
-    await rig?.stop();
     receiver.closeAllConnections();
     receiver.close();
     rmSync(tmp, { recursive: true, force: true });
@@ -199,9 +198,7 @@ describe('console shared channel edit and multi-entity routes', { timeout: 90_00
       config: { url: hookUrl('/routed') },
     });
     expect(made.status).toBe(201);
-    const p = await openPage(rig, { width: 390 });
-    await signIn(p.page, rig.key);
-    await p.page.goto('/channels');
+    const p = await openSignedIn(rig, { path: '/channels', width: 390 });
     const route = p.page.getByRole('form', { name: 'New route' });
     const group = route.getByRole('group', { name: 'Alerts of these entities (none: any)' });
     await group.getByText('Any entity.').waitFor();
@@ -266,9 +263,7 @@ describe('console shared channel edit and multi-entity routes', { timeout: 90_00
       label: 'viewer',
       is_read_only: true,
     });
-    const p = await openPage(rig);
-    await signIn(p.page, viewer.body.key);
-    await p.page.goto('/channels');
+    const p = await openSignedIn(rig, { path: '/channels', key: viewer.body.key });
     await p.page.getByRole('table', { name: 'Shared channels' }).getByText('Pager duty').waitFor();
     await p.page
       .getByRole('table', { name: 'Routes' })

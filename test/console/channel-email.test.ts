@@ -1,15 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeWords, startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
-import {
-  type ConsoleRig,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  seedEntity,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { expectNoConsoleErrors, expectText, seedEntity } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The email channel through the Channels page, against a real SMTP server on 127.0.0.1 (the
@@ -26,7 +19,6 @@ const CONFIRM_SUBJECT = '[Vigil] Confirm alerts to this address';
 
 describe('console email channel', { timeout: 90_000 }, () => {
   let smtp: TestSmtpServer;
-  let rig: ConsoleRig;
   /** The mails other than confirmation emails. */
   const alerts = () => smtp.received.filter((m) => m.message.headers.get('subject') !== CONFIRM_SUBJECT);
 
@@ -45,29 +37,30 @@ describe('console email channel', { timeout: 90_000 }, () => {
   }
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    rig = await startConsole({ VIGIL_SMTP_URL: smtp.url, VIGIL_EMAIL_FROM: `Vigil <${FROM}>` });
-    const entityId = await seedEntity(
-      rig,
-      { slug: 'svc', name: 'Services' },
-      { slug: 'payments', name: 'Payments' },
-    );
-    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: entityId,
-      check_type: 'push',
-      name: 'Payments heartbeat',
-      interval_seconds: 60,
-    });
-    expect(check.status).toBe(201);
-  }, 120_000);
+  });
+  const rig = useConsole({
+    env: () => ({ VIGIL_SMTP_URL: smtp.url, VIGIL_EMAIL_FROM: `Vigil <${FROM}>` }),
+    seed: async (rig) => {
+      const entityId = await seedEntity(
+        rig,
+        { slug: 'svc', name: 'Services' },
+        { slug: 'payments', name: 'Payments' },
+      );
+      const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+        entity_id: entityId,
+        check_type: 'push',
+        name: 'Payments heartbeat',
+        interval_seconds: 60,
+      });
+      expect(check.status).toBe(201);
+    },
+  });
   afterAll(async () => {
-    await rig?.stop();
     await smtp?.close();
   });
 
   it('creates an email channel from the form, sends a test that arrives, and edits its recipients', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/channels');
+    const p = await openSignedIn(rig, { path: '/channels' });
     await p.page.getByText('No shared channels yet.').waitFor();
     const form = p.page.getByRole('form', { name: 'New shared channel' });
     await form.getByLabel(/^Name/).fill('Ops mail');

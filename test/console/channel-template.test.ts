@@ -6,14 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
-import {
-  type ConsoleRig,
-  expectNoConsoleErrors,
-  openPage,
-  screenshot,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { expectNoConsoleErrors, screenshot } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * A shared channel's message template in the console (docs/notifications.md "Message templates"):
@@ -43,23 +37,19 @@ const receiver: HttpsServer = createHttpsServer(tls.valid, (req, res) => {
 const topicUrl = () => `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/alerts`;
 
 describe('console message templates', { timeout: 90_000 }, () => {
-  let rig: ConsoleRig;
   beforeAll(async () => {
     receiver.listen(0, '127.0.0.1');
     await once(receiver, 'listening');
-    rig = await startConsole({ NODE_EXTRA_CA_CERTS: caFile });
-  }, 120_000);
+  });
+  const rig = useConsole({ env: { NODE_EXTRA_CA_CERTS: caFile } });
   afterAll(async () => {
-    await rig?.stop();
     receiver.closeAllConnections();
     receiver.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 
   it('previews a template as typed, shows a bad field’s sentence, saves it and sends it', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/channels');
+    const p = await openSignedIn(rig, { path: '/channels' });
     const form = p.page.getByRole('form', { name: 'New shared channel' });
     await form.getByLabel(/^Name/).fill('Phone');
     await form.getByLabel(/^Channel type/).selectOption('ntfy');

@@ -6,16 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MatrixReceiver, startMatrixReceiver } from '../support/receivers/matrix.ts';
 import { type MattermostReceiver, startMattermostReceiver } from '../support/receivers/mattermost.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
-import {
-  type ConsolePage,
-  type ConsoleRig,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  screenshot,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { type ConsolePage, expectNoConsoleErrors, expectText, screenshot } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The Channels page's form for the channel types the web registry declares: the type select
@@ -55,25 +47,21 @@ async function axeViolations(p: ConsolePage): Promise<string[]> {
 }
 
 describe('console channel type forms', { timeout: 90_000 }, () => {
-  let rig: ConsoleRig;
   let matrix: MatrixReceiver;
   let mattermost: MattermostReceiver;
   beforeAll(async () => {
     matrix = await startMatrixReceiver(tls.valid, TOKEN, ROOM);
     mattermost = await startMattermostReceiver(tls.valid, 'hookkey123', ['town-square']);
-    rig = await startConsole({ NODE_EXTRA_CA_CERTS: caFile });
-  }, 120_000);
+  });
+  const rig = useConsole({ env: { NODE_EXTRA_CA_CERTS: caFile } });
   afterAll(async () => {
-    await rig?.stop();
     await matrix?.close();
     await mattermost?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 
   it('offers every registered type by its label, and shows an API refusal at its field (axe-clean)', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/channels');
+    const p = await openSignedIn(rig, { path: '/channels' });
     const form = p.page.getByRole('form', { name: 'New shared channel' });
     const select = form.getByLabel(/^Channel type/);
     await select.waitFor();
@@ -108,9 +96,7 @@ describe('console channel type forms', { timeout: 90_000 }, () => {
   });
 
   it('creates Matrix and Mattermost channels, lists their targets, and keeps the write-only token on an edit', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/channels');
+    const p = await openSignedIn(rig, { path: '/channels' });
     const form = p.page.getByRole('form', { name: 'New shared channel' });
     const table = p.page.getByRole('table', { name: 'Shared channels' });
 

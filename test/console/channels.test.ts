@@ -7,17 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_SMTP_SERVER } from '../../lib/notify/channels/email.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
-import {
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  screenshot,
-  seedEntity,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { expectCount, expectNoConsoleErrors, expectText, screenshot, seedEntity } from './support.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
  * The Channels page against a real runtime: a shared webhook channel created once, attached from a
@@ -43,39 +34,41 @@ const hookUrl = () => `https://127.0.0.1:${(receiver.address() as AddressInfo).p
 const atShared = () => received.filter((r) => r.path === '/shared');
 
 describe('console shared channels and routes', { timeout: 90_000 }, () => {
-  let rig: ConsoleRig;
   let checkId: string;
   beforeAll(async () => {
     receiver.listen(0, '127.0.0.1');
     await once(receiver, 'listening');
-    rig = await startConsole({ NODE_EXTRA_CA_CERTS: caFile });
-    const entityId = await seedEntity(
-      rig,
-      { slug: 'svc', name: 'Services' },
-      { slug: 'payments', name: 'Payments' },
-    );
-    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: entityId,
-      check_type: 'push',
-      name: 'Payments heartbeat',
-      interval_seconds: 60,
-      failure_threshold: 1,
-    });
-    expect(check.status).toBe(201);
-    checkId = check.body.id;
-    await rig.api('POST', `/v1/checks/${checkId}/policy`, { cooldown_seconds: 0, notify_on_recovery: false });
-    await rig.api('POST', `/v1/checks/${checkId}/results`, { success: true, latency_ms: 5 });
-  }, 120_000);
+  });
+  const rig = useConsole({
+    env: { NODE_EXTRA_CA_CERTS: caFile },
+    seed: async (rig) => {
+      const entityId = await seedEntity(
+        rig,
+        { slug: 'svc', name: 'Services' },
+        { slug: 'payments', name: 'Payments' },
+      );
+      checkId = await seedCheck(rig, {
+        entity_id: entityId,
+        check_type: 'push',
+        name: 'Payments heartbeat',
+        interval_seconds: 60,
+        failure_threshold: 1,
+      });
+      await rig.api('POST', `/v1/checks/${checkId}/policy`, {
+        cooldown_seconds: 0,
+        notify_on_recovery: false,
+      });
+      await rig.api('POST', `/v1/checks/${checkId}/results`, { success: true, latency_ms: 5 });
+    },
+  });
   afterAll(async () => {
-    await rig?.stop();
     receiver.closeAllConnections();
     receiver.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 
   it('creates a shared channel, attaches it to a check, tests it, routes to it and deletes it', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
+    const p = await openSignedIn(rig);
     await p.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Channels' }).click();
     await p.page.getByRole('heading', { name: 'Channels', level: 1 }).waitFor();
     await p.page.getByText('No shared channels yet.').waitFor();
@@ -176,9 +169,7 @@ describe('console shared channels and routes', { timeout: 90_000 }, () => {
       label: 'viewer',
       is_read_only: true,
     });
-    const p = await openPage(rig);
-    await signIn(p.page, viewer.body.key);
-    await p.page.goto('/channels');
+    const p = await openSignedIn(rig, { path: '/channels', key: viewer.body.key });
     await p.page.getByRole('table', { name: 'Shared channels' }).getByText('********').first().waitFor();
     await p.page
       .getByRole('table', { name: 'Routes' })
@@ -192,9 +183,7 @@ describe('console shared channels and routes', { timeout: 90_000 }, () => {
   });
 
   it('warns when an email channel is saved on a runtime without SMTP, in the words its deliveries would fail with', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/channels');
+    const p = await openSignedIn(rig, { path: '/channels' });
     const form = p.page.getByRole('form', { name: 'New shared channel' });
     await form.getByLabel(/^Name/).fill('Ops mail');
     await form.getByLabel(/^Channel type/).selectOption('email');

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { definitionUpdatedOp, getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { stateOfDefinitionOp } from '../../lib/checks/results/check-state-items.ts';
 import { createLocationDecider } from '../../lib/checks/results/location-decision.ts';
@@ -9,18 +9,8 @@ import { createFakeClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
-import {
-  audit,
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  screenshot,
-  seedEntity,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { audit, expectCount, expectNoConsoleErrors, expectText, screenshot, seedEntity } from './support.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
  * A check probed from three locations (quorum 2) in the console against a real local runtime. Its
@@ -42,7 +32,6 @@ const locationsSection = (page: Page) =>
   });
 
 describe('console check locations', { timeout: 120_000 }, () => {
-  let rig: ConsoleRig;
   let table: SqliteTable;
   let checkId = '';
   let entityId = '';
@@ -75,92 +64,99 @@ describe('console check locations', { timeout: 120_000 }, () => {
     ]);
   };
 
-  beforeAll(async () => {
-    rig = await startConsole();
-    for (const name of ['office', 'eu-west-1']) {
-      expect((await rig.api('POST', '/v1/locations', { name, kind: 'agent' })).status).toBe(201);
-    }
-    entityId = await seedEntity(rig, { slug: 'shop', name: 'Shop' }, { slug: 'checkout', name: 'Checkout' });
-    const made = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: entityId,
-      name: 'Checkout port',
-      check_type: 'tcp',
-      interval_seconds: 60,
-      config: { host: '127.0.0.1', port: 9 },
-      enabled: false,
-    });
-    expect(made.status).toBe(201);
-    checkId = made.body.id;
-    // The runtime's SQLite file, opened beside it as the operator CLI opens it.
-    table = createSqliteTable({ db: openSqliteDatabase(join(rig.dataDir, 'vigil.db')) });
-    const { tenants, checks, recorder } = composeProbing({
-      table,
-      clock,
-      logger: silentLogger,
-      config: { dueShards: loadConfig('local', {}).dueShards, allowPrivateTargets: true },
-    });
-    const tenantId = (await tenants.listTenants())[0]?.id ?? '';
-    await locate(tenantId);
-    const decider = createLocationDecider({ table, recorder, checks, tenants, clock, logger: silentLogger });
-    const slot = async (slotMs: number, reports: Record<string, Report>) => {
-      clock.set(slotMs + 1000);
-      for (const [location, { up, ms }] of Object.entries(reports)) {
-        const stored = await decider.report({
-          tenantId,
-          checkId,
-          slotMs,
-          location,
-          result: {
-            success: up,
-            status_code: 0,
-            latency_ms: ms,
-            error_message: up ? '' : 'connection refused',
-            checked_at: new Date(slotMs).toISOString(),
-          },
-        });
-        expect(stored).toBe('recorded');
+  const rig = useConsole({
+    seed: async (rig) => {
+      for (const name of ['office', 'eu-west-1']) {
+        expect((await rig.api('POST', '/v1/locations', { name, kind: 'agent' })).status).toBe(201);
       }
-      clock.set(slotMs + 2 * MINUTE);
-      await decider.decide(tenantId, checkId, slotMs, true);
-    };
-    const start = Math.floor(Date.now() / MINUTE) * MINUTE - 10 * MINUTE;
-    // Reports in the order given; a slot is decided as soon as the quorum allows (a later report
-    // is stored and counted in its location's uptime, but is not part of the decided result).
-    await slot(start, {
-      'eu-west-1': { up: true, ms: 80 },
-      default: { up: true, ms: 20 },
-      office: { up: true, ms: 35 },
-    });
-    await slot(start + MINUTE, {
-      default: { up: true, ms: 22 },
-      office: { up: false, ms: 40 },
-      'eu-west-1': { up: true, ms: 85 },
-    });
-    // Two up of three decide it up; eu-west-1's report comes too late for the result.
-    await slot(start + 2 * MINUTE, {
-      default: { up: true, ms: 21 },
-      office: { up: true, ms: 30 },
-      'eu-west-1': { up: true, ms: 70 },
-    });
-    // Only default reports: inconclusive, no state moves.
-    await slot(start + 3 * MINUTE, { default: { up: true, ms: 25 } });
-    // Two of three down: the slot is down.
-    await slot(start + 4 * MINUTE, {
-      'eu-west-1': { up: true, ms: 90 },
-      default: { up: false, ms: 30 },
-      office: { up: false, ms: 45 },
-    });
-  }, 120_000);
+      entityId = await seedEntity(
+        rig,
+        { slug: 'shop', name: 'Shop' },
+        { slug: 'checkout', name: 'Checkout' },
+      );
+      checkId = await seedCheck(rig, {
+        entity_id: entityId,
+        name: 'Checkout port',
+        check_type: 'tcp',
+        interval_seconds: 60,
+        config: { host: '127.0.0.1', port: 9 },
+        enabled: false,
+      });
+      // The runtime's SQLite file, opened beside it as the operator CLI opens it.
+      table = createSqliteTable({ db: openSqliteDatabase(join(rig.dataDir, 'vigil.db')) });
+      const { tenants, checks, recorder } = composeProbing({
+        table,
+        clock,
+        logger: silentLogger,
+        config: { dueShards: loadConfig('local', {}).dueShards, allowPrivateTargets: true },
+      });
+      const tenantId = (await tenants.listTenants())[0]?.id ?? '';
+      await locate(tenantId);
+      const decider = createLocationDecider({
+        table,
+        recorder,
+        checks,
+        tenants,
+        clock,
+        logger: silentLogger,
+      });
+      const slot = async (slotMs: number, reports: Record<string, Report>) => {
+        clock.set(slotMs + 1000);
+        for (const [location, { up, ms }] of Object.entries(reports)) {
+          const stored = await decider.report({
+            tenantId,
+            checkId,
+            slotMs,
+            location,
+            result: {
+              success: up,
+              status_code: 0,
+              latency_ms: ms,
+              error_message: up ? '' : 'connection refused',
+              checked_at: new Date(slotMs).toISOString(),
+            },
+          });
+          expect(stored).toBe('recorded');
+        }
+        clock.set(slotMs + 2 * MINUTE);
+        await decider.decide(tenantId, checkId, slotMs, true);
+      };
+      const start = Math.floor(Date.now() / MINUTE) * MINUTE - 10 * MINUTE;
+      // Reports in the order given; a slot is decided as soon as the quorum allows (a later report
+      // is stored and counted in its location's uptime, but is not part of the decided result).
+      await slot(start, {
+        'eu-west-1': { up: true, ms: 80 },
+        default: { up: true, ms: 20 },
+        office: { up: true, ms: 35 },
+      });
+      await slot(start + MINUTE, {
+        default: { up: true, ms: 22 },
+        office: { up: false, ms: 40 },
+        'eu-west-1': { up: true, ms: 85 },
+      });
+      // Two up of three decide it up; eu-west-1's report comes too late for the result.
+      await slot(start + 2 * MINUTE, {
+        default: { up: true, ms: 21 },
+        office: { up: true, ms: 30 },
+        'eu-west-1': { up: true, ms: 70 },
+      });
+      // Only default reports: inconclusive, no state moves.
+      await slot(start + 3 * MINUTE, { default: { up: true, ms: 25 } });
+      // Two of three down: the slot is down.
+      await slot(start + 4 * MINUTE, {
+        'eu-west-1': { up: true, ms: 90 },
+        default: { up: false, ms: 30 },
+        office: { up: false, ms: 45 },
+      });
+    },
+  });
   afterAll(async () => {
     await table?.close();
-    await rig?.stop();
   });
 
   it('shows the quorum, the last slot per location and a latency line per location', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: `/checks/${checkId}` });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto(`/checks/${checkId}`);
     const section = locationsSection(page);
     await expectText(section.locator('p').first(), /^Down when 2 of 3 locations fail/);
     const last = section.getByRole('table', { name: 'Last slot per location' });
@@ -186,10 +182,8 @@ describe('console check locations', { timeout: 120_000 }, () => {
   });
 
   it('shows an inconclusive slot as its own state and uptime per location', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: `/checks/${checkId}` });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto(`/checks/${checkId}`);
 
     // The inconclusive slot is its own state in the results list.
     const results = page.getByRole('table', { name: 'Recent results' });
@@ -212,10 +206,8 @@ describe('console check locations', { timeout: 120_000 }, () => {
   });
 
   it('picks locations and a quorum in the check form, default first, and edits them', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: `/checks/new?blueprint=shop&entity_id=${entityId}&type=tcp` });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto(`/checks/new?blueprint=shop&entity_id=${entityId}&type=tcp`);
     const picker = page.getByRole('group', { name: 'Locations' });
     await expectCount(picker.getByRole('checkbox'), 3);
     await expectText(picker.locator('label').nth(0), 'default (this runtime)');
@@ -262,10 +254,8 @@ describe('console check locations', { timeout: 120_000 }, () => {
   });
 
   it('has no axe violations and no sideways scroll at 390 px', async () => {
-    const p = await openPage(rig, { width: 390 });
+    const p = await openSignedIn(rig, { path: `/checks/${checkId}`, width: 390 });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto(`/checks/${checkId}`);
     await page.getByRole('table', { name: 'Last slot per location' }).waitFor();
     await page.getByRole('table', { name: 'Uptime per location' }).waitFor();
     expect(await audit(page)).toEqual([]);
@@ -283,10 +273,8 @@ describe('console check locations', { timeout: 120_000 }, () => {
       is_read_only: true,
     });
     expect(created.status).toBe(201);
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: `/checks/${checkId}`, key: created.body.key });
     const { page } = p;
-    await signIn(page, created.body.key);
-    await page.goto(`/checks/${checkId}`);
     await page.getByRole('table', { name: 'Last slot per location' }).waitFor();
     await page.getByRole('table', { name: 'Uptime per location' }).waitFor();
     await expectCount(page.locator('form'), 0);

@@ -4,15 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
-import {
-  type ConsoleRig,
-  expectNoConsoleErrors,
-  openPage,
-  screenshot,
-  seedEntity,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { expectNoConsoleErrors, screenshot, seedEntity } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * Per-check TLS trust in the console: the check form's "Trust" group for an http check on a
@@ -30,23 +23,22 @@ async function choose(page: Page, label: string, option: string | { label: strin
 }
 
 describe('console per-check TLS trust', { timeout: 90_000 }, () => {
-  let rig: ConsoleRig;
   beforeAll(async () => {
     target.listen(0, '127.0.0.1');
     await once(target, 'listening');
-    rig = await startConsole();
-    await seedEntity(rig, { slug: 'lab', name: 'Homelab' }, { slug: 'nas', name: 'NAS' });
-  }, 120_000);
+  });
+  const rig = useConsole({
+    seed: async (rig) => {
+      await seedEntity(rig, { slug: 'lab', name: 'Homelab' }, { slug: 'nas', name: 'NAS' });
+    },
+  });
   afterAll(async () => {
-    await rig?.stop();
     target.closeAllConnections();
     target.close();
   });
 
   it('trusts an extra CA for one check, then skips verification with a warning', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/checks/new');
+    const p = await openSignedIn(rig, { path: '/checks/new' });
     await choose(p.page, 'Blueprint', { label: 'Homelab' });
     await choose(p.page, 'Entity', { label: 'NAS (nas)' });
     await choose(p.page, 'Check type', 'http');

@@ -1,14 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  openPage,
-  screenshot,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { expectCount, expectNoConsoleErrors, screenshot } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The checks list at 1,041 checks (push checks made through the API: nothing is probed): every
@@ -30,7 +23,6 @@ async function choose(page: Page, label: string, option: string | { label: strin
 }
 
 describe('console checks list at 1,000+ checks', { timeout: 240_000 }, () => {
-  let rig: ConsoleRig;
   let downId = '';
   let firstName = '';
 
@@ -62,56 +54,53 @@ describe('console checks list at 1,000+ checks', { timeout: 240_000 }, () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   };
 
-  beforeAll(async () => {
-    rig = await startConsole({ VIGIL_RATE_LIMIT_RPS: '100000', VIGIL_RATE_LIMIT_BURST: '100000' });
-    for (const [slug, name] of [
-      ['fleet', 'Fleet'],
-      ['edge', 'Edge'],
-    ]) {
-      expect((await rig.api('POST', '/v1/blueprints', { slug, name })).status).toBe(201);
-    }
-    const fleet: string[] = [];
-    for (let n = 0; n < FLEET_ENTITIES; n += 1)
-      fleet.push(await entity('fleet', `node-${n}`, `Fleet node ${n}`));
-    const made: { entityId: string; name: string }[] = fleet.flatMap((entityId, n) =>
-      Array.from({ length: PER_ENTITY }, (_, i) => ({ entityId, name: `Heartbeat ${n}-${i}` })),
-    );
-    await inBatches(made.slice(0, 500), 16, async (c) => {
-      await check(c.entityId, c.name);
-    });
-    // A check gone down, well past the first page of 100.
-    const deep = await entity('fleet', 'deep', 'Deep node');
-    downId = await check(deep, 'Deep down check', { failure_threshold: 1 });
-    await report(downId, false);
-    await inBatches(made.slice(500), 16, async (c) => {
-      await check(c.entityId, c.name);
-    });
-    // The edge blueprint's checks come last of all.
-    for (const n of [0, 1]) {
-      const edge = await entity('edge', `edge-${n}`, `Edge router ${n}`);
-      await inBatches(
-        Array.from({ length: PER_ENTITY }, (_, i) => i),
-        16,
-        async (i) => {
-          await check(edge, `Edge beat ${n}-${i}`);
-        },
+  const rig = useConsole({
+    env: { VIGIL_RATE_LIMIT_RPS: '100000', VIGIL_RATE_LIMIT_BURST: '100000' },
+    seed: async (rig) => {
+      for (const [slug, name] of [
+        ['fleet', 'Fleet'],
+        ['edge', 'Edge'],
+      ]) {
+        expect((await rig.api('POST', '/v1/blueprints', { slug, name })).status).toBe(201);
+      }
+      const fleet: string[] = [];
+      for (let n = 0; n < FLEET_ENTITIES; n += 1)
+        fleet.push(await entity('fleet', `node-${n}`, `Fleet node ${n}`));
+      const made: { entityId: string; name: string }[] = fleet.flatMap((entityId, n) =>
+        Array.from({ length: PER_ENTITY }, (_, i) => ({ entityId, name: `Heartbeat ${n}-${i}` })),
       );
-    }
-    // The oldest check (first row) reports four results.
-    const listed = await rig.api<{ id: string; name: string }[]>('GET', '/v1/checks?limit=1');
-    firstName = listed.body[0]?.name ?? '';
-    for (const [i, success] of [true, true, false, true].entries()) {
-      await report(listed.body[0]?.id ?? '', success, Date.now() - (4 - i) * 1000);
-    }
-  });
-  afterAll(async () => {
-    await rig?.stop();
+      await inBatches(made.slice(0, 500), 16, async (c) => {
+        await check(c.entityId, c.name);
+      });
+      // A check gone down, well past the first page of 100.
+      const deep = await entity('fleet', 'deep', 'Deep node');
+      downId = await check(deep, 'Deep down check', { failure_threshold: 1 });
+      await report(downId, false);
+      await inBatches(made.slice(500), 16, async (c) => {
+        await check(c.entityId, c.name);
+      });
+      // The edge blueprint's checks come last of all.
+      for (const n of [0, 1]) {
+        const edge = await entity('edge', `edge-${n}`, `Edge router ${n}`);
+        await inBatches(
+          Array.from({ length: PER_ENTITY }, (_, i) => i),
+          16,
+          async (i) => {
+            await check(edge, `Edge beat ${n}-${i}`);
+          },
+        );
+      }
+      // The oldest check (first row) reports four results.
+      const listed = await rig.api<{ id: string; name: string }[]>('GET', '/v1/checks?limit=1');
+      firstName = listed.body[0]?.name ?? '';
+      for (const [i, success] of [true, true, false, true].entries()) {
+        await report(listed.body[0]?.id ?? '', success, Date.now() - (4 - i) * 1000);
+      }
+    },
   });
 
   it('keeps a chosen blueprint, fills the entity filter, and lists only that blueprint from the server', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/checks');
+    const p = await openSignedIn(rig, { path: '/checks' });
     const rows = p.page.getByRole('table', { name: 'Checks' }).locator('tbody tr');
     await p.page.getByText('100 checks shown; more follow.').waitFor();
     await choose(p.page, 'Blueprint', { label: 'Edge' });
@@ -139,9 +128,7 @@ describe('console checks list at 1,000+ checks', { timeout: 240_000 }, () => {
   });
 
   it('finds a down check past the first 100 with the state filter, and a link with filters reproduces the view', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/checks');
+    const p = await openSignedIn(rig, { path: '/checks' });
     const rows = p.page.getByRole('table', { name: 'Checks' }).locator('tbody tr');
     await p.page.getByText('100 checks shown; more follow.').waitFor();
     await expectCount(p.page.getByRole('link', { name: 'Deep down check' }), 0);
@@ -154,9 +141,7 @@ describe('console checks list at 1,000+ checks', { timeout: 240_000 }, () => {
     const link = new URL(p.page.url());
     expect(Object.fromEntries(link.searchParams)).toEqual({ state: 'down', q: 'deep' });
 
-    const again = await openPage(rig);
-    await signIn(again.page, rig.key);
-    await again.page.goto(`/checks${link.search}&blueprint=fleet`);
+    const again = await openSignedIn(rig, { path: `/checks${link.search}&blueprint=fleet` });
     await again.page.getByRole('link', { name: 'Deep down check' }).waitFor();
     await again.page.getByText('1 check shown.').waitFor();
     expect(await again.page.getByLabel(/^State/).inputValue()).toBe('down');
@@ -174,9 +159,7 @@ describe('console checks list at 1,000+ checks', { timeout: 240_000 }, () => {
   });
 
   it('shows each row its last results as a strip and its 24 h uptime', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto(`/checks?${new URLSearchParams({ q: firstName })}`);
+    const p = await openSignedIn(rig, { path: `/checks?${new URLSearchParams({ q: firstName })}` });
     const row = p.page.getByRole('row', { name: new RegExp(`${firstName}\\b`) });
     await row.getByText(/^Last 4 results: 3 up, 1 down; newest: (up|down)$/).waitFor();
     await expectCount(row.locator('.strip-bar'), 4);

@@ -9,17 +9,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
-import {
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  screenshot,
-  seedEntity,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { expectCount, expectNoConsoleErrors, expectText, screenshot, seedEntity } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The checks and notifications pages against a real runtime: an HTTP check and a push check made
@@ -65,21 +56,23 @@ async function choose(page: Page, label: string, option: string | { label: strin
 }
 
 describe('console checks and notifications', { timeout: 60_000 }, () => {
-  let rig: ConsoleRig;
   let entityId: string;
   beforeAll(async () => {
     receiver.listen(0, '127.0.0.1');
     target.listen(0, '127.0.0.1');
     await Promise.all([once(receiver, 'listening'), once(target, 'listening')]);
-    rig = await startConsole({ NODE_EXTRA_CA_CERTS: caFile });
-    entityId = await seedEntity(
-      rig,
-      { slug: 'svc', name: 'Services' },
-      { slug: 'checkout', name: 'Checkout API' },
-    );
-  }, 120_000);
+  });
+  const rig = useConsole({
+    env: { NODE_EXTRA_CA_CERTS: caFile },
+    seed: async (rig) => {
+      entityId = await seedEntity(
+        rig,
+        { slug: 'svc', name: 'Services' },
+        { slug: 'checkout', name: 'Checkout API' },
+      );
+    },
+  });
   afterAll(async () => {
-    await rig?.stop();
     receiver.closeAllConnections();
     receiver.close();
     target.close();
@@ -88,9 +81,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
 
   /** A signed-in page at the new check form, an http check of Checkout API chosen. */
   const newHttpCheckPage = async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/checks/new');
+    const p = await openSignedIn(rig, { path: '/checks/new' });
     await choose(p.page, 'Blueprint', { label: 'Services' });
     await choose(p.page, 'Entity', { label: 'Checkout API (checkout)' });
     await choose(p.page, 'Check type', 'http');
@@ -170,9 +161,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
   });
 
   it('creates a push check that shows its URLs and curl lines, and takes a heartbeat', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto(`/checks/new?entity_id=${entityId}`);
+    const p = await openSignedIn(rig, { path: `/checks/new?entity_id=${entityId}` });
     await choose(p.page, 'Check type', 'push');
     await p.page.getByLabel('Interval (seconds)').fill('300');
     await p.page.getByLabel('Failure threshold').fill('1');
@@ -209,9 +198,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
   });
 
   it('lists the checks, at 1280 px and at 390 px', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/checks');
+    const p = await openSignedIn(rig, { path: '/checks' });
     const table = p.page.getByRole('table', { name: 'Checks' });
     await table.getByRole('link', { name: 'Checkout health' }).waitFor();
     await table.getByRole('link', { name: 'Push check for checkout, every 5 min' }).waitFor();
@@ -224,9 +211,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     expectNoConsoleErrors(p);
     await p.close();
 
-    const m = await openPage(rig, { width: 390 });
-    await signIn(m.page, rig.key);
-    await m.page.goto('/checks');
+    const m = await openSignedIn(rig, { path: '/checks', width: 390 });
     await m.page
       .getByRole('table', { name: 'Checks' })
       .getByRole('link', { name: 'Checkout API' })
@@ -266,9 +251,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
       )
       .toBe('failed');
 
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/notifications');
+    const p = await openSignedIn(rig, { path: '/notifications' });
     const log = p.page.getByRole('table', { name: 'Deliveries' });
     await log.getByText('sent', { exact: true }).first().waitFor();
     await choose(p.page, 'Outcome', 'failed');
@@ -331,9 +314,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     const reason = String((await latest())?.reason);
     expect(reason).toMatch(/^deferred: cooldown, due \d{4}-\d{2}-\d{2}T/);
 
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/notifications');
+    const p = await openSignedIn(rig, { path: '/notifications' });
     await choose(p.page, 'Outcome', 'deferred');
     const log = p.page.getByRole('table', { name: 'Deliveries' });
     await log.getByText(reason, { exact: true }).waitFor();
@@ -351,8 +332,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     expect(created.status).toBe(201);
     const checks = await rig.api<{ id: string; check_type: string }[]>('GET', '/v1/checks');
     const http = checks.body.find((c) => c.check_type === 'http');
-    const p = await openPage(rig);
-    await signIn(p.page, created.body.key);
+    const p = await openSignedIn(rig, { key: created.body.key });
     const writeButtons =
       /^(New check|Create check|Edit|Disable|Enable|Delete check|Save policy|Add channel|Send test|Retry|Remove .* channel)$/;
 
@@ -411,9 +391,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
         expect(check.status).toBe(201);
       }
     }
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/checks');
+    const p = await openSignedIn(rig, { path: '/checks' });
     const rows = p.page.getByRole('table', { name: 'Checks' }).locator('tbody tr');
     await p.page.getByText('100 checks shown; more follow.').waitFor();
     await expectCount(rows, 100);

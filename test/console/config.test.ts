@@ -1,18 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   audit,
-  type ConsoleRig,
   expectCount,
   expectNoConsoleErrors,
   expectText,
-  openPage,
   SHOWN_WITHIN_MS,
   screenshot,
-  signIn,
-  startConsole,
 } from './support.ts';
+import { inviteMember, openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The Configuration page against a real local runtime: Export downloads the tenant's document;
@@ -44,28 +41,16 @@ const GATUS = `endpoints:
 const file = (name: string, text: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
 
 describe('console configuration export and import', { timeout: 120_000 }, () => {
-  let rig: ConsoleRig;
   let memberKey = '';
 
-  beforeAll(async () => {
-    rig = await startConsole();
-    const invitation = await rig.api<{ token: string }>('POST', '/v1/settings/users/invite', {
-      email: 'member@example.com',
-      role: 'member',
-    });
-    const accepted = await rig.api<{ key: string }>('POST', '/v1/settings/users/accept', {
-      token: invitation.body.token,
-      name: 'Member',
-    });
-    memberKey = accepted.body.key;
-  }, 150_000);
-  afterAll(async () => {
-    await rig?.stop();
+  const rig = useConsole({
+    seed: async (rig) => {
+      memberKey = await inviteMember(rig);
+    },
   });
 
   it('imports a document: the plan, Apply, each object applied; then exports it', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
+    const p = await openSignedIn(rig);
     await p.page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Configuration' })
@@ -100,9 +85,7 @@ describe('console configuration export and import', { timeout: 120_000 }, () => 
   });
 
   it("shows a member the plan's field changes, without Apply", async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, memberKey);
-    await p.page.goto('/config');
+    const p = await openSignedIn(rig, { path: '/config', key: memberKey });
     await p.page.getByLabel('Configuration file').setInputFiles(file('vigil.yaml', document('Shop')));
     const updates = p.page.getByRole('region', { name: 'To update (1)' });
     await updates.waitFor({ timeout: SHOWN_WITHIN_MS });
@@ -114,9 +97,7 @@ describe('console configuration export and import', { timeout: 120_000 }, () => 
   });
 
   it('converts a Gatus file before planning it, and applies it', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/config');
+    const p = await openSignedIn(rig, { path: '/config' });
     await p.page.getByLabel('Configuration file').setInputFiles(file('config.yaml', GATUS));
     await expectText(p.page.getByText(/^Read /), 'Read a Gatus configuration.');
     // The blueprint gatus, the endpoint's entity and its check.
@@ -134,9 +115,7 @@ describe('console configuration export and import', { timeout: 120_000 }, () => 
 
   for (const width of [1280, 390]) {
     it(`has no axe violations at ${width} px`, async () => {
-      const p = await openPage(rig, { width });
-      await signIn(p.page, rig.key);
-      await p.page.goto('/config');
+      const p = await openSignedIn(rig, { path: '/config', width });
       await p.page.getByRole('button', { name: 'Download vigil.yaml' }).waitFor();
       if (width === 1280) await screenshot(p.page, 'config');
       expect(await audit(p.page)).toEqual([]);

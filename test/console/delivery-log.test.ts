@@ -6,17 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
-import {
-  audit,
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  screenshot,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { audit, expectCount, expectNoConsoleErrors, expectText, screenshot } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * Issue 37's notification edges in Chromium against a real runtime: the delivery log over 1,000+
@@ -49,7 +40,6 @@ const ENTITIES = ['Orders', 'Billing', 'Search', 'Mailer'] as const;
 const CHANGES_PER_CHECK = 260;
 
 describe('console delivery log at 1,000+ deliveries', { timeout: 240_000 }, () => {
-  let rig: ConsoleRig;
   const checks: Record<string, string> = {};
   const entities: Record<string, string> = {};
   const count = async (query: string) => {
@@ -69,56 +59,54 @@ describe('console delivery log at 1,000+ deliveries', { timeout: 240_000 }, () =
   beforeAll(async () => {
     receiver.listen(0, '127.0.0.1');
     await once(receiver, 'listening');
-    rig = await startConsole({
-      NODE_EXTRA_CA_CERTS: caFile,
-      VIGIL_RATE_LIMIT_RPS: '100000',
-      VIGIL_RATE_LIMIT_BURST: '100000',
-    });
-    expect((await rig.api('POST', '/v1/blueprints', { slug: 'svc', name: 'Services' })).status).toBe(201);
-    for (const name of ENTITIES) {
-      const entity = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', {
-        slug: name.toLowerCase(),
-        name,
+  });
+  const rig = useConsole({
+    env: { NODE_EXTRA_CA_CERTS: caFile, VIGIL_RATE_LIMIT_RPS: '100000', VIGIL_RATE_LIMIT_BURST: '100000' },
+    timeout: 240_000,
+    seed: async (rig) => {
+      expect((await rig.api('POST', '/v1/blueprints', { slug: 'svc', name: 'Services' })).status).toBe(201);
+      for (const name of ENTITIES) {
+        const entity = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', {
+          slug: name.toLowerCase(),
+          name,
+        });
+        entities[name] = entity.body.id;
+        const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+          entity_id: entity.body.id,
+          check_type: 'push',
+          name: `${name} heartbeat`,
+          interval_seconds: 3600,
+          failure_threshold: 1,
+        });
+        checks[name] = check.body.id;
+        await rig.api('POST', `/v1/checks/${check.body.id}/policy`, { cooldown_seconds: 0, flap_changes: 0 });
+      }
+      // Four checks side by side, each its changes in order.
+      await Promise.all(
+        ENTITIES.map(async (name) => {
+          for (let i = 0; i < CHANGES_PER_CHECK; i += 1) {
+            const res = await rig.api('POST', `/v1/checks/${checks[name]}/results`, {
+              success: i % 2 === 0,
+              latency_ms: 5,
+            });
+            expect(res.status).toBe(201);
+          }
+        }),
+      );
+      await vi.waitFor(async () => expect(await count('')).toBe(ENTITIES.length * CHANGES_PER_CHECK), {
+        timeout: 120_000,
+        interval: 2_000,
       });
-      entities[name] = entity.body.id;
-      const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-        entity_id: entity.body.id,
-        check_type: 'push',
-        name: `${name} heartbeat`,
-        interval_seconds: 3600,
-        failure_threshold: 1,
-      });
-      checks[name] = check.body.id;
-      await rig.api('POST', `/v1/checks/${check.body.id}/policy`, { cooldown_seconds: 0, flap_changes: 0 });
-    }
-    // Four checks side by side, each its changes in order.
-    await Promise.all(
-      ENTITIES.map(async (name) => {
-        for (let i = 0; i < CHANGES_PER_CHECK; i += 1) {
-          const res = await rig.api('POST', `/v1/checks/${checks[name]}/results`, {
-            success: i % 2 === 0,
-            latency_ms: 5,
-          });
-          expect(res.status).toBe(201);
-        }
-      }),
-    );
-    await vi.waitFor(async () => expect(await count('')).toBe(ENTITIES.length * CHANGES_PER_CHECK), {
-      timeout: 120_000,
-      interval: 2_000,
-    });
-  }, 240_000);
+    },
+  });
   afterAll(async () => {
-    await rig?.stop();
     receiver.closeAllConnections();
     receiver.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 
   it('filters the log on the server by entity, outcome and check, with the filter in the URL', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/notifications');
+    const p = await openSignedIn(rig, { path: '/notifications' });
     const table = p.page.getByRole('table', { name: 'Deliveries' });
     await table.getByRole('row').nth(1).waitFor();
     // A page of 50, every row naming its entity (linked) and check.
@@ -146,9 +134,7 @@ describe('console delivery log at 1,000+ deliveries', { timeout: 240_000 }, () =
 
     // A link reproduces the view: a fresh page at the same URL shows the same filtered rows.
     const url = p.page.url();
-    const again = await openPage(rig);
-    await signIn(again.page, rig.key);
-    await again.page.goto(url);
+    const again = await openSignedIn(rig, { path: url });
     const againTable = again.page.getByRole('table', { name: 'Deliveries' });
     await againTable.getByRole('row').nth(1).waitFor();
     await again.page
@@ -186,9 +172,7 @@ describe('console delivery log at 1,000+ deliveries', { timeout: 240_000 }, () =
       config: { url: hookUrl('lonely') },
     });
     expect(made.status).toBe(201);
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/channels');
+    const p = await openSignedIn(rig, { path: '/channels' });
     await p.page.getByRole('button', { name: 'Send test to Lonely room' }).click();
     await p.page.getByText('Test result: Test, webhook: sent (HTTP 204) after 1 attempt.').waitFor();
     expect(received.filter((r) => r.path === '/lonely')).toHaveLength(1);
@@ -215,9 +199,7 @@ describe('console delivery log at 1,000+ deliveries', { timeout: 240_000 }, () =
       channel_ids: [pager.body.id],
     });
     expect(route.status).toBe(201);
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto(`/checks/${checks.Orders}`);
+    const p = await openSignedIn(rig, { path: `/checks/${checks.Orders}` });
     const routed = p.page.getByRole('list', { name: 'Channels reached by routes' });
     await routed.getByText('Pager').waitFor();
     await routed.getByText('when it goes down').waitFor();

@@ -1,18 +1,15 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   audit,
-  type ConsoleRig,
   expectCount,
   expectNoConsoleErrors,
   expectText,
-  openPage,
   SHOWN_WITHIN_MS,
   screenshot,
   seedEntity,
-  signIn,
-  startConsole,
 } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * Words, not codes (issue 37 item 6), in Chromium against a real local runtime: a refused field
@@ -37,19 +34,10 @@ async function expectNoCodes(page: Page) {
 }
 
 describe('console words: errors at their field, slugs from names, first steps', { timeout: 90_000 }, () => {
-  let rig: ConsoleRig;
-
-  beforeAll(async () => {
-    rig = await startConsole();
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
-  });
+  const rig = useConsole();
 
   it('gives an empty account a first step on the status board, and no pager', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/status');
+    const p = await openSignedIn(rig, { path: '/status' });
     await p.page.getByText('No entities yet.').waitFor({ timeout: SHOWN_WITHIN_MS });
     expect(await p.page.getByRole('link', { name: 'catalog' }).first().getAttribute('href')).toBe('/catalog');
     await expectCount(p.page.getByRole('button', { name: 'Load more entities' }), 0);
@@ -59,9 +47,7 @@ describe('console words: errors at their field, slugs from names, first steps', 
   });
 
   it('derives a blueprint slug and an entity slug from the name until the slug is edited', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/catalog');
+    const p = await openSignedIn(rig, { path: '/catalog' });
     const blueprint = p.page.getByRole('form', { name: 'New blueprint' });
     await blueprint.getByLabel(/^Name/).fill('Payment Services');
     await expect.poll(() => blueprint.getByLabel(/^Slug/).inputValue()).toBe('payment-services');
@@ -121,9 +107,7 @@ describe('console words: errors at their field, slugs from names, first steps', 
 
   it('says a number out of bounds at the check form field, once', async () => {
     await seedEntity(rig, { slug: 'svc', name: 'Services' }, { slug: 'checkout', name: 'Checkout API' });
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/checks/new');
+    const p = await openSignedIn(rig, { path: '/checks/new' });
     await p.page.getByLabel(/^Blueprint/).selectOption({ label: 'Services' });
     await p.page.getByLabel(/^Entity/).selectOption({ label: 'Checkout API (checkout)' });
     await p.page.getByLabel(/^Check type/).selectOption('http');
@@ -143,9 +127,7 @@ describe('console words: errors at their field, slugs from names, first steps', 
   });
 
   it('derives a status page slug from its title until the slug is edited', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/status-pages');
+    const p = await openSignedIn(rig, { path: '/status-pages' });
     const form = p.page.getByRole('form', { name: 'New status page' });
     await form.getByLabel(/^Title/).fill('Acme Status');
     await expect.poll(() => form.getByLabel(/^Slug/).inputValue()).toBe('acme-status');

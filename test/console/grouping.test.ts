@@ -6,14 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
-import {
-  type ConsoleRig,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { expectNoConsoleErrors, expectText } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * Grouping and the storm fold in the console, against a real runtime: a route made in the editor
@@ -33,15 +27,17 @@ const receiver: HttpsServer = createHttpsServer(tls.valid, (req, res) => {
 const hookUrl = () => `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/storm`;
 
 describe('console grouping and the storm fold', { timeout: 180_000 }, () => {
-  let rig: ConsoleRig;
   beforeAll(async () => {
     receiver.listen(0, '127.0.0.1');
     await once(receiver, 'listening');
-    rig = await startConsole({ NODE_EXTRA_CA_CERTS: caFile, VIGIL_EGRESS_ALLOW: '127.0.0.0/8' });
-    expect((await rig.api('POST', '/v1/blueprints', { slug: 'host', name: 'Host' })).status).toBe(201);
-  }, 120_000);
+  });
+  const rig = useConsole({
+    env: { NODE_EXTRA_CA_CERTS: caFile, VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
+    seed: async (rig) => {
+      expect((await rig.api('POST', '/v1/blueprints', { slug: 'host', name: 'Host' })).status).toBe(201);
+    },
+  });
   afterAll(async () => {
-    await rig?.stop();
     receiver.closeAllConnections();
     receiver.close();
     rmSync(tmp, { recursive: true, force: true });
@@ -54,8 +50,7 @@ describe('console grouping and the storm fold', { timeout: 180_000 }, () => {
       config: { url: hookUrl() },
     });
     expect(channel.status).toBe(201);
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
+    const p = await openSignedIn(rig);
 
     await p.page.goto('/channels');
     const form = p.page.getByRole('form', { name: 'New route' });

@@ -2,17 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  type ConsoleRig,
   expectCount,
   expectNoConsoleErrors,
   expectText,
-  openPage,
   SHOWN_WITHIN_MS,
   screenshot,
   seedEntity,
-  signIn,
-  startConsole,
 } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The Incidents page, an incident's page and the entity's incident history against a real local
@@ -30,7 +27,6 @@ interface Incident {
 }
 
 describe('console incidents', { timeout: 90_000 }, () => {
-  let rig: ConsoleRig;
   let receiver: Server;
   let billing: { entityId: string; checkId: string };
   let queue: { entityId: string; checkId: string };
@@ -76,37 +72,38 @@ describe('console incidents', { timeout: 90_000 }, () => {
       req.on('end', () => res.writeHead(204).end());
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    rig = await startConsole();
-    billing = await entityWithCheck('billing', 'Billing', true);
-    queue = await entityWithCheck('queue', 'Queue', false);
-    const search = await entityWithCheck('search', 'Search', false);
-    const action = await rig.api('POST', '/v1/actions', {
-      name: 'Page on-call',
-      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/page`,
-      trigger_type: 'state_change',
-      trigger_to_state: 'down',
-      check_id: billing.checkId,
-    });
-    expect(action.status, JSON.stringify(action.body)).toBe(201);
-    // Billing and Queue go down (open incidents); Search goes down and back up (resolved, and newer).
-    for (const c of [billing, queue, search]) await report(c.checkId, true);
-    await report(billing.checkId, false);
-    await report(queue.checkId, false);
-    await incidentsOf(billing.entityId, ['open']);
-    await incidentsOf(queue.entityId, ['open']);
-    await report(search.checkId, false);
-    await incidentsOf(search.entityId, ['open']);
-    await report(search.checkId, true);
-    await incidentsOf(search.entityId, ['resolved']);
-  }, 120_000);
+  });
+  const rig = useConsole({
+    seed: async (rig) => {
+      billing = await entityWithCheck('billing', 'Billing', true);
+      queue = await entityWithCheck('queue', 'Queue', false);
+      const search = await entityWithCheck('search', 'Search', false);
+      const action = await rig.api('POST', '/v1/actions', {
+        name: 'Page on-call',
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/page`,
+        trigger_type: 'state_change',
+        trigger_to_state: 'down',
+        check_id: billing.checkId,
+      });
+      expect(action.status, JSON.stringify(action.body)).toBe(201);
+      // Billing and Queue go down (open incidents); Search goes down and back up (resolved, and newer).
+      for (const c of [billing, queue, search]) await report(c.checkId, true);
+      await report(billing.checkId, false);
+      await report(queue.checkId, false);
+      await incidentsOf(billing.entityId, ['open']);
+      await incidentsOf(queue.entityId, ['open']);
+      await report(search.checkId, false);
+      await incidentsOf(search.entityId, ['open']);
+      await report(search.checkId, true);
+      await incidentsOf(search.entityId, ['resolved']);
+    },
+  });
   afterAll(async () => {
-    await rig?.stop();
     await new Promise((resolve) => receiver?.close(resolve));
   });
 
   it('lists open incidents first, then resolved ones, each linking to its entity', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
+    const p = await openSignedIn(rig);
     await p.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Incidents' }).click();
     await p.page.getByRole('heading', { level: 1, name: 'Incidents' }).waitFor();
     const unresolved = p.page.getByRole('table', { name: 'Unresolved incidents' });
@@ -138,9 +135,7 @@ describe('console incidents', { timeout: 90_000 }, () => {
 
   it('acknowledges an incident and adds a note, both in the timeline; the entity page lists its history', async () => {
     const [incident] = await incidentsOf(billing.entityId, ['open']);
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/incidents');
+    const p = await openSignedIn(rig, { path: '/incidents' });
     await p.page
       .getByRole('table', { name: 'Unresolved incidents' })
       .getByRole('link', { name: /^Incident of Billing/ })
@@ -209,9 +204,7 @@ describe('console incidents', { timeout: 90_000 }, () => {
       is_read_only: true,
     });
     expect(created.status).toBe(201);
-    const p = await openPage(rig);
-    await signIn(p.page, created.body.key);
-    await p.page.goto('/incidents');
+    const p = await openSignedIn(rig, { path: '/incidents', key: created.body.key });
     await p.page
       .getByRole('table', { name: 'Unresolved incidents' })
       .getByRole('link', { name: 'Queue', exact: true })
@@ -229,9 +222,7 @@ describe('console incidents', { timeout: 90_000 }, () => {
     await p.close();
 
     // The same incident offers a member both.
-    const member = await openPage(rig);
-    await signIn(member.page, rig.key);
-    await member.page.goto(`/incidents/${incident?.id}`);
+    const member = await openSignedIn(rig, { path: `/incidents/${incident?.id}` });
     await member.page.getByRole('button', { name: 'Acknowledge' }).waitFor();
     await member.page.getByRole('form', { name: 'Add a note' }).waitFor();
     expectNoConsoleErrors(member);

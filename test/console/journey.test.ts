@@ -7,15 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
-import {
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { expectCount, expectNoConsoleErrors, expectText, signIn } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The issue's journey, in one browser session, through the forms only: sign in with the key the
@@ -46,15 +39,13 @@ const WRITE_CONTROLS =
   /^(new|create|add|save|edit|delete|remove|revoke|invite|register|run|send test|retry|enable|disable)\b/i;
 
 describe('console journey', { timeout: 120_000 }, () => {
-  let rig: ConsoleRig;
   beforeAll(async () => {
     receiver.listen(0, '127.0.0.1');
     target.listen(0, '127.0.0.1');
     await Promise.all([once(receiver, 'listening'), once(target, 'listening')]);
-    rig = await startConsole({ NODE_EXTRA_CA_CERTS: caFile });
-  }, 120_000);
+  });
+  const rig = useConsole({ env: { NODE_EXTRA_CA_CERTS: caFile } });
   afterAll(async () => {
-    await rig?.stop();
     receiver.closeAllConnections();
     receiver.close();
     target.close();
@@ -62,9 +53,8 @@ describe('console journey', { timeout: 120_000 }, () => {
   });
 
   it('goes from the first key to a live check, an alert test, an action and a read-only key', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig);
     const { page } = p;
-    await signIn(page, rig.key);
 
     // The catalog: a blueprint, then an entity from its form.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Catalog' }).click();

@@ -1,32 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ConsoleRig,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  screenshot,
-  signIn,
-  startConsole,
-  storedKey,
-} from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { expectNoConsoleErrors, expectText, screenshot, storedKey } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 const HINT = 'The last read-write key with admin rights: create another read-write key before revoking it.';
 
 /** The console keeps the account's last admin key: it says why it cannot be revoked, and shows a refusal. */
 describe('console: the last admin key', { timeout: 60_000 }, () => {
-  let rig: ConsoleRig;
-  beforeAll(async () => {
-    rig = await startConsole();
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
-  });
+  const rig = useConsole();
 
   it('disables revoking the only admin key and says why, until another read-write key exists', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/settings' });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto('/settings');
     const own = page.getByRole('row').filter({ hasText: 'this session' });
 
     await own.getByText(HINT).waitFor();
@@ -44,10 +28,8 @@ describe('console: the last admin key', { timeout: 60_000 }, () => {
   it('shows the refusal in words when the other admin key went meanwhile, and stays signed in', async () => {
     const other = await rig.api<{ id: string; key: string }>('POST', '/v1/auth/keys', { label: 'other tab' });
     expect(other.status).toBe(201);
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/settings' });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto('/settings');
     const own = page.getByRole('row').filter({ hasText: 'this session' });
     await page.getByRole('row').filter({ hasText: 'other tab' }).waitFor();
     // Another tab revokes every other admin key; this page still lists them.

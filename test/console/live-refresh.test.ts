@@ -3,15 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFRESH_MAX_MS, REFRESH_MIN_MS, refreshDelay } from '../../web/src/live/refresh.ts';
-import {
-  type ConsoleRig,
-  expectNoConsoleErrors,
-  openPage,
-  SHOWN_WITHIN_MS,
-  seedEntity,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { expectNoConsoleErrors, SHOWN_WITHIN_MS, seedEntity } from './support.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
  * "Last result" and "next run" stay current without a reload (issue 25, item 6): a check that
@@ -41,7 +34,6 @@ describe('when a page reads again', () => {
 });
 
 describe('console pages follow runs without a reload', { timeout: 90_000 }, () => {
-  let rig: ConsoleRig;
   let target: Server;
   let checkId = '';
   let actionId = '';
@@ -49,33 +41,33 @@ describe('console pages follow runs without a reload', { timeout: 90_000 }, () =
   beforeAll(async () => {
     target = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-    rig = await startConsole();
-    const entityId = await seedEntity(
-      rig,
-      { slug: 'service', name: 'Service' },
-      { slug: 'checkout', name: 'Checkout' },
-    );
-    // Probed every 2 s and always up: its state never changes after the first result.
-    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: entityId,
-      check_type: 'http',
-      target_url: `http://127.0.0.1:${(target.address() as AddressInfo).port}/health`,
-      interval_seconds: 2,
-      timeout_ms: 1000,
-    });
-    expect(check.status).toBe(201);
-    checkId = check.body.id;
-    const action = await rig.api<{ id: string }>('POST', '/v1/actions', {
-      name: 'cache warm-up',
-      method: 'POST',
-      url: `http://127.0.0.1:${(target.address() as AddressInfo).port}/warm`,
-      trigger_type: 'manual',
-    });
-    expect(action.status).toBe(201);
-    actionId = action.body.id;
-  }, 120_000);
+  });
+  const rig = useConsole({
+    seed: async (rig) => {
+      const entityId = await seedEntity(
+        rig,
+        { slug: 'service', name: 'Service' },
+        { slug: 'checkout', name: 'Checkout' },
+      );
+      // Probed every 2 s and always up: its state never changes after the first result.
+      checkId = await seedCheck(rig, {
+        entity_id: entityId,
+        check_type: 'http',
+        target_url: `http://127.0.0.1:${(target.address() as AddressInfo).port}/health`,
+        interval_seconds: 2,
+        timeout_ms: 1000,
+      });
+      const action = await rig.api<{ id: string }>('POST', '/v1/actions', {
+        name: 'cache warm-up',
+        method: 'POST',
+        url: `http://127.0.0.1:${(target.address() as AddressInfo).port}/warm`,
+        trigger_type: 'manual',
+      });
+      expect(action.status).toBe(201);
+      actionId = action.body.id;
+    },
+  });
   afterAll(async () => {
-    await rig?.stop();
     await new Promise((resolve) => target?.close(resolve));
   });
 
@@ -96,10 +88,8 @@ describe('console pages follow runs without a reload', { timeout: 90_000 }, () =
     expect(await page.evaluate('window.__noReload === true')).toBe(true);
 
   it('shows each new result and the next run on the check page', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: `/checks/${checkId}` });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto(`/checks/${checkId}`);
     const stat = (name: string) =>
       page.locator('.stat').filter({ has: page.getByText(name, { exact: true }) });
     const lastResult = stat('Last result');
@@ -119,10 +109,8 @@ describe('console pages follow runs without a reload', { timeout: 90_000 }, () =
   });
 
   it('shows each new result on the checks list and the entity page', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/checks' });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto('/checks');
     const cell = page.getByRole('table', { name: 'Checks' }).getByRole('row').nth(1).getByRole('cell').last();
     await expect.poll(() => shownTime(cell)).not.toBe('');
     const listed = await shownTime(cell);
@@ -142,10 +130,8 @@ describe('console pages follow runs without a reload', { timeout: 90_000 }, () =
   });
 
   it('shows a run started elsewhere on the action page', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: `/actions/${actionId}` });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto(`/actions/${actionId}`);
     await page.getByText('No executions yet.').waitFor();
     await markNoReload(page);
     // Run by someone else (an API call, not this page's Run button).

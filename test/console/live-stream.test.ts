@@ -1,13 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ConsoleRig,
-  expectNoConsoleErrors,
-  expectText,
-  SHOWN_WITHIN_MS,
-  seedEntity,
-  startConsole,
-} from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { expectNoConsoleErrors, expectText, SHOWN_WITHIN_MS, seedEntity } from './support.ts';
+import { seedCheck, useConsole } from './use-console.ts';
 
 /**
  * The console's live stream under many tabs and typed-URL page loads (issue 25, item 1): the
@@ -21,7 +15,6 @@ const NAVIGATIONS = 10;
 const HIDDEN_MS = 61_000;
 
 describe('console live stream across tabs', { timeout: 240_000 }, () => {
-  let rig: ConsoleRig;
   let checkId = '';
   let up = true;
 
@@ -36,26 +29,22 @@ describe('console live stream across tabs', { timeout: 240_000 }, () => {
     expect(res.status).toBe(201);
   };
 
-  beforeAll(async () => {
-    rig = await startConsole();
-    const entityId = await seedEntity(
-      rig,
-      { slug: 'service', name: 'Service' },
-      { slug: 'checkout', name: 'Checkout' },
-    );
-    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: entityId,
-      check_type: 'push',
-      interval_seconds: 3600,
-      failure_threshold: 1,
-    });
-    expect(check.status).toBe(201);
-    checkId = check.body.id;
-    await flip();
-    await flip();
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
+  const rig = useConsole({
+    seed: async (rig) => {
+      const entityId = await seedEntity(
+        rig,
+        { slug: 'service', name: 'Service' },
+        { slug: 'checkout', name: 'Checkout' },
+      );
+      checkId = await seedCheck(rig, {
+        entity_id: entityId,
+        check_type: 'push',
+        interval_seconds: 3600,
+        failure_threshold: 1,
+      });
+      await flip();
+      await flip();
+    },
   });
 
   /**

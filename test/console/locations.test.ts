@@ -1,14 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  audit,
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { audit, expectCount, expectNoConsoleErrors, expectText } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The Locations page against a real local runtime: `default` listed online; an admin creates a
@@ -24,19 +16,12 @@ interface Location {
 }
 
 describe('console locations', { timeout: 90_000 }, () => {
-  let rig: ConsoleRig;
   const beat = (key: string) => rig.api('POST', '/v1/agent/heartbeat', { version: '2.0.0' }, key);
 
-  beforeAll(async () => {
-    rig = await startConsole();
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
-  });
+  const rig = useConsole();
 
   it('creates a location with its key shown once; a heartbeat turns it online; a revoked key is refused', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
+    const p = await openSignedIn(rig);
     await p.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Locations' }).click();
     await p.page.getByRole('heading', { level: 1, name: 'Locations' }).waitFor();
     const table = p.page.getByRole('table', { name: 'Locations' });
@@ -93,9 +78,7 @@ describe('console locations', { timeout: 90_000 }, () => {
       label: 'viewer',
       is_read_only: true,
     });
-    const p = await openPage(rig);
-    await signIn(p.page, made.body.key);
-    await p.page.goto('/locations');
+    const p = await openSignedIn(rig, { path: '/locations', key: made.body.key });
     const table = p.page.getByRole('table', { name: 'Locations' });
     await expectCount(table.getByRole('row'), 3);
 
@@ -107,9 +90,7 @@ describe('console locations', { timeout: 90_000 }, () => {
   });
   for (const width of [1280, 390]) {
     it(`has no axe violations at ${width} px, a location's keys and a fresh key shown`, async () => {
-      const p = await openPage(rig, { width });
-      await signIn(p.page, rig.key);
-      await p.page.goto('/locations');
+      const p = await openSignedIn(rig, { path: '/locations', width });
       await p.page.getByRole('button', { name: 'Keys of office' }).click();
       await p.page.getByRole('button', { name: 'New key for office' }).click();
       await p.page.getByRole('figure', { name: 'New location key' }).waitFor();

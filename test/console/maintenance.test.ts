@@ -3,17 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseEntity } from './entity-picker.ts';
 import {
-  type ConsoleRig,
   expectCount,
   expectNoConsoleErrors,
   expectText,
-  openPage,
   SHOWN_WITHIN_MS,
   screenshot,
   seedEntity,
-  signIn,
-  startConsole,
 } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The Maintenance page against a real local runtime: a member creates a one-off window covering an
@@ -43,7 +40,6 @@ interface Delivery {
 }
 
 describe('console maintenance', { timeout: 90_000 }, () => {
-  let rig: ConsoleRig;
   let receiver: Server;
   const received: string[] = [];
   let billing: { entityId: string; checkId: string };
@@ -58,40 +54,41 @@ describe('console maintenance', { timeout: 90_000 }, () => {
       req.on('end', () => res.writeHead(204).end());
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    rig = await startConsole();
-    const entityId = await seedEntity(
-      rig,
-      { slug: 'svc', name: 'Services' },
-      { slug: 'billing', name: 'Billing' },
-    );
-    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: entityId,
-      check_type: 'push',
-      interval_seconds: 3600,
-      failure_threshold: 1,
-    });
-    expect(check.status).toBe(201);
-    billing = { entityId, checkId: check.body.id };
-    // A webhook the down alert would reach outside maintenance.
-    const channel = await rig.api('POST', `/v1/checks/${billing.checkId}/policy/channels`, {
-      channel_type: 'webhook',
-      config: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/alert` },
-    });
-    expect(channel.status, JSON.stringify(channel.body)).toBe(201);
-    // Up first, so the failure below is a change to down (an unknown → up change is never alerted).
-    expect(
-      (await rig.api('POST', `/v1/checks/${billing.checkId}/results`, { success: true, latency_ms: 5 }))
-        .status,
-    ).toBe(201);
-  }, 120_000);
+  });
+  const rig = useConsole({
+    seed: async (rig) => {
+      const entityId = await seedEntity(
+        rig,
+        { slug: 'svc', name: 'Services' },
+        { slug: 'billing', name: 'Billing' },
+      );
+      const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+        entity_id: entityId,
+        check_type: 'push',
+        interval_seconds: 3600,
+        failure_threshold: 1,
+      });
+      expect(check.status).toBe(201);
+      billing = { entityId, checkId: check.body.id };
+      // A webhook the down alert would reach outside maintenance.
+      const channel = await rig.api('POST', `/v1/checks/${billing.checkId}/policy/channels`, {
+        channel_type: 'webhook',
+        config: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/alert` },
+      });
+      expect(channel.status, JSON.stringify(channel.body)).toBe(201);
+      // Up first, so the failure below is a change to down (an unknown → up change is never alerted).
+      expect(
+        (await rig.api('POST', `/v1/checks/${billing.checkId}/results`, { success: true, latency_ms: 5 }))
+          .status,
+      ).toBe(201);
+    },
+  });
   afterAll(async () => {
-    await rig?.stop();
     await new Promise((resolve) => receiver?.close(resolve));
   });
 
   it('creates a one-off window covering an entity through the form; it is listed and on now', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
+    const p = await openSignedIn(rig);
     await p.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Maintenance' }).click();
     await p.page.getByRole('heading', { level: 1, name: 'Maintenance' }).waitFor();
     await p.page.getByText('No maintenance windows yet.').waitFor();
@@ -150,9 +147,7 @@ describe('console maintenance', { timeout: 90_000 }, () => {
     // Skipped, so never sent: the webhook heard nothing.
     expect(received).toEqual([]);
 
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/notifications');
+    const p = await openSignedIn(rig, { path: '/notifications' });
     const down = p.page
       .getByRole('table', { name: 'Deliveries' })
       .getByRole('row')
@@ -171,9 +166,7 @@ describe('console maintenance', { timeout: 90_000 }, () => {
   });
 
   it('creates a recurring window with a cron and a timezone; a bad timezone or cron shows the API error at its field', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/maintenance');
+    const p = await openSignedIn(rig, { path: '/maintenance' });
     const form = p.page.getByRole('form', { name: 'New maintenance window' });
     await form.getByLabel(/^Name/).fill('Nightly backup');
     await form.getByLabel('Schedule').selectOption('recurring');
@@ -249,9 +242,7 @@ describe('console maintenance', { timeout: 90_000 }, () => {
   });
 
   it('edits a window and deletes one', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/maintenance');
+    const p = await openSignedIn(rig, { path: '/maintenance' });
     const table = p.page.getByRole('table', { name: 'Maintenance windows' });
     await expectCount(table.getByRole('row'), 3);
     await table.getByRole('button', { name: 'Edit Nightly backup' }).click();
@@ -282,9 +273,7 @@ describe('console maintenance', { timeout: 90_000 }, () => {
       is_read_only: true,
     });
     expect(created.status).toBe(201);
-    const p = await openPage(rig);
-    await signIn(p.page, created.body.key);
-    await p.page.goto('/maintenance');
+    const p = await openSignedIn(rig, { path: '/maintenance', key: created.body.key });
     const table = p.page.getByRole('table', { name: 'Maintenance windows' });
     await expectText(table.getByRole('row').nth(1).getByRole('cell').nth(0), 'Billing deploy');
     await expectCount(table.getByRole('columnheader'), 5);
@@ -296,9 +285,7 @@ describe('console maintenance', { timeout: 90_000 }, () => {
     await p.close();
 
     // The same page offers a member the form and the row's controls.
-    const member = await openPage(rig);
-    await signIn(member.page, rig.key);
-    await member.page.goto('/maintenance');
+    const member = await openSignedIn(rig, { path: '/maintenance' });
     await member.page.getByRole('form', { name: 'New maintenance window' }).waitFor();
     await member.page.getByRole('button', { name: 'Edit Billing deploy' }).waitFor();
     expectNoConsoleErrors(member);

@@ -1,14 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ConsolePage,
-  type ConsoleRig,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  seedEntity,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { type ConsolePage, expectNoConsoleErrors, expectText, seedEntity } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * Check names instead of ids: a named check's name is what the check list, the entity page, the
@@ -16,7 +8,6 @@ import {
  * shown as text where the name exists (ids stay in URLs).
  */
 describe('console check names', { timeout: 60_000 }, () => {
-  let rig: ConsoleRig;
   let checkId = '';
   let actionId = '';
 
@@ -25,52 +16,48 @@ describe('console check names', { timeout: 60_000 }, () => {
     expect(await p.page.locator('main').textContent()).not.toMatch(/chk_/);
   };
 
-  beforeAll(async () => {
-    rig = await startConsole();
-    const entityId = await seedEntity(
-      rig,
-      { slug: 'svc', name: 'Services' },
-      { slug: 'backup', name: 'Backup host' },
-    );
-    const check = await rig.api<{ id: string; name: string }>('POST', '/v1/checks', {
-      entity_id: entityId,
-      check_type: 'push',
-      name: 'Nightly backup',
-      interval_seconds: 86_400,
-      failure_threshold: 1,
-    });
-    expect(check.status).toBe(201);
-    checkId = check.body.id;
-    // A channel (nats, no server here: its delivery is logged and fails) and a failure to log.
-    const channel = await rig.api('POST', `/v1/checks/${checkId}/policy/channels`, {
-      channel_type: 'nats',
-      config: { subject: 'alerts' },
-    });
-    expect(channel.status).toBe(201);
-    const pushed = await rig.api('POST', `/v1/checks/${checkId}/results`, {
-      success: false,
-      latency_ms: 1,
-      error_message: 'backup failed',
-    });
-    expect(pushed.status).toBe(201);
-    const action = await rig.api<{ id: string }>('POST', '/v1/actions', {
-      name: 'Restart backup',
-      url: 'http://127.0.0.1:9/restart',
-      trigger_type: 'state_change',
-      check_id: checkId,
-      trigger_to_state: 'down',
-    });
-    expect(action.status).toBe(201);
-    actionId = action.body.id;
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
+  const rig = useConsole({
+    seed: async (rig) => {
+      const entityId = await seedEntity(
+        rig,
+        { slug: 'svc', name: 'Services' },
+        { slug: 'backup', name: 'Backup host' },
+      );
+      const check = await rig.api<{ id: string; name: string }>('POST', '/v1/checks', {
+        entity_id: entityId,
+        check_type: 'push',
+        name: 'Nightly backup',
+        interval_seconds: 86_400,
+        failure_threshold: 1,
+      });
+      expect(check.status).toBe(201);
+      checkId = check.body.id;
+      // A channel (nats, no server here: its delivery is logged and fails) and a failure to log.
+      const channel = await rig.api('POST', `/v1/checks/${checkId}/policy/channels`, {
+        channel_type: 'nats',
+        config: { subject: 'alerts' },
+      });
+      expect(channel.status).toBe(201);
+      const pushed = await rig.api('POST', `/v1/checks/${checkId}/results`, {
+        success: false,
+        latency_ms: 1,
+        error_message: 'backup failed',
+      });
+      expect(pushed.status).toBe(201);
+      const action = await rig.api<{ id: string }>('POST', '/v1/actions', {
+        name: 'Restart backup',
+        url: 'http://127.0.0.1:9/restart',
+        trigger_type: 'state_change',
+        check_id: checkId,
+        trigger_to_state: 'down',
+      });
+      expect(action.status).toBe(201);
+      actionId = action.body.id;
+    },
   });
 
   it('names the check on the checks, entity and check pages', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/checks');
+    const p = await openSignedIn(rig, { path: '/checks' });
     const link = p.page.getByRole('table', { name: 'Checks' }).getByRole('link', { name: 'Nightly backup' });
     await link.waitFor();
     expect(await link.getAttribute('href')).toBe(`/checks/${checkId}`);
@@ -88,9 +75,7 @@ describe('console check names', { timeout: 60_000 }, () => {
   });
 
   it('names the check in the action list, the action page and its check picker', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/actions');
+    const p = await openSignedIn(rig, { path: '/actions' });
     await p.page.getByRole('link', { name: 'Restart backup' }).waitFor();
     await p.page.getByText('on down of Nightly backup').waitFor();
     await expectNoCheckIds(p);
@@ -116,9 +101,7 @@ describe('console check names', { timeout: 60_000 }, () => {
         { timeout: 10_000, interval: 250 },
       )
       .toBeGreaterThan(0);
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/notifications');
+    const p = await openSignedIn(rig, { path: '/notifications' });
     const log = p.page.getByRole('table', { name: 'Deliveries' });
     await log.getByRole('link', { name: 'Nightly backup' }).first().waitFor();
     await p.page

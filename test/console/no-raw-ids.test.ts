@@ -1,18 +1,17 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { chooseEntity } from './entity-picker.ts';
 import {
   audit,
   type ConsolePage,
-  type ConsoleRig,
   expectCount,
   expectNoConsoleErrors,
   expectText,
   openPage,
   SHOWN_WITHIN_MS,
   signIn,
-  startConsole,
 } from './support.ts';
+import { useConsole } from './use-console.ts';
 
 /**
  * Names, not ids (issue 37 item 2): with 1,010 entities, a check on each, relations, a channel, an
@@ -60,7 +59,6 @@ function rawIdsShown(page: Page): Promise<string[]> {
 }
 
 describe('the console at 1,010 entities: names, not ids; the graph and pickers at scale', () => {
-  let rig: ConsoleRig;
   let p: ConsolePage;
   const ids: { entity: string; check: string; incident: string; action: string } = {
     entity: '',
@@ -69,123 +67,124 @@ describe('the console at 1,010 entities: names, not ids; the graph and pickers a
     action: '',
   };
 
-  beforeAll(async () => {
-    rig = await startConsole({
+  const rig = useConsole({
+    env: {
       VIGIL_RATE_LIMIT_RPS: '100000',
       VIGIL_RATE_LIMIT_BURST: '100000',
       VIGIL_RATE_LIMIT_TENANT_RPS: '100000',
       VIGIL_RATE_LIMIT_TENANT_BURST: '100000',
-    });
-    const made: { id: string; slug: string; bp: string }[] = [];
-    for (const [bp, count] of Object.entries(ENTITIES)) {
-      expect((await rig.api('POST', '/v1/blueprints', { slug: bp, name: `${bp} blueprint` })).status).toBe(
-        201,
-      );
-      const slugs = Array.from({ length: count }, (_, i) => `${bp}-${String(i).padStart(4, '0')}`);
-      await pool(slugs, 8, async (slug) => {
-        const res = await rig.api<{ id: string }>('POST', `/v1/blueprints/${bp}/entities`, {
-          slug,
-          name: `${bp === 'service' ? 'Service' : 'Host'} ${slug.slice(bp.length + 1)}`,
+    },
+    seed: async (rig) => {
+      const made: { id: string; slug: string; bp: string }[] = [];
+      for (const [bp, count] of Object.entries(ENTITIES)) {
+        expect((await rig.api('POST', '/v1/blueprints', { slug: bp, name: `${bp} blueprint` })).status).toBe(
+          201,
+        );
+        const slugs = Array.from({ length: count }, (_, i) => `${bp}-${String(i).padStart(4, '0')}`);
+        await pool(slugs, 8, async (slug) => {
+          const res = await rig.api<{ id: string }>('POST', `/v1/blueprints/${bp}/entities`, {
+            slug,
+            name: `${bp === 'service' ? 'Service' : 'Host'} ${slug.slice(bp.length + 1)}`,
+          });
+          expect(res.status).toBe(201);
+          made.push({ id: res.body.id, slug, bp });
+        });
+      }
+      const checks: string[] = [];
+      await pool(made, 8, async (e) => {
+        const res = await rig.api<{ id: string }>('POST', '/v1/checks', {
+          entity_id: e.id,
+          check_type: 'push',
+          name: `heartbeat of ${e.slug}`,
+          interval_seconds: 3600,
+          failure_threshold: 1,
         });
         expect(res.status).toBe(201);
-        made.push({ id: res.body.id, slug, bp });
+        checks.push(res.body.id);
       });
-    }
-    const checks: string[] = [];
-    await pool(made, 8, async (e) => {
-      const res = await rig.api<{ id: string }>('POST', '/v1/checks', {
-        entity_id: e.id,
-        check_type: 'push',
-        name: `heartbeat of ${e.slug}`,
-        interval_seconds: 3600,
-        failure_threshold: 1,
+      const byRef = new Map(made.map((e) => [`${e.bp}/${e.slug}`, e.id]));
+      const ref = (r: string) => byRef.get(r) ?? '';
+      // The last service (beyond the first page of any list) depends on a host and on another service.
+      // service-0598 sorts past the first 1,000 entities of the status board (the old directory).
+      for (const [from, to] of [
+        ['service/service-0599', 'host/host-0409'],
+        ['service/service-0599', 'service/service-0001'],
+        ['service/service-0001', 'host/host-0409'],
+        ['service/service-0598', 'service/service-0599'],
+        ['service/service-0597', 'service/service-0598'],
+        ['host/host-0001', 'host/host-0002'],
+      ] as const) {
+        const rel = await rig.api('POST', '/v1/relations', {
+          from_entity_id: ref(from),
+          to_entity_id: ref(to),
+          relation_type: 'depends_on',
+        });
+        expect(rel.status).toBe(201);
+      }
+      ids.entity = ref('service/service-0599');
+      const mine = await rig.api<{ id: string }[]>('GET', `/v1/checks?entity_id=${ids.entity}`);
+      ids.check = mine.body[0]?.id ?? '';
+      expect(
+        (
+          await rig.api('POST', '/v1/notify/channels', {
+            name: 'Ops bus',
+            channel_type: 'nats',
+            config: { subject: 'ops.alerts' },
+          })
+        ).status,
+      ).toBe(201);
+      // A failing push result: the check and its entity go down, which opens an incident.
+      for (const success of [true, false]) {
+        const res = await rig.api('POST', `/v1/checks/${ids.check}/results`, {
+          success,
+          latency_ms: 5,
+          ...(success ? {} : { error_message: 'connection refused' }),
+        });
+        expect(res.status).toBe(201);
+      }
+      // The incident opens from the change feed: read again (bounded) until it is there.
+      for (let tries = 0; tries < 100 && !ids.incident; tries += 1) {
+        const listed = await rig.api<{ incidents?: { id: string }[] }>(
+          'GET',
+          `/v1/incidents?entity_id=${ids.entity}`,
+        );
+        ids.incident = listed.body.incidents?.[0]?.id ?? '';
+        if (!ids.incident) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(ids.incident).toMatch(/^inc_/);
+      const action = await rig.api<{ id: string }>('POST', '/v1/actions', {
+        name: 'Restart service',
+        url: 'http://127.0.0.1:9/restart',
+        trigger_type: 'state_change',
+        trigger_to_state: 'down',
+        check_id: ids.check,
       });
-      expect(res.status).toBe(201);
-      checks.push(res.body.id);
-    });
-    const byRef = new Map(made.map((e) => [`${e.bp}/${e.slug}`, e.id]));
-    const ref = (r: string) => byRef.get(r) ?? '';
-    // The last service (beyond the first page of any list) depends on a host and on another service.
-    // service-0598 sorts past the first 1,000 entities of the status board (the old directory).
-    for (const [from, to] of [
-      ['service/service-0599', 'host/host-0409'],
-      ['service/service-0599', 'service/service-0001'],
-      ['service/service-0001', 'host/host-0409'],
-      ['service/service-0598', 'service/service-0599'],
-      ['service/service-0597', 'service/service-0598'],
-      ['host/host-0001', 'host/host-0002'],
-    ] as const) {
-      const rel = await rig.api('POST', '/v1/relations', {
-        from_entity_id: ref(from),
-        to_entity_id: ref(to),
-        relation_type: 'depends_on',
+      expect(action.status, JSON.stringify(action.body)).toBe(201);
+      ids.action = action.body.id;
+      expect(
+        (
+          await rig.api('POST', '/v1/status-pages', {
+            slug: 'public',
+            title: 'Public status',
+            entity_ids: [ids.entity, ref('host/host-0409')],
+          })
+        ).status,
+      ).toBe(201);
+      // A window covering two entities past the first 1,000 of the board (the old directory's reach).
+      const window = await rig.api('POST', '/v1/maintenance', {
+        name: 'Late services',
+        entity_ids: [ref('service/service-0598'), ids.entity],
+        starts_at: new Date(Date.now() + 86_400_000).toISOString(),
+        ends_at: new Date(Date.now() + 90_000_000).toISOString(),
       });
-      expect(rel.status).toBe(201);
-    }
-    ids.entity = ref('service/service-0599');
-    const mine = await rig.api<{ id: string }[]>('GET', `/v1/checks?entity_id=${ids.entity}`);
-    ids.check = mine.body[0]?.id ?? '';
-    expect(
-      (
-        await rig.api('POST', '/v1/notify/channels', {
-          name: 'Ops bus',
-          channel_type: 'nats',
-          config: { subject: 'ops.alerts' },
-        })
-      ).status,
-    ).toBe(201);
-    // A failing push result: the check and its entity go down, which opens an incident.
-    for (const success of [true, false]) {
-      const res = await rig.api('POST', `/v1/checks/${ids.check}/results`, {
-        success,
-        latency_ms: 5,
-        ...(success ? {} : { error_message: 'connection refused' }),
-      });
-      expect(res.status).toBe(201);
-    }
-    // The incident opens from the change feed: read again (bounded) until it is there.
-    for (let tries = 0; tries < 100 && !ids.incident; tries += 1) {
-      const listed = await rig.api<{ incidents?: { id: string }[] }>(
-        'GET',
-        `/v1/incidents?entity_id=${ids.entity}`,
-      );
-      ids.incident = listed.body.incidents?.[0]?.id ?? '';
-      if (!ids.incident) await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(ids.incident).toMatch(/^inc_/);
-    const action = await rig.api<{ id: string }>('POST', '/v1/actions', {
-      name: 'Restart service',
-      url: 'http://127.0.0.1:9/restart',
-      trigger_type: 'state_change',
-      trigger_to_state: 'down',
-      check_id: ids.check,
-    });
-    expect(action.status, JSON.stringify(action.body)).toBe(201);
-    ids.action = action.body.id;
-    expect(
-      (
-        await rig.api('POST', '/v1/status-pages', {
-          slug: 'public',
-          title: 'Public status',
-          entity_ids: [ids.entity, ref('host/host-0409')],
-        })
-      ).status,
-    ).toBe(201);
-    // A window covering two entities past the first 1,000 of the board (the old directory's reach).
-    const window = await rig.api('POST', '/v1/maintenance', {
-      name: 'Late services',
-      entity_ids: [ref('service/service-0598'), ids.entity],
-      starts_at: new Date(Date.now() + 86_400_000).toISOString(),
-      ends_at: new Date(Date.now() + 90_000_000).toISOString(),
-    });
-    expect(window.status, JSON.stringify(window.body)).toBe(201);
-    p = await openPage(rig);
-    await signIn(p.page, rig.key);
+      expect(window.status, JSON.stringify(window.body)).toBe(201);
+      p = await openPage(rig);
+      await signIn(p.page, rig.key);
+    },
   });
 
   afterAll(async () => {
     await p?.close();
-    await rig?.stop();
   });
 
   /** Every route of web/src/app.tsx, detail pages at a seeded object (sign-in and accept: no data shown). */

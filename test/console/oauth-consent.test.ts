@@ -2,25 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  openPage,
-  screenshot,
-  signIn,
-  startConsole,
-  submitKey,
-} from './support.ts';
+import { expectCount, expectNoConsoleErrors, openPage, screenshot, submitKey } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 describe('console OAuth consent and connected MCP clients', { timeout: 60_000 }, () => {
-  let rig: ConsoleRig;
   let callbackServer: Server;
   let redirectUri: string;
   const callbacks: URL[] = [];
 
   beforeAll(async () => {
-    rig = await startConsole();
     // The MCP client's redirect URI: a loopback server that records what the browser brings back.
     callbackServer = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -31,10 +21,10 @@ describe('console OAuth consent and connected MCP clients', { timeout: 60_000 },
     });
     await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
     redirectUri = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
-  }, 120_000);
+  });
+  const rig = useConsole();
   afterAll(async () => {
     await new Promise((resolve) => callbackServer?.close(resolve));
-    await rig?.stop();
   });
 
   const authorizeUrl = async (state: string) => {
@@ -77,10 +67,8 @@ describe('console OAuth consent and connected MCP clients', { timeout: 60_000 },
   });
 
   it('lists the connected client in Settings and revokes it', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/settings' });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto('/settings');
     const section = page
       .locator('section')
       .filter({ has: page.getByRole('heading', { name: 'Connected MCP clients' }) });
@@ -98,10 +86,8 @@ describe('console OAuth consent and connected MCP clients', { timeout: 60_000 },
   });
 
   it('denies: the browser goes back with access_denied and no client is connected', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: await authorizeUrl('deny-state') });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto(await authorizeUrl('deny-state'));
     await page.getByRole('button', { name: 'Deny' }).click();
     await page.getByText('back at the client').waitFor();
     const back = callbacks.at(-1);

@@ -10,17 +10,8 @@ import {
   submitPassword,
   webStorageEntries,
 } from './people-support.ts';
-import {
-  audit,
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  screenshot,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { audit, expectCount, expectNoConsoleErrors, expectText, openPage, screenshot } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * A person's way in (local runtime, Chromium): an invitation accepted with a password lands signed
@@ -44,28 +35,27 @@ function freePort(): Promise<number> {
 }
 
 describe('console invitations, two-factor sign-in and password reset', { timeout: 90_000 }, () => {
-  let rig: ConsoleRig;
   let smtp: TestSmtpServer;
+  let port: number;
   beforeAll(async () => {
     smtp = await startSmtpServer();
     // The reset e-mail links to the public URL: the runtime's own, so a port chosen up front.
-    const port = await freePort();
-    rig = await startConsole({
+    port = await freePort();
+  });
+  const rig = useConsole({
+    env: () => ({
       PORT: String(port),
       VIGIL_PUBLIC_URL: `http://127.0.0.1:${port}`,
       VIGIL_SMTP_URL: smtp.url,
       VIGIL_EMAIL_FROM: `Vigil <${FROM}>`,
-    });
-  }, 120_000);
+    }),
+  });
   afterAll(async () => {
-    await rig?.stop();
     await smtp?.close();
   });
 
   it('accepts an invitation with a name and a password and lands signed in', async () => {
-    const admin = await openPage(rig);
-    await signIn(admin.page, rig.key);
-    await admin.page.goto('/settings');
+    const admin = await openSignedIn(rig, { path: '/settings' });
     await admin.page.getByLabel(/^E-mail/).fill('erin@example.com');
     await admin.page.getByRole('button', { name: 'Invite' }).click();
     const link = admin.page.getByRole('figure', { name: 'Invitation link' });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   adminEmail,
   memberWithPassword,
@@ -11,7 +11,6 @@ import {
   webStorageEntries,
 } from './people-support.ts';
 import {
-  type ConsoleRig,
   expectCount,
   expectNoConsoleErrors,
   expectText,
@@ -19,8 +18,8 @@ import {
   SHOWN_WITHIN_MS,
   screenshot,
   seedEntity,
-  startConsole,
 } from './support.ts';
+import { useConsole } from './use-console.ts';
 
 /**
  * People in the console (local runtime, Chromium): sign-in with e-mail and password, the cookie
@@ -30,15 +29,12 @@ import {
  */
 
 describe('console sign-in for people', { timeout: 90_000 }, () => {
-  let rig: ConsoleRig;
   let email: string;
-  beforeAll(async () => {
-    rig = await startConsole();
-    email = await adminEmail(rig);
-    await setPassword(rig, PASSWORD);
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
+  const rig = useConsole({
+    seed: async (rig) => {
+      email = await adminEmail(rig);
+      await setPassword(rig, PASSWORD);
+    },
   });
 
   it('signs in with a password, keeps nothing in web storage, survives a reload, writes with the CSRF token and signs out', async () => {

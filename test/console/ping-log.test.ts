@@ -1,21 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { newPing, type PingRecord, pingRecordedOp } from '../../lib/push/log/ping-items.ts';
 import { openSqliteDatabase } from '../../lib/store/sqlite-schema.ts';
 import { createSqliteTable } from '../../lib/store/sqlite-table.ts';
-import {
-  audit,
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  openPage,
-  screenshot,
-  seedEntity,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { audit, expectCount, expectNoConsoleErrors, screenshot, seedEntity } from './support.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
  * The "Last pings" panel of a push check's page: each ping's time, kind, exit status and run id,
@@ -32,7 +23,6 @@ const FAILED_OUTPUT = [
 ].join('\n');
 
 describe('console last pings', { timeout: 60_000 }, () => {
-  let rig: ConsoleRig;
   let checkId: string;
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-console-pings-'));
 
@@ -61,39 +51,43 @@ describe('console last pings', { timeout: 60_000 }, () => {
     }
   };
 
-  beforeAll(async () => {
-    rig = await startConsole({ VIGIL_DATA_DIR: dataDir });
-    const entityId = await seedEntity(
-      rig,
-      { slug: 'jobs', name: 'Jobs' },
-      { slug: 'backup', name: 'Backup' },
-    );
-    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: entityId,
-      check_type: 'push',
-      interval_seconds: 86_400,
-      name: 'Nightly backup',
-    });
-    expect(check.status).toBe(201);
-    checkId = check.body.id;
-    const now = Date.now();
-    await seed([
-      { atMs: now - 3_600_000, kind: 'start', rid: 'run-41' },
-      { atMs: now - 3_535_000, kind: 'exit', exit_status: 0, rid: 'run-41', duration_ms: 65_000, body: 'ok' },
-      { atMs: now - 120_000, kind: 'start', rid: 'run-42' },
-      { atMs: now - 60_000, kind: 'log', rid: 'run-42', body: 'uploaded 3 of 4 files', method: 'GET' },
-      { atMs: now - 30_000, kind: 'fail', rid: 'run-42', duration_ms: 90_000, body: FAILED_OUTPUT },
-    ]);
-  }, 120_000);
+  const rig = useConsole({
+    env: { VIGIL_DATA_DIR: dataDir },
+    seed: async (rig) => {
+      const entityId = await seedEntity(
+        rig,
+        { slug: 'jobs', name: 'Jobs' },
+        { slug: 'backup', name: 'Backup' },
+      );
+      checkId = await seedCheck(rig, {
+        entity_id: entityId,
+        check_type: 'push',
+        interval_seconds: 86_400,
+        name: 'Nightly backup',
+      });
+      const now = Date.now();
+      await seed([
+        { atMs: now - 3_600_000, kind: 'start', rid: 'run-41' },
+        {
+          atMs: now - 3_535_000,
+          kind: 'exit',
+          exit_status: 0,
+          rid: 'run-41',
+          duration_ms: 65_000,
+          body: 'ok',
+        },
+        { atMs: now - 120_000, kind: 'start', rid: 'run-42' },
+        { atMs: now - 60_000, kind: 'log', rid: 'run-42', body: 'uploaded 3 of 4 files', method: 'GET' },
+        { atMs: now - 30_000, kind: 'fail', rid: 'run-42', duration_ms: 90_000, body: FAILED_OUTPUT },
+      ]);
+    },
+  });
   afterAll(async () => {
-    await rig?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('shows runs start → end with kind, exit status, method, run id, duration and the body as text', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto(`/checks/${checkId}`);
+    const p = await openSignedIn(rig, { path: `/checks/${checkId}` });
     const table = p.page.getByRole('table', { name: 'Last pings' });
     await table.getByRole('row').nth(5).waitFor();
     const rows = table.getByRole('row');
@@ -124,9 +118,7 @@ describe('console last pings', { timeout: 60_000 }, () => {
       label: 'viewer',
       is_read_only: true,
     });
-    const p = await openPage(rig);
-    await signIn(p.page, viewer.body.key);
-    await p.page.goto(`/checks/${checkId}`);
+    const p = await openSignedIn(rig, { path: `/checks/${checkId}`, key: viewer.body.key });
     const row = p.page.getByRole('table', { name: 'Last pings' }).getByRole('row').nth(1);
     await row.getByText('4 lines').click();
     const body = row.locator('pre');

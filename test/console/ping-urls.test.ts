@@ -1,15 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  screenshot,
-  seedEntity,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { expectCount, expectNoConsoleErrors, expectText, screenshot, seedEntity } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * A push check made through the form (its failure threshold left blank: 1, as the hint says) and
@@ -18,25 +9,20 @@ import {
  * list and no control that writes.
  */
 describe('console ping URLs', { timeout: 60_000 }, () => {
-  let rig: ConsoleRig;
   let entityId: string;
 
-  beforeAll(async () => {
-    rig = await startConsole();
-    entityId = await seedEntity(
-      rig,
-      { slug: 'jobs', name: 'Jobs' },
-      { slug: 'backup', name: 'Nightly backup' },
-    );
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
+  const rig = useConsole({
+    seed: async (rig) => {
+      entityId = await seedEntity(
+        rig,
+        { slug: 'jobs', name: 'Jobs' },
+        { slug: 'backup', name: 'Nightly backup' },
+      );
+    },
   });
 
   it('creates a push check with threshold 1 and a ping URL that reports without an API key', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto(`/checks/new?entity_id=${entityId}`);
+    const p = await openSignedIn(rig, { path: `/checks/new?entity_id=${entityId}` });
     await p.page.getByLabel(/^Check type/).selectOption('push');
     await p.page.getByLabel('Interval (seconds)').fill('86400');
     await p.page.getByRole('button', { name: 'Create check' }).click();
@@ -94,9 +80,7 @@ describe('console ping URLs', { timeout: 60_000 }, () => {
       is_read_only: true,
     });
 
-    const p = await openPage(rig);
-    await signIn(p.page, readOnly.body.key);
-    await p.page.goto(`/checks/${check.body.id}`);
+    const p = await openSignedIn(rig, { path: `/checks/${check.body.id}`, key: readOnly.body.key });
     const table = p.page.getByRole('region', { name: 'Ping URLs' });
     await table.locator('code', { hasText: /^[0-9a-f]{8}…$/ }).waitFor();
     await expectCount(p.page.getByRole('button', { name: 'Create ping URL' }), 0);

@@ -1,15 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  screenshot,
-  seedEntity,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { expectCount, expectNoConsoleErrors, expectText, screenshot, seedEntity } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * A push check on a cron schedule through the form: the cron field shows the next five expected
@@ -18,21 +9,20 @@ import {
  * it), and its ping URL panel offers a crontab line on the check's own schedule.
  */
 describe('console push check schedule', { timeout: 60_000 }, () => {
-  let rig: ConsoleRig;
   let entityId: string;
 
-  beforeAll(async () => {
-    rig = await startConsole();
-    entityId = await seedEntity(rig, { slug: 'jobs', name: 'Jobs' }, { slug: 'dump', name: 'Nightly dump' });
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
+  const rig = useConsole({
+    seed: async (rig) => {
+      entityId = await seedEntity(
+        rig,
+        { slug: 'jobs', name: 'Jobs' },
+        { slug: 'dump', name: 'Nightly dump' },
+      );
+    },
   });
 
   it('shows the next five expected times of a cron in its zone, and a crontab line on that schedule', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto(`/checks/new?entity_id=${entityId}`);
+    const p = await openSignedIn(rig, { path: `/checks/new?entity_id=${entityId}` });
     await p.page.getByLabel(/^Check type/).selectOption('push');
     await p.page.getByLabel(/^Expect runs/).selectOption('cron');
     await expectCount(p.page.getByLabel(/^Interval \(seconds\)/), 0);

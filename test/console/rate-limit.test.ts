@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleRig, expectNoConsoleErrors, openPage, signIn, startConsole } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { expectNoConsoleErrors, openPage, signIn } from './support.ts';
+import { useConsole } from './use-console.ts';
 
 /**
  * A key over its rate limit gets 429 with Retry-After; the console waits as asked and reads again
@@ -7,14 +8,12 @@ import { type ConsoleRig, expectNoConsoleErrors, openPage, signIn, startConsole 
  * one page asks for at once.
  */
 describe('console under a tight rate limit', { timeout: 60_000 }, () => {
-  let rig: ConsoleRig;
-  beforeAll(async () => {
-    rig = await startConsole({ VIGIL_RATE_LIMIT_RPS: '1', VIGIL_RATE_LIMIT_BURST: '4' });
-    for (const slug of ['a', 'b'])
-      await rig.api('POST', '/v1/blueprints', { slug, name: slug.toUpperCase(), fields: [] });
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
+  const rig = useConsole({
+    env: { VIGIL_RATE_LIMIT_RPS: '1', VIGIL_RATE_LIMIT_BURST: '4' },
+    seed: async (rig) => {
+      for (const slug of ['a', 'b'])
+        await rig.api('POST', '/v1/blueprints', { slug, name: slug.toUpperCase(), fields: [] });
+    },
   });
 
   it('waits out 429s and shows the status page whole', async () => {

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   audit,
-  type ConsoleRig,
   expectCount,
   expectNoConsoleErrors,
   expectText,
-  openPage,
   SHOWN_WITHIN_MS,
   seedEntity,
-  signIn,
-  startConsole,
 } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The header's search and the incidents filter at 1,000+ entities, against a real local runtime
@@ -23,7 +20,6 @@ import {
 const ENTITIES = 1_000;
 
 describe('console search at 1,000+ entities', { timeout: 240_000 }, () => {
-  let rig: ConsoleRig;
   let payments: { entityId: string; checkId: string };
   let billing: { entityId: string; checkId: string };
   let paymentsIncident: string;
@@ -59,49 +55,48 @@ describe('console search at 1,000+ entities', { timeout: 240_000 }, () => {
     );
   }
 
-  beforeAll(async () => {
-    rig = await startConsole({ VIGIL_RATE_LIMIT_RPS: '100000', VIGIL_RATE_LIMIT_BURST: '100000' });
-    // A blueprint holds at most 1,000 entities (the default plan): the fleet in one, the named ones in another.
-    await seedEntity(rig, { slug: 'fleet', name: 'Fleet' }, { slug: 'svc-0000', name: 'Service 0000' });
-    expect((await rig.api('POST', '/v1/blueprints', { slug: 'svc', name: 'Services' })).status).toBe(201);
-    for (let start = 1; start < ENTITIES; start += 25) {
-      await Promise.all(
-        Array.from({ length: Math.min(25, ENTITIES - start) }, async (_, n) => {
-          const i = String(start + n).padStart(4, '0');
-          const res = await rig.api('POST', '/v1/blueprints/fleet/entities', {
-            slug: `svc-${i}`,
-            name: `Service ${i}`,
-          });
-          expect(res.status).toBe(201);
-        }),
-      );
-    }
-    payments = await entityWithCheck('payments-api', 'Payments API', 'Payments heartbeat');
-    billing = await entityWithCheck('billing-worker', 'Billing worker', 'Billing heartbeat');
-    const channel = await rig.api('POST', '/v1/notify/channels', {
-      name: 'Payments on-call',
-      channel_type: 'nats',
-      config: { subject: 'pay.alerts' },
-    });
-    expect(channel.status).toBe(201);
-    const page = await rig.api('POST', '/v1/status-pages', {
-      slug: 'public-payments',
-      title: 'Public payments',
-      entity_ids: [payments.entityId],
-    });
-    expect(page.status).toBe(201);
-    for (const c of [payments, billing]) await report(c.checkId, true);
-    for (const c of [payments, billing]) await report(c.checkId, false);
-    paymentsIncident = await openIncidentOf(payments.entityId);
-    await openIncidentOf(billing.entityId);
-  }, 200_000);
-  afterAll(async () => {
-    await rig?.stop();
+  const rig = useConsole({
+    env: { VIGIL_RATE_LIMIT_RPS: '100000', VIGIL_RATE_LIMIT_BURST: '100000' },
+    timeout: 200_000,
+    seed: async (rig) => {
+      // A blueprint holds at most 1,000 entities (the default plan): the fleet in one, the named ones in another.
+      await seedEntity(rig, { slug: 'fleet', name: 'Fleet' }, { slug: 'svc-0000', name: 'Service 0000' });
+      expect((await rig.api('POST', '/v1/blueprints', { slug: 'svc', name: 'Services' })).status).toBe(201);
+      for (let start = 1; start < ENTITIES; start += 25) {
+        await Promise.all(
+          Array.from({ length: Math.min(25, ENTITIES - start) }, async (_, n) => {
+            const i = String(start + n).padStart(4, '0');
+            const res = await rig.api('POST', '/v1/blueprints/fleet/entities', {
+              slug: `svc-${i}`,
+              name: `Service ${i}`,
+            });
+            expect(res.status).toBe(201);
+          }),
+        );
+      }
+      payments = await entityWithCheck('payments-api', 'Payments API', 'Payments heartbeat');
+      billing = await entityWithCheck('billing-worker', 'Billing worker', 'Billing heartbeat');
+      const channel = await rig.api('POST', '/v1/notify/channels', {
+        name: 'Payments on-call',
+        channel_type: 'nats',
+        config: { subject: 'pay.alerts' },
+      });
+      expect(channel.status).toBe(201);
+      const page = await rig.api('POST', '/v1/status-pages', {
+        slug: 'public-payments',
+        title: 'Public payments',
+        entity_ids: [payments.entityId],
+      });
+      expect(page.status).toBe(201);
+      for (const c of [payments, billing]) await report(c.checkId, true);
+      for (const c of [payments, billing]) await report(c.checkId, false);
+      paymentsIncident = await openIncidentOf(payments.entityId);
+      await openIncidentOf(billing.entityId);
+    },
   });
 
   it('opens with / and Ctrl-K, finds each kind, moves with the arrows and opens with Enter', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
+    const p = await openSignedIn(rig);
     const dialog = p.page.getByRole('dialog', { name: 'Search' });
     const box = dialog.getByRole('combobox');
     const listbox = dialog.getByRole('listbox');
@@ -175,9 +170,7 @@ describe('console search at 1,000+ entities', { timeout: 240_000 }, () => {
   });
 
   it('filters incidents on the server by state and an entity found by search; the URL reproduces the view', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/incidents');
+    const p = await openSignedIn(rig, { path: '/incidents' });
     await p.page.getByRole('table', { name: 'Unresolved incidents' }).waitFor();
     await p.page.getByLabel('State').selectOption('open');
     await p.page.waitForURL(/\/incidents\?state=open$/);
@@ -196,9 +189,7 @@ describe('console search at 1,000+ entities', { timeout: 240_000 }, () => {
 
     // The same URL in a new page shows the same view, the entity named (found by its id).
     const link = p.page.url();
-    const again = await openPage(rig);
-    await signIn(again.page, rig.key);
-    await again.page.goto(link);
+    const again = await openSignedIn(rig, { path: link });
     await again.page.getByText('Payments API', { exact: true }).waitFor({ timeout: SHOWN_WITHIN_MS });
     expect(await again.page.getByLabel('State').inputValue()).toBe('open');
     const view = again.page.getByRole('table', { name: 'Matching incidents' });

@@ -1,33 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  type ConsoleRig,
   expectCount,
   expectNoConsoleErrors,
   expectText,
   openPage,
   screenshot,
-  signIn,
-  startConsole,
   storedKey,
 } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 const WRITE_BUTTONS =
   /^(New action|Create|Edit|Run|Delete|Revoke|Invite|Register|Enable|Disable|Remove|Cancel invitation|Add)/;
 
 describe('console settings, skills and invitations', { timeout: 60_000 }, () => {
-  let rig: ConsoleRig;
-  beforeAll(async () => {
-    rig = await startConsole();
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
-  });
+  const rig = useConsole();
 
   it('creates a key shown once with a copy button, then lists it without the raw key', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/settings' });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto('/settings');
     await page.getByLabel(/^Label/).fill('ci pipeline');
     await page.getByRole('button', { name: 'Create key' }).click();
     const shown = page.getByRole('figure', { name: 'New API key' });
@@ -53,10 +43,8 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
   });
 
   it('creates the ping key shown once with its slug URL pattern, then shows only its prefix, and rotates it', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/settings' });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto('/settings');
     const section = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Ping key' }) });
     await section.getByText('This account has no ping key yet.').waitFor();
     await section.getByRole('button', { name: 'Create ping key' }).click();
@@ -88,10 +76,8 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
   });
 
   it('invites a member whose link takes their name and a password and signs them in', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/settings' });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto('/settings');
     await page.getByLabel(/^E-mail/).fill('dana@example.com');
     await page.getByRole('button', { name: 'Invite' }).click();
     const link = page.getByRole('figure', { name: 'Invitation link' });
@@ -142,10 +128,8 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
   });
 
   it('registers a skill, shows its tools, disables it, and shows how to connect an MCP client', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/skills' });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto('/skills');
     await page.getByText('No skills registered.').waitFor();
     await page.getByRole('button', { name: 'Register a skill' }).click();
     const manifest = {
@@ -190,9 +174,7 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
   });
 
   it('fits settings on a 390 px screen', async () => {
-    const p = await openPage(rig, { width: 390 });
-    await signIn(p.page, rig.key);
-    await p.page.goto('/settings');
+    const p = await openSignedIn(rig, { path: '/settings', width: 390 });
     await p.page.getByRole('heading', { name: 'Plan limits' }).waitFor();
     await p.page.getByRole('row').nth(1).waitFor();
     const overflow = await p.page.evaluate<number>('document.documentElement.scrollWidth');
@@ -212,9 +194,8 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
       label: 'wall',
       is_read_only: true,
     });
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { key: created.body.key });
     const { page } = p;
-    await signIn(page, created.body.key);
     for (const [path, ready] of [
       ['/actions', 'read me'],
       [`/actions/${action.body.id}`, 'No executions yet.'],

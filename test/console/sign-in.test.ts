@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../lib/auth/api-key.ts';
 import {
-  type ConsoleRig,
   expectNoConsoleErrors,
   expectText,
   openPage,
   screenshot,
   signIn,
-  startConsole,
   storedKey,
   submitKey,
 } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 describe('console sign-in', { timeout: 60_000 }, () => {
-  let rig: ConsoleRig;
-  beforeAll(async () => {
-    rig = await startConsole();
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
-  });
+  const rig = useConsole();
 
   it('signs in with the printed key, keeps it for the tab and signs out', async () => {
     const p = await openPage(rig);
@@ -70,8 +63,7 @@ describe('console sign-in', { timeout: 60_000 }, () => {
       is_read_only: true,
     });
     expect(created.status).toBe(201);
-    const p = await openPage(rig);
-    await signIn(p.page, created.body.key);
+    const p = await openSignedIn(rig, { key: created.body.key });
     await p.page.getByText('read-only key').waitFor();
     expectNoConsoleErrors(p);
     await p.close();

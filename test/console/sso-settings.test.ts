@@ -1,29 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ConsoleRig,
-  expectNoConsoleErrors,
-  openPage,
-  screenshot,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { expectNoConsoleErrors, screenshot } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 const SECRET = 'console-sso-secret-4f2a9c';
 
 describe('console SSO settings', { timeout: 60_000 }, () => {
-  let rig: ConsoleRig;
-  beforeAll(async () => {
-    rig = await startConsole();
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
-  });
+  const rig = useConsole();
 
   it('saves the SSO settings and shows the client secret only as ********', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/settings' });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto('/settings');
     const form = page.getByRole('form', { name: 'SSO settings' });
     await form.waitFor();
     // An IP literal: the issuer passes the SSRF guard without a lookup; nothing is fetched on saving.

@@ -1,16 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  audit,
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  screenshot,
-  seedEntity,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { audit, expectCount, expectNoConsoleErrors, expectText, screenshot, seedEntity } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The entity page's state rule (issue 35): it shows the rule in force and where it comes from, and
@@ -18,35 +8,32 @@ import {
  * under all_down, down under worst). A read-only key sees the rule and no control.
  */
 describe('console entity state rule', { timeout: 60_000 }, () => {
-  let rig: ConsoleRig;
-
-  beforeAll(async () => {
-    rig = await startConsole();
-    const entityId = await seedEntity(
-      rig,
-      { slug: 'db', name: 'Databases' },
-      { slug: 'pg', name: 'Postgres' },
-    );
-    for (const success of [true, false]) {
-      const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-        entity_id: entityId,
-        check_type: 'push',
-        interval_seconds: 86_400,
-        failure_threshold: 1,
-      });
-      expect(check.status).toBe(201);
-      const pushed = await rig.api('POST', `/v1/checks/${check.body.id}/results`, { success, latency_ms: 1 });
-      expect(pushed.status).toBe(201);
-    }
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
+  const rig = useConsole({
+    seed: async (rig) => {
+      const entityId = await seedEntity(
+        rig,
+        { slug: 'db', name: 'Databases' },
+        { slug: 'pg', name: 'Postgres' },
+      );
+      for (const success of [true, false]) {
+        const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+          entity_id: entityId,
+          check_type: 'push',
+          interval_seconds: 86_400,
+          failure_threshold: 1,
+        });
+        expect(check.status).toBe(201);
+        const pushed = await rig.api('POST', `/v1/checks/${check.body.id}/results`, {
+          success,
+          latency_ms: 1,
+        });
+        expect(pushed.status).toBe(201);
+      }
+    },
   });
 
   it('shows the rule in force and changes it: the entity is re-aggregated', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/entities/db/pg');
+    const p = await openSignedIn(rig, { path: '/entities/db/pg' });
     const section = p.page
       .locator('section.card')
       .filter({ has: p.page.getByRole('heading', { name: 'State rule' }) });
@@ -73,9 +60,7 @@ describe('console entity state rule', { timeout: 60_000 }, () => {
   it('gives a read-only key the rule and no control', async () => {
     const ro = await rig.api<{ key: string }>('POST', '/v1/auth/keys', { label: 'ro', is_read_only: true });
     expect(ro.status).toBe(201);
-    const p = await openPage(rig);
-    await signIn(p.page, ro.body.key);
-    await p.page.goto('/entities/db/pg');
+    const p = await openSignedIn(rig, { path: '/entities/db/pg', key: ro.body.key });
     const section = p.page
       .locator('section.card')
       .filter({ has: p.page.getByRole('heading', { name: 'State rule' }) });

@@ -1,13 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  audit,
-  type ConsoleRig,
-  expectNoConsoleErrors,
-  openPage,
-  screenshot,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { audit, expectNoConsoleErrors, openPage, screenshot, signIn } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The status board at 1,000+ entities (issue 37): each row shows its recent-results strip with a
@@ -18,8 +11,6 @@ import {
 const ENTITIES = 1010;
 
 describe('status board at 1,000+ entities', { timeout: 240_000 }, () => {
-  let rig: ConsoleRig;
-
   /** Runs `work` over `items`, `width` at a time. */
   async function inParallel<T>(items: T[], width: number, work: (item: T) => Promise<void>) {
     let next = 0;
@@ -33,48 +24,48 @@ describe('status board at 1,000+ entities', { timeout: 240_000 }, () => {
     );
   }
 
-  beforeAll(async () => {
-    rig = await startConsole({ VIGIL_RATE_LIMIT_RPS: '0' });
-    // A blueprint holds at most 1,000 entities (the plan): the fleet and ten at the edge.
-    for (const [slug, name] of [
-      ['fleet', 'Fleet'],
-      ['edge', 'Edge'],
-    ]) {
-      expect((await rig.api('POST', '/v1/blueprints', { slug, name })).status).toBe(201);
-    }
-    const slugs = Array.from({ length: ENTITIES }, (_, i) => `svc-${String(i).padStart(4, '0')}`);
-    const ids = new Map<string, string>();
-    await inParallel(slugs, 12, async (slug) => {
-      const blueprint = Number(slug.slice(4)) < 1000 ? 'fleet' : 'edge';
-      const made = await rig.api<{ id: string }>('POST', `/v1/blueprints/${blueprint}/entities`, {
-        slug,
-        name: `Service ${slug.slice(4)}`,
-      });
-      expect(made.status).toBe(201);
-      ids.set(slug, made.body.id);
-    });
-    // Twenty entities get a push check and results: first results (unknown -> up) for all of
-    // them, and one then goes down: the only change the feed shows by default.
-    await inParallel(slugs.slice(0, 20), 6, async (slug) => {
-      const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-        entity_id: ids.get(slug),
-        check_type: 'push',
-        interval_seconds: 3600,
-        failure_threshold: 1,
-      });
-      expect(check.status).toBe(201);
-      for (const success of slug === 'svc-0003' ? [true, true, false] : [true, true]) {
-        const res = await rig.api('POST', `/v1/checks/${check.body.id}/results`, {
-          success,
-          latency_ms: 20,
-          ...(success ? {} : { error_message: 'connection refused', status_code: 503 }),
-        });
-        expect(res.status).toBe(201);
+  const rig = useConsole({
+    env: { VIGIL_RATE_LIMIT_RPS: '0' },
+    timeout: 240_000,
+    seed: async (rig) => {
+      // A blueprint holds at most 1,000 entities (the plan): the fleet and ten at the edge.
+      for (const [slug, name] of [
+        ['fleet', 'Fleet'],
+        ['edge', 'Edge'],
+      ]) {
+        expect((await rig.api('POST', '/v1/blueprints', { slug, name })).status).toBe(201);
       }
-    });
-  }, 240_000);
-  afterAll(async () => {
-    await rig?.stop();
+      const slugs = Array.from({ length: ENTITIES }, (_, i) => `svc-${String(i).padStart(4, '0')}`);
+      const ids = new Map<string, string>();
+      await inParallel(slugs, 12, async (slug) => {
+        const blueprint = Number(slug.slice(4)) < 1000 ? 'fleet' : 'edge';
+        const made = await rig.api<{ id: string }>('POST', `/v1/blueprints/${blueprint}/entities`, {
+          slug,
+          name: `Service ${slug.slice(4)}`,
+        });
+        expect(made.status).toBe(201);
+        ids.set(slug, made.body.id);
+      });
+      // Twenty entities get a push check and results: first results (unknown -> up) for all of
+      // them, and one then goes down: the only change the feed shows by default.
+      await inParallel(slugs.slice(0, 20), 6, async (slug) => {
+        const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+          entity_id: ids.get(slug),
+          check_type: 'push',
+          interval_seconds: 3600,
+          failure_threshold: 1,
+        });
+        expect(check.status).toBe(201);
+        for (const success of slug === 'svc-0003' ? [true, true, false] : [true, true]) {
+          const res = await rig.api('POST', `/v1/checks/${check.body.id}/results`, {
+            success,
+            latency_ms: 20,
+            ...(success ? {} : { error_message: 'connection refused', status_code: 503 }),
+          });
+          expect(res.status).toBe(201);
+        }
+      });
+    },
   });
 
   it('shows a strip per row from one request per page, and only real changes in the feed', async () => {
@@ -127,10 +118,8 @@ describe('status board at 1,000+ entities', { timeout: 240_000 }, () => {
   });
 
   it("draws an entity's charts over the range picked, from the rollups", async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/entities/fleet/svc-0003' });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto('/entities/fleet/svc-0003');
     await page.getByRole('heading', { name: 'Service 0003', level: 1 }).waitFor();
     await page.getByRole('img', { name: /^Availability, 24 h: 3 results, 1 failure, p50 \d+ ms$/ }).waitFor();
     expect(await page.getByRole('button', { name: '24 h' }).getAttribute('aria-pressed')).toBe('true');

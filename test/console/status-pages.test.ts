@@ -1,19 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chooseEntity } from './entity-picker.ts';
 import {
   audit,
-  type ConsoleRig,
   expectCount,
   expectNoConsoleErrors,
   expectText,
   onRequestHeaders,
-  openPage,
   SHOWN_WITHIN_MS,
   screenshot,
   seedEntity,
-  signIn,
-  startConsole,
 } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The Status pages editor against a real local runtime: a member creates a page through the form
@@ -33,7 +30,6 @@ interface StatusPage {
 }
 
 describe('console status pages', { timeout: 90_000 }, () => {
-  let rig: ConsoleRig;
   let billingId: string;
   let searchId: string;
 
@@ -55,30 +51,27 @@ describe('console status pages', { timeout: 90_000 }, () => {
       ).toBe(201);
   }
 
-  beforeAll(async () => {
-    rig = await startConsole();
-    billingId = await seedEntity(
-      rig,
-      { slug: 'svc', name: 'Services' },
-      { slug: 'billing', name: 'Billing' },
-    );
-    const search = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', {
-      slug: 'search',
-      name: 'Search',
-    });
-    expect(search.status).toBe(201);
-    searchId = search.body.id;
-    // Billing up then down (today below 100 %, an open incident); Search up.
-    await report(billingId, [true, false]);
-    await report(searchId, [true]);
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
+  const rig = useConsole({
+    seed: async (rig) => {
+      billingId = await seedEntity(
+        rig,
+        { slug: 'svc', name: 'Services' },
+        { slug: 'billing', name: 'Billing' },
+      );
+      const search = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', {
+        slug: 'search',
+        name: 'Search',
+      });
+      expect(search.status).toBe(201);
+      searchId = search.body.id;
+      // Billing up then down (today below 100 %, an open incident); Search up.
+      await report(billingId, [true, false]);
+      await report(searchId, [true]);
+    },
   });
 
   it('creates a page through the form; it is listed with its entities and a link to the public page', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
+    const p = await openSignedIn(rig);
     await p.page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Status pages' })
@@ -125,9 +118,7 @@ describe('console status pages', { timeout: 90_000 }, () => {
   });
 
   it('shows a taken slug and a bad slug at the slug field', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/status-pages');
+    const p = await openSignedIn(rig, { path: '/status-pages' });
     const form = p.page.getByRole('form', { name: 'New status page' });
     const slug = form.getByLabel(/^Slug/);
     await slug.fill('acme');
@@ -151,9 +142,7 @@ describe('console status pages', { timeout: 90_000 }, () => {
       (await rig.api('POST', '/v1/status-pages', { slug: 'old', title: 'Old page', entity_ids: [searchId] }))
         .status,
     ).toBe(201);
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/status-pages');
+    const p = await openSignedIn(rig, { path: '/status-pages' });
     const table = p.page.getByRole('table', { name: 'Status pages' });
     await expectCount(table.getByRole('row'), 3);
     await table.getByRole('button', { name: 'Edit Acme status' }).click();
@@ -191,9 +180,7 @@ describe('console status pages', { timeout: 90_000 }, () => {
       is_read_only: true,
     });
     expect(created.status).toBe(201);
-    const p = await openPage(rig);
-    await signIn(p.page, created.body.key);
-    await p.page.goto('/status-pages');
+    const p = await openSignedIn(rig, { path: '/status-pages', key: created.body.key });
     const table = p.page.getByRole('table', { name: 'Status pages' });
     await expectText(table.getByRole('row').nth(1).getByRole('cell').nth(0), 'Acme public status');
     await expectCount(table.getByRole('columnheader'), 4);

@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  screenshot,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { expectCount, expectNoConsoleErrors, expectText, screenshot } from './support.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /** Write controls the status and entity pages must not have for a read-only key (nor have at all). */
 const WRITE_BUTTONS = /create|new|add|edit|save|delete|remove|run|send|retry|pause|resume/i;
 
 describe('console status and entity pages', { timeout: 60_000 }, () => {
-  let rig: ConsoleRig;
   let checkId = '';
 
   const push = async (success: boolean) => {
@@ -26,43 +17,37 @@ describe('console status and entity pages', { timeout: 60_000 }, () => {
     expect(res.status).toBe(201);
   };
 
-  beforeAll(async () => {
-    rig = await startConsole();
-    const bp = await rig.api('POST', '/v1/blueprints', {
-      slug: 'service',
-      name: 'Service',
-      fields: [
-        { name: 'team', field_type: 'string', sort_order: 1 },
-        { name: 'docs', field_type: 'url', sort_order: 2 },
-        { name: 'tier', field_type: 'number', sort_order: 3 },
-      ],
-    });
-    expect(bp.status).toBe(201);
-    const entity = await rig.api('POST', '/v1/blueprints/service/entities', {
-      slug: 'checkout',
-      name: 'Checkout',
-      fields: { team: 'payments', docs: 'https://docs.example.test/checkout', tier: 1 },
-    });
-    expect(entity.status).toBe(201);
-    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: (entity.body as { id: string }).id,
-      check_type: 'push',
-      interval_seconds: 3600,
-      failure_threshold: 1,
-    });
-    expect(check.status).toBe(201);
-    checkId = check.body.id;
-    await push(true);
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
+  const rig = useConsole({
+    seed: async (rig) => {
+      const bp = await rig.api('POST', '/v1/blueprints', {
+        slug: 'service',
+        name: 'Service',
+        fields: [
+          { name: 'team', field_type: 'string', sort_order: 1 },
+          { name: 'docs', field_type: 'url', sort_order: 2 },
+          { name: 'tier', field_type: 'number', sort_order: 3 },
+        ],
+      });
+      expect(bp.status).toBe(201);
+      const entity = await rig.api('POST', '/v1/blueprints/service/entities', {
+        slug: 'checkout',
+        name: 'Checkout',
+        fields: { team: 'payments', docs: 'https://docs.example.test/checkout', tier: 1 },
+      });
+      expect(entity.status).toBe(201);
+      checkId = await seedCheck(rig, {
+        entity_id: (entity.body as { id: string }).id,
+        check_type: 'push',
+        interval_seconds: 3600,
+        failure_threshold: 1,
+      });
+      await push(true);
+    },
   });
 
   it('follows a check going down and up again live, without a reload', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/status' });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto('/status');
     await page.getByRole('heading', { name: 'Status', level: 1 }).waitFor();
     await page.locator('.live-indicator', { hasText: /^live$/ }).waitFor();
     const count = (state: string) => page.getByTestId(`count-${state}`).locator('.n');
@@ -107,10 +92,8 @@ describe('console status and entity pages', { timeout: 60_000 }, () => {
   });
 
   it('shows the entity page on a fresh load: fields, checks, charts, results and transitions', async () => {
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/entities/service/checkout' });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto('/entities/service/checkout');
     await page.getByRole('heading', { name: 'Checkout', level: 1 }).waitFor();
     await page.getByText('payments').waitFor();
     // A url field becomes a link once the blueprint's field types are read (a query of its own).
@@ -134,9 +117,7 @@ describe('console status and entity pages', { timeout: 60_000 }, () => {
   });
 
   it('fits a 390 px screen', async () => {
-    const p = await openPage(rig, { width: 390 });
-    await signIn(p.page, rig.key);
-    await p.page.goto('/status');
+    const p = await openSignedIn(rig, { path: '/status', width: 390 });
     await p.page.getByRole('tab', { name: 'All' }).click();
     await p.page.getByRole('row', { name: /Checkout/ }).waitFor();
     const overflow = await p.page.evaluate<number>(
@@ -154,10 +135,8 @@ describe('console status and entity pages', { timeout: 60_000 }, () => {
       is_read_only: true,
     });
     expect(created.status).toBe(201);
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/status', key: created.body.key });
     const { page } = p;
-    await signIn(page, created.body.key);
-    await page.goto('/status');
     await page.locator('.live-indicator', { hasText: /^live$/ }).waitFor();
     await page.getByTestId('count-total').getByText('1').waitFor();
     await expectCount(page.getByRole('button', { name: WRITE_BUTTONS }), 0);
@@ -175,10 +154,8 @@ describe('console status and entity pages', { timeout: 60_000 }, () => {
     expect((await rig.api('POST', '/v1/blueprints', { slug: 'host', name: 'Host' })).status).toBe(201);
     const host = await rig.api('POST', '/v1/blueprints/host/entities', { slug: 'db-1', name: 'Db one' });
     expect(host.status).toBe(201);
-    const p = await openPage(rig);
+    const p = await openSignedIn(rig, { path: '/status' });
     const { page } = p;
-    await signIn(page, rig.key);
-    await page.goto('/status');
     await page.getByRole('tab', { name: 'All' }).click();
     await page.getByLabel('Blueprint').selectOption('host');
     await page.getByRole('row', { name: /Db one/ }).waitFor();

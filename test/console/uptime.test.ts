@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
-  type ConsoleRig,
   expectCount,
   expectNoConsoleErrors,
   expectText,
-  openPage,
   SHOWN_WITHIN_MS,
   screenshot,
   seedEntity,
-  signIn,
-  startConsole,
 } from './support.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
  * Uptime in the console against a real local runtime: a push check of an entity gets ten results
@@ -32,47 +29,45 @@ interface Uptime {
 }
 
 describe('console uptime', { timeout: 120_000 }, () => {
-  let rig: ConsoleRig;
   let checkId: string;
   const today = new Date().toISOString().slice(0, 10);
 
-  beforeAll(async () => {
-    rig = await startConsole();
-    const entityId = await seedEntity(
-      rig,
-      { slug: 'svc', name: 'Services' },
-      { slug: 'billing', name: 'Billing' },
-    );
-    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: entityId,
-      name: 'Billing heartbeat',
-      check_type: 'push',
-      interval_seconds: 60,
-      failure_threshold: 1,
-    });
-    expect(check.status).toBe(201);
-    checkId = check.body.id;
-    // Up, one failure (down), up again: 10 results, 1 failed, one incident of the entity.
-    for (let i = 0; i < 10; i += 1) {
-      const res = await rig.api('POST', `/v1/checks/${checkId}/results`, {
-        success: i !== 5,
-        latency_ms: 20,
-        ...(i === 5 ? { error_message: 'connection refused' } : {}),
+  const rig = useConsole({
+    seed: async (rig) => {
+      const entityId = await seedEntity(
+        rig,
+        { slug: 'svc', name: 'Services' },
+        { slug: 'billing', name: 'Billing' },
+      );
+      checkId = await seedCheck(rig, {
+        entity_id: entityId,
+        name: 'Billing heartbeat',
+        check_type: 'push',
+        interval_seconds: 60,
+        failure_threshold: 1,
       });
-      expect(res.status).toBe(201);
-    }
-    // The entity's incident opens and resolves through the change consumers: wait for both.
-    await vi.waitFor(
-      async () => {
-        const entity = await rig.api<Uptime>('GET', '/v1/blueprints/svc/entities/billing/uptime?window=24h');
-        expect(entity.body.incidents).toBe(1);
-        expect((await rig.api<{ state: string }>('GET', `/v1/checks/${checkId}`)).body.state).toBe('up');
-      },
-      { timeout: SHOWN_WITHIN_MS, interval: 200 },
-    );
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
+      // Up, one failure (down), up again: 10 results, 1 failed, one incident of the entity.
+      for (let i = 0; i < 10; i += 1) {
+        const res = await rig.api('POST', `/v1/checks/${checkId}/results`, {
+          success: i !== 5,
+          latency_ms: 20,
+          ...(i === 5 ? { error_message: 'connection refused' } : {}),
+        });
+        expect(res.status).toBe(201);
+      }
+      // The entity's incident opens and resolves through the change consumers: wait for both.
+      await vi.waitFor(
+        async () => {
+          const entity = await rig.api<Uptime>(
+            'GET',
+            '/v1/blueprints/svc/entities/billing/uptime?window=24h',
+          );
+          expect(entity.body.incidents).toBe(1);
+          expect((await rig.api<{ state: string }>('GET', `/v1/checks/${checkId}`)).body.state).toBe('up');
+        },
+        { timeout: SHOWN_WITHIN_MS, interval: 200 },
+      );
+    },
   });
 
   it('shows the check’s figures for four windows and a 90-day bar with today measured', async () => {
@@ -84,9 +79,7 @@ describe('console uptime', { timeout: 120_000 }, () => {
     expect(u).toMatchObject({ results: 10, failures: 1 });
     expect(u?.days?.at(-1)).toEqual({ date: today, uptime_ratio: 0.9 });
 
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto(`/checks/${checkId}`);
+    const p = await openSignedIn(rig, { path: `/checks/${checkId}` });
     await p.page.getByRole('heading', { level: 1, name: 'Billing heartbeat' }).waitFor();
     const table = p.page.getByRole('table', { name: 'Uptime of the check' });
     await expectCount(table.getByRole('row'), 5);
@@ -120,9 +113,7 @@ describe('console uptime', { timeout: 120_000 }, () => {
   });
 
   it('sets an SLO target through the check form; the budget shows, overspent', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto(`/checks/${checkId}`);
+    const p = await openSignedIn(rig, { path: `/checks/${checkId}` });
     await p.page.getByRole('button', { name: 'Edit' }).click();
     await p.page.getByLabel(/^SLO target/).fill('1.5');
     await p.page.getByRole('button', { name: 'Save check' }).click();
@@ -160,9 +151,7 @@ describe('console uptime', { timeout: 120_000 }, () => {
   });
 
   it('shows the entity’s uptime over its checks, with the incident from its history', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/entities/svc/billing');
+    const p = await openSignedIn(rig, { path: '/entities/svc/billing' });
     await p.page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
     const table = p.page.getByRole('table', { name: 'Uptime of the entity' });
     await expectCount(table.getByRole('row'), 5);

@@ -1,15 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  audit,
-  type ConsoleRig,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  screenshot,
-  seedEntity,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { audit, expectNoConsoleErrors, expectText, screenshot, seedEntity } from './support.ts';
+import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * "Why would I (not) be paged?" on the check page and the entity page against a real runtime: the
@@ -18,7 +9,6 @@ import {
  */
 
 describe('console: why would I (not) be paged', { timeout: 90_000 }, () => {
-  let rig: ConsoleRig;
   let checkId = '';
   let readOnlyKey = '';
 
@@ -28,52 +18,52 @@ describe('console: why would I (not) be paged', { timeout: 90_000 }, () => {
     return res.body;
   };
 
-  beforeAll(async () => {
-    rig = await startConsole();
-    const entityId = await seedEntity(rig, { slug: 'shop', name: 'Shop' }, { slug: 'api', name: 'Shop API' });
-    checkId = (
-      await call<{ id: string }>('POST', '/v1/checks', {
-        entity_id: entityId,
-        check_type: 'push',
-        interval_seconds: 60,
-        failure_threshold: 1,
-        name: 'Shop heartbeat',
-      })
-    ).id;
-    await call('POST', `/v1/checks/${checkId}/results`, { success: true, latency_ms: 5 });
-    await call('POST', `/v1/checks/${checkId}/policy/channels`, {
-      channel_type: 'nats',
-      config: { subject: 'ops.alerts' },
-    });
-    const oncall = await call<{ id: string }>('POST', '/v1/notify/channels', {
-      name: 'On-call',
-      channel_type: 'nats',
-      config: { subject: 'ops.oncall' },
-    });
-    await call('POST', '/v1/notify/routes', {
-      match: { blueprint_slugs: ['shop'], to_states: ['down'] },
-      channel_ids: [oncall.id],
-      escalate_after_seconds: 600,
-      escalate_channel_ids: [oncall.id],
-    });
-    readOnlyKey = (
-      await call<{ key: string }>('POST', '/v1/auth/keys', { label: 'viewer', is_read_only: true })
-    ).key;
-    // The entity is up (its first result made it so): a down is a change.
-    await vi.waitFor(
-      async () =>
-        expect((await call<{ state: string }>('GET', '/v1/blueprints/shop/entities/api')).state).toBe('up'),
-      { timeout: 10_000, interval: 100 },
-    );
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
+  const rig = useConsole({
+    seed: async (rig) => {
+      const entityId = await seedEntity(
+        rig,
+        { slug: 'shop', name: 'Shop' },
+        { slug: 'api', name: 'Shop API' },
+      );
+      checkId = (
+        await call<{ id: string }>('POST', '/v1/checks', {
+          entity_id: entityId,
+          check_type: 'push',
+          interval_seconds: 60,
+          failure_threshold: 1,
+          name: 'Shop heartbeat',
+        })
+      ).id;
+      await call('POST', `/v1/checks/${checkId}/results`, { success: true, latency_ms: 5 });
+      await call('POST', `/v1/checks/${checkId}/policy/channels`, {
+        channel_type: 'nats',
+        config: { subject: 'ops.alerts' },
+      });
+      const oncall = await call<{ id: string }>('POST', '/v1/notify/channels', {
+        name: 'On-call',
+        channel_type: 'nats',
+        config: { subject: 'ops.oncall' },
+      });
+      await call('POST', '/v1/notify/routes', {
+        match: { blueprint_slugs: ['shop'], to_states: ['down'] },
+        channel_ids: [oncall.id],
+        escalate_after_seconds: 600,
+        escalate_channel_ids: [oncall.id],
+      });
+      readOnlyKey = (
+        await call<{ key: string }>('POST', '/v1/auth/keys', { label: 'viewer', is_read_only: true })
+      ).key;
+      // The entity is up (its first result made it so): a down is a change.
+      await vi.waitFor(
+        async () =>
+          expect((await call<{ state: string }>('GET', '/v1/blueprints/shop/entities/api')).state).toBe('up'),
+        { timeout: 10_000, interval: 100 },
+      );
+    },
   });
 
   it('shows what each channel would get on the check page, and a silenced policy in words', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto(`/checks/${checkId}`);
+    const p = await openSignedIn(rig, { path: `/checks/${checkId}` });
     await p.page.getByLabel('If it went').selectOption('down');
     await p.page.getByRole('button', { name: 'Why would I (not) be paged?' }).click();
     const table = p.page.getByRole('table', { name: 'What would happen' });
@@ -107,9 +97,7 @@ describe('console: why would I (not) be paged', { timeout: 90_000 }, () => {
   });
 
   it('simulates every check of the entity on its page, for a read-only key too, sending nothing', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, readOnlyKey);
-    await p.page.goto('/entities/shop/api');
+    const p = await openSignedIn(rig, { path: '/entities/shop/api', key: readOnlyKey });
     await p.page.getByLabel('If it went').selectOption('degraded');
     await p.page.getByRole('button', { name: 'Why would I (not) be paged?' }).click();
     const table = p.page.getByRole('table', { name: 'What would happen' });

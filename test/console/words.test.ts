@@ -1,18 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
-import {
-  type ConsoleRig,
-  expectCount,
-  expectNoConsoleErrors,
-  expectText,
-  openPage,
-  SHOWN_WITHIN_MS,
-  seedEntity,
-  signIn,
-  startConsole,
-} from './support.ts';
+import { expectCount, expectNoConsoleErrors, expectText, SHOWN_WITHIN_MS, seedEntity } from './support.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
  * What the console says after a user acts (issue 25, items 7 to 9): the delivery log names each
@@ -30,7 +21,6 @@ function createCheckTool() {
 }
 
 describe('console words and confirmations', { timeout: 90_000 }, () => {
-  let rig: ConsoleRig;
   let checkId: string;
 
   /** The tools an MCP client of this runtime sees, through the MCP SDK's Streamable HTTP client. */
@@ -47,24 +37,20 @@ describe('console words and confirmations', { timeout: 90_000 }, () => {
     }
   }
 
-  beforeAll(async () => {
-    rig = await startConsole();
-    const entityId = await seedEntity(
-      rig,
-      { slug: 'svc', name: 'Services' },
-      { slug: 'billing', name: 'Billing' },
-    );
-    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: entityId,
-      check_type: 'push',
-      interval_seconds: 60,
-      failure_threshold: 1,
-    });
-    expect(check.status).toBe(201);
-    checkId = check.body.id;
-  }, 120_000);
-  afterAll(async () => {
-    await rig?.stop();
+  const rig = useConsole({
+    seed: async (rig) => {
+      const entityId = await seedEntity(
+        rig,
+        { slug: 'svc', name: 'Services' },
+        { slug: 'billing', name: 'Billing' },
+      );
+      checkId = await seedCheck(rig, {
+        entity_id: entityId,
+        check_type: 'push',
+        interval_seconds: 60,
+        failure_threshold: 1,
+      });
+    },
   });
 
   it('names the event of each delivery in the delivery log', async () => {
@@ -88,9 +74,7 @@ describe('console words and confirmations', { timeout: 90_000 }, () => {
       )
       .toEqual(['recovery', 'down']);
 
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/notifications');
+    const p = await openSignedIn(rig, { path: '/notifications' });
     const table = p.page.getByRole('table', { name: 'Deliveries' });
     await expectCount(table.getByRole('row'), 3);
     await expectText(table.getByRole('row').nth(1).getByRole('cell').nth(1), 'Recovery');
@@ -101,9 +85,7 @@ describe('console words and confirmations', { timeout: 90_000 }, () => {
   });
 
   it('confirms a saved notification policy, and again after a second save', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto(`/checks/${checkId}`);
+    const p = await openSignedIn(rig, { path: `/checks/${checkId}` });
     const form = p.page.getByRole('form', { name: 'Notification policy' });
     await form.getByLabel('Cooldown (seconds)').fill('120');
     await form.getByRole('button', { name: 'Save policy' }).click();
@@ -130,9 +112,7 @@ describe('console words and confirmations', { timeout: 90_000 }, () => {
       url: 'https://127.0.0.1:9/restart',
     });
     expect(action.status).toBe(201);
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/catalog/blueprints/svc');
+    const p = await openSignedIn(rig, { path: '/catalog/blueprints/svc' });
     const details = p.page.getByRole('form', { name: 'Blueprint details' });
     await details.getByLabel(/^Name/).fill('Services (prod)');
     await details.getByRole('button', { name: 'Save details' }).click();
@@ -149,9 +129,7 @@ describe('console words and confirmations', { timeout: 90_000 }, () => {
 
   it('turns the built-in catalog tools on with one button, and back on after they were disabled', async () => {
     expect(await mcpToolNames()).toEqual([]);
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/skills');
+    const p = await openSignedIn(rig, { path: '/skills' });
     await p.page.getByText('The built-in catalog tools').first().waitFor();
     await p.page.getByRole('button', { name: 'Enable catalog tools' }).click();
     await expectText(

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { alsoFailingOf } from '../../lib/incidents/also-failing.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { pushCheckFixtures } from '../support/push-fixtures.ts';
+import { runtimes } from '../support/api-harness.ts';
+import { useIncidentApi } from './use-incident-api.ts';
 
 /**
  * Issue 35, "also failing": a check that starts failing inside an entity already down joins the
@@ -10,22 +10,7 @@ import { pushCheckFixtures } from '../support/push-fixtures.ts';
  * results through the API and the change feed.
  */
 describe.each(runtimes)('also failing ($runtime)', ({ start }) => {
-  let api: ApiHarness;
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-  const call = async (method: string, path: string, body?: unknown, expected?: number): Promise<any> => {
-    const res = await api.request(method, path, { key: api.adminKey, body });
-    if (expected !== undefined) expect(res.status, `${method} ${path}: ${res.text}`).toBe(expected);
-    return res.body;
-  };
-  let fx: ReturnType<typeof pushCheckFixtures>;
-
-  beforeAll(async () => {
-    api = await start();
-    fx = pushCheckFixtures(call, () => api.drainChanges());
-  });
-  afterAll(async () => {
-    await api.close();
-  });
+  const { api, call, fx } = useIncidentApi(start);
 
   it('a second check failing inside a down entity joins its open incident and pages nobody', async () => {
     const { entityId, checkId } = await fx.entityWithCheck('Orders');
@@ -54,7 +39,7 @@ describe.each(runtimes)('also failing ($runtime)', ({ start }) => {
     const before = await feed();
 
     await fx.result(second.id, false);
-    await api.drainChanges();
+    await api().drainChanges();
     expect((await call('GET', `/v1/checks/${second.id}`, undefined, 200)).state).toBe('down');
     // The entity stays down: no transition, so no event and no alert.
     expect(await feed()).toEqual(before);
@@ -70,7 +55,7 @@ describe.each(runtimes)('also failing ($runtime)', ({ start }) => {
     ]);
     // Redelivered: recorded once.
     await fx.result(second.id, false);
-    await api.drainChanges();
-    expect(await alsoFailingOf(api.table, api.tenantId, entityId)).toEqual(['Queue depth']);
+    await api().drainChanges();
+    expect(await alsoFailingOf(api().table, api().tenantId, entityId)).toEqual(['Queue depth']);
   });
 });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../lib/platform/ids.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { pushCheckFixtures } from '../support/push-fixtures.ts';
+import { runtimes } from '../support/api-harness.ts';
+import { useIncidentApi } from './use-incident-api.ts';
 
 /**
  * An incident whose entity is deleted, in both runtimes: the entity delete's purge job (worked by
@@ -11,22 +11,7 @@ import { pushCheckFixtures } from '../support/push-fixtures.ts';
  * transition read after the delete opens nothing.
  */
 describe.each(runtimes)('incidents of deleted entities ($runtime)', ({ start }) => {
-  let api: ApiHarness;
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-  const call = async (method: string, path: string, body?: unknown, expected?: number): Promise<any> => {
-    const res = await api.request(method, path, { key: api.adminKey, body });
-    if (expected !== undefined) expect(res.status, `${method} ${path}: ${res.text}`).toBe(expected);
-    return res.body;
-  };
-  let fx: ReturnType<typeof pushCheckFixtures>;
-
-  beforeAll(async () => {
-    api = await start();
-    fx = pushCheckFixtures(call, () => api.drainChanges());
-  });
-  afterAll(async () => {
-    await api.close();
-  });
+  const { api, call, fx } = useIncidentApi(start);
 
   /** An entity (slug e<n>) whose push check went up then down: its one open incident. */
   async function downEntity(name: string) {
@@ -46,7 +31,7 @@ describe.each(runtimes)('incidents of deleted entities ($runtime)', ({ start }) 
 
     await call('DELETE', '/v1/blueprints/svc/entities/e1', undefined, 204);
     await call('DELETE', '/v1/blueprints/svc/entities/e2', undefined, 204);
-    await api.drainChanges();
+    await api().drainChanges();
 
     await call('GET', '/v1/blueprints/svc/entities/e1', undefined, 404);
     const detail = await call('GET', `/v1/incidents/${deleted.incidentId}`, undefined, 200);
@@ -74,7 +59,7 @@ describe.each(runtimes)('incidents of deleted entities ($runtime)', ({ start }) 
     expect(open.map((i: { id: string }) => i.id)).toEqual([kept.incidentId]);
 
     // A replay of the feed changes nothing: the resolution stays as it was.
-    await api.drainChanges();
+    await api().drainChanges();
     expect((await call('GET', `/v1/incidents/${deleted.incidentId}`, undefined, 200)).resolved_at).toBe(
       detail.resolved_at,
     );
@@ -95,12 +80,12 @@ describe.each(runtimes)('incidents of deleted entities ($runtime)', ({ start }) 
     const { entityId, checkId } = await fx.entityWithCheck('Queue');
     await fx.result(checkId, true);
     await call('DELETE', '/v1/blueprints/svc/entities/e5', undefined, 204);
-    await api.drainChanges();
+    await api().drainChanges();
 
     // The down the feed still carried when the delete happened, applied as the consumer would.
-    await api.app.incidents.apply({
+    await api().app.incidents.apply({
       id: newId('trn'),
-      tenant_id: api.tenantId,
+      tenant_id: api().tenantId,
       kind: 'entity',
       entity_id: entityId,
       entity_name: 'Queue',

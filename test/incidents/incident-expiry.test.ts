@@ -14,9 +14,9 @@ import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
 import { shardOf } from '../../lib/store/sharded-feed.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
 import type { Item, Table } from '../../lib/store/table.ts';
-import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
+import { bothRuntimes } from '../support/api-harness.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
-import { pushCheckFixtures } from '../support/push-fixtures.ts';
+import { useIncidentApi } from './use-incident-api.ts';
 
 /**
  * Issue 36 item 6: incidents, their notes and also-failing items expire with the tenant's
@@ -31,22 +31,7 @@ const noteItems = async (table: Table, tenantId: string, id: string): Promise<It
   (await table.query({ pk: `INC#${tenantId}#${id}`, consistent: true })).items;
 
 describe.each(bothRuntimes)('incident expiry ($runtime)', ({ start }) => {
-  let api: ApiHarness;
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-  const call = async (method: string, path: string, body?: unknown, expected?: number): Promise<any> => {
-    const res = await api.request(method, path, { key: api.adminKey, body });
-    if (expected !== undefined) expect(res.status, `${method} ${path}: ${res.text}`).toBe(expected);
-    return res.body;
-  };
-  let fx: ReturnType<typeof pushCheckFixtures>;
-
-  beforeAll(async () => {
-    api = await start();
-    fx = pushCheckFixtures(call, () => api.drainChanges());
-  });
-  afterAll(async () => {
-    await api.close();
-  });
+  const { api, call, fx } = useIncidentApi(start);
 
   const incidentOf = async (entityId: string, state: string) => {
     await expect
@@ -68,31 +53,31 @@ describe.each(bothRuntimes)('incident expiry ($runtime)', ({ start }) => {
     const open = await incidentOf(entityId, 'open');
     const other = await incidentOf(stillDown, 'open');
     await call('POST', `/v1/incidents/${open.id}/notes`, { text: 'looking' }, 201);
-    expect((await incidentItem(api.table, api.tenantId, open.id))?.ttl).toBeUndefined();
-    expect((await noteItems(api.table, api.tenantId, open.id)).map((n) => n.ttl)).toEqual([undefined]);
+    expect((await incidentItem(api().table, api().tenantId, open.id))?.ttl).toBeUndefined();
+    expect((await noteItems(api().table, api().tenantId, open.id)).map((n) => n.ttl)).toEqual([undefined]);
 
     await fx.result(checkId, true);
     const resolved = await incidentOf(entityId, 'resolved');
-    const retention = (await getTenant(api.table, api.tenantId))?.retention_days ?? 0;
+    const retention = (await getTenant(api().table, api().tenantId))?.retention_days ?? 0;
     const ttl = incidentExpiry(resolved.resolved_at, retention);
     expect(retention).toBe(30);
-    expect((await incidentItem(api.table, api.tenantId, open.id))?.ttl).toBe(ttl);
+    expect((await incidentItem(api().table, api().tenantId, open.id))?.ttl).toBe(ttl);
     // A note after the resolution carries the incident's expiry from its put.
     await call('POST', `/v1/incidents/${open.id}/notes`, { text: 'postmortem' }, 201);
-    expect((await noteItems(api.table, api.tenantId, open.id)).map((n) => n.ttl)).toEqual([ttl, ttl]);
-    expect((await incidentItem(api.table, api.tenantId, other.id))?.ttl).toBeUndefined();
+    expect((await noteItems(api().table, api().tenantId, open.id)).map((n) => n.ttl)).toEqual([ttl, ttl]);
+    expect((await incidentItem(api().table, api().tenantId, other.id))?.ttl).toBeUndefined();
 
-    if (api.runtime === 'local') {
+    if (api().runtime === 'local') {
       // The local retention sweep deletes by the same ttl: the resolved incident and its notes go
       // once it passes, the open incident stays.
-      const sqlite = api.table as SqliteTable;
+      const sqlite = api().table as SqliteTable;
       await sweepRetention(sqlite, (ttl - 1) * 1000);
-      expect(await incidentItem(api.table, api.tenantId, open.id)).toBeDefined();
+      expect(await incidentItem(api().table, api().tenantId, open.id)).toBeDefined();
       expect((await sweepRetention(sqlite, ttl * 1000)).deleted).toBeGreaterThanOrEqual(3);
       // (The local table's read cache may answer a deleted item for up to a second.)
-      await expect.poll(() => incidentItem(api.table, api.tenantId, open.id)).toBeUndefined();
-      await expect.poll(() => noteItems(api.table, api.tenantId, open.id)).toEqual([]);
-      expect(await incidentItem(api.table, api.tenantId, other.id)).toBeDefined();
+      await expect.poll(() => incidentItem(api().table, api().tenantId, open.id)).toBeUndefined();
+      await expect.poll(() => noteItems(api().table, api().tenantId, open.id)).toEqual([]);
+      expect(await incidentItem(api().table, api().tenantId, other.id)).toBeDefined();
       await call('GET', `/v1/incidents/${open.id}`, undefined, 404);
     }
   });

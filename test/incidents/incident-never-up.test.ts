@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readOpenIncidentRecord } from '../../lib/incidents/incident-items.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { runtimes } from '../support/api-harness.ts';
+import { useIncidentApi } from './use-incident-api.ts';
 
 /**
  * Issue 51, "no incident for an entity down since" (DECISIONS.md "Alert truth (wave 5)"): every
@@ -9,22 +10,12 @@ import { type ApiHarness, runtimes } from '../support/api-harness.ts';
  * real transitions through the change feed.
  */
 describe.each(runtimes)('incidents of entities never up ($runtime)', ({ start }) => {
-  let api: ApiHarness;
+  const { api, call, incidentsOf } = useIncidentApi(start);
   let at = Date.now() - 600_000;
   let entities = 0;
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-  const call = async (method: string, path: string, body?: unknown, expected?: number): Promise<any> => {
-    const res = await api.request(method, path, { key: api.adminKey, body });
-    if (expected !== undefined) expect(res.status, `${method} ${path}: ${res.text}`).toBe(expected);
-    return res.body;
-  };
 
   beforeAll(async () => {
-    api = await start();
     await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' }, 201);
-  });
-  afterAll(async () => {
-    await api.close();
   });
 
   async function entityWithChecks(name: string, count: number) {
@@ -41,8 +32,8 @@ describe.each(runtimes)('incidents of entities never up ($runtime)', ({ start })
   /** One result through the recorder (a push check may be degraded there), then the change feed. */
   async function result(checkId: string, outcome: 'up' | 'degraded' | 'down') {
     at += 1000;
-    const recorded = await api.app.recorder.record({
-      tenantId: api.tenantId,
+    const recorded = await api().app.recorder.record({
+      tenantId: api().tenantId,
       checkId,
       success: outcome !== 'down',
       ...(outcome === 'degraded' ? { degraded: true } : {}),
@@ -52,21 +43,12 @@ describe.each(runtimes)('incidents of entities never up ($runtime)', ({ start })
       checkedAtMs: at,
     });
     expect(recorded.status).toBe('recorded');
-    await api.drainChanges();
+    await api().drainChanges();
   }
 
-  const incidents = async (entityId: string, state?: string) =>
-    (
-      await call(
-        'GET',
-        `/v1/incidents?entity_id=${entityId}${state ? `&state=${state}` : ''}`,
-        undefined,
-        200,
-      )
-    ).incidents;
   /** The check the entity's open incident names as its cause (not in the API's record). */
   const openCause = async (entityId: string) =>
-    (await readOpenIncidentRecord(api.table, api.tenantId, entityId))?.check_id;
+    (await readOpenIncidentRecord(api().table, api().tenantId, entityId))?.check_id;
   const stateOf = async (slug: string) => (await call('GET', `/v1/blueprints/svc/entities/${slug}`)).state;
 
   it('opens one incident for an entity down from its first result, and resolves it when up', async () => {
@@ -74,12 +56,12 @@ describe.each(runtimes)('incidents of entities never up ($runtime)', ({ start })
     const [check] = checks as [string];
     await result(check, 'down');
     expect(await stateOf(`e${entities}`)).toBe('down');
-    expect(await incidents(entityId, 'open')).toMatchObject([{ state: 'open' }]);
+    expect(await incidentsOf(entityId, 'open')).toMatchObject([{ state: 'open' }]);
     expect(await openCause(entityId)).toBe(check);
 
     await result(check, 'up');
-    expect(await incidents(entityId, 'open')).toEqual([]);
-    expect(await incidents(entityId)).toMatchObject([{ state: 'resolved' }]);
+    expect(await incidentsOf(entityId, 'open')).toEqual([]);
+    expect(await incidentsOf(entityId)).toMatchObject([{ state: 'resolved' }]);
   });
 
   it('opens one incident when a second check takes a degraded entity that was never up down', async () => {
@@ -88,19 +70,19 @@ describe.each(runtimes)('incidents of entities never up ($runtime)', ({ start })
     await result(slow, 'degraded');
     await result(failing, 'up');
     // Degraded from the first results: no incident (DECISIONS.md "Incidents": not from unknown).
-    expect(await incidents(entityId)).toEqual([]);
+    expect(await incidentsOf(entityId)).toEqual([]);
 
     await result(failing, 'down');
     expect(await stateOf(`e${entities}`)).toBe('down');
-    const open = await incidents(entityId, 'open');
+    const open = await incidentsOf(entityId, 'open');
     expect(open).toMatchObject([{ state: 'open' }]);
     expect(await openCause(entityId)).toBe(failing);
 
     // Back to degraded: the incident stays open until the entity is up.
     await result(failing, 'up');
-    expect(await incidents(entityId, 'open')).toMatchObject([{ id: open[0].id }]);
+    expect(await incidentsOf(entityId, 'open')).toMatchObject([{ id: open[0].id }]);
     await result(slow, 'up');
-    expect(await incidents(entityId, 'open')).toEqual([]);
-    expect(await incidents(entityId)).toMatchObject([{ id: open[0].id, state: 'resolved' }]);
+    expect(await incidentsOf(entityId, 'open')).toEqual([]);
+    expect(await incidentsOf(entityId)).toMatchObject([{ id: open[0].id, state: 'resolved' }]);
   });
 });

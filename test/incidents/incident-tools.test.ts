@@ -2,40 +2,31 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { connectSdkClient } from '../mcp/sdk-client.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { pushCheckFixtures } from '../support/push-fixtures.ts';
+import { runtimes } from '../support/api-harness.ts';
+import { useIncidentApi } from './use-incident-api.ts';
 
 /** The incident MCP tools through the official SDK client, in both runtimes. */
 describe.each(runtimes)('incident MCP tools ($runtime)', ({ start }) => {
-  let api: ApiHarness;
+  const { api, call, fx } = useIncidentApi(start);
   let client: Client;
   let readOnlyClient: Client;
   let incidentId: string;
   let entityId: string;
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-  const call = async (method: string, path: string, body?: unknown, expected?: number): Promise<any> => {
-    const res = await api.request(method, path, { key: api.adminKey, body });
-    if (expected !== undefined) expect(res.status, `${method} ${path}: ${res.text}`).toBe(expected);
-    return res.body;
-  };
 
   beforeAll(async () => {
-    api = await start();
     await call('POST', '/v1/skills', CATALOG_OPS_MANIFEST, 201);
-    const fx = pushCheckFixtures(call, () => api.drainChanges());
     const made = await fx.entityWithCheck('API');
     entityId = made.entityId;
     await fx.result(made.checkId, true);
     await fx.result(made.checkId, false);
     incidentId = (await call('GET', `/v1/incidents?entity_id=${entityId}`, undefined, 200)).incidents[0].id;
-    client = await connectSdkClient(api, api.adminKey);
+    client = await connectSdkClient(api(), api().adminKey);
     const ro = await call('POST', '/v1/auth/keys', { label: 'ro', is_read_only: true }, 201);
-    readOnlyClient = await connectSdkClient(api, ro.key);
+    readOnlyClient = await connectSdkClient(api(), ro.key);
   });
   afterAll(async () => {
     await client.close();
     await readOnlyClient.close();
-    await api.close();
   });
 
   it('lists the tools with their fixed annotations; read-only keys see only list_incidents', async () => {

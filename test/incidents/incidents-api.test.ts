@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { pushCheckFixtures } from '../support/push-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { runtimes } from '../support/api-harness.ts';
+import { useIncidentApi } from './use-incident-api.ts';
 
 /**
  * Incidents through the API in both runtimes, from real transitions: push results move the
@@ -8,35 +8,7 @@ import { pushCheckFixtures } from '../support/push-fixtures.ts';
  * resolves incidents.
  */
 describe.each(runtimes)('incidents ($runtime)', ({ start }) => {
-  let api: ApiHarness;
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-  const call = async (method: string, path: string, body?: unknown, expected?: number): Promise<any> => {
-    const res = await api.request(method, path, { key: api.adminKey, body });
-    if (expected !== undefined) expect(res.status, `${method} ${path}: ${res.text}`).toBe(expected);
-    return res.body;
-  };
-  const settle = async () => {
-    await api.drainChanges();
-  };
-  let fx: ReturnType<typeof pushCheckFixtures>;
-
-  beforeAll(async () => {
-    api = await start();
-    fx = pushCheckFixtures(call, settle);
-  });
-  afterAll(async () => {
-    await api.close();
-  });
-
-  const incidentsOf = async (entityId: string, state?: string) =>
-    (
-      await call(
-        'GET',
-        `/v1/incidents?entity_id=${entityId}${state ? `&state=${state}` : ''}`,
-        undefined,
-        200,
-      )
-    ).incidents;
+  const { api, call, fx, incidentsOf } = useIncidentApi(start);
 
   it('opens one incident when an entity goes down from up, resolves it when up again, with its timeline', async () => {
     const { entityId, checkId } = await fx.entityWithCheck('API');
@@ -63,7 +35,7 @@ describe.each(runtimes)('incidents ($runtime)', ({ start }) => {
     expect(open.id).toMatch(/^inc_[0-9A-Z]{26}$/);
 
     // A redelivered change opens nothing twice: feed the same transition again.
-    await api.drainChanges();
+    await api().drainChanges();
     expect(await incidentsOf(entityId)).toHaveLength(1);
 
     await fx.result(checkId, true);
@@ -128,12 +100,12 @@ describe.each(runtimes)('incidents ($runtime)', ({ start }) => {
     const me = await call('GET', '/v1/me', undefined, 200);
 
     const readOnly = await call('POST', '/v1/auth/keys', { label: 'ro', is_read_only: true }, 201);
-    const roAck = await api.request('POST', `/v1/incidents/${incident.id}/acknowledge`, {
+    const roAck = await api().request('POST', `/v1/incidents/${incident.id}/acknowledge`, {
       key: readOnly.key,
     });
     expect(roAck.status).toBe(403);
     expect(roAck.body.code).toBe('READ_ONLY');
-    const roRead = await api.request('GET', `/v1/incidents/${incident.id}`, { key: readOnly.key });
+    const roRead = await api().request('GET', `/v1/incidents/${incident.id}`, { key: readOnly.key });
     expect(roRead.status).toBe(200);
 
     const acked = await call('POST', `/v1/incidents/${incident.id}/acknowledge`, undefined, 200);
@@ -200,15 +172,15 @@ describe.each(runtimes)('incidents ($runtime)', ({ start }) => {
     await fx.result(checkId, false);
     await fx.result(checkId, true);
     const [incident] = await incidentsOf(entityId);
-    const other = await api.createTenant('other');
+    const other = await api().createTenant('other');
     for (const [method, path] of [
       ['GET', `/v1/incidents/${incident.id}`],
       ['POST', `/v1/incidents/${incident.id}/acknowledge`],
     ] as const) {
-      const res = await api.request(method, path, { key: other.key });
+      const res = await api().request(method, path, { key: other.key });
       expect(res.status, `${method} ${path}`).toBe(404);
     }
-    const listed = await api.request('GET', '/v1/incidents', { key: other.key });
+    const listed = await api().request('GET', '/v1/incidents', { key: other.key });
     expect(listed.body.incidents).toEqual([]);
     expect((await call('GET', '/v1/incidents/inc_nope', undefined, 404)).code).toBe('NOT_FOUND');
     const asIs = await call('POST', `/v1/incidents/${incident.id}/acknowledge`, undefined, 200);

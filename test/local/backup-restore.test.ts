@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killGroup, type ServeProcess, signalGroup, startServeProcess } from '../support/serve-process.ts';
+import { runToEnd } from './run-to-end.ts';
 
 /**
  * Issue 36 item 8: `vigil backup` under a write load and `vigil restore` into a fresh data dir keep
@@ -12,7 +11,6 @@ import { killGroup, type ServeProcess, signalGroup, startServeProcess } from '..
  * Vigil database; a second server on one data dir refuses to start, and a kill -9 leaves no stale lock.
  */
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dirs: string[] = [];
 const started: ServeProcess[] = [];
 
@@ -33,35 +31,9 @@ async function serve(dataDir: string): Promise<ServeProcess> {
   return proc;
 }
 
-/** Runs an entry point to its end (bounded), answering its exit code and output. */
-function run(
-  script: string,
-  args: string[],
-  dataDir: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-    cwd: root,
-    env: { ...process.env, PORT: '0', VIGIL_DATA_DIR: dataDir, VIGIL_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString('utf8');
-  });
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString('utf8');
-  });
-  return new Promise((resolve, reject) => {
-    const bound = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${script} ${args.join(' ')} did not end:\n${stdout}\n${stderr}`));
-    }, 90_000);
-    child.once('close', (code) => {
-      clearTimeout(bound);
-      resolve({ code, stdout, stderr });
-    });
-  });
+/** Runs an entry point on `dataDir` to its end (bounded), answering its exit code and output. */
+function run(script: string, args: string[], dataDir: string) {
+  return runToEnd(script, args, { PORT: '0', VIGIL_DATA_DIR: dataDir, VIGIL_LOG_LEVEL: 'warn' }, 90_000);
 }
 
 async function api(base: string, key: string, method: string, path: string, body?: unknown) {

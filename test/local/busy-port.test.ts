@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -6,28 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killGroup, startServeProcess } from '../support/serve-process.ts';
-
-const root = join(import.meta.dirname, '..', '..');
+import { runToEnd } from './run-to-end.ts';
 
 /** Runs `bin/serve.ts` (what `npm start` runs) to its end, with the bound a start takes at most. */
-async function serveUntilExit(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/serve.ts'], {
-    cwd: root,
-    env: { ...process.env, VIGIL_LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString('utf8');
-  });
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString('utf8');
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const [code] = (await once(child, 'close')) as [number | null];
-  clearTimeout(timer);
-  return { code, stdout, stderr };
+function serveUntilExit(env: Record<string, string>) {
+  return runToEnd('bin/serve.ts', [], { VIGIL_LOG_LEVEL: 'info', ...env }, 60_000);
 }
 
 describe('a busy port', () => {

@@ -1,5 +1,4 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { isApiPath } from '../../lib/local/console-files.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
+import { type Raw, rawRequest } from './raw-request.ts';
 
 // The local runtime serving the built web console at `/` next to the API under /v1.
 
@@ -15,12 +15,6 @@ const INDEX =
   '<!doctype html><title>Vigil</title><script type="module" src="/assets/index-abc123.js"></script>';
 const SCRIPT = 'console.log("vigil")';
 const STYLE = 'body{color:#111}';
-
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
 
 /** A raw request: the path goes out byte for byte (fetch would resolve `..` before sending). */
 function send(
@@ -30,21 +24,7 @@ function send(
   headers: Record<string, string> = {},
 ): Promise<Raw> {
   const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, method, path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(chunks).toString(),
-        }),
-      );
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return rawRequest({ host: hostname, port, method, path, headers });
 }
 
 const workdirs: string[] = [];

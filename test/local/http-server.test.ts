@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_ROUTE_BODY_BYTES } from '../../lib/http/router.ts';
@@ -7,6 +6,7 @@ import { createHttpServer } from '../../lib/local/http-server.ts';
 import { PayloadTooLargeError } from '../../lib/platform/errors.ts';
 import { createLogger, type Logger, silentLogger } from '../../lib/platform/logger.ts';
 import { WAIT } from '../support/wait.ts';
+import { type Raw, rawRequest } from './raw-request.ts';
 
 // The local HTTP edge on its own, with a stand-in handler: framing, bodies, limits.
 
@@ -26,28 +26,8 @@ async function serve(
   return (server.address() as AddressInfo).port;
 }
 
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
 function send(port: number, method: string, body?: Buffer | string): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path: '/x?a=1', agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(chunks).toString(),
-        }),
-      );
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+  return rawRequest({ host: '127.0.0.1', port, method, path: '/x?a=1' }, body);
 }
 
 describe('local HTTP server', () => {

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type CellJob, cellJobId } from '../../lib/checks/cells/cell-runner.ts';
 import { phaseOffsetMs } from '../../lib/domain/schedule.ts';
 import { startLocalRuntime } from '../../lib/local/runtime.ts';
 import { createScheduler } from '../../lib/local/scheduler.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import { startOnManualTime, useManualTimeRuntime } from './manual-time-runtime.ts';
 import {
   call,
   cellOf,
@@ -23,32 +23,19 @@ import {
 // On fake time: clocks and scheduler timers move only when a test advances them, while the probes
 // reach real loopback targets.
 describe('local scheduler: durability and exactly-once per slot', () => {
-  let api: LocalHarness;
-  const jobs = jobLog();
-  const time = manualTime();
-
-  beforeAll(async () => {
-    api = await startLocalHarness({
-      clock: time.clock,
-      scheduler: { onJobStart: jobs.onJobStart, timers: time.timers },
-    });
-    time.settleWhile(() => jobsInFlight(api.local.scheduler));
-  });
-  afterAll(async () => {
-    await api.close();
-  });
+  const { api, jobs, time } = useManualTimeRuntime();
 
   it('runs each slot once when ticks overlap, in one scheduler and across two', async () => {
     const target = await startTarget();
-    const entity = await createEntity(api);
+    const entity = await createEntity(api());
     const ids: string[] = [];
-    for (let i = 0; i < 3; i += 1) ids.push((await createHttpCheck(api, entity.id, target.url)).id);
+    for (let i = 0; i < 3; i += 1) ids.push((await createHttpCheck(api(), entity.id, target.url)).id);
     const otherJobs = jobLog();
     // A second scheduler on the same store, as a second process would be.
     const other = createScheduler({
-      table: api.local.table,
-      jobRunner: api.app.jobRunner,
-      cells: api.local.cells,
+      table: api().local.table,
+      jobRunner: api().app.jobRunner,
+      cells: api().local.cells,
       clock: time.clock,
       timers: time.timers,
       logger: silentLogger,
@@ -57,7 +44,7 @@ describe('local scheduler: durability and exactly-once per slot', () => {
       onJobStart: otherJobs.onJobStart,
     });
     try {
-      const own = api.local.scheduler;
+      const own = api().local.scheduler;
       expect(own.tick()).toBe(own.tick());
       const deadline = time.clock.now() + 3500;
       for (let round = 0; time.clock.now() < deadline; round += 1) {
@@ -74,26 +61,26 @@ describe('local scheduler: durability and exactly-once per slot', () => {
       expect(slots.length).toBeGreaterThanOrEqual(6);
       expect(new Set(slots).size).toBe(slots.length);
       for (const id of ids) {
-        const results = await resultsOf(api, id);
+        const results = await resultsOf(api(), id);
         expect(new Set(results.map((r) => r.id)).size).toBe(results.length);
         expect(results.length).toBeLessThanOrEqual(starts.filter((s) => s.job.check_id === id).length);
       }
     } finally {
       await other.stop();
-      for (const id of ids) await call(api, 'DELETE', `/v1/checks/${id}`, 204);
+      for (const id of ids) await call(api(), 'DELETE', `/v1/checks/${id}`, 204);
       await target.close();
     }
   });
 
   it('runs a cell job redelivered after a crash between its results and its ack as a harmless duplicate', async () => {
     const target = await startTarget();
-    const entity = await createEntity(api);
-    const created = await createHttpCheck(api, entity.id, target.url, { interval_seconds: 3600 });
+    const entity = await createEntity(api());
+    const created = await createHttpCheck(api(), entity.id, target.url, { interval_seconds: 3600 });
     try {
-      const cell = await cellOf(api, created.id);
+      const cell = await cellOf(api(), created.id);
       const slot = time.clock.now() - 5000;
-      const job: CellJob = { kind: 'cell', tenant_id: api.tenantId, ...cell, slot_ms: slot };
-      const scheduler = api.local.scheduler;
+      const job: CellJob = { kind: 'cell', tenant_id: api().tenantId, ...cell, slot_ms: slot };
+      const scheduler = api().local.scheduler;
       const id = cellJobId(job);
       const body = { ...job, next_ms: slot + 3_600_000 };
       // Queued 10 minutes ahead, so the timer does not run it meanwhile; the test delivers it by hand.
@@ -102,11 +89,11 @@ describe('local scheduler: durability and exactly-once per slot', () => {
       );
       // The same id again adds nothing: one stored item, held once.
       expect(await scheduler.queue.enqueueAt([{ id, body, visibleAtMs: slot }])).toBe(0);
-      expect(await queuedForCell(api.table, cell.cell_id)).toBe(1);
+      expect(await queuedForCell(api().table, cell.cell_id)).toBe(1);
       expect(scheduler.queue.holds(id)).toBe(true);
 
       // The first delivery stored the slot (results, the check's first state), then the process died before its ack.
-      expect((await api.local.cells.run(job)).status).toBe('recorded');
+      expect((await api().local.cells.run(job)).status).toBe('recorded');
       const hits = target.hits;
       const delivery = { id, body, attempt: 2, receipt: id };
       const again = await Promise.all([scheduler.execute(delivery), scheduler.execute(delivery)]);
@@ -114,34 +101,34 @@ describe('local scheduler: durability and exactly-once per slot', () => {
 
       // Probed again, but stored once: one result for the slot, one transition, and the job is gone.
       expect(target.hits).toBe(hits + 2);
-      const results = await resultsOf(api, created.id);
+      const results = await resultsOf(api(), created.id);
       expect(results).toHaveLength(1);
       expect(results[0]).toMatchObject({ success: true });
-      const { transitions } = await call(api, 'GET', `/v1/checks/${created.id}/transitions`, 200);
+      const { transitions } = await call(api(), 'GET', `/v1/checks/${created.id}/transitions`, 200);
       expect(transitions.map((t: { to_state: string }) => t.to_state)).toEqual(['up']);
-      expect(await queuedForCell(api.table, cell.cell_id)).toBe(0);
+      expect(await queuedForCell(api().table, cell.cell_id)).toBe(0);
       expect(scheduler.queue.holds(id)).toBe(false);
     } finally {
-      await call(api, 'DELETE', `/v1/checks/${created.id}`, 204);
+      await call(api(), 'DELETE', `/v1/checks/${created.id}`, 204);
       await target.close();
     }
   });
 
   it('runs the checks of one cell together, every slot of the cell, on its stable phase', async () => {
     const target = await startTarget();
-    const entity = await createEntity(api);
+    const entity = await createEntity(api());
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) {
-      ids.push((await createHttpCheck(api, entity.id, target.url, { interval_seconds: 2 })).id);
+      ids.push((await createHttpCheck(api(), entity.id, target.url, { interval_seconds: 2 })).id);
     }
     try {
       // One tenant, one interval, created one after another: one cell holds them all.
-      const cells = new Set(await Promise.all(ids.map(async (id) => (await cellOf(api, id)).cell_id)));
+      const cells = new Set(await Promise.all(ids.map(async (id) => (await cellOf(api(), id)).cell_id)));
       expect(cells.size).toBe(1);
       const [cellId] = [...cells] as [string];
       await time.until(() => ids.every((id) => jobs.of(id).length >= 2), 'two runs of each check', 9000);
       await time.until(
-        async () => (await Promise.all(ids.map((id) => resultsOf(api, id)))).every((r) => r.length >= 2),
+        async () => (await Promise.all(ids.map((id) => resultsOf(api(), id)))).every((r) => r.length >= 2),
         'two results of each check',
       );
       const slotsOf = (id: string) => jobs.of(id).map((s) => s.dueMs);
@@ -154,22 +141,22 @@ describe('local scheduler: durability and exactly-once per slot', () => {
       const first = slotsOf(ids[0] as string).slice(0, 2);
       for (const id of ids) expect(slotsOf(id).slice(0, 2)).toEqual(first);
     } finally {
-      for (const id of ids) await call(api, 'DELETE', `/v1/checks/${id}`, 204);
+      for (const id of ids) await call(api(), 'DELETE', `/v1/checks/${id}`, 204);
       await target.close();
     }
   });
 
   it('deletes expired results and rollups in the retention sweep, keeping fresh ones', async () => {
-    const entity = await createEntity(api);
+    const entity = await createEntity(api());
     // A push check: its results are per-check items (a pull check's are its cell's).
-    const res = await api.request('POST', '/v1/checks', {
-      key: api.adminKey,
+    const res = await api().request('POST', '/v1/checks', {
+      key: api().adminKey,
       body: { entity_id: entity.id, check_type: 'push', interval_seconds: 3600 },
     });
     expect(res.status, res.text).toBe(201);
     const created = res.body as { id: string };
     const base = {
-      tenantId: api.tenantId,
+      tenantId: api().tenantId,
       checkId: created.id,
       status_code: 200,
       latency_ms: 1,
@@ -177,17 +164,17 @@ describe('local scheduler: durability and exactly-once per slot', () => {
     };
     const oldMs = time.clock.now() - 40 * 86_400_000; // past the default 30-day retention
     const freshMs = time.clock.now();
-    await api.app.recorder.record({ ...base, success: true, checkedAtMs: oldMs });
-    await api.app.recorder.record({ ...base, success: true, checkedAtMs: freshMs });
+    await api().app.recorder.record({ ...base, success: true, checkedAtMs: oldMs });
+    await api().app.recorder.record({ ...base, success: true, checkedAtMs: freshMs });
     const at = async (ms: number) =>
-      (await storedResultsOf(api.table, created.id)).filter((r) => Date.parse(r.checked_at) === ms).length;
+      (await storedResultsOf(api().table, created.id)).filter((r) => Date.parse(r.checked_at) === ms).length;
     expect([await at(oldMs), await at(freshMs)]).toEqual([1, 1]);
 
-    const deleted = await api.local.scheduler.sweep();
+    const deleted = await api().local.scheduler.sweep();
 
     expect(deleted).toBeGreaterThanOrEqual(2); // the old result and its rollup bucket
     expect([await at(oldMs), await at(freshMs)]).toEqual([0, 1]);
-    await call(api, 'DELETE', `/v1/checks/${created.id}`, 204);
+    await call(api(), 'DELETE', `/v1/checks/${created.id}`, 204);
   });
 });
 
@@ -195,11 +182,7 @@ describe('local scheduler: overload', () => {
   it('defers claims while due jobs wait for a worker, then runs each late check once, skipping missed slots', async () => {
     const jobs = jobLog();
     const time = manualTime();
-    const api = await startLocalHarness({
-      env: { VIGIL_WORKER_CONCURRENCY: '1' },
-      clock: time.clock,
-      scheduler: { onJobStart: jobs.onJobStart, timers: time.timers },
-    });
+    const api = await startOnManualTime(time, jobs, { env: { VIGIL_WORKER_CONCURRENCY: '1' } });
     const target = await startTarget();
     try {
       target.holdFrom(1); // the single worker hangs on the first probe
@@ -234,10 +217,7 @@ describe('local scheduler: restart', () => {
   it('resumes the schedule after a restart on the same data dir without a burst of missed runs', async () => {
     const before = jobLog();
     const time = manualTime();
-    const api = await startLocalHarness({
-      clock: time.clock,
-      scheduler: { onJobStart: before.onJobStart, timers: time.timers },
-    });
+    const api = await startOnManualTime(time, before);
     const target = await startTarget();
     const after = jobLog();
     let second: Awaited<ReturnType<typeof startLocalRuntime>> | undefined;

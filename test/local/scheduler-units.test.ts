@@ -95,6 +95,16 @@ describe('worker pool', () => {
 
 describe('durable probe queue and scheduler', () => {
   let table: SqliteTable;
+  /** The local app on this test's table, on the system clock, with in-memory notify and action queues. */
+  const appOnTable = () =>
+    createApp({
+      table,
+      clock: systemClock,
+      logger: silentLogger,
+      config: loadConfig('local', {}),
+      notifyQueue: memoryJobQueue(),
+      actionQueue: memoryJobQueue('action'),
+    });
   beforeEach(() => {
     table = createSqliteTable({ db: openSqliteDatabase(':memory:') });
   });
@@ -145,14 +155,7 @@ describe('durable probe queue and scheduler', () => {
   });
 
   it('on start runs queued jobs (checks and cells) whose next slot is not due yet (late ones at once) and deletes the rest', async () => {
-    const app = createApp({
-      table,
-      clock: systemClock,
-      logger: silentLogger,
-      config: loadConfig('local', {}),
-      notifyQueue: memoryJobQueue(),
-      actionQueue: memoryJobQueue('action'),
-    });
+    const app = appOnTable();
     const put = async (name: string, dueMs: number, nextMs: number) => {
       const job: ProbeJob = { tenant_id: 't', check_id: `chk_${name}`, kind: 'probe', slot_ms: dueMs };
       await putQueuedProbe(table, job, dueMs, nextMs);
@@ -210,14 +213,7 @@ describe('durable probe queue and scheduler', () => {
   });
 
   it('retries a job that throws after 1 s, 2 s and 4 s, then dead-letters it', async () => {
-    const app = createApp({
-      table,
-      clock: systemClock,
-      logger: silentLogger,
-      config: loadConfig('local', {}),
-      notifyQueue: memoryJobQueue(),
-      actionQueue: memoryJobQueue('action'),
-    });
+    const app = appOnTable();
     const failing = {
       ...app.jobRunner,
       checks: {
@@ -268,14 +264,7 @@ describe('durable probe queue and scheduler', () => {
   });
 
   it('sweeps expired items on the first tick and then every 60 s', async () => {
-    const app = createApp({
-      table,
-      clock: systemClock,
-      logger: silentLogger,
-      config: loadConfig('local', {}),
-      notifyQueue: memoryJobQueue(),
-      actionQueue: memoryJobQueue('action'),
-    });
+    const app = appOnTable();
     const scheduler = createScheduler({
       table,
       jobRunner: app.jobRunner,

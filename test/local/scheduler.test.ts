@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useManualTimeRuntime } from './manual-time-runtime.ts';
 import {
   call,
   cellOf,
   createEntity,
   createHttpCheck,
-  jobLog,
-  jobsInFlight,
-  manualTime,
   queuedFor,
   resultsOf,
   startTarget,
@@ -16,34 +13,21 @@ import {
 // On fake time: the scheduler's clock and timers move only when a test advances them, while the
 // probes reach real loopback targets.
 describe('local scheduler: checks run on their interval against real targets', () => {
-  let api: LocalHarness;
-  const jobs = jobLog();
-  const time = manualTime();
-  const check = (id: string) => call(api, 'GET', `/v1/checks/${id}`, 200);
-
-  beforeAll(async () => {
-    api = await startLocalHarness({
-      clock: time.clock,
-      scheduler: { onJobStart: jobs.onJobStart, timers: time.timers },
-    });
-    time.settleWhile(() => jobsInFlight(api.local.scheduler));
-  });
-  afterAll(async () => {
-    await api.close();
-  });
+  const { api, jobs, time } = useManualTimeRuntime();
+  const check = (id: string) => call(api(), 'GET', `/v1/checks/${id}`, 200);
 
   it('runs a pull check every interval through its cell, its results readable through the API', async () => {
     const target = await startTarget();
-    const entity = await createEntity(api);
-    const created = await createHttpCheck(api, entity.id, target.url);
+    const entity = await createEntity(api());
+    const created = await createHttpCheck(api(), entity.id, target.url);
     try {
-      expect((await cellOf(api, created.id)).cell_id).toMatch(/^cel_/);
-      await time.until(async () => (await resultsOf(api, created.id)).length >= 4, 'four results');
+      expect((await cellOf(api(), created.id)).cell_id).toMatch(/^cel_/);
+      await time.until(async () => (await resultsOf(api(), created.id)).length >= 4, 'four results');
       // One job per slot of its cell (1 s apart), each a probe of the check at the target.
       const due = jobs.of(created.id).map((s) => s.dueMs);
       expect(due.slice(1).map((ms, i) => ms - (due[i] ?? 0))).toEqual(due.slice(1).map(() => 1000));
       expect(target.hits).toBeGreaterThanOrEqual(4);
-      const results = await resultsOf(api, created.id);
+      const results = await resultsOf(api(), created.id);
       expect(results.every((r) => r.success)).toBe(true);
       expect(new Set(results.map((r) => r.id)).size).toBe(results.length);
       // One result per slot: checked_at is the slot plus the probe's start offset (well under a second).
@@ -53,7 +37,7 @@ describe('local scheduler: checks run on their interval against real targets', (
       expect(shown).toMatchObject({ state: 'up' });
       expect(Date.parse(shown.last_result_at)).toBeGreaterThan(0);
     } finally {
-      await call(api, 'DELETE', `/v1/checks/${created.id}`, 204);
+      await call(api(), 'DELETE', `/v1/checks/${created.id}`, 204);
       await target.close();
     }
   });
@@ -62,22 +46,22 @@ describe('local scheduler: checks run on their interval against real targets', (
     // Prepare: request 1 succeeds, 2-4 fail, the rest succeed; holding requests makes each state observable.
     const target = await startTarget((n) => (n >= 2 && n <= 4 ? 500 : 200));
     target.holdFrom(4);
-    const entity = await createEntity(api);
-    const created = await createHttpCheck(api, entity.id, target.url, { failure_threshold: 3 });
+    const entity = await createEntity(api());
+    const created = await createHttpCheck(api(), entity.id, target.url, { failure_threshold: 3 });
     try {
       // Assess: after one success and two failures (the 3rd failure is held) the check is still up.
       await time.until(() => target.hits >= 4, 'the 4th request');
-      await time.until(async () => (await resultsOf(api, created.id)).length === 3, '3 results');
+      await time.until(async () => (await resultsOf(api(), created.id)).length === 3, '3 results');
       expect(await check(created.id)).toMatchObject({ state: 'up', consecutive_failures: 2 });
 
       // Act: answer the 3rd failure, hold the success after it.
       target.holdFrom(5);
       target.releaseThrough(4);
       await time.until(() => target.hits >= 5, 'the 5th request');
-      await time.until(async () => (await resultsOf(api, created.id)).length === 4, '4 results');
+      await time.until(async () => (await resultsOf(api(), created.id)).length === 4, '4 results');
       expect(await check(created.id)).toMatchObject({ state: 'down', consecutive_failures: 3 });
-      expect((await call(api, 'GET', entity.path, 200)).state).toBe('down');
-      const board = await call(api, 'GET', '/v1/status', 200);
+      expect((await call(api(), 'GET', entity.path, 200)).state).toBe('down');
+      const board = await call(api(), 'GET', '/v1/status', 200);
       expect(board.entities.find((e: { id: string }) => e.id === entity.id)?.state).toBe('down');
 
       // Act: let the success through.
@@ -86,43 +70,43 @@ describe('local scheduler: checks run on their interval against real targets', (
       await time.until(async () => (await check(created.id)).state === 'up', 'recovery');
 
       // Assess: the results, the check's transitions and the status board tell the same story.
-      const results = await resultsOf(api, created.id);
+      const results = await resultsOf(api(), created.id);
       expect(results.slice(0, 5).map((r) => r.success)).toEqual([true, false, false, false, true]);
-      const { transitions } = await call(api, 'GET', `/v1/checks/${created.id}/transitions`, 200);
+      const { transitions } = await call(api(), 'GET', `/v1/checks/${created.id}/transitions`, 200);
       const changes = (kind: string) =>
         transitions
           .filter((t: { kind?: string }) => (t.kind ?? 'check') === kind)
           .map((t: { from_state: string; to_state: string }) => `${t.from_state}>${t.to_state}`)
           .reverse();
       expect(changes('check')).toEqual(['unknown>up', 'up>down', 'down>up']);
-      const upEntity = await call(api, 'GET', entity.path, 200);
+      const upEntity = await call(api(), 'GET', entity.path, 200);
       expect(upEntity.state).toBe('up');
-      const status = await call(api, 'GET', '/v1/status', 200);
+      const status = await call(api(), 'GET', '/v1/status', 200);
       expect(status.entities.find((e: { id: string }) => e.id === entity.id)?.state).toBe('up');
-      const feed = await call(api, 'GET', '/v1/status/transitions', 200);
+      const feed = await call(api(), 'GET', '/v1/status/transitions', 200);
       const entityChanges = feed.transitions
         .filter((t: { entity_id: string }) => t.entity_id === entity.id)
         .map((t: { from_state: string; to_state: string }) => `${t.from_state}>${t.to_state}`)
         .reverse();
       expect(entityChanges).toEqual(['unknown>up', 'up>down', 'down>up']);
     } finally {
-      await call(api, 'DELETE', `/v1/checks/${created.id}`, 204);
+      await call(api(), 'DELETE', `/v1/checks/${created.id}`, 204);
       await target.close();
     }
   });
 
   it('stops probing a check once it is disabled (it leaves its cell)', async () => {
     const target = await startTarget();
-    const entity = await createEntity(api);
-    const created = await createHttpCheck(api, entity.id, target.url);
+    const entity = await createEntity(api());
+    const created = await createHttpCheck(api(), entity.id, target.url);
     try {
       await time.until(() => target.hits >= 2, 'two probes');
-      await call(api, 'PUT', `/v1/checks/${created.id}`, 200, { enabled: false });
+      await call(api(), 'PUT', `/v1/checks/${created.id}`, 200, { enabled: false });
       const hitsAtDisable = target.hits;
       await time.advance(2500);
       // At most a probe that had already read the check before the update.
       expect(target.hits).toBeLessThanOrEqual(hitsAtDisable + 1);
-      expect(await queuedFor(api.table, created.id)).toBe(0);
+      expect(await queuedFor(api().table, created.id)).toBe(0);
       expect((await check(created.id)).next_run_at).toBeNull();
       await time.advance(2000);
       expect(target.hits).toBeLessThanOrEqual(hitsAtDisable + 1);
@@ -133,15 +117,15 @@ describe('local scheduler: checks run on their interval against real targets', (
 
   it('stops probing a check once it is deleted (it leaves its cell)', async () => {
     const target = await startTarget();
-    const entity = await createEntity(api);
-    const created = await createHttpCheck(api, entity.id, target.url);
+    const entity = await createEntity(api());
+    const created = await createHttpCheck(api(), entity.id, target.url);
     try {
       await time.until(() => target.hits >= 2, 'two probes');
-      await call(api, 'DELETE', `/v1/checks/${created.id}`, 204);
+      await call(api(), 'DELETE', `/v1/checks/${created.id}`, 204);
       const hitsAtDelete = target.hits;
       await time.advance(2500);
       expect(target.hits).toBeLessThanOrEqual(hitsAtDelete + 1);
-      expect(await queuedFor(api.table, created.id)).toBe(0);
+      expect(await queuedFor(api().table, created.id)).toBe(0);
     } finally {
       await target.close();
     }
@@ -149,11 +133,11 @@ describe('local scheduler: checks run on their interval against real targets', (
 
   it('applies an interval change from the first slot of its new cell, keeping the slot spacing exact', async () => {
     const target = await startTarget();
-    const entity = await createEntity(api);
-    const created = await createHttpCheck(api, entity.id, target.url);
+    const entity = await createEntity(api());
+    const created = await createHttpCheck(api(), entity.id, target.url);
     try {
       await time.until(() => jobs.of(created.id).length >= 2, 'two runs');
-      await call(api, 'PUT', `/v1/checks/${created.id}`, 200, { interval_seconds: 2 });
+      await call(api(), 'PUT', `/v1/checks/${created.id}`, 200, { interval_seconds: 2 });
       const changedAt = time.clock.now();
       const gaps = () => {
         const due = jobs.of(created.id).map((s) => s.dueMs);
@@ -190,7 +174,7 @@ describe('local scheduler: checks run on their interval against real targets', (
         })
         .toBe(true);
     } finally {
-      await call(api, 'DELETE', `/v1/checks/${created.id}`, 204);
+      await call(api(), 'DELETE', `/v1/checks/${created.id}`, 204);
       await target.close();
     }
   });

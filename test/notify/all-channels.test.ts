@@ -1,10 +1,11 @@
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../local/scheduler-helpers.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { runtimes } from '../support/api-harness.ts';
 import { startNatsServer, type TestNatsServer } from '../support/nats-server.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 import { type Receiver, startReceiver } from './channels/receiver.ts';
+import { useNotifyRuntime } from './support/notify-runtime.ts';
 
 /**
  * A pushed failure moves an entity down, and every channel type gets its alert through the whole
@@ -44,30 +45,13 @@ function collect(sub: Subscription): unknown[] {
 }
 
 describe.each(runtimes)('every channel type on the $runtime runtime', ({ start }) => {
-  let api: ApiHarness;
-  beforeAll(async () => {
-    api = await start({
-      env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8', VIGIL_NATS_URL: nats.url },
-      egress: { ca: [tlsCa] },
-    });
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
-
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await api.request(method, path, { key: api.adminKey, body });
-    expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
-    return res.body;
-  };
-
-  const settle = async () => {
-    await api.drainChanges();
-    await api.runNotifyJobs();
-  };
+  const { api, call, settle } = useNotifyRuntime(start, () => ({
+    env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8', VIGIL_NATS_URL: nats.url },
+    egress: { ca: [tlsCa] },
+  }));
 
   it('gets the alert and the recovery to slack, discord, ntfy, webhook and nats', async () => {
-    const tag = `${api.runtime}-${Date.now()}`;
+    const tag = `${api().runtime}-${Date.now()}`;
     const bp = await call('POST', '/v1/blueprints', { slug: `svc-${tag}`, name: 'Service' });
     const entity = await call('POST', `/v1/blueprints/${bp.slug}/entities`, {
       slug: 'checkout',
@@ -93,7 +77,7 @@ describe.each(runtimes)('every channel type on the $runtime runtime', ({ start }
       made.push(await call('POST', `/v1/checks/${check.id}/policy/channels`, channel));
     // A nats consumer subscribes to the subject the channel record shows: under the tenant's root.
     const natsSubject = made.at(-1)?.config.published_subject;
-    expect(natsSubject).toBe(`vigil.${api.tenantId}.alerts`);
+    expect(natsSubject).toBe(`vigil.${api().tenantId}.alerts`);
     const published = collect(subscriber.subscribe(natsSubject));
     await subscriber.flush();
 

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { publicPolicySchema } from '../../lib/notify/api/responses.ts';
 import { logsPageSchema, publicDeliverySchema } from '../../lib/notify/deliveries/delivery-responses.ts';
 import { eventually } from '../local/scheduler-helpers.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { createTlsFixtures } from '../support/tls-fixtures.ts';
-import { type Receiver, startReceiver } from './channels/receiver.ts';
+import { runtimes } from '../support/api-harness.ts';
+import { tlsReceiverPerFile, useNotifyRuntime } from './support/notify-runtime.ts';
 
 /**
  * Issue 37's delivery log and notification rough edges on both runtimes: deliveries carry the
@@ -14,17 +13,7 @@ import { type Receiver, startReceiver } from './channels/receiver.ts';
  * check's policy names the routes that reach it; the repeat field's refusal is a sentence.
  */
 
-let receiver: Receiver;
-let tlsCa: string;
-
-beforeAll(async () => {
-  const tls = createTlsFixtures();
-  tlsCa = tls.caCert;
-  receiver = await startReceiver(tls.valid, 'unused');
-});
-afterAll(async () => {
-  await receiver?.close();
-});
+const { receiver, ca } = tlsReceiverPerFile();
 
 type Log = {
   id: string;
@@ -44,28 +33,15 @@ type Log = {
 };
 
 describe.each(runtimes)('the delivery log and notification edges on the $runtime runtime', ({ start }) => {
-  let api: ApiHarness;
-  beforeAll(async () => {
-    api = await start({
-      scheduler: false,
-      env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
-      egress: { ca: [tlsCa] },
-    });
+  const { api, call, settle } = useNotifyRuntime(start, () => ({
+    scheduler: false,
+    env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
+    egress: { ca: [ca()] },
+  }));
+  const slack = (path: string) => ({
+    channel_type: 'slack',
+    config: { url: `${receiver().origin}/${path}` },
   });
-  afterAll(async () => {
-    await api?.close();
-  });
-
-  const call = async (method: string, path: string, body?: unknown, key = api.adminKey) => {
-    const res = await api.request(method, path, { key, body });
-    expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
-    return res.body;
-  };
-  const settle = async () => {
-    await api.drainChanges();
-    await api.runNotifyJobs();
-  };
-  const slack = (path: string) => ({ channel_type: 'slack', config: { url: `${receiver.origin}/${path}` } });
   const logs = async (query: string): Promise<Log[]> => {
     const page = await call('GET', `/v1/notify/logs?limit=200&${query}`);
     expect(logsPageSchema.safeParse(page).error).toBeUndefined();
@@ -95,7 +71,7 @@ describe.each(runtimes)('the delivery log and notification edges on the $runtime
   };
 
   it('names entity, check and shared channel in every delivery and filters by entity', async () => {
-    const tag = `names-${api.runtime}`;
+    const tag = `names-${api().runtime}`;
     const a = await world(`${tag}-a`, 'Orders API');
     const b = await world(`${tag}-b`, 'Billing API');
     const shared = await call('POST', '/v1/notify/channels', {
@@ -148,7 +124,7 @@ describe.each(runtimes)('the delivery log and notification edges on the $runtime
   });
 
   it('logs one record per channel for one state change: two slack channels read apart by name', async () => {
-    const tag = `dup-${api.runtime}`;
+    const tag = `dup-${api().runtime}`;
     const { check, entity } = await world(tag);
     const first = await call('POST', '/v1/notify/channels', { name: `First ${tag}`, ...slack(`${tag}/1`) });
     const second = await call('POST', '/v1/notify/channels', { name: `Second ${tag}`, ...slack(`${tag}/2`) });
@@ -169,7 +145,7 @@ describe.each(runtimes)('the delivery log and notification edges on the $runtime
   });
 
   it('sends a shared channel’s test about no check while it is attached to none', async () => {
-    const tag = `test-${api.runtime}`;
+    const tag = `test-${api().runtime}`;
     const lonely = await call('POST', '/v1/notify/channels', {
       name: `Lonely ${tag}`,
       ...slack(`${tag}/lonely`),
@@ -186,7 +162,7 @@ describe.each(runtimes)('the delivery log and notification edges on the $runtime
       channel_id: lonely.id,
       channel_name: `Lonely ${tag}`,
     });
-    const got = receiver.received.filter((r) => r.path === `/${tag}/lonely`);
+    const got = receiver().received.filter((r) => r.path === `/${tag}/lonely`);
     expect(got).toHaveLength(1);
     const text = JSON.parse(got[0]?.body.toString() ?? '{}').text as string;
     expect(text).toContain('attached to no check yet');
@@ -204,7 +180,7 @@ describe.each(runtimes)('the delivery log and notification edges on the $runtime
   });
 
   it('names in a check’s policy the routes that reach it and their channels', async () => {
-    const tag = `routes-${api.runtime}`;
+    const tag = `routes-${api().runtime}`;
     const { bp, check } = await world(tag);
     const pager = await call('POST', '/v1/notify/channels', {
       name: `Pager ${tag}`,
@@ -254,13 +230,13 @@ describe.each(runtimes)('the delivery log and notification edges on the $runtime
     await push(check.id, true);
     await push(check.id, false);
     await eventually(
-      () => receiver.received.some((r) => r.path === `/${tag}/pager`),
+      () => receiver().received.some((r) => r.path === `/${tag}/pager`),
       'the routed down alert',
     );
   });
 
   it('refuses a repeat under a minute with a sentence a person reads at the field', async () => {
-    const { check } = await world(`repeat-${api.runtime}`);
+    const { check } = await world(`repeat-${api().runtime}`);
     for (const [body, words] of [
       [
         { repeat_interval_seconds: 30 },
@@ -270,7 +246,7 @@ describe.each(runtimes)('the delivery log and notification edges on the $runtime
       [{ cooldown_seconds: -5 }, 'Enter a cooldown from 0 to 86,400 seconds'],
       [{ flap_window_seconds: 10 }, 'Enter a flap window from 60 to 86,400 seconds'],
     ] as const) {
-      const res = await api.request('POST', `/v1/checks/${check.id}/policy`, { key: api.adminKey, body });
+      const res = await api().request('POST', `/v1/checks/${check.id}/policy`, { key: api().adminKey, body });
       expect(res.status, res.text).toBe(400);
       expect(res.text).toContain(words);
       expect(res.text).not.toMatch(/Too (small|big)|expected number/);

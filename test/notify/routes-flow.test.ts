@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { channelsForEvent, eventRouting } from '../../lib/notify/routing/route-channels.ts';
 import { escalationTargets } from '../../lib/notify/routing/route-match.ts';
 import { eventually } from '../local/scheduler-helpers.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { createTlsFixtures } from '../support/tls-fixtures.ts';
-import { type Receiver, startReceiver } from './channels/receiver.ts';
+import { runtimes } from '../support/api-harness.ts';
+import { tlsReceiverPerFile, useNotifyRuntime } from './support/notify-runtime.ts';
 
 /**
  * Routes and tenant channels on the whole alert path of each runtime: a pushed failure reaches the
@@ -13,40 +12,20 @@ import { type Receiver, startReceiver } from './channels/receiver.ts';
  * match send nothing. Also the routes API, the tenant channel's test message and escalationTargets.
  */
 
-let receiver: Receiver;
-let tlsCa: string;
-
-beforeAll(async () => {
-  const tls = createTlsFixtures();
-  tlsCa = tls.caCert;
-  receiver = await startReceiver(tls.valid, 'unused');
-});
-afterAll(async () => {
-  await receiver?.close();
-});
+const { receiver, ca } = tlsReceiverPerFile();
 
 describe.each(runtimes)('routes and shared channels on the $runtime runtime', ({ start }) => {
-  let api: ApiHarness;
-  beforeAll(async () => {
-    api = await start({ env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' }, egress: { ca: [tlsCa] } });
+  const { api, call, settle } = useNotifyRuntime(start, () => ({
+    env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
+    egress: { ca: [ca()] },
+  }));
+  const slack = (path: string) => ({
+    channel_type: 'slack',
+    config: { url: `${receiver().origin}/${path}` },
   });
-  afterAll(async () => {
-    await api?.close();
-  });
-
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await api.request(method, path, { key: api.adminKey, body });
-    expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
-    return res.body;
-  };
-  const settle = async () => {
-    await api.drainChanges();
-    await api.runNotifyJobs();
-  };
-  const slack = (path: string) => ({ channel_type: 'slack', config: { url: `${receiver.origin}/${path}` } });
   const shared = async (path: string) =>
     (await call('POST', '/v1/notify/channels', { name: path, ...slack(path) })).id;
-  const hits = (path: string) => receiver.received.filter((r) => r.path === `/${path}`).length;
+  const hits = (path: string) => receiver().received.filter((r) => r.path === `/${path}`).length;
 
   /** A blueprint with two entities, a push check on the first (alerting at once, no cooldown). */
   async function world(tag: string) {
@@ -66,7 +45,7 @@ describe.each(runtimes)('routes and shared channels on the $runtime runtime', ({
   }
 
   it('sends one alert per channel per event: own, attached and routed channels, matching routes only', async () => {
-    const tag = `${api.runtime}-${Date.now()}`;
+    const tag = `${api().runtime}-${Date.now()}`;
     const { bp, entity, other, check } = await world(tag);
     const p = (name: string) => `${tag}/${name}`;
     await call('POST', `/v1/checks/${check.id}/policy/channels`, slack(p('own')));
@@ -102,17 +81,17 @@ describe.each(runtimes)('routes and shared channels on the $runtime runtime', ({
       entity_id: entity.id,
       entity_name: 'API',
       check_id: check.id,
-      tenant_id: api.tenantId,
+      tenant_id: api().tenantId,
       from_state: 'up',
       to_state: 'down',
       transition_id: 'trn_01J9Z3ZZZZZZZZZZZZZZZZZZZZ',
       timestamp: new Date().toISOString(),
     };
     const union = await channelsForEvent(
-      { channels: api.app.channels },
+      { channels: api().app.channels },
       event,
-      await api.app.channels.listForCheck(check.id),
-      await eventRouting(api.table, event),
+      await api().app.channels.listForCheck(check.id),
+      await eventRouting(api().table, event),
     );
     expect(union.map((c) => c.id)).toEqual([ownId, attached, routed]);
     expect(union.every((c) => c.check_id === check.id)).toBe(true);
@@ -153,13 +132,13 @@ describe.each(runtimes)('routes and shared channels on the $runtime runtime', ({
     expect([hits(p('elsewhere')), hits(p('other-bp')), hits(p('recovery'))]).toEqual([0, 0, 0]);
 
     // Redelivering the event job stores and sends nothing twice (record ids are per transition and channel).
-    const before = receiver.received.length;
+    const before = receiver().received.length;
     await settle();
-    expect(receiver.received.length).toBe(before);
+    expect(receiver().received.length).toBe(before);
   });
 
   it('creates, lists and deletes routes; validates ids and bounds', async () => {
-    const tag = `r-${api.runtime}-${Date.now()}`;
+    const tag = `r-${api().runtime}-${Date.now()}`;
     const { entity } = await world(tag);
     const channel = await shared(`${tag}/c`);
     const made = await call('POST', '/v1/notify/routes', {
@@ -179,7 +158,7 @@ describe.each(runtimes)('routes and shared channels on the $runtime runtime', ({
     expect(listed.routes.map((r: { id: string }) => r.id)).toContain(made.id);
 
     const refused = async (body: unknown, field: string) => {
-      const res = await api.request('POST', '/v1/notify/routes', { key: api.adminKey, body });
+      const res = await api().request('POST', '/v1/notify/routes', { key: api().adminKey, body });
       expect(res.status, res.text).toBe(400);
       expect(res.body.details.map((d: { path: string }) => d.path).join(' ')).toContain(field);
     };
@@ -207,16 +186,16 @@ describe.each(runtimes)('routes and shared channels on the $runtime runtime', ({
       (r: { id: string }) => r.id === made.id,
     );
     expect(after).toMatchObject({ channel_ids: [], escalate_channel_ids: [] });
-    expect((await api.request('DELETE', `/v1/notify/routes/${made.id}`, { key: api.adminKey })).status).toBe(
-      204,
-    );
-    expect((await api.request('DELETE', `/v1/notify/routes/${made.id}`, { key: api.adminKey })).status).toBe(
-      404,
-    );
+    expect(
+      (await api().request('DELETE', `/v1/notify/routes/${made.id}`, { key: api().adminKey })).status,
+    ).toBe(204);
+    expect(
+      (await api().request('DELETE', `/v1/notify/routes/${made.id}`, { key: api().adminKey })).status,
+    ).toBe(404);
   });
 
   it('answers the escalation targets of matching routes (for the incidents engine)', async () => {
-    const tag = `e-${api.runtime}-${Date.now()}`;
+    const tag = `e-${api().runtime}-${Date.now()}`;
     const { bp, entity, other } = await world(tag);
     const first = await shared(`${tag}/a`);
     const second = await shared(`${tag}/b`);
@@ -234,27 +213,29 @@ describe.each(runtimes)('routes and shared channels on the $runtime runtime', ({
     });
     await call('POST', '/v1/notify/routes', { match: { entity_ids: [entity.id] }, channel_ids: [second] });
     const subject = { id: entity.id, blueprint_slug: bp };
-    const targets = await escalationTargets(api.table, api.tenantId, subject, 'down');
+    const targets = await escalationTargets(api().table, api().tenantId, subject, 'down');
     expect(targets.filter((t) => t.route_id === byBlueprint.id || t.route_id === byEntity.id)).toEqual([
       { route_id: byBlueprint.id, escalate_after_seconds: 300, channel_ids: [second] },
       { route_id: byEntity.id, escalate_after_seconds: 900, channel_ids: [first, second] },
     ]);
-    const degraded = await escalationTargets(api.table, api.tenantId, subject, 'degraded');
+    const degraded = await escalationTargets(api().table, api().tenantId, subject, 'degraded');
     expect(degraded.map((t) => t.route_id)).toContain(byEntity.id);
     expect(degraded.map((t) => t.route_id)).not.toContain(byBlueprint.id);
     const elsewhere = await escalationTargets(
-      api.table,
-      api.tenantId,
+      api().table,
+      api().tenantId,
       { id: other.id, blueprint_slug: bp },
       'down',
     );
     expect(elsewhere.map((t) => t.route_id)).toContain(byBlueprint.id);
     expect(elsewhere.map((t) => t.route_id)).not.toContain(byEntity.id);
-    expect(await escalationTargets(api.table, 'tnt_01J9Z3ZZZZZZZZZZZZZZZZZZZZ', subject, 'down')).toEqual([]);
+    expect(await escalationTargets(api().table, 'tnt_01J9Z3ZZZZZZZZZZZZZZZZZZZZ', subject, 'down')).toEqual(
+      [],
+    );
   });
 
   it("sends a tenant channel's test message, logged like the policy test", async () => {
-    const tag = `t-${api.runtime}-${Date.now()}`;
+    const tag = `t-${api().runtime}-${Date.now()}`;
     const { check } = await world(tag);
     const channel = await shared(`${tag}/test`);
     // Attached to no check, its own default is a test message about no check (issue 37).
@@ -278,7 +259,9 @@ describe.each(runtimes)('routes and shared channels on the $runtime runtime', ({
     });
     expect(hits(`${tag}/test`)).toBe(3);
     const body = JSON.parse(
-      receiver.received.filter((r) => r.path === `/${tag}/test`)[0]?.body.toString() ?? '{}',
+      receiver()
+        .received.filter((r) => r.path === `/${tag}/test`)[0]
+        ?.body.toString() ?? '{}',
     );
     expect(body.text).toContain('test');
     const logged = await call('GET', `/v1/notify/logs?channel_id=${channel}`);

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { heldBackBy } from '../../lib/notify/pipeline/suppressed-alert-items.ts';
 import { eventually } from '../local/scheduler-helpers.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { createTlsFixtures } from '../support/tls-fixtures.ts';
-import { type Receiver, startReceiver } from './channels/receiver.ts';
+import { runtimes } from '../support/api-harness.ts';
+import { tlsReceiverPerFile, useNotifyRuntime } from './support/notify-runtime.ts';
 
 /**
  * POST /v1/notify/simulate ("why would I (not) be paged") on both runtimes: the decision per channel
@@ -13,17 +12,7 @@ import { type Receiver, startReceiver } from './channels/receiver.ts';
  * the held-back markers stay as they were).
  */
 
-let receiver: Receiver;
-let tlsCa: string;
-
-beforeAll(async () => {
-  const tls = createTlsFixtures();
-  tlsCa = tls.caCert;
-  receiver = await startReceiver(tls.valid, 'unused');
-});
-afterAll(async () => {
-  await receiver?.close();
-});
+const { receiver, ca } = tlsReceiverPerFile();
 
 interface Decision {
   check_id: string | null;
@@ -40,26 +29,13 @@ interface Decision {
 }
 
 describe.each(runtimes)('the alert simulation on the $runtime runtime', ({ start }) => {
-  let api: ApiHarness;
-  beforeAll(async () => {
-    api = await start({ env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' }, egress: { ca: [tlsCa] } });
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
-
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await api.request(method, path, { key: api.adminKey, body });
-    expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
-    return res.body;
-  };
-  const settle = async () => {
-    await api.drainChanges();
-    await api.runNotifyJobs();
-  };
+  const { api, call, settle } = useNotifyRuntime(start, () => ({
+    env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
+    egress: { ca: [ca()] },
+  }));
   const simulate = async (body: Record<string, string>): Promise<Decision[]> =>
     (await call('POST', '/v1/notify/simulate', body)).decisions;
-  const hook = (path: string) => ({ channel_type: 'slack', config: { url: `${receiver.origin}/${path}` } });
+  const hook = (path: string) => ({ channel_type: 'slack', config: { url: `${receiver().origin}/${path}` } });
 
   /** An entity with a push check that is up (failure_threshold 1), and one own channel. */
   async function upEntity(tag: string, slug: string) {
@@ -77,7 +53,7 @@ describe.each(runtimes)('the alert simulation on the $runtime runtime', ({ start
   }
 
   it('sends to the own channel and names the path, repeats and the escalation of a matching route', async () => {
-    const tag = `a-${api.runtime}-${Date.now()}`;
+    const tag = `a-${api().runtime}-${Date.now()}`;
     const { bp, entity, check } = await upEntity(tag, 'api');
     await call('POST', `/v1/checks/${check.id}/policy`, { repeat_interval_seconds: 600 });
     const own = await call('POST', `/v1/checks/${check.id}/policy/channels`, hook(`${tag}/own`));
@@ -120,7 +96,7 @@ describe.each(runtimes)('the alert simulation on the $runtime runtime', ({ start
   });
 
   it('skips a silenced policy, a maintenance window by name and an alert held for a down upstream', async () => {
-    const tag = `b-${api.runtime}-${Date.now()}`;
+    const tag = `b-${api().runtime}-${Date.now()}`;
     const { entity, check } = await upEntity(tag, 'shop');
     const own = await call('POST', `/v1/checks/${check.id}/policy/channels`, hook(`${tag}/own`));
 
@@ -156,22 +132,22 @@ describe.each(runtimes)('the alert simulation on the $runtime runtime', ({ start
       error_message: 'boom',
     });
     await settle();
-    await eventually(() => receiver.received.some((r) => r.path === `/${tag}/db`), 'the upstream alert');
+    await eventually(() => receiver().received.some((r) => r.path === `/${tag}/db`), 'the upstream alert');
 
     const logs = async () => (await call('GET', '/v1/notify/logs?limit=200')).logs.length as number;
-    const [logsBefore, sentBefore] = [await logs(), receiver.received.length];
+    const [logsBefore, sentBefore] = [await logs(), receiver().received.length];
     expect(await simulate({ check_id: check.id, to_state: 'down' })).toMatchObject([
       { channel_id: own.id, outcome: 'skip', reason: `upstream ${upstream.entity.name} is down` },
     ]);
     // Nothing sent, nothing stored: no record, no held-back marker, no job left to run.
     await settle();
     expect(await logs()).toBe(logsBefore);
-    expect(receiver.received.length).toBe(sentBefore);
-    expect(await heldBackBy(api.table, api.tenantId, upstream.entity.id)).toEqual([]);
+    expect(receiver().received.length).toBe(sentBefore);
+    expect(await heldBackBy(api().table, api().tenantId, upstream.entity.id)).toEqual([]);
   });
 
   it('defers a recovery inside the cooldown to its end, and says "no channels" without any', async () => {
-    const tag = `c-${api.runtime}-${Date.now()}`;
+    const tag = `c-${api().runtime}-${Date.now()}`;
     const { check } = await upEntity(tag, 'web');
     await call('POST', `/v1/checks/${check.id}/policy`, { cooldown_seconds: 600 });
     expect(await simulate({ check_id: check.id, to_state: 'down' })).toMatchObject([
@@ -196,7 +172,7 @@ describe.each(runtimes)('the alert simulation on the $runtime runtime', ({ start
   });
 
   it('says when a route groups the alert and when the storm fold would take it', async () => {
-    const tag = `g-${api.runtime}-${Date.now()}`;
+    const tag = `g-${api().runtime}-${Date.now()}`;
     const { bp, check } = await upEntity(tag, 'web');
     const pager = await call('POST', '/v1/notify/channels', { name: 'Pager', ...hook(`${tag}/pager`) });
     await call('POST', '/v1/notify/routes', {
@@ -222,7 +198,7 @@ describe.each(runtimes)('the alert simulation on the $runtime runtime', ({ start
     await call('POST', `/v1/checks/${other.check.id}/results`, { success: false, latency_ms: 5 });
     await settle();
     await call('POST', `/v1/checks/${other.check.id}/results`, { success: true, latency_ms: 5 });
-    await api.drainChanges();
+    await api().drainChanges();
     const [folded] = await simulate({ check_id: other.check.id, to_state: 'down' });
     expect(folded).toMatchObject({ channel_id: own.id, outcome: 'fold' });
     expect(folded?.reason).toContain('folded into the blueprint');
@@ -230,7 +206,7 @@ describe.each(runtimes)('the alert simulation on the $runtime runtime', ({ start
   });
 
   it('simulates each enabled check of an entity, readable with a read-only key', async () => {
-    const tag = `d-${api.runtime}-${Date.now()}`;
+    const tag = `d-${api().runtime}-${Date.now()}`;
     const { entity, check } = await upEntity(tag, 'node');
     const second = await call('POST', '/v1/checks', {
       entity_id: entity.id,
@@ -242,7 +218,7 @@ describe.each(runtimes)('the alert simulation on the $runtime runtime', ({ start
     await call('POST', `/v1/checks/${check.id}/policy/channels`, hook(`${tag}/a`));
     await call('POST', `/v1/checks/${second.id}/policy/channels`, hook(`${tag}/b`));
     const readOnly = await call('POST', '/v1/auth/keys', { label: 'ro', is_read_only: true });
-    const res = await api.request('POST', '/v1/notify/simulate', {
+    const res = await api().request('POST', '/v1/notify/simulate', {
       key: readOnly.key,
       body: { entity_id: entity.id, to_state: 'down' },
     });
@@ -255,14 +231,14 @@ describe.each(runtimes)('the alert simulation on the $runtime runtime', ({ start
   });
 
   it("answers 404 for another tenant's check or entity and 400 for both or neither", async () => {
-    const tag = `e-${api.runtime}-${Date.now()}`;
+    const tag = `e-${api().runtime}-${Date.now()}`;
     const { entity, check } = await upEntity(tag, 'x');
-    const intruder = (await api.createTenant('Other')).key;
+    const intruder = (await api().createTenant('Other')).key;
     for (const body of [
       { check_id: check.id, to_state: 'down' },
       { entity_id: entity.id, to_state: 'down' },
     ]) {
-      const res = await api.request('POST', '/v1/notify/simulate', { key: intruder, body });
+      const res = await api().request('POST', '/v1/notify/simulate', { key: intruder, body });
       expect(res.status, res.text).toBe(404);
     }
     for (const body of [
@@ -270,7 +246,7 @@ describe.each(runtimes)('the alert simulation on the $runtime runtime', ({ start
       { to_state: 'down' },
       { check_id: check.id, to_state: 'sideways' },
     ]) {
-      const res = await api.request('POST', '/v1/notify/simulate', { key: api.adminKey, body });
+      const res = await api().request('POST', '/v1/notify/simulate', { key: api().adminKey, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
   });

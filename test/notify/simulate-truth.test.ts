@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { createTlsFixtures } from '../support/tls-fixtures.ts';
-import { type Receiver, startReceiver } from './channels/receiver.ts';
+import { runtimes } from '../support/api-harness.ts';
+import { tlsReceiverPerFile, useNotifyRuntime } from './support/notify-runtime.ts';
 
 /**
  * Visible truth (DECISIONS.md "Alert truth (wave 5)") on both runtimes: POST /v1/notify/simulate
@@ -14,37 +13,19 @@ import { type Receiver, startReceiver } from './channels/receiver.ts';
  * re-judge at the cooldown's end is the local flow's test (simulate-truth-flow.test.ts).
  */
 
-let receiver: Receiver;
-let tlsCa: string;
-
-beforeAll(async () => {
-  const tls = createTlsFixtures();
-  tlsCa = tls.caCert;
-  receiver = await startReceiver(tls.valid, 'unused');
-});
-afterAll(async () => {
-  await receiver?.close();
-});
+const { receiver, ca } = tlsReceiverPerFile();
 
 describe.each(runtimes)('what each channel was told ($runtime runtime)', ({ start }) => {
-  let api: ApiHarness;
   const clock = createFakeClock(Date.now());
-  beforeAll(async () => {
-    api = await start({ clock, env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' }, egress: { ca: [tlsCa] } });
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
-
-  const call = async (method: string, path: string, body?: unknown, key = api.adminKey) => {
-    const res = await api.request(method, path, { key, body });
-    expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
-    return res.body;
-  };
+  const { api, call } = useNotifyRuntime(start, () => ({
+    clock,
+    env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
+    egress: { ca: [ca()] },
+  }));
   const result = async (checkId: string, outcome: 'up' | 'degraded' | 'down') => {
     clock.advance(1000);
-    const recorded = await api.app.recorder.record({
-      tenantId: api.tenantId,
+    const recorded = await api().app.recorder.record({
+      tenantId: api().tenantId,
       checkId,
       success: outcome !== 'down',
       ...(outcome === 'degraded' ? { degraded: true } : {}),
@@ -54,12 +35,12 @@ describe.each(runtimes)('what each channel was told ($runtime runtime)', ({ star
       checkedAtMs: clock.now(),
     });
     expect(recorded.status).toBe('recorded');
-    await api.drainChanges();
-    await api.runNotifyJobs();
+    await api().drainChanges();
+    await api().runNotifyJobs();
   };
 
   it('shows the last word, the cooldown holding the down back until it ends, and counts it on the board', async () => {
-    const bp = await call('POST', '/v1/blueprints', { slug: `truth-${api.runtime}`, name: 'Truth' });
+    const bp = await call('POST', '/v1/blueprints', { slug: `truth-${api().runtime}`, name: 'Truth' });
     const entity = await call('POST', `/v1/blueprints/${bp.slug}/entities`, {
       slug: 'checkout',
       name: 'Checkout',
@@ -73,9 +54,9 @@ describe.each(runtimes)('what each channel was told ($runtime runtime)', ({ star
     await call('POST', `/v1/checks/${check.id}/policy`, { cooldown_seconds: 300 });
     const own = await call('POST', `/v1/checks/${check.id}/policy/channels`, {
       channel_type: 'slack',
-      config: { url: `${receiver.origin}/truth-${api.runtime}` },
+      config: { url: `${receiver().origin}/truth-${api().runtime}` },
     });
-    const truth = async (key = api.adminKey) =>
+    const truth = async (key = api().adminKey) =>
       call('POST', '/v1/notify/simulate', { entity_id: entity.id }, key);
     const untold = async () => (await call('GET', '/v1/status')).untold;
 
@@ -115,14 +96,14 @@ describe.each(runtimes)('what each channel was told ($runtime runtime)', ({ star
 
     // The MCP tool answers the same, in words too, for a read-only caller.
     const viewer: Principal = {
-      tenantId: api.tenantId,
+      tenantId: api().tenantId,
       userId: 'usr_agent',
       keyId: 'key_viewer',
       role: 'admin',
       readOnly: true,
     };
     await call('POST', '/v1/skills', CATALOG_OPS_MANIFEST);
-    const tool = await api.app.tools.call(viewer, 'explain_alerting', {
+    const tool = await api().app.tools.call(viewer, 'explain_alerting', {
       entity_id: entity.id,
       to_state: 'up',
     });
