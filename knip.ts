@@ -41,20 +41,9 @@ const config: KnipConfig = {
     'axe-core',
   ],
   ignoreIssues: {
-    // Lambda entries: AWS calls `handler`, nothing imports it. The other unused exports there
-    // (createGeneratorLambda, createWorkerLambda, composeProbeRegionFunction, readKeyFromAws,
-    // KeySource) are left to the change reworking functions/ and infra/ (issue 53).
+    // Lambda entries: AWS calls `handler`, nothing imports it.
     'functions/*.ts': ['exports'],
     'infra/constructs/provider-handler.ts': ['exports', 'types'],
-    // Findings in files another change is reworking (lib/check-types/, functions/, infra/,
-    // bench/bundles.ts, issue 53): unused exports and types it removes there. Delete this block when
-    // it lands; knip then reports whatever is still unused in them.
-    'bench/bundles.ts': ['types'],
-    'infra/{alarms,api,capacity,change-feed,console,notifications,waf}.ts': ['exports'],
-    'infra/constructs/vigil-constructs.ts': ['types'],
-    'lib/check-types/{check-config,check-name,dns,domain,tls-trust}.ts': ['exports'],
-    'lib/check-types/{definition,dns,domain,icmp,registry,tcp,tls}.ts': ['types'],
-    'lib/check-types/grpc/health-client.ts': ['types'],
   },
   ignoreBinaries: [
     // A system tool installed by .ci/run (apt, iputils-ping), not an npm package: the icmp check

@@ -59,7 +59,7 @@ const SDK = [
   '@aws-sdk/client-eventbridge',
 ];
 
-export interface BundleFigure {
+interface BundleFigure {
   name: string;
   /** The main file (index.mjs in the asset): what the function loads at start. */
   bytes: number;
@@ -72,7 +72,7 @@ export interface BundleFigure {
   ownInitMs: { median: number; p90: number };
 }
 
-export interface BundleSide {
+interface BundleSide {
   commit: string;
   functions: BundleFigure[];
 }

@@ -36,9 +36,9 @@ export interface VigilAlarmsProps {
 }
 
 /** A probe job older than this has waited past its slot: the worker fleet is behind. */
-export const PROBE_AGE_LIMIT = Duration.minutes(5);
+const PROBE_AGE_LIMIT = Duration.minutes(5);
 /** The stream function's records older than this: notifications and actions are late. */
-export const ITERATOR_AGE_LIMIT = Duration.minutes(2);
+const ITERATOR_AGE_LIMIT = Duration.minutes(2);
 
 /**
  * What an operator is woken for: an SNS topic (subscribe to it; `-c vigil:alarmEmail=` adds an

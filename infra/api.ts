@@ -53,7 +53,7 @@ export function apiThrottle(settings: {
  * The function's own request log has the path with credentials hidden, under the same
  * `requestId`.
  */
-export const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
   JSON.stringify({
     requestId: '$context.requestId',
     ip: '$context.identity.sourceIp',
@@ -77,14 +77,10 @@ export const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
  * `/ping/<token>`, `/ping/<token>/<suffix>` (start, fail, log, an exit status; or a ping key and
  * a slug) and `/ping/<ping key>/<slug>/<suffix>`, each with HEAD, GET and POST.
  */
-export const PING_ROUTE_PATHS = [
-  '/ping/{token}',
-  '/ping/{token}/{suffix}',
-  '/ping/{key}/{slug}/{suffix}',
-] as const;
+const PING_ROUTE_PATHS = ['/ping/{token}', '/ping/{token}/{suffix}', '/ping/{key}/{slug}/{suffix}'] as const;
 
 /** The methods of the Pinging API (Healthchecks' clients use all three). */
-export const PING_METHODS = [HttpMethod.HEAD, HttpMethod.GET, HttpMethod.POST] as const;
+const PING_METHODS = [HttpMethod.HEAD, HttpMethod.GET, HttpMethod.POST] as const;
 
 /** What the API needs from the rest of the stack. */
 export interface VigilApiProps {

@@ -13,15 +13,15 @@ import { CELL_SIZE } from '../lib/domain/cell-slots.ts';
  * result's writes. ~1 s for a healthy fleet (measured, docs/performance.md); twice that leaves room
  * for slow targets before a backlog builds.
  */
-export const CELL_SLOT_SECONDS = 2;
+const CELL_SLOT_SECONDS = 2;
 /** Pull checks one due shard carries: its cells (100 checks each) are one partition the generator reads. */
-export const CHECKS_PER_SHARD = 100_000;
+const CHECKS_PER_SHARD = 100_000;
 /**
  * Due shards one generator invocation reads (one scheduler target each group). A group's cells at
  * CHECKS_PER_SHARD take a few seconds of the generator's minute (the per-cell time, measured by
  * `npm run bench -- --only generator`).
  */
-export const SHARDS_PER_GROUP = 4;
+const SHARDS_PER_GROUP = 4;
 /** Lambda's quota of an SQS event source's maximum concurrency. */
 const SQS_MAX_CONCURRENCY = 1_000;
 /** Concurrency Lambda keeps unreserved in every account: reservations must leave it. */
@@ -47,7 +47,7 @@ export const FIXED_CONCURRENCY = {
 } as const;
 
 /** The default plan's checks: 1,500 cells, 50 workers (the fixed maximum before plans). */
-export const DEFAULT_EXPECTED_CHECKS = 150_000;
+const DEFAULT_EXPECTED_CHECKS = 150_000;
 
 const planSchema = z.object({
   expectedChecks: z.coerce.number().int().min(1).max(10_000_000).default(DEFAULT_EXPECTED_CHECKS),

@@ -22,7 +22,7 @@ export interface VigilChangeFeedProps {
  * consumers read (STREAM_ENTITIES, the same list the local outbox keeps), so results never
  * invoke the function. Filters in one list are OR-ed.
  */
-export function streamFilters(entities: readonly string[]) {
+function streamFilters(entities: readonly string[]) {
   const rule = { entity: { S: FilterRule.or(...entities) } };
   return [
     FilterCriteria.filter({ dynamodb: { NewImage: rule } }),

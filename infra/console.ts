@@ -36,7 +36,7 @@ import { CONSOLE_CSP } from '../lib/http/console-policy.ts';
 import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER, VIEWER_HOST_HEADER } from '../lib/http/edge-address.ts';
 
 /** `npm run build:web`'s output in this checkout. */
-export const DEFAULT_CONSOLE_DIR = resolve(import.meta.dirname, '..', 'web', 'dist');
+const DEFAULT_CONSOLE_DIR = resolve(import.meta.dirname, '..', 'web', 'dist');
 
 export interface VigilConsoleProps {
   /** The HTTP API serving every /v1 route but the streamed ones. */
@@ -236,7 +236,7 @@ export class VigilConsole extends Construct {
 }
 
 /** The longest a public status page stays at the edge, whatever the API says (it says 30 s). */
-export const PUBLIC_PAGE_MAX_TTL = Duration.seconds(60);
+const PUBLIC_PAGE_MAX_TTL = Duration.seconds(60);
 
 /**
  * The public status pages (/p/{slug}, its status.json and badge.svg) on the console's origin:

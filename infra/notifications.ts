@@ -132,7 +132,7 @@ export class VigilNotifications extends Construct {
 }
 
 /** The SES identities a sender may be verified as: its address and its domain. */
-export function sesIdentityArns(scope: Construct, emailFrom: string): string[] {
+function sesIdentityArns(scope: Construct, emailFrom: string): string[] {
   const sender = parseEmailSender(emailFrom);
   if (!sender) throw new Error(`invalid deployment settings:\n  vigil:emailFrom: not an email address`);
   const domain = sender.address.slice(sender.address.lastIndexOf('@') + 1);

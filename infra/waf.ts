@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { z } from 'zod';
 
 /** Requests one address may make in 5 minutes through CloudFront before WAF blocks it (`vigil:wafRateLimit`). */
-export const DEFAULT_WAF_RATE_LIMIT = 2_000;
+const DEFAULT_WAF_RATE_LIMIT = 2_000;
 
 export const wafRateLimitSchema = z.coerce
   .number()

@@ -18,7 +18,7 @@ import type { ObjectKind } from './vigil-objects.ts';
  */
 
 /** Where the provider reads the Vigil API key at deploy time; the key itself is never in the template. */
-export type VigilApiKey =
+type VigilApiKey =
   /** An SSM SecureString parameter (encrypted with the account's aws/ssm key), by name. */
   | { parameterName: string }
   /** A Secrets Manager secret whose string value is the key, by name. */

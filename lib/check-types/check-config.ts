@@ -13,7 +13,6 @@ import { CHECK_TYPE_DEFINITIONS, CHECK_TYPES, type CheckConfig, type CheckType }
  * re-coercion deeper in.
  */
 
-export { DNS_RECORD_TYPES } from './dns.ts';
 export { PULL_MAX_INTERVAL_SECONDS, PUSH_MAX_INTERVAL_SECONDS } from './fields.ts';
 export { CHECK_TYPES, type CheckConfig, type CheckType } from './registry.ts';
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -48,7 +47,7 @@ export function pushHeartbeatConfig(check: CheckConfig): PushConfig | undefined 
 }
 
 /** The fewest seconds of grace after a scheduled time (cron's resolution is a minute). */
-export const SCHEDULE_MIN_GRACE_SECONDS = 60;
+const SCHEDULE_MIN_GRACE_SECONDS = 60;
 
 /** Why a push check's schedule is not usable (its cron, its timezone, its grace), or undefined. */
 function pushScheduleProblem(config: PushConfig): { path: string; message: string } | undefined {

@@ -9,7 +9,7 @@ import { checkTypeDefinition } from './registry.ts';
  * and needs no migration. Setting `name: null` goes back to the derived one.
  */
 
-export const CHECK_NAME_MAX = 200;
+const CHECK_NAME_MAX = 200;
 
 /** The `name` a request may set: 1 to 200 characters after trimming, not blank. */
 export const checkNameSchema = z
@@ -35,7 +35,7 @@ function bounded(text: string): string {
 }
 
 /** The name a check has when none was given: "HTTP GET api.example.com/health", "TCP db.internal:5432". */
-export function defaultCheckName(check: NamedCheck): string {
+function defaultCheckName(check: NamedCheck): string {
   const type = checkTypeDefinition(check.check_type);
   // http and push name themselves from the check's fields, the others from their config.
   if ('kind' in type) return bounded(type.defaultName(check));

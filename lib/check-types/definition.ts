@@ -12,7 +12,7 @@ import type { CheckTlsTrust, HttpProbeDefinition, ProbeCommon } from '../probes/
  * switches on a type's name (test/architecture/variant-switches.test.ts).
  */
 
-export type { CheckTlsTrust, ProbeCommon };
+export type { CheckTlsTrust };
 
 /** The job of a configured type: its config with the common probe fields and `check_type`. */
 export type ConfiguredProbeJob<T extends string, C extends object> = C & ProbeCommon & { check_type: T };
@@ -65,7 +65,7 @@ export interface ConfiguredCheckType<C extends object> {
 }
 
 /** What the derived name and the alert label of an http or push check read: its top-level fields. */
-export interface CheckTopFields {
+interface CheckTopFields {
   method: string;
   target_url: string | null;
   entity_slug: string;

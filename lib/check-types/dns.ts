@@ -3,7 +3,7 @@ import { DNS_RECORD_TYPES, type DnsRecordType } from '../probes/dns-answers.ts';
 import { type ConfiguredProbeJob, defineCheckType } from './definition.ts';
 import { hostSchema } from './fields.ts';
 
-export { DNS_RECORD_TYPES, type DnsRecordType };
+export type { DnsRecordType };
 
 const stored = z.object({
   hostname: z.string(),
@@ -12,7 +12,7 @@ const stored = z.object({
   nameserver: z.string().optional(),
 });
 /** A dns check's config as stored. */
-export type DnsConfig = z.output<typeof stored>;
+type DnsConfig = z.output<typeof stored>;
 /** What a dns probe runs: the config with the common probe fields. */
 export type DnsProbeJob = ConfiguredProbeJob<'dns', DnsConfig>;
 

@@ -6,7 +6,7 @@ import { type ConfiguredProbeJob, defineCheckType } from './definition.ts';
  * RDAP servers rate-limit (a few queries a minute per client at some registries), and a
  * registration's expiry changes rarely: domain checks run at most hourly (docs/api.md).
  */
-export const DOMAIN_MIN_INTERVAL_SECONDS = 3600;
+const DOMAIN_MIN_INTERVAL_SECONDS = 3600;
 
 const input = z.strictObject({
   domain: z
@@ -40,7 +40,7 @@ const input = z.strictObject({
 
 const stored = z.object({ domain: z.string(), expiry_threshold_days: z.number().int().optional() });
 
-export type DomainConfig = z.output<typeof input>;
+type DomainConfig = z.output<typeof input>;
 /** What a domain probe runs: the config with the common probe fields. */
 export type DomainProbeJob = ConfiguredProbeJob<'domain', DomainConfig>;
 
@@ -51,7 +51,7 @@ export const domainCheckType = defineCheckType('domain', {
   stored,
   tls: false,
   // RDAP servers rate-limit; a registration's expiry date changes rarely.
-  minIntervalSeconds: 3600,
+  minIntervalSeconds: DOMAIN_MIN_INTERVAL_SECONDS,
   defaultName: (config) => `Domain ${config.domain}`,
   targetLabel: (config) => `domain ${config.domain}`,
 });

@@ -43,7 +43,7 @@ const stored = z.object({
   degraded_rtt_ms: z.number().optional(),
 });
 
-export type IcmpConfig = z.output<typeof input>;
+type IcmpConfig = z.output<typeof input>;
 /** What an icmp probe runs: the config with the common probe fields. */
 export type IcmpProbeJob = ConfiguredProbeJob<'icmp', IcmpConfig>;
 

@@ -34,7 +34,7 @@ export type CheckType = keyof Definitions;
 export const CHECK_TYPES = Object.keys(CHECK_TYPE_DEFINITIONS) as [CheckType, ...CheckType[]];
 
 /** The types configured by `config` alone (not http, not push): probed, one job shape each. */
-export type ConfiguredType = {
+type ConfiguredType = {
   [T in CheckType]: Definitions[T] extends HttpCheckType | PushCheckType ? never : T;
 }[CheckType];
 
@@ -44,7 +44,7 @@ export type ProbedType = {
 }[CheckType];
 
 /** A type's stored config. */
-export type StoredConfigOf<T extends CheckType> = z.output<Definitions[T]['stored']>;
+type StoredConfigOf<T extends CheckType> = z.output<Definitions[T]['stored']>;
 
 /** A check's type with its stored config, narrowed together by `check_type`. */
 export type CheckConfig = { [T in CheckType]: { check_type: T; config: StoredConfigOf<T> } }[CheckType];

@@ -4,7 +4,7 @@ import { hostSchema, portSchema, storedPortSchema } from './fields.ts';
 
 const stored = z.object({ host: z.string(), port: storedPortSchema });
 /** A tcp check's config as stored. */
-export type TcpConfig = z.output<typeof stored>;
+type TcpConfig = z.output<typeof stored>;
 /** What a tcp probe runs: the config with the common probe fields. */
 export type TcpProbeJob = ConfiguredProbeJob<'tcp', TcpConfig>;
 

@@ -9,12 +9,12 @@ import type { CheckTlsTrust } from '../probes/types.ts';
  */
 
 /** The most a ca_pem may hold: a chain or a few roots, not a CA bundle. */
-export const CA_PEM_MAX_BYTES = 16 * 1024;
+const CA_PEM_MAX_BYTES = 16 * 1024;
 const MAX_CERTIFICATES = 10;
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
 /** Why `pem` is not 1 to 10 PEM certificates, as a sentence; undefined when it is. */
-export function caPemProblem(pem: string): string | undefined {
+function caPemProblem(pem: string): string | undefined {
   if (Buffer.byteLength(pem) > CA_PEM_MAX_BYTES) {
     return `Give at most ${CA_PEM_MAX_BYTES} bytes (16 KB) of PEM certificates.`;
   }

@@ -9,7 +9,7 @@ const stored = z.object({
   expiry_threshold_days: z.number().int().optional(),
 });
 /** A tls check's config as stored. */
-export type TlsConfig = z.output<typeof stored>;
+type TlsConfig = z.output<typeof stored>;
 /** What a tls probe runs: the config with the common probe fields. */
 export type TlsProbeJob = ConfiguredProbeJob<'tls', TlsConfig>;
 

@@ -8,7 +8,7 @@ import type { RE2JS } from 're2js';
 
 export const MAX_PATTERN_LENGTH = 512;
 /** RE2 program instructions a pattern may compile to (as for tool input schemas). */
-export const MAX_PATTERN_INSTRUCTIONS = 1000;
+const MAX_PATTERN_INSTRUCTIONS = 1000;
 export const MAX_PATH_LENGTH = 256;
 
 /** One step of a json path: an object key or an array index. */

@@ -1,12 +1,6 @@
 import { RE2JS } from 're2js';
 import * as z from 'zod';
-import {
-  compileWith,
-  MAX_PATH_LENGTH,
-  MAX_PATTERN_LENGTH,
-  type PathSegment,
-  parseJsonPath,
-} from './assertion-syntax.ts';
+import { compileWith, MAX_PATH_LENGTH, MAX_PATTERN_LENGTH, parseJsonPath } from './assertion-syntax.ts';
 import {
   type ASSERTION_OPS,
   type ASSERTION_SOURCES,
@@ -22,10 +16,10 @@ import {
  * functions that only read checks import without RE2). lib/probes/assertions.ts evaluates them.
  */
 
-export type AssertionSource = (typeof ASSERTION_SOURCES)[number];
+type AssertionSource = (typeof ASSERTION_SOURCES)[number];
 export type AssertionOp = (typeof ASSERTION_OPS)[number];
 
-export const MAX_ASSERTIONS = 20;
+const MAX_ASSERTIONS = 20;
 
 export type AssertionValue = string | number | boolean | null;
 
@@ -36,11 +30,8 @@ export interface HttpAssertion {
   value?: AssertionValue;
 }
 
-// The json path parser is the evaluator's too; it stays importable from here, beside the rules.
-export { type PathSegment, parseJsonPath };
-
 /** The RE2 program of a pattern, or why it is refused (syntax RE2 cannot run linearly, or too large). */
-export function compilePattern(pattern: string): RE2JS | string {
+function compilePattern(pattern: string): RE2JS | string {
   return compileWith(RE2JS, pattern);
 }
 

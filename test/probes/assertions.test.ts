@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseJsonPath } from '../../lib/domain/assertion-syntax.ts';
 import {
   assertionInputSchema,
   assertionsInputSchema,
   type HttpAssertion,
-  parseJsonPath,
 } from '../../lib/domain/http-assertions.ts';
 import { type AssertedResponse, evaluateAssertions, walkJson } from '../../lib/probes/assertions.ts';
 

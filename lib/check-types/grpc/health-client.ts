@@ -12,7 +12,7 @@ import type { CheckTlsTrust } from '../definition.ts';
 
 /** HealthCheckResponse.ServingStatus (health.proto). */
 const SERVING_STATUSES = ['UNKNOWN', 'SERVING', 'NOT_SERVING', 'SERVICE_UNKNOWN'] as const;
-export type ServingStatus = (typeof SERVING_STATUSES)[number];
+type ServingStatus = (typeof SERVING_STATUSES)[number];
 
 /** HealthCheckRequest { string service = 1; } */
 function encodeRequest(request: { service: string }): Buffer {
