@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 import { benchDir } from './child.ts';
 import { table } from './markdown.ts';
 import { describeCheckout } from './side-by-side.ts';
@@ -101,19 +101,24 @@ async function lazyModulesOf(root: string): Promise<LazyModules> {
   return infra.LAZY_MODULES ?? {};
 }
 
+/** The esbuild options of a function's bundle (as infra/node-function.ts has CDK set them), shared by a lazy module's figure. */
+const BUNDLE_OPTIONS = {
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node24',
+  mainFields: ['module', 'main'],
+  banner: { js: requireBanner },
+  minify: true,
+  logLevel: 'error',
+} satisfies BuildOptions;
+
 /** A package bundled alone as the functions bundle (minified ESM): what loading it on first use reads. */
 async function lazyBytes(root: string, module: string): Promise<number> {
   const out = await build({
+    ...BUNDLE_OPTIONS,
     stdin: { contents: `export * from ${JSON.stringify(module)};`, resolveDir: root, loader: 'js' },
-    bundle: true,
     write: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node24',
-    mainFields: ['module', 'main'],
-    banner: { js: requireBanner },
-    minify: true,
-    logLevel: 'error',
   });
   return out.outputFiles[0]?.contents.length ?? 0;
 }
@@ -138,18 +143,11 @@ async function buildCheckout(root: string, outDir: string, side: Built['side']) 
     for (const module of lazy) if (!sizes.has(module)) sizes.set(module, await lazyBytes(root, module));
     await build({
       entryPoints: [join(root, 'functions', `${name}.ts`)],
+      ...BUNDLE_OPTIONS,
       outfile,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node24',
-      mainFields: ['module', 'main'],
-      banner: { js: requireBanner },
-      minify: true,
       sourcemap: true,
       // CDK's nodeModules are externals too (infra/node-function.ts).
       external: ['@aws-sdk/*', ...lazy],
-      logLevel: 'error',
     });
     const lazyFigures = lazy.map((module) => ({ module, bytes: sizes.get(module) ?? 0 }));
     built.push({ side, name, outfile, lazy: lazyFigures, samples: [], ownSamples: [] });

@@ -8,7 +8,7 @@ import type { HttpTransport } from '../../lib/platform/egress.ts';
 import { undiciRequest } from '../../lib/platform/undici-client.ts';
 import { purgeJobSchema } from '../../lib/purge/purge-job-items.ts';
 import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
-import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
+import { adminCall, type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
 import { mapResolver } from '../support/egress-names.ts';
 import { type PagerDutyReceiver, startPagerDuty } from '../support/receivers/pagerduty.ts';
 import { startStatusServer } from '../support/status-server.ts';
@@ -76,12 +76,7 @@ afterAll(async () => {
   await target?.close();
 });
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-async function call(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await h.request(method, path, { key: h.adminKey, ...(body === undefined ? {} : { body }) });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
+const call = (method: string, path: string, body?: unknown) => adminCall(h, method, path, body);
 
 /**
  * Runs everything until nothing moves: the stream function, the notifier and the action worker

@@ -6,7 +6,7 @@ import { createProbeRegionLambda } from '../../functions/probe-region.ts';
 import { createRegionHandler, type RegionRunAnswer } from '../../lib/agent/region-function.ts';
 import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/lambda-edge.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
-import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
+import { adminCall, type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
 import { lambdaContext } from '../support/lambda-context.ts';
 import { startStatusServer } from '../support/status-server.ts';
 
@@ -59,12 +59,7 @@ afterAll(async () => {
   await target?.close();
 });
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-async function call(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await h.request(method, path, { key: h.adminKey, ...(body === undefined ? {} : { body }) });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
+const call = (method: string, path: string, body?: unknown) => adminCall(h, method, path, body);
 
 /** The region's probe function as Lambda invokes it, its location key in the (stand-in) secret. */
 function regionFunction(locationKey: string) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionPartition } from '../../lib/actions/execution-items.ts';
-import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
+import { adminCall, type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
 import { startStatusServer } from '../support/status-server.ts';
 
 /**
@@ -26,12 +26,7 @@ afterAll(async () => {
   await hook?.close();
 });
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-async function call(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await h.request(method, path, { key: h.adminKey, ...(body === undefined ? {} : { body }) });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
+const call = (method: string, path: string, body?: unknown) => adminCall(h, method, path, body);
 
 const status = async (method: string, path: string) =>
   (await h.request(method, path, { key: h.adminKey })).status;

@@ -6,7 +6,7 @@ import { createCloudApp } from '../../lib/cloud/composition.ts';
 import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
 import { composeStreamFunction } from '../../lib/cloud/stream-composition.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
-import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
+import { adminCall, type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
 
 /**
@@ -43,12 +43,7 @@ afterAll(async () => {
   bridge.restore();
 });
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-async function call(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await h.request(method, path, { key: h.adminKey, ...(body === undefined ? {} : { body }) });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
+const call = (method: string, path: string, body?: unknown) => adminCall(h, method, path, body);
 
 /** Runs the stream function on every record written so far (no queue consumer runs). */
 async function runStream() {

@@ -399,6 +399,14 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
   };
 }
 
+/** A request with the harness's admin key that must succeed (status < 300); answers its parsed body. */
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
+export async function adminCall(api: ApiHarness, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await api.request(method, path, { key: api.adminKey, ...(body === undefined ? {} : { body }) });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
 const LOCAL = { runtime: 'local', start: startLocalHarness } as const;
 const LAMBDA = { runtime: 'lambda', start: startLambdaHarness } as const;
 type RuntimeCase = typeof LOCAL | typeof LAMBDA;
