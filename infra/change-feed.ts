@@ -5,7 +5,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { STREAM_ENTITIES } from '../lib/app.ts';
+import { STREAM_ENTITIES } from '../lib/events/consumers.ts';
 import { VigilFunction } from './node-function.ts';
 import { deadLetterQueue } from './queues.ts';
 import { grantTable } from './table.ts';

@@ -8,11 +8,8 @@ import { catalogRoutes } from './catalog/routes.ts';
 import { createRunNow } from './checks/probing.ts';
 import { checkRoutes } from './checks/routes.ts';
 import { createCheckReadService, createCheckService, ruleChangeOps } from './checks/services.ts';
-import { composeChangeConsumers, consumerList } from './compose-feed.ts';
-import { composeIncidents } from './compose-incidents.ts';
-import { composePeople } from './compose-people.ts';
-import { composeProbing, type ProbingDeps } from './compose-probing.ts';
 import { composeConfigDocs } from './config-doc/compose.ts';
+import { composeChangeConsumers, consumerList } from './events/consumers.ts';
 import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { hostPolicyOf } from './http/origin-policy.ts';
@@ -20,8 +17,9 @@ import { createRouteInvoker } from './http/route-invoker.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
 import { convertRoutes } from './importers/convert-route.ts';
-import { incidentRoutes } from './incidents/routes.ts';
+import { composeIncidents } from './incidents/compose.ts';
 import { composeLocations } from './locations/compose.ts';
+import { composeProbing, type ProbingDeps } from './locations/compose-probing.ts';
 import { maintenanceLookup } from './maintenance/evaluate.ts';
 import { createMaintenanceService } from './maintenance/maintenance-service.ts';
 import { maintenanceRoutes } from './maintenance/routes.ts';
@@ -33,6 +31,7 @@ import { composeNotifications } from './notify/compose.ts';
 import type { EmailTransport } from './notify/email-transport.ts';
 import type { NotifyJob } from './notify/jobs.ts';
 import type { SmsTransport } from './notify/sms-transport.ts';
+import { composePeople } from './people/compose.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { EgressSettings } from './platform/egress.ts';
@@ -55,8 +54,6 @@ import type { Table } from './store/table.ts';
 import { createMemoryStreamSlots, type StreamSlots } from './streams/stream-slots.ts';
 import { uptimeRoutes } from './uptime/routes.ts';
 import { createUptimeService } from './uptime/uptime-service.ts';
-
-export { STREAM_ENTITIES } from './compose-feed.ts';
 
 /** What every runtime provides to the core. */
 export interface CoreDeps extends Pick<ProbingDeps, 'probeSoon'> {
@@ -134,14 +131,14 @@ export function createApp(deps: CoreDeps) {
     tenants,
   });
 
+  // An incident's timeline shows the alerts notify sent and the runs actions fired: each contributes its part.
   const incidents = composeIncidents({
     table: deps.table,
     clock: deps.clock,
     logger: deps.logger,
     cursors,
-    actions: actions.actions,
-    executions: actions.executions,
-    notifyQueue: deps.notifyQueue,
+    sources: { alerts: notifications.incidentAlerts, actionRuns: actions.incidentRuns },
+    onAcknowledged: notifications.onAcknowledged,
   });
   const uptime = createUptimeService({ table: deps.table, clock: deps.clock, cursors, checkService });
   const skills = composeSkills({ table: deps.table, clock: deps.clock, actions: actions.actions });
@@ -164,7 +161,7 @@ export function createApp(deps: CoreDeps) {
     skills: skills.skills,
     actions: actions.actions,
     actionRunner: actions.actionRunner,
-    incidents,
+    incidents: incidents.service,
     simulator: notifications.simulator,
     audit: people.mcpAudit,
     logger: deps.logger,
@@ -217,7 +214,7 @@ export function createApp(deps: CoreDeps) {
     ...notifications.routes,
     ...maintenanceRoutes({ maintenance: createMaintenanceService({ table: deps.table, clock: deps.clock }) }),
     ...actions.routes,
-    ...incidentRoutes({ incidents }),
+    ...incidents.routes,
     ...composeStatusPages({
       table: deps.table,
       clock: deps.clock,
@@ -291,7 +288,7 @@ export function createApp(deps: CoreDeps) {
     executions: actions.executions,
     actionRunner: actions.actionRunner,
     actionWorker: actions.actionWorker,
-    incidents,
+    incidents: incidents.service,
     skills: skills.skills,
     tools: mcp.tools,
   };

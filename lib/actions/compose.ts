@@ -3,8 +3,12 @@ import type { TenantStore } from '../auth/tenants.ts';
 import type { CheckStore } from '../checks/services.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Route, RouteContext } from '../http/types.ts';
+import type { TimelineEntry, TimelineSources } from '../incidents/timeline.ts';
 import { createActionService } from './action-service.ts';
+import type { ActionStore } from './action-store.ts';
 import { type ActionWorkerDeps, composeActionWorker } from './compose-worker.ts';
+import type { ExecutionStore } from './execution-store.ts';
+import { stateChangeExecutionId } from './job-ids.ts';
 import { actionRoutes } from './routes.ts';
 import { actionRunRoutes } from './run-routes.ts';
 
@@ -17,7 +21,42 @@ export interface ActionsDeps extends ActionWorkerDeps {
   tenants: Pick<TenantStore, 'getTenant'>;
 }
 
-/** The actions feature as the app composes it: stores, the runner, the worker and its routes. */
+/**
+ * lib/actions' part of an incident's timeline: the executions its transitions fired (state_change
+ * actions), found by the ids derived from each transition and action (./job-ids.ts).
+ */
+function incidentRuns(
+  actions: Pick<ActionStore, 'listForCheck'>,
+  executions: Pick<ExecutionStore, 'get'>,
+): TimelineSources['actionRuns'] {
+  return async (tenantId, transitions) => {
+    const byCheck = new Map<string, Awaited<ReturnType<ActionStore['listForCheck']>>>();
+    for (const checkId of new Set(transitions.map((t) => t.check_id)))
+      byCheck.set(checkId, await actions.listForCheck(checkId));
+    const ids = transitions.flatMap((t) =>
+      (byCheck.get(t.check_id) ?? [])
+        .filter((a) => a.tenant_id === tenantId)
+        .map((a) => stateChangeExecutionId(Date.parse(t.created_at), t.id, a.id)),
+    );
+    const found = await Promise.all(ids.map((id) => executions.get(id)));
+    return found.flatMap((e): TimelineEntry[] =>
+      e && e.tenant_id === tenantId
+        ? [
+            {
+              type: 'action',
+              at: e.created_at,
+              execution_id: e.id,
+              action_id: e.action_id,
+              dispatch_status: e.dispatch_status,
+              status_code: e.status_code,
+            },
+          ]
+        : [],
+    );
+  };
+}
+
+/** The actions feature as the app composes it: stores, the runner, the worker, its routes and its part of incident timelines. */
 export function composeActions(deps: ActionsDeps) {
   const { clock, config } = deps;
   const services = composeActionWorker(deps);
@@ -41,5 +80,5 @@ export function composeActions(deps: ActionsDeps) {
     }),
     ...actionRunRoutes({ actions, runner: actionRunner, clock }),
   ];
-  return { ...services, routes };
+  return { ...services, routes, incidentRuns: incidentRuns(actions, executions) };
 }

@@ -1,5 +1,5 @@
 /**
- * lib/auth's services for the compositions (lib/compose-people.ts, the operator CLI): API keys and
+ * lib/auth's services for the compositions (lib/people/compose.ts, the operator CLI): API keys and
  * their store, the operator's first key, the team and its store, and the hooks lib/people fills in
  * so a member's credential comes and goes with the membership.
  */

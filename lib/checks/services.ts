@@ -1,5 +1,5 @@
 /**
- * lib/checks' face for the compositions (lib/app.ts, lib/compose-*.ts, lib/migrations.ts, the
+ * lib/checks' face for the compositions (lib/app.ts, the features' compose files, lib/migrations.ts, the
  * CLI) and the features that call the checks engine: its services and the one-off migrations of
  * stored items. The change feed's consumer and purge are behind ./results.ts.
  */

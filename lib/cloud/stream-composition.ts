@@ -1,5 +1,5 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { type ChangeConsumers, composeChangeConsumers, consumerList } from '../compose-feed.ts';
+import { type ChangeConsumers, composeChangeConsumers, consumerList } from '../events/consumers.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
 import type { CloudBase } from './cloud-base.ts';
 import { createEventBusPublisher } from './event-bus.ts';

@@ -1,5 +1,5 @@
 import { createCellRunner } from '../checks/probing.ts';
-import { composeProbing } from '../compose-probing.ts';
+import { composeProbing } from '../locations/compose-probing.ts';
 import type { CloudBase } from './cloud-base.ts';
 import { createFunctionMetrics } from './metrics.ts';
 import { createWorkerHandler } from './worker.ts';

@@ -1,3 +1,4 @@
+import { getTenant } from '../auth/records.ts';
 import { transactIf } from '../store/items.ts';
 import { type MigrationDeps, runMarkedMigration } from '../store/marked-migration.ts';
 import type { Table } from '../store/table.ts';
@@ -26,8 +27,14 @@ import { expireNotes } from './incident-note-items.ts';
  * nobody reads growing forever.
  */
 
-/** A tenant's retention in days (its `retention_days`; the root wires the tenant store). */
+/** A tenant's retention in days (its `retention_days`). */
 export type RetentionDays = (tenantId: string) => Promise<number>;
+
+/** A tenant's retention read from its record (resolved incidents expire with it); the default for one not found. */
+export const tenantRetentionDays =
+  (table: Table): RetentionDays =>
+  async (tenantId) =>
+    (await getTenant(table, tenantId))?.retention_days ?? 30;
 
 /** When an incident resolved at `resolvedAt` expires (epoch seconds). */
 export const incidentExpiry = (resolvedAt: string, retentionDays: number) =>

@@ -76,7 +76,7 @@ export const timelineEntrySchema = z.discriminatedUnion('type', [
 ]);
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 
-/** The steps other features record, read through their owners (lib/compose-incidents.ts wires them). */
+/** The steps other features record, read through their owners (lib/notify and lib/actions contribute them; the app wires them into lib/incidents/compose.ts). */
 export interface TimelineSources {
   /** Alerts (sent, failed or skipped) of the entity carrying one of `transitionIds`, in the time span. */
   alerts(

@@ -2,8 +2,9 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ACTION_QUEUE, actionJobSchema } from '../actions/jobs.ts';
-import { type App, type CoreDeps, createApp, STREAM_ENTITIES } from '../app.ts';
+import { type App, type CoreDeps, createApp } from '../app.ts';
 import { type CellRunner, type CellRunnerDeps, createCellRunner } from '../checks/probing.ts';
+import { STREAM_ENTITIES } from '../events/consumers.ts';
 import { runMigrations } from '../migrations.ts';
 import { NOTIFY_QUEUE, notifyJobSchema } from '../notify/jobs.ts';
 import { createSmtpTransport } from '../notify/smtp-transport.ts';
@@ -150,7 +151,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     probeSoon: (job) => scheduler.probeSoon(job), // built below, before any request is served
   });
   const pump = createChangePump({ table, consumers: app.consumers, logger });
-  // The cloud worker's cell runner (lib/cloud/composition.ts) over the same app pieces and table.
+  // The cloud worker's cell runner (lib/cloud/worker-composition.ts) over the same app pieces and table.
   const { prober } = app.jobRunner;
   const cells = createCellRunner({ table, prober, tenants: app.tenants, clock, ...options.cellFaults });
   const scheduler = createScheduler({
@@ -274,7 +275,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     })();
     return stopping;
   };
-
   return {
     url,
     address,

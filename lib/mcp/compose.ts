@@ -49,7 +49,7 @@ export interface McpDeps {
   incidents: IncidentService;
   /** explain_alerting (lib/notify/simulate/simulate.ts). */
   simulator: Simulator;
-  /** The audit log's recorder of write tool calls (lib/compose-people.ts's `mcpAudit`). */
+  /** The audit log's recorder of write tool calls (lib/people/compose.ts's `mcpAudit`). */
   audit?: McpToolAudit | undefined;
   /** plan_config and apply_config: the app's configuration engine, read at each call (it is made after the routes). */
   config?: () => ConfigEngine | undefined;

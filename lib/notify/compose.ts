@@ -7,8 +7,10 @@ import { sharedChannelRoutes } from './channel-setup/tenant-channel-routes.ts';
 import { createTenantChannelService } from './channel-setup/tenant-channel-service.ts';
 import { composeNotifier, type NotifierDeps } from './compose-notifier.ts';
 import { publicDeliveries, type ShowDeliveries } from './deliveries/delivery-responses.ts';
+import { incidentAlerts } from './deliveries/incident-alerts.ts';
 import { emailConfirmRoutes } from './email/email-confirm-routes.ts';
 import { alertSettingsRoutes } from './grouping/settings-routes.ts';
+import { acknowledgeOnQueue } from './pipeline/acknowledge.ts';
 import { createPolicyService } from './policy/policy-service.ts';
 import { createRouteService } from './routing/route-service.ts';
 import { createSimulator } from './simulate/simulate.ts';
@@ -19,7 +21,10 @@ export interface NotificationsDeps extends NotifierDeps {
   checkService: Pick<CheckService, 'requireCheck' | 'list'>;
 }
 
-/** The notification feature as the app composes it: the notifier with its stores and senders, and its routes. */
+/**
+ * The notification feature as the app composes it: the notifier with its stores and senders, its
+ * routes, and its part of incidents (the alerts a timeline shows, the acknowledgement hook).
+ */
 export function composeNotifications(deps: NotificationsDeps) {
   const { clock, config } = deps;
   const services = composeNotifier(deps);
@@ -84,5 +89,11 @@ export function composeNotifications(deps: NotificationsDeps) {
     ...emailConfirmRoutes({ recipients }),
     ...templatePreviewRoutes({ publicUrl: config.publicUrl }),
   ];
-  return { ...services, simulator, routes };
+  return {
+    ...services,
+    simulator,
+    routes,
+    incidentAlerts: incidentAlerts(deps.table),
+    onAcknowledged: acknowledgeOnQueue(deps.queue, deps.logger),
+  };
 }

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { definitionUpdatedOp, getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { stateOfDefinitionOp } from '../../lib/checks/results/check-state-items.ts';
 import { createLocationDecider } from '../../lib/checks/results/location-decision.ts';
-import { composeProbing } from '../../lib/compose-probing.ts';
+import { composeProbing } from '../../lib/locations/compose-probing.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, STREAM_ENTITIES } from '../../lib/app.ts';
+import { createApp } from '../../lib/app.ts';
 import type { TransitionRecord } from '../../lib/checks/results.ts';
+import { STREAM_ENTITIES } from '../../lib/events/consumers.ts';
 import { createChangePump } from '../../lib/local/change-pump.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';

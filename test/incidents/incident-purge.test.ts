@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TransitionRecord } from '../../lib/checks/results/transition-items.ts';
-import { composeChangeConsumers } from '../../lib/compose-feed.ts';
+import { composeChangeConsumers } from '../../lib/events/consumers.ts';
 import { applyTransition, incidentOpenedBy } from '../../lib/incidents/incident-consumer.ts';
 import { getIncident, openIncident, readOpenIncidentRecord } from '../../lib/incidents/incident-items.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
@@ -13,7 +13,7 @@ import { memoryJobQueue } from '../notify/support/memory-queue.ts';
 
 /**
  * The incidents' step of an entity purge, as the composed change consumers run it (both runtimes
- * register the same list, lib/compose-feed.ts): the deleted entity's open incident is resolved
+ * register the same list, lib/events/consumers.ts): the deleted entity's open incident is resolved
  * once, with no transition, and nothing else changes; a redelivered job record changes nothing.
  */
 

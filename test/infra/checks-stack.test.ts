@@ -1,8 +1,8 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBE_MAX_RECEIVE_COUNT } from '../../infra/checks.ts';
-import { STREAM_ENTITIES } from '../../lib/app.ts';
 import { schedulerPayloadSchema } from '../../lib/cloud/generator-handler.ts';
+import { STREAM_ENTITIES } from '../../lib/events/consumers.ts';
 import { DEFAULT_MAX_ATTEMPTS } from '../../lib/platform/job-queue.ts';
 import {
   actionsOn,

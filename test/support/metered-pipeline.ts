@@ -2,11 +2,11 @@ import { EventBridgeClient, PutEventsCommand, type PutEventsCommandInput } from 
 import type { DynamoDBRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createStreamHandler } from '../../functions/stream.ts';
-import { STREAM_ENTITIES } from '../../lib/app.ts';
 import { createBlueprintService } from '../../lib/catalog/blueprint-service.ts';
 import { createBlueprintStore } from '../../lib/catalog/blueprint-store.ts';
 import { createEntityService } from '../../lib/catalog/entity-service.ts';
 import { createCloudApp } from '../../lib/cloud/composition.ts';
+import { STREAM_ENTITIES } from '../../lib/events/consumers.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';

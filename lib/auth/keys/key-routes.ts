@@ -18,7 +18,7 @@ const tag = 'Account';
 export function authRoutes(deps: {
   keyService: KeyService;
   tenants: TenantStore;
-  /** Whether the user has two-factor authentication on (lib/people, composed in lib/compose-people.ts). */
+  /** Whether the user has two-factor authentication on (lib/people, composed in lib/people/compose.ts). */
   totpEnabled?: (tenantId: string, userId: string) => Promise<boolean>;
 }): AuthedRoute[] {
   return [

@@ -2,7 +2,7 @@ import type { WriteOp } from '../../store/table.ts';
 import type { User } from '../tenants/user-items.ts';
 
 /**
- * What the sign-in feature (lib/people, composed in lib/compose-people.ts) keeps of a team member,
+ * What the sign-in feature (lib/people, composed in lib/people/compose.ts) keeps of a team member,
  * given to the team routes so lib/auth need not import it: a password set on accepting an
  * invitation (written in the accept's transaction), and the credential and sessions deleted with
  * the member.

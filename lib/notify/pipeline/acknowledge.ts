@@ -1,5 +1,6 @@
 import { getIncident, type IncidentRecord, incidentIdOf } from '../../incidents/incident-items.ts';
-import type { JobInput } from '../../platform/job-queue.ts';
+import type { JobInput, JobQueue } from '../../platform/job-queue.ts';
+import type { Logger } from '../../platform/logger.ts';
 import type { ChannelRecord } from '../channel-setup/channel-items.ts';
 import { type DeliveryRecord, readEntityDeliveriesBetween } from '../deliveries/delivery-items.ts';
 import type { NotifyJob } from '../jobs.ts';
@@ -22,13 +23,23 @@ const MAX_SCANNED = 5000;
 /** What counts as "the channel was told of the incident": anything but a skip or a fold. */
 const TOLD: ReadonlySet<DeliveryRecord['status']> = new Set(['pending', 'retrying', 'sent', 'failed']);
 
-/** The job enqueued when an incident is acknowledged (the incident service's hook, composed at the root). */
-export function acknowledgeJob(incident: Pick<IncidentRecord, 'tenant_id' | 'id'>): JobInput<NotifyJob> {
+/** The job enqueued when an incident is acknowledged. */
+function acknowledgeJob(incident: Pick<IncidentRecord, 'tenant_id' | 'id'>): JobInput<NotifyJob> {
   return {
     id: `ack:${incident.id}`,
     body: { kind: 'acknowledge', tenant_id: incident.tenant_id, incident_id: incident.id },
   };
 }
+
+/** The incident service's acknowledgement hook (lib/incidents/compose.ts): queues the job that tells the channels. */
+export const acknowledgeOnQueue =
+  (queue: JobQueue<NotifyJob>, logger: Logger) =>
+  async (record: IncidentRecord): Promise<void> => {
+    // The acknowledgement stands either way: a queue outage only keeps the providers from hearing of it.
+    const { failed } = await queue.enqueue([acknowledgeJob(record)]).catch(() => ({ failed: [record.id] }));
+    if (failed.length > 0)
+      logger.error('acknowledgement not queued for its channels', { incident_id: record.id });
+  };
 
 /** Handles one `acknowledge` job: one pending delivery per channel of the incident that can acknowledge. */
 export async function handleAcknowledge(deps: NotifyDeps, job: AcknowledgeJob): Promise<void> {

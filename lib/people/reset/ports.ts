@@ -2,7 +2,7 @@ import type { EmailSender } from '../../domain/email-address.ts';
 import type { AuditEvent } from '../../domain/principal.ts';
 
 /**
- * What lib/people needs of the rest of the code base, as ports the composition (lib/compose-people.ts)
+ * What lib/people needs of the rest of the code base, as ports the composition (lib/people/compose.ts)
  * fills from lib/auth and lib/notify: lib/auth deletes a removed member's credential (an import of
  * lib/people), so lib/people imports neither lib/auth nor what imports it (no folder cycle).
  */

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp, STREAM_ENTITIES } from '../../../lib/app.ts';
+import { createApp } from '../../../lib/app.ts';
+import { STREAM_ENTITIES } from '../../../lib/events/consumers.ts';
 import { createChangePump } from '../../../lib/local/change-pump.ts';
 import { startJobRunner } from '../../../lib/local/job-runner.ts';
 import { createSqliteJobQueue } from '../../../lib/local/sqlite-job-queue.ts';

@@ -1,24 +1,30 @@
-import { purgeActionExecutions } from './actions/action-purge.ts';
-import type { ActionJob } from './actions/jobs.ts';
-import { createActionTriggerConsumer } from './actions/trigger-consumer.ts';
-import { getTenant } from './auth/records.ts';
-import { purgeEntityRelations } from './catalog/relation-purge.ts';
-import { STATE_RULE_JOB_ENTITY } from './catalog/state-rule-job-items.ts';
-import { createStateRuleConsumer, purgeEntityChecks, TRANSITION_ENTITY } from './checks/results.ts';
-import { createIncidentConsumer, type InMaintenance } from './incidents/incident-consumer.ts';
-import { resolveDeletedEntityIncident } from './incidents/incident-purge.ts';
-import type { RetentionDays } from './incidents/incident-retention.ts';
-import { type MaintenanceLookup, maintenanceLookup } from './maintenance/evaluate.ts';
-import { createNotifyConsumer } from './notify/consumer.ts';
-import type { NotifyJob } from './notify/jobs.ts';
-import type { Clock } from './platform/clock.ts';
-import type { JobQueue } from './platform/job-queue.ts';
-import type { Logger } from './platform/logger.ts';
-import { createPurgeConsumer, type PurgeSteps } from './purge/purge-consumer.ts';
-import { PURGE_JOB_ENTITY } from './purge/purge-job-items.ts';
-import { purgePingTokenLookups } from './push/token-purge.ts';
-import type { ChangeConsumer } from './store/change-feed.ts';
-import type { Table } from './store/table.ts';
+import { purgeActionExecutions } from '../actions/action-purge.ts';
+import type { ActionJob } from '../actions/jobs.ts';
+import { createActionTriggerConsumer } from '../actions/trigger-consumer.ts';
+import { purgeEntityRelations } from '../catalog/relation-purge.ts';
+import { STATE_RULE_JOB_ENTITY } from '../catalog/state-rule-job-items.ts';
+import { createStateRuleConsumer, purgeEntityChecks, TRANSITION_ENTITY } from '../checks/results.ts';
+import { createIncidentConsumer, type InMaintenance } from '../incidents/incident-consumer.ts';
+import { resolveDeletedEntityIncident } from '../incidents/incident-purge.ts';
+import { type RetentionDays, tenantRetentionDays } from '../incidents/incident-retention.ts';
+import { type MaintenanceLookup, maintenanceLookup } from '../maintenance/evaluate.ts';
+import { createNotifyConsumer } from '../notify/consumer.ts';
+import type { NotifyJob } from '../notify/jobs.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { JobQueue } from '../platform/job-queue.ts';
+import type { Logger } from '../platform/logger.ts';
+import { createPurgeConsumer, type PurgeSteps } from '../purge/purge-consumer.ts';
+import { PURGE_JOB_ENTITY } from '../purge/purge-job-items.ts';
+import { purgePingTokenLookups } from '../push/token-purge.ts';
+import type { ChangeConsumer } from '../store/change-feed.ts';
+import type { Table } from '../store/table.ts';
+
+/*
+ * The events feature's face for the compositions: every change-feed consumer, each contributed by
+ * the feature that owns it, in one list both runtimes run (the local change pump, lib/local; the
+ * stream function, lib/cloud/stream-composition.ts). It sits above the features it lists: none of
+ * them imports lib/events.
+ */
 
 /**
  * Item types whose changes the consumers need. The sqlite outbox keeps only these and the CDK
@@ -29,12 +35,6 @@ export const STREAM_ENTITIES: readonly string[] = [
   TRANSITION_ENTITY,
   STATE_RULE_JOB_ENTITY,
 ];
-
-/** A tenant's retention in days (resolved incidents expire with it); the default for one not found. */
-export const tenantRetentionDays =
-  (table: Table): RetentionDays =>
-  async (tenantId) =>
-    (await getTenant(table, tenantId))?.retention_days ?? 30;
 
 /** The owners' steps of each purge job kind: each purges its own items (lib/purge/purge-consumer.ts). */
 const purgeSteps = (clock: Clock, retentionDays: RetentionDays): PurgeSteps => ({

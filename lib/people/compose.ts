@@ -1,37 +1,40 @@
-import { auditRoutes } from './audit/audit-routes.ts';
-import { createAuditService } from './audit/audit-service.ts';
-import { createActorLookup, createAuditSink } from './audit/audit-sink.ts';
-import { createEventAudit } from './audit/event-audit.ts';
-import { createMcpAudit } from './audit/mcp-audit.ts';
-import { createAuthenticator } from './auth/authenticate.ts';
-import { createRateLimitGuard } from './auth/limits.ts';
-import { getUser } from './auth/records.ts';
-import { authRoutes, teamRoutes } from './auth/routes.ts';
-import { createKeyService, createKeyStore, createTeamService, createTeamStore } from './auth/services.ts';
-import type { TenantStore } from './auth/tenants.ts';
-import { createCsrfCheck } from './http/csrf.ts';
-import { hostPolicyOf } from './http/origin-policy.ts';
-import type { Route, WriteSink } from './http/types.ts';
-import type { EmailTransport } from './notify/email-transport.ts';
-import { composeOauth } from './oauth/compose.ts';
-import { composeFactor } from './people/compose-factor.ts';
-import { getCredential } from './people/credential-items.ts';
-import { memberCredentialHooks } from './people/member-credentials.ts';
-import { hashPassword } from './people/password.ts';
-import { createPasswordLogin } from './people/password-login.ts';
-import { checkPasswordPolicy } from './people/password-policy.ts';
-import { checkSecondFactor, hasSecondFactor } from './people/second-factor.ts';
-import { sessionRoutes } from './people/session-routes.ts';
-import { createSessionService } from './people/session-service.ts';
-import { createSignInAlarm } from './people/sign-in-alarm.ts';
-import type { Clock } from './platform/clock.ts';
-import type { Config } from './platform/config.ts';
-import type { EgressSettings } from './platform/egress.ts';
-import type { Logger } from './platform/logger.ts';
-import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
-import { composeSso } from './sso/compose.ts';
-import type { CursorSeal } from './store/cursor-seal.ts';
-import type { Table } from './store/table.ts';
+import { auditRoutes } from '../audit/audit-routes.ts';
+import { createAuditService } from '../audit/audit-service.ts';
+import { createActorLookup, createAuditSink } from '../audit/audit-sink.ts';
+import { createEventAudit } from '../audit/event-audit.ts';
+import { createMcpAudit } from '../audit/mcp-audit.ts';
+import { createAuthenticator } from '../auth/authenticate.ts';
+import { createRateLimitGuard } from '../auth/limits.ts';
+import { getUser } from '../auth/records.ts';
+import { authRoutes, teamRoutes } from '../auth/routes.ts';
+import { createKeyService, createKeyStore, createTeamService, createTeamStore } from '../auth/services.ts';
+import type { TenantStore } from '../auth/tenants.ts';
+import { createCsrfCheck } from '../http/csrf.ts';
+import { hostPolicyOf } from '../http/origin-policy.ts';
+import type { Route, WriteSink } from '../http/types.ts';
+import type { EmailTransport } from '../notify/email-transport.ts';
+import { composeOauth } from '../oauth/compose.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Config } from '../platform/config.ts';
+import type { EgressSettings } from '../platform/egress.ts';
+import type { Logger } from '../platform/logger.ts';
+import { createMemoryRateLimiter, type RateLimiter } from '../platform/rate-limiter.ts';
+import { composeSso } from '../sso/compose.ts';
+import type { CursorSeal } from '../store/cursor-seal.ts';
+import type { Table } from '../store/table.ts';
+import { getCredential } from './credential-items.ts';
+import { memberCredentialHooks } from './member-credentials.ts';
+import { hashPassword } from './password.ts';
+import { createPasswordLogin } from './password-login.ts';
+import { checkPasswordPolicy } from './password-policy.ts';
+import { createPasswordResetService, type PasswordResetDeps } from './reset/password-reset.ts';
+import { passwordResetRoutes } from './reset/password-reset-routes.ts';
+import { checkSecondFactor, hasSecondFactor } from './second-factor.ts';
+import { sessionRoutes } from './session-routes.ts';
+import { createSessionService } from './session-service.ts';
+import { createSignInAlarm } from './sign-in-alarm.ts';
+import { totpRoutes } from './totp/totp-routes.ts';
+import { createTotpService, type TotpServiceDeps } from './totp/totp-service.ts';
 
 export interface PeopleDeps {
   table: Table;
@@ -44,7 +47,7 @@ export interface PeopleDeps {
   cursors: CursorSeal;
   /** Outbound trust and resolution: OAuth client metadata documents and the SSO provider, through the SSRF guard. */
   egress?: EgressSettings | undefined;
-  /** How password reset links are e-mailed: SMTP locally, SES in the cloud (lib/app.ts `email`). */
+  /** How password reset links are e-mailed: SMTP locally, SES in the cloud (CoreDeps `email`, lib/app.ts). */
   email?: EmailTransport | undefined;
 }
 
@@ -127,6 +130,17 @@ export function composePeople(deps: PeopleDeps) {
     passwordAllowed: sso.passwordAllowed,
     secondFactor: (credential, code) => checkSecondFactor(deps, credential, code),
   });
+  // Two-factor authentication (TOTP, recovery codes) and password reset by e-mail (docs/auth.md).
+  const factorDeps: TotpServiceDeps & PasswordResetDeps = {
+    ...deps,
+    limiter,
+    tenant: (id) => deps.tenants.getTenant(id),
+    userEmail: async (tenantId, userId) => (await getUser(deps.table, tenantId, userId))?.email,
+    passwords: { hash: hashPassword, policy: checkPasswordPolicy },
+    revokeSessions: (tenantId, userId) => sessions.revokeAll(tenantId, userId),
+    passwordAllowed: sso.passwordAllowed,
+    mail: { transport: deps.email, from: deps.config.emailFrom, publicUrl: deps.config.publicUrl },
+  };
   const routes: Route[] = [
     ...auditRoutes({ audit: createAuditService({ table: deps.table, clock: deps.clock, cursors }) }),
     ...authRoutes({
@@ -156,17 +170,8 @@ export function composePeople(deps: PeopleDeps) {
     }),
     ...oauth.routes,
     ...sso.routes,
-    ...composeFactor({
-      ...deps,
-      limits: rateLimit,
-      limiter,
-      tenant: (id) => deps.tenants.getTenant(id),
-      userEmail: async (tenantId, userId) => (await getUser(deps.table, tenantId, userId))?.email,
-      passwords: { hash: hashPassword, policy: checkPasswordPolicy },
-      revokeSessions: (tenantId, userId) => sessions.revokeAll(tenantId, userId),
-      passwordAllowed: sso.passwordAllowed,
-      mail: { transport: deps.email, from: deps.config.emailFrom, publicUrl: deps.config.publicUrl },
-    }).routes,
+    ...totpRoutes({ totp: createTotpService(factorDeps), limits: rateLimit }),
+    ...passwordResetRoutes({ resets: createPasswordResetService(factorDeps), limits: rateLimit }),
   ];
   return {
     /** The shared rate limiter (a bulk call charges its own bucket in it). */

@@ -1,16 +1,16 @@
-import { createTenantStore } from './auth/tenants.ts';
-import { inProcessProber } from './check-types/run-probe.ts';
-import type { JobRunnerDeps } from './checks/probe-job.ts';
-import { createCheckStore, createLocationDecider, createResultRecorder } from './checks/probing.ts';
-import type { ProbeSoon } from './checks/services.ts';
-import { listLocations } from './locations/location-items.ts';
-import { locationJobOp } from './locations/location-job-items.ts';
-import type { Clock } from './platform/clock.ts';
-import type { Config } from './platform/config.ts';
-import type { Logger } from './platform/logger.ts';
-import type { ProbeDeps, Prober } from './probes/types.ts';
-import { slugChangeOps } from './push/slug-claims.ts';
-import type { Table } from './store/table.ts';
+import { createTenantStore } from '../auth/tenants.ts';
+import { inProcessProber } from '../check-types/run-probe.ts';
+import type { JobRunnerDeps } from '../checks/probe-job.ts';
+import { createCheckStore, createLocationDecider, createResultRecorder } from '../checks/probing.ts';
+import type { ProbeSoon } from '../checks/services.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Config } from '../platform/config.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { ProbeDeps, Prober } from '../probes/types.ts';
+import { slugChangeOps } from '../push/slug-claims.ts';
+import type { Table } from '../store/table.ts';
+import { listLocations } from './location-items.ts';
+import { locationJobOp } from './location-job-items.ts';
 
 export interface ProbingDeps {
   table: Table;
@@ -34,9 +34,12 @@ const noProbeQueue = async (): Promise<void> => {
 };
 
 /**
- * What runs and records a probe: the tenant and check stores, the result recorder, the located
- * checks' decider (the agent routes report to it too) and the job runner. The app builds its check
- * routes on these; the probe worker function needs nothing else.
+ * What runs and records a probe at any location (`default`, the runtime's own workers; an agent; a
+ * region): the tenant and check stores, the result recorder, the located checks' decider (the agent
+ * routes report to it too) and the job runner. The app builds its check and location routes on
+ * these; the probe worker function (lib/cloud/worker-composition.ts) needs nothing else. It lives
+ * in lib/locations, not lib/checks, because it wires the locations' items and push's slug claims
+ * into the checks engine, and both of those build on lib/checks.
  */
 export function composeProbing(deps: ProbingDeps) {
   const tenants = createTenantStore(deps.table, deps.clock);
