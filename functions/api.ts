@@ -5,7 +5,7 @@ import type { Tracer } from '@aws-lambda-powertools/tracer';
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import type { App } from '../lib/app.ts';
-import { createCloudApp } from '../lib/cloud/composition.ts';
+import { createCloudApp } from '../lib/cloud/http-composition.ts';
 import { internalErrorFallback } from '../lib/cloud/lambda-edge.ts';
 import { createFunctionTracer, tracedRouter, traceInvocations } from '../lib/cloud/tracing.ts';
 import { apiGatewayHandler } from '../lib/http/lambda-adapter.ts';

@@ -1,5 +1,5 @@
-import { createCloudApp } from '../lib/cloud/composition.ts';
 import { createStreamingUrlHandler } from '../lib/cloud/function-url-stream.ts';
+import { createCloudApp } from '../lib/cloud/http-composition.ts';
 import { createFunctionTracer } from '../lib/cloud/tracing.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 

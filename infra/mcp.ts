@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { MCP_FUNCTION_TIMEOUT_MS } from '../lib/cloud/composition.ts';
+import { MCP_FUNCTION_TIMEOUT_MS } from '../lib/cloud/http-composition.ts';
 import { StreamingFunction } from './streaming-function.ts';
 
 export interface VigilMcpProps {

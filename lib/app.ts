@@ -42,11 +42,8 @@ import type { Prober } from './probes/types.ts';
 import { pushFeatureRoutes } from './push/compose.ts';
 import { searchRoutes } from './search/routes.ts';
 import { composeSkills } from './skills/compose.ts';
-import { metricsRoutes } from './status/metrics-routes.ts';
-import { statusRoutes } from './status/routes.ts';
-import { createStatusService } from './status/status-service.ts';
-import { statusStreamRoutes } from './status/stream-routes.ts';
-import { createStatusStream, type StatusStreamSettings } from './status/stream-service.ts';
+import { composeStatus } from './status/compose.ts';
+import type { StatusStreamSettings } from './status/stream-service.ts';
 import { composeStatusPages } from './status-pages/compose.ts';
 import { createCursorSeal } from './store/cursor-seal.ts';
 import { loadCursorSecret } from './store/cursor-secret.ts';
@@ -170,10 +167,14 @@ export function createApp(deps: CoreDeps) {
 
   const locations = composeLocations({ ...deps, tenants, checks, recorder, decider: jobRunner.decider });
   const streamSlots = deps.streamSlots ?? createMemoryStreamSlots(deps.config.streamCaps);
-  const statusStream = createStatusStream(
-    { table: deps.table, clock: deps.clock, logger: deps.logger, slots: streamSlots },
-    deps.statusStream ?? { follow: 'poll' },
-  );
+  const status = composeStatus({
+    table: deps.table,
+    clock: deps.clock,
+    logger: deps.logger,
+    cursors,
+    slots: streamSlots,
+    settings: deps.statusStream ?? { follow: 'poll' },
+  });
 
   const routes: Route[] = [
     defineRoute({
@@ -194,11 +195,7 @@ export function createApp(deps: CoreDeps) {
       reads: createCheckReadService({ table: deps.table, checkService, clock: deps.clock, cursors }),
       runNow,
     }),
-    ...statusRoutes({
-      statusService: createStatusService({ table: deps.table, clock: deps.clock, cursors }),
-    }),
-    ...statusStreamRoutes({ statusStream: statusStream.service }),
-    ...metricsRoutes({ table: deps.table }),
+    ...status.routes,
     ...pushFeatureRoutes({
       ...deps,
       blueprints,
@@ -247,7 +244,7 @@ export function createApp(deps: CoreDeps) {
     logger: deps.logger,
     notifyQueue: deps.notifyQueue,
     actionQueue: deps.actionQueue,
-    statusStream: statusStream.consumer,
+    statusStream: status.consumer,
   });
 
   const { authenticateLocation } = locations;

@@ -14,7 +14,7 @@ import { createNotifyJobQueue, deferredJobQueue } from './notify-queue.ts';
 import type { SqsJobQueue } from './sqs-job-queue.ts';
 import { createProbeJobQueue } from './worker.ts';
 
-/** What tests replace in every cloud composition (the HTTP functions' own: CloudOverrides in composition.ts). */
+/** What tests replace in every cloud composition (the HTTP functions' own: CloudOverrides in http-composition.ts). */
 export interface CloudBaseOverrides {
   /** A DynamoDB client of the test's own (DynamoDB Local). */
   dynamodb?: DynamoDBClient;

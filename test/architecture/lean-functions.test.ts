@@ -17,7 +17,7 @@ const LEAN = ['worker', 'generator', 'stream', 'notifier', 'actions'];
 /** Paths (relative to the repository) the lean functions must not import, directly or not. */
 const FORBIDDEN: RegExp[] = [
   /^lib\/app\.ts$/,
-  /^lib\/cloud\/composition\.ts$/,
+  /^lib\/cloud\/http-composition\.ts$/,
   /^lib\/http\/(router|openapi|define-route)\.ts$/,
   /^lib\/mcp\//,
   /^lib\/skills\//,

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApiHandler } from '../../functions/api.ts';
 import { generateApiKey } from '../../lib/auth/api-key.ts';
-import { createCloudApp } from '../../lib/cloud/composition.ts';
+import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { createTestTable } from '../support/dynamodb-local.ts';

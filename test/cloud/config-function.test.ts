@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createConfigHandler } from '../../functions/config.ts';
-import { createCloudApp } from '../../lib/cloud/composition.ts';
+import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { resolveEnvReferences } from '../../lib/config-doc/secrets.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { FIXTURE_ENV, FIXTURE_RESOLVE, FIXTURES, fixtureDocument } from '../config-doc/fixtures/index.ts';

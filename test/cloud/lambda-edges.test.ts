@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApiHandler } from '../../functions/api.ts';
 import { createStreamHandler } from '../../functions/stream.ts';
 import { generateApiKey } from '../../lib/auth/api-key.ts';
-import { createCloudApp } from '../../lib/cloud/composition.ts';
+import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { createPowertoolsLogger } from '../../lib/cloud/lambda-edge.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import type { Change } from '../../lib/store/change-feed.ts';

@@ -8,7 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createApiHandler } from '../../functions/api.ts';
 import { createMcpHandler } from '../../functions/mcp.ts';
-import { createCloudApp } from '../../lib/cloud/composition.ts';
+import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { getRelaySession } from '../../lib/mcp/relay-items.ts';
 import { loadConfig } from '../../lib/platform/config.ts';

@@ -2,7 +2,7 @@ import { EventBridgeClient, PutEventsCommand, type PutEventsCommandInput } from 
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createCloudApp } from '../../lib/cloud/composition.ts';
+import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { createNotifyJobQueue } from '../../lib/cloud/notify-queue.ts';
 import { stateChangeEventSchema } from '../../lib/domain/state-change-event.ts';
 import { eventJobId } from '../../lib/notify/pipeline/job-ids.ts';

@@ -2,7 +2,7 @@ import { EventBridgeClient, PutEventsCommand, type PutEventsCommandInput } from 
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createCloudBase } from '../../lib/cloud/cloud-base.ts';
-import { createCloudApp } from '../../lib/cloud/composition.ts';
+import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
 import { composeStreamFunction } from '../../lib/cloud/stream-composition.ts';
 import { loadConfig } from '../../lib/platform/config.ts';

@@ -3,7 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ActionJob } from '../../lib/actions/jobs.ts';
 import { createCloudBase } from '../../lib/cloud/cloud-base.ts';
-import { createCloudApp } from '../../lib/cloud/composition.ts';
+import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { composeStreamFunction } from '../../lib/cloud/stream-composition.ts';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { loadConfig } from '../../lib/platform/config.ts';

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VigilStack } from '../../infra/vigil-stack.ts';
-import { MCP_FUNCTION_TIMEOUT_MS, MCP_SSE_FUNCTION_MS } from '../../lib/cloud/composition.ts';
+import { MCP_FUNCTION_TIMEOUT_MS, MCP_SSE_FUNCTION_MS } from '../../lib/cloud/http-composition.ts';
 import {
   allowStatements,
   expectStreamingUrl,

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createMcpHandler } from '../../functions/mcp.ts';
-import { createCloudApp } from '../../lib/cloud/composition.ts';
+import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { lambdaContext } from '../cloud/support.ts';
 import { fakeStreamingRuntime, functionUrlEvent } from '../status/stream-drivers.ts';

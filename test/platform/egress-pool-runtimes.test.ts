@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionRecord } from '../../lib/actions/action-items.ts';
-import { createCloudApp } from '../../lib/cloud/composition.ts';
+import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { startLocalRuntime } from '../../lib/local/runtime.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { newId } from '../../lib/platform/ids.ts';

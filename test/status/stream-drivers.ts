@@ -6,7 +6,7 @@ import type { LambdaFunctionURLEvent } from 'aws-lambda';
 import { inject } from 'vitest';
 import { createStatusStreamHandler } from '../../functions/status-stream.ts';
 import type { App } from '../../lib/app.ts';
-import { createCloudApp } from '../../lib/cloud/composition.ts';
+import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import type { LambdaStreamingRuntime } from '../../lib/http/stream-lambda.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import { loadConfig } from '../../lib/platform/config.ts';

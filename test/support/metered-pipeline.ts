@@ -5,7 +5,7 @@ import { createStreamHandler } from '../../functions/stream.ts';
 import { createBlueprintService } from '../../lib/catalog/blueprint-service.ts';
 import { createBlueprintStore } from '../../lib/catalog/blueprint-store.ts';
 import { createEntityService } from '../../lib/catalog/entity-service.ts';
-import { createCloudApp } from '../../lib/cloud/composition.ts';
+import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { STREAM_ENTITIES } from '../../lib/events/consumers.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';

@@ -1,7 +1,7 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCloudApp } from '../../lib/cloud/composition.ts';
+import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { channel, sampleAlert } from '../notify/channels/alert-fixture.ts';
 import { QUEUE_URL } from './support.ts';

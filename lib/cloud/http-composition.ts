@@ -45,9 +45,10 @@ export const MCP_SSE_FUNCTION_MS = MCP_FUNCTION_TIMEOUT_MS - 30_000;
 const MCP_SSE_VIA_API_GATEWAY: Partial<LegacyStreamSettings> = { maxDurationMs: 20_000 };
 
 /**
- * The composition root of the HTTP functions (api, mcp, status-stream): the whole app with its
- * routes. The queue-driven functions compose only what they run (lib/cloud/*-composition.ts); the
- * handler factories here build those same compositions over this one's table, logger and queues.
+ * The composition root of the HTTP functions (api, mcp, status-stream, config): the shared app
+ * (lib/app.ts) with its routes, over the cloud's base (./cloud-base.ts). Each queue-driven function
+ * has a root of its own that composes only what it runs (./<name>-composition.ts); the handler
+ * factories here build those same compositions over this one's table, logger and queues (tests).
  */
 export function createCloudApp(
   config: Config = loadConfig('cloud'),
