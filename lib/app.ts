@@ -84,7 +84,11 @@ export interface CoreDeps extends Pick<ProbingDeps, 'probeSoon'> {
   smsTransport?: SmsTransport;
 }
 
-/** The composition of services and routes shared by both runtimes. */
+/**
+ * The shared app, which each runtime's root builds over its own ports (lib/local/runtime.ts,
+ * lib/cloud/http-composition.ts): the route table, the change-feed consumers and the services,
+ * assembled from what each feature contributes (lib/<feature>/compose.ts) and wired across them.
+ */
 export function createApp(deps: CoreDeps) {
   const { tenants, checks, checkDeps, recorder, jobRunner } = composeProbing(deps);
   // One seal per process: the secret is read (or created) at the first paged read, then cached.

@@ -77,7 +77,7 @@ const NOTIFY_CONCURRENCY = 16;
 /** Action jobs run at once: a run waits on its endpoint for at most its timeout (15 s). */
 const ACTION_CONCURRENCY = 8;
 
-/** Starts Vigil in one process on SQLite: HTTP API and the background loops. */
+/** The local composition root: Vigil in one process on SQLite, the shared app, the HTTP API and the loops. */
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
