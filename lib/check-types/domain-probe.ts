@@ -1,6 +1,6 @@
 import { domainToASCII } from 'node:url';
-import { httpRequest } from '../platform/egress.ts';
-import { http1Request } from '../platform/http1-client.ts';
+import { httpRequest } from '../egress/egress.ts';
+import { http1Request } from '../egress/http1-client.ts';
 import { days, degraded, describeError, failed, passed, startTimer } from '../probes/outcome.ts';
 import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
 import { cachedExpiry, rememberExpiry } from './domain/expiry-cache.ts';

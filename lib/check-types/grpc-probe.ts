@@ -1,7 +1,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import { secretRedactor } from '../domain/secret-redaction.ts';
-import { withDeadline } from '../platform/egress-deadline.ts';
-import { resolveAllowed } from '../platform/egress-guard.ts';
+import { withDeadline } from '../egress/egress-deadline.ts';
+import { resolveAllowed } from '../egress/egress-guard.ts';
 import { withTrustWarning } from '../probes/check-trust.ts';
 import { describeError, failed, passed, startTimer } from '../probes/outcome.ts';
 import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';

@@ -1,5 +1,5 @@
-import { withDeadline } from '../platform/egress-deadline.ts';
-import { resolveAllowed } from '../platform/egress-guard.ts';
+import { withDeadline } from '../egress/egress-deadline.ts';
+import { resolveAllowed } from '../egress/egress-guard.ts';
 import { degraded, describeError, failed, passed, startTimer } from '../probes/outcome.ts';
 import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
 import { type PingSummary, runPing } from './icmp/ping-command.ts';

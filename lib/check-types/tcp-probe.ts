@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
-import { withDeadline } from '../platform/egress-deadline.ts';
-import { resolveAllowed } from '../platform/egress-guard.ts';
+import { withDeadline } from '../egress/egress-deadline.ts';
+import { resolveAllowed } from '../egress/egress-guard.ts';
 import { describeError, failed, passed, startTimer } from '../probes/outcome.ts';
 import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
 import type { TcpProbeJob } from './tcp.ts';

@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import { checkServerIdentity, connect, type PeerCertificate, rootCertificates } from 'node:tls';
-import { type CancelSignal, withDeadline } from '../platform/egress-deadline.ts';
-import { certificateNames, hostnameMismatchMessage, tlsFailureMessage } from '../platform/egress-errors.ts';
-import { bareHost, resolveAllowed } from '../platform/egress-guard.ts';
+import { type CancelSignal, withDeadline } from '../egress/egress-deadline.ts';
+import { certificateNames, hostnameMismatchMessage, tlsFailureMessage } from '../egress/egress-errors.ts';
+import { bareHost, resolveAllowed } from '../egress/egress-guard.ts';
 import { trustedCa, withTrustWarning } from '../probes/check-trust.ts';
 import { days, degraded, failed, failedOn, passed, startTimer } from '../probes/outcome.ts';
 import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';

@@ -1,8 +1,8 @@
 import type { HttpAssertion } from '../domain/http-assertions.ts';
 import type { ExpectedStatus } from '../domain/http-statuses.ts';
+import type { HttpTransport } from '../egress/egress.ts';
+import type { Resolve } from '../egress/egress-guard.ts';
 import type { Clock } from '../platform/clock.ts';
-import type { HttpTransport } from '../platform/egress.ts';
-import type { Resolve } from '../platform/egress-guard.ts';
 
 /** Per-check TLS trust (http, tls and grpc checks): an extra CA, or no verification at all. */
 export interface CheckTlsTrust {
@@ -85,13 +85,13 @@ export interface ProbeDeps {
    */
   rdapBootstrap?: RdapBootstrap;
   /**
-   * How http probes send each hop; the hand-written lib/platform/http1-client.ts by default. The
+   * How http probes send each hop; the hand-written lib/egress/http1-client.ts by default. The
    * local runtime may pass undici (lib/probes/probe-transport.ts), so only it bundles undici for probes.
    */
   transport?: HttpTransport;
 }
 
-/** http1: lib/platform/http1-client.ts (the default, see docs/performance.md); undici: the channels' client. */
+/** http1: lib/egress/http1-client.ts (the default, see docs/performance.md); undici: the channels' client. */
 export type ProbeHttpClient = 'http1' | 'undici';
 
 /** The result of one probe run, ready to become a check result record. */

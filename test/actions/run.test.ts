@@ -14,8 +14,8 @@ import { type ActionRunnerDeps, createActionRunner } from '../../lib/actions/exe
 import type { ExecutionRecord } from '../../lib/actions/execution-items.ts';
 import type { RunRequest } from '../../lib/actions/ports.ts';
 import type { StateChangeEvent } from '../../lib/domain/state-change-event.ts';
+import type { Resolve } from '../../lib/egress/egress-guard.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import type { Resolve } from '../../lib/platform/egress-guard.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

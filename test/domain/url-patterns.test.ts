@@ -10,8 +10,8 @@ import {
   HTTP_URL_PATTERN,
   TEMPLATED_URL_PATTERN,
 } from '../../lib/domain/url-patterns.ts';
+import { parseHttpUrl } from '../../lib/egress/egress-guard.ts';
 import { channelInputSchema } from '../../lib/notify/channel-setup/channel-config.ts';
-import { parseHttpUrl } from '../../lib/platform/egress-guard.ts';
 
 /**
  * The patterns the OpenAPI document shows must never allow what the server refuses: every string

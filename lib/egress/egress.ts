@@ -24,9 +24,9 @@ export interface TransportRequest extends Http1Request {
 
 /**
  * What sends one hop: on a fresh connection, undici (the default) or the hand-written
- * lib/platform/http1-client.ts that probes use because it costs less than half the CPU per request
+ * lib/egress/http1-client.ts that probes use because it costs less than half the CPU per request
  * (docs/performance.md, "HTTP client for probes"); or on a kept-alive connection of the process's
- * pools (lib/platform/egress-pool.ts), which channels and actions get from their composition.
+ * pools (lib/egress/egress-pool.ts), which channels and actions get from their composition.
  */
 export type HttpTransport = (req: TransportRequest) => Promise<Http1Response>;
 

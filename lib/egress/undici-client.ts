@@ -1,8 +1,8 @@
 /**
- * The same one-request exchange as lib/platform/http1-client.ts, sent with undici: by default a
+ * The same one-request exchange as lib/egress/http1-client.ts, sent with undici: by default a
  * Client of its own per request (a fresh connection through the guarded lookup, SNI and CA as
  * given), closed as soon as the status, headers and the bounded body prefix are known; channels
- * and actions send the same exchange on kept-alive pools (lib/platform/egress-pool.ts).
+ * and actions send the same exchange on kept-alive pools (lib/egress/egress-pool.ts).
  */
 
 import type { IncomingHttpHeaders } from 'node:http';
@@ -51,7 +51,7 @@ export async function undiciRequest(req: Http1Request): Promise<Http1Response> {
 
 /**
  * The request itself on `dispatcher` (a Client of its own, or a kept-alive Pool of
- * lib/platform/egress-pool.ts): status, headers and the bounded body prefix, undici's errors
+ * lib/egress/egress-pool.ts): status, headers and the bounded body prefix, undici's errors
  * mapped to egress errors. A body read to its end leaves a pooled connection reusable; one cut at
  * the prefix closes it.
  */

@@ -1,5 +1,5 @@
 /**
- * The response side of the egress HTTP/1.1 client (lib/platform/http1-client.ts): status line,
+ * The response side of the egress HTTP/1.1 client (lib/egress/http1-client.ts): status line,
  * headers, Content-Length, chunked and read-to-close bodies, with node:http's size caps and errors.
  */
 import type { IncomingHttpHeaders } from 'node:http';

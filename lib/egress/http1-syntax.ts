@@ -1,5 +1,5 @@
 /**
- * The HTTP/1.1 field syntax both directions of the egress client check (lib/platform/http1-client.ts),
+ * The HTTP/1.1 field syntax both directions of the egress client check (lib/egress/http1-client.ts),
  * and the errors node:http fails with when it is broken, so callers see the same codes and texts.
  */
 

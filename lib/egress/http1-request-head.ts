@@ -1,5 +1,5 @@
 /**
- * The request side of the egress HTTP/1.1 client (lib/platform/http1-client.ts): the head and body
+ * The request side of the egress HTTP/1.1 client (lib/egress/http1-client.ts): the head and body
  * as node:http would write them, and the TLS server name.
  */
 import { isIP } from 'node:net';

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { Runtime } from './config.ts';
+import type { Runtime } from '../platform/config.ts';
 import { CleartextDeniedError, type ConnectionError, type EgressDeniedError } from './egress-errors.ts';
 import { type AddressClass, describeClass } from './ip-rules.ts';
 
