@@ -12,7 +12,7 @@ import { bucketStartMs, ROLLUP_BUCKET_MS } from '../lib/domain/rollup-bucket.ts'
 import { addToRollup, emptyRollup, mergeRollups, type Rollup } from '../lib/domain/sparkline.ts';
 import { DAY_MS, dayStartMs, utcDate } from '../lib/domain/uptime.ts';
 import { isoTime, systemClock } from '../lib/platform/clock.ts';
-import { createSqliteTable, openSqliteDatabase } from '../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../lib/sqlite/sqlite-table.ts';
 import { MAX_TRANSACTION_OPS, type WriteOp } from '../lib/store/table.ts';
 import { call } from './push.ts';
 import { loadServeEnv, startServe } from './serve.ts';

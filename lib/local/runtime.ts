@@ -13,7 +13,7 @@ import type { Config } from '../platform/config.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
 import { createMemoryRateLimiter } from '../platform/rate-limiter.ts';
 import { probeTransport } from '../probes/probe-transport.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../sqlite/sqlite-table.ts';
 import { type ActionSchedule, type ActionScheduleDeps, createActionSchedule } from './action-schedule.ts';
 import { createChangePump } from './change-pump.ts';
 import { createConsoleFiles } from './console-files.ts';

@@ -43,7 +43,6 @@ const NOT_YET_SPLIT: Record<string, string> = {
   'check-types': 'not yet split (issue 53)',
   domain: 'not yet split (issue 53)',
   http: 'not yet split (issue 53)',
-  store: 'not yet split (issue 53)',
 };
 
 /** A folder's .ts files: how many at its top level, how many in all (subfolders counted). */

@@ -12,7 +12,7 @@ import { createFakeClock } from '../../lib/platform/clock.ts';
 import { RateLimitedError, UnauthorizedError } from '../../lib/platform/errors.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createMemoryRateLimiter } from '../../lib/platform/rate-limiter.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import { join, uniqueEmail } from '../auth/team-helpers.ts';
 import { type ApiHarness, startLocalHarness } from '../support/api-harness.ts';
 import { GOOD_PASSWORD, setPassword, signIn } from './session-helpers.ts';

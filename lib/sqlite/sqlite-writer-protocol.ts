@@ -1,5 +1,5 @@
+import { ConditionFailedError, InvalidWriteError, ItemTooLargeError, type WriteOp } from '../store/table.ts';
 import type { WriteResult } from './sqlite-writer.ts';
-import { ConditionFailedError, InvalidWriteError, ItemTooLargeError, type WriteOp } from './table.ts';
 
 /** Messages between the event loop and the sqlite writer thread (structured clones). */
 

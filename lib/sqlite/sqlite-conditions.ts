@@ -1,5 +1,5 @@
-import { type Comparator, type Condition, InvalidWriteError, type UpdateOp } from './table.ts';
-import { compareUtf8, definedSet } from './validation.ts';
+import { type Comparator, type Condition, InvalidWriteError, type UpdateOp } from '../store/table.ts';
+import { compareUtf8, definedSet } from '../store/validation.ts';
 
 /**
  * DynamoDB condition and update semantics in plain JS, for the sqlite engine. Verified against

@@ -1,8 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../platform/module-worker.ts';
+import type { WriteOp } from '../store/table.ts';
 import type { SqliteWriter, WriteOutcome } from './sqlite-writer.ts';
 import { decodeWriterError, type WriterReply, type WriterRequest } from './sqlite-writer-protocol.ts';
-import type { WriteOp } from './table.ts';
 
 /** The sqlite table's view of its writer, wherever it runs. */
 export interface WriterPort {

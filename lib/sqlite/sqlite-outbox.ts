@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as z from 'zod';
-import type { Change } from './change-feed.ts';
-import { parseStoredItem } from './item-schema.ts';
+import type { Change } from '../store/change-feed.ts';
+import { parseStoredItem } from '../store/item-schema.ts';
+import type { Key } from '../store/table.ts';
 import type { JsonObject } from './sqlite-records.ts';
-import type { Key } from './table.ts';
 
 /**
  * The sqlite engine's outbox rows: each holds one Change as JSON, its images the items as stored.

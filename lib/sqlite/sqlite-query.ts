@@ -1,5 +1,5 @@
-import { decodeCursor, indexKeyNames } from './cursor.ts';
-import type { QueryInput, SortKeyCondition } from './table.ts';
+import { decodeCursor, indexKeyNames } from '../store/cursor.ts';
+import type { QueryInput, SortKeyCondition } from '../store/table.ts';
 
 /** Builds the SELECT for a Table query: every predicate is a range on an index, never LIKE. */
 

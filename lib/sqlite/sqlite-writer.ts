@@ -1,10 +1,16 @@
 import type Database from 'better-sqlite3';
+import {
+  ConditionFailedError,
+  ItemTooLargeError,
+  type Key,
+  MAX_ITEM_BYTES,
+  type WriteOp,
+} from '../store/table.ts';
+import { opKey } from '../store/validation.ts';
 import { applyUpdate, evaluateCondition } from './sqlite-conditions.ts';
 import { serializeChange } from './sqlite-outbox.ts';
 import { type JsonObject, sameJson } from './sqlite-records.ts';
 import { type ItemRow, toRow } from './sqlite-schema.ts';
-import { ConditionFailedError, ItemTooLargeError, type Key, MAX_ITEM_BYTES, type WriteOp } from './table.ts';
-import { opKey } from './validation.ts';
 
 /**
  * The sqlite engine's write side, synchronous: group commits of transactions, the change-feed

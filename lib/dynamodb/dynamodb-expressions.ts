@@ -1,6 +1,6 @@
-import { indexKeyNames } from './cursor.ts';
-import type { Condition, QueryInput, SortKeyCondition, UpdateOp } from './table.ts';
-import { definedSet } from './validation.ts';
+import { indexKeyNames } from '../store/cursor.ts';
+import type { Condition, QueryInput, SortKeyCondition, UpdateOp } from '../store/table.ts';
+import { definedSet } from '../store/validation.ts';
 
 /**
  * DynamoDB expression strings built from typed conditions. Every attribute name and value goes

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
-import { ConditionFailedError, InvalidWriteError, ItemTooLargeError } from './table.ts';
+import { ConditionFailedError, InvalidWriteError, ItemTooLargeError } from '../store/table.ts';
 
 /** Maps DynamoDB write errors to the port's errors and retries transaction conflicts. */
 

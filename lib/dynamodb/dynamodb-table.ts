@@ -12,7 +12,10 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { decodeCursor, encodeCursor, positionOf } from './cursor.ts';
+import { decodeCursor, encodeCursor, positionOf } from '../store/cursor.ts';
+import { parseStoredItem } from '../store/item-schema.ts';
+import type { Item, Key, Table, UpdateOp, WriteOp } from '../store/table.ts';
+import { uniqueKeys, validateOp, validateQuery, validateTransaction } from '../store/validation.ts';
 import { backoffMs, withConflictRetries } from './dynamodb-errors.ts';
 import {
   conditionExpression,
@@ -20,9 +23,6 @@ import {
   keyConditionExpression,
   updateExpression,
 } from './dynamodb-expressions.ts';
-import { parseStoredItem } from './item-schema.ts';
-import type { Item, Key, Table, UpdateOp, WriteOp } from './table.ts';
-import { uniqueKeys, validateOp, validateQuery, validateTransaction } from './validation.ts';
 
 export interface DynamoTableOptions {
   /** A plain client is wrapped in a document client (undefined values removed); a document client is used as is. */

@@ -1,8 +1,10 @@
 import { setImmediate } from 'node:timers';
 import type Database from 'better-sqlite3';
-import type { Change } from './change-feed.ts';
-import { encodeCursor, positionOf } from './cursor.ts';
-import { parseStoredItem } from './item-schema.ts';
+import type { Change } from '../store/change-feed.ts';
+import { encodeCursor, positionOf } from '../store/cursor.ts';
+import { parseStoredItem } from '../store/item-schema.ts';
+import type { Key, QueryInput, QueryPage, Table, UpdateOp, WriteOp } from '../store/table.ts';
+import { opKey, uniqueKeys, validateOp, validateQuery, validateTransaction } from '../store/validation.ts';
 import { startBackgroundCheckpoints } from './sqlite-checkpointer.ts';
 import { parseOutboxRecord } from './sqlite-outbox.ts';
 import { buildQuery } from './sqlite-query.ts';
@@ -11,8 +13,6 @@ import type { JsonObject } from './sqlite-records.ts';
 import { migrate } from './sqlite-schema.ts';
 import { createSqliteWriter, type WriteOutcome, type WriteResult } from './sqlite-writer.ts';
 import { inlineWriterPort, startWriterThread, type WriterPort } from './sqlite-writer-client.ts';
-import type { Key, QueryInput, QueryPage, Table, UpdateOp, WriteOp } from './table.ts';
-import { opKey, uniqueKeys, validateOp, validateQuery, validateTransaction } from './validation.ts';
 
 export { openSqliteDatabase } from './sqlite-schema.ts';
 
