@@ -3,7 +3,6 @@ import { storedExpectedStatusesSchema } from '../domain/http-statuses.ts';
 import { currentRollupSchema } from '../domain/rollup-bucket.ts';
 import { storedAssertionSchema } from '../domain/stored-assertions.ts';
 import { type CheckConfig, HTTP_METHODS, storedCheckConfigSchema } from './check-config.ts';
-import { locationOutcomeSchema } from './location-outcome.ts';
 import { storedTlsTrustSchema } from './tls-trust.ts';
 
 /**
@@ -13,6 +12,18 @@ import { storedTlsTrustSchema } from './tls-trust.ts';
  */
 
 const checkState = z.enum(['unknown', 'up', 'down', 'degraded']);
+
+/**
+ * One location's part in a decided slot of a located check (lib/domain/quorum.ts
+ * LocationOutcome), as results and the check's state store it.
+ */
+export const locationOutcomeSchema = z.object({
+  location: z.string(),
+  outcome: z.enum(['up', 'degraded', 'down', 'unknown']),
+  status_code: z.number().int().nullable(),
+  latency_ms: z.number().int().nullable(),
+  error_message: z.string(),
+});
 
 /** The definition's fields besides `check_type` and `config` (typed together: lib/check-types/check-config.ts). */
 export const checkFieldsSchema = z.object({

@@ -42,7 +42,7 @@ export function probeDefinition(check: ProbedFields): ProbeDefinition | undefine
   };
   if (!isProbedType(check.check_type)) return undefined;
   if (check.check_type !== 'http') {
-    // A configured type's job is its config with the common fields (lib/check-types/definition.ts).
+    // A configured type's job is its config with the common fields (lib/check-types/contract/definition.ts).
     return {
       ...check.config,
       check_type: check.check_type,

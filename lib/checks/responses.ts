@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { configSchemas } from '../check-types/check-config.ts';
+import { locationOutcomeSchema } from '../check-types/check-record.ts';
 import { configViewSchema } from '../check-types/config-view.ts';
-import { locationOutcomeSchema } from '../check-types/location-outcome.ts';
 import { checkTypeDefinition } from '../check-types/registry.ts';
 import { publicTlsTrustSchema } from '../check-types/tls-trust.ts';
 import { degradedLatencySchema } from '../domain/http-assertions.ts';

@@ -13,7 +13,7 @@ import { pausedCron } from './cron.ts';
 /** Healthchecks' default grace for schedules. */
 const SCHEDULE_DEFAULT_GRACE_SECONDS = 3600;
 
-/** What the deadline depends on of a push check (its config as lib/check-types/push.ts stores it). */
+/** What the deadline depends on of a push check (its config as lib/check-types/push/push.ts stores it). */
 export interface HeartbeatCheck {
   interval_seconds: number;
   config: { grace_seconds?: number | undefined; schedule?: { cron: string; timezone: string } | undefined };

@@ -22,7 +22,7 @@ export interface ProbeCommon {
 
 /**
  * What an http probe runs: the check's top-level fields (the other types' jobs are their config
- * with the common probe fields: lib/check-types/definition.ts). Validation (zod) happens before;
+ * with the common probe fields: lib/check-types/contract/definition.ts). Validation (zod) happens before;
  * optional fields fall back to the documented defaults here.
  */
 type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runTlsProbe } from '../../lib/check-types/tls-probe.ts';
+import { runTlsProbe } from '../../lib/check-types/tls/tls-probe.ts';
 import { undiciRequest } from '../../lib/egress/undici-client.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { runHttpProbe } from '../../lib/probes/http-probe.ts';

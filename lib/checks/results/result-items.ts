@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { locationOutcomeSchema } from '../../check-types/location-outcome.ts';
+import { locationOutcomeSchema } from '../../check-types/check-record.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { queryAll } from '../../store/items.ts';

@@ -1,11 +1,11 @@
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { withDeadline } from '../egress/egress-deadline.ts';
-import { EgressDeniedError, EgressError, TimeoutError } from '../egress/egress-errors.ts';
-import { resolveAllowed } from '../egress/egress-guard.ts';
-import { anyAnswerMatches, queryAnswers, withoutPrivateAddresses } from '../probes/dns-answers.ts';
-import { describeError, failed, passed, startTimer } from '../probes/outcome.ts';
-import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
+import { withDeadline } from '../../egress/egress-deadline.ts';
+import { EgressDeniedError, EgressError, TimeoutError } from '../../egress/egress-errors.ts';
+import { resolveAllowed } from '../../egress/egress-guard.ts';
+import { anyAnswerMatches, queryAnswers, withoutPrivateAddresses } from '../../probes/dns-answers.ts';
+import { describeError, failed, passed, startTimer } from '../../probes/outcome.ts';
+import type { ProbeDeps, ProbeOutcome } from '../../probes/types.ts';
 import type { DnsProbeJob, DnsRecordType } from './dns.ts';
 
 /**

@@ -1,12 +1,12 @@
 import type * as grpc from '@grpc/grpc-js';
-import { secretRedactor } from '../domain/secret-redaction.ts';
-import { withDeadline } from '../egress/egress-deadline.ts';
-import { resolveAllowed } from '../egress/egress-guard.ts';
-import { withTrustWarning } from '../probes/check-trust.ts';
-import { describeError, failed, passed, startTimer } from '../probes/outcome.ts';
-import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
-import { checkHealth, grpcStatus } from './grpc/health-client.ts';
+import { secretRedactor } from '../../domain/secret-redaction.ts';
+import { withDeadline } from '../../egress/egress-deadline.ts';
+import { resolveAllowed } from '../../egress/egress-guard.ts';
+import { withTrustWarning } from '../../probes/check-trust.ts';
+import { describeError, failed, passed, startTimer } from '../../probes/outcome.ts';
+import type { ProbeDeps, ProbeOutcome } from '../../probes/types.ts';
 import type { GrpcProbeJob } from './grpc.ts';
+import { checkHealth, grpcStatus } from './health-client.ts';
 
 /** Asks the server's grpc.health.v1 Health/Check about `service` at the address the SSRF guard checked. */
 export async function runGrpcProbe(job: GrpcProbeJob, deps: ProbeDeps): Promise<ProbeOutcome> {

@@ -1,12 +1,12 @@
 import { domainToASCII } from 'node:url';
-import { httpRequest } from '../egress/egress.ts';
-import { http1Request } from '../egress/http1-client.ts';
-import { days, degraded, describeError, failed, passed, startTimer } from '../probes/outcome.ts';
-import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
-import { cachedExpiry, rememberExpiry } from './domain/expiry-cache.ts';
-import { readExpiry } from './domain/rdap-response.ts';
+import { httpRequest } from '../../egress/egress.ts';
+import { http1Request } from '../../egress/http1-client.ts';
+import { days, degraded, describeError, failed, passed, startTimer } from '../../probes/outcome.ts';
+import type { ProbeDeps, ProbeOutcome } from '../../probes/types.ts';
+import { rdapServerFor, shippedBootstrap } from '../rdap-bootstrap.ts';
 import type { DomainProbeJob } from './domain.ts';
-import { rdapServerFor, shippedBootstrap } from './rdap-bootstrap.ts';
+import { cachedExpiry, rememberExpiry } from './expiry-cache.ts';
+import { readExpiry } from './rdap-response.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** RDAP domain answers carry notices and entities; a longer one is cut and fails to parse. */

@@ -1,9 +1,9 @@
-import { withDeadline } from '../egress/egress-deadline.ts';
-import { resolveAllowed } from '../egress/egress-guard.ts';
-import { degraded, describeError, failed, passed, startTimer } from '../probes/outcome.ts';
-import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
-import { type PingSummary, runPing } from './icmp/ping-command.ts';
+import { withDeadline } from '../../egress/egress-deadline.ts';
+import { resolveAllowed } from '../../egress/egress-guard.ts';
+import { degraded, describeError, failed, passed, startTimer } from '../../probes/outcome.ts';
+import type { ProbeDeps, ProbeOutcome } from '../../probes/types.ts';
 import type { IcmpProbeJob } from './icmp.ts';
+import { type PingSummary, runPing } from './ping-command.ts';
 
 const DEFAULT_COUNT = 3;
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { REDACTED } from '../domain/redacted.ts';
-import { type ConfiguredProbeJob, defineCheckType } from './definition.ts';
-import { keepMetadata, presentMetadata } from './grpc/metadata.ts';
+import { REDACTED } from '../../domain/redacted.ts';
+import { type ConfiguredProbeJob, defineCheckType } from '../contract/definition.ts';
+import { keepMetadata, presentMetadata } from './metadata.ts';
 
 /** gRPC metadata keys: lowercase ASCII (no `-bin` binary values), none of the protocol's own. */
 const metadataKey = z

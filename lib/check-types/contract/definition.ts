@@ -1,6 +1,6 @@
 import type * as z from 'zod';
-import type { Runtime } from '../platform/config.ts';
-import type { CheckTlsTrust, HttpProbeDefinition, ProbeCommon } from '../probes/types.ts';
+import type { Runtime } from '../../platform/config.ts';
+import type { CheckTlsTrust, HttpProbeDefinition, ProbeCommon } from '../../probes/types.ts';
 
 /**
  * One check type in two files under this folder: `<type>.ts`, its shape (what a request may

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { urlSecrets } from '../domain/secret-redaction.ts';
-import { redactUrl } from '../domain/url-redaction.ts';
-import type { HttpCheckType } from './definition.ts';
+import { urlSecrets } from '../../domain/secret-redaction.ts';
+import { redactUrl } from '../../domain/url-redaction.ts';
+import type { HttpCheckType } from '../contract/definition.ts';
 
 /**
  * "api.example.com/health": the URL's host and path, never its credentials or query (which may

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { DNS_RECORD_TYPES, type DnsRecordType } from '../probes/dns-answers.ts';
-import { type ConfiguredProbeJob, defineCheckType } from './definition.ts';
-import { hostSchema } from './fields.ts';
+import { DNS_RECORD_TYPES, type DnsRecordType } from '../../probes/dns-answers.ts';
+import { type ConfiguredProbeJob, defineCheckType } from '../contract/definition.ts';
+import { hostSchema } from '../contract/fields.ts';
 
 export type { DnsRecordType };
 

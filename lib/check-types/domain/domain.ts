@@ -1,6 +1,6 @@
 import { domainToASCII } from 'node:url';
 import * as z from 'zod';
-import { type ConfiguredProbeJob, defineCheckType } from './definition.ts';
+import { type ConfiguredProbeJob, defineCheckType } from '../contract/definition.ts';
 
 /**
  * RDAP servers rate-limit (a few queries a minute per client at some registries), and a

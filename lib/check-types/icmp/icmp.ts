@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type ConfiguredProbeJob, defineCheckType } from './definition.ts';
+import { type ConfiguredProbeJob, defineCheckType } from '../contract/definition.ts';
 
 const host = z
   .string()

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { PushCheckType } from './definition.ts';
-import { everyWords, PUSH_MAX_INTERVAL_SECONDS } from './fields.ts';
+import type { PushCheckType } from '../contract/definition.ts';
+import { everyWords, PUSH_MAX_INTERVAL_SECONDS } from '../contract/fields.ts';
 
 /** What a slug URL names (`/ping/<ping key>/<slug>`): Healthchecks' slug alphabet. */
 export const PUSH_SLUG_PATTERN = /^[a-z0-9_-]{1,100}$/;

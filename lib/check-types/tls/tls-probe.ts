@@ -1,11 +1,11 @@
 import { isIP } from 'node:net';
 import { checkServerIdentity, connect, type PeerCertificate, rootCertificates } from 'node:tls';
-import { type CancelSignal, withDeadline } from '../egress/egress-deadline.ts';
-import { certificateNames, hostnameMismatchMessage, tlsFailureMessage } from '../egress/egress-errors.ts';
-import { bareHost, resolveAllowed } from '../egress/egress-guard.ts';
-import { trustedCa, withTrustWarning } from '../probes/check-trust.ts';
-import { days, degraded, failed, failedOn, passed, startTimer } from '../probes/outcome.ts';
-import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
+import { type CancelSignal, withDeadline } from '../../egress/egress-deadline.ts';
+import { certificateNames, hostnameMismatchMessage, tlsFailureMessage } from '../../egress/egress-errors.ts';
+import { bareHost, resolveAllowed } from '../../egress/egress-guard.ts';
+import { trustedCa, withTrustWarning } from '../../probes/check-trust.ts';
+import { days, degraded, failed, failedOn, passed, startTimer } from '../../probes/outcome.ts';
+import type { ProbeDeps, ProbeOutcome } from '../../probes/types.ts';
 import type { TlsProbeJob } from './tls.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

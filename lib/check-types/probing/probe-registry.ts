@@ -1,12 +1,12 @@
-import { runHttpProbe } from '../probes/http-probe.ts';
-import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
-import { runDnsProbe } from './dns-probe.ts';
-import { runDomainProbe } from './domain-probe.ts';
-import { runGrpcProbe } from './grpc-probe.ts';
-import { runIcmpProbe } from './icmp-probe.ts';
-import type { CheckProbeJob, ProbedType } from './registry.ts';
-import { runTcpProbe } from './tcp-probe.ts';
-import { runTlsProbe } from './tls-probe.ts';
+import { runHttpProbe } from '../../probes/http-probe.ts';
+import type { ProbeDeps, ProbeOutcome } from '../../probes/types.ts';
+import { runDnsProbe } from '../dns/dns-probe.ts';
+import { runDomainProbe } from '../domain/domain-probe.ts';
+import { runGrpcProbe } from '../grpc/grpc-probe.ts';
+import { runIcmpProbe } from '../icmp/icmp-probe.ts';
+import type { CheckProbeJob, ProbedType } from '../registry.ts';
+import { runTcpProbe } from '../tcp/tcp-probe.ts';
+import { runTlsProbe } from '../tls/tls-probe.ts';
 
 /** A probe: runs one job of its type and never throws (a failure is a failed outcome). */
 type ProbeOf<T extends ProbedType> = (

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
-import { withDeadline } from '../egress/egress-deadline.ts';
-import { resolveAllowed } from '../egress/egress-guard.ts';
-import { describeError, failed, passed, startTimer } from '../probes/outcome.ts';
-import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
+import { withDeadline } from '../../egress/egress-deadline.ts';
+import { resolveAllowed } from '../../egress/egress-guard.ts';
+import { describeError, failed, passed, startTimer } from '../../probes/outcome.ts';
+import type { ProbeDeps, ProbeOutcome } from '../../probes/types.ts';
 import type { TcpProbeJob } from './tcp.ts';
 
 /** Opens a TCP connection to host:port (through the SSRF guard) and closes it at once. */

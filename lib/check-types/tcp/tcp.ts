@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { type ConfiguredProbeJob, defineCheckType } from './definition.ts';
-import { hostSchema, portSchema, storedPortSchema } from './fields.ts';
+import { type ConfiguredProbeJob, defineCheckType } from '../contract/definition.ts';
+import { hostSchema, portSchema, storedPortSchema } from '../contract/fields.ts';
 
 const stored = z.object({ host: z.string(), port: storedPortSchema });
 /** A tcp check's config as stored. */
