@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import { isHostValue } from './origin-policy.ts';
+import { isHostValue } from '../http/origin-policy.ts';
 
 /**
  * Behind the console's CloudFront distribution (infra/console.ts) the API sees the edge's address

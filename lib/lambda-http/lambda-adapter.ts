@@ -1,11 +1,11 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { errorResponse } from '../http/error-response.ts';
+import { splitSetCookies } from '../http/set-cookies.ts';
+import { readStream } from '../http/stream-web.ts';
+import type { HttpRequest, HttpResponse } from '../http/types.ts';
 import type { Logger } from '../platform/logger.ts';
 import { clientAddress, type EdgeTrust } from './edge-address.ts';
 import { requireEdge } from './edge-only.ts';
-import { errorResponse } from './error-response.ts';
-import { splitSetCookies } from './set-cookies.ts';
-import { readStream } from './stream-web.ts';
-import type { HttpRequest, HttpResponse } from './types.ts';
 
 /**
  * API Gateway HTTP API (payload v2) event -> runtime-neutral request. Behind the console's

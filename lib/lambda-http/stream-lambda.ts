@@ -2,11 +2,11 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Context, LambdaFunctionURLEvent } from 'aws-lambda';
+import { errorResponse } from '../http/error-response.ts';
+import type { HttpRequest, HttpResponse } from '../http/types.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { EdgeTrust } from './edge-address.ts';
-import { errorResponse } from './error-response.ts';
 import { fromApiGatewayEvent } from './lambda-adapter.ts';
-import type { HttpRequest, HttpResponse } from './types.ts';
 
 /**
  * A Lambda function URL in RESPONSE_STREAM mode: the router's answer is written to the response
