@@ -1,5 +1,5 @@
-import { requestTarget } from '../domain/url-origin.ts';
-import { unredactedUrl } from '../domain/url-redaction.ts';
+import { requestTarget } from '../domain/formats.ts';
+import { unredactedUrl } from '../domain/redaction.ts';
 import { egressRefusal } from '../egress/egress-advice.ts';
 import { ConnectionError, EgressDeniedError, InvalidUrlError } from '../egress/egress-errors.ts';
 import { checkUrl, type Resolve } from '../egress/egress-guard.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { cronProblem, isTimeZone } from '../domain/cron.ts';
+import { cronProblem, isTimeZone } from '../domain/schedules.ts';
 import { minIntervalSeconds } from './config-view.ts';
 import { PULL_MAX_INTERVAL_SECONDS } from './contract/fields.ts';
 import type { PushConfig } from './push/push.ts';

@@ -1,6 +1,6 @@
 import { isProbedType } from '../check-types/registry.ts';
-import { missedRun } from '../domain/heartbeat-miss.ts';
-import { probesFromLocations } from '../domain/quorum.ts';
+import { missedRun } from '../domain/schedules.ts';
+import { probesFromLocations } from '../domain/states.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CheckTlsTrust, ProbeDefinition, Prober } from '../probes/types.ts';
 import type { WriteOp } from '../store/table.ts';

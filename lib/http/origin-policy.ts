@@ -1,4 +1,4 @@
-import { hostnameOf, isHostValue, originOf } from '../domain/url-origin.ts';
+import { hostnameOf, isHostValue, originOf } from '../domain/formats.ts';
 
 /**
  * Which web pages may call the API from a browser, and under which host names the server answers

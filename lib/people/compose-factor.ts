@@ -1,4 +1,4 @@
-import type { EmailSender } from '../domain/email-address.ts';
+import type { EmailSender } from '../domain/formats.ts';
 import type { Route } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';

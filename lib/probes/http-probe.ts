@@ -1,4 +1,4 @@
-import { expectedStatusesText, statusAccepted } from '../domain/http-statuses.ts';
+import { expectedStatusesText, statusAccepted } from '../domain/assertions.ts';
 import { httpRequest } from '../egress/egress.ts';
 import { http1Request } from '../egress/http1-client.ts';
 import { evaluateAssertions } from './assertions.ts';

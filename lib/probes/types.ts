@@ -1,5 +1,5 @@
+import type { ExpectedStatus } from '../domain/assertions.ts';
 import type { HttpAssertion } from '../domain/http-assertions.ts';
-import type { ExpectedStatus } from '../domain/http-statuses.ts';
 import type { HttpTransport } from '../egress/egress.ts';
 import type { Resolve } from '../egress/egress-guard.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -36,7 +36,7 @@ export type HttpProbeDefinition = {
   body?: string;
   /** 200 when absent. */
   expected_status?: number;
-  /** Codes and "NNN-NNN" ranges (lib/domain/http-statuses.ts); when present, judged instead of expected_status. */
+  /** Codes and "NNN-NNN" ranges (lib/domain/assertions/http-statuses.ts); when present, judged instead of expected_status. */
   expected_statuses?: ExpectedStatus[];
   /** Empty or absent: the body is not read. */
   body_contains?: string;

@@ -13,7 +13,7 @@ import { verifyCallbackToken } from '../../lib/actions/callback-token.ts';
 import { type ActionRunnerDeps, createActionRunner } from '../../lib/actions/execute.ts';
 import type { ExecutionRecord } from '../../lib/actions/execution-items.ts';
 import type { RunRequest } from '../../lib/actions/ports.ts';
-import type { StateChangeEvent } from '../../lib/domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../lib/domain/states/state-change-event.ts';
 import type { Resolve } from '../../lib/egress/egress-guard.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';

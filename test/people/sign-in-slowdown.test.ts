@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRateLimitGuard } from '../../lib/auth/limits/rate-limit.ts';
 import { createTenantStore } from '../../lib/auth/tenants/tenant-store.ts';
-import { parseEmailSender } from '../../lib/domain/email-address.ts';
+import { parseEmailSender } from '../../lib/domain/formats/email-address.ts';
 import { credentialPutOps } from '../../lib/people/credential-items.ts';
 import { createPasswordLogin } from '../../lib/people/password-login.ts';
 import type { OutgoingMail, RecordAudit } from '../../lib/people/reset/ports.ts';

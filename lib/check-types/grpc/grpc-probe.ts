@@ -1,5 +1,5 @@
 import type * as grpc from '@grpc/grpc-js';
-import { secretRedactor } from '../../domain/secret-redaction.ts';
+import { secretRedactor } from '../../domain/redaction.ts';
 import { withDeadline } from '../../egress/egress-deadline.ts';
 import { resolveAllowed } from '../../egress/egress-guard.ts';
 import { withTrustWarning } from '../../probes/check-trust.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { REDACTED } from '../../domain/redacted.ts';
+import { REDACTED } from '../../domain/redaction.ts';
 import { type ConfiguredProbeJob, defineCheckType } from '../contract/definition.ts';
 import { keepMetadata, presentMetadata } from './metadata.ts';
 

@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { urlSecrets } from '../../domain/secret-redaction.ts';
-import { redactUrl } from '../../domain/url-redaction.ts';
+import { redactUrl, urlSecrets } from '../../domain/redaction.ts';
 import type { HttpCheckType } from '../contract/definition.ts';
 
 /**

@@ -5,7 +5,7 @@ import { everyWords, PUSH_MAX_INTERVAL_SECONDS } from '../contract/fields.ts';
 /** What a slug URL names (`/ping/<ping key>/<slug>`): Healthchecks' slug alphabet. */
 export const PUSH_SLUG_PATTERN = /^[a-z0-9_-]{1,100}$/;
 
-/** A cron schedule read in an IANA timezone (lib/domain/heartbeat.ts computes its expected times). */
+/** A cron schedule read in an IANA timezone (lib/domain/schedules/heartbeat.ts computes its expected times). */
 const scheduleInput = z.strictObject({
   cron: z.string().min(1).max(200).meta({
     description:
@@ -52,7 +52,7 @@ export type PushConfig = z.output<typeof stored>;
 
 /**
  * push: the monitored job reports (its ping URLs, or POST /v1/checks/{id}/results); no success by
- * the deadline (lib/domain/heartbeat.ts) fails the check (a dead man's switch). Never probed.
+ * the deadline (lib/domain/schedules/heartbeat.ts) fails the check (a dead man's switch). Never probed.
  */
 export const pushCheckType = {
   kind: 'push',

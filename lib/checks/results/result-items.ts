@@ -26,7 +26,7 @@ export const resultSchema = z.object({
   /** Recorded by the service (dead man's switch) rather than probed or pushed. */
   synthetic: z.boolean().optional(),
   details: z.record(z.string(), z.unknown()).optional(),
-  /** A slot probed from several locations: each location's part (lib/domain/quorum.ts LocationOutcome). */
+  /** A slot probed from several locations: each location's part (lib/domain/states/quorum.ts LocationOutcome). */
   locations: z.array(locationOutcomeSchema).optional(),
   /** Too few locations reported to decide the slot: stored, but it moved no state (success is false). */
   inconclusive: z.boolean().optional(),

@@ -1,5 +1,5 @@
 import { createTransport } from 'nodemailer';
-import { formatEmailSender } from '../../domain/email-address.ts';
+import { formatEmailSender } from '../../domain/formats.ts';
 import { ConnectionError, EgressError } from '../../egress/egress-errors.ts';
 import { isAllowListed, type Resolve, resolveAllowed } from '../../egress/egress-guard.ts';
 import type { Runtime } from '../../platform/config.ts';

@@ -1,5 +1,5 @@
-import type { EmailSender } from '../../domain/email-address.ts';
-import { REDACTED } from '../../domain/redacted.ts';
+import type { EmailSender } from '../../domain/formats.ts';
+import { REDACTED } from '../../domain/redaction.ts';
 import type { HttpTransport } from '../../egress/egress.ts';
 import type { Resolve } from '../../egress/egress-guard.ts';
 import type { Clock } from '../../platform/clock.ts';

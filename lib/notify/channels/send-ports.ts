@@ -1,4 +1,4 @@
-import type { EmailSender } from '../../domain/email-address.ts';
+import type { EmailSender } from '../../domain/formats.ts';
 import type { HttpTransport } from '../../egress/egress.ts';
 import type { Resolve } from '../../egress/egress-guard.ts';
 import type { Runtime } from '../../platform/config.ts';

@@ -30,7 +30,7 @@ export function lastDays(nowMs: number, days: number): string[] {
 /**
  * Approximate nearest-rank percentile `q` (0 < q <= 1) in whole ms, or null for an empty rollup:
  * the geometric midpoint of the histogram bucket holding the ceil(q·n)-th latency, capped at
- * latency_max (within ~9% like p50FromRollup in lib/domain/sparkline.ts).
+ * latency_max (within ~9% like p50FromRollup in lib/domain/rollups/sparkline.ts).
  */
 export function percentileFromRollup(rollup: Rollup, q: number): number | null {
   if (rollup.total === 0) return null;

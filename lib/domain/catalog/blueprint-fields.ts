@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { HTTP_URL_PATTERN } from '../formats/url-patterns.ts';
 import {
   FIELD_TYPES,
   type FieldType,
@@ -7,7 +8,6 @@ import {
   parseDefaultValue,
 } from './field-values.ts';
 import { isAllowedKey, RESERVED_NAME_MESSAGE, RESERVED_NAMES } from './reserved-names.ts';
-import { HTTP_URL_PATTERN } from './url-patterns.ts';
 
 /** Blueprint field definitions: their shape, their rules and their order. Pure: no I/O. */
 

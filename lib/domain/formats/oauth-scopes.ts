@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Role, Scope } from './principal.ts';
+import type { Role, Scope } from '../principal.ts';
 
 /** The scopes an MCP client may ask for (docs/auth.md "OAuth for MCP clients"), in their canonical order. */
 export const SCOPES = ['read', 'write', 'admin'] as const satisfies readonly Scope[];

@@ -9,13 +9,13 @@ import { addToRollup, emptyRollup, ROLLUP_HISTOGRAM_SIZE, type Rollup } from './
  * rollups would be, so they get none and sparklines read the results.
  */
 
-/** One member's bucket as stored: the Rollup of lib/domain/sparkline.ts with a sparse histogram. */
+/** One member's bucket as stored: the Rollup of lib/domain/rollups/sparkline.ts with a sparse histogram. */
 export interface StoredMemberRollup {
   total: number;
   failures: number;
   latency_sum: number;
   latency_max: number;
-  /** Latency histogram counts by index (layout of lib/domain/sparkline.ts); absent indexes are 0. */
+  /** Latency histogram counts by index (layout of lib/domain/rollups/sparkline.ts); absent indexes are 0. */
   histogram: Record<string, number>;
 }
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { STATE_RULES } from './entity-state.ts';
+import { STATE_RULES } from '../states/entity-state.ts';
 import { fieldValueSchema } from './field-values.ts';
 
 /**

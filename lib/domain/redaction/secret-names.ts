@@ -32,7 +32,7 @@ const SECRET_FRAGMENTS = [
 /**
  * Whether a header or json name is secret-looking: it holds one of SECRET_FRAGMENTS (any case,
  * anywhere: `Set-Cookie`, `X-Api-Key`, `accessToken`, `db_password`), or is secret as a URL
- * parameter name is (words such as `auth`, `sig`, `pass`: lib/domain/url-redaction.ts).
+ * parameter name is (words such as `auth`, `sig`, `pass`: lib/domain/redaction/url-redaction.ts).
  */
 export function isSecretName(name: string): boolean {
   const lower = name.toLowerCase();

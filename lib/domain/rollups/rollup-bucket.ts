@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isoTime } from './iso-time.ts';
+import { isoTime } from '../formats/iso-time.ts';
 import { histogramIndex } from './sparkline.ts';
 
 /**
@@ -21,7 +21,7 @@ export const currentRollupSchema = z.object({
   total: count,
   failures: count,
   latency_sum: z.number().min(0),
-  /** Latency histogram counts by index (layout of lib/domain/sparkline.ts); absent indexes are 0. */
+  /** Latency histogram counts by index (layout of lib/domain/rollups/sparkline.ts); absent indexes are 0. */
   counts: z.record(z.string(), count),
 });
 export type CurrentRollup = z.infer<typeof currentRollupSchema>;

@@ -4,7 +4,7 @@
  * Latency statistics always cover every result, successful and failed: a probe that times out
  * or is refused still took that long, and hiding failures would flatter a failing check.
  */
-import { isoTime } from './iso-time.ts';
+import { isoTime } from '../formats/iso-time.ts';
 
 export interface ResultSample {
   checked_at_ms: number;

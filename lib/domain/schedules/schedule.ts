@@ -61,7 +61,7 @@ export interface ScheduledCheck {
 /**
  * When a check should next be found by the scheduler (ISO time), or null when it is not
  * scheduled: pull checks on their phase (or their existing slot, with `keepExisting`), push
- * checks at their deadline (lib/domain/heartbeat.ts; one missed already recorded is not missed again).
+ * checks at their deadline (lib/domain/schedules/heartbeat.ts; one missed already recorded is not missed again).
  */
 export function scheduledRunAt(check: ScheduledCheck, nowMs: number, keepExisting: boolean): string | null {
   if (!check.enabled) return null;

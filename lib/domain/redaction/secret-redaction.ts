@@ -243,7 +243,7 @@ function redactCutSecrets(text: string, secrets: readonly string[]): string {
 
 /**
  * The secrets written into a URL: its userinfo and the values of secret-looking query and fragment
- * parameters (the parts read-only keys see as `********`, lib/domain/url-redaction.ts), as
+ * parameters (the parts read-only keys see as `********`, lib/domain/redaction/url-redaction.ts), as
  * written and decoded. None for text that is not a URL (a template's placeholders stay literal).
  */
 export function urlSecrets(url: string): string[] {

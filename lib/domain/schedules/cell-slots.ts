@@ -3,7 +3,7 @@ import { firstSlot } from './schedule.ts';
 /**
  * Slot arithmetic of a cell (pure): the pull checks of one tenant and interval share a cell, and a
  * cell runs them together on its own phase (stable per cell id, uniform over the interval, like a
- * check's: lib/domain/schedule.ts), so one message and one results item serve every member.
+ * check's: lib/domain/schedules/schedule.ts), so one message and one results item serve every member.
  */
 
 /** Checks per cell at most: a slot's results item stays far below DynamoDB's 400 KB. */
