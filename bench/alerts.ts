@@ -18,7 +18,7 @@ import { idSchema, inBatches, postResult, startWebhookRig, wallMs } from './webh
  * through NODE_EXTRA_CA_CERTS). Each phase posts a crossing result to every check at once and
  * waits for every alert at the receiver. Side by side: the same number of HTTPS POSTs from a bare
  * Node loop to the same receiver at the same concurrency, a fresh connection each (as Vigil sent
- * before its kept-alive pools, lib/platform/egress-pool.ts): the design Vigil is measured against.
+ * before its kept-alive pools, lib/egress/egress-pool.ts): the design Vigil is measured against.
  * Then, on the same checks, the flapping round (bench/alert-flapping.ts), reported apart.
  */
 

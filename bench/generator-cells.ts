@@ -10,10 +10,10 @@ import { cellCreatedOp } from '../lib/checks/cells/cell-items.ts';
 import { createGenerator } from '../lib/cloud/generator.ts';
 import { createGeneratorHandler } from '../lib/cloud/generator-handler.ts';
 import type { WorkerJob } from '../lib/cloud/worker.ts';
+import { createDynamoTable } from '../lib/dynamodb/dynamodb-table.ts';
 import { createFakeClock, isoTime } from '../lib/platform/clock.ts';
 import type { JobQueue } from '../lib/platform/job-queue.ts';
 import { silentLogger } from '../lib/platform/logger.ts';
-import { createDynamoTable } from '../lib/store/dynamodb-table.ts';
 import { createTestTable, startDynamoDbLocal } from '../test/support/dynamodb-local.ts';
 
 const cellsPerShard = Number(process.argv[2] ?? 250);

@@ -31,7 +31,7 @@ type Scenario = (typeof SCENARIOS)[number];
 /**
  * Scenario groups accepted by --only besides the names themselves. `unrecorded` (the maximum-rate
  * mode with nothing recorded) and `undici` (the maximum-rate mode with probes sent by undici instead
- * of lib/platform/http1-client.ts) are diagnostics, run only when named.
+ * of lib/egress/http1-client.ts) are diagnostics, run only when named.
  */
 const GROUPS: Record<string, Scenario[]> = {
   probes: ['bare', 'scheduled', 'max'],

@@ -7,7 +7,7 @@ import { createTenantStore } from '../lib/auth/tenants/tenant-store.ts';
 import { type EntityRecord, entityCreatedOps } from '../lib/catalog/entity-items.ts';
 import { isoTime, systemClock } from '../lib/platform/clock.ts';
 import { newId } from '../lib/platform/ids.ts';
-import { createSqliteTable, openSqliteDatabase } from '../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../lib/sqlite/sqlite-table.ts';
 import { MAX_TRANSACTION_OPS, type WriteOp } from '../lib/store/table.ts';
 import { call } from './push.ts';
 import { buildConsole, chromiumPresent, removeConsole, timeFirstRows } from './search-console.ts';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { PROBE_THREAD_PREFIX } from '../lib/local/probe-threads.ts';
-import { CHECKPOINT_THREAD } from '../lib/store/sqlite-checkpointer.ts';
-import { WRITER_THREAD_NAME } from '../lib/store/sqlite-writer-client.ts';
+import { CHECKPOINT_THREAD } from '../lib/sqlite/sqlite-checkpointer.ts';
+import { WRITER_THREAD_NAME } from '../lib/sqlite/sqlite-writer-client.ts';
 
 /**
  * CPU time of this process's threads, grouped by role, from `/proc/self/task/<tid>/stat` (Linux).

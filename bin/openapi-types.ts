@@ -10,7 +10,7 @@ import { NOTIFY_QUEUE, notifyJobSchema } from '../lib/notify/jobs.ts';
 import { systemClock } from '../lib/platform/clock.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 import { silentLogger } from '../lib/platform/logger.ts';
-import { createSqliteTable, openSqliteDatabase } from '../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../lib/sqlite/sqlite-table.ts';
 
 /**
  * Writes the console's API types (web/src/api/schema.d.ts) from the OpenAPI document of the route

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { rdapBootstrapSchema } from '../lib/check-types/rdap-bootstrap.ts';
-import { httpRequest } from '../lib/platform/egress.ts';
-import { http1Request } from '../lib/platform/http1-client.ts';
+import { httpRequest } from '../lib/egress/egress.ts';
+import { http1Request } from '../lib/egress/http1-client.ts';
 
 /**
  * `npm run rdap:bootstrap`: refreshes the RDAP bootstrap that domain checks ship with

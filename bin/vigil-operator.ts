@@ -6,12 +6,12 @@ import { OperatorKeyError } from '../lib/auth/services.ts';
 import { backupDataDir, restoreDataDir } from '../lib/cli/backup.ts';
 import { deadLetterRedrive } from '../lib/cli/dlq.ts';
 import { OPERATOR_USAGE, runOperatorCommand, UsageError } from '../lib/cli/operator.ts';
+import { createDynamoTable } from '../lib/dynamodb/dynamodb-table.ts';
 import { DataDirLockedError } from '../lib/local/data-dir-lock.ts';
 import { systemClock } from '../lib/platform/clock.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 import { AppError } from '../lib/platform/errors.ts';
-import { createDynamoTable } from '../lib/store/dynamodb-table.ts';
-import { createSqliteTable, openSqliteDatabase } from '../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../lib/sqlite/sqlite-table.ts';
 import type { Table } from '../lib/store/table.ts';
 
 const config = loadConfig('local');

@@ -8,7 +8,7 @@ import type { App } from '../lib/app.ts';
 import { createCloudApp } from '../lib/cloud/http-composition.ts';
 import { internalErrorFallback } from '../lib/cloud/lambda-edge.ts';
 import { createFunctionTracer, tracedRouter, traceInvocations } from '../lib/cloud/tracing.ts';
-import { apiGatewayHandler } from '../lib/http/lambda-adapter.ts';
+import { apiGatewayHandler } from '../lib/lambda-http/lambda-adapter.ts';
 import { type Config, loadConfig } from '../lib/platform/config.ts';
 import type { Logger } from '../lib/platform/logger.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CELL_SIZE } from '../lib/domain/cell-slots.ts';
+import { CELL_SIZE } from '../lib/domain/schedules.ts';
 
 /**
  * The deployment's capacity plan, derived at synth from what it expects to run (docs/performance.md

@@ -33,7 +33,11 @@ import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deplo
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { CONSOLE_CSP } from '../lib/http/console-policy.ts';
-import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER, VIEWER_HOST_HEADER } from '../lib/http/edge-address.ts';
+import {
+  EDGE_SECRET_HEADER,
+  VIEWER_ADDRESS_HEADER,
+  VIEWER_HOST_HEADER,
+} from '../lib/lambda-http/edge-address.ts';
 
 /** `npm run build:web`'s output in this checkout. */
 const DEFAULT_CONSOLE_DIR = resolve(import.meta.dirname, '..', 'web', 'dist');
@@ -51,7 +55,7 @@ export interface VigilConsoleProps {
   readonly consoleDir?: string;
   /**
    * Sent to every API origin as EDGE_SECRET_HEADER; the functions behind them get the same value
-   * as VIGIL_EDGE_SECRET and only then believe VIEWER_ADDRESS_HEADER (lib/http/edge-address.ts).
+   * as VIGIL_EDGE_SECRET and only then believe VIEWER_ADDRESS_HEADER (lib/lambda-http/edge-address.ts).
    */
   readonly edgeSecret: ISecret;
   /** A CloudFront web ACL (us-east-1) for the distribution: infra/waf.ts. */

@@ -14,7 +14,7 @@ import { Construct } from 'constructs';
 const indexes = ['gsi1', 'gsi2'] as const;
 
 /**
- * The DynamoDB actions the store calls (lib/store/dynamodb-table.ts: GetItem, BatchGetItem, Query,
+ * The DynamoDB actions the store calls (lib/dynamodb/dynamodb-table.ts: GetItem, BatchGetItem, Query,
  * PutItem, UpdateItem, DeleteItem and TransactWriteItems, which needs the action of each item it
  * holds, ConditionCheckItem included). Never BatchWriteItem (an unconditional write or delete of 25
  * items), Scan or the stream's reads: a function gets a subset of these, never grantReadWriteData.
@@ -42,7 +42,7 @@ export const GENERATOR_TABLE_ACTIONS: readonly TableAction[] = [
 
 /**
  * The one DynamoDB table of the cloud runtime. Keys, indexes, stream and TTL mirror
- * `createTableDefinition` in lib/store/dynamodb-table.ts (the definition DynamoDB Local tests use).
+ * `createTableDefinition` in lib/dynamodb/dynamodb-table.ts (the definition DynamoDB Local tests use).
  */
 export class VigilTable extends Construct {
   readonly table: Table;

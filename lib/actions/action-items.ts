@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { ACTION_LIMITS, ACTION_METHODS, TRIGGER_STATES, TRIGGER_TYPES } from '../domain/action-rules.ts';
-import { shardOf } from '../domain/schedule.ts';
+import { ACTION_LIMITS, ACTION_METHODS, TRIGGER_STATES, TRIGGER_TYPES } from '../domain/limits.ts';
+import { shardOf } from '../domain/schedules.ts';
 import { isoTime } from '../platform/clock.ts';
 import { belowLimit } from '../store/conditions.ts';
 import { defineItem } from '../store/item-definition.ts';
@@ -17,7 +17,7 @@ import type { Table, UpdateOp, WriteOp } from '../store/table.ts';
  * SPEC.md "Action" and DECISIONS.md "Actions"; public views are responses.ts.
  */
 
-export { ACTION_LIMITS, ACTION_METHODS, TRIGGER_STATES, TRIGGER_TYPES } from '../domain/action-rules.ts';
+export { ACTION_LIMITS, ACTION_METHODS, TRIGGER_STATES, TRIGGER_TYPES } from '../domain/limits.ts';
 
 const actionSchema = z.object({
   id: z.string(),

@@ -1,10 +1,10 @@
-import { requestTarget } from '../domain/url-origin.ts';
-import { unredactedUrl } from '../domain/url-redaction.ts';
+import { requestTarget } from '../domain/formats.ts';
+import { unredactedUrl } from '../domain/redaction.ts';
+import { egressRefusal } from '../egress/egress-advice.ts';
+import { ConnectionError, EgressDeniedError, InvalidUrlError } from '../egress/egress-errors.ts';
+import { checkUrl, type Resolve } from '../egress/egress-guard.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
-import { egressRefusal } from '../platform/egress-advice.ts';
-import { ConnectionError, EgressDeniedError, InvalidUrlError } from '../platform/egress-errors.ts';
-import { checkUrl, type Resolve } from '../platform/egress-guard.ts';
 import { type ErrorDetail, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import type { PageRequest } from '../store/paging.ts';

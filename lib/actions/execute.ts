@@ -1,20 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type HttpTransport, httpRequest } from '../egress/egress.ts';
+import { connectionFailureText, egressRefusal } from '../egress/egress-advice.ts';
+import { ConnectionError, EgressDeniedError, EgressError, InvalidUrlError } from '../egress/egress-errors.ts';
+import type { Resolve } from '../egress/egress-guard.ts';
+import { undiciRequest } from '../egress/undici-client.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
-import { type HttpTransport, httpRequest } from '../platform/egress.ts';
-import { connectionFailureText, egressRefusal } from '../platform/egress-advice.ts';
-import {
-  ConnectionError,
-  EgressDeniedError,
-  EgressError,
-  InvalidUrlError,
-} from '../platform/egress-errors.ts';
-import type { Resolve } from '../platform/egress-guard.ts';
 import { ValidationError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
-import { undiciRequest } from '../platform/undici-client.ts';
 import { ACTION_LIMITS } from './action-items.ts';
 import { newCallbackToken } from './callback-token.ts';
 import type { DispatchFields, ExecutionRecord } from './execution-items.ts';
@@ -60,7 +55,7 @@ export interface ActionRunnerDeps {
   /** Extra trusted CAs (PEM) for HTTPS endpoints. */
   ca?: string[];
   resolve?: Resolve;
-  /** The process's kept-alive pools (lib/platform/egress-pool.ts); a fresh connection per send without. */
+  /** The process's kept-alive pools (lib/egress/egress-pool.ts); a fresh connection per send without. */
   transport?: HttpTransport;
   publicUrl?: string;
   /** Called once for each newly stored execution that has a pipeline deadline (success or failed). */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ACTION_LIMITS, TRIGGER_TYPES } from '../domain/action-rules.ts';
+import { ACTION_LIMITS, TRIGGER_TYPES } from '../domain/limits.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { queryAll } from '../store/items.ts';

@@ -1,10 +1,10 @@
-import { type Redact, secretRedactor, urlSecrets } from '../domain/secret-redaction.ts';
+import { type Redact, secretRedactor, urlSecrets } from '../domain/redaction.ts';
 import type { ActionRecord } from './action-items.ts';
 
 /**
  * What an execution may store of a send (docs/actions.md "Executions"): the action's header values,
  * its URL's credentials and the callback token are hidden in the snippet and the message, as
- * written and in every encoding lib/domain/secret-redaction.ts knows, so a receiver that echoes
+ * written and in every encoding lib/domain/redaction/secret-redaction.ts knows, so a receiver that echoes
  * the request shows them to no one who reads the execution (API, console, MCP).
  */
 export function actionRedactor(action: Pick<ActionRecord, 'headers' | 'url'>, callbackToken: string): Redact {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { stateChangeEventSchema } from '../domain/state-change-event.ts';
+import { stateChangeEventSchema } from '../domain/states.ts';
 
 /**
  * The jobs of the action queue (the job-queue port: the local SQLite queue, SQS in the cloud),

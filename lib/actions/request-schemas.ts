@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { RESERVED_NAMES } from '../domain/reserved-names.ts';
-import { TEMPLATED_URL_PATTERN } from '../domain/url-patterns.ts';
+import { RESERVED_NAMES } from '../domain/catalog.ts';
+import { TEMPLATED_URL_PATTERN } from '../domain/formats.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
 import { ACTION_LIMITS, ACTION_METHODS, TRIGGER_STATES, TRIGGER_TYPES } from './action-items.ts';

@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { REDACTED } from '../domain/redacted.ts';
-import { redactUrl } from '../domain/url-redaction.ts';
+import { REDACTED, redactUrl } from '../domain/redaction.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import { ACTION_METHODS, type ActionRecord, TRIGGER_STATES, TRIGGER_TYPES } from './action-items.ts';
 import {
@@ -13,7 +12,7 @@ import {
 /**
  * Public views of actions and executions. Header values are write-only: every response shows
  * `********` for each (their names show). For read-only keys the URL's credentials and
- * secret-looking query values read `********` too (lib/domain/url-redaction.ts). An execution
+ * secret-looking query values read `********` too (lib/domain/redaction/url-redaction.ts). An execution
  * never shows its callback token's hash.
  */
 

@@ -1,4 +1,4 @@
-import { REDACTED } from '../domain/redacted.ts';
+import { REDACTED } from '../domain/redaction.ts';
 import { isoTime } from '../platform/clock.ts';
 import type { DispatchFields, ExecutionRecord } from './execution-items.ts';
 import type { RunRequest } from './ports.ts';

@@ -1,4 +1,4 @@
-import { nextSlot } from '../domain/schedule.ts';
+import { nextSlot } from '../domain/schedules.ts';
 import { isoTime } from '../platform/clock.ts';
 import type { JobInput, JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';

@@ -1,4 +1,4 @@
-import type { StateChangeEvent } from '../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../domain/states.ts';
 import type { ActionRecord } from './action-items.ts';
 import { fillJsonTemplate, isJsonTemplate } from './json-template.ts';
 

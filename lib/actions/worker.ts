@@ -1,4 +1,4 @@
-import type { StateChangeEvent } from '../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../domain/states.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { LogLimitError } from '../platform/errors.ts';

@@ -2,9 +2,8 @@ import * as z from 'zod';
 import { HTTP_METHODS } from '../check-types/check-config.ts';
 import { CHECK_TYPE_DEFINITIONS, CHECK_TYPES } from '../check-types/registry.ts';
 import { storedTlsTrustSchema } from '../check-types/tls-trust.ts';
-import { storedExpectedStatusesSchema } from '../domain/http-statuses.ts';
-import { isoTime } from '../domain/iso-time.ts';
-import { storedAssertionSchema } from '../domain/stored-assertions.ts';
+import { storedAssertionSchema, storedExpectedStatusesSchema } from '../domain/assertions.ts';
+import { isoTime } from '../domain/formats.ts';
 import type { ProbeDefinition, ProbeDetails, Probed } from '../probes/types.ts';
 
 /**

@@ -4,10 +4,10 @@ import {
   API_KEY_PREFIX,
   API_KEY_RANDOM_LENGTH,
   apiKeyChecksum,
-} from '../domain/api-key-format.ts';
+} from '../domain/formats.ts';
 
 /**
- * Making and hashing API keys; the format rule itself is in lib/domain/api-key-format.ts. Only the
+ * Making and hashing API keys; the format rule itself is in lib/domain/formats/api-key-format.ts. Only the
  * SHA-256 hash of a key is ever stored.
  */
 

@@ -1,4 +1,4 @@
-import { isWellFormedApiKey } from '../domain/api-key-format.ts';
+import { isWellFormedApiKey } from '../domain/formats.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { AccountDisabledError, UnauthorizedError } from '../platform/errors.ts';

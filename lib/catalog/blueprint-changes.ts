@@ -1,5 +1,5 @@
 import { tenantCatalogOp } from '../auth/records.ts';
-import { DEFAULT_STATE_RULE, type StateRule } from '../domain/entity-state.ts';
+import { DEFAULT_STATE_RULE, type StateRule } from '../domain/states.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { fieldDefinitionSchema } from '../domain/blueprint-fields.ts';
-import { STATE_RULES } from '../domain/entity-state.ts';
+import { fieldDefinitionSchema } from '../domain/catalog.ts';
+import { STATE_RULES } from '../domain/states.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { queryAll } from '../store/items.ts';

@@ -4,8 +4,8 @@ import {
   checkFieldDefinitions,
   type FieldDefinition,
   MAX_FIELDS_PER_BLUEPRINT,
-} from '../domain/blueprint-fields.ts';
-import { DEFAULT_STATE_RULE, type StateRule } from '../domain/entity-state.ts';
+} from '../domain/catalog.ts';
+import { DEFAULT_STATE_RULE, type StateRule } from '../domain/states.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';

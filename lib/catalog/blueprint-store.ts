@@ -1,4 +1,4 @@
-import { SLUG } from '../domain/slug.ts';
+import { SLUG } from '../domain/formats.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import type { Table } from '../store/table.ts';
 import { type BlueprintRecord, getBlueprint, listBlueprints } from './blueprint-items.ts';

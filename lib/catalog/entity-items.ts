@@ -6,8 +6,8 @@ import {
   entityPointerSchema,
   entitySchema,
   entityStateSchema,
-} from '../domain/entity-record.ts';
-import { SLUG } from '../domain/slug.ts';
+} from '../domain/catalog.ts';
+import { SLUG } from '../domain/formats.ts';
 import { isId } from '../platform/ids.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
@@ -23,8 +23,8 @@ import type { Condition, Item, QueryPage, Table, WriteOp } from '../store/table.
  * the checks engine's attributes too, written with `entityChecksOp` in the checks' transactions.
  */
 
-export type { EntityPointer, EntityRecord, EntityState } from '../domain/entity-record.ts';
-export { entitySchema } from '../domain/entity-record.ts';
+export type { EntityPointer, EntityRecord, EntityState } from '../domain/catalog.ts';
+export { entitySchema } from '../domain/catalog.ts';
 
 type EntityKey = { tenant_id: string; blueprint_slug: string; slug: string };
 type Ref = Pick<EntityKey, 'blueprint_slug' | 'slug'>; // where an entity item is within its tenant

@@ -1,6 +1,6 @@
 import { getTenant } from '../auth/records.ts';
-import { applyFieldPatch, type FieldValues } from '../domain/entity-fields.ts';
-import { DEFAULT_STATE_RULE, type StateRule } from '../domain/entity-state.ts';
+import { applyFieldPatch, type FieldValues } from '../domain/catalog.ts';
+import { DEFAULT_STATE_RULE, type StateRule } from '../domain/states.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';

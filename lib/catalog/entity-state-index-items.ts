@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { State } from '../domain/check-state.ts';
+import type { State } from '../domain/states.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import type { PageSource } from '../store/paging.ts';

@@ -1,4 +1,4 @@
-import { withDefaults } from '../domain/entity-fields.ts';
+import { withDefaults } from '../domain/catalog.ts';
 import type { BlueprintRecord } from './blueprint-items.ts';
 import type { EntityRecord } from './entity-items.ts';
 import { publicEntity } from './records.ts';

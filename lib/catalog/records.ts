@@ -1,5 +1,5 @@
-import { type FieldDefinition, sortFields } from '../domain/blueprint-fields.ts';
-import { DEFAULT_STATE_RULE } from '../domain/entity-state.ts';
+import { type FieldDefinition, sortFields } from '../domain/catalog.ts';
+import { DEFAULT_STATE_RULE } from '../domain/states.ts';
 import type { BlueprintRecord } from './blueprint-items.ts';
 import type { EntityRecord } from './entity-items.ts';
 import type { RelationRecord } from './relation-items.ts';

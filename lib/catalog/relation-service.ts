@@ -1,5 +1,5 @@
 import { tenantCatalogOp } from '../auth/records.ts';
-import { wouldCreateCycle } from '../domain/dependency-cycle.ts';
+import { wouldCreateCycle } from '../domain/catalog.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, clipText, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { isId, newId } from '../platform/ids.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { MAX_FIELDS_PER_BLUEPRINT, newFieldDefinitionSchema } from '../domain/blueprint-fields.ts';
-import { STATE_RULES } from '../domain/entity-state.ts';
-import { slugSchema } from '../domain/slug.ts';
+import { MAX_FIELDS_PER_BLUEPRINT, newFieldDefinitionSchema } from '../domain/catalog.ts';
+import { slugSchema } from '../domain/formats.ts';
+import { STATE_RULES } from '../domain/states.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { queryInteger } from '../http/route-schemas.ts';
 import { ENTITY_PAGE_MAX } from './entity-listing.ts';

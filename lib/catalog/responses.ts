@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { fieldDefinitionSchema } from '../domain/blueprint-fields.ts';
-import { STATE_RULES } from '../domain/entity-state.ts';
+import { fieldDefinitionSchema } from '../domain/catalog.ts';
+import { STATE_RULES } from '../domain/states.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import { blueprintSchema } from './blueprint-items.ts';
 import { entitySchema } from './entity-items.ts';

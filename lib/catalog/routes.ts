@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { slugSchema } from '../domain/slug.ts';
+import { slugSchema } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';

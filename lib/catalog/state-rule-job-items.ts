@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { STATE_RULES } from '../domain/entity-state.ts';
+import { STATE_RULES } from '../domain/states.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import type { Condition, Item, Table, WriteOp } from '../store/table.ts';

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { cronProblem, isTimeZone } from '../domain/cron.ts';
+import { cronProblem, isTimeZone } from '../domain/schedules.ts';
 import { minIntervalSeconds } from './config-view.ts';
-import { PULL_MAX_INTERVAL_SECONDS } from './fields.ts';
-import type { PushConfig } from './push.ts';
+import { PULL_MAX_INTERVAL_SECONDS } from './contract/fields.ts';
+import type { PushConfig } from './push/push.ts';
 import { CHECK_TYPE_DEFINITIONS, CHECK_TYPES, type CheckConfig, type CheckType } from './registry.ts';
 
 /**
@@ -13,7 +13,8 @@ import { CHECK_TYPE_DEFINITIONS, CHECK_TYPES, type CheckConfig, type CheckType }
  * re-coercion deeper in.
  */
 
-export { PULL_MAX_INTERVAL_SECONDS, PUSH_MAX_INTERVAL_SECONDS } from './fields.ts';
+export { PULL_MAX_INTERVAL_SECONDS, PUSH_MAX_INTERVAL_SECONDS } from './contract/fields.ts';
+export { PUSH_SLUG_PATTERN } from './push/push.ts';
 export { CHECK_TYPES, type CheckConfig, type CheckType } from './registry.ts';
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 

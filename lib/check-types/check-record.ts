@@ -1,9 +1,7 @@
 import * as z from 'zod';
-import { storedExpectedStatusesSchema } from '../domain/http-statuses.ts';
-import { currentRollupSchema } from '../domain/rollup-bucket.ts';
-import { storedAssertionSchema } from '../domain/stored-assertions.ts';
+import { storedAssertionSchema, storedExpectedStatusesSchema } from '../domain/assertions.ts';
+import { currentRollupSchema } from '../domain/rollups.ts';
 import { type CheckConfig, HTTP_METHODS, storedCheckConfigSchema } from './check-config.ts';
-import { locationOutcomeSchema } from './location-outcome.ts';
 import { storedTlsTrustSchema } from './tls-trust.ts';
 
 /**
@@ -13,6 +11,18 @@ import { storedTlsTrustSchema } from './tls-trust.ts';
  */
 
 const checkState = z.enum(['unknown', 'up', 'down', 'degraded']);
+
+/**
+ * One location's part in a decided slot of a located check (lib/domain/states/quorum.ts
+ * LocationOutcome), as results and the check's state store it.
+ */
+export const locationOutcomeSchema = z.object({
+  location: z.string(),
+  outcome: z.enum(['up', 'degraded', 'down', 'unknown']),
+  status_code: z.number().int().nullable(),
+  latency_ms: z.number().int().nullable(),
+  error_message: z.string(),
+});
 
 /** The definition's fields besides `check_type` and `config` (typed together: lib/check-types/check-config.ts). */
 export const checkFieldsSchema = z.object({
@@ -53,7 +63,7 @@ export const checkFieldsSchema = z.object({
   headers: z.record(z.string(), z.string()),
   body: z.string().nullable(),
   expected_status: z.number().int(),
-  /** http: accepted codes and ranges (lib/domain/http-statuses.ts); absent or null: exactly expected_status. */
+  /** http: accepted codes and ranges (lib/domain/assertions/http-statuses.ts); absent or null: exactly expected_status. */
   expected_statuses: storedExpectedStatusesSchema.nullable().optional(),
   body_contains: z.string(),
   /** http: what the response must also satisfy (lib/domain/http-assertions.ts); absent on checks without any. */
@@ -71,7 +81,7 @@ export const checkFieldsSchema = z.object({
   slo_target: z.number().nullable().optional(),
   enabled: z.boolean(),
   /**
-   * Pull checks: where they are probed (location names, lib/domain/quorum.ts); absent (checks
+   * Pull checks: where they are probed (location names, lib/domain/states/quorum.ts); absent (checks
    * before locations) or `["default"]`: the runtime's own workers, in a cell.
    */
   locations: z.array(z.string()).optional(),
@@ -96,13 +106,13 @@ const runningStateShape = {
   last_result_at: z.string().nullable(),
   /** Push checks: when the agent last reported (synthetic results do not count). */
   last_push_at: z.string().nullable().optional(),
-  /** Push checks: a /start not yet followed by the run's end (lib/domain/heartbeat.ts). */
+  /** Push checks: a /start not yet followed by the run's end (lib/domain/schedules/heartbeat.ts). */
   run_started_at: z.string().nullable().optional(),
   /** The next slot (pull) or deadline (push); null while not scheduled. The due index keys on it. */
   next_run_at: z.string().nullable(),
-  /** The results of the check's latest 5-minute bucket (lib/domain/rollup-bucket.ts); internal. */
+  /** The results of the check's latest 5-minute bucket (lib/domain/rollups/rollup-bucket.ts); internal. */
   current_rollup: currentRollupSchema.optional(),
-  /** A located check: each location's part in its last decided slot (lib/domain/quorum.ts). */
+  /** A located check: each location's part in its last decided slot (lib/domain/states/quorum.ts). */
   last_locations: z.array(locationOutcomeSchema).optional(),
 };
 

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { ConfiguredCheckType } from './definition.ts';
+import type { ConfiguredCheckType } from './contract/definition.ts';
 import { CHECK_TYPE_DEFINITIONS, type CheckType } from './registry.ts';
 
 /**

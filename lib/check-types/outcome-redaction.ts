@@ -1,11 +1,11 @@
-import { type Redact, secretRedactor } from '../domain/secret-redaction.ts';
+import { type Redact, secretRedactor } from '../domain/redaction.ts';
 import type { ProbeDefinition, ProbeDetails, ProbeOutcome } from '../probes/types.ts';
 import { checkTypeDefinition, isCheckType } from './registry.ts';
 
 /**
  * A probe's outcome as it may be stored (docs/api.md "Secrets in results"): a target that echoes
  * the request (a same-origin `/headers` endpoint an assertion reads) never puts the check's header
- * values or the credentials of its URL, in any encoding lib/domain/secret-redaction.ts knows, into
+ * values or the credentials of its URL, in any encoding lib/domain/redaction/secret-redaction.ts knows, into
  * the result's text. Applied where every probe answers (runProbe), so the probe threads, the
  * cloud worker, the cell runner and MCP's first probe all store the same redacted text.
  */

@@ -1,14 +1,19 @@
 import type * as z from 'zod';
 import type { HttpProbeDefinition } from '../probes/types.ts';
-import type { CheckTypeDefinition, ConfiguredProbeJob, HttpCheckType, PushCheckType } from './definition.ts';
-import { dnsCheckType } from './dns.ts';
-import { domainCheckType } from './domain.ts';
-import { grpcCheckType } from './grpc.ts';
-import { httpCheckType } from './http.ts';
-import { icmpCheckType } from './icmp.ts';
-import { pushCheckType } from './push.ts';
-import { tcpCheckType } from './tcp.ts';
-import { tlsCheckType } from './tls.ts';
+import type {
+  CheckTypeDefinition,
+  ConfiguredProbeJob,
+  HttpCheckType,
+  PushCheckType,
+} from './contract/definition.ts';
+import { dnsCheckType } from './dns/dns.ts';
+import { domainCheckType } from './domain/domain.ts';
+import { grpcCheckType } from './grpc/grpc.ts';
+import { httpCheckType } from './http/http.ts';
+import { icmpCheckType } from './icmp/icmp.ts';
+import { pushCheckType } from './push/push.ts';
+import { tcpCheckType } from './tcp/tcp.ts';
+import { tlsCheckType } from './tls/tls.ts';
 
 /**
  * Every check type's shape, one line each (the order is the API's and the console's). Whatever

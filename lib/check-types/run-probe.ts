@@ -1,7 +1,7 @@
 import { degradeIfSlow, failed } from '../probes/outcome.ts';
 import type { ProbeDefinition, ProbeDeps, ProbeOutcome, Prober } from '../probes/types.ts';
 import { redactOutcome } from './outcome-redaction.ts';
-import { CHECK_TYPE_PROBES } from './probe-registry.ts';
+import { CHECK_TYPE_PROBES } from './probing/probe-registry.ts';
 import { isCheckType, isProbedType } from './registry.ts';
 
 /**

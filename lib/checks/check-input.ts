@@ -15,7 +15,7 @@ import {
   degradedLatencySchema,
   type HttpAssertion,
 } from '../domain/http-assertions.ts';
-import { DEFAULT_LOCATION, locationsOf } from '../domain/quorum.ts';
+import { DEFAULT_LOCATION, locationsOf } from '../domain/states.ts';
 import { issueSentence, unknownKeysSentence } from '../http/issue-messages.ts';
 import type { Runtime } from '../platform/config.ts';
 import { ValidationError } from '../platform/errors.ts';

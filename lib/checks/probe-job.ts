@@ -1,6 +1,6 @@
 import { isProbedType } from '../check-types/registry.ts';
-import { missedRun } from '../domain/heartbeat-miss.ts';
-import { probesFromLocations } from '../domain/quorum.ts';
+import { missedRun } from '../domain/schedules.ts';
+import { probesFromLocations } from '../domain/states.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CheckTlsTrust, ProbeDefinition, Prober } from '../probes/types.ts';
 import type { WriteOp } from '../store/table.ts';
@@ -42,7 +42,7 @@ export function probeDefinition(check: ProbedFields): ProbeDefinition | undefine
   };
   if (!isProbedType(check.check_type)) return undefined;
   if (check.check_type !== 'http') {
-    // A configured type's job is its config with the common fields (lib/check-types/definition.ts).
+    // A configured type's job is its config with the common fields (lib/check-types/contract/definition.ts).
     return {
       ...check.config,
       check_type: check.check_type,

@@ -2,9 +2,8 @@ import { checkNameOf } from '../check-types/check-name.ts';
 import type { CheckRecord } from '../check-types/check-record.ts';
 import { presentConfig } from '../check-types/config-view.ts';
 import { checkTypeDefinition } from '../check-types/registry.ts';
-import { locationsOf, probesFromLocations, quorumOf } from '../domain/quorum.ts';
-import { REDACTED } from '../domain/redacted.ts';
-import { redactUrl } from '../domain/url-redaction.ts';
+import { REDACTED, redactUrl } from '../domain/redaction.ts';
+import { locationsOf, probesFromLocations, quorumOf } from '../domain/states.ts';
 import type { ResultRecord } from './results/result-items.ts';
 import type { TransitionRecord } from './results/transition-items.ts';
 

@@ -1,14 +1,13 @@
 import * as z from 'zod';
 import { configSchemas } from '../check-types/check-config.ts';
+import { locationOutcomeSchema } from '../check-types/check-record.ts';
 import { configViewSchema } from '../check-types/config-view.ts';
-import { locationOutcomeSchema } from '../check-types/location-outcome.ts';
 import { checkTypeDefinition } from '../check-types/registry.ts';
 import { publicTlsTrustSchema } from '../check-types/tls-trust.ts';
+import { storedAssertionSchema, storedExpectedStatusesSchema } from '../domain/assertions.ts';
 import { degradedLatencySchema } from '../domain/http-assertions.ts';
-import { storedExpectedStatusesSchema } from '../domain/http-statuses.ts';
-import { MAX_CHECK_LOCATIONS } from '../domain/quorum.ts';
-import { REDACTED } from '../domain/redacted.ts';
-import { storedAssertionSchema } from '../domain/stored-assertions.ts';
+import { REDACTED } from '../domain/redaction.ts';
+import { MAX_CHECK_LOCATIONS } from '../domain/states.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import {
   CHECK_TYPES,
@@ -26,7 +25,7 @@ const nextCursor = z
   .nullable()
   .meta({ description: 'Pass as `cursor` for the next page; null on the last page' });
 
-/** One location's part in a decided slot of a located check (lib/domain/quorum.ts). */
+/** One location's part in a decided slot of a located check (lib/domain/states/quorum.ts). */
 const locationOutcome = locationOutcomeSchema
   .extend({
     outcome: locationOutcomeSchema.shape.outcome.meta({

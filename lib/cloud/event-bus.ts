@@ -3,7 +3,7 @@ import {
   PutEventsCommand,
   type PutEventsRequestEntry,
 } from '@aws-sdk/client-eventbridge';
-import type { StateChangeEvent } from '../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../domain/states.ts';
 import { stateChangeEventOf } from '../notify/consumer.ts';
 import { chunks } from '../platform/chunks.ts';
 import type { Logger } from '../platform/logger.ts';

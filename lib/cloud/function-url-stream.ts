@@ -6,7 +6,11 @@ import type { Tracer } from '@aws-lambda-powertools/tracer';
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import type { App } from '../app.ts';
-import { functionUrlHandler, type LambdaStreamingRuntime, streamifyHandler } from '../http/stream-lambda.ts';
+import {
+  functionUrlHandler,
+  type LambdaStreamingRuntime,
+  streamifyHandler,
+} from '../lambda-http/stream-lambda.ts';
 import type { Config } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
 import { internalErrorFallback } from './lambda-edge.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { SLUG } from '../domain/slug.ts';
+import { SLUG } from '../domain/formats.ts';
 import { ConfigApplyError, type DocKey, type NameIndex } from './kind.ts';
 
 /** The slug pattern without its anchors, so two slugs make one entity reference. */

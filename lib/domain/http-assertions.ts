@@ -1,12 +1,17 @@
 import { RE2JS } from 're2js';
 import * as z from 'zod';
-import { compileWith, MAX_PATH_LENGTH, MAX_PATTERN_LENGTH, parseJsonPath } from './assertion-syntax.ts';
+import {
+  compileWith,
+  MAX_PATH_LENGTH,
+  MAX_PATTERN_LENGTH,
+  parseJsonPath,
+} from './assertions/assertion-syntax.ts';
 import {
   type ASSERTION_OPS,
   type ASSERTION_SOURCES,
   assertionValueSchema,
   storedAssertionSchema,
-} from './stored-assertions.ts';
+} from './assertions/stored-assertions.ts';
 
 /**
  * HTTP assertions (DECISIONS.md "HTTP assertions and degraded"): what an http check asserts on

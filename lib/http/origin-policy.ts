@@ -1,4 +1,4 @@
-import { hostnameOf, isHostValue, originOf } from '../domain/url-origin.ts';
+import { hostnameOf, isHostValue, originOf } from '../domain/formats.ts';
 
 /**
  * Which web pages may call the API from a browser, and under which host names the server answers
@@ -8,7 +8,7 @@ import { hostnameOf, isHostValue, originOf } from '../domain/url-origin.ts';
  * server) passes; a browser's passes only from the console's own origin. The console and the API
  * share an origin (the local server serves both; in the cloud the console's CloudFront
  * distribution fronts both), so that origin is the request's own: its scheme and Host, where
- * behind the console's edge the Host is the viewer's (lib/http/edge-address.ts). VIGIL_PUBLIC_URL's
+ * behind the console's edge the Host is the viewer's (lib/lambda-http/edge-address.ts). VIGIL_PUBLIC_URL's
  * origin passes too (a proxy in front that rewrites Host, a custom domain).
  *
  * The own origin is only as good as its Host: a DNS-rebinding page (evil.example resolved to

@@ -2,7 +2,7 @@
  * Several cookies in one reply (a sign-in's session and device cookies): a reply's headers are a
  * record of strings, and no header value can hold a newline, so a newline separates the Set-Cookie
  * values; each transport writes one Set-Cookie header per value (lib/local/http-server.ts,
- * lib/http/lambda-adapter.ts's `cookies`).
+ * lib/lambda-http/lambda-adapter.ts's `cookies`).
  */
 export const joinSetCookies = (values: readonly string[]): string => values.join('\n');
 

@@ -14,7 +14,7 @@ export interface HttpRequest {
   requestId: string;
   /** The client's address as the runtime sees it (the socket's peer; API Gateway's sourceIp). */
   sourceIp?: string;
-  /** Cloud: the host name the platform routed the request by (lib/http/lambda-adapter.ts); none locally. */
+  /** Cloud: the host name the platform routed the request by (lib/lambda-http/lambda-adapter.ts); none locally. */
   platformHost?: string;
 }
 

@@ -1,5 +1,5 @@
+import { MAX_EXPECTED_STATUSES } from '../domain/assertions.ts';
 import type { AssertionOp, HttpAssertion } from '../domain/http-assertions.ts';
-import { MAX_EXPECTED_STATUSES } from '../domain/http-statuses.ts';
 import { goDurationSeconds } from './import-common.ts';
 
 /**

@@ -44,7 +44,7 @@ const EXTERNAL_KEYS = new Set([
   'enabled',
   'maintenance-windows',
 ]);
-/** A push check's longest interval (30 days), as lib/check-types/fields.ts allows. */
+/** A push check's longest interval (30 days), as lib/check-types/contract/fields.ts allows. */
 const PUSH_MAX_INTERVAL = 30 * 86_400;
 
 /** Parses Gatus's YAML, bounded; a syntax error is an ImportError naming its line. */

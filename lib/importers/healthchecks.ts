@@ -28,7 +28,7 @@ const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 /** The most checks converted: Vigil applies a document of 10,000 checks in one call. */
 const MAX_CHECKS = 10_000;
 const BLUEPRINT = 'healthchecks';
-/** A push check's longest interval and grace (lib/check-types/fields.ts, push.ts). */
+/** A push check's longest interval and grace (lib/check-types/contract/fields.ts, push.ts). */
 const PUSH_MAX_INTERVAL = 30 * 86_400;
 const PUSH_MAX_GRACE = 2 * PUSH_MAX_INTERVAL;
 const CRON = /^\S+(\s+\S+){4}$/;

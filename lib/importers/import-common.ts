@@ -18,7 +18,7 @@ export function configDocument(lists: Partial<Record<DocKey, unknown[]>>): Recor
   return document;
 }
 
-/** A slug (lib/domain/slug.ts: a-z, 0-9, hyphens, at most 63) made from a name; `fallback` when nothing is left. */
+/** A slug (lib/domain/formats/slug.ts: a-z, 0-9, hyphens, at most 63) made from a name; `fallback` when nothing is left. */
 function slugify(text: string, fallback: string): string {
   const slug = text
     .toLowerCase()

@@ -65,7 +65,7 @@ export function flag(value: unknown): boolean {
   return value === true || value === 1 || value === '1' || value === 'true';
 }
 
-/** A slug of a name: lower-case letters, digits and hyphens, at most 63 (lib/domain/slug.ts SLUG). */
+/** A slug of a name: lower-case letters, digits and hyphens, at most 63 (lib/domain/formats/slug.ts SLUG). */
 export function slugOf(name: string, fallback: string): string {
   const slug = name
     .normalize('NFKD')

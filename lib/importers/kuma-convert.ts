@@ -1,5 +1,4 @@
-import { FIELD_NAME } from '../domain/blueprint-fields.ts';
-import { isAllowedKey } from '../domain/reserved-names.ts';
+import { FIELD_NAME, isAllowedKey } from '../domain/catalog.ts';
 import { type Conversion, ImportError, type TextImporter } from './importer.ts';
 import { convertNotifications, type KumaNotification } from './kuma-channels.ts';
 import { KumaContext, type Loose, slugOf, text, unique } from './kuma-context.ts';
@@ -36,7 +35,7 @@ export interface KumaBackup {
 
 const KUMA_BLUEPRINT = 'kuma';
 
-/** A tag name as a blueprint field name (lib/domain/blueprint-fields.ts FIELD_NAME): `Team Name` → `team_name`. */
+/** A tag name as a blueprint field name (lib/domain/catalog/blueprint-fields.ts FIELD_NAME): `Team Name` → `team_name`. */
 function fieldNameOf(tag: string): string {
   let name = tag
     .normalize('NFKD')

@@ -1,4 +1,4 @@
-import { type ExpectedStatus, expectedStatusSchema, MAX_EXPECTED_STATUSES } from '../domain/http-statuses.ts';
+import { type ExpectedStatus, expectedStatusSchema, MAX_EXPECTED_STATUSES } from '../domain/assertions.ts';
 import { MAX_REPEAT_SECONDS, MIN_REPEAT_SECONDS } from '../notify/schemas.ts';
 import { flag, type KumaContext, type Loose, num, text } from './kuma-context.ts';
 

@@ -1,4 +1,4 @@
-import { cronProblem, isTimeZone } from '../domain/cron.ts';
+import { cronProblem, isTimeZone } from '../domain/schedules.ts';
 import { MAX_DURATION_SECONDS } from '../maintenance/request-schemas.ts';
 import { RESERVED_SLUGS } from '../status-pages/request-schemas.ts';
 import { flag, type KumaContext, type Loose, num, slugOf, text, unique } from './kuma-context.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { INCIDENT_STATES, type IncidentState, NOTE_LIMITS } from '../domain/incident-limits.ts';
+import { INCIDENT_STATES, type IncidentState, NOTE_LIMITS } from '../domain/limits.ts';
 import { belowLimit } from '../store/conditions.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';

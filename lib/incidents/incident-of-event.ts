@@ -1,4 +1,4 @@
-import type { StateChangeEvent } from '../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../domain/states.ts';
 import type { Table } from '../store/table.ts';
 import { opensIncident, opensIncidentIfNoneOpen } from './incident-consumer.ts';
 import { incidentAtOrBefore, incidentIdOf } from './incident-items.ts';

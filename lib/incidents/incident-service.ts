@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TransitionRecord } from '../checks/results.ts';
-import { NOTE_BLANK, NOTE_LIMITS } from '../domain/incident-limits.ts';
-import { isoTime } from '../domain/iso-time.ts';
+import { isoTime } from '../domain/formats.ts';
+import { NOTE_BLANK, NOTE_LIMITS } from '../domain/limits.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { INCIDENT_STATES, NOTE_BLANK, NOTE_LIMITS } from '../domain/incident-limits.ts';
+import { INCIDENT_STATES, NOTE_BLANK, NOTE_LIMITS } from '../domain/limits.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, namesResource, timestampSchema } from '../http/route-schemas.ts';

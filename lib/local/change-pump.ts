@@ -1,7 +1,7 @@
 import { dispatchChanges } from '../events/dispatch.ts';
 import type { Logger } from '../platform/logger.ts';
+import type { SqliteTable } from '../sqlite/sqlite-table.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
-import type { SqliteTable } from '../store/sqlite-table.ts';
 
 const BATCH = 100;
 const RETRY_MS = 1000;

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from '../platform/logger.ts';
-import type { SqliteTable } from '../store/sqlite-table.ts';
+import type { SqliteTable } from '../sqlite/sqlite-table.ts';
 
 /** Items one sweep transaction deletes, and transactions one scheduler tick runs at most. */
 const BATCH = 1000;

@@ -4,7 +4,7 @@ import { generateCellShard, generateShard } from '../checks/probing.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { ReceivedJob } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
-import type { SqliteTable } from '../store/sqlite-table.ts';
+import type { SqliteTable } from '../sqlite/sqlite-table.ts';
 import type { Table } from '../store/table.ts';
 import { createCellJobs } from './cell-jobs.ts';
 import { reapplyQueuedCellSlots } from './cell-recovery.ts';

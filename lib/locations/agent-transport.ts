@@ -1,5 +1,5 @@
+import { addressClass } from '../egress/ip-rules.ts';
 import { ForbiddenError } from '../platform/errors.ts';
-import { addressClass } from '../platform/ip-rules.ts';
 
 /**
  * Where leased jobs may go. Jobs carry their checks' secrets (headers, URL credentials, gRPC

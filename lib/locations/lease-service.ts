@@ -3,7 +3,7 @@ import type { LeaseRequest } from '../agent/protocol.ts';
 import { probeDefinition } from '../checks/probe-job.ts';
 import type { CheckStore } from '../checks/services.ts';
 import type { LocationPrincipal } from '../domain/principal.ts';
-import { locationsOf } from '../domain/quorum.ts';
+import { locationsOf } from '../domain/states.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { ProbeDefinition } from '../probes/types.ts';
 import type { Table } from '../store/table.ts';

@@ -1,12 +1,12 @@
 import * as z from 'zod';
 import { heartbeatRequestSchema } from '../agent/protocol.ts';
-import { DEFAULT_LOCATION } from '../domain/quorum.ts';
+import { DEFAULT_LOCATION } from '../domain/states.ts';
 import { idSchema, namesResource, timestampSchema } from '../http/route-schemas.ts';
 import { LOCATION_KINDS } from './location-items.ts';
 
 /** Request and response bodies of the location routes and the agent's heartbeat. */
 
-/** The name every tenant's own runtime location has (lib/domain/quorum.ts); no stored location may take it. */
+/** The name every tenant's own runtime location has (lib/domain/states/quorum.ts); no stored location may take it. */
 export { DEFAULT_LOCATION };
 
 /** A location's name: what checks will name it by (`office`, `eu-west-1`). */

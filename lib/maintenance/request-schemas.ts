@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { cronProblem, isTimeZone } from '../domain/cron.ts';
-import { slugSchema } from '../domain/slug.ts';
+import { slugSchema } from '../domain/formats.ts';
+import { cronProblem, isTimeZone } from '../domain/schedules.ts';
 import { documentedAs, idSchema, namesResource } from '../http/route-schemas.ts';
 import { WINDOW_LIMITS } from './maintenance-items.ts';
 

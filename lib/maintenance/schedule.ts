@@ -1,9 +1,9 @@
-import { pausedCron } from '../domain/cron.ts';
+import { pausedCron } from '../domain/schedules.ts';
 import type { WindowRecord } from './maintenance-items.ts';
 
 /**
  * When a maintenance window is on. A one-off window runs from `starts_at` to `ends_at`; a
- * recurring one from each occurrence of its cron expression, read in its IANA timezone (lib/domain/cron.ts)
+ * recurring one from each occurrence of its cron expression, read in its IANA timezone (lib/domain/schedules/cron.ts)
  * (so a daily 02:30 window follows the local clock across DST changes: croner runs a time that a
  * spring-forward skips at the end of the gap, and a time an autumn fall-back repeats once), for
  * `duration_seconds`: it is active when its most recent occurrence <= now < occurrence + duration.

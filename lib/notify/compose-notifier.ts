@@ -1,8 +1,8 @@
 import { DEFAULT_LIMITS } from '../auth/records.ts';
 import type { TenantStore } from '../auth/tenants.ts';
+import type { EgressSettings } from '../egress/egress.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
-import type { EgressSettings } from '../platform/egress.ts';
 import type { JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';

@@ -1,5 +1,5 @@
 import { entityTransitionEvent, parseTransition, TRANSITION_ENTITY } from '../checks/results.ts';
-import type { StateChangeEvent } from '../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../domain/states.ts';
 import type { JobInput, JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../store/change-feed.ts';

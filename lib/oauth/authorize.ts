@@ -1,4 +1,4 @@
-import { parseScopeParam } from '../domain/oauth-scopes.ts';
+import { parseScopeParam } from '../domain/formats.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { ValidationError } from '../platform/errors.ts';

@@ -1,8 +1,8 @@
 import * as z from 'zod';
+import { type EgressSettings, httpRequest } from '../egress/egress.ts';
+import { undiciRequest } from '../egress/undici-client.ts';
 import type { Clock } from '../platform/clock.ts';
-import { type EgressSettings, httpRequest } from '../platform/egress.ts';
 import type { Logger } from '../platform/logger.ts';
-import { undiciRequest } from '../platform/undici-client.ts';
 import { redirectUrisSchema } from './redirect-uris.ts';
 
 /** A client as the authorize and token endpoints know it: registered (`ocl_…`) or described by its metadata document. */

@@ -1,10 +1,10 @@
 import type { RecordAuditEvent } from '../audit/event-audit.ts';
 import type { RateLimitGuard } from '../auth/limits.ts';
 import type { TenantStore } from '../auth/tenants.ts';
+import type { EgressSettings } from '../egress/egress.ts';
 import type { HostPolicy } from '../http/origin-policy.ts';
 import type { Route } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
-import type { EgressSettings } from '../platform/egress.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Table } from '../store/table.ts';
 import { createAccessTokenResolver } from './access-tokens.ts';

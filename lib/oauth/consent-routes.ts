@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { scopeSchema, scopeText } from '../domain/oauth-scopes.ts';
+import { scopeSchema, scopeText } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema } from '../http/route-schemas.ts';
 import { type AuthedRoute, noContent, ok } from '../http/types.ts';

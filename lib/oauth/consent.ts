@@ -1,4 +1,4 @@
-import { grantableScopes, scopeText, sortScopes } from '../domain/oauth-scopes.ts';
+import { grantableScopes, scopeText, sortScopes } from '../domain/formats.ts';
 import type { Principal, Scope } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { SCOPES } from '../domain/oauth-scopes.ts';
+import { SCOPES } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import type { HostPolicy } from '../http/origin-policy.ts';
 import { publicOrigin } from '../http/public-origin.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { scopeSchema } from '../domain/oauth-scopes.ts';
+import { scopeSchema } from '../domain/formats.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import type { Grant } from './grant-items.ts';
 import { redirectHost } from './redirect-uris.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { scopeSchema } from '../domain/oauth-scopes.ts';
+import { scopeSchema } from '../domain/formats.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import type { Table, UpdateOp, WriteOp } from '../store/table.ts';

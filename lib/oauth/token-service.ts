@@ -1,6 +1,6 @@
 import type { RecordAuditEvent } from '../audit/event-audit.ts';
 import { ACCESS_TOKEN_PREFIX } from '../auth/authenticate.ts';
-import { parseScopeParam, scopeText } from '../domain/oauth-scopes.ts';
+import { parseScopeParam, scopeText } from '../domain/formats.ts';
 import type { Scope } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';

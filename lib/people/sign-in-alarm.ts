@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EmailSender } from '../domain/email-address.ts';
+import type { EmailSender } from '../domain/formats.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { RateLimiter } from '../platform/rate-limiter.ts';

@@ -23,5 +23,5 @@ export function createFakeClock(startMs = Date.parse('2026-01-01T00:00:00.000Z')
   };
 }
 
-/** Formatting a time is a pure rule (lib/domain/iso-time.ts); the clock hands it on. */
-export { isoTime } from '../domain/iso-time.ts';
+/** Formatting a time is a pure rule (lib/domain/formats/iso-time.ts); the clock hands it on. */
+export { isoTime } from '../domain/formats.ts';

@@ -2,10 +2,15 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
-import { API_KEY_FORMAT_MESSAGE, isWellFormedApiKey } from '../domain/api-key-format.ts';
-import { type EmailSender, parseEmailSender } from '../domain/email-address.ts';
-import { DEFAULT_NATS_PREFIX, natsSubjectProblem } from '../domain/nats-subject.ts';
-import { isHostValue } from '../domain/url-origin.ts';
+import {
+  API_KEY_FORMAT_MESSAGE,
+  DEFAULT_NATS_PREFIX,
+  type EmailSender,
+  isHostValue,
+  isWellFormedApiKey,
+  natsSubjectProblem,
+  parseEmailSender,
+} from '../domain/formats.ts';
 import { type BulkSettings, bulkEnv, bulkSettings, positiveBucket } from './bulk-config.ts';
 import { type PeopleSettings, peopleEnv, peopleSettings } from './people-config.ts';
 import { type PingSettings, pingEnv, pingSettings } from './ping-config.ts';

@@ -1,7 +1,5 @@
 import type { HttpAssertion } from '../domain/http-assertions.ts';
-import { REDACTED } from '../domain/redacted.ts';
-import { isSecretName, maskSecretLooking } from '../domain/secret-names.ts';
-import { CUT_MARK } from '../domain/secret-redaction.ts';
+import { CUT_MARK, isSecretName, maskSecretLooking, REDACTED } from '../domain/redaction.ts';
 
 /**
  * The words of a failed assertion (docs/api.md "Assertions and degraded"). They are stored in the

@@ -1,4 +1,4 @@
-import { compileWith, type PathSegment, parseJsonPath } from '../domain/assertion-syntax.ts';
+import { compileWith, type PathSegment, parseJsonPath } from '../domain/assertions.ts';
 import type { AssertionValue, HttpAssertion } from '../domain/http-assertions.ts';
 import { failureMessage, subject } from './assertion-text.ts';
 import { patternEngine } from './pattern-engine.ts';

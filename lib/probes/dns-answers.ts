@@ -1,5 +1,5 @@
 import type { Resolver } from 'node:dns/promises';
-import { addressClass, parseAddress } from '../platform/ip-rules.ts';
+import { addressClass, parseAddress } from '../egress/ip-rules.ts';
 
 /** The record types a dns check may ask for. */
 export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA'] as const;

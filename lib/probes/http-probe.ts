@@ -1,6 +1,6 @@
-import { expectedStatusesText, statusAccepted } from '../domain/http-statuses.ts';
-import { httpRequest } from '../platform/egress.ts';
-import { http1Request } from '../platform/http1-client.ts';
+import { expectedStatusesText, statusAccepted } from '../domain/assertions.ts';
+import { httpRequest } from '../egress/egress.ts';
+import { http1Request } from '../egress/http1-client.ts';
 import { evaluateAssertions } from './assertions.ts';
 import { trustedCa, withTrustWarning } from './check-trust.ts';
 import { failed, failedOn, passed, startTimer } from './outcome.ts';

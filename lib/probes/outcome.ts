@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { ConnectionError, isTlsFailureCode, toEgressError } from '../platform/egress-errors.ts';
+import { ConnectionError, isTlsFailureCode, toEgressError } from '../egress/egress-errors.ts';
 import type { ProbeDetails, ProbeOutcome } from './types.ts';
 
 /** Starts a monotonic timer; the returned function gives whole milliseconds elapsed. */

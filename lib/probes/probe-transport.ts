@@ -1,6 +1,6 @@
-import type { HttpTransport } from '../platform/egress.ts';
-import { http1Request } from '../platform/http1-client.ts';
-import { undiciRequest } from '../platform/undici-client.ts';
+import type { HttpTransport } from '../egress/egress.ts';
+import { http1Request } from '../egress/http1-client.ts';
+import { undiciRequest } from '../egress/undici-client.ts';
 import type { ProbeHttpClient } from './types.ts';
 
 /**

@@ -1,8 +1,8 @@
+import type { ExpectedStatus } from '../domain/assertions.ts';
 import type { HttpAssertion } from '../domain/http-assertions.ts';
-import type { ExpectedStatus } from '../domain/http-statuses.ts';
+import type { HttpTransport } from '../egress/egress.ts';
+import type { Resolve } from '../egress/egress-guard.ts';
 import type { Clock } from '../platform/clock.ts';
-import type { HttpTransport } from '../platform/egress.ts';
-import type { Resolve } from '../platform/egress-guard.ts';
 
 /** Per-check TLS trust (http, tls and grpc checks): an extra CA, or no verification at all. */
 export interface CheckTlsTrust {
@@ -22,7 +22,7 @@ export interface ProbeCommon {
 
 /**
  * What an http probe runs: the check's top-level fields (the other types' jobs are their config
- * with the common probe fields: lib/check-types/definition.ts). Validation (zod) happens before;
+ * with the common probe fields: lib/check-types/contract/definition.ts). Validation (zod) happens before;
  * optional fields fall back to the documented defaults here.
  */
 type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -36,7 +36,7 @@ export type HttpProbeDefinition = {
   body?: string;
   /** 200 when absent. */
   expected_status?: number;
-  /** Codes and "NNN-NNN" ranges (lib/domain/http-statuses.ts); when present, judged instead of expected_status. */
+  /** Codes and "NNN-NNN" ranges (lib/domain/assertions/http-statuses.ts); when present, judged instead of expected_status. */
   expected_statuses?: ExpectedStatus[];
   /** Empty or absent: the body is not read. */
   body_contains?: string;
@@ -85,13 +85,13 @@ export interface ProbeDeps {
    */
   rdapBootstrap?: RdapBootstrap;
   /**
-   * How http probes send each hop; the hand-written lib/platform/http1-client.ts by default. The
+   * How http probes send each hop; the hand-written lib/egress/http1-client.ts by default. The
    * local runtime may pass undici (lib/probes/probe-transport.ts), so only it bundles undici for probes.
    */
   transport?: HttpTransport;
 }
 
-/** http1: lib/platform/http1-client.ts (the default, see docs/performance.md); undici: the channels' client. */
+/** http1: lib/egress/http1-client.ts (the default, see docs/performance.md); undici: the channels' client. */
 export type ProbeHttpClient = 'http1' | 'undici';
 
 /** The result of one probe run, ready to become a check result record. */

@@ -9,7 +9,7 @@ import {
   tenantCheckItemsPage,
 } from '../checks/check-items.ts';
 import { parseStates } from '../checks/results.ts';
-import type { EntityState } from '../domain/entity-record.ts';
+import type { EntityState } from '../domain/catalog.ts';
 import {
   getIncident,
   type IncidentRecord,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { slugSchema } from '../domain/slug.ts';
+import { slugSchema } from '../domain/formats.ts';
 import { idSchema } from '../http/route-schemas.ts';
 import { createInputSchemaCompiler, DRAFT_07, DRAFT_2020_12 } from './input-schema.ts';
 

@@ -1,9 +1,9 @@
 import type { TenantStore } from '../auth/tenants.ts';
+import type { EgressSettings } from '../egress/egress.ts';
 import type { HostPolicy } from '../http/origin-policy.ts';
 import type { Route } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
-import type { EgressSettings } from '../platform/egress.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Table } from '../store/table.ts';
 import { secureRequestOf } from './login-cookie.ts';

@@ -1,8 +1,8 @@
-import { isSafeEmailAddress } from '../domain/email-address.ts';
+import { isSafeEmailAddress } from '../domain/formats.ts';
 
 /**
  * An identity's e-mail claim as an address: trimmed and lower-cased, then parsed whole by Vigil's
- * one address rule (lib/domain/email-address.ts, a subset of the zod check invitations use: one
+ * one address rule (lib/domain/formats/email-address.ts, a subset of the zod check invitations use: one
  * `@`, a valid local part and domain), so `x@evil.test@example.com` is no address in `example.com`.
  * Undefined when it is not an address.
  */

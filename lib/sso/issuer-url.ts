@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import { EgressError } from '../platform/egress-errors.ts';
-import { bareHost, checkUrl, type Resolve } from '../platform/egress-guard.ts';
+import { EgressError } from '../egress/egress-errors.ts';
+import { bareHost, checkUrl, type Resolve } from '../egress/egress-guard.ts';
 import { ValidationError } from '../platform/errors.ts';
 
 /** Whether a URL's host is this machine (a loopback literal or `localhost`). */

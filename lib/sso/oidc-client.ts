@@ -1,8 +1,8 @@
 import * as client from 'openid-client';
+import type { EgressSettings } from '../egress/egress.ts';
+import { httpRequest } from '../egress/egress.ts';
+import { undiciRequest } from '../egress/undici-client.ts';
 import type { Clock } from '../platform/clock.ts';
-import type { EgressSettings } from '../platform/egress.ts';
-import { httpRequest } from '../platform/egress.ts';
-import { undiciRequest } from '../platform/undici-client.ts';
 import { isLoopbackHost } from './issuer-url.ts';
 
 /** How the provider is reached: through the SSRF guard, as channels reach theirs. */
@@ -24,7 +24,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const MAX_BODY_BYTES = 512 * 1024;
 
 /**
- * openid-client's fetch, sent through lib/platform/egress.ts: every host is resolved and checked
+ * openid-client's fetch, sent through lib/egress/egress.ts: every host is resolved and checked
  * by the SSRF guard, no redirect is followed (discovery, JWKS and token endpoints answer
  * directly), bodies are bounded.
  */

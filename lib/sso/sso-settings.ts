@@ -1,4 +1,4 @@
-import { REDACTED } from '../domain/redacted.ts';
+import { REDACTED } from '../domain/redaction.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { ConflictError, ValidationError } from '../platform/errors.ts';

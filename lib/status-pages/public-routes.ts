@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { SLUG } from '../domain/slug.ts';
+import { SLUG } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import type { PublicRoute } from '../http/types.ts';
 import type { Table } from '../store/table.ts';

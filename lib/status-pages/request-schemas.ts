@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { slugSchema } from '../domain/slug.ts';
+import { slugSchema } from '../domain/formats.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
 import { PAGE_LIMITS } from './status-page-items.ts';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { slugSchema } from '../domain/slug.ts';
+import { slugSchema } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import type { AuthedRoute } from '../http/types.ts';
 import type { Table } from '../store/table.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { STATES } from '../catalog/entity-state-index-items.ts';
 import { transitionsPageSchema } from '../checks/responses.ts';
-import { slugSchema } from '../domain/slug.ts';
+import { slugSchema } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, queryInteger } from '../http/route-schemas.ts';

@@ -1,6 +1,5 @@
 import { checkDailyRollups, type DailyCheck, entityDailyChecks } from '../checks/results.ts';
-import { mergeRollups, type Rollup } from '../domain/sparkline.ts';
-import { lastDays, uptimeRatio } from '../domain/uptime.ts';
+import { lastDays, mergeRollups, type Rollup, uptimeRatio } from '../domain/rollups.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Table } from '../store/table.ts';
 

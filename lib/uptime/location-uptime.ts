@@ -1,5 +1,5 @@
 import { locationUptimeDays } from '../checks/results.ts';
-import { locationsOf, probesFromLocations } from '../domain/quorum.ts';
+import { locationsOf, probesFromLocations } from '../domain/states.ts';
 import type { Table } from '../store/table.ts';
 
 /**

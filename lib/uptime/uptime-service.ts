@@ -7,18 +7,20 @@ import {
   parseTransition,
 } from '../checks/results.ts';
 import type { CheckService } from '../checks/services.ts';
-import { bucketStartMs, ROLLUP_BUCKET_MS } from '../domain/rollup-bucket.ts';
-import { mergeRollups, type Rollup } from '../domain/sparkline.ts';
 import {
+  bucketStartMs,
   DAY_MS,
   dayStartMs,
   downtimeOf,
   errorBudgetRemaining,
   lastDays,
+  mergeRollups,
   percentileFromRollup,
+  ROLLUP_BUCKET_MS,
+  type Rollup,
   statePeriods,
   uptimeRatio,
-} from '../domain/uptime.ts';
+} from '../domain/rollups.ts';
 import { readIncidents } from '../incidents/incident-items.ts';
 import type { Clock } from '../platform/clock.ts';
 import { NotFoundError } from '../platform/errors.ts';

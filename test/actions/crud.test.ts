@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionRecord } from '../../lib/actions/execution-items.ts';
+import type { Resolve } from '../../lib/egress/egress-guard.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
-import type { Resolve } from '../../lib/platform/egress-guard.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { newCheck, newEntity, quietTcpCheck } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

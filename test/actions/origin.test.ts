@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixedOrigin, headersRefusal, templatesOrigin } from '../../lib/actions/origin.ts';
-import { secretRedactor } from '../../lib/domain/secret-redaction.ts';
+import { secretRedactor } from '../../lib/domain/redaction/secret-redaction.ts';
 
 describe('the origin of an action URL template', () => {
   it('is fixed when no placeholder stands in the scheme, userinfo, host or port', () => {

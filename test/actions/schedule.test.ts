@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scheduleExecutionId } from '../../lib/actions/job-ids.ts';
 import { claimDueActions, commitScheduleClaims, enqueueClaimed } from '../../lib/actions/schedule.ts';
-import { shardOf } from '../../lib/domain/schedule.ts';
+import { shardOf } from '../../lib/domain/schedules/schedule.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { memoryJobQueue } from '../notify/support/memory-queue.ts';
 import { type ActionHarness, startActionHarness } from './support/action-harness.ts';

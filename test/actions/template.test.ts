@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fillJsonTemplate, isJsonTemplate, jsonTemplateParts } from '../../lib/actions/json-template.ts';
 import { builtInVars, fillBody, fillTemplate } from '../../lib/actions/template.ts';
-import type { StateChangeEvent } from '../../lib/domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../lib/domain/states/state-change-event.ts';
 import { ValidationError } from '../../lib/platform/errors.ts';
 
 const ACTION = { id: 'act_01J0000000000000000000000A', name: 'restart' };

@@ -65,12 +65,11 @@ const FAMILIES: readonly Family[] = [
       .filter(([, definition]) => !('kind' in definition))
       .map(([name]) => name),
     allowedFiles: [
-      'lib/check-types/{name}.ts',
-      // A definition's own helpers beside it.
-      'lib/check-types/{name}-*.ts',
+      // A type's own folder: its definition, its probe and their helpers.
+      'lib/check-types/{name}/*.ts',
       'lib/check-types/registry.ts',
       // The probes' registry, apart from the shapes' so that importing a shape loads no client.
-      'lib/check-types/probe-registry.ts',
+      'lib/check-types/probing/probe-registry.ts',
       'web/src/checks/check-types/{name}.ts',
       'web/src/checks/check-types/registry.ts',
       // Generated from the API document (npm run api:types).

@@ -5,8 +5,8 @@ import { actionOf, redactedSummary, targetOf } from '../../lib/audit/describe-wr
 import type { Principal } from '../../lib/domain/principal.ts';
 import type { HttpRequest, Route, WriteEvent } from '../../lib/http/types.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
 
 /**
  * The sink the router tells of every write, over a real SQLite table: what it names, what it

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey, keyPrefix, sameDigest } from '../../lib/auth/api-key.ts';
-import { isWellFormedApiKey } from '../../lib/domain/api-key-format.ts';
+import { isWellFormedApiKey } from '../../lib/domain/formats/api-key-format.ts';
 
 describe('API key format', () => {
   it('generates vgl_ + 32 base62 characters + a 6-character checksum', () => {

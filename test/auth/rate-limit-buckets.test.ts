@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createStoreRateLimiter } from '../../lib/auth/limits/rate-limit-items.ts';
+import { createDynamoTable } from '../../lib/dynamodb/dynamodb-table.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { createMemoryRateLimiter, type RatePolicy } from '../../lib/platform/rate-limiter.ts';
-import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { createTestTable } from '../support/dynamodb-local.ts';
 

@@ -4,8 +4,8 @@ import { createBlueprintStore } from '../../lib/catalog/blueprint-store.ts';
 import { createEntityService, type EntityService } from '../../lib/catalog/entity-service.ts';
 import { createEntityStore } from '../../lib/catalog/entity-store.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import { tenantPk } from '../../lib/store/partitions.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
 import type { Table, UpdateOp, WriteOp } from '../../lib/store/table.ts';
 
 const TENANT = 'tnt_01J00000000000000000000000';

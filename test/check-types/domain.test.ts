@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { domainCheckType } from '../../lib/check-types/domain.ts';
-import { runDomainProbe } from '../../lib/check-types/domain-probe.ts';
+import { domainCheckType } from '../../lib/check-types/domain/domain.ts';
+import { runDomainProbe } from '../../lib/check-types/domain/domain-probe.ts';
 import { type RdapBootstrap, rdapServerFor, shippedBootstrap } from '../../lib/check-types/rdap-bootstrap.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import type { ProbeDeps } from '../../lib/probes/types.ts';

@@ -1,8 +1,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation, service as healthService } from 'grpc-health-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grpcCheckType } from '../../lib/check-types/grpc.ts';
-import { runGrpcProbe } from '../../lib/check-types/grpc-probe.ts';
+import { grpcCheckType } from '../../lib/check-types/grpc/grpc.ts';
+import { runGrpcProbe } from '../../lib/check-types/grpc/grpc-probe.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import type { ProbeDeps } from '../../lib/probes/types.ts';
 import { closedPort } from '../probes/support/http-server.ts';

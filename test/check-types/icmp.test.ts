@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { judgePing, runIcmpProbe } from '../../lib/check-types/icmp/icmp-probe.ts';
 import { parsePingOutput } from '../../lib/check-types/icmp/ping-command.ts';
-import { judgePing, runIcmpProbe } from '../../lib/check-types/icmp-probe.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import type { ProbeDeps, ProbeOutcome } from '../../lib/probes/types.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type DueCellSlot, generateCellShard } from '../../lib/checks/cells/cell-generator.ts';
 import { cellCreatedOp, readLease } from '../../lib/checks/cells/cell-items.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const MINUTE = 60_000;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CELL_SIZE, getCell } from '../../lib/checks/cells/cell-items.ts';
 import { createCellMembership } from '../../lib/checks/cells/cell-membership.ts';
 import { getCellState } from '../../lib/checks/cells/cell-result-items.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 
 describe('cell membership', () => {
   it('fills a cell of the tenant and interval up to its size, then starts another; members enter unknown and leave', async () => {

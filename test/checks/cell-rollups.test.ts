@@ -5,8 +5,8 @@ import {
   memberRollupOf,
   rollUpMembers,
   storedMemberRollup,
-} from '../../lib/domain/cell-rollup.ts';
-import { histogramIndex } from '../../lib/domain/sparkline.ts';
+} from '../../lib/domain/rollups/cell-rollup.ts';
+import { histogramIndex } from '../../lib/domain/rollups/sparkline.ts';
 import { ValidationError } from '../../lib/platform/errors.ts';
 import type { Item, QueryInput, Table } from '../../lib/store/table.ts';
 

@@ -5,7 +5,7 @@ import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { resultRecordedOp } from '../../lib/checks/results/result-items.ts';
 import { rollupAddOp } from '../../lib/checks/results/rollup-items.ts';
 import { readSparkline } from '../../lib/checks/results/sparkline-reads.ts';
-import { rollResult } from '../../lib/domain/rollup-bucket.ts';
+import { rollResult } from '../../lib/domain/rollups/rollup-bucket.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import type { Prober } from '../../lib/probes/types.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locationResultOp } from '../../lib/checks/results/location-result-items.ts';
-import type { LocationOutcome } from '../../lib/domain/quorum.ts';
+import type { LocationOutcome } from '../../lib/domain/states/quorum.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { newCheck, newEntity, quietTcpCheck } from './check-fixtures.ts';

@@ -4,7 +4,7 @@ import { buildOpenApiDocument } from '../../lib/http/openapi.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import { memoryJobQueue } from '../notify/support/memory-queue.ts';
 
 /** The OpenAPI document shows one Check shape per check_type, each with only its own fields. */

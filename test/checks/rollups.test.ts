@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rollupAddOp } from '../../lib/checks/results/rollup-items.ts';
-import { rollResult } from '../../lib/domain/rollup-bucket.ts';
-import { histogramIndex } from '../../lib/domain/sparkline.ts';
+import { rollResult } from '../../lib/domain/rollups/rollup-bucket.ts';
+import { histogramIndex } from '../../lib/domain/rollups/sparkline.ts';
 
 const at = (time: string) => Date.parse(`2026-03-01T${time}Z`);
 const ok = (time: string, latency_ms: number) => ({ success: true, latency_ms, checkedAtMs: at(time) });

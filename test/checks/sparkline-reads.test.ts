@@ -4,7 +4,7 @@ import {
   RAW_SPARKLINE_MAX_RESULTS,
   readSparkline,
 } from '../../lib/checks/results/sparkline-reads.ts';
-import { histogramIndex, ROLLUP_HISTOGRAM_SIZE } from '../../lib/domain/sparkline.ts';
+import { histogramIndex, ROLLUP_HISTOGRAM_SIZE } from '../../lib/domain/rollups/sparkline.ts';
 import { ValidationError } from '../../lib/platform/errors.ts';
 import type { Item, QueryInput, Table } from '../../lib/store/table.ts';
 

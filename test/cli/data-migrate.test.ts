@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { runOperatorCommand } from '../../lib/cli/operator.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import { loadPreviousLayout, previousLayout } from '../fixtures/previous-layout/load.ts';
 
 describe('npm run vigil -- data migrate', () => {

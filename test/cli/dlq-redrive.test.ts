@@ -7,7 +7,7 @@ import { NOTIFY_QUEUE } from '../../lib/notify/jobs.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import { testBodySchema } from '../platform/job-queue-contract.ts';
 import { DEPLOYED_QUEUES, type FauxqsEngine, startFauxqsEngine } from '../support/fauxqs.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OperatorKeyError } from '../../lib/auth/keys/operator-key.ts';
 import { runOperatorCommand, UsageError } from '../../lib/cli/operator.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 
 function operator() {
   const table = createSqliteTable({ db: openSqliteDatabase(':memory:') });

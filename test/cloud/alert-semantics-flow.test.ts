@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoTime } from '../../lib/domain/iso-time.ts';
+import { isoTime } from '../../lib/domain/formats/iso-time.ts';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { escalateJobId, recoveryDueJobId } from '../../lib/notify/pipeline/job-ids.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';

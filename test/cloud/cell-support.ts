@@ -4,7 +4,7 @@ import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
 import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
 import { type WorkerJob, workerJobSchema } from '../../lib/cloud/worker.ts';
-import { nextCellSlot } from '../../lib/domain/cell-slots.ts';
+import { nextCellSlot } from '../../lib/domain/schedules/cell-slots.ts';
 import type { CloudHarness } from './support.ts';
 
 /**

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TransitionRecord } from '../../lib/checks/records.ts';
 import { transitionRecordedOp } from '../../lib/checks/results/transition-items.ts';
 import { createEventBusPublisher, EventBusPublishError } from '../../lib/cloud/event-bus.ts';
-import { stateChangeEventSchema } from '../../lib/domain/state-change-event.ts';
+import { stateChangeEventSchema } from '../../lib/domain/states/state-change-event.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
 import type { Change } from '../../lib/store/change-feed.ts';
 import type { Item } from '../../lib/store/table.ts';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { capacityPlan } from '../../infra/capacity.ts';
 import { GENERATOR_TABLE_ACTIONS } from '../../infra/table.ts';
 import { readLease } from '../../lib/checks/cells/cell-items.ts';
-import { shardOf } from '../../lib/domain/schedule.ts';
+import { shardOf } from '../../lib/domain/schedules/schedule.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import {
   type CloudHarness,

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newPing, type PingRecord, pingRecordedOp } from '../../lib/push/log/ping-items.ts';
-import { openSqliteDatabase } from '../../lib/store/sqlite-schema.ts';
-import { createSqliteTable } from '../../lib/store/sqlite-table.ts';
+import { openSqliteDatabase } from '../../lib/sqlite/sqlite-schema.ts';
+import { createSqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import { audit, expectCount, expectNoConsoleErrors, screenshot, seedEntity } from './support.ts';
 import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 

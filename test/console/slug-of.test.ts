@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SLUG } from '../../lib/domain/slug.ts';
+import { SLUG } from '../../lib/domain/formats/slug.ts';
 import { SLUG_MAX, slugOf } from '../../web/src/ui/slug.ts';
 
 describe('slugOf: the slug a create form derives from a name', () => {

@@ -5,7 +5,7 @@ import {
   type FieldDefinition,
   fieldDefinitionSchema,
   sortFields,
-} from '../../lib/domain/blueprint-fields.ts';
+} from '../../lib/domain/catalog/blueprint-fields.ts';
 
 const field = (name: string, more: Partial<FieldDefinition> = {}): FieldDefinition => ({
   name,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cellSlotsBetween, nextCellSlot } from '../../lib/domain/cell-slots.ts';
-import { evaluateCellSlot } from '../../lib/domain/cell-state.ts';
-import { phaseOffsetMs } from '../../lib/domain/schedule.ts';
+import { cellSlotsBetween, nextCellSlot } from '../../lib/domain/schedules/cell-slots.ts';
+import { phaseOffsetMs } from '../../lib/domain/schedules/schedule.ts';
+import { evaluateCellSlot } from '../../lib/domain/states/cell-state.ts';
 
 const cell = { id: 'cel_01JD0000000000000000000000', interval_seconds: 60 };
 const MINUTE = 60_000;

@@ -5,7 +5,7 @@ import {
   type CheckState,
   type CheckStateSnapshot,
   initialCheckState,
-} from '../../lib/domain/check-state.ts';
+} from '../../lib/domain/states/check-state.ts';
 
 const ok = { success: true };
 const fail = { success: false };

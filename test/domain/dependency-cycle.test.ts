@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wouldCreateCycle } from '../../lib/domain/dependency-cycle.ts';
+import { wouldCreateCycle } from '../../lib/domain/catalog/dependency-cycle.ts';
 
 function graph(edges: [string, string][]) {
   const lookups: string[] = [];

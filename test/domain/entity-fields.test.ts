@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FieldDefinition } from '../../lib/domain/blueprint-fields.ts';
-import { applyFieldPatch, withDefaults } from '../../lib/domain/entity-fields.ts';
+import type { FieldDefinition } from '../../lib/domain/catalog/blueprint-fields.ts';
+import { applyFieldPatch, withDefaults } from '../../lib/domain/catalog/entity-fields.ts';
 
 const defs: FieldDefinition[] = [
   { name: 'url', field_type: 'url', required: true, sort_order: 1 },

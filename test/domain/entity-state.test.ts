@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckState, State } from '../../lib/domain/check-state.ts';
+import type { CheckState, State } from '../../lib/domain/states/check-state.ts';
 import {
   aggregateEntityState,
   type CheckStateInput,
   causingCheck,
   transitionsFor,
-} from '../../lib/domain/entity-state.ts';
+} from '../../lib/domain/states/entity-state.ts';
 
 const on = (state: CheckState): CheckStateInput => ({ enabled: true, state });
 const off = (state: CheckState): CheckStateInput => ({ enabled: false, state });

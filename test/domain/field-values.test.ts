@@ -4,7 +4,7 @@ import {
   type FieldType,
   isHttpUrl,
   parseDefaultValue,
-} from '../../lib/domain/field-values.ts';
+} from '../../lib/domain/catalog/field-values.ts';
 
 describe('checkFieldValue', () => {
   it.each<[FieldType, unknown]>([

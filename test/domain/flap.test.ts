@@ -5,7 +5,7 @@ import {
   type FlapHistory,
   MAX_KEPT_CHANGES,
   settleFlap,
-} from '../../lib/domain/flap.ts';
+} from '../../lib/domain/states/flap.ts';
 
 /** The pure flap logic on a fake clock (ms): issue 35 item 5. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cronProblem, isTimeZone } from '../../lib/domain/cron.ts';
+import { cronProblem, isTimeZone } from '../../lib/domain/schedules/cron.ts';
 import {
   deadlineAfterMissMs,
   type HeartbeatCheck,
@@ -7,8 +7,8 @@ import {
   pushDeadline,
   runAllowanceMs,
   scheduleIntervalSeconds,
-} from '../../lib/domain/heartbeat.ts';
-import { armedDeadlineMs, missedRun } from '../../lib/domain/heartbeat-miss.ts';
+} from '../../lib/domain/schedules/heartbeat.ts';
+import { armedDeadlineMs, missedRun } from '../../lib/domain/schedules/heartbeat-miss.ts';
 
 /**
  * Push deadlines on pure time: intervals, cron schedules read in their zone across both DST

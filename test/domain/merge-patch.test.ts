@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergePatch } from '../../lib/domain/merge-patch.ts';
+import { mergePatch } from '../../lib/domain/catalog/merge-patch.ts';
 
 describe('mergePatch (RFC 7396)', () => {
   // The examples of RFC 7396, Appendix A.

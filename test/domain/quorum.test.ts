@@ -9,7 +9,7 @@ import {
   quorumOf,
   slotDeadlineMs,
   withLateReport,
-} from '../../lib/domain/quorum.ts';
+} from '../../lib/domain/states/quorum.ts';
 
 /**
  * The quorum rules of a located check's slot (DECISIONS.md "Probe locations (wave 4)"): a failure

@@ -6,7 +6,7 @@ import {
   type ScheduledCheck,
   scheduledRunAt,
   shardOf,
-} from '../../lib/domain/schedule.ts';
+} from '../../lib/domain/schedules/schedule.ts';
 
 const ids = Array.from({ length: 2000 }, (_, i) => `chk_${String(i).padStart(26, '0')}`);
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CUT_MARK, secretRedactor, urlSecrets } from '../../lib/domain/secret-redaction.ts';
+import { CUT_MARK, secretRedactor, urlSecrets } from '../../lib/domain/redaction/secret-redaction.ts';
 import { ENCODINGS, encode, filler, headerValue, LEAK_RUN, leakOf } from '../support/secret-leaks.ts';
 
 /**

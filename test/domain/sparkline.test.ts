@@ -8,7 +8,7 @@ import {
   type ResultSample,
   ROLLUP_HISTOGRAM_SIZE,
   type Rollup,
-} from '../../lib/domain/sparkline.ts';
+} from '../../lib/domain/rollups/sparkline.ts';
 
 const HOUR = 3_600_000;
 const END = Date.parse('2026-01-02T00:00:00.000Z');

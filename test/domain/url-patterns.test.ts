@@ -3,19 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createActionBody } from '../../lib/actions/request-schemas.ts';
 import { createCheckBody } from '../../lib/checks/check-input.ts';
-import { checkFieldDefinition, newFieldDefinitionSchema } from '../../lib/domain/blueprint-fields.ts';
-import { FIELD_TYPES } from '../../lib/domain/field-values.ts';
+import { checkFieldDefinition, newFieldDefinitionSchema } from '../../lib/domain/catalog/blueprint-fields.ts';
+import { FIELD_TYPES } from '../../lib/domain/catalog/field-values.ts';
 import {
   HTTP_TOPIC_URL_PATTERN,
   HTTP_URL_PATTERN,
   TEMPLATED_URL_PATTERN,
-} from '../../lib/domain/url-patterns.ts';
+} from '../../lib/domain/formats/url-patterns.ts';
+import { parseHttpUrl } from '../../lib/egress/egress-guard.ts';
 import { channelInputSchema } from '../../lib/notify/channel-setup/channel-config.ts';
-import { parseHttpUrl } from '../../lib/platform/egress-guard.ts';
 
 /**
  * The patterns the OpenAPI document shows must never allow what the server refuses: every string
- * a pattern matches passes the server's own schema (the promise of lib/domain/url-patterns.ts).
+ * a pattern matches passes the server's own schema (the promise of lib/domain/formats/url-patterns.ts).
  */
 const RUNS = { numRuns: 300, seed: 24 };
 const matching = (pattern: string, max = 2048) =>

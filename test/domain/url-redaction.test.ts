@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretParam, redactUrl, unredactedUrl } from '../../lib/domain/url-redaction.ts';
+import { isSecretParam, redactUrl, unredactedUrl } from '../../lib/domain/redaction/url-redaction.ts';
 
 describe('redactUrl', () => {
   it('hides the whole userinfo, whatever it holds', () => {

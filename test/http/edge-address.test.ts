@@ -3,14 +3,14 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { createStreamingUrlHandler } from '../../lib/cloud/function-url-stream.ts';
 import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/lambda-edge.ts';
+import type { HttpRequest } from '../../lib/http/types.ts';
 import {
   EDGE_SECRET_HEADER,
   parseViewerAddress,
   VIEWER_ADDRESS_HEADER,
   VIEWER_HOST_HEADER,
-} from '../../lib/http/edge-address.ts';
-import { fromApiGatewayEvent } from '../../lib/http/lambda-adapter.ts';
-import type { HttpRequest } from '../../lib/http/types.ts';
+} from '../../lib/lambda-http/edge-address.ts';
+import { fromApiGatewayEvent } from '../../lib/lambda-http/lambda-adapter.ts';
 import { lambdaContext } from '../cloud/support.ts';
 import { fakeStreamingRuntime, functionUrlEvent, readStreamedResponse } from '../status/stream-drivers.ts';
 

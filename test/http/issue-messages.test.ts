@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { slugSchema } from '../../lib/domain/slug.ts';
+import { slugSchema } from '../../lib/domain/formats/slug.ts';
 import { listInWords } from '../../lib/http/issue-messages.ts';
 import { parseInput } from '../../lib/http/validation.ts';
 import type { ValidationError } from '../../lib/platform/errors.ts';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getTenant } from '../../lib/auth/tenants/tenant-items.ts';
 import type { TransitionRecord } from '../../lib/checks/results/transition-items.ts';
+import { createDynamoTable } from '../../lib/dynamodb/dynamodb-table.ts';
 import { addAlsoFailing } from '../../lib/incidents/also-failing-items.ts';
 import { incidentOpenedBy } from '../../lib/incidents/incident-consumer.ts';
 import { incidentUnresolvedOp, openIncident } from '../../lib/incidents/incident-items.ts';
@@ -10,9 +11,8 @@ import { sweepRetention } from '../../lib/local/retention-sweep.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import { shardOf } from '../../lib/store/sharded-feed.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
 import type { Item, Table } from '../../lib/store/table.ts';
 import { bothRuntimes } from '../support/api-harness.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';

@@ -4,7 +4,7 @@ import { applyTransition, incidentOpenedBy, opensIncident } from '../../lib/inci
 import { openIncident } from '../../lib/incidents/incident-items.ts';
 import { incidentIdOfEvent } from '../../lib/incidents/incident-of-event.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 
 /**
  * The incident a state change belongs to (PagerDuty's dedup_key, Opsgenie's alias): the one it

@@ -7,8 +7,8 @@ import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { entityPurgeJobOp } from '../../lib/purge/purge-job-items.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import type { Change } from '../../lib/store/change-feed.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
 import { memoryJobQueue } from '../notify/support/memory-queue.ts';
 
 /**

@@ -10,7 +10,7 @@ import {
   EDGE_SECRET_HEADER,
   VIEWER_ADDRESS_HEADER,
   VIEWER_HOST_HEADER,
-} from '../../lib/http/edge-address.ts';
+} from '../../lib/lambda-http/edge-address.ts';
 import { only } from './synth.ts';
 
 // How the console's CloudFront edge proves itself to the API and hands it the viewer's address:

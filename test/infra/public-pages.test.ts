@@ -9,7 +9,7 @@ import {
   EDGE_SECRET_HEADER,
   VIEWER_ADDRESS_HEADER,
   VIEWER_HOST_HEADER,
-} from '../../lib/http/edge-address.ts';
+} from '../../lib/lambda-http/edge-address.ts';
 import { only } from './synth.ts';
 
 // The public status pages in the cloud: /p/* goes through the console's CloudFront distribution to

@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiThrottle, DEFAULT_API_THROTTLE } from '../../infra/api.ts';
 import { VigilStack } from '../../infra/vigil-stack.ts';
-import { createTableDefinition } from '../../lib/store/dynamodb-table.ts';
+import { createTableDefinition } from '../../lib/dynamodb/dynamodb-table.ts';
 import { allowStatements, only, synthTemplate } from './synth.ts';
 
 let template: Template;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRetentionSweeper } from '../../lib/local/retention-sweep.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 
 /**
  * Issue 36 item 6: the local retention sweep keeps up with a busy tenant. A soak on simulated

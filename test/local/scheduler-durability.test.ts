@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type CellJob, cellJobId } from '../../lib/checks/cells/cell-runner.ts';
-import { phaseOffsetMs } from '../../lib/domain/schedule.ts';
+import { phaseOffsetMs } from '../../lib/domain/schedules/schedule.ts';
 import { startLocalRuntime } from '../../lib/local/runtime.ts';
 import { createScheduler } from '../../lib/local/scheduler.ts';
 import { loadConfig } from '../../lib/platform/config.ts';

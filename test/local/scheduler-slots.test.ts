@@ -10,7 +10,7 @@ import { createFakeClock, isoTime, systemClock } from '../../lib/platform/clock.
 import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import type { Prober } from '../../lib/probes/types.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import { memoryJobQueue } from '../notify/support/memory-queue.ts';
 import { storedKeys } from '../support/stored-keys.ts';
 import { WAIT } from '../support/wait.ts';

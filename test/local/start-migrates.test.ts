@@ -6,7 +6,7 @@ import { listEntityPointers } from '../../lib/catalog/entity-items.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import { loadPreviousLayout, type PreviousLayout, previousLayout } from '../fixtures/previous-layout/load.ts';
 
 /**

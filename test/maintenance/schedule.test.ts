@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cronProblem, isTimeZone } from '../../lib/domain/cron.ts';
+import { cronProblem, isTimeZone } from '../../lib/domain/schedules/cron.ts';
 import type { WindowRecord } from '../../lib/maintenance/maintenance-items.ts';
 import { activeSpan } from '../../lib/maintenance/schedule.ts';
 

@@ -5,7 +5,7 @@ import { createMcpRelay, SESSION_TTL_SECONDS } from '../../lib/mcp/relay.ts';
 import { getRelaySession } from '../../lib/mcp/relay-items.ts';
 import { type Clock, createFakeClock, systemClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import { createMemoryStreamSlots } from '../../lib/streams/stream-slots.ts';
 
 const caller: Principal = {

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EDGE_SECRET_HEADER, VIEWER_HOST_HEADER } from '../../lib/http/edge-address.ts';
+import { EDGE_SECRET_HEADER, VIEWER_HOST_HEADER } from '../../lib/lambda-http/edge-address.ts';
 import { bothRuntimes, type LambdaHarness, type LocalHarness } from '../support/api-harness.ts';
 
 // MCP 2025-11-25: a server MUST answer 403 to a request with an invalid Origin. Requests without

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StateChangeEvent } from '../../lib/domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../lib/domain/states/state-change-event.ts';
 import type { ChannelDefinition, ChannelSendDeps } from '../../lib/notify/channels/definition.ts';
 import {
   CHANNEL_DEFINITIONS,

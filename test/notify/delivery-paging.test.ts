@@ -4,7 +4,7 @@ import { deliveryCreatedOp } from '../../lib/notify/deliveries/delivery-items.ts
 import { createDeliveryStore } from '../../lib/notify/deliveries/delivery-store.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 
 const TENANT = 'tnt_01J00000000000000000000000';
 const CHECK = 'chk_01J00000000000000000000000';

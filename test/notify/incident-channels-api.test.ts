@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpTransport } from '../../lib/platform/egress.ts';
+import type { HttpTransport } from '../../lib/egress/egress.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { mapResolver } from '../support/egress-names.ts';
 import { pushCheckFixtures } from '../support/push-fixtures.ts';

@@ -9,7 +9,7 @@ import { createFakeClock } from '../../lib/platform/clock.ts';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../../lib/platform/errors.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createMemoryRateLimiter } from '../../lib/platform/rate-limiter.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 
 /**
  * The sign-in's injected steps (wired at composition to the SSO and second-factor features): the

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRateLimitGuard } from '../../lib/auth/limits/rate-limit.ts';
 import { createTenantStore } from '../../lib/auth/tenants/tenant-store.ts';
-import { parseEmailSender } from '../../lib/domain/email-address.ts';
+import { parseEmailSender } from '../../lib/domain/formats/email-address.ts';
 import { credentialPutOps } from '../../lib/people/credential-items.ts';
 import { createPasswordLogin } from '../../lib/people/password-login.ts';
 import type { OutgoingMail, RecordAudit } from '../../lib/people/reset/ports.ts';
@@ -12,7 +12,7 @@ import { createFakeClock } from '../../lib/platform/clock.ts';
 import { RateLimitedError, UnauthorizedError } from '../../lib/platform/errors.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createMemoryRateLimiter } from '../../lib/platform/rate-limiter.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import { join, uniqueEmail } from '../auth/team-helpers.ts';
 import { type ApiHarness, startLocalHarness } from '../support/api-harness.ts';
 import { GOOD_PASSWORD, setPassword, signIn } from './session-helpers.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { connectionFailureText, egressRefusal } from '../../lib/platform/egress-advice.ts';
-import { ConnectionError, EgressDeniedError } from '../../lib/platform/egress-errors.ts';
-import { allowedLiteral, checkUrl, resolveAllowed } from '../../lib/platform/egress-guard.ts';
+import { connectionFailureText, egressRefusal } from '../../lib/egress/egress-advice.ts';
+import { ConnectionError, EgressDeniedError } from '../../lib/egress/egress-errors.ts';
+import { allowedLiteral, checkUrl, resolveAllowed } from '../../lib/egress/egress-guard.ts';
 
 /** The error the guard throws for `host` (a literal, or a name resolving to `address`). */
 async function refusal(

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpRequestOptions, httpRequest } from '../../lib/platform/egress.ts';
-import { CleartextDeniedError, EgressDeniedError } from '../../lib/platform/egress-errors.ts';
+import { type HttpRequestOptions, httpRequest } from '../../lib/egress/egress.ts';
+import { CleartextDeniedError, EgressDeniedError } from '../../lib/egress/egress-errors.ts';
 import {
   allowedLiteral,
   isAllowListed,
   type ResolvedAddress,
   resolveAllowed,
-} from '../../lib/platform/egress-guard.ts';
-import { undiciRequest } from '../../lib/platform/undici-client.ts';
+} from '../../lib/egress/egress-guard.ts';
+import { undiciRequest } from '../../lib/egress/undici-client.ts';
 import { startHttpServer, type TestHttpServer } from '../probes/support/http-server.ts';
 
 const v4 = (address: string): ResolvedAddress => ({ address, family: 4 });

@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import { withDeadline } from '../../lib/platform/egress-deadline.ts';
-import { TimeoutError } from '../../lib/platform/egress-errors.ts';
+import { withDeadline } from '../../lib/egress/egress-deadline.ts';
+import { TimeoutError } from '../../lib/egress/egress-errors.ts';
 
 describe('withDeadline', () => {
   it("resolves with the work's value and leaves no timer behind", async () => {

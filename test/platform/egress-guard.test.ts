@@ -1,13 +1,13 @@
 import { once } from 'node:events';
 import { connect, createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectionError, EgressDeniedError, InvalidUrlError } from '../../lib/platform/egress-errors.ts';
+import { ConnectionError, EgressDeniedError, InvalidUrlError } from '../../lib/egress/egress-errors.ts';
 import {
   checkUrl,
   createGuardedLookup,
   type ResolvedAddress,
   resolveAllowed,
-} from '../../lib/platform/egress-guard.ts';
+} from '../../lib/egress/egress-guard.ts';
 import { portOf } from '../probes/support/http-server.ts';
 
 /** A resolver over a fixed table that counts its calls. */

@@ -5,7 +5,7 @@ import {
   describeClass,
   isAllowedClass,
   parseAddress,
-} from '../../lib/platform/ip-rules.ts';
+} from '../../lib/egress/ip-rules.ts';
 
 const table: [string, AddressClass][] = [
   // IPv4

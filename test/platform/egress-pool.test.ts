@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpRequestOptions, httpRequest } from '../../lib/platform/egress.ts';
-import { ConnectionError, EgressDeniedError } from '../../lib/platform/egress-errors.ts';
-import type { ResolvedAddress } from '../../lib/platform/egress-guard.ts';
-import { createEgressPool, type EgressPool, type EgressPoolOptions } from '../../lib/platform/egress-pool.ts';
+import { type HttpRequestOptions, httpRequest } from '../../lib/egress/egress.ts';
+import { ConnectionError, EgressDeniedError } from '../../lib/egress/egress-errors.ts';
+import type { ResolvedAddress } from '../../lib/egress/egress-guard.ts';
+import { createEgressPool, type EgressPool, type EgressPoolOptions } from '../../lib/egress/egress-pool.ts';
 import { createTlsFixtures, type TlsFixtures } from '../support/tls-fixtures.ts';
 import { type PoolReceiver, startPoolReceiver, startReceiverPair } from './pool-receiver.ts';
 

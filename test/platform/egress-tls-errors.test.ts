@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  certificateNames,
-  hostnameMismatchMessage,
-  toEgressError,
-} from '../../lib/platform/egress-errors.ts';
+import { certificateNames, hostnameMismatchMessage, toEgressError } from '../../lib/egress/egress-errors.ts';
 
 /** An error shaped like the ones Node's TLS socket emits. */
 function nodeError(message: string, props: Record<string, unknown>): Error {

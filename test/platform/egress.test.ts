@@ -1,16 +1,16 @@
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpTransport, httpRequest } from '../../lib/platform/egress.ts';
+import { type HttpTransport, httpRequest } from '../../lib/egress/egress.ts';
 import {
   ConnectionError,
   EgressDeniedError,
   TimeoutError,
   TooManyRedirectsError,
-} from '../../lib/platform/egress-errors.ts';
-import { createEgressPool } from '../../lib/platform/egress-pool.ts';
-import { http1Request } from '../../lib/platform/http1-client.ts';
-import { undiciRequest } from '../../lib/platform/undici-client.ts';
+} from '../../lib/egress/egress-errors.ts';
+import { createEgressPool } from '../../lib/egress/egress-pool.ts';
+import { http1Request } from '../../lib/egress/http1-client.ts';
+import { undiciRequest } from '../../lib/egress/undici-client.ts';
 import { closedPort, portOf, startHttpServer, type TestHttpServer } from '../probes/support/http-server.ts';
 
 let server: TestHttpServer;

@@ -6,7 +6,7 @@ import { createSqliteJobQueue } from '../../lib/local/sqlite-job-queue.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { DEFAULT_MAX_ATTEMPTS, type ReceivedJob } from '../../lib/platform/job-queue.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import { lambdaContext } from '../cloud/support.ts';
 import { type FauxqsEngine, startFauxqsEngine, type TestQueue } from '../support/fauxqs.ts';
 import { createSqsEventSource } from '../support/sqs-event-source.ts';

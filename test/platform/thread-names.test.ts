@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProbeThreads } from '../../lib/local/probe-threads.ts';
 import { nameThreadSource } from '../../lib/platform/module-worker.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 
 // Vigil's worker threads name their OS threads, so `top -H` and /proc show which is which (and the
 // benchmark splits the process's CPU by them, bench/threads.ts).

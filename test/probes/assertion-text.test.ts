@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpAssertion } from '../../lib/domain/http-assertions.ts';
-import { isSecretName } from '../../lib/domain/secret-names.ts';
+import { isSecretName } from '../../lib/domain/redaction/secret-names.ts';
 import { MAX_SHOWN } from '../../lib/probes/assertion-text.ts';
 import { type AssertedResponse, evaluateAssertions } from '../../lib/probes/assertions.ts';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJsonPath } from '../../lib/domain/assertion-syntax.ts';
+import { parseJsonPath } from '../../lib/domain/assertions/assertion-syntax.ts';
 import {
   assertionInputSchema,
   assertionsInputSchema,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runTlsProbe } from '../../lib/check-types/tls-probe.ts';
+import { runTlsProbe } from '../../lib/check-types/tls/tls-probe.ts';
+import { undiciRequest } from '../../lib/egress/undici-client.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
-import { undiciRequest } from '../../lib/platform/undici-client.ts';
 import { runHttpProbe } from '../../lib/probes/http-probe.ts';
 import type { CheckTlsTrust, HttpProbeDefinition, ProbeDeps } from '../../lib/probes/types.ts';
 import { createTlsFixtures, type TlsFixtures } from '../support/tls-fixtures.ts';

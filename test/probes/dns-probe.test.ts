@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DnsProbeJob, DnsRecordType } from '../../lib/check-types/dns.ts';
-import { runDnsProbe } from '../../lib/check-types/dns-probe.ts';
+import type { DnsProbeJob, DnsRecordType } from '../../lib/check-types/dns/dns.ts';
+import { runDnsProbe } from '../../lib/check-types/dns/dns-probe.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import type { ProbeDeps } from '../../lib/probes/types.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';

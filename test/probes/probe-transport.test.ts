@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HttpTransport } from '../../lib/egress/egress.ts';
+import { http1Request } from '../../lib/egress/http1-client.ts';
+import { undiciRequest } from '../../lib/egress/undici-client.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
-import type { HttpTransport } from '../../lib/platform/egress.ts';
-import { http1Request } from '../../lib/platform/http1-client.ts';
-import { undiciRequest } from '../../lib/platform/undici-client.ts';
 import { runHttpProbe } from '../../lib/probes/http-probe.ts';
 import { probeTransport } from '../../lib/probes/probe-transport.ts';
 import { startHttpServer, type TestHttpServer } from './support/http-server.ts';

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TcpProbeJob } from '../../lib/check-types/tcp.ts';
-import { runTcpProbe } from '../../lib/check-types/tcp-probe.ts';
+import type { TcpProbeJob } from '../../lib/check-types/tcp/tcp.ts';
+import { runTcpProbe } from '../../lib/check-types/tcp/tcp-probe.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import type { ProbeDeps } from '../../lib/probes/types.ts';
 import { closedPort, portOf } from './support/http-server.ts';

@@ -6,9 +6,9 @@ import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createPurgeConsumer } from '../../lib/purge/purge-consumer.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import type { Change } from '../../lib/store/change-feed.ts';
 import { queryAll } from '../../lib/store/items.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
 import type { Item, NewItem, WriteOp } from '../../lib/store/table.ts';
 
 const TENANT = 'tnt_01J00000000000000000000000';

@@ -1,8 +1,8 @@
 import type { LambdaFunctionURLEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/edge-address.ts';
-import { functionUrlHandler } from '../../lib/http/stream-lambda.ts';
 import type { HttpRequest, HttpResponse } from '../../lib/http/types.ts';
+import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/lambda-http/edge-address.ts';
+import { functionUrlHandler } from '../../lib/lambda-http/stream-lambda.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
 

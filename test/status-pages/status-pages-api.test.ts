@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/edge-address.ts';
+import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/lambda-http/edge-address.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { PAGE_CACHE_MS } from '../../lib/status-pages/public-routes.ts';
 import { pageCreatedOps } from '../../lib/status-pages/status-page-items.ts';

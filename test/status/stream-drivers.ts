@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import { createStatusStreamHandler } from '../../functions/status-stream.ts';
 import type { App } from '../../lib/app.ts';
 import { createCloudApp } from '../../lib/cloud/http-composition.ts';
-import type { LambdaStreamingRuntime } from '../../lib/http/stream-lambda.ts';
+import type { LambdaStreamingRuntime } from '../../lib/lambda-http/stream-lambda.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { createLogger } from '../../lib/platform/logger.ts';

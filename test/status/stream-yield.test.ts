@@ -2,9 +2,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import { positionAt } from '../../lib/status/stream-events.ts';
 import { createStatusStream, REPLAY_MAX_EVENTS } from '../../lib/status/stream-service.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
 import { createMemoryStreamSlots } from '../../lib/streams/stream-slots.ts';
 import { secondsApart, seedTransitions } from './transition-seed.ts';
 

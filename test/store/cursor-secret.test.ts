@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDynamoTable } from '../../lib/dynamodb/dynamodb-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import { loadCursorSecret } from '../../lib/store/cursor-secret.ts';
-import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
 

@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
+import { createDynamoTable } from '../../lib/dynamodb/dynamodb-table.ts';
 import { ConditionFailedError, InvalidWriteError, type Table, type WriteOp } from '../../lib/store/table.ts';
 
 // Failure injection DynamoDB Local cannot produce (it serialises transactions, so never conflicts).

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDynamoTable } from '../../lib/dynamodb/dynamodb-table.ts';
 import { parseStreamRecord } from '../../lib/events/stream-record.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import type { Change } from '../../lib/store/change-feed.ts';
-import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
 import { ConditionFailedError, type Table } from '../../lib/store/table.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
 import { createStreamReader } from '../support/dynamodb-stream.ts';

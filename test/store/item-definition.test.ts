@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import { defineItem, ITEM_DEFINITIONS } from '../../lib/store/item-definition.ts';
 import { itemType } from '../../lib/store/item-type.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
 
 const widget = defineItem({
   type: itemType('test_widget', 2),

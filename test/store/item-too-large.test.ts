@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { classifyWriteError } from '../../lib/store/dynamodb-errors.ts';
+import { classifyWriteError } from '../../lib/dynamodb/dynamodb-errors.ts';
 import { InvalidWriteError, ItemTooLargeError } from '../../lib/store/table.ts';
 
 function validationException(message: string): Error {

@@ -6,6 +6,7 @@ import {
   tenantTransitionsPage,
   transitionRecordedOp,
 } from '../../lib/checks/results/transition-items.ts';
+import { createDynamoTable } from '../../lib/dynamodb/dynamodb-table.ts';
 import {
   getIncident,
   type IncidentRecord,
@@ -18,10 +19,9 @@ import {
   resolveIncident,
 } from '../../lib/incidents/incident-items.ts';
 import { newId } from '../../lib/platform/ids.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
-import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
 import { FEED_SHARDS } from '../../lib/store/sharded-feed.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
 import type { Item, Table } from '../../lib/store/table.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
 

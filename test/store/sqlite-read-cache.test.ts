@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createReadCache } from '../../lib/store/sqlite-read-cache.ts';
+import { createReadCache } from '../../lib/sqlite/sqlite-read-cache.ts';
 
 describe('read cache', () => {
   const make = (maxEntries = 3) => {

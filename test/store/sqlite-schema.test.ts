@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 
 /** The first on-disk layout, as databases written before the rowid layout have it. */
 const FIRST_LAYOUT = `

@@ -5,8 +5,8 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createChangePump } from '../../lib/local/change-pump.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import type { Change } from '../../lib/store/change-feed.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
 import { ConditionFailedError, InvalidWriteError, type Item, type NewItem } from '../../lib/store/table.ts';
 import { describeTableContract } from './table-contract.ts';
 

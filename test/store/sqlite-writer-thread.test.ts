@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startModuleWorker } from '../../lib/platform/module-worker.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
-import { startWriterThread } from '../../lib/store/sqlite-writer-client.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
+import { startWriterThread } from '../../lib/sqlite/sqlite-writer-client.ts';
 import type { WriteOp } from '../../lib/store/table.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'vigil-writer-'));
@@ -18,7 +18,7 @@ const put = (sk: string): WriteOp[] => [
 function recordingWorkers() {
   const workers: Worker[] = [];
   const startWorker = (workerData: unknown) => {
-    const worker = startModuleWorker(new URL('../../lib/store/sqlite-writer-thread.ts', import.meta.url), {
+    const worker = startModuleWorker(new URL('../../lib/sqlite/sqlite-writer-thread.ts', import.meta.url), {
       workerData,
     });
     workers.push(worker);

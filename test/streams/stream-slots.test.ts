@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { createDynamoTable } from '../../lib/dynamodb/dynamodb-table.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { createStoreStreamSlots } from '../../lib/streams/store-stream-slots.ts';
 import {

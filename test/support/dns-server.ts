@@ -1,5 +1,5 @@
 import { createSocket } from 'node:dgram';
-import { parseAddress } from '../../lib/platform/ip-rules.ts';
+import { parseAddress } from '../../lib/egress/ip-rules.ts';
 
 /** A record the test DNS server can answer with. */
 type DnsRecord =

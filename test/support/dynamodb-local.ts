@@ -12,7 +12,7 @@ import {
   DynamoDBClient,
   ListTablesCommand,
 } from '@aws-sdk/client-dynamodb';
-import { createTableDefinition } from '../../lib/store/dynamodb-table.ts';
+import { createTableDefinition } from '../../lib/dynamodb/dynamodb-table.ts';
 
 /** DynamoDB Local from the jar shipped in `amplify-dynamodb-simulator`, run by `java` on PATH. */
 

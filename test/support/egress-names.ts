@@ -1,4 +1,4 @@
-import type { ResolvedAddress } from '../../lib/platform/egress-guard.ts';
+import type { ResolvedAddress } from '../../lib/egress/egress-guard.ts';
 
 /**
  * A resolver for the egress guard that answers from a map the test owns (and may change), so

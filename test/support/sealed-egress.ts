@@ -1,5 +1,5 @@
-import type { HttpTransport } from '../../lib/platform/egress.ts';
-import { ConnectionError } from '../../lib/platform/egress-errors.ts';
+import type { HttpTransport } from '../../lib/egress/egress.ts';
+import { ConnectionError } from '../../lib/egress/egress-errors.ts';
 
 /**
  * The channel and action transport of suites that create channels and actions from generated input

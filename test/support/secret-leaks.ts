@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { HttpAssertion } from '../../lib/domain/http-assertions.ts';
 
 /**
- * An oracle for secret leaks, written apart from lib/domain/secret-redaction.ts so the property
+ * An oracle for secret leaks, written apart from lib/domain/redaction/secret-redaction.ts so the property
  * tests do not grade the redactor by its own rules: the ways a secret can be read back out of a
  * text, each found by decoding the text rather than by encoding the secret the redactor's way.
  */

@@ -1,4 +1,4 @@
-import { isWellFormedApiKey } from '../../domain/api-key-format.ts';
+import { isWellFormedApiKey } from '../../domain/formats.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Table, WriteOp } from '../../store/table.ts';

@@ -1,6 +1,6 @@
 import { rootCertificates } from 'node:tls';
 import type * as grpc from '@grpc/grpc-js';
-import type { CheckTlsTrust } from '../definition.ts';
+import type { CheckTlsTrust } from '../contract/definition.ts';
 
 /**
  * One grpc.health.v1 Health/Check call (https://github.com/grpc/grpc/blob/master/doc/health-checking.md)

@@ -1,4 +1,4 @@
-import { REDACTED } from '../../domain/redacted.ts';
+import { REDACTED } from '../../domain/redaction.ts';
 import { ValidationError } from '../../platform/errors.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { cellSlotsBetween } from '../../domain/cell-slots.ts';
+import { cellSlotsBetween } from '../../domain/schedules.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
 import { cellsOfShard, leaseAdvancedOp, readLease } from './cell-items.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CELL_SIZE } from '../../domain/cell-slots.ts';
+import { CELL_SIZE } from '../../domain/schedules.ts';
 import { unchanged } from '../../store/conditions.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';

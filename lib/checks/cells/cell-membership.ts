@@ -1,4 +1,4 @@
-import { shardOf } from '../../domain/schedule.ts';
+import { shardOf } from '../../domain/schedules.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { newId } from '../../platform/ids.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';

@@ -1,5 +1,5 @@
 import type { CheckRecord } from '../../check-types/check-record.ts';
-import { probesFromLocations } from '../../domain/quorum.ts';
+import { probesFromLocations } from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { WriteOp } from '../../store/table.ts';
 import type { CellMembership, CellPlace } from './cell-membership.ts';
@@ -24,7 +24,7 @@ export interface CellFields {
 
 /**
  * Whether a check runs in a cell: enabled pull checks do (issue 26's layout), except located ones
- * (lib/domain/quorum.ts), whose slots are per-check probe jobs that fan out to their locations.
+ * (lib/domain/states/quorum.ts), whose slots are per-check probe jobs that fan out to their locations.
  */
 export const inCell = (check: CellFields) =>
   check.execution_mode === 'pull' && check.enabled && !probesFromLocations(check);

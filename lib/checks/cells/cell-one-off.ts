@@ -1,4 +1,4 @@
-import { nextCellSlot } from '../../domain/cell-slots.ts';
+import { nextCellSlot } from '../../domain/schedules.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';
 import type { CellRecord } from './cell-items.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { StoredMemberRollup } from '../../domain/cell-rollup.ts';
+import type { StoredMemberRollup } from '../../domain/rollups.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { queryAll } from '../../store/items.ts';
@@ -21,7 +21,7 @@ const memberRollupSchema: z.ZodType<StoredMemberRollup> = z.object({
   failures: count,
   latency_sum: z.number().min(0),
   latency_max: z.number().min(0),
-  /** Latency histogram counts by index (layout of lib/domain/sparkline.ts); absent indexes are 0. */
+  /** Latency histogram counts by index (layout of lib/domain/rollups/sparkline.ts); absent indexes are 0. */
   histogram: z.record(z.string(), count),
 });
 

@@ -1,12 +1,13 @@
+import type { ResultSample, Rollup } from '../../domain/rollups.ts';
 import {
   bucketRolledUpBy,
+  bucketStartMs,
   cellRollsUp,
   memberRollupOf,
+  ROLLUP_BUCKET_MS,
   rollUpMembers,
   storedMemberRollup,
-} from '../../domain/cell-rollup.ts';
-import { bucketStartMs, ROLLUP_BUCKET_MS } from '../../domain/rollup-bucket.ts';
-import type { ResultSample, Rollup } from '../../domain/sparkline.ts';
+} from '../../domain/rollups.ts';
 import { resultsCountedOp } from '../../metrics/metric-counter-items.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';

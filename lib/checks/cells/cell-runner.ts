@@ -1,9 +1,8 @@
 import type { TenantStore } from '../../auth/tenants.ts';
 import { createTenantCache } from '../../auth/tenants.ts';
 import type { CheckDefinitionRecord } from '../../check-types/check-record.ts';
-import { cellRollsUp } from '../../domain/cell-rollup.ts';
-import { evaluateCellSlot } from '../../domain/cell-state.ts';
-import { type CheckStateSnapshot, sameSnapshot } from '../../domain/check-state.ts';
+import { cellRollsUp } from '../../domain/rollups.ts';
+import { type CheckStateSnapshot, evaluateCellSlot, sameSnapshot } from '../../domain/states.ts';
 import { resultsCountedOp } from '../../metrics/metric-counter-items.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Prober } from '../../probes/types.ts';

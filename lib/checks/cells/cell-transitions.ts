@@ -1,6 +1,6 @@
 import { parseEntityState, readEntityItem } from '../../catalog/entity-items.ts';
 import type { CheckDefinitionRecord } from '../../check-types/check-record.ts';
-import type { MemberTransition } from '../../domain/cell-state.ts';
+import type { MemberTransition } from '../../domain/states.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import { deterministicId } from '../../platform/ids.ts';
 import { mergeCounterUpdates } from '../../store/merge-updates.ts';

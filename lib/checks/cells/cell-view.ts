@@ -1,5 +1,5 @@
 import type { CheckRecord } from '../../check-types/check-record.ts';
-import { nextCellSlot } from '../../domain/cell-slots.ts';
+import { nextCellSlot } from '../../domain/schedules.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { deterministicId } from '../../platform/ids.ts';

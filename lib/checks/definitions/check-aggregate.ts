@@ -1,7 +1,7 @@
 import type { TenantStore } from '../../auth/tenants.ts';
 import { type EntityState, readEntityState } from '../../catalog/entity-items.ts';
 import type { EntityStore } from '../../catalog/entity-store.ts';
-import type { CheckState } from '../../domain/check-state.ts';
+import type { CheckState } from '../../domain/states.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import type { Condition, Table, WriteOp } from '../../store/table.ts';

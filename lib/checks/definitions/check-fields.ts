@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isAllowedKey, RESERVED_NAME_MESSAGE, RESERVED_NAMES } from '../../domain/reserved-names.ts';
+import { isAllowedKey, RESERVED_NAME_MESSAGE, RESERVED_NAMES } from '../../domain/catalog.ts';
 
 /** Field schemas of check bodies (lib/checks/check-input.ts), kept here so that file stays small (the target URL's: check-url-input.ts). */
 

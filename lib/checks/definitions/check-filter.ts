@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { checkNameOf } from '../../check-types/check-name.ts';
 import type { CheckRecord } from '../../check-types/check-record.ts';
-import { slugSchema } from '../../domain/slug.ts';
+import { slugSchema } from '../../domain/formats.ts';
 import { CHECK_TYPES } from '../records.ts';
 
 /**

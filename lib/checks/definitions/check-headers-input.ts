@@ -1,4 +1,4 @@
-import { requestTarget } from '../../domain/url-origin.ts';
+import { requestTarget } from '../../domain/formats.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { type CheckRecord, REDACTED } from '../records.ts';
 

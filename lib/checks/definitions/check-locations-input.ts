@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DEFAULT_LOCATION, MAX_CHECK_LOCATIONS, probesFromLocations } from '../../domain/quorum.ts';
+import { DEFAULT_LOCATION, MAX_CHECK_LOCATIONS, probesFromLocations } from '../../domain/states.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { countOf } from '../../platform/plural.ts';
 

@@ -7,7 +7,7 @@ import {
   joinCheck,
   splitCheck,
 } from '../../check-types/check-record.ts';
-import { locationsOf } from '../../domain/quorum.ts';
+import { locationsOf } from '../../domain/states.ts';
 import type { Item, Table, WriteOp } from '../../store/table.ts';
 import {
   definitionCreatedOp,

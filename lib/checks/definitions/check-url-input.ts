@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { HTTP_URL_PATTERN } from '../../domain/url-patterns.ts';
-import { unredactedUrl } from '../../domain/url-redaction.ts';
+import { HTTP_URL_PATTERN } from '../../domain/formats.ts';
+import { unredactedUrl } from '../../domain/redaction.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { REDACTED } from '../records.ts';
 

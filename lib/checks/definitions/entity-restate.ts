@@ -4,8 +4,8 @@ import {
   parseEntityState,
   readEntityItem,
 } from '../../catalog/entity-items.ts';
-import type { State } from '../../domain/check-state.ts';
-import { aggregateEntityState, causingCheck, type StateRule } from '../../domain/entity-state.ts';
+import type { State } from '../../domain/states.ts';
+import { aggregateEntityState, causingCheck, type StateRule } from '../../domain/states.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
 import type { TransitionRecord } from '../results/transition-items.ts';

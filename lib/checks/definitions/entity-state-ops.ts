@@ -1,13 +1,13 @@
 import { type EntityChecksChange, type EntityState, entityChecksOp } from '../../catalog/entity-items.ts';
 import { stateMoveOps } from '../../catalog/entity-state-index-items.ts';
 import { checkNameOf } from '../../check-types/check-name.ts';
-import type { CheckState, State } from '../../domain/check-state.ts';
+import type { CheckState, State } from '../../domain/states.ts';
 import {
   aggregateEntityState,
   causingCheck,
   DEFAULT_STATE_RULE,
   type StateRule,
-} from '../../domain/entity-state.ts';
+} from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Condition, Table, WriteOp } from '../../store/table.ts';

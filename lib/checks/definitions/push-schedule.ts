@@ -1,6 +1,6 @@
 import { type CheckConfig, PUSH_MAX_INTERVAL_SECONDS } from '../../check-types/check-config.ts';
-import { scheduleIntervalSeconds } from '../../domain/heartbeat.ts';
-import { probesFromLocations } from '../../domain/quorum.ts';
+import { scheduleIntervalSeconds } from '../../domain/schedules.ts';
+import { probesFromLocations } from '../../domain/states.ts';
 import { ValidationError } from '../../platform/errors.ts';
 
 /**

@@ -1,9 +1,5 @@
 import type { CheckType } from '../../check-types/check-config.ts';
-import {
-  type ExpectedStatus,
-  expectedStatusesSchema,
-  firstExpectedCode,
-} from '../../domain/http-statuses.ts';
+import { type ExpectedStatus, expectedStatusesSchema, firstExpectedCode } from '../../domain/assertions.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { DEFAULTS } from './check-defaults.ts';
 

@@ -1,7 +1,7 @@
 import { listBlueprints } from '../../catalog/blueprint-items.ts';
 import { listEntityStates } from '../../catalog/entity-items.ts';
 import { aggregatesMigrated, aggregatesMigratedOp } from '../../catalog/state-rule-job-items.ts';
-import { DEFAULT_STATE_RULE } from '../../domain/entity-state.ts';
+import { DEFAULT_STATE_RULE } from '../../domain/states.ts';
 import { type MigrationDeps, runMarkedMigration } from '../../store/marked-migration.ts';
 import { applyStateRule } from '../definitions/entity-restate.ts';
 

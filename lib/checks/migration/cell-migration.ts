@@ -19,7 +19,7 @@ import { stateRecordedOp } from '../results/check-state-items.ts';
  * One transaction per check, conditional on the definition's and the state's versions it read: an
  * API write or a result racing it wins, and the check is read again. Idempotent (a check with a
  * cell is left alone); when every tenant is done it writes a marker, and later runs read only
- * that. Disabled, push and located checks (lib/domain/quorum.ts) stay as they are.
+ * that. Disabled, push and located checks (lib/domain/states/quorum.ts) stay as they are.
  */
 
 const ATTEMPTS = 3;

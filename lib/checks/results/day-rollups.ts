@@ -1,7 +1,19 @@
-import { cellRollsUp, memberRollupOf, rollUpMembers, storedMemberRollup } from '../../domain/cell-rollup.ts';
-import { bucketStartMs, type CurrentRollup, ROLLUP_BUCKET_MS } from '../../domain/rollup-bucket.ts';
-import { mergeRollups, ROLLUP_HISTOGRAM_SIZE, type Rollup } from '../../domain/sparkline.ts';
-import { DAY_MS, dateStartMs, dayStartMs, utcDate } from '../../domain/uptime.ts';
+import {
+  bucketStartMs,
+  type CurrentRollup,
+  cellRollsUp,
+  DAY_MS,
+  dateStartMs,
+  dayStartMs,
+  memberRollupOf,
+  mergeRollups,
+  ROLLUP_BUCKET_MS,
+  ROLLUP_HISTOGRAM_SIZE,
+  type Rollup,
+  rollUpMembers,
+  storedMemberRollup,
+  utcDate,
+} from '../../domain/rollups.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
 import { cellResultsBetween } from '../cells/cell-result-items.ts';

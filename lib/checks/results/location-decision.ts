@@ -1,6 +1,6 @@
 import type { TenantStore } from '../../auth/tenants.ts';
 import { createTenantCache } from '../../auth/tenants.ts';
-import { decideSlot, locationsOf, slotDeadlineMs, withLateReport } from '../../domain/quorum.ts';
+import { decideSlot, locationsOf, slotDeadlineMs, withLateReport } from '../../domain/states.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { transactIf } from '../../store/items.ts';
@@ -35,7 +35,7 @@ export type ReportOutcome = 'recorded' | 'duplicate' | 'gone';
 
 /**
  * The deciding side of probe locations (DECISIONS.md "Probe locations (wave 4)"): stores each
- * location's result for a slot and, once lib/domain/quorum.ts can decide the slot (early, when
+ * location's result for a slot and, once lib/domain/states/quorum.ts can decide the slot (early, when
  * every location reported, or at its deadline), records the slot's one result through the result
  * recorder. Whoever decides, the slot's result has the same id: a second decision is a duplicate.
  */

@@ -6,7 +6,7 @@ import type { Item, QueryInput, Table, WriteOp } from '../../store/table.ts';
 
 /**
  * Owner of the `location_result` items: what one location reported for one slot of a located
- * check (lib/domain/quorum.ts), in the check's location partition `LOCRES#<chk>`, keyed by slot
+ * check (lib/domain/states/quorum.ts), in the check's location partition `LOCRES#<chk>`, keyed by slot
  * and location, immutable (a location's second report of a slot is refused), expiring with the
  * tenant's retention. The slot's decided result (a `result` item) names each location's outcome;
  * these rows keep each location's own latency and error for the results API and uptime.

@@ -1,4 +1,4 @@
-import { MAX_CHECK_LOCATIONS } from '../../domain/quorum.ts';
+import { MAX_CHECK_LOCATIONS } from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { deterministicId } from '../../platform/ids.ts';
 import {

@@ -1,5 +1,4 @@
-import { armedDeadlineMs } from '../../domain/heartbeat-miss.ts';
-import { shardOf } from '../../domain/schedule.ts';
+import { armedDeadlineMs, shardOf } from '../../domain/schedules.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
@@ -14,7 +13,7 @@ export interface PushStartDeps {
 
 /**
  * A push check's run started (a /start ping): its state keeps the start, and its deadline moves
- * to the earlier of the normal one and the start's allowance (lib/domain/heartbeat.ts), so a run
+ * to the earlier of the normal one and the start's allowance (lib/domain/schedules/heartbeat.ts), so a run
  * that never ends fails as "started but did not finish". No result is recorded and the check's
  * state does not change. `alsoCommit` (the ping's log item) is written in the same transaction.
  */

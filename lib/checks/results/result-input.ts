@@ -1,4 +1,4 @@
-import type { LocationOutcome } from '../../domain/quorum.ts';
+import type { LocationOutcome } from '../../domain/states.ts';
 import type { WriteOp } from '../../store/table.ts';
 import type { CheckRun } from '../definitions/check-store.ts';
 import type { ResultRecord, TransitionRecord } from '../records.ts';
@@ -27,7 +27,7 @@ export interface ResultInput {
   alsoCommit?: WriteOp | WriteOp[];
   /** The check as the caller just read it: the first attempt uses it instead of reading it again. */
   run?: CheckRun;
-  /** A located check's slot (lib/domain/quorum.ts): each location's part, kept on the result and the state. */
+  /** A located check's slot (lib/domain/states/quorum.ts): each location's part, kept on the result and the state. */
   locations?: LocationOutcome[];
   /** A located slot too few locations reported to decide: only the result is stored, no state moves. */
   inconclusive?: boolean;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { locationOutcomeSchema } from '../../check-types/location-outcome.ts';
+import { locationOutcomeSchema } from '../../check-types/check-record.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { queryAll } from '../../store/items.ts';
@@ -26,7 +26,7 @@ export const resultSchema = z.object({
   /** Recorded by the service (dead man's switch) rather than probed or pushed. */
   synthetic: z.boolean().optional(),
   details: z.record(z.string(), z.unknown()).optional(),
-  /** A slot probed from several locations: each location's part (lib/domain/quorum.ts LocationOutcome). */
+  /** A slot probed from several locations: each location's part (lib/domain/states/quorum.ts LocationOutcome). */
   locations: z.array(locationOutcomeSchema).optional(),
   /** Too few locations reported to decide the slot: stored, but it moved no state (success is false). */
   inconclusive: z.boolean().optional(),

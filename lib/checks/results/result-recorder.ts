@@ -1,10 +1,9 @@
 import type { TenantStore } from '../../auth/tenants.ts';
 import { createTenantCache } from '../../auth/tenants.ts';
 import { parseEntityState, readEntityItem } from '../../catalog/entity-items.ts';
-import { applyResult } from '../../domain/check-state.ts';
-import { deadlineAfterMissMs, pushDeadline } from '../../domain/heartbeat.ts';
-import { rollResult } from '../../domain/rollup-bucket.ts';
-import { shardOf } from '../../domain/schedule.ts';
+import { rollResult } from '../../domain/rollups.ts';
+import { deadlineAfterMissMs, pushDeadline, shardOf } from '../../domain/schedules.ts';
+import { applyResult } from '../../domain/states.ts';
 import { resultsCountedOp } from '../../metrics/metric-counter-items.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { isoTime } from '../../platform/clock.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { CurrentRollup } from '../../domain/rollup-bucket.ts';
-import { ROLLUP_HISTOGRAM_SIZE } from '../../domain/sparkline.ts';
+import type { CurrentRollup } from '../../domain/rollups.ts';
+import { ROLLUP_HISTOGRAM_SIZE } from '../../domain/rollups.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { queryAll } from '../../store/items.ts';
@@ -10,7 +10,7 @@ import type { Table, UpdateOp } from '../../store/table.ts';
 /**
  * Owner of the `rollup` items: a check's finished 5-minute buckets (`ROLLUP#<bucket_start>` in the
  * check's partition), which sparklines read instead of raw results. The bucket in progress lives
- * on the check's state item (`current_rollup`, lib/domain/rollup-bucket.ts).
+ * on the check's state item (`current_rollup`, lib/domain/rollups/rollup-bucket.ts).
  */
 
 const count = z.number().int().min(0);

@@ -1,15 +1,17 @@
 import * as z from 'zod';
-import { bucketStartMs, type CurrentRollup, ROLLUP_BUCKET_MS } from '../../domain/rollup-bucket.ts';
 import {
   bucketize,
+  bucketStartMs,
+  type CurrentRollup,
   mergeRollups,
   p50FromRollup,
+  ROLLUP_BUCKET_MS,
   ROLLUP_HISTOGRAM_SIZE,
   type Rollup,
   SPARKLINE_MAX_BUCKETS,
   SPARKLINE_MAX_HOURS,
   type SparklineBucket,
-} from '../../domain/sparkline.ts';
+} from '../../domain/rollups.ts';
 import { queryInteger } from '../../http/route-schemas.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
@@ -51,7 +53,7 @@ export const sparklineQuery = z.object({
 });
 
 /**
- * An estimate of the largest latency in a histogram (layout of lib/domain/sparkline.ts: index 0 is
+ * An estimate of the largest latency in a histogram (layout of lib/domain/rollups/sparkline.ts: index 0 is
  * [0, 1) ms, index i is [2^((i-1)/4), 2^(i/4)) ms, the last is 2^17 ms and up): the geometric
  * midpoint of the highest non-empty bucket, never below the mean. Stored rollups keep no maximum
  * (they are built with atomic adds), so this is within ~9% like the p50 estimate.

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { StateChangeEvent } from '../../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { CursorSeal } from '../../store/cursor-seal.ts';
 import { defineItem } from '../../store/item-definition.ts';

@@ -2,7 +2,7 @@ import type { TenantStore } from '../../auth/tenants.ts';
 import type { EntityStore } from '../../catalog/entity-store.ts';
 import { pushHeartbeatConfig } from '../../check-types/check-config.ts';
 import { type CheckRecord, joinCheck } from '../../check-types/check-record.ts';
-import { scheduledRunAt, shardOf } from '../../domain/schedule.ts';
+import { scheduledRunAt, shardOf } from '../../domain/schedules.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';

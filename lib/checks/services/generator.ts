@@ -1,4 +1,4 @@
-import { nextSlot, shardOf } from '../../domain/schedule.ts';
+import { nextSlot, shardOf } from '../../domain/schedules.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Table, UpdateOp } from '../../store/table.ts';

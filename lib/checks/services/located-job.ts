@@ -1,4 +1,4 @@
-import { DEFAULT_LOCATION, locationsOf, slotDeadlineMs } from '../../domain/quorum.ts';
+import { DEFAULT_LOCATION, locationsOf, slotDeadlineMs } from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { ProbeDefinition, Prober } from '../../probes/types.ts';
 import { transactIf } from '../../store/items.ts';
@@ -20,7 +20,7 @@ interface LocationJob {
   manual?: true;
 }
 
-/** What the job runner needs for located checks (lib/domain/quorum.ts) beside what every job needs. */
+/** What the job runner needs for located checks (lib/domain/states/quorum.ts) beside what every job needs. */
 export interface LocatedJobDeps {
   table: Table;
   /** Stores each location's result and decides the slot (lib/checks/results/location-decision.ts). */

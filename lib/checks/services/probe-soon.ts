@@ -1,5 +1,5 @@
 import type { CheckDefinitionRecord, CheckRecord } from '../../check-types/check-record.ts';
-import { locationsOf, probesFromLocations, quorumOf } from '../../domain/quorum.ts';
+import { locationsOf, probesFromLocations, quorumOf } from '../../domain/states.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { CellJob } from '../cells/cell-runner.ts';

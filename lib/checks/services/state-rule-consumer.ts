@@ -8,7 +8,7 @@ import {
   stateRuleJobDoneOp,
   stateRuleJobNextOp,
 } from '../../catalog/state-rule-job-items.ts';
-import { DEFAULT_STATE_RULE } from '../../domain/entity-state.ts';
+import { DEFAULT_STATE_RULE } from '../../domain/states.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { ChangeConsumer } from '../../store/change-feed.ts';

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type * as z from 'zod';
 import { createBlueprintBody } from '../../catalog/request-schemas.ts';
 import type { publicBlueprintSchema } from '../../catalog/responses.ts';
-import { sortFields } from '../../domain/blueprint-fields.ts';
+import { sortFields } from '../../domain/catalog.ts';
 import { refused } from '../entity-refs.ts';
 import { defineKind, expectOk, seg } from '../kind.ts';
 

@@ -4,8 +4,8 @@ import { minIntervalSeconds } from '../../check-types/config-view.ts';
 import { createCheckBody, DEFAULTS } from '../../checks/check-input.ts';
 import type { CheckType } from '../../checks/records.ts';
 import { publicCheckSchema } from '../../checks/responses.ts';
-import { firstExpectedCode } from '../../domain/http-statuses.ts';
-import { DEFAULT_LOCATION, defaultQuorum } from '../../domain/quorum.ts';
+import { firstExpectedCode } from '../../domain/assertions.ts';
+import { DEFAULT_LOCATION, defaultQuorum } from '../../domain/states.ts';
 import {
   type PolicyDoc,
   policyDocOf,

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { ENTITY_PAGE_MAX } from '../../catalog/entity-listing.ts';
 import { createEntityBody } from '../../catalog/request-schemas.ts';
 import type { entityPageSchema } from '../../catalog/responses.ts';
-import { slugSchema } from '../../domain/slug.ts';
+import { slugSchema } from '../../domain/formats.ts';
 import { defineKind, expectOk, seg } from '../kind.ts';
 
 /**

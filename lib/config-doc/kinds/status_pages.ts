@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { SLUG } from '../../domain/slug.ts';
+import { SLUG } from '../../domain/formats.ts';
 import { pageCreateBody } from '../../status-pages/request-schemas.ts';
 import type { PublicStatusPageRecord } from '../../status-pages/responses.ts';
 import { PAGE_LIMITS } from '../../status-pages/status-page-items.ts';

@@ -1,6 +1,6 @@
 import { PUSH_MAX_INTERVAL_SECONDS } from '../../check-types/check-config.ts';
 import { CHECK_TYPES } from '../../check-types/registry.ts';
-import { MAX_CHECK_LOCATIONS } from '../../domain/quorum.ts';
+import { MAX_CHECK_LOCATIONS } from '../../domain/states.ts';
 /** The input-schema pieces the catalog-ops manifest's tools share (catalog-ops.ts). */
 
 export const noInput = { type: 'object', properties: {}, additionalProperties: false };

@@ -1,5 +1,5 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
-import { heartbeatGraceMs, nextExpectedMs, pushDeadline } from '../../domain/heartbeat.ts';
+import { heartbeatGraceMs, nextExpectedMs, pushDeadline } from '../../domain/schedules.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { BuiltinDeps, BuiltinTool } from './deps.ts';
@@ -24,7 +24,7 @@ const PING_LOG_LIMITS = { defaultLimit: 20, maxLimit: 100, bodyChars: 2000 } as 
 
 type PushCheck = Awaited<ReturnType<BuiltinDeps['checkService']['page']>>['checks'][number];
 
-/** The heartbeat config of a push check as lib/domain/heartbeat.ts reads it. */
+/** The heartbeat config of a push check as lib/domain/schedules/heartbeat.ts reads it. */
 const heartbeatOf = (check: PushCheck) => ({
   interval_seconds: check.interval_seconds,
   config: check.check_type === 'push' ? check.config : {},

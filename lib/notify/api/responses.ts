@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { REDACTED } from '../../domain/redacted.ts';
+import { REDACTED } from '../../domain/redaction.ts';
 import { idSchema, timestampSchema } from '../../http/route-schemas.ts';
 import type { ChannelRecord, TenantChannelRecord } from '../channel-setup/channel-items.ts';
 import type { ChannelViewOptions } from '../channels/definition.ts';

@@ -1,10 +1,10 @@
 import * as z from 'zod';
+import { egressRefusal } from '../../egress/egress-advice.ts';
+import { ConnectionError, EgressDeniedError } from '../../egress/egress-errors.ts';
+import { checkUrl, type Resolve } from '../../egress/egress-guard.ts';
 import { idSchema } from '../../http/route-schemas.ts';
 import { parseInput } from '../../http/validation.ts';
 import type { Runtime } from '../../platform/config.ts';
-import { egressRefusal } from '../../platform/egress-advice.ts';
-import { ConnectionError, EgressDeniedError } from '../../platform/egress-errors.ts';
-import { checkUrl, type Resolve } from '../../platform/egress-guard.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import {
   CHANNEL_DEFINITIONS,

@@ -1,7 +1,7 @@
 import type { CheckService } from '../../checks/services.ts';
+import type { Resolve } from '../../egress/egress-guard.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
-import type { Resolve } from '../../platform/egress-guard.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';

@@ -1,4 +1,4 @@
-import { REDACTED } from '../../domain/redacted.ts';
+import { REDACTED } from '../../domain/redaction.ts';
 import type { SendOutcome } from '../pipeline/ports.ts';
 import { type HttpPostDeps, postOnce } from './http-post.ts';
 

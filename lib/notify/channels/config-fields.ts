@@ -1,8 +1,13 @@
 import * as z from 'zod';
-import { EMAIL_ADDRESS_PATTERN, isSafeEmailAddress, MAX_EMAIL_LENGTH } from '../../domain/email-address.ts';
-import { natsSubjectProblem } from '../../domain/nats-subject.ts';
-import { REDACTED } from '../../domain/redacted.ts';
-import { HTTP_TOPIC_URL_PATTERN, HTTP_URL_PATTERN } from '../../domain/url-patterns.ts';
+import {
+  EMAIL_ADDRESS_PATTERN,
+  HTTP_TOPIC_URL_PATTERN,
+  HTTP_URL_PATTERN,
+  isSafeEmailAddress,
+  MAX_EMAIL_LENGTH,
+  natsSubjectProblem,
+} from '../../domain/formats.ts';
+import { REDACTED } from '../../domain/redaction.ts';
 
 /**
  * The config fields channel definitions build their schemas from (DECISIONS.md "Notifications"):
@@ -81,7 +86,7 @@ export const natsSubject = z
   });
 
 /**
- * One email address: zod's email check and Vigil's conservative pattern (lib/domain/email-address.ts),
+ * One email address: zod's email check and Vigil's conservative pattern (lib/domain/formats/email-address.ts),
  * so no CR, LF, comma, semicolon or space can reach a header, whatever the mail library does.
  */
 export const emailAddress = z

@@ -1,5 +1,5 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { formatEmailSender } from '../../domain/email-address.ts';
+import { formatEmailSender } from '../../domain/formats.ts';
 import type { SendOutcome } from '../pipeline/ports.ts';
 import type { EmailTransport, OutgoingEmail } from './email.ts';
 

@@ -1,8 +1,8 @@
 import { createTransport } from 'nodemailer';
-import { formatEmailSender } from '../../domain/email-address.ts';
+import { formatEmailSender } from '../../domain/formats.ts';
+import { ConnectionError, EgressError } from '../../egress/egress-errors.ts';
+import { isAllowListed, type Resolve, resolveAllowed } from '../../egress/egress-guard.ts';
 import type { Runtime } from '../../platform/config.ts';
-import { ConnectionError, EgressError } from '../../platform/egress-errors.ts';
-import { isAllowListed, type Resolve, resolveAllowed } from '../../platform/egress-guard.ts';
 import type { SendOutcome } from '../pipeline/ports.ts';
 import type { EmailTransport, OutgoingEmail } from './email.ts';
 import { failureText } from './http-post.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { EmailSender } from '../../domain/email-address.ts';
+import type { EmailSender } from '../../domain/formats.ts';
 import type { Runtime } from '../../platform/config.ts';
 import type { Alert, SendOutcome } from '../pipeline/ports.ts';
 import { emailAddress } from './config-fields.ts';

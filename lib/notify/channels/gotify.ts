@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { HTTP_URL_PATTERN } from '../../domain/url-patterns.ts';
+import { HTTP_URL_PATTERN } from '../../domain/formats.ts';
 import { redactedView, shownSecret } from './config-fields.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { describeDigest, linesWithin } from './digest-message.ts';

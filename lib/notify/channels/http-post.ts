@@ -1,14 +1,14 @@
-import type { Runtime } from '../../platform/config.ts';
-import { httpRequest } from '../../platform/egress.ts';
-import { connectionFailureText, egressRefusal } from '../../platform/egress-advice.ts';
+import { httpRequest } from '../../egress/egress.ts';
+import { connectionFailureText, egressRefusal } from '../../egress/egress-advice.ts';
 import {
   ConnectionError,
   EgressDeniedError,
   InvalidUrlError,
   TimeoutError,
   TooManyRedirectsError,
-} from '../../platform/egress-errors.ts';
-import { undiciRequest } from '../../platform/undici-client.ts';
+} from '../../egress/egress-errors.ts';
+import { undiciRequest } from '../../egress/undici-client.ts';
+import type { Runtime } from '../../platform/config.ts';
 import type { SendOutcome } from '../pipeline/ports.ts';
 import type { HttpPostDeps } from './send-ports.ts';
 

@@ -1,9 +1,9 @@
-import type { EmailSender } from '../../domain/email-address.ts';
-import { REDACTED } from '../../domain/redacted.ts';
+import type { EmailSender } from '../../domain/formats.ts';
+import { REDACTED } from '../../domain/redaction.ts';
+import type { HttpTransport } from '../../egress/egress.ts';
+import type { Resolve } from '../../egress/egress-guard.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
-import type { HttpTransport } from '../../platform/egress.ts';
-import type { Resolve } from '../../platform/egress-guard.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { ChannelRecord } from '../channel-setup/channel-items.ts';
 import type { ChannelSenders, SendOutcome } from '../pipeline/ports.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { REDACTED } from '../../domain/redacted.ts';
-import { HTTP_URL_PATTERN } from '../../domain/url-patterns.ts';
+import { HTTP_URL_PATTERN } from '../../domain/formats.ts';
+import { REDACTED } from '../../domain/redaction.ts';
 import type { SendOutcome } from '../pipeline/ports.ts';
 import { fitLines, sendJson, utf8Bytes } from './chat-common.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';

@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import * as z from 'zod';
-import { natsSubjectProblem, publishedSubject } from '../../domain/nats-subject.ts';
+import { natsSubjectProblem, publishedSubject } from '../../domain/formats.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Alert, Digest, SendOutcome } from '../pipeline/ports.ts';
 import { natsSubject } from './config-fields.ts';

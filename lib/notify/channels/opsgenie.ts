@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { REDACTED } from '../../domain/redacted.ts';
+import { REDACTED } from '../../domain/redaction.ts';
 import type { Alert, Digest, SendOutcome } from '../pipeline/ports.ts';
 import { type ChannelOf, type ChannelSendDeps, defineChannel } from './definition.ts';
 import { describeDigest, linesWithin } from './digest-message.ts';

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { REDACTED } from '../../domain/redacted.ts';
+import { REDACTED } from '../../domain/redaction.ts';
 import type { SendOutcome } from '../pipeline/ports.ts';
 import { failureText, type HttpPostDeps, sendGuarded } from './http-post.ts';
 

@@ -1,7 +1,7 @@
-import type { EmailSender } from '../../domain/email-address.ts';
+import type { EmailSender } from '../../domain/formats.ts';
+import type { HttpTransport } from '../../egress/egress.ts';
+import type { Resolve } from '../../egress/egress-guard.ts';
 import type { Runtime } from '../../platform/config.ts';
-import type { HttpTransport } from '../../platform/egress.ts';
-import type { Resolve } from '../../platform/egress-guard.ts';
 import type { SendOutcome } from '../pipeline/ports.ts';
 
 /**
@@ -48,7 +48,7 @@ export interface HttpPostDeps {
   runtime?: Runtime;
   ca?: string[];
   resolve?: Resolve;
-  /** The process's kept-alive pools (lib/platform/egress-pool.ts); a fresh connection per send without. */
+  /** The process's kept-alive pools (lib/egress/egress-pool.ts); a fresh connection per send without. */
   transport?: HttpTransport | undefined;
 }
 

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { readEntityPointers } from '../../catalog/entity-items.ts';
 import { checkNameOf } from '../../check-types/check-name.ts';
 import { checkDefinitionsById } from '../../checks/check-items.ts';
-import { isRecovery } from '../../domain/state-change-event.ts';
+import { isRecovery } from '../../domain/states.ts';
 import { idSchema, timestampSchema } from '../../http/route-schemas.ts';
 import type { Table } from '../../store/table.ts';
 import { nextCursor } from '../api/responses.ts';

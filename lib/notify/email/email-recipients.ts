@@ -1,6 +1,6 @@
 import { generateToken, hashApiKey } from '../../auth/api-key.ts';
 import { listUsers } from '../../auth/records.ts';
-import type { EmailSender } from '../../domain/email-address.ts';
+import type { EmailSender } from '../../domain/formats.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';

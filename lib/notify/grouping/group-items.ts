@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { stateChangeEventSchema } from '../../domain/state-change-event.ts';
+import { stateChangeEventSchema } from '../../domain/states.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { queryAll } from '../../store/items.ts';

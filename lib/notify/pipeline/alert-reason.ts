@@ -11,9 +11,8 @@ import {
   parseTransition,
   tenantTransitionItems,
 } from '../../checks/results.ts';
-import { type Redact, secretRedactor } from '../../domain/secret-redaction.ts';
-import type { StateChangeEvent } from '../../domain/state-change-event.ts';
-import { redactUrl } from '../../domain/url-redaction.ts';
+import { type Redact, redactUrl, secretRedactor } from '../../domain/redaction.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
 import type { ProbeDefinition } from '../../probes/types.ts';
 import type { Table } from '../../store/table.ts';
 import { clip } from '../channels/message.ts';

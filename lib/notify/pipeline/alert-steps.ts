@@ -1,5 +1,5 @@
 import type { EntityState } from '../../catalog/entity-items.ts';
-import { isRecovery, type StateChangeEvent } from '../../domain/state-change-event.ts';
+import { isRecovery, type StateChangeEvent } from '../../domain/states.ts';
 import type { ActiveMaintenance } from '../../maintenance/evaluate.ts';
 import type { Table } from '../../store/table.ts';
 import type { ChannelRecord } from '../channel-setup/channel-items.ts';

@@ -1,5 +1,5 @@
 import { readEntityById } from '../../catalog/entity-items.ts';
-import type { StateChangeEvent } from '../../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { channelDecisions } from './alert-steps.ts';
 import { rejudgeJob } from './due-jobs.ts';

@@ -1,5 +1,5 @@
 import type { TransitionRecord } from '../../checks/results.ts';
-import type { StateChangeEvent } from '../../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { alsoFailingJobId } from './job-ids.ts';

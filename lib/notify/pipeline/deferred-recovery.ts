@@ -1,5 +1,5 @@
 import { readEntityById } from '../../catalog/entity-items.ts';
-import type { StateChangeEvent } from '../../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
 import { ConditionFailedError } from '../../store/table.ts';

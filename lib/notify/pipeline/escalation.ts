@@ -1,5 +1,5 @@
 import { readEntityById } from '../../catalog/entity-items.ts';
-import type { StateChangeEvent } from '../../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
 import { opensIncident, opensIncidentIfNoneOpen } from '../../incidents/incident-consumer.ts';
 import { incidentIdOf, readOpenIncident } from '../../incidents/incident-items.ts';
 import { maintenanceLookup } from '../../maintenance/evaluate.ts';

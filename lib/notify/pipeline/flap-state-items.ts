@@ -1,13 +1,13 @@
 import * as z from 'zod';
-import type { FlapHistory } from '../../domain/flap.ts';
-import { stateChangeEventSchema } from '../../domain/state-change-event.ts';
+import type { FlapHistory } from '../../domain/states.ts';
+import { stateChangeEventSchema } from '../../domain/states.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { checkPartition } from '../../store/partitions.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
 
 /**
- * Owner of `notify_flap`: a check's flap history (lib/domain/flap.ts), one item in the check's
+ * Owner of `notify_flap`: a check's flap history (lib/domain/states/flap.ts), one item in the check's
  * partition (the check's purge removes it): the changes inside the window (a bounded list), whether
  * it is flapping, when it settles, the notice's figures and the latest held alert (what the settle
  * alert reports). Writes hold on `version`.

@@ -1,6 +1,12 @@
 import { readEntityById } from '../../catalog/entity-items.ts';
-import { applyFlapChange, emptyFlapHistory, type FlapPolicy, settleFlap } from '../../domain/flap.ts';
-import { isRecovery, type StateChangeEvent } from '../../domain/state-change-event.ts';
+import {
+  applyFlapChange,
+  emptyFlapHistory,
+  type FlapPolicy,
+  isRecovery,
+  type StateChangeEvent,
+  settleFlap,
+} from '../../domain/states.ts';
 import { maintenanceLookup } from '../../maintenance/evaluate.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';

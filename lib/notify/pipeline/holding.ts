@@ -1,6 +1,6 @@
 import { readEntityById } from '../../catalog/entity-items.ts';
 import { relationsOfEntity } from '../../catalog/relation-items.ts';
-import { isRecovery, type StateChangeEvent } from '../../domain/state-change-event.ts';
+import { isRecovery, type StateChangeEvent } from '../../domain/states.ts';
 import { listStatusPages } from '../../status-pages/status-page-items.ts';
 import type { Table } from '../../store/table.ts';
 import type { Holding, HoldingDependent } from './ports.ts';

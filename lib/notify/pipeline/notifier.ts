@@ -1,6 +1,6 @@
 import { readEntityById } from '../../catalog/entity-items.ts';
 import { getCheckDefinition } from '../../checks/check-items.ts';
-import type { StateChangeEvent } from '../../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { ConflictError, NotFoundError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';

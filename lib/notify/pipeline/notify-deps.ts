@@ -1,5 +1,5 @@
 import type { Tenant } from '../../auth/records.ts';
-import type { StateChangeEvent } from '../../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { deterministicId } from '../../platform/ids.ts';

@@ -1,4 +1,4 @@
-import { isRecovery, type StateChangeEvent } from '../../domain/state-change-event.ts';
+import { isRecovery, type StateChangeEvent } from '../../domain/states.ts';
 import type { DeliveryKind } from '../deliveries/delivery-items.ts';
 
 /**

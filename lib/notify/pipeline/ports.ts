@@ -1,4 +1,4 @@
-import type { StateChangeEvent } from '../../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
 import type { ChannelRecord, TenantChannelRecord } from '../channel-setup/channel-items.ts';
 import type { DeliveryKind, DeliveryRecord } from '../deliveries/delivery-items.ts';
 

@@ -1,6 +1,6 @@
 import { type EntityState, readEntityById } from '../../catalog/entity-items.ts';
 import { readEntityTransition } from '../../checks/results.ts';
-import type { StateChangeEvent } from '../../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
 import { maintenanceLookup } from '../../maintenance/evaluate.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { ChannelRecord } from '../channel-setup/channel-items.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type StateChangeEvent, stateChangeEventSchema } from '../../domain/state-change-event.ts';
+import { type StateChangeEvent, stateChangeEventSchema } from '../../domain/states.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { queryAll } from '../../store/items.ts';

@@ -1,9 +1,9 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
 import { checkDefinitionsById } from '../../checks/check-items.ts';
 import type { CheckService } from '../../checks/services.ts';
+import type { Resolve } from '../../egress/egress-guard.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
-import type { Resolve } from '../../platform/egress-guard.ts';
 import { LimitExceededError, NotFoundError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { PageRequest } from '../../store/paging.ts';

@@ -1,5 +1,5 @@
 import { readEntityById } from '../../catalog/entity-items.ts';
-import type { StateChangeEvent } from '../../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
 import type { Table } from '../../store/table.ts';
 import type { ChannelRecord } from '../channel-setup/channel-items.ts';
 import { type ChannelStore, channelSeenFrom, uniqueChannels } from '../channel-setup/channel-store.ts';

@@ -1,4 +1,4 @@
-import type { StateChangeEvent } from '../../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
 import type { ChannelRecord } from '../channel-setup/channel-items.ts';

@@ -1,7 +1,7 @@
 import { readEntityById } from '../../catalog/entity-items.ts';
 import { checkNameOf } from '../../check-types/check-name.ts';
 import type { CheckService } from '../../checks/services.ts';
-import type { StateChangeEvent } from '../../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
 import { maintenanceLookup } from '../../maintenance/evaluate.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import { NotFoundError } from '../../platform/errors.ts';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { EmailSender } from '../../domain/email-address.ts';
+import type { EmailSender } from '../../domain/formats.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import { AccountDisabledError, RateLimitedError, ValidationError } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';

@@ -1,4 +1,4 @@
-import type { EmailSender } from '../../domain/email-address.ts';
+import type { EmailSender } from '../../domain/formats.ts';
 import type { AuditEvent } from '../../domain/principal.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { EmailSender } from '../../domain/email-address.ts';
+import type { EmailSender } from '../../domain/formats.ts';
 import { escapeHtml } from '../reset/password-reset-email.ts';
 import type { OutgoingMail } from '../reset/ports.ts';
 import type { SignInFailures } from './sign-in-failure-items.ts';

@@ -3,7 +3,7 @@ import type { RecordAuditEvent } from '../../audit/event-audit.ts';
 import type { TenantStore } from '../../auth/tenants.ts';
 import type { BlueprintService } from '../../catalog/blueprint-service.ts';
 import type { EntityService } from '../../catalog/entity-service.ts';
-import { PUSH_SLUG_PATTERN } from '../../check-types/push.ts';
+import { PUSH_SLUG_PATTERN } from '../../check-types/check-config.ts';
 import { createCheckBody } from '../../checks/check-input.ts';
 import type { CheckService } from '../../checks/services.ts';
 import type { RouteContext } from '../../http/types.ts';

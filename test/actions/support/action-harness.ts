@@ -14,7 +14,7 @@ import { startJobRunner } from '../../../lib/local/job-runner.ts';
 import { createSqliteJobQueue } from '../../../lib/local/sqlite-job-queue.ts';
 import { loadConfig } from '../../../lib/platform/config.ts';
 import { silentLogger } from '../../../lib/platform/logger.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../../lib/sqlite/sqlite-table.ts';
 import { manualTime } from '../../local/scheduler-helpers.ts';
 import { memoryJobQueue } from '../../notify/support/memory-queue.ts';
 import { pushCheckFixtures } from '../../support/push-fixtures.ts';

@@ -1,6 +1,6 @@
 // Runs the icmp probe once and prints its outcome as JSON: the icmp test runs this inside a
 // network namespace of its own (unshare -n), where a dropped address stays on the machine.
-import { runIcmpProbe } from '../../../lib/check-types/icmp-probe.ts';
+import { runIcmpProbe } from '../../../lib/check-types/icmp/icmp-probe.ts';
 import { systemClock } from '../../../lib/platform/clock.ts';
 
 const [host = '', timeout = '500'] = process.argv.slice(2);

@@ -1,4 +1,4 @@
-import type { StateChangeEvent } from '../../../lib/domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../../lib/domain/states/state-change-event.ts';
 import { type ChannelRecord, channelSchema } from '../../../lib/notify/channel-setup/channel-items.ts';
 import type { ChannelConfigOf, ChannelType } from '../../../lib/notify/channels/registry.ts';
 import type { Alert } from '../../../lib/notify/pipeline/ports.ts';

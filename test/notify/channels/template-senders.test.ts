@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEmailSender } from '../../../lib/domain/email-address.ts';
+import { parseEmailSender } from '../../../lib/domain/formats/email-address.ts';
 import type { ChannelSendDeps } from '../../../lib/notify/channels/definition.ts';
 import type { OutgoingEmail } from '../../../lib/notify/channels/email.ts';
 import { createNatsPublisher } from '../../../lib/notify/channels/nats.ts';

@@ -22,7 +22,7 @@ import { isoTime } from '../../../lib/platform/clock.ts';
 import { loadConfig } from '../../../lib/platform/config.ts';
 import { newId } from '../../../lib/platform/ids.ts';
 import { silentLogger } from '../../../lib/platform/logger.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../../lib/sqlite/sqlite-table.ts';
 import { manualTime } from '../../local/scheduler-helpers.ts';
 import { pushCheckFixtures } from '../../support/push-fixtures.ts';
 import { memoryJobQueue } from './memory-queue.ts';

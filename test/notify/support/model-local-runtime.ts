@@ -12,7 +12,7 @@ import type { ChannelSenders } from '../../../lib/notify/pipeline/ports.ts';
 import { loadConfig } from '../../../lib/platform/config.ts';
 import type { JobInput, ReceivedJob } from '../../../lib/platform/job-queue.ts';
 import { silentLogger } from '../../../lib/platform/logger.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../../lib/store/sqlite-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../../lib/sqlite/sqlite-table.ts';
 import { manualTime } from '../../local/scheduler-helpers.ts';
 import type { ModelRuntime, RawMessage } from './alert-truth-model.ts';
 import { memoryJobQueue } from './memory-queue.ts';

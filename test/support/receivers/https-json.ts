@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createServer, type Server } from 'node:https';
-import type { HttpTransport } from '../../../lib/platform/egress.ts';
-import { undiciRequest } from '../../../lib/platform/undici-client.ts';
+import type { HttpTransport } from '../../../lib/egress/egress.ts';
+import { undiciRequest } from '../../../lib/egress/undici-client.ts';
 import type { KeyPair } from '../tls-fixtures.ts';
 
 /** A request a provider's stand-in read. */

@@ -6,9 +6,9 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HttpTransport } from '../../../lib/platform/egress.ts';
-import type { Resolve } from '../../../lib/platform/egress-guard.ts';
-import { undiciRequest } from '../../../lib/platform/undici-client.ts';
+import type { HttpTransport } from '../../../lib/egress/egress.ts';
+import type { Resolve } from '../../../lib/egress/egress-guard.ts';
+import { undiciRequest } from '../../../lib/egress/undici-client.ts';
 
 /**
  * A provider's fixed API host (api.telegram.org, api.pushover.net, api.twilio.com) played by an

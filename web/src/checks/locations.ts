@@ -3,7 +3,7 @@ import type { Schemas } from '../api/client';
 /**
  * A check's probe locations (docs/locations.md, DECISIONS.md "Probe locations (wave 4)"): where it
  * is probed from and the quorum of failures that fails a slot. The rules the form and the check
- * page need are the API's (lib/domain/quorum.ts), repeated here: the console builds apart from lib.
+ * page need are the API's (lib/domain/states/quorum.ts), repeated here: the console builds apart from lib.
  */
 
 /** One location's part in a decided slot (a result's `locations[]`, a check's `last_locations`). */

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
 /**
- * A slug derived from a name, as the API's slug rule allows (lib/domain/slug.ts): lower-case
+ * A slug derived from a name, as the API's slug rule allows (lib/domain/formats/slug.ts): lower-case
  * ASCII letters, digits and hyphens, starting with a letter or digit, at most 63 characters.
  */
 
