@@ -6,11 +6,22 @@ const byTier = testFilesByTier();
 /** Each tier a vitest project of its own (`npm run test:<tier>`); `npm test` runs them all (CONTRIBUTING.md "Tiers"). */
 const tier = (
   name: Tier,
+  workers: number,
   extra: { globalSetup?: string[]; setupFiles?: string[]; isolate?: boolean } = {},
 ) => ({
   extends: true as const,
-  test: { name, include: byTier[name], ...extra },
+  test: {
+    name,
+    include: byTier[name],
+    maxWorkers: workers,
+    // vitest runs projects with different worker counts one after another, in this order.
+    sequence: { groupOrder: TIER_ORDER.indexOf(name) },
+    ...extra,
+  },
 });
+
+/** The order `npm test` runs the tiers in: the fastest feedback first. */
+const TIER_ORDER: Tier[] = ['unit', 'api', 'cloud', 'browser', 'system'];
 
 /** One DynamoDB Local for the run, shared by the tiers that make tables (test/support/global-setup.ts). */
 const dynamodb = { globalSetup: ['test/support/global-setup.ts'] };
@@ -19,12 +30,12 @@ export default defineConfig({
   test: {
     projects: [
       // Pure logic: one module graph per worker (imports paid once), module state reset per file.
-      tier('unit', { isolate: false, setupFiles: ['test/support/unit-setup.ts'] }),
-      tier('api', dynamodb),
-      tier('cloud', dynamodb),
+      tier('unit', 1, { isolate: false, setupFiles: ['test/support/unit-setup.ts'] }),
+      tier('api', 2, dynamodb),
+      tier('cloud', 2, dynamodb),
       // One Chromium for the tier, a browser connection (and contexts) per file.
-      tier('browser', { globalSetup: ['test/support/browser-setup.ts'] }),
-      tier('system', dynamodb),
+      tier('browser', 2, { globalSetup: ['test/support/browser-setup.ts'] }),
+      tier('system', 3, dynamodb),
     ],
     pool: 'forks',
     // Every file of the api, cloud, browser and system tiers gets a fresh module graph (vitest's

@@ -36,7 +36,7 @@ export function createFuzzClient(
 ): FuzzClient {
   const url = new URL(baseUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: options.sockets });
-  const send = (req: FuzzRequest) =>
+  const send = (req: FuzzRequest, retried = false): Promise<FuzzAnswer> =>
     new Promise<FuzzAnswer>((resolve) => {
       const started = performance.now();
       let settled = false;
@@ -59,7 +59,18 @@ export function createFuzzClient(
         done({ status: 0, headers: {}, body: '', failure: `no answer within ${2 * options.deadlineMs} ms` });
         outgoing.destroy();
       }, 2 * options.deadlineMs);
-      outgoing.on('error', (err) => done({ status: 0, headers: {}, body: '', failure: String(err) }));
+      outgoing.on('error', (err: NodeJS.ErrnoException) => {
+        // A kept-alive socket the server closed as idle just as this request went out (the race
+        // Node's docs describe for `reusedSocket`): the server never read the request, so it is
+        // sent once more on a fresh socket. A busy machine makes the race likely; it is no answer.
+        if (!retried && !settled && outgoing.reusedSocket && err.code === 'ECONNRESET') {
+          settled = true;
+          clearTimeout(timer);
+          resolve(send(req, true));
+          return;
+        }
+        done({ status: 0, headers: {}, body: '', failure: String(err) });
+      });
       outgoing.on('response', (res) => {
         // An event stream is cut short after its head, whichever route's request opened it (a GET
         // generated for POST /v1/mcp opens the MCP stream); everything else is read to its end.

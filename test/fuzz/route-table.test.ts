@@ -94,7 +94,7 @@ describe('the route table under generated requests (local runtime, scheduler off
     if (problems.length > 0) throw new Error(problems.join('\n  '));
   };
 
-  it('answers every generated request without a 5xx, within 2 s (8 s where a password is hashed), with a bounded JSON error body', async () => {
+  it('answers every generated request without a 5xx or a hang, with a bounded JSON error body', async () => {
     const routes = ordered(api.app.routes);
     const numRuns = Math.ceil(TARGET_REQUESTS / routes.length / MEAN_BATCH);
     const failures: string[] = [];
@@ -124,8 +124,8 @@ describe('the route table under generated requests (local runtime, scheduler off
     const started = performance.now();
     const res = await api.request('GET', '/healthz');
     expect(res.status).toBe(200);
-    // Within the deadline every answer keeps (a blocked event loop would miss it; a busy machine not).
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Within the bound every answer keeps (an event loop blocked for good would miss it).
+    expect(performance.now() - started).toBeLessThan(LIMITS.deadlineMs);
   });
 
   it('runs no probe: the scheduler never ran a job and no pull check the run created has a result', async () => {
