@@ -2,9 +2,7 @@ import { getEventListeners, once } from 'node:events';
 import { createServer, type LookupFunction, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer, type TLSSocket, type Server as TlsServer } from 'node:tls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConnectionError, EgressDeniedError } from '../../lib/egress/egress-errors.ts';
-import { createGuardedLookup } from '../../lib/egress/egress-guard.ts';
-import { type Http1Request, http1Request } from '../../lib/egress/http1-client.ts';
+import type { Http1Request } from '../../lib/egress/http1-client.ts';
 import { closedPort, portOf } from '../probes/support/http-server.ts';
 import { createTlsFixtures, type KeyPair, type TlsFixtures } from '../support/tls-fixtures.ts';
 import { WAIT } from '../support/wait.ts';
@@ -45,6 +43,13 @@ vi.mock('node:tls', async (importOriginal) => {
   const tls = await importOriginal<typeof import('node:tls')>();
   return { ...tls, connect: spy.wrap('tls', tls.connect as unknown as Parameters<typeof spy.wrap>[1]) };
 });
+
+// The unit tier shares one module graph per worker (vitest.config.ts), where another file may have
+// loaded the client already, bound to the real node:net: it is loaded afresh, over the mocks above.
+vi.resetModules();
+const { ConnectionError, EgressDeniedError } = await import('../../lib/egress/egress-errors.ts');
+const { createGuardedLookup } = await import('../../lib/egress/egress-guard.ts');
+const { http1Request } = await import('../../lib/egress/http1-client.ts');
 
 /** A TCP (or TLS) server that answers each request with whatever the test writes, byte for byte. */
 interface RawServer {
