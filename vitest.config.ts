@@ -37,6 +37,8 @@ export default defineConfig({
       tier('browser', 2, { globalSetup: ['test/support/browser-setup.ts'] }),
       tier('system', 3, dynamodb),
     ],
+    // `npm run coverage`: v8 coverage of lib/, tabled by folder and engine adapter (bin/coverage-tables.ts).
+    coverage: { provider: 'v8', include: ['lib/**/*.ts'], reporter: ['json-summary', 'text-summary'] },
     pool: 'forks',
     // Every file of the api, cloud, browser and system tiers gets a fresh module graph (vitest's
     // default, kept on purpose): module state such as the monotonic id factory (lib/platform/ids.ts)
