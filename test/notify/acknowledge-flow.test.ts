@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { flowHarnessPerTest } from './support/flow-harness.ts';
 
 /**
  * An incident acknowledged in Vigil reaches the channels that were sent its alert and whose type
@@ -7,14 +7,7 @@ import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
  * delivery per channel, in the delivery log, retried as any delivery, and never twice.
  */
 
-let h: FlowHarness;
-
-beforeEach(async () => {
-  h = await startFlowHarness();
-});
-afterEach(async () => {
-  await h.close();
-});
+const h = flowHarnessPerTest();
 
 /** An entity with a push check and its own channel that was up and is now down: its incident is open. */
 async function downEntity() {

@@ -1,11 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TenantChannelRecord } from '../../lib/notify/channel-setup/channel-items.ts';
 import { describeAlert } from '../../lib/notify/channels/message.ts';
 import { publicDelivery, publicDeliverySchema } from '../../lib/notify/deliveries/delivery-responses.ts';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
-import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
+import { flowHarnessPerTest } from './support/flow-harness.ts';
 
 /**
  * Escalation on the local runtime's real notification flow (SQLite table, change feed, durable
@@ -16,13 +16,7 @@ import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
  * is still open. The cloud path: test/cloud/escalation-flow.test.ts.
  */
 
-let h: FlowHarness;
-beforeEach(async () => {
-  h = await startFlowHarness();
-});
-afterEach(async () => {
-  await h.close();
-});
+const h = flowHarnessPerTest();
 
 const MINUTE = 60_000;
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { createApp, STREAM_ENTITIES } from '../../../lib/app.ts';
 import { createChangePump } from '../../../lib/local/change-pump.ts';
 import { startJobRunner } from '../../../lib/local/job-runner.ts';
@@ -200,3 +200,24 @@ export async function startFlowHarness() {
 }
 
 export type FlowHarness = Awaited<ReturnType<typeof startFlowHarness>>;
+
+/**
+ * A fresh flow harness for each test where it is called (a file, or a describe block): started before
+ * each test and closed after it. Answers a stand-in that reads the running test's harness.
+ */
+export function flowHarnessPerTest(): FlowHarness {
+  let current: FlowHarness | undefined;
+  beforeEach(async () => {
+    current = await startFlowHarness();
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return new Proxy({} as FlowHarness, {
+    get(_, name) {
+      if (!current) throw new Error('the flow harness is read outside a test');
+      return Reflect.get(current, name);
+    },
+  });
+}
