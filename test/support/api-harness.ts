@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import { inject } from 'vitest';
 import { createActionWorkerLambda } from '../../functions/actions.ts';
 import { createApiHandler } from '../../functions/api.ts';
@@ -23,6 +23,7 @@ import type { Table } from '../../lib/store/table.ts';
 import { createTestTable } from './dynamodb-local.ts';
 import { createStreamReader } from './dynamodb-stream.ts';
 import { DEPLOYED_QUEUES, type FauxqsEngine, startFauxqsEngine, type TestQueue } from './fauxqs.ts';
+import { apiEvent } from './lambda-context.ts';
 import { createSqsEventSource, type SqsEventSource } from './sqs-event-source.ts';
 
 /** One API surface, driven either over real HTTP (local runtime) or through the Lambda handler. */
@@ -325,35 +326,18 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     probeSqs,
     async request(method, path, opts = {}) {
       const { body, contentType } = encodeBody(opts);
-      const [rawPath = path, rawQueryString = ''] = path.split('?');
       requestCounter += 1;
       // As API Gateway's payload v2: the Cookie header arrives split, in `cookies`, not in `headers`.
       const sent = headersFor(opts, contentType);
       const cookieName = Object.keys(sent).find((name) => name.toLowerCase() === 'cookie');
       const cookie = cookieName === undefined ? undefined : sent[cookieName];
       if (cookieName !== undefined) delete sent[cookieName];
-      const event: APIGatewayProxyEventV2 = {
-        version: '2.0',
-        routeKey: '$default',
-        rawPath,
-        rawQueryString,
+      const event = apiEvent(method, path, {
         headers: sent,
         ...(cookie !== undefined ? { cookies: cookie.split(/;\s*/) } : {}),
-        requestContext: {
-          accountId: '123456789012',
-          apiId: 'api',
-          domainName: 'api.example.com',
-          domainPrefix: 'api',
-          http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'vitest' },
-          requestId: `req-${requestCounter}`,
-          routeKey: '$default',
-          stage: '$default',
-          time: new Date().toISOString(),
-          timeEpoch: Date.now(),
-        },
-        body: body?.toString('base64'),
-        isBase64Encoded: body !== undefined,
-      };
+        ...(body !== undefined ? { body } : {}),
+        requestId: `req-${requestCounter}`,
+      });
       const result = await handler(event, context);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = String(v);
