@@ -38,7 +38,7 @@ interface Sent {
  * the job runner, the API) on fake time; only the channel senders are a fake that records what it
  * was asked to send and answers what `answer` says.
  */
-export async function startFlowHarness() {
+async function startFlowHarness() {
   const time = manualTime();
   const dir = mkdtempSync(join(tmpdir(), 'vigil-notify-'));
   const table = createSqliteTable({
@@ -200,6 +200,21 @@ export async function startFlowHarness() {
 }
 
 export type FlowHarness = Awaited<ReturnType<typeof startFlowHarness>>;
+
+/** An entity with a push check (own channel, no cooldown) that was up and is now down: its incident is open. */
+export async function downEntity(h: FlowHarness) {
+  const fixture = await h.entityWithCheck('API');
+  const channel = await h.channel(fixture.checkId);
+  await h.policy(fixture.checkId, { cooldown_seconds: 0 });
+  await h.result(fixture.checkId, true);
+  await h.result(fixture.checkId, false);
+  const { incidents } = await h.app.incidents.list(
+    { tenantId: h.tenantId, userId: 'usr_test' },
+    { limit: 10, entity_id: fixture.entityId, state: 'open' },
+  );
+  expect(incidents).toHaveLength(1);
+  return { ...fixture, channel, incidentId: String(incidents[0]?.id) };
+}
 
 /**
  * A fresh flow harness for each test where it is called (a file, or a describe block): started before
