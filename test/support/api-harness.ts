@@ -162,7 +162,8 @@ function headersFor(options: RequestOptions, contentType?: string): Record<strin
   };
 }
 
-function parse(status: number, headers: Record<string, string>, text: string): ApiResponse {
+/** An answer as the harnesses give it: its body parsed as JSON, undefined when it is not JSON. */
+export function parseResponse(status: number, headers: Record<string, string>, text: string): ApiResponse {
   let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
@@ -210,7 +211,7 @@ export async function startLocalHarness(options: HarnessOptions = {}): Promise<L
       const cookies = res.headers.getSetCookie();
       const headers = Object.fromEntries(res.headers);
       if (cookies.length > 0) headers['set-cookie'] = cookies.join(', ');
-      return parse(res.status, headers, await res.text());
+      return parseResponse(res.status, headers, await res.text());
     },
     async createTenant(name = 'Other') {
       const created = await runtime.app.tenants.createTenant({
@@ -343,7 +344,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
       for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = String(v);
       // Payload v2's `cookies` become Set-Cookie headers (one here: the harness keeps one value per name).
       if (result.cookies?.[0] !== undefined) headers['set-cookie'] = result.cookies.join(', ');
-      return parse(result.statusCode ?? 200, headers, result.body ?? '');
+      return parseResponse(result.statusCode ?? 200, headers, result.body ?? '');
     },
     async createTenant(name = 'Other') {
       const created = await app.tenants.createTenant({ name, email: `${name.toLowerCase()}@example.com` });
