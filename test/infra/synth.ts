@@ -142,7 +142,7 @@ export function functionVariables(template: Template, prefix: string): Record<st
 }
 
 /** Actions a function's role may take on a resource (compared structurally, alone or in a statement's list). */
-export function actionsOn(template: Template, prefix: string, resource: unknown): string[] {
+function actionsOn(template: Template, prefix: string, resource: unknown): string[] {
   const same = (r: unknown) => JSON.stringify(r) === JSON.stringify(resource);
   return allowStatements(template, prefix)
     .filter((st) => same(st.Resource) || (Array.isArray(st.Resource) && st.Resource.some(same)))
