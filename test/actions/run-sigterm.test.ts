@@ -4,7 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killGroup, type ServeProcess, signalGroup, startServeProcess } from '../support/serve-process.ts';
+import {
+  callServer,
+  killGroup,
+  type ServeProcess,
+  signalGroup,
+  startServeProcess,
+} from '../support/serve-process.ts';
 
 /**
  * Issue 36 item 7: a manual action run still in flight when the server gets SIGTERM is recorded:
@@ -24,16 +30,6 @@ async function serve(dataDir: string): Promise<ServeProcess> {
   return proc;
 }
 
-async function api(base: string, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: test responses are inspected freely
-  return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
-}
-
 describe('a manual action run at SIGTERM', () => {
   it('reads interrupted after the restart, never absent', async () => {
     // A receiver that takes the request and never answers (the slow endpoint).
@@ -48,7 +44,7 @@ describe('a manual action run at SIGTERM', () => {
     try {
       const proc = await serve(dataDir);
       const key = /vgl_[0-9A-Za-z]{38}/.exec(proc.stdout())?.[0] ?? '';
-      const action = await api(proc.url, key, 'POST', '/v1/actions', {
+      const action = await callServer(proc.url, key, 'POST', '/v1/actions', {
         name: 'deploy',
         url: `http://127.0.0.1:${port}/hook`,
         trigger_type: 'manual',
@@ -56,14 +52,16 @@ describe('a manual action run at SIGTERM', () => {
       });
       expect(action.status).toBe(201);
       // Not awaited: the answer never comes, the server stops under it.
-      const run = api(proc.url, key, 'POST', `/v1/actions/${action.body.id}/run`, {}).catch(() => undefined);
+      const run = callServer(proc.url, key, 'POST', `/v1/actions/${action.body.id}/run`, {}).catch(
+        () => undefined,
+      );
       await expect.poll(() => held.length, { timeout: 30_000 }).toBe(1);
       signalGroup(proc, 'SIGTERM');
       await proc.exited;
       await run;
 
       const again = await serve(dataDir);
-      const list = await api(again.url, key, 'GET', `/v1/actions/${action.body.id}/executions`);
+      const list = await callServer(again.url, key, 'GET', `/v1/actions/${action.body.id}/executions`);
       expect(list.status).toBe(200);
       expect(list.body.executions).toHaveLength(1);
       expect(list.body.executions[0]).toMatchObject({

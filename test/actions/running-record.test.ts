@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExecutionRecord } from '../../lib/actions/execution-items.ts';
 import { createExecutionStore } from '../../lib/actions/execution-store.ts';
 import { INTERRUPTED_MESSAGE, RUNNING_AT_MOST_MS } from '../../lib/actions/run-record.ts';
@@ -8,8 +8,7 @@ import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
-import type { Table } from '../../lib/store/table.ts';
-import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
+import { tableEngines } from '../support/table-engines.ts';
 
 /**
  * Issue 36 item 7: a manual run's record left `running` by a process that died mid-send (kill -9,
@@ -17,19 +16,7 @@ import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
  * the stop's own mark and the completion are conditional writes on the stored record.
  */
 
-let dynamo: TestTable;
-beforeAll(async () => {
-  dynamo = await createTestTable(inject('dynamodbEndpoint'));
-});
-afterAll(() => dynamo.drop());
-
-const engines: { engine: string; make: () => Table }[] = [
-  { engine: 'sqlite', make: () => createSqliteTable({ db: openSqliteDatabase(':memory:') }) },
-  {
-    engine: 'dynamodb',
-    make: () => createDynamoTable({ client: dynamo.client, tableName: dynamo.tableName }),
-  },
-];
+const engines = tableEngines();
 
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 

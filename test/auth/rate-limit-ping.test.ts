@@ -5,6 +5,7 @@ import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { createTestTable } from '../support/dynamodb-local.ts';
+import { apiEvent } from '../support/lambda-context.ts';
 
 /**
  * A ping URL's limits across two api Lambda instances on one table (docs/api.md "Rate limits"):
@@ -18,31 +19,18 @@ let counter = 0;
 
 function event(method: string, path: string, key?: string, body?: unknown): APIGatewayProxyEventV2 {
   counter += 1;
-  const encoded = body === undefined ? undefined : Buffer.from(JSON.stringify(body)).toString('base64');
-  return {
-    version: '2.0',
-    routeKey: '$default',
-    rawPath: path,
-    rawQueryString: '',
+  const encoded = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return apiEvent(method, path, {
     headers: {
       ...(key ? { authorization: `Bearer ${key}` } : {}),
       ...(encoded ? { 'content-type': 'application/json' } : {}),
     },
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'api',
-      domainName: 'api.example.com',
-      domainPrefix: 'api',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '198.51.100.7', userAgent: 'curl' },
-      requestId: `rlp-${counter}`,
-      routeKey: '$default',
-      stage: '$default',
-      time: new Date(clock.now()).toISOString(),
-      timeEpoch: clock.now(),
-    },
-    body: encoded,
-    isBase64Encoded: encoded !== undefined,
-  };
+    ...(encoded ? { body: encoded } : {}),
+    sourceIp: '198.51.100.7',
+    userAgent: 'curl',
+    requestId: `rlp-${counter}`,
+    nowMs: clock.now(),
+  });
 }
 
 type Send = (

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessProber } from '../../lib/check-types/run-probe.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
-import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
+import { type ApiHarness, adminCall, bothRuntimes } from '../support/api-harness.ts';
 import { listenOnLoopback, probeCellSlot } from '../support/cell-fixtures.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 import { uniqueSlug } from './check-fixtures.ts';
@@ -44,12 +44,7 @@ describe.each(bothRuntimes)(
   ({ start, runtime }) => {
     let api: ApiHarness;
     const prober = inProcessProber({ clock: systemClock, allowPrivate: true, tlsCa: [tls.caCert] });
-    // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-    const call = async (method: string, path: string, body?: unknown): Promise<any> => {
-      const res = await api.request(method, path, { key: api.adminKey, body });
-      expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
-      return res.body;
-    };
+    const call = (method: string, path: string, body?: unknown) => adminCall(api, method, path, body);
 
     beforeAll(async () => {
       api = await start({ env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' }, egress: { ca: [tls.caCert] } });

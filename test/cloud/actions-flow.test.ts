@@ -5,6 +5,7 @@ import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
 import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
+import { entityWithPushCheck } from '../support/push-fixtures.ts';
 
 /**
  * Actions through the cloud runtime's Lambda handlers over DynamoDB Local: a pushed result (api
@@ -69,16 +70,7 @@ async function call(method: string, path: string, body?: unknown, key = h.adminK
 }
 
 /** An entity with a push check that goes down at its first failure. */
-async function monitored(slug: string, name: string) {
-  const entity = await call('POST', '/v1/blueprints/svc/entities', { slug, name });
-  const check = await call('POST', '/v1/checks', {
-    entity_id: entity.id,
-    check_type: 'push',
-    interval_seconds: 60,
-    failure_threshold: 1,
-  });
-  return { entityId: String(entity.id), checkId: String(check.id) };
-}
+const monitored = (slug: string, name: string) => entityWithPushCheck(call, { slug, name });
 
 const push = (checkId: string, success: boolean) =>
   call('POST', `/v1/checks/${checkId}/results`, {

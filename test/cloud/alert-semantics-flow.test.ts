@@ -3,6 +3,7 @@ import { isoTime } from '../../lib/domain/formats/iso-time.ts';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { escalateJobId, recoveryDueJobId } from '../../lib/notify/pipeline/job-ids.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
+import { alertToWebhook, entityWithPushCheck } from '../support/push-fixtures.ts';
 import { notifyFlowRig } from './notify-flow.ts';
 
 /**
@@ -21,19 +22,14 @@ const { call, push } = flow;
 /** An entity with a push check whose own webhook channel posts to `path`; `cooldown` seconds between alerts. */
 async function monitored(name: string, path: string, cooldown: number) {
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
-  const entity = await call('POST', '/v1/blueprints/svc/entities', { slug, name });
-  const check = await call('POST', '/v1/checks', {
-    entity_id: entity.id,
-    check_type: 'push',
-    interval_seconds: 60,
-    failure_threshold: 1,
-  });
-  await call('POST', `/v1/checks/${check.id}/policy`, { cooldown_seconds: cooldown });
-  await call('POST', `/v1/checks/${check.id}/policy/channels`, {
-    channel_type: 'webhook',
-    config: { url: `${flow.receiver.origin}${path}` },
-  });
-  return { entityId: String(entity.id), checkId: String(check.id) };
+  const made = await entityWithPushCheck(call, { slug, name });
+  await alertToWebhook(
+    call,
+    made.checkId,
+    { url: `${flow.receiver.origin}${path}` },
+    { cooldown_seconds: cooldown },
+  );
+  return made;
 }
 
 const queuedJobs = () => flow.queued();

@@ -5,6 +5,7 @@ import {
   assertAlertTruth,
   type ModelRuntime,
   modelSettings,
+  outcomeResult,
   type RawMessage,
 } from '../notify/support/alert-truth-model.ts';
 import { notifyFlowRig } from './notify-flow.ts';
@@ -100,16 +101,9 @@ function cloudRuntime(): ModelRuntime {
     call,
     channelUrl: (tag) => `${flow.receiver.origin}/${tag}`,
     async result(checkId, outcome) {
-      const recorded = await h.app.recorder.record({
-        tenantId: tenant.tenantId,
-        checkId,
-        success: outcome !== 'down',
-        ...(outcome === 'degraded' ? { degraded: true } : {}),
-        status_code: outcome === 'down' ? 500 : 200,
-        latency_ms: outcome === 'degraded' ? 900 : 5,
-        error_message: outcome === 'down' ? 'boom' : outcome === 'degraded' ? 'slow: 900 ms' : '',
-        checkedAtMs: Date.now(),
-      });
+      const recorded = await h.app.recorder.record(
+        outcomeResult(tenant.tenantId, checkId, outcome, Date.now()),
+      );
       if (recorded.status !== 'recorded') throw new Error(`result not recorded: ${recorded.status}`);
       await drain();
     },

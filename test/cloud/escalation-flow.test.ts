@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { escalateJobId } from '../../lib/notify/pipeline/job-ids.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
+import { entityWithPushCheck } from '../support/push-fixtures.ts';
 import { notifyFlowRig } from './notify-flow.ts';
 
 /**
@@ -22,30 +23,24 @@ const { call, push } = flow;
 
 /** An entity with a push check, a route escalating its downs after 60 s to a tenant channel at `path`; up, then down. */
 async function downEntity(slug: string, path: string) {
-  const entity = await call('POST', '/v1/blueprints/svc/entities', { slug, name: `${slug} service` });
-  const check = await call('POST', '/v1/checks', {
-    entity_id: entity.id,
-    check_type: 'push',
-    interval_seconds: 60,
-    failure_threshold: 1,
-  });
+  const { entityId, checkId } = await entityWithPushCheck(call, { slug, name: `${slug} service` });
   const channel = await call('POST', '/v1/notify/channels', {
     name: path,
     channel_type: 'slack',
     config: { url: `${flow.receiver.origin}${path}` },
   });
   const route = await call('POST', '/v1/notify/routes', {
-    match: { entity_ids: [entity.id] },
+    match: { entity_ids: [entityId] },
     escalate_after_seconds: 60,
     escalate_channel_ids: [channel.id],
   });
-  await push(check.id, true);
+  await push(checkId, true);
   clock.advance(1000);
-  await push(check.id, false);
-  const { incidents } = await call('GET', `/v1/incidents?entity_id=${entity.id}&state=open`);
+  await push(checkId, false);
+  const { incidents } = await call('GET', `/v1/incidents?entity_id=${entityId}&state=open`);
   expect(incidents).toHaveLength(1);
   return {
-    checkId: String(check.id),
+    checkId,
     channelId: String(channel.id),
     routeId: String(route.id),
     incidentId: String(incidents[0].id),

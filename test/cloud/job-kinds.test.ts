@@ -10,6 +10,7 @@ import { purgeJobSchema } from '../../lib/purge/purge-job-items.ts';
 import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
 import { adminCall, type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
 import { mapResolver } from '../support/egress-names.ts';
+import { entityWithPushCheck } from '../support/push-fixtures.ts';
 import { type PagerDutyReceiver, startPagerDuty } from '../support/receivers/pagerduty.ts';
 import { startStatusServer } from '../support/status-server.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
@@ -101,19 +102,8 @@ async function pushResult(checkId: string, success: boolean) {
 }
 
 /** An entity of `svc` with a push check that goes down at its first failure. */
-async function pushChecked(slug: string, blueprint = 'svc') {
-  const entity = await call('POST', `/v1/blueprints/${blueprint}/entities`, {
-    slug,
-    name: `${slug} service`,
-  });
-  const check = await call('POST', '/v1/checks', {
-    entity_id: entity.id,
-    check_type: 'push',
-    interval_seconds: 3600,
-    failure_threshold: 1,
-  });
-  return { entityId: String(entity.id), checkId: String(check.id) };
-}
+const pushChecked = (slug: string, blueprint = 'svc') =>
+  entityWithPushCheck(call, { slug, name: `${slug} service` }, { blueprint, intervalSeconds: 3600 });
 
 async function webhookPolicy(checkId: string, path: string, policy: Record<string, unknown>) {
   await call('POST', `/v1/checks/${checkId}/policy`, policy);

@@ -47,7 +47,10 @@ describe('the Lambda edges', () => {
     const handler = createApiHandler(cloud);
     const context = lambdaContext('api');
 
-    const result = await handler(apiEvent('GET', '/v1/me', { authorization: `Bearer ${rawKey}` }), context);
+    const result = await handler(
+      apiEvent('GET', '/v1/me', { headers: { authorization: `Bearer ${rawKey}` } }),
+      context,
+    );
 
     expect(result.statusCode).toBe(200);
     const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -88,7 +91,7 @@ describe('the Lambda edges', () => {
     const handler = createApiHandler(broken);
 
     const result = await handler(
-      apiEvent('GET', '/v1/me', { authorization: `Bearer ${generateApiKey()}` }),
+      apiEvent('GET', '/v1/me', { headers: { authorization: `Bearer ${generateApiKey()}` } }),
       lambdaContext('api'),
     );
 

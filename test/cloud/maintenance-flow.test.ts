@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { maintenanceEndJobId } from '../../lib/notify/pipeline/job-ids.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
+import { alertToWebhook, entityWithPushCheck } from '../support/push-fixtures.ts';
 import { notifyFlowRig } from './notify-flow.ts';
 
 /**
@@ -25,27 +26,17 @@ const { call, push } = flow;
  * receiver at `/alert/<slug>`, and a state_change action on down calls `/action/<slug>`.
  */
 async function monitored(slug: string) {
-  const entity = await call('POST', '/v1/blueprints/svc/entities', { slug, name: `${slug} service` });
-  const check = await call('POST', '/v1/checks', {
-    entity_id: entity.id,
-    check_type: 'push',
-    interval_seconds: 60,
-    failure_threshold: 1,
-  });
-  await call('POST', `/v1/checks/${check.id}/policy`, { cooldown_seconds: 0 });
-  await call('POST', `/v1/checks/${check.id}/policy/channels`, {
-    channel_type: 'webhook',
-    config: { url: `${flow.receiver.origin}/alert/${slug}` },
-  });
+  const { entityId, checkId } = await entityWithPushCheck(call, { slug, name: `${slug} service` });
+  await alertToWebhook(call, checkId, { url: `${flow.receiver.origin}/alert/${slug}` });
   const action = await call('POST', '/v1/actions', {
     name: `restart ${slug}`,
     url: `${flow.receiver.origin}/action/${slug}`,
     trigger_type: 'state_change',
-    check_id: check.id,
+    check_id: checkId,
     trigger_to_state: 'down',
   });
-  await push(check.id, true);
-  return { entityId: String(entity.id), checkId: String(check.id), actionId: String(action.id) };
+  await push(checkId, true);
+  return { entityId, checkId, actionId: String(action.id) };
 }
 
 const hits = (path: string) => flow.receiver.received.filter((r) => r.path === path);

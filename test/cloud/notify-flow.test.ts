@@ -10,6 +10,7 @@ import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { type Received, type Receiver, startReceiver } from '../notify/channels/receiver.ts';
 import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
+import { alertToWebhook, entityWithPushCheck } from '../support/push-fixtures.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 import { lambdaContext, sqsEvent } from './support.ts';
 
@@ -69,19 +70,12 @@ async function call(method: string, path: string, body?: unknown) {
 
 /** An entity with a push check (down at the first failure) whose policy sends to `path` on the receiver. */
 async function monitored(slug: string, path: string, secret?: string) {
-  const entity = await call('POST', '/v1/blueprints/svc/entities', { slug, name: `${slug} service` });
-  const check = await call('POST', '/v1/checks', {
-    entity_id: entity.id,
-    check_type: 'push',
-    interval_seconds: 60,
-    failure_threshold: 1,
+  const { entityId, checkId } = await entityWithPushCheck(call, { slug, name: `${slug} service` });
+  const channel = await alertToWebhook(call, checkId, {
+    url: `${receiver.origin}${path}`,
+    ...(secret ? { secret } : {}),
   });
-  await call('POST', `/v1/checks/${check.id}/policy`, { cooldown_seconds: 0 });
-  const channel = await call('POST', `/v1/checks/${check.id}/policy/channels`, {
-    channel_type: 'webhook',
-    config: { url: `${receiver.origin}${path}`, ...(secret ? { secret } : {}) },
-  });
-  return { entityId: String(entity.id), checkId: String(check.id), channelId: String(channel.id) };
+  return { entityId, checkId, channelId: String(channel.id) };
 }
 
 const push = (checkId: string, success: boolean) =>

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionPartition } from '../../lib/actions/execution-items.ts';
 import { adminCall, type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
+import { entityWithPushCheck } from '../support/push-fixtures.ts';
 import { startStatusServer } from '../support/status-server.ts';
 
 /**
@@ -32,21 +33,13 @@ const status = async (method: string, path: string) =>
   (await h.request(method, path, { key: h.adminKey })).status;
 const partition = async (pk: string) => (await h.table.query({ pk })).items;
 
-async function entityWithPushCheck(slug: string) {
-  const entity = await call('POST', '/v1/blueprints/svc/entities', { slug, name: `${slug} service` });
-  const check = await call('POST', '/v1/checks', {
-    entity_id: entity.id,
-    check_type: 'push',
-    interval_seconds: 3600,
-    failure_threshold: 1,
-  });
-  return { entityId: String(entity.id), checkId: String(check.id) };
-}
+const pushChecked = (slug: string) =>
+  entityWithPushCheck(call, { slug, name: `${slug} service` }, { intervalSeconds: 3600 });
 
 describe('purges through the stream function', () => {
   it('purges a deleted entity’s checks, results, ping URLs and relations, and resolves its open incident', async () => {
-    const victim = await entityWithPushCheck('victim');
-    const peer = await entityWithPushCheck('peer');
+    const victim = await pushChecked('victim');
+    const peer = await pushChecked('peer');
     await call('POST', '/v1/relations', {
       from_entity_id: victim.entityId,
       to_entity_id: peer.entityId,
@@ -84,7 +77,7 @@ describe('purges through the stream function', () => {
   });
 
   it('purges a deleted action’s executions', async () => {
-    const { checkId } = await entityWithPushCheck('billing');
+    const { checkId } = await pushChecked('billing');
     const action = await call('POST', '/v1/actions', {
       name: 'restart billing',
       url: hook.url,

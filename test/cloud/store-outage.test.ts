@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { outageRetries } from '../../lib/platform/job-queue.ts';
 import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../support/dynamodb-local.ts';
+import { alertToWebhook, entityWithPushCheck } from '../support/push-fixtures.ts';
 
 /**
  * Issue 35, "Faults, cloud": the notification path through its Lambda handlers (stream -> notify
@@ -157,31 +158,18 @@ async function outageAt(point: Point) {
     await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });
     const checkIds: string[] = [];
     for (let i = 0; i < ALERTS; i += 1) {
-      const entity = await call('POST', '/v1/blueprints/svc/entities', {
-        slug: `node-${i}`,
-        name: `Node ${i}`,
-      });
-      const check = await call('POST', '/v1/checks', {
-        entity_id: entity.id,
-        check_type: 'push',
-        interval_seconds: 60,
-        failure_threshold: 1,
-      });
-      await call('POST', `/v1/checks/${check.id}/policy`, { cooldown_seconds: 0 });
-      await call('POST', `/v1/checks/${check.id}/policy/channels`, {
-        channel_type: 'webhook',
-        config: { url: `${receiver.origin}/webhook` },
-      });
+      const { checkId } = await entityWithPushCheck(call, { slug: `node-${i}`, name: `Node ${i}` });
+      await alertToWebhook(call, checkId, { url: `${receiver.origin}/webhook` });
       // An action on the same change: the action queue's path through the outage too.
       await call('POST', '/v1/actions', {
         name: `page-${i}`,
         url: `${receiver.origin}/action/{{entity_id}}`,
         trigger_type: 'state_change',
-        check_id: check.id,
+        check_id: checkId,
         trigger_to_state: 'down',
       });
-      await call('POST', `/v1/checks/${check.id}/results`, { success: true, latency_ms: 5 });
-      checkIds.push(String(check.id));
+      await call('POST', `/v1/checks/${checkId}/results`, { success: true, latency_ms: 5 });
+      checkIds.push(checkId);
     }
     await h.drainChanges();
     const fail = (checkId: string) =>

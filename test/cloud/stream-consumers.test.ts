@@ -8,6 +8,7 @@ import { composeStreamFunction } from '../../lib/cloud/stream-composition.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { adminCall, type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
+import { entityWithPushCheck } from '../support/push-fixtures.ts';
 
 /**
  * Every change-feed consumer the cloud composition registers runs in the stream function over
@@ -51,16 +52,8 @@ async function runStream() {
   throw new Error('the stream did not settle after 100 rounds');
 }
 
-async function pushChecked(slug: string, blueprint = 'svc') {
-  const entity = await call('POST', `/v1/blueprints/${blueprint}/entities`, { slug, name: slug });
-  const check = await call('POST', '/v1/checks', {
-    entity_id: entity.id,
-    check_type: 'push',
-    interval_seconds: 3600,
-    failure_threshold: 1,
-  });
-  return { entityId: String(entity.id), checkId: String(check.id) };
-}
+const pushChecked = (slug: string, blueprint = 'svc') =>
+  entityWithPushCheck(call, { slug, name: slug }, { blueprint, intervalSeconds: 3600 });
 
 const push = (checkId: string, success: boolean) =>
   call('POST', `/v1/checks/${checkId}/results`, { success, latency_ms: 5 });

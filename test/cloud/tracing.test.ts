@@ -61,7 +61,10 @@ describe('the api function traced', () => {
     const facade = new AWSXRay.Segment('api');
 
     const result = await underFacade(facade, () =>
-      handler(apiEvent('GET', '/v1/me', { authorization: `Bearer ${rawKey}` }), lambdaContext('api')),
+      handler(
+        apiEvent('GET', '/v1/me', { headers: { authorization: `Bearer ${rawKey}` } }),
+        lambdaContext('api'),
+      ),
     );
 
     expect(tracer.isTracingEnabled()).toBe(true);
@@ -83,7 +86,7 @@ describe('the api function traced', () => {
     const facade = new AWSXRay.Segment('api');
 
     await underFacade(facade, () =>
-      handler(apiEvent('GET', '/v1/me', { authorization: 'Bearer nope' }), lambdaContext('api')),
+      handler(apiEvent('GET', '/v1/me', { headers: { authorization: 'Bearer nope' } }), lambdaContext('api')),
     );
 
     const names = (facade.subsegments?.[0]?.subsegments ?? []).map((s) => s.name);

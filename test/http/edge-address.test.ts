@@ -13,6 +13,7 @@ import {
 import { fromApiGatewayEvent } from '../../lib/lambda-http/lambda-adapter.ts';
 import { lambdaContext } from '../cloud/support.ts';
 import { fakeStreamingRuntime, functionUrlEvent, readStreamedResponse } from '../status/stream-drivers.ts';
+import { apiEvent } from '../support/lambda-context.ts';
 
 // The test drivers import functions/status-stream.ts, whose module-scope handler needs the Lambda global.
 vi.hoisted(() => {
@@ -31,26 +32,7 @@ const SECRET = 'edge-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 const EDGE_IP = '130.176.1.1';
 
 function event(headers: Record<string, string>): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: '$default',
-    rawPath: '/v1/me',
-    rawQueryString: '',
-    headers,
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'api',
-      domainName: 'api.example.com',
-      domainPrefix: 'api',
-      http: { method: 'GET', path: '/v1/me', protocol: 'HTTP/1.1', sourceIp: EDGE_IP, userAgent: 'vitest' },
-      requestId: 'req-1',
-      routeKey: '$default',
-      stage: '$default',
-      time: new Date(0).toISOString(),
-      timeEpoch: 0,
-    },
-    isBase64Encoded: false,
-  };
+  return apiEvent('GET', '/v1/me', { headers, sourceIp: EDGE_IP, requestId: 'req-1', nowMs: 0 });
 }
 
 const viaEdge = (viewer: string, secret = SECRET) =>

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getTenant } from '../../lib/auth/tenants/tenant-items.ts';
 import type { TransitionRecord } from '../../lib/checks/results/transition-items.ts';
 import { createDynamoTable } from '../../lib/dynamodb/dynamodb-table.ts';
@@ -11,11 +11,11 @@ import { sweepRetention } from '../../lib/local/retention-sweep.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import { shardOf } from '../../lib/store/sharded-feed.ts';
+import type { SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import type { Item, Table } from '../../lib/store/table.ts';
 import { bothRuntimes } from '../support/api-harness.ts';
-import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
+import { tableEngines } from '../support/table-engines.ts';
 import { useIncidentApi } from './use-incident-api.ts';
 
 /**
@@ -83,19 +83,7 @@ describe.each(bothRuntimes)('incident expiry ($runtime)', ({ start }) => {
   });
 });
 
-let dynamo: TestTable;
-beforeAll(async () => {
-  dynamo = await createTestTable(inject('dynamodbEndpoint'));
-});
-afterAll(() => dynamo.drop());
-
-const engines: { engine: string; make: () => Table }[] = [
-  { engine: 'sqlite', make: () => createSqliteTable({ db: openSqliteDatabase(':memory:') }) },
-  {
-    engine: 'dynamodb',
-    make: () => createDynamoTable({ client: dynamo.client, tableName: dynamo.tableName }),
-  },
-];
+const engines = tableEngines();
 
 describe.each(engines)('the incident expiry migration ($engine)', ({ make }) => {
   it('gives incidents resolved before their expiry from resolved_at, once, and leaves open ones', async () => {

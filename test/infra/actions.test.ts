@@ -1,23 +1,15 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_MAX_RECEIVE_COUNT, ACTION_WORKER_TIMEOUT } from '../../infra/actions.ts';
 import { VigilStack } from '../../infra/vigil-stack.ts';
 import { ACTION_LIMITS } from '../../lib/actions/action-items.ts';
 import { OUTAGE_RETRIES } from '../../lib/platform/job-queue.ts';
-import {
-  actionsOn,
-  functionVariables,
-  getAtt,
-  lambdaFunction,
-  only,
-  synthTemplate,
-  tableResources,
-} from './synth.ts';
+import { expectTlsOnly, getAtt, only, stackTemplateForFile, tableResources } from './synth.ts';
 
-let template: Template;
-let cleanup: () => void;
-let tableId: string;
+const stack = stackTemplateForFile();
+const { fn, variables, actionsOfRole } = stack;
+
 let queueId: string;
 let dlqId: string;
 
@@ -27,24 +19,15 @@ const GENERATOR = 'ChecksGenerator';
 const API = 'ApiHandler';
 const MCP = 'McpHandler';
 
-const fn = (prefix: string) => lambdaFunction(template, prefix);
-const variables = (prefix: string) => functionVariables(template, prefix);
-
-const actionsOfRole = (prefix: string, resource: unknown) => actionsOn(template, prefix, resource);
-
 beforeAll(() => {
-  ({ template, cleanup } = synthTemplate());
-  [tableId] = only(template, 'AWS::DynamoDB::Table');
-  [queueId] = only(template, 'AWS::SQS::Queue', 'ActionsQueue');
-  [dlqId] = only(template, 'AWS::SQS::Queue', 'ActionsDlq');
+  [queueId] = only(stack.template, 'AWS::SQS::Queue', 'ActionsQueue');
+  [dlqId] = only(stack.template, 'AWS::SQS::Queue', 'ActionsDlq');
 }, 120_000);
-
-afterAll(() => cleanup());
 
 describe('action queue', () => {
   it('redrives to an encrypted DLQ after 23 receives (a 15-minute store outage outlasted), and the DLQ keeps messages 14 days', () => {
-    const [, dlq] = only(template, 'AWS::SQS::Queue', 'ActionsDlq');
-    const [, queue] = only(template, 'AWS::SQS::Queue', 'ActionsQueue');
+    const [, dlq] = only(stack.template, 'AWS::SQS::Queue', 'ActionsDlq');
+    const [, queue] = only(stack.template, 'AWS::SQS::Queue', 'ActionsQueue');
     expect(ACTION_MAX_RECEIVE_COUNT).toBe(OUTAGE_RETRIES.maxAttempts);
     expect(queue.Properties.RedrivePolicy).toEqual({
       deadLetterTargetArn: getAtt(dlqId),
@@ -56,7 +39,7 @@ describe('action queue', () => {
   });
 
   it('hides a received message for at least six action worker timeouts', () => {
-    const [, queue] = only(template, 'AWS::SQS::Queue', 'ActionsQueue');
+    const [, queue] = only(stack.template, 'AWS::SQS::Queue', 'ActionsQueue');
     expect(Number(fn(WORKER)[1].Properties.Timeout)).toBe(ACTION_WORKER_TIMEOUT.toSeconds());
     expect(Number(queue.Properties.VisibilityTimeout)).toBeGreaterThanOrEqual(
       6 * Number(fn(WORKER)[1].Properties.Timeout),
@@ -64,20 +47,11 @@ describe('action queue', () => {
   });
 
   it('refuses requests without TLS', () => {
-    for (const id of [queueId, dlqId]) {
-      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
-        Queues: [{ Ref: id }],
-        PolicyDocument: {
-          Statement: [
-            { Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } },
-          ],
-        },
-      });
-    }
+    for (const id of [queueId, dlqId]) expectTlsOnly(stack.template, id);
   });
 
   it("has its DLQ's URL as a stack output", () => {
-    expect(template.findOutputs('ActionDlqUrl')).toEqual({
+    expect(stack.template.findOutputs('ActionDlqUrl')).toEqual({
       ActionDlqUrl: expect.objectContaining({ Value: { Ref: dlqId } }),
     });
   });
@@ -97,7 +71,7 @@ describe('action worker function', () => {
 
   it('consumes the action queue in batches of 10, reporting the records that failed, with a concurrency cap', () => {
     const [workerId] = fn(WORKER);
-    const [, mapping] = only(template, 'AWS::Lambda::EventSourceMapping', `${WORKER}Function`);
+    const [, mapping] = only(stack.template, 'AWS::Lambda::EventSourceMapping', `${WORKER}Function`);
     expect(mapping.Properties).toMatchObject({
       EventSourceArn: getAtt(queueId),
       FunctionName: { Ref: workerId },
@@ -110,7 +84,7 @@ describe('action worker function', () => {
   });
 
   it('may read and write the table, consume the queue, change a message visibility and enqueue', () => {
-    const tableActions = actionsOfRole(WORKER, tableResources(tableId));
+    const tableActions = actionsOfRole(WORKER, tableResources(stack.tableId));
     expect(tableActions).toEqual(
       expect.arrayContaining(
         ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'].map(
@@ -131,7 +105,7 @@ describe('action worker function', () => {
 
   it('gets the table, the due shards and the action queue URL from its environment, and no other queue', () => {
     expect(variables(WORKER)).toMatchObject({
-      VIGIL_TABLE_NAME: { Ref: tableId },
+      VIGIL_TABLE_NAME: { Ref: stack.tableId },
       VIGIL_DUE_SHARDS: '4',
       VIGIL_ACTION_QUEUE_URL: { Ref: queueId },
     });
@@ -155,7 +129,7 @@ describe('functions enqueueing action jobs', () => {
   });
 
   it('are only those four and the action worker', () => {
-    const senders = Object.entries(template.findResources('AWS::IAM::Policy'))
+    const senders = Object.entries(stack.template.findResources('AWS::IAM::Policy'))
       .filter(([, policy]) =>
         (policy.Properties.PolicyDocument.Statement as Record<string, unknown>[]).some(
           (st) =>

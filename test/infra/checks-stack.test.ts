@@ -1,46 +1,25 @@
-import type { Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PROBE_MAX_RECEIVE_COUNT } from '../../infra/checks.ts';
 import { schedulerPayloadSchema } from '../../lib/cloud/generator-handler.ts';
 import { STREAM_ENTITIES } from '../../lib/events/consumers.ts';
 import { DEFAULT_MAX_ATTEMPTS } from '../../lib/platform/job-queue.ts';
-import {
-  actionsOn,
-  getAtt,
-  lambdaFunction,
-  only,
-  type Resource,
-  synthTemplate,
-  tableResources,
-} from './synth.ts';
+import { expectTlsOnly, getAtt, only, type Resource, stackTemplateForFile, tableResources } from './synth.ts';
 
-let template: Template;
-let cleanup: () => void;
-let tableId: string;
+const stack = stackTemplateForFile();
+const { fn, actionsOfRole } = stack;
 
 const GENERATOR = 'ChecksGenerator';
 const WORKER = 'ChecksWorker';
 const STREAM = 'ChangeFeedHandler';
 
-const fn = (prefix: string) => lambdaFunction(template, prefix);
-
-const actionsOfRole = (prefix: string, resource: unknown) => actionsOn(template, prefix, resource);
-
 const tableWrites = ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'].map(
   (a) => `dynamodb:${a}`,
 );
 
-beforeAll(() => {
-  ({ template, cleanup } = synthTemplate());
-  [tableId] = only(template, 'AWS::DynamoDB::Table');
-}, 120_000);
-
-afterAll(() => cleanup());
-
 describe('probe queue', () => {
   it('redrives to an encrypted DLQ after the 4 attempts of the job queue, and the DLQ keeps messages 14 days', () => {
-    const [dlqId, dlq] = only(template, 'AWS::SQS::Queue', 'ChecksProbeDlq');
-    const [, queue] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    const [dlqId, dlq] = only(stack.template, 'AWS::SQS::Queue', 'ChecksProbeDlq');
+    const [, queue] = only(stack.template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
     expect(PROBE_MAX_RECEIVE_COUNT).toBe(DEFAULT_MAX_ATTEMPTS);
     expect(queue.Properties.RedrivePolicy).toEqual({
       deadLetterTargetArn: getAtt(dlqId),
@@ -53,7 +32,7 @@ describe('probe queue', () => {
   });
 
   it('hides a received message for more than six worker timeouts', () => {
-    const [, queue] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    const [, queue] = only(stack.template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
     const [, worker] = fn(WORKER);
     expect(Number(queue.Properties.VisibilityTimeout)).toBeGreaterThanOrEqual(
       6 * Number(worker.Properties.Timeout),
@@ -61,25 +40,18 @@ describe('probe queue', () => {
   });
 
   it('refuses requests without TLS', () => {
-    const [queueId] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
-    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
-      Queues: [{ Ref: queueId }],
-      PolicyDocument: {
-        Statement: [
-          { Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } },
-        ],
-      },
-    });
+    const [queueId] = only(stack.template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    expectTlsOnly(stack.template, queueId);
   });
 });
 
 describe('generator', () => {
   it('gets the table, the due shards and the probe queue URL from its environment', () => {
-    const [queueId] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    const [queueId] = only(stack.template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
     const [, generator] = fn(GENERATOR);
     expect(generator.Properties.Environment).toEqual({
       Variables: expect.objectContaining({
-        VIGIL_TABLE_NAME: { Ref: tableId },
+        VIGIL_TABLE_NAME: { Ref: stack.tableId },
         VIGIL_DUE_SHARDS: '4',
         VIGIL_PROBE_QUEUE_URL: { Ref: queueId },
       }),
@@ -88,9 +60,9 @@ describe('generator', () => {
   });
 
   it('may query, get and update items of the table (and query its indexes), and send to the probe queue', () => {
-    const [queueId] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    const [queueId] = only(stack.template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
     // Least privilege (issue 36): claims and leases are conditional updates; it never puts or deletes.
-    expect(actionsOfRole(GENERATOR, tableResources(tableId)).sort()).toEqual(
+    expect(actionsOfRole(GENERATOR, tableResources(stack.tableId)).sort()).toEqual(
       ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'].sort(),
     );
     expect(actionsOfRole(GENERATOR, getAtt(queueId))).toContain('sqs:SendMessage');
@@ -99,7 +71,7 @@ describe('generator', () => {
 
   it('is not retried by Lambda: the next minute finds what a failed run left due', () => {
     const [generatorId] = fn(GENERATOR);
-    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+    stack.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
       FunctionName: { Ref: generatorId },
       MaximumRetryAttempts: 0,
     });
@@ -109,7 +81,7 @@ describe('generator', () => {
 describe('schedule', () => {
   it('invokes the generator at rate(1 minute) with a retry policy and a role allowed to invoke it', () => {
     const [generatorId] = fn(GENERATOR);
-    const [, schedule] = only(template, 'AWS::Scheduler::Schedule');
+    const [, schedule] = only(stack.template, 'AWS::Scheduler::Schedule');
     expect(schedule.Properties).toMatchObject({
       ScheduleExpression: 'rate(1 minute)',
       State: 'ENABLED',
@@ -121,9 +93,9 @@ describe('schedule', () => {
     });
     const roleArn = (schedule.Properties.Target as { RoleArn: { 'Fn::GetAtt': [string, string] } }).RoleArn;
     const roleId = roleArn['Fn::GetAtt'][0];
-    const [, role] = only(template, 'AWS::IAM::Role', roleId);
+    const [, role] = only(stack.template, 'AWS::IAM::Role', roleId);
     expect(JSON.stringify(role.Properties.AssumeRolePolicyDocument)).toContain('scheduler.amazonaws.com');
-    const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Resource[];
+    const policies = Object.values(stack.template.findResources('AWS::IAM::Policy')) as Resource[];
     const invoke = policies
       .filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
       .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement);
@@ -133,7 +105,7 @@ describe('schedule', () => {
   });
 
   it('sends the payload the generator handler parses, filled in by Scheduler', () => {
-    const [, schedule] = only(template, 'AWS::Scheduler::Schedule');
+    const [, schedule] = only(stack.template, 'AWS::Scheduler::Schedule');
     const input = String((schedule.Properties.Target as { Input: string }).Input);
     const filled = input
       .replace('<aws.scheduler.scheduled-time>', '2026-01-01T00:05:00Z')
@@ -152,9 +124,9 @@ describe('schedule', () => {
 
 describe('worker', () => {
   it('consumes the probe queue one job (a cell of up to 100 probes) at a time and reports failures', () => {
-    const [queueId] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    const [queueId] = only(stack.template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
     const [workerId] = fn(WORKER);
-    const [, mapping] = only(template, 'AWS::Lambda::EventSourceMapping', `${WORKER}Function`);
+    const [, mapping] = only(stack.template, 'AWS::Lambda::EventSourceMapping', `${WORKER}Function`);
     expect(mapping.Properties).toMatchObject({
       EventSourceArn: getAtt(queueId),
       FunctionName: { Ref: workerId },
@@ -165,15 +137,15 @@ describe('worker', () => {
   });
 
   it('may read and write the table, receive from the queue and set retry delays there, with the shared environment', () => {
-    const [queueId] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
-    expect(actionsOfRole(WORKER, tableResources(tableId))).toEqual(expect.arrayContaining(tableWrites));
+    const [queueId] = only(stack.template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    expect(actionsOfRole(WORKER, tableResources(stack.tableId))).toEqual(expect.arrayContaining(tableWrites));
     expect(actionsOfRole(WORKER, getAtt(queueId))).toEqual(
       expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']),
     );
     const [, worker] = fn(WORKER);
     expect(worker.Properties.Environment).toEqual({
       Variables: expect.objectContaining({
-        VIGIL_TABLE_NAME: { Ref: tableId },
+        VIGIL_TABLE_NAME: { Ref: stack.tableId },
         VIGIL_DUE_SHARDS: '4',
         VIGIL_PROBE_QUEUE_URL: { Ref: queueId },
       }),
@@ -186,10 +158,10 @@ describe('worker', () => {
 describe('change feed', () => {
   it('reads the table stream in batches of 100, bisecting and retrying failed batches', () => {
     const [streamFnId] = fn(STREAM);
-    const [dlqId] = only(template, 'AWS::SQS::Queue', 'ChangeFeedDlq');
-    const [, mapping] = only(template, 'AWS::Lambda::EventSourceMapping', `${STREAM}Function`);
+    const [dlqId] = only(stack.template, 'AWS::SQS::Queue', 'ChangeFeedDlq');
+    const [, mapping] = only(stack.template, 'AWS::Lambda::EventSourceMapping', `${STREAM}Function`);
     expect(mapping.Properties).toMatchObject({
-      EventSourceArn: getAtt(tableId, 'StreamArn'),
+      EventSourceArn: getAtt(stack.tableId, 'StreamArn'),
       FunctionName: { Ref: streamFnId },
       StartingPosition: 'TRIM_HORIZON',
       BatchSize: 100,
@@ -202,7 +174,7 @@ describe('change feed', () => {
   });
 
   it('keeps only records whose new or old image is an item type the consumers read', () => {
-    const [, mapping] = only(template, 'AWS::Lambda::EventSourceMapping', `${STREAM}Function`);
+    const [, mapping] = only(stack.template, 'AWS::Lambda::EventSourceMapping', `${STREAM}Function`);
     const { Filters } = mapping.Properties.FilterCriteria as { Filters: { Pattern: string }[] };
     expect(Filters.map((f) => JSON.parse(f.Pattern))).toEqual([
       { dynamodb: { NewImage: { entity: { S: [...STREAM_ENTITIES] } } } },
@@ -215,12 +187,12 @@ describe('change feed', () => {
   it('runs functions/stream.ts with the stream read grants and the table', () => {
     const [, streamFn] = fn(STREAM);
     expect(streamFn.Properties.Environment).toEqual({
-      Variables: expect.objectContaining({ VIGIL_TABLE_NAME: { Ref: tableId } }),
+      Variables: expect.objectContaining({ VIGIL_TABLE_NAME: { Ref: stack.tableId } }),
     });
-    expect(actionsOfRole(STREAM, getAtt(tableId, 'StreamArn'))).toEqual(
+    expect(actionsOfRole(STREAM, getAtt(stack.tableId, 'StreamArn'))).toEqual(
       expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream']),
     );
-    expect(actionsOfRole(STREAM, tableResources(tableId))).toEqual(expect.arrayContaining(tableWrites));
+    expect(actionsOfRole(STREAM, tableResources(stack.tableId))).toEqual(expect.arrayContaining(tableWrites));
   });
 });
 
@@ -229,7 +201,7 @@ describe('functions', () => {
     // Besides CDK's own provider that copies the console into its bucket (infra/console.ts), and
     // the HTTP API's access log (test/infra/stack.test.ts).
     const ours = (type: string) =>
-      Object.keys(template.findResources(type)).filter(
+      Object.keys(stack.template.findResources(type)).filter(
         (id) => !id.startsWith('CustomCDKBucketDeployment') && !id.startsWith('ApiAccessLog'),
       );
     expect(ours('AWS::Lambda::Function')).toHaveLength(9);

@@ -1,11 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Validations } from 'aws-cdk-lib';
+import { Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type VigilSettings, VigilStack } from '../../infra/vigil-stack.ts';
+import { cdkApp, nagFindings } from './synth.ts';
 
 /**
  * The optional Cognito user pool (`-c vigil:cognito=true`, infra/cognito.ts): absent by default;
@@ -13,7 +14,6 @@ import { type VigilSettings, VigilStack } from '../../infra/vigil-stack.ts';
  * the console's /v1/sso/callback, passing cdk-nag's AwsSolutions pack like the rest of the stack.
  */
 
-const root = join(import.meta.dirname, '..', '..');
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -23,23 +23,11 @@ afterAll(() => {
 function synth(settings: VigilSettings): { template: Template; findings: string[] } {
   const outdir = mkdtempSync(join(tmpdir(), 'vigil-cognito-'));
   dirs.push(outdir);
-  const { context } = JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: object };
-  const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  const app = cdkApp(outdir);
   const stack = new VigilStack(app, 'Vigil', { settings });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   const template = Template.fromStack(stack);
-  const reportFile = join(outdir, 'validation-report.json');
-  const report = existsSync(reportFile)
-    ? (JSON.parse(readFileSync(reportFile, 'utf8')) as {
-        pluginReports: {
-          violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[];
-        }[];
-      })
-    : { pluginReports: [] };
-  const findings = report.pluginReports.flatMap((p) =>
-    p.violations.flatMap((v) => v.violatingConstructs.map((c) => `${c.constructPath} ${v.ruleName}`)),
-  );
-  return { template, findings };
+  return { template, findings: nagFindings(outdir) };
 }
 
 describe('the Cognito user pool of -c vigil:cognito', () => {

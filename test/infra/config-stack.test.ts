@@ -1,6 +1,6 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONFIG_FUNCTION_TIMEOUT_MS } from '../../infra/config-docs.ts';
 import { VigilStack } from '../../infra/vigil-stack.ts';
 import {
@@ -10,28 +10,19 @@ import {
   getAtt,
   lambdaFunction,
   only,
-  synthTemplate,
+  stackTemplateForFile,
 } from './synth.ts';
 
-let template: Template;
-let cleanup: () => void;
-let tableId: string;
+const stack = stackTemplateForFile();
 
 const PREFIX = 'ConfigHandler';
-const fn = () => lambdaFunction(template, PREFIX);
-const variables = () => functionVariables(template, PREFIX);
-
-beforeAll(() => {
-  ({ template, cleanup } = synthTemplate());
-  [tableId] = only(template, 'AWS::DynamoDB::Table');
-}, 120_000);
-
-afterAll(() => cleanup());
+const fn = () => stack.fn(PREFIX);
+const variables = () => stack.variables(PREFIX);
 
 describe('configuration function', () => {
   it('serves functions/config.ts on a function URL in RESPONSE_STREAM mode, authorised by the app', () => {
     const [fnId] = fn();
-    expectStreamingUrl(template, PREFIX, fnId);
+    expectStreamingUrl(stack.template, PREFIX, fnId);
   });
 
   it("runs far past API Gateway's 29 s, up to Lambda's limit, as an ESM bundle on arm64", () => {
@@ -41,12 +32,12 @@ describe('configuration function', () => {
     expect(config.Properties.Timeout).toBeGreaterThanOrEqual(300);
     expect(config.Properties.Timeout).toBeLessThanOrEqual(900);
     // The api function behind API Gateway keeps its 29 s.
-    expect(lambdaFunction(template, 'ApiHandler')[1].Properties.Timeout).toBe(29);
+    expect(lambdaFunction(stack.template, 'ApiHandler')[1].Properties.Timeout).toBe(29);
   });
 
   it('may read and write the table and its indexes (the routes an apply calls)', () => {
-    const onTable = allowStatements(template, PREFIX)
-      .filter((st) => JSON.stringify(st.Resource).includes(tableId))
+    const onTable = allowStatements(stack.template, PREFIX)
+      .filter((st) => JSON.stringify(st.Resource).includes(stack.tableId))
       .flatMap((st) => st.Action as string | string[]);
     expect(onTable).toEqual(
       expect.arrayContaining(
@@ -55,12 +46,12 @@ describe('configuration function', () => {
         ),
       ),
     );
-    expect(variables()).toMatchObject({ VIGIL_TABLE_NAME: { Ref: tableId }, VIGIL_DUE_SHARDS: '4' });
+    expect(variables()).toMatchObject({ VIGIL_TABLE_NAME: { Ref: stack.tableId }, VIGIL_DUE_SHARDS: '4' });
   });
 
   it('may send only to the probe queue (first probes of the checks it writes): no other queue, bus, SES or SNS', () => {
-    const [probeQueueId] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
-    const statements = allowStatements(template, PREFIX);
+    const [probeQueueId] = only(stack.template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    const statements = allowStatements(stack.template, PREFIX);
     const actions = statements.flatMap((st) => [st.Action].flat() as string[]);
     expect(actions.filter((a) => /^(events|ses|sns):/.test(a))).toEqual([]);
     const onQueues = statements.filter((st) => [st.Action].flat().some((a) => String(a).startsWith('sqs:')));
@@ -73,7 +64,7 @@ describe('configuration function', () => {
 
   it("gets the edge's proof and the egress settings (channel URLs are checked as they are saved)", () => {
     expect(variables().VIGIL_EDGE_SECRET).toEqual(
-      functionVariables(template, 'ApiHandler').VIGIL_EDGE_SECRET,
+      functionVariables(stack.template, 'ApiHandler').VIGIL_EDGE_SECRET,
     );
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
     const configured = Template.fromStack(
@@ -88,8 +79,8 @@ describe('configuration function', () => {
   });
 
   it('outputs the function URL as ConfigUrl', () => {
-    const [urlId] = only(template, 'AWS::Lambda::Url', PREFIX);
-    expect(template.findOutputs('ConfigUrl')).toEqual({
+    const [urlId] = only(stack.template, 'AWS::Lambda::Url', PREFIX);
+    expect(stack.template.findOutputs('ConfigUrl')).toEqual({
       ConfigUrl: expect.objectContaining({ Value: getAtt(urlId, 'FunctionUrl') }),
     });
   });

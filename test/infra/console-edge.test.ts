@@ -1,23 +1,20 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VigilStack } from '../../infra/vigil-stack.ts';
 import {
   EDGE_SECRET_HEADER,
   VIEWER_ADDRESS_HEADER,
   VIEWER_HOST_HEADER,
 } from '../../lib/lambda-http/edge-address.ts';
-import { only } from './synth.ts';
+import { only, synthWithStandInConsole } from './synth.ts';
 
 // How the console's CloudFront edge proves itself to the API and hands it the viewer's address:
 // a generated secret sent as an origin header and given to the functions behind /v1, and a
 // viewer-request function that writes the viewer's IP on each API request.
 
-const root = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'vigil-edge-cdk-'));
 let template: Template;
 let secretId: string;
@@ -59,12 +56,7 @@ function distribution(): { origins: Origin[]; behaviors: Behavior[] } {
 }
 
 beforeAll(() => {
-  const dir = join(work, 'dist');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Vigil</title>');
-  const { context } = JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: object };
-  const app = new App({ outdir: join(work, 'cdk'), context: { ...context, 'aws:cdk:bundling-stacks': [] } });
-  template = Template.fromStack(new VigilStack(app, 'Vigil', { consoleDir: dir }));
+  template = synthWithStandInConsole(work);
   [secretId] = only(template, 'AWS::SecretsManager::Secret', 'EdgeSecret');
 }, 120_000);
 

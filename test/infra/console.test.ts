@@ -1,18 +1,16 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
-import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VigilStack } from '../../infra/vigil-stack.ts';
 import { CONSOLE_CSP } from '../../lib/http/console-policy.ts';
-import { only } from './synth.ts';
+import { cdkApp, only } from './synth.ts';
 
 // The console's bucket, distribution and same-origin API routing, synthesized from a stand-in
 // build (so this test needs no `npm run build:web`).
 
-const root = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'vigil-console-cdk-'));
 const consoleDir = join(work, 'dist');
 let template: Template;
@@ -24,11 +22,7 @@ const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 /** A VigilStack's template with the feature flags of cdk.json, reading the console from `dir`. */
 function synth(dir: string): Template {
-  const { context } = JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: object };
-  const app = new App({
-    outdir: join(work, `cdk-${Math.random().toString(36).slice(2)}`),
-    context: { ...context, 'aws:cdk:bundling-stacks': [] },
-  });
+  const app = cdkApp(join(work, `cdk-${Math.random().toString(36).slice(2)}`));
   return Template.fromStack(new VigilStack(app, 'Vigil', { consoleDir: dir }));
 }
 

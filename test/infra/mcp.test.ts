@@ -1,37 +1,20 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VigilStack } from '../../infra/vigil-stack.ts';
 import { MCP_FUNCTION_TIMEOUT_MS, MCP_SSE_FUNCTION_MS } from '../../lib/cloud/http-composition.ts';
-import {
-  allowStatements,
-  expectStreamingUrl,
-  functionVariables,
-  getAtt,
-  lambdaFunction,
-  only,
-  synthTemplate,
-} from './synth.ts';
+import { allowStatements, expectStreamingUrl, getAtt, only, stackTemplateForFile } from './synth.ts';
 
-let template: Template;
-let cleanup: () => void;
-let tableId: string;
+const stack = stackTemplateForFile();
 
 const PREFIX = 'McpHandler';
-const fn = () => lambdaFunction(template, PREFIX);
-const variables = () => functionVariables(template, PREFIX);
-
-beforeAll(() => {
-  ({ template, cleanup } = synthTemplate());
-  [tableId] = only(template, 'AWS::DynamoDB::Table');
-}, 120_000);
-
-afterAll(() => cleanup());
+const fn = () => stack.fn(PREFIX);
+const variables = () => stack.variables(PREFIX);
 
 describe('mcp function', () => {
   it('serves functions/mcp.ts on a function URL in RESPONSE_STREAM mode, authorised by the app', () => {
     const [fnId] = fn();
-    expectStreamingUrl(template, PREFIX, fnId);
+    expectStreamingUrl(stack.template, PREFIX, fnId);
   });
 
   it('runs as an ESM bundle on arm64 like the other functions', () => {
@@ -48,8 +31,8 @@ describe('mcp function', () => {
   });
 
   it('may read and write the table and its indexes (catalog tools, create_check, the legacy relay)', () => {
-    const onTable = allowStatements(template, PREFIX)
-      .filter((st) => JSON.stringify(st.Resource).includes(tableId))
+    const onTable = allowStatements(stack.template, PREFIX)
+      .filter((st) => JSON.stringify(st.Resource).includes(stack.tableId))
       .flatMap((st) => st.Action as string | string[]);
     expect(onTable).toEqual(
       expect.arrayContaining(
@@ -61,17 +44,17 @@ describe('mcp function', () => {
   });
 
   it('gets the table, the action queue (runbook tools), the notify queue (acknowledge_incident) and the probe queue (first probes, run_check) from its environment', () => {
-    const [queueId] = only(template, 'AWS::SQS::Queue', 'ActionsQueue');
+    const [queueId] = only(stack.template, 'AWS::SQS::Queue', 'ActionsQueue');
     expect(variables()).toMatchObject({
-      VIGIL_TABLE_NAME: { Ref: tableId },
+      VIGIL_TABLE_NAME: { Ref: stack.tableId },
       VIGIL_DUE_SHARDS: '4',
       VIGIL_ACTION_QUEUE_URL: { Ref: queueId },
     });
     // The probe queue takes create_check's and run_check's one-off probes.
-    const [probeQueueId] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    const [probeQueueId] = only(stack.template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
     expect(variables().VIGIL_PROBE_QUEUE_URL).toEqual({ Ref: probeQueueId });
     expect(variables().VIGIL_EVENT_BUS_NAME).toBeUndefined();
-    const onQueue = allowStatements(template, PREFIX)
+    const onQueue = allowStatements(stack.template, PREFIX)
       // One statement may name both queues (the same actions on each).
       .filter((st) => [st.Resource].flat().some((r) => JSON.stringify(r) === JSON.stringify(getAtt(queueId))))
       .flatMap((st) => st.Action as string | string[]);
@@ -101,8 +84,8 @@ describe('mcp function', () => {
   });
 
   it('outputs the MCP endpoint on the function URL as McpUrl', () => {
-    const [urlId] = only(template, 'AWS::Lambda::Url', PREFIX);
-    expect(template.findOutputs('McpUrl')).toEqual({
+    const [urlId] = only(stack.template, 'AWS::Lambda::Url', PREFIX);
+    expect(stack.template.findOutputs('McpUrl')).toEqual({
       McpUrl: expect.objectContaining({
         Value: { 'Fn::Join': ['', [getAtt(urlId, 'FunctionUrl'), 'v1/mcp']] },
       }),

@@ -1,11 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Validations } from 'aws-cdk-lib';
+import { type App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VigilStack } from '../../infra/vigil-stack.ts';
+import { cdkApp, nagFindings } from './synth.ts';
 
 /**
  * cdk-nag's AwsSolutions pack over the stack (issue 36 item 10). Before that issue it reported 42
@@ -13,15 +14,13 @@ import { VigilStack } from '../../infra/vigil-stack.ts';
  * (infra/nag.ts). A new finding fails the synth here until it is fixed or acknowledged.
  */
 
-const root = join(import.meta.dirname, '..', '..');
 let outdir: string;
 let app: App;
 let error: unknown;
 
 beforeAll(() => {
   outdir = mkdtempSync(join(tmpdir(), 'vigil-nag-'));
-  const { context } = JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: object };
-  app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  app = cdkApp(outdir);
   new VigilStack(app, 'Vigil');
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   try {
@@ -51,18 +50,7 @@ function acknowledged(): string[] {
 
 describe('cdk-nag AwsSolutions', () => {
   it('reports no finding that is neither fixed nor acknowledged', () => {
-    const reportFile = join(outdir, 'validation-report.json');
-    const report = existsSync(reportFile)
-      ? (JSON.parse(readFileSync(reportFile, 'utf8')) as {
-          pluginReports: {
-            violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[];
-          }[];
-        })
-      : { pluginReports: [] };
-    const findings = report.pluginReports.flatMap((p) =>
-      p.violations.flatMap((v) => v.violatingConstructs.map((c) => `${c.constructPath} ${v.ruleName}`)),
-    );
-    expect(findings).toEqual([]);
+    expect(nagFindings(outdir)).toEqual([]);
     expect(error).toBeUndefined();
   });
 

@@ -1,22 +1,14 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { NOTIFIER_TIMEOUT, NOTIFY_MAX_RECEIVE_COUNT } from '../../infra/notifications.ts';
 import { settingsEnvironment, VigilStack } from '../../infra/vigil-stack.ts';
 import { OUTAGE_RETRIES } from '../../lib/platform/job-queue.ts';
-import {
-  actionsOn,
-  functionVariables,
-  getAtt,
-  lambdaFunction,
-  only,
-  synthTemplate,
-  tableResources,
-} from './synth.ts';
+import { expectTlsOnly, getAtt, only, stackTemplateForFile, tableResources } from './synth.ts';
 
-let template: Template;
-let cleanup: () => void;
-let tableId: string;
+const stack = stackTemplateForFile();
+const { fn, variables, actionsOfRole } = stack;
+
 let queueId: string;
 let busId: string;
 
@@ -24,24 +16,15 @@ const NOTIFIER = 'NotifyNotifier';
 const STREAM = 'ChangeFeedHandler';
 const API = 'ApiHandler';
 
-const fn = (prefix: string) => lambdaFunction(template, prefix);
-const variables = (prefix: string) => functionVariables(template, prefix);
-
-const actionsOfRole = (prefix: string, resource: unknown) => actionsOn(template, prefix, resource);
-
 beforeAll(() => {
-  ({ template, cleanup } = synthTemplate());
-  [tableId] = only(template, 'AWS::DynamoDB::Table');
-  [queueId] = only(template, 'AWS::SQS::Queue', 'NotifyQueue');
-  [busId] = only(template, 'AWS::Events::EventBus');
+  [queueId] = only(stack.template, 'AWS::SQS::Queue', 'NotifyQueue');
+  [busId] = only(stack.template, 'AWS::Events::EventBus');
 }, 120_000);
-
-afterAll(() => cleanup());
 
 describe('notify queue', () => {
   it('redrives to an encrypted DLQ after 23 receives (a 15-minute store outage outlasted), and the DLQ keeps messages 14 days', () => {
-    const [dlqId, dlq] = only(template, 'AWS::SQS::Queue', 'NotifyDlq');
-    const [, queue] = only(template, 'AWS::SQS::Queue', 'NotifyQueue');
+    const [dlqId, dlq] = only(stack.template, 'AWS::SQS::Queue', 'NotifyDlq');
+    const [, queue] = only(stack.template, 'AWS::SQS::Queue', 'NotifyQueue');
     expect(NOTIFY_MAX_RECEIVE_COUNT).toBe(OUTAGE_RETRIES.maxAttempts);
     expect(queue.Properties.RedrivePolicy).toEqual({
       deadLetterTargetArn: getAtt(dlqId),
@@ -53,7 +36,7 @@ describe('notify queue', () => {
   });
 
   it('hides a received message for at least six notifier timeouts', () => {
-    const [, queue] = only(template, 'AWS::SQS::Queue', 'NotifyQueue');
+    const [, queue] = only(stack.template, 'AWS::SQS::Queue', 'NotifyQueue');
     expect(Number(fn(NOTIFIER)[1].Properties.Timeout)).toBe(NOTIFIER_TIMEOUT.toSeconds());
     expect(Number(queue.Properties.VisibilityTimeout)).toBeGreaterThanOrEqual(
       6 * Number(fn(NOTIFIER)[1].Properties.Timeout),
@@ -61,14 +44,7 @@ describe('notify queue', () => {
   });
 
   it('refuses requests without TLS', () => {
-    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
-      Queues: [{ Ref: queueId }],
-      PolicyDocument: {
-        Statement: [
-          { Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } },
-        ],
-      },
-    });
+    expectTlsOnly(stack.template, queueId);
   });
 });
 
@@ -81,7 +57,7 @@ describe('notifier function', () => {
 
   it('consumes the notify queue in batches of 10, reporting the records that failed', () => {
     const [notifierId] = fn(NOTIFIER);
-    const [, mapping] = only(template, 'AWS::Lambda::EventSourceMapping', `${NOTIFIER}Function`);
+    const [, mapping] = only(stack.template, 'AWS::Lambda::EventSourceMapping', `${NOTIFIER}Function`);
     expect(mapping.Properties).toMatchObject({
       EventSourceArn: getAtt(queueId),
       FunctionName: { Ref: notifierId },
@@ -93,7 +69,7 @@ describe('notifier function', () => {
   });
 
   it('may read and write the table, consume the queue, change a message visibility and enqueue', () => {
-    const tableActions = actionsOfRole(NOTIFIER, tableResources(tableId));
+    const tableActions = actionsOfRole(NOTIFIER, tableResources(stack.tableId));
     expect(tableActions).toEqual(
       expect.arrayContaining(
         ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'].map(
@@ -114,7 +90,7 @@ describe('notifier function', () => {
 
   it('gets the table, the due shards and the notify queue URL from its environment, and no bus', () => {
     expect(variables(NOTIFIER)).toMatchObject({
-      VIGIL_TABLE_NAME: { Ref: tableId },
+      VIGIL_TABLE_NAME: { Ref: stack.tableId },
       VIGIL_DUE_SHARDS: '4',
       VIGIL_NOTIFY_QUEUE_URL: { Ref: queueId },
     });
@@ -153,14 +129,14 @@ describe('mcp function', () => {
 
 describe('event bus', () => {
   it('is a custom bus named after the stack, whose name is a stack output', () => {
-    const [, bus] = only(template, 'AWS::Events::EventBus');
+    const [, bus] = only(stack.template, 'AWS::Events::EventBus');
     expect(bus.Properties.Name).toBe('Vigil-events');
-    template.hasOutput('EventBusName', { Value: { Ref: busId } });
-    template.hasOutput('NotifyDlqUrl', {});
+    stack.template.hasOutput('EventBusName', { Value: { Ref: busId } });
+    stack.template.hasOutput('NotifyDlqUrl', {});
   });
 
   it('is the only place a function may put events', () => {
-    const puts = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+    const puts = Object.values(stack.template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
       (policy.Properties.PolicyDocument.Statement as Record<string, unknown>[]).filter((st) =>
         [st.Action].flat().includes('events:PutEvents'),
       ),

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
@@ -7,7 +7,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addProbeRegionStacks, type VigilProbeRegionStack } from '../../infra/probe-region.ts';
-import { getAtt, only, type Resource } from './synth.ts';
+import { cdkApp, getAtt, nagFindings, offlineCdkEnv, only, type Resource } from './synth.ts';
 
 /**
  * The AWS region probe stacks (`-c vigil:probeRegions=…`, infra/probe-region.ts): synthesized
@@ -33,7 +33,7 @@ let stacks: VigilProbeRegionStack[];
 let synthError: unknown;
 
 beforeAll(() => {
-  app = new App({ outdir: tempDir(), context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  app = cdkApp(tempDir());
   stacks = addProbeRegionStacks(app, { probeRegions: 'eu-west-1, ap-southeast-2', homeApiUrl: HOME });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   try {
@@ -102,19 +102,7 @@ describe('the AWS region probe stacks', () => {
   });
 
   it('passes cdk-nag AwsSolutions, the secret rotation acknowledged with its reason', () => {
-    const reportFile = join(app.outdir, 'validation-report.json');
-    const report = existsSync(reportFile)
-      ? (JSON.parse(readFileSync(reportFile, 'utf8')) as {
-          pluginReports: {
-            violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[];
-          }[];
-        })
-      : { pluginReports: [] };
-    const findings = report.pluginReports.flatMap((p) =>
-      p.violations.flatMap((v) => v.violatingConstructs.map((c) => `${c.constructPath} ${v.ruleName}`)),
-    );
-
-    expect(findings).toEqual([]);
+    expect(nagFindings(app.outdir)).toEqual([]);
     expect(synthError).toBeUndefined();
   });
 
@@ -168,9 +156,6 @@ describe('infra/app.ts with and without -c vigil:probeRegions', () => {
 describe('cdk synth with -c vigil:probeRegions (the real CLI, offline)', () => {
   it('bundles the probe function locally as ESM, the SDK left to the Lambda runtime', () => {
     const workdir = tempDir();
-    const env: NodeJS.ProcessEnv = {};
-    for (const [name, value] of Object.entries(process.env))
-      if (!name.startsWith('AWS_') && !name.startsWith('CDK_')) env[name] = value;
     const run = spawnSync(
       join(root, 'node_modules', '.bin', 'cdk'),
       [
@@ -189,14 +174,7 @@ describe('cdk synth with -c vigil:probeRegions (the real CLI, offline)', () => {
       ],
       {
         cwd: root,
-        env: {
-          ...env,
-          AWS_EC2_METADATA_DISABLED: 'true',
-          AWS_SHARED_CREDENTIALS_FILE: join(workdir, 'no-credentials'),
-          AWS_CONFIG_FILE: join(workdir, 'no-config'),
-          CDK_DISABLE_VERSION_CHECK: 'true',
-          CDK_DISABLE_CLI_TELEMETRY: 'true',
-        },
+        env: offlineCdkEnv(workdir),
         encoding: 'utf8',
         timeout: 170_000,
       },

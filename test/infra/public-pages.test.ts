@@ -1,22 +1,19 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VigilStack } from '../../infra/vigil-stack.ts';
 import {
   EDGE_SECRET_HEADER,
   VIEWER_ADDRESS_HEADER,
   VIEWER_HOST_HEADER,
 } from '../../lib/lambda-http/edge-address.ts';
-import { only } from './synth.ts';
+import { only, synthWithStandInConsole } from './synth.ts';
 
 // The public status pages in the cloud: /p/* goes through the console's CloudFront distribution to
 // the HTTP API, cached at the edge for as long as the API's Cache-Control says, shared by every
 // viewer (the cache key is the path), and never forwarding a key or a cookie.
 
-const root = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'vigil-pages-cdk-'));
 let template: Template;
 
@@ -41,12 +38,7 @@ const behaviorOf = (pattern: string) => {
 };
 
 beforeAll(() => {
-  const dir = join(work, 'dist');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Vigil</title>');
-  const { context } = JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: object };
-  const app = new App({ outdir: join(work, 'cdk'), context: { ...context, 'aws:cdk:bundling-stacks': [] } });
-  template = Template.fromStack(new VigilStack(app, 'Vigil', { consoleDir: dir }));
+  template = synthWithStandInConsole(work);
 }, 120_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));

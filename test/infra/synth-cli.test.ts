@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LAZY_MODULES } from '../../infra/node-function.ts';
+import { offlineCdkEnv } from './synth.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const workdir = mkdtempSync(join(tmpdir(), 'vigil-cdk-cli-'));
@@ -17,25 +18,6 @@ interface Resource {
   Metadata?: Record<string, unknown>;
 }
 
-/**
- * Environment for a credential-free, offline CLI run: no AWS variables or profiles (so no STS
- * call), no instance metadata lookup, no telemetry and no version check.
- */
-function offlineEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (!name.startsWith('AWS_') && !name.startsWith('CDK_')) env[name] = value;
-  }
-  return {
-    ...env,
-    AWS_EC2_METADATA_DISABLED: 'true',
-    AWS_SHARED_CREDENTIALS_FILE: join(workdir, 'no-credentials'),
-    AWS_CONFIG_FILE: join(workdir, 'no-config'),
-    CDK_DISABLE_VERSION_CHECK: 'true',
-    CDK_DISABLE_CLI_TELEMETRY: 'true',
-  };
-}
-
 describe('cdk synth (the real CLI, offline)', () => {
   it('writes a template with the table, the HTTP API and every function bundled locally as ESM', () => {
     // Prepare
@@ -43,7 +25,12 @@ describe('cdk synth (the real CLI, offline)', () => {
     const args = ['synth', '--quiet', '--no-version-reporting', '--no-notices', '-o', outdir];
 
     // Act
-    const run = spawnSync(cdk, args, { cwd: root, env: offlineEnv(), encoding: 'utf8', timeout: 170_000 });
+    const run = spawnSync(cdk, args, {
+      cwd: root,
+      env: offlineCdkEnv(workdir),
+      encoding: 'utf8',
+      timeout: 170_000,
+    });
 
     // Assess
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);

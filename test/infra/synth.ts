@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { VigilStack } from '../../infra/vigil-stack.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -19,10 +19,96 @@ export interface Resource {
  */
 export function synthTemplate(): { template: Template; cleanup(): void } {
   const outdir = mkdtempSync(join(tmpdir(), 'vigil-cdk-'));
-  const { context } = JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: object };
-  const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [] } });
-  const template = Template.fromStack(new VigilStack(app, 'Vigil'));
+  const template = Template.fromStack(new VigilStack(cdkApp(outdir), 'Vigil'));
   return { template, cleanup: () => rmSync(outdir, { recursive: true, force: true }) };
+}
+
+/**
+ * The stack's template serving a stand-in console build (an index.html alone, written to
+ * `work`/dist, so no `npm run build:web` is needed), synthesized to `work`/cdk.
+ */
+export function synthWithStandInConsole(work: string): Template {
+  const consoleDir = join(work, 'dist');
+  mkdirSync(consoleDir, { recursive: true });
+  writeFileSync(join(consoleDir, 'index.html'), '<!doctype html><title>Vigil</title>');
+  return Template.fromStack(new VigilStack(cdkApp(join(work, 'cdk')), 'Vigil', { consoleDir }));
+}
+
+/** A CDK app with cdk.json's feature flags (as `cdk synth` has them) writing to `outdir`, bundling no stack. */
+export function cdkApp(outdir: string): App {
+  const { context } = JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: object };
+  return new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+}
+
+/** The stack's template and what a file's tests read from it, bound to that template. */
+export interface StackTemplate {
+  readonly template: Template;
+  /** The logical id of the stack's one table. */
+  readonly tableId: string;
+  /** The only Lambda function whose construct id starts with `prefix`, with its logical id. */
+  fn(prefix: string): [string, Resource];
+  /** The environment variables of that function. */
+  variables(prefix: string): Record<string, unknown>;
+  /** Actions that function's role may take on a resource. */
+  actionsOfRole(prefix: string, resource: unknown): string[];
+}
+
+/**
+ * The stack's template (synthTemplate) for a file's tests: synthesized before them, its directory
+ * removed after them. Reading it before the file's beforeAll has run throws.
+ */
+export function stackTemplateForFile(): StackTemplate {
+  let synthesized: ReturnType<typeof synthTemplate> | undefined;
+  beforeAll(() => {
+    synthesized = synthTemplate();
+  }, 120_000);
+  afterAll(() => synthesized?.cleanup());
+  const template = (): Template => {
+    if (!synthesized) throw new Error('the template is read before its beforeAll synthesized it');
+    return synthesized.template;
+  };
+  return {
+    get template() {
+      return template();
+    },
+    get tableId() {
+      return only(template(), 'AWS::DynamoDB::Table')[0];
+    },
+    fn: (prefix) => lambdaFunction(template(), prefix),
+    variables: (prefix) => functionVariables(template(), prefix),
+    actionsOfRole: (prefix, resource) => actionsOn(template(), prefix, resource),
+  };
+}
+
+/** cdk-nag's findings in the validation report an app wrote to `outdir`: `<construct path> <rule>` (none without a report). */
+export function nagFindings(outdir: string): string[] {
+  const reportFile = join(outdir, 'validation-report.json');
+  if (!existsSync(reportFile)) return [];
+  const report = JSON.parse(readFileSync(reportFile, 'utf8')) as {
+    pluginReports: { violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[] }[];
+  };
+  return report.pluginReports.flatMap((p) =>
+    p.violations.flatMap((v) => v.violatingConstructs.map((c) => `${c.constructPath} ${v.ruleName}`)),
+  );
+}
+
+/**
+ * Environment for a credential-free, offline CDK CLI run: no AWS variables or profiles (so no STS
+ * call), no instance metadata lookup, no telemetry and no version check; `workdir` holds the
+ * (absent) credentials and config files.
+ */
+export function offlineCdkEnv(workdir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env))
+    if (!name.startsWith('AWS_') && !name.startsWith('CDK_')) env[name] = value;
+  return {
+    ...env,
+    AWS_EC2_METADATA_DISABLED: 'true',
+    AWS_SHARED_CREDENTIALS_FILE: join(workdir, 'no-credentials'),
+    AWS_CONFIG_FILE: join(workdir, 'no-config'),
+    CDK_DISABLE_VERSION_CHECK: 'true',
+    CDK_DISABLE_CLI_TELEMETRY: 'true',
+  };
 }
 
 /** The only resource of `type` whose logical id starts with `prefix` ("" = any), with its id. */
@@ -56,7 +142,7 @@ export function functionVariables(template: Template, prefix: string): Record<st
 }
 
 /** Actions a function's role may take on a resource (compared structurally, alone or in a statement's list). */
-export function actionsOn(template: Template, prefix: string, resource: unknown): string[] {
+function actionsOn(template: Template, prefix: string, resource: unknown): string[] {
   const same = (r: unknown) => JSON.stringify(r) === JSON.stringify(resource);
   return allowStatements(template, prefix)
     .filter((st) => same(st.Resource) || (Array.isArray(st.Resource) && st.Resource.some(same)))
@@ -65,6 +151,18 @@ export function actionsOn(template: Template, prefix: string, resource: unknown)
 
 /** The table, as IAM statements name it (its indexes get Query alone, by name: infra/table.ts). */
 export const tableResources = (tableId: string) => getAtt(tableId);
+
+/** The queue's policy denies every SQS action to a request without TLS. */
+export function expectTlsOnly(template: Template, queueId: string): void {
+  template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+    Queues: [{ Ref: queueId }],
+    PolicyDocument: {
+      Statement: [
+        { Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } },
+      ],
+    },
+  });
+}
 
 /**
  * The function `fnId` is served on a function URL (the one of `prefix`) in RESPONSE_STREAM mode,

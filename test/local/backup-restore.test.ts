@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killGroup, type ServeProcess, signalGroup, startServeProcess } from '../support/serve-process.ts';
+import {
+  callServer,
+  killGroup,
+  type ServeProcess,
+  signalGroup,
+  startServeProcess,
+} from '../support/serve-process.ts';
 import { runToEnd } from './run-to-end.ts';
 
 /**
@@ -36,21 +42,11 @@ function run(script: string, args: string[], dataDir: string) {
   return runToEnd(script, args, { PORT: '0', VIGIL_DATA_DIR: dataDir, VIGIL_LOG_LEVEL: 'warn' }, 90_000);
 }
 
-async function api(base: string, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: test responses are inspected freely
-  return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
-}
-
 async function resultIds(base: string, key: string, checkId: string): Promise<Set<string>> {
   const ids = new Set<string>();
   let cursor: string | null = null;
   for (let page = 0; page < 500; page += 1) {
-    const res = await api(
+    const res = await callServer(
       base,
       key,
       'GET',
@@ -69,12 +65,12 @@ describe('vigil backup and restore', () => {
     const source = tempDir();
     const proc = await serve(source);
     const key = /vgl_[0-9A-Za-z]{38}/.exec(proc.stdout())?.[0] ?? '';
-    await api(proc.url, key, 'POST', '/v1/blueprints', { slug: 'agent', name: 'Agent' });
-    const entity = await api(proc.url, key, 'POST', '/v1/blueprints/agent/entities', {
+    await callServer(proc.url, key, 'POST', '/v1/blueprints', { slug: 'agent', name: 'Agent' });
+    const entity = await callServer(proc.url, key, 'POST', '/v1/blueprints/agent/entities', {
       slug: 'host-1',
       name: 'Host 1',
     });
-    const check = await api(proc.url, key, 'POST', '/v1/checks', {
+    const check = await callServer(proc.url, key, 'POST', '/v1/checks', {
       entity_id: entity.body.id,
       check_type: 'push',
       failure_threshold: 1,
@@ -87,7 +83,7 @@ describe('vigil backup and restore', () => {
     let writing = true;
     const worker = async (w: number) => {
       for (let i = 0; writing && i < 100_000; i += 1) {
-        const res = await api(proc.url, key, 'POST', `/v1/checks/${checkId}/results`, {
+        const res = await callServer(proc.url, key, 'POST', `/v1/checks/${checkId}/results`, {
           success: (i + w) % 4 !== 0,
           latency_ms: i,
         });

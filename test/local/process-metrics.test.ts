@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLoopback } from '../../lib/local/process-metrics.ts';
 import { newEntity } from '../checks/check-fixtures.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import { freePort } from '../support/dynamodb-local.ts';
 import { PROMETHEUS, promtoolCheck } from '../support/prometheus.ts';
 
 /**
@@ -50,18 +50,6 @@ describe('GET /metrics (local)', () => {
       expect(isLoopback(address)).toBe(false);
   });
 });
-
-/** A free TCP port on 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
-}
 
 describe('a real Prometheus scraping both endpoints', () => {
   let prometheus: ChildProcess | undefined;

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ActionJob } from '../../lib/actions/jobs.ts';
 import type { JobInput } from '../../lib/platform/job-queue.ts';
-import { type FlowHarness, startFlowHarness } from '../notify/support/flow-harness.ts';
+import { flowHarnessPerTest } from '../notify/support/flow-harness.ts';
 
 /**
  * What a maintenance window does to a covered entity, on the notification flow's real parts and
@@ -10,13 +10,7 @@ import { type FlowHarness, startFlowHarness } from '../notify/support/flow-harne
  * entity still down sends one alert as for a fresh down.
  */
 
-let h: FlowHarness;
-beforeEach(async () => {
-  h = await startFlowHarness();
-});
-afterEach(async () => {
-  await h.close();
-});
+const h = flowHarnessPerTest();
 
 const MINUTE = 60_000;
 const statuses = (logs: { kind: string; status: string; reason: string | null }[]) =>

@@ -4,11 +4,12 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ApiHarness } from '../support/api-harness.ts';
 
 /**
- * The harness's `/v1/mcp` as the SDK's fetch: real HTTP to the local runtime, the api Lambda
- * handler over DynamoDB Local in the cloud harness. The Streamable HTTP answers are JSON (the
- * server is stateless), so a buffered answer is the whole answer.
+ * The harness as the SDK's fetch (`/v1/mcp`, and the OAuth endpoints of test/oauth): real HTTP to
+ * the local runtime, the api Lambda handler over DynamoDB Local in the cloud harness. The Streamable
+ * HTTP answers are JSON (the server is stateless), so a buffered answer is the whole answer; a
+ * redirect (OAuth's 302) comes back without its body, as a browser's fetch sees it.
  */
-function harnessFetch(api: ApiHarness): FetchLike {
+export function harnessFetch(api: ApiHarness): FetchLike {
   return async (url, init) => {
     const request = new Request(url, init);
     const { pathname, search } = new URL(request.url);
@@ -17,7 +18,7 @@ function harnessFetch(api: ApiHarness): FetchLike {
       headers: Object.fromEntries(request.headers),
       ...(body.length > 0 ? { rawBody: body } : {}),
     });
-    const empty = res.text === '' || res.status === 202 || res.status === 204;
+    const empty = res.text === '' || res.status === 202 || res.status === 204 || res.status === 302;
     return new Response(empty ? null : res.text, { status: res.status, headers: res.headers });
   };
 }

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { downEntity, flowHarnessPerTest } from './support/flow-harness.ts';
 
 /**
  * An incident acknowledged in Vigil reaches the channels that were sent its alert and whose type
@@ -7,29 +7,7 @@ import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
  * delivery per channel, in the delivery log, retried as any delivery, and never twice.
  */
 
-let h: FlowHarness;
-
-beforeEach(async () => {
-  h = await startFlowHarness();
-});
-afterEach(async () => {
-  await h.close();
-});
-
-/** An entity with a push check and its own channel that was up and is now down: its incident is open. */
-async function downEntity() {
-  const fixture = await h.entityWithCheck('API');
-  const channel = await h.channel(fixture.checkId);
-  await h.policy(fixture.checkId, { cooldown_seconds: 0 });
-  await h.result(fixture.checkId, true);
-  await h.result(fixture.checkId, false);
-  const { incidents } = await h.app.incidents.list(
-    { tenantId: h.tenantId, userId: 'usr_test' },
-    { limit: 10, entity_id: fixture.entityId, state: 'open' },
-  );
-  expect(incidents).toHaveLength(1);
-  return { ...fixture, channel, incidentId: String(incidents[0]?.id) };
-}
+const h = flowHarnessPerTest();
 
 const ackLogs = async (checkId: string) =>
   (await h.logs(checkId))
@@ -39,7 +17,7 @@ const ackLogs = async (checkId: string) =>
 describe('the acknowledge path', () => {
   it('tells each channel of the incident once, logged as an acknowledge delivery', async () => {
     h.acknowledgeWith(() => true);
-    const { checkId, channel, incidentId, entityId } = await downEntity();
+    const { checkId, channel, incidentId, entityId } = await downEntity(h);
     const acknowledged = await h.call('POST', `/v1/incidents/${incidentId}/acknowledge`, undefined, 200);
     await h.settle();
     expect(h.acks).toHaveLength(1);
@@ -65,7 +43,7 @@ describe('the acknowledge path', () => {
           ? { ok: false, status_code: 429, error: 'rate limited' }
           : { ok: true, status_code: 202, error: null },
     );
-    const { checkId, channel, incidentId } = await downEntity();
+    const { checkId, channel, incidentId } = await downEntity(h);
     await h.call('POST', `/v1/incidents/${incidentId}/acknowledge`, undefined, 200);
     await h.settle();
     await h.time.advance(5000, 1000);
@@ -75,7 +53,7 @@ describe('the acknowledge path', () => {
   });
 
   it('sends nothing to channels whose type has no incidents', async () => {
-    const { checkId, incidentId } = await downEntity();
+    const { checkId, incidentId } = await downEntity(h);
     await h.call('POST', `/v1/incidents/${incidentId}/acknowledge`, undefined, 200);
     await h.settle();
     expect(h.acks).toEqual([]);

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { flowHarnessPerTest } from './support/flow-harness.ts';
 
 /**
  * Issue 51's cases, each a named regression test of DECISIONS.md "Alert truth (wave 5)" on the
@@ -12,13 +12,7 @@ import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
 type CheckOutcome = 'up' | 'degraded' | 'down';
 
 describe('alert truth (issue 51 cases, local flow)', () => {
-  let h: FlowHarness;
-  beforeEach(async () => {
-    h = await startFlowHarness();
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+  const h = flowHarnessPerTest();
 
   /** One result of a push check through the result path (degraded: a slow success), then the flow. */
   const result = async (checkId: string, outcome: CheckOutcome) => {

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { payloadKindOf } from '../../lib/notify/pipeline/payload-kind.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
-import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
+import { flowHarnessPerTest } from './support/flow-harness.ts';
 
 /**
  * Resolved notices are never lost (issue 35, "Storm": 989 recoveries skipped `cooldown: 181 s
@@ -10,13 +10,7 @@ import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
  * time. The cloud path: test/cloud/deferred-recovery-flow.test.ts.
  */
 
-let h: FlowHarness;
-beforeEach(async () => {
-  h = await startFlowHarness();
-});
-afterEach(async () => {
-  await h.close();
-});
+const h = flowHarnessPerTest();
 
 const rows = (logs: { status: string; reason: string | null; kind: string; channel_id: string | null }[]) =>
   logs.map((l) => `${l.kind}:${l.status}${l.reason ? `:${l.reason}` : ''}`);

@@ -1,14 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lastSentAtMs } from '../../lib/notify/pipeline/notify-state-items.ts';
-import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
+import { flowHarnessPerTest } from './support/flow-harness.ts';
 
-let h: FlowHarness;
-beforeEach(async () => {
-  h = await startFlowHarness();
-});
-afterEach(async () => {
-  await h.close();
-});
+const h = flowHarnessPerTest();
 
 const failing = () => ({ ok: false, status_code: 500, error: 'answered 500' });
 

@@ -1,11 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TenantChannelRecord } from '../../lib/notify/channel-setup/channel-items.ts';
 import { describeAlert } from '../../lib/notify/channels/message.ts';
 import { publicDelivery, publicDeliverySchema } from '../../lib/notify/deliveries/delivery-responses.ts';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
-import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
+import { downEntity, flowHarnessPerTest } from './support/flow-harness.ts';
 
 /**
  * Escalation on the local runtime's real notification flow (SQLite table, change feed, durable
@@ -16,13 +16,7 @@ import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
  * is still open. The cloud path: test/cloud/escalation-flow.test.ts.
  */
 
-let h: FlowHarness;
-beforeEach(async () => {
-  h = await startFlowHarness();
-});
-afterEach(async () => {
-  await h.close();
-});
+const h = flowHarnessPerTest();
 
 const MINUTE = 60_000;
 
@@ -58,26 +52,11 @@ const escalationLogs = async (checkId: string) =>
     .filter((l) => l.kind === 'escalation')
     .map((l) => `${l.channel_id}:${l.status}${l.reason ? `:${l.reason}` : ''}`);
 
-/** An entity with a push check (own channel, no cooldown) that was up and is now down: its incident is open. */
-async function downEntity() {
-  const fixture = await h.entityWithCheck('API');
-  await h.channel(fixture.checkId);
-  await h.policy(fixture.checkId, { cooldown_seconds: 0 });
-  await h.result(fixture.checkId, true);
-  await h.result(fixture.checkId, false);
-  const { incidents } = await h.app.incidents.list(
-    { tenantId: h.tenantId, userId: 'usr_test' },
-    { limit: 10, entity_id: fixture.entityId, state: 'open' },
-  );
-  expect(incidents).toHaveLength(1);
-  return { ...fixture, incidentId: String(incidents[0]?.id) };
-}
-
 describe('escalation', () => {
   it('sends an unacknowledged incident once to the escalation channels after the delay, saying so', async () => {
     const pager = await shared('pager');
     await route(300, [pager]);
-    const { checkId, incidentId } = await downEntity();
+    const { checkId, incidentId } = await downEntity(h);
     await h.time.advance(4 * MINUTE + 50_000, 5000);
     expect(escalatedTo()).toEqual([]);
     await h.time.advance(20_000, 1000);
@@ -117,7 +96,7 @@ describe('escalation', () => {
   it('sends nothing when the incident was acknowledged before the delay', async () => {
     const pager = await shared('pager');
     await route(300, [pager]);
-    const { checkId, incidentId } = await downEntity();
+    const { checkId, incidentId } = await downEntity(h);
     await h.time.advance(2 * MINUTE, 5000);
     await h.call('POST', `/v1/incidents/${incidentId}/acknowledge`, undefined, 200);
     await h.time.advance(10 * MINUTE, 10_000);
@@ -128,7 +107,7 @@ describe('escalation', () => {
   it('sends nothing when the incident was resolved before the delay', async () => {
     const pager = await shared('pager');
     await route(300, [pager]);
-    const { checkId } = await downEntity();
+    const { checkId } = await downEntity(h);
     await h.time.advance(2 * MINUTE, 5000);
     await h.result(checkId, true);
     await h.time.advance(10 * MINUTE, 10_000);
@@ -147,7 +126,7 @@ describe('escalation', () => {
     await route(300, [pager, boss], { to_states: ['down'] });
     // A route that does not match the alert escalates nothing.
     await route(60, [await shared('elsewhere')], { to_states: ['degraded'] });
-    const { checkId } = await downEntity();
+    const { checkId } = await downEntity(h);
     await h.time.advance(3 * MINUTE, 5000);
     expect(escalatedTo()).toEqual([pager]);
     await h.time.advance(5 * MINUTE, 5000);
@@ -158,7 +137,7 @@ describe('escalation', () => {
   it('is harmless when its job is delivered again', async () => {
     const pager = await shared('pager');
     const created = await route(300, [pager]);
-    const { checkId, incidentId, entityId } = await downEntity();
+    const { checkId, incidentId, entityId } = await downEntity(h);
     await h.time.advance(6 * MINUTE, 10_000);
     expect(escalatedTo()).toEqual([pager]);
     const [transition] = (await h.logs(checkId)).filter(
@@ -197,7 +176,7 @@ describe('escalation', () => {
   it('is logged skipped while a maintenance window covers the entity, and sent when it ends', async () => {
     const pager = await shared('pager');
     await route(300, [pager]);
-    const { checkId, entityId } = await downEntity();
+    const { checkId, entityId } = await downEntity(h);
     await deployWindow(entityId, 60);
     await h.time.advance(6 * MINUTE, 10_000);
     expect(escalatedTo()).toEqual([]);
@@ -218,7 +197,7 @@ describe('escalation', () => {
   it('sends nothing after the window when the incident was acknowledged during it', async () => {
     const pager = await shared('pager');
     await route(300, [pager]);
-    const { checkId, entityId, incidentId } = await downEntity();
+    const { checkId, entityId, incidentId } = await downEntity(h);
     await deployWindow(entityId, 30);
     await h.time.advance(6 * MINUTE, 10_000);
     await h.call('POST', `/v1/incidents/${incidentId}/acknowledge`, undefined, 200);
@@ -230,7 +209,7 @@ describe('escalation', () => {
   it('is logged skipped for good while the check is silenced', async () => {
     const pager = await shared('pager');
     await route(300, [pager]);
-    const { checkId } = await downEntity();
+    const { checkId } = await downEntity(h);
     await h.policy(checkId, { silenced: true });
     await h.time.advance(30 * MINUTE, MINUTE);
     expect(escalatedTo()).toEqual([]);

@@ -1,19 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeAlert } from '../../lib/notify/channels/message.ts';
 import { eventPayload } from '../../lib/notify/channels/payload.ts';
 import { getFlapState } from '../../lib/notify/pipeline/flap-state-items.ts';
 import { flapOutcomeIfChanged } from '../../lib/notify/pipeline/flapping.ts';
-import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
+import { flowHarnessPerTest } from './support/flow-harness.ts';
 
 /** Issue 35 item 5: flap detection in the local flow (SQLite, change feed, notify queue, fake time). */
 
-let h: FlowHarness;
-beforeEach(async () => {
-  h = await startFlowHarness();
-});
-afterEach(async () => {
-  await h.close();
-});
+const h = flowHarnessPerTest();
 
 const kinds = () => h.sent.map((s) => `${s.alert.kind}:${s.alert.event.to_state}`);
 /** `n` changes: down, up, down, … (a push check of threshold 1: each result is a change). */

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { flowHarnessPerTest } from './support/flow-harness.ts';
 
 /**
  * Grouping and the storm fold on the local flow (SQLite, the change feed, the durable notify
@@ -10,13 +10,7 @@ import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
  * fold the same way ("recovered").
  */
 
-let h: FlowHarness;
-beforeEach(async () => {
-  h = await startFlowHarness();
-});
-afterEach(async () => {
-  await h.close();
-});
+const h = flowHarnessPerTest();
 
 const ENTITIES = 50;
 

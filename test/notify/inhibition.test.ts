@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TenantChannelRecord } from '../../lib/notify/channel-setup/channel-items.ts';
 import { describeAlert } from '../../lib/notify/channels/message.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
-import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
+import { flowHarnessPerTest } from './support/flow-harness.ts';
 
 /**
  * Inhibition holds (issue 35, "Suppression undone"): Nightly Backup depends_on Orders DB; while
@@ -13,13 +13,7 @@ import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
  * all-clear. Local runtime's real flow on fake time; the cloud path: test/cloud/inhibition-flow.test.ts.
  */
 
-let h: FlowHarness;
-beforeEach(async () => {
-  h = await startFlowHarness();
-});
-afterEach(async () => {
-  await h.close();
-});
+const h = flowHarnessPerTest();
 
 const MINUTE = 60_000;
 

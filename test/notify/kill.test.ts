@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually } from '../local/scheduler-helpers.ts';
-import { type ServeProcess, signalGroup, startServeProcess } from '../support/serve-process.ts';
+import { callServer, type ServeProcess, signalGroup, startServeProcess } from '../support/serve-process.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'vigil-notify-kill-'));
@@ -35,16 +35,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function api(base: string, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: test responses are inspected freely
-  return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
-}
-
 describe('notifications across a kill -9', () => {
   it('delivers the alert after a restart when the process died between the state change and the send', async () => {
     receiver.listen(0, '127.0.0.1');
@@ -56,22 +46,25 @@ describe('notifications across a kill -9', () => {
     let proc: ServeProcess = await startServeProcess(env);
     const key = /vgl_[0-9A-Za-z]{38}/.exec(proc.stdout())?.[0] ?? '';
     let base = proc.url;
-    await api(base, key, 'POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });
-    const entity = await api(base, key, 'POST', '/v1/blueprints/svc/entities', { slug: 'api', name: 'API' });
-    const check = await api(base, key, 'POST', '/v1/checks', {
+    await callServer(base, key, 'POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });
+    const entity = await callServer(base, key, 'POST', '/v1/blueprints/svc/entities', {
+      slug: 'api',
+      name: 'API',
+    });
+    const check = await callServer(base, key, 'POST', '/v1/checks', {
       entity_id: entity.body.id,
       check_type: 'push',
       failure_threshold: 1,
       interval_seconds: 3600,
     });
     expect(check.status).toBe(201);
-    const channel = await api(base, key, 'POST', `/v1/checks/${check.body.id}/policy/channels`, {
+    const channel = await callServer(base, key, 'POST', `/v1/checks/${check.body.id}/policy/channels`, {
       channel_type: 'webhook',
       config: { url: `https://127.0.0.1:${address.port}/hook` },
     });
     expect(channel.status).toBe(201);
 
-    const pushed = await api(base, key, 'POST', `/v1/checks/${check.body.id}/results`, {
+    const pushed = await callServer(base, key, 'POST', `/v1/checks/${check.body.id}/results`, {
       success: false,
       latency_ms: 3,
       error_message: 'disk full',
@@ -88,7 +81,7 @@ describe('notifications across a kill -9', () => {
     try {
       await eventually(() => requests.length >= 2, 'the send after the restart', 15_000);
       const logs = await eventually(async () => {
-        const res = await api(base, key, 'GET', `/v1/notify/logs?check_id=${check.body.id}`);
+        const res = await callServer(base, key, 'GET', `/v1/notify/logs?check_id=${check.body.id}`);
         return res.body?.logs?.[0]?.status === 'sent' ? res.body.logs : undefined;
       }, 'the delivery logged sent');
       expect(logs).toHaveLength(1);

@@ -1,13 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { flowHarnessPerTest } from './support/flow-harness.ts';
 
-let h: FlowHarness;
-beforeEach(async () => {
-  h = await startFlowHarness();
-});
-afterEach(async () => {
-  await h.close();
-});
+const h = flowHarnessPerTest();
 
 const kinds = () => h.sent.map((s) => `${s.alert.kind}:${s.alert.event.to_state}`);
 

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isoTime } from '../../lib/platform/clock.ts';
-import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
+import { flowHarnessPerTest } from './support/flow-harness.ts';
 
 /**
  * Visible truth through a hold's end, on the local flow (real notifier, fake time): a down inside
@@ -10,13 +10,7 @@ import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
  */
 
 describe('what each channel was told, across the cooldown (local flow)', () => {
-  let h: FlowHarness;
-  beforeEach(async () => {
-    h = await startFlowHarness();
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+  const h = flowHarnessPerTest();
 
   const result = async (checkId: string, outcome: 'up' | 'degraded' | 'down') => {
     await h.time.advance(1000);

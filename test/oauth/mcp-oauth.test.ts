@@ -1,16 +1,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
+import { harnessFetch } from '../mcp/sdk-client.ts';
 import { csrfOf, GOOD_PASSWORD, setPassword, signedIn } from '../people/session-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import {
-  connectWithOauth,
-  harnessFetch,
-  MCP_URL,
-  PUBLIC_URL,
-  postForm,
-  TestProvider,
-} from './oauth-support.ts';
+import { connectWithOauth, MCP_URL, PUBLIC_URL, postForm, TestProvider } from './oauth-support.ts';
 
 const WRITING_TOOLS = ['create_check', 'acknowledge_incident', 'add_incident_note', 'create_maintenance'];
 

@@ -7,7 +7,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { harnessFetch } from '../mcp/sdk-client.ts';
 import { withCookie } from '../people/session-helpers.ts';
 import type { ApiHarness, ApiResponse } from '../support/api-harness.ts';
 
@@ -29,21 +29,6 @@ export async function requestNoFollow(api: ApiHarness, method: string, path: str
     body = undefined;
   }
   return { status: res.status, headers: Object.fromEntries(res.headers), body, text };
-}
-
-/** Every request of the SDK to PUBLIC_URL, answered by the harness (real HTTP locally, the api Lambda in the cloud). */
-export function harnessFetch(api: ApiHarness): FetchLike {
-  return async (url, init) => {
-    const request = new Request(url, init);
-    const { pathname, search } = new URL(request.url);
-    const body = Buffer.from(await request.arrayBuffer());
-    const res = await api.request(request.method, `${pathname}${search}`, {
-      headers: Object.fromEntries(request.headers),
-      ...(body.length > 0 ? { rawBody: body } : {}),
-    });
-    const empty = res.text === '' || res.status === 202 || res.status === 204 || res.status === 302;
-    return new Response(empty ? null : res.text, { status: res.status, headers: res.headers });
-  };
 }
 
 export interface Approval {

@@ -2,27 +2,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ServeProcess, signalGroup, startServeProcess } from '../support/serve-process.ts';
+import { callServer, type ServeProcess, signalGroup, startServeProcess } from '../support/serve-process.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'vigil-durability-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-async function api(base: string, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: test responses are inspected freely
-  return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
-}
 
 async function allPages(base: string, key: string, path: string, field: string) {
   const out: { id: string; [k: string]: unknown }[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 200; page += 1) {
     const sep = path.includes('?') ? '&' : '?';
-    const res = await api(base, key, 'GET', `${path}${sep}limit=200${cursor ? `&cursor=${cursor}` : ''}`);
+    const res = await callServer(
+      base,
+      key,
+      'GET',
+      `${path}${sep}limit=200${cursor ? `&cursor=${cursor}` : ''}`,
+    );
     expect(res.status).toBe(200);
     const items = Array.isArray(res.body) ? res.body : res.body[field];
     out.push(...items);
@@ -37,12 +32,12 @@ describe('push durability', () => {
     let proc: ServeProcess = await startServeProcess({ VIGIL_DATA_DIR: dataDir });
     const key = /vgl_[0-9A-Za-z]{38}/.exec(proc.stdout())?.[0] ?? '';
     const base = proc.url;
-    await api(base, key, 'POST', '/v1/blueprints', { slug: 'agent', name: 'Agent' });
-    const entity = await api(base, key, 'POST', '/v1/blueprints/agent/entities', {
+    await callServer(base, key, 'POST', '/v1/blueprints', { slug: 'agent', name: 'Agent' });
+    const entity = await callServer(base, key, 'POST', '/v1/blueprints/agent/entities', {
       slug: 'host-1',
       name: 'Host 1',
     });
-    const check = await api(base, key, 'POST', '/v1/checks', {
+    const check = await callServer(base, key, 'POST', '/v1/checks', {
       entity_id: entity.body.id,
       check_type: 'push',
       failure_threshold: 1,
@@ -58,7 +53,7 @@ describe('push durability', () => {
       for (let i = 0; i < 2000 && !killed; i += 1) {
         sent += 1;
         try {
-          const res = await api(base, key, 'POST', `/v1/checks/${checkId}/results`, {
+          const res = await callServer(base, key, 'POST', `/v1/checks/${checkId}/results`, {
             success: (i + w) % 3 !== 0,
             latency_ms: i,
           });
@@ -94,7 +89,7 @@ describe('push durability', () => {
         // A duplicated transition would repeat a move (down->up twice) and break the chain.
         expect(chain[i]?.[0]).toBe(chain[i - 1]?.[1]);
       }
-      const checkNow = await api(proc.url, key, 'GET', `/v1/checks/${checkId}`);
+      const checkNow = await callServer(proc.url, key, 'GET', `/v1/checks/${checkId}`);
       expect(checkNow.body.state).toBe(chain.at(-1)?.[1]);
     } finally {
       signalGroup(proc, 'SIGTERM');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPing, type PingRecord, pingRecordedOp } from '../../lib/push/log/ping-items.ts';
+import { newCheck as createCheck } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 /**
@@ -24,11 +25,7 @@ describe.each(runtimes)('the ping log API ($runtime runtime)', ({ start }) => {
   const call = (method: string, path: string, body?: unknown, key = api.adminKey) =>
     api.request(method, path, { key, body });
 
-  const newCheck = async (body: Record<string, unknown>) => {
-    const res = await call('POST', '/v1/checks', { entity_id: entityId, ...body });
-    expect(res.status, res.text).toBe(201);
-    return res.body.id as string;
-  };
+  const newCheck = (body: Record<string, unknown>) => createCheck(api, { entity_id: entityId, ...body });
   const pushCheck = () => newCheck({ check_type: 'push', interval_seconds: 3600 });
 
   /** Writes pings as the receiver does; `retentionDays` decides when they expire. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newCheck as createCheck } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 describe.each(runtimes)('pushed results and heartbeats ($runtime runtime)', ({ start }) => {
@@ -7,11 +8,7 @@ describe.each(runtimes)('pushed results and heartbeats ($runtime runtime)', ({ s
   const call = (method: string, path: string, body?: unknown, key = api.adminKey) =>
     api.request(method, path, { key, body });
 
-  const newCheck = async (body: Record<string, unknown>) => {
-    const res = await call('POST', '/v1/checks', { entity_id: entityId, ...body });
-    expect(res.status, res.text).toBe(201);
-    return res.body.id as string;
-  };
+  const newCheck = (body: Record<string, unknown>) => createCheck(api, { entity_id: entityId, ...body });
 
   beforeAll(async () => {
     api = await start();

@@ -1,27 +1,12 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDynamoTable } from '../../lib/dynamodb/dynamodb-table.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
+import { describe, expect, it } from 'vitest';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import { loadCursorSecret } from '../../lib/store/cursor-secret.ts';
-import type { Table } from '../../lib/store/table.ts';
-import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
+import { tableEngines } from '../support/table-engines.ts';
 
 /** The secret item's key, as docs/data-model.md shows it. */
 const CURSOR_SECRET_KEY = { pk: 'SECRET#CURSOR', sk: '#SECRET' };
 
-let dynamo: TestTable;
-beforeAll(async () => {
-  dynamo = await createTestTable(inject('dynamodbEndpoint'));
-});
-afterAll(() => dynamo.drop());
-
-const engines: { engine: string; make: () => Table }[] = [
-  { engine: 'sqlite', make: () => createSqliteTable({ db: openSqliteDatabase(':memory:') }) },
-  {
-    engine: 'dynamodb',
-    make: () => createDynamoTable({ client: dynamo.client, tableName: dynamo.tableName }),
-  },
-];
+const engines = tableEngines();
 
 describe.each(engines)('cursor secret ($engine)', ({ make }) => {
   it('creates one secret on first use and every later load, however concurrent, reads the same', async () => {

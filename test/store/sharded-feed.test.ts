@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type TransitionRecord,
   tenantTransitionItems,
@@ -23,7 +23,7 @@ import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-t
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import { FEED_SHARDS } from '../../lib/store/sharded-feed.ts';
 import type { Item, Table } from '../../lib/store/table.ts';
-import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
+import { tableEngines } from '../support/table-engines.ts';
 
 /**
  * Issue 35: a tenant's entity transitions and incidents spread over FEED_SHARDS keys, every read
@@ -31,19 +31,7 @@ import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
  * layout of before still read (transitions) or moved by the migration (incidents).
  */
 
-let dynamo: TestTable;
-beforeAll(async () => {
-  dynamo = await createTestTable(inject('dynamodbEndpoint'));
-});
-afterAll(() => dynamo.drop());
-
-const engines: { engine: string; make: () => Table }[] = [
-  { engine: 'sqlite', make: () => createSqliteTable({ db: openSqliteDatabase(':memory:') }) },
-  {
-    engine: 'dynamodb',
-    make: () => createDynamoTable({ client: dynamo.client, tableName: dynamo.tableName }),
-  },
-];
+const engines = tableEngines();
 
 const cursors = createCursorSeal(async () => randomBytes(32));
 const T0 = Date.parse('2026-03-01T00:00:00.000Z');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import { inject } from 'vitest';
 import { createActionWorkerLambda } from '../../functions/actions.ts';
 import { createApiHandler } from '../../functions/api.ts';
@@ -23,6 +23,7 @@ import type { Table } from '../../lib/store/table.ts';
 import { createTestTable } from './dynamodb-local.ts';
 import { createStreamReader } from './dynamodb-stream.ts';
 import { DEPLOYED_QUEUES, type FauxqsEngine, startFauxqsEngine, type TestQueue } from './fauxqs.ts';
+import { apiEvent } from './lambda-context.ts';
 import { createSqsEventSource, type SqsEventSource } from './sqs-event-source.ts';
 
 /** One API surface, driven either over real HTTP (local runtime) or through the Lambda handler. */
@@ -161,7 +162,8 @@ function headersFor(options: RequestOptions, contentType?: string): Record<strin
   };
 }
 
-function parse(status: number, headers: Record<string, string>, text: string): ApiResponse {
+/** An answer as the harnesses give it: its body parsed as JSON, undefined when it is not JSON. */
+export function parseResponse(status: number, headers: Record<string, string>, text: string): ApiResponse {
   let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
@@ -209,7 +211,7 @@ export async function startLocalHarness(options: HarnessOptions = {}): Promise<L
       const cookies = res.headers.getSetCookie();
       const headers = Object.fromEntries(res.headers);
       if (cookies.length > 0) headers['set-cookie'] = cookies.join(', ');
-      return parse(res.status, headers, await res.text());
+      return parseResponse(res.status, headers, await res.text());
     },
     async createTenant(name = 'Other') {
       const created = await runtime.app.tenants.createTenant({
@@ -325,41 +327,24 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     probeSqs,
     async request(method, path, opts = {}) {
       const { body, contentType } = encodeBody(opts);
-      const [rawPath = path, rawQueryString = ''] = path.split('?');
       requestCounter += 1;
       // As API Gateway's payload v2: the Cookie header arrives split, in `cookies`, not in `headers`.
       const sent = headersFor(opts, contentType);
       const cookieName = Object.keys(sent).find((name) => name.toLowerCase() === 'cookie');
       const cookie = cookieName === undefined ? undefined : sent[cookieName];
       if (cookieName !== undefined) delete sent[cookieName];
-      const event: APIGatewayProxyEventV2 = {
-        version: '2.0',
-        routeKey: '$default',
-        rawPath,
-        rawQueryString,
+      const event = apiEvent(method, path, {
         headers: sent,
         ...(cookie !== undefined ? { cookies: cookie.split(/;\s*/) } : {}),
-        requestContext: {
-          accountId: '123456789012',
-          apiId: 'api',
-          domainName: 'api.example.com',
-          domainPrefix: 'api',
-          http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'vitest' },
-          requestId: `req-${requestCounter}`,
-          routeKey: '$default',
-          stage: '$default',
-          time: new Date().toISOString(),
-          timeEpoch: Date.now(),
-        },
-        body: body?.toString('base64'),
-        isBase64Encoded: body !== undefined,
-      };
+        ...(body !== undefined ? { body } : {}),
+        requestId: `req-${requestCounter}`,
+      });
       const result = await handler(event, context);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = String(v);
       // Payload v2's `cookies` become Set-Cookie headers (one here: the harness keeps one value per name).
       if (result.cookies?.[0] !== undefined) headers['set-cookie'] = result.cookies.join(', ');
-      return parse(result.statusCode ?? 200, headers, result.body ?? '');
+      return parseResponse(result.statusCode ?? 200, headers, result.body ?? '');
     },
     async createTenant(name = 'Other') {
       const created = await app.tenants.createTenant({ name, email: `${name.toLowerCase()}@example.com` });

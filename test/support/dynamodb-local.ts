@@ -29,8 +29,8 @@ const emulatorDir = join(root, 'node_modules', 'amplify-dynamodb-simulator', 'em
 const START_TIMEOUT_MS = 45_000;
 const STOP_TIMEOUT_MS = 5_000;
 
-/** A port that was free on loopback a moment ago (DynamoDB Local cannot take port 0 itself). */
-function freePort(): Promise<number> {
+/** A port that was free on loopback a moment ago (for a server that cannot take port 0 itself, as DynamoDB Local). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

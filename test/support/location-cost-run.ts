@@ -1,9 +1,8 @@
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { createApiHandler } from '../../functions/api.ts';
 import { latestResults } from '../../lib/checks/results/result-items.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { type CostFigures, type MeterSnapshot, priceSnapshot } from './cost-prices.ts';
-import { lambdaContext } from './lambda-context.ts';
+import { apiEvent, lambdaContext } from './lambda-context.ts';
 import { withMeteredPipeline } from './metered-pipeline.ts';
 
 /**
@@ -70,30 +69,17 @@ export async function runLocationCost(options: LocationCostOptions): Promise<Loc
       const request = async (method: string, path: string, key: string, body?: unknown) => {
         requests += 1;
         const encoded = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-        const event: APIGatewayProxyEventV2 = {
-          version: '2.0',
-          routeKey: '$default',
-          rawPath: path,
-          rawQueryString: '',
+        const event = apiEvent(method, path, {
           headers: {
             ...(encoded ? { 'content-type': 'application/json' } : {}),
             authorization: `Bearer ${key}`,
           },
-          requestContext: {
-            accountId: '123456789012',
-            apiId: 'api',
-            domainName: 'api.example.com',
-            domainPrefix: 'api',
-            http: { method, path, protocol: 'HTTP/1.1', sourceIp: '198.51.100.7', userAgent: 'vigil-agent' },
-            requestId: `req-${requests}`,
-            routeKey: '$default',
-            stage: '$default',
-            time: new Date(clock.now()).toISOString(),
-            timeEpoch: clock.now(),
-          },
-          body: encoded?.toString('base64'),
-          isBase64Encoded: encoded !== undefined,
-        };
+          ...(encoded ? { body: encoded } : {}),
+          sourceIp: '198.51.100.7',
+          userAgent: 'vigil-agent',
+          requestId: `req-${requests}`,
+          nowMs: clock.now(),
+        });
         const result = await api(event, lambdaContext('api'));
         const text = result.body ?? '';
         // biome-ignore lint/suspicious/noExplicitAny: answers are read freely

@@ -1,7 +1,6 @@
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { createApiHandler } from '../../functions/api.ts';
 import { type CostFigures, type MeterSnapshot, priceSnapshot } from './cost-prices.ts';
-import { lambdaContext } from './lambda-context.ts';
+import { apiEvent, lambdaContext } from './lambda-context.ts';
 import { withMeteredPipeline } from './metered-pipeline.ts';
 
 /**
@@ -62,32 +61,17 @@ export async function runPingCost(options: PingCostOptions): Promise<Record<Ping
       /** One request through the api function, as API Gateway's HTTP API (payload v2) sends it. */
       const request = async (method: string, path: string, body?: unknown, apiKey?: string) => {
         requestCounter += 1;
-        const [rawPath = path, rawQueryString = ''] = path.split('?');
         const encoded = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-        const event: APIGatewayProxyEventV2 = {
-          version: '2.0',
-          routeKey: '$default',
-          rawPath,
-          rawQueryString,
+        const event = apiEvent(method, path, {
           headers: {
             ...(encoded ? { 'content-type': 'application/json' } : {}),
             ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
           },
-          requestContext: {
-            accountId: '123456789012',
-            apiId: 'api',
-            domainName: 'api.example.com',
-            domainPrefix: 'api',
-            http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'curl' },
-            requestId: `req-${requestCounter}`,
-            routeKey: '$default',
-            stage: '$default',
-            time: new Date(clock.now()).toISOString(),
-            timeEpoch: clock.now(),
-          },
-          body: encoded?.toString('base64'),
-          isBase64Encoded: encoded !== undefined,
-        };
+          ...(encoded ? { body: encoded } : {}),
+          userAgent: 'curl',
+          requestId: `req-${requestCounter}`,
+          nowMs: clock.now(),
+        });
         const result = await api(event, lambdaContext('api'));
         const text = result.body ?? '';
         let parsed: unknown;

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ApiResponse, type LambdaHarness, startLambdaHarness } from './api-harness.ts';
+import { type ApiResponse, type LambdaHarness, parseResponse, startLambdaHarness } from './api-harness.ts';
 import { startHttpFront } from './http-front.ts';
 import type { NamespaceNet } from './netns.ts';
 import { startForward } from './netns.ts';
@@ -29,16 +29,6 @@ export interface Vigil {
 
 /** Lets the channels post to a receiver on loopback over http (the ntfy stand-in). */
 const EGRESS = { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' };
-
-function parse(status: number, headers: Record<string, string>, text: string): ApiResponse {
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
-  return { status, headers, body, text };
-}
 
 /** The local runtime as `bin/serve.ts`, on a data dir of its own; restarted on the same SQLite file and port. */
 export async function localVigil(net: NamespaceNet): Promise<Vigil> {
@@ -69,7 +59,7 @@ export async function localVigil(net: NamespaceNet): Promise<Vigil> {
         },
         ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
       });
-      return parse(res.status, Object.fromEntries(res.headers), await res.text());
+      return parseResponse(res.status, Object.fromEntries(res.headers), await res.text());
     },
     async stop() {
       const running = proc;

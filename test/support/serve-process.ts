@@ -15,6 +15,17 @@ export interface ServeProcess {
   exited: Promise<number | null>;
 }
 
+/** A JSON request to a served process with `key`; answers its status and parsed body (undefined when not JSON). */
+export async function callServer(base: string, key: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: test responses are inspected freely
+  return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
+}
+
 /**
  * Runs the server with the given environment and waits until it prints its URL: `npm start` when
  * `viaNpm` (npm re-raises signals, so its exit code is not the server's), else the same entry point

@@ -1,6 +1,7 @@
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import { createApiHandler } from '../../functions/api.ts';
 import { startReceiver } from '../notify/channels/receiver.ts';
+import { apiEvent } from './lambda-context.ts';
 import { withMeteredPipeline } from './metered-pipeline.ts';
 import { createTlsFixtures } from './tls-fixtures.ts';
 
@@ -56,30 +57,15 @@ export async function runStormCloud(options: {
         const setupStarted = Date.now();
         const api = createApiHandler(pipeline.cloud);
         const call = async (method: string, path: string, body: unknown) => {
-          const event: APIGatewayProxyEventV2 = {
-            version: '2.0',
-            routeKey: '$default',
-            rawPath: path,
-            rawQueryString: '',
+          const event = apiEvent(method, path, {
             headers: {
               'content-type': 'application/json',
               authorization: `Bearer ${pipeline.tenant.rawKey}`,
             },
-            requestContext: {
-              accountId: '123456789012',
-              apiId: 'api',
-              domainName: 'api.example.com',
-              domainPrefix: 'api',
-              http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-              requestId: `storm-${path}`,
-              routeKey: '$default',
-              stage: '$default',
-              time: new Date().toISOString(),
-              timeEpoch: Date.now(),
-            },
-            body: JSON.stringify(body),
-            isBase64Encoded: false,
-          };
+            body: Buffer.from(JSON.stringify(body)),
+            userAgent: 'bench',
+            requestId: `storm-${path}`,
+          });
           const out = await api(event, { awsRequestId: 'storm', functionName: 'api' } as unknown as Context);
           if ((out.statusCode ?? 500) >= 300)
             throw new Error(`${method} ${path}: ${out.statusCode} ${out.body}`);

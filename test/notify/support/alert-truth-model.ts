@@ -24,6 +24,20 @@ export type RawMessage =
   | { kind: 'acknowledge'; channelId: string; ack: unknown; atMs: number }
   | { kind: 'webhook'; path: string; body: Record<string, unknown>; atMs: number; deliveryId?: string };
 
+/** A model outcome as a runtime records it through the result path: down a 500, degraded a slow success (900 ms). */
+export function outcomeResult(tenantId: string, checkId: string, outcome: CheckOutcome, checkedAtMs: number) {
+  return {
+    tenantId,
+    checkId,
+    success: outcome !== 'down',
+    ...(outcome === 'degraded' ? { degraded: true } : {}),
+    status_code: outcome === 'down' ? 500 : 200,
+    latency_ms: outcome === 'degraded' ? 900 : 5,
+    error_message: outcome === 'down' ? 'boom' : outcome === 'degraded' ? 'slow: 900 ms' : '',
+    checkedAtMs,
+  };
+}
+
 /** What the driver needs of a runtime. */
 export interface ModelRuntime {
   readonly name: string;

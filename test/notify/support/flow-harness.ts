@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { createApp } from '../../../lib/app.ts';
 import { STREAM_ENTITIES } from '../../../lib/events/consumers.ts';
 import { createChangePump } from '../../../lib/local/change-pump.ts';
@@ -39,7 +39,7 @@ interface Sent {
  * the job runner, the API) on fake time; only the channel senders are a fake that records what it
  * was asked to send and answers what `answer` says.
  */
-export async function startFlowHarness() {
+async function startFlowHarness() {
   const time = manualTime();
   const dir = mkdtempSync(join(tmpdir(), 'vigil-notify-'));
   const table = createSqliteTable({
@@ -201,3 +201,39 @@ export async function startFlowHarness() {
 }
 
 export type FlowHarness = Awaited<ReturnType<typeof startFlowHarness>>;
+
+/** An entity with a push check (own channel, no cooldown) that was up and is now down: its incident is open. */
+export async function downEntity(h: FlowHarness) {
+  const fixture = await h.entityWithCheck('API');
+  const channel = await h.channel(fixture.checkId);
+  await h.policy(fixture.checkId, { cooldown_seconds: 0 });
+  await h.result(fixture.checkId, true);
+  await h.result(fixture.checkId, false);
+  const { incidents } = await h.app.incidents.list(
+    { tenantId: h.tenantId, userId: 'usr_test' },
+    { limit: 10, entity_id: fixture.entityId, state: 'open' },
+  );
+  expect(incidents).toHaveLength(1);
+  return { ...fixture, channel, incidentId: String(incidents[0]?.id) };
+}
+
+/**
+ * A fresh flow harness for each test where it is called (a file, or a describe block): started before
+ * each test and closed after it. Answers a stand-in that reads the running test's harness.
+ */
+export function flowHarnessPerTest(): FlowHarness {
+  let current: FlowHarness | undefined;
+  beforeEach(async () => {
+    current = await startFlowHarness();
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return new Proxy({} as FlowHarness, {
+    get(_, name) {
+      if (!current) throw new Error('the flow harness is read outside a test');
+      return Reflect.get(current, name);
+    },
+  });
+}

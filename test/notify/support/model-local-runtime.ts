@@ -14,7 +14,7 @@ import type { JobInput, ReceivedJob } from '../../../lib/platform/job-queue.ts';
 import { silentLogger } from '../../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../../lib/sqlite/sqlite-table.ts';
 import { manualTime } from '../../local/scheduler-helpers.ts';
-import type { ModelRuntime, RawMessage } from './alert-truth-model.ts';
+import { type ModelRuntime, outcomeResult, type RawMessage } from './alert-truth-model.ts';
 import { memoryJobQueue } from './memory-queue.ts';
 
 /**
@@ -149,16 +149,9 @@ export async function startModelLocalRuntime(): Promise<ModelRuntime> {
     call,
     channelUrl: (tag) => `https://127.0.0.1:9/${tag}`,
     async result(checkId, outcome) {
-      const recorded = await parts.app.recorder.record({
-        tenantId: tenant.tenantId,
-        checkId,
-        success: outcome !== 'down',
-        ...(outcome === 'degraded' ? { degraded: true } : {}),
-        status_code: outcome === 'down' ? 500 : 200,
-        latency_ms: outcome === 'degraded' ? 900 : 5,
-        error_message: outcome === 'down' ? 'boom' : outcome === 'degraded' ? 'slow: 900 ms' : '',
-        checkedAtMs: time.clock.now(),
-      });
+      const recorded = await parts.app.recorder.record(
+        outcomeResult(tenant.tenantId, checkId, outcome, time.clock.now()),
+      );
       if (recorded.status !== 'recorded') throw new Error(`result not recorded: ${recorded.status}`);
       await settle();
     },
