@@ -1,20 +1,30 @@
 import { once } from 'node:events';
-import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { createServer as createTcpServer, type Socket, type Server as TcpServer } from 'node:net';
 import { createServer, type Server } from 'node:tls';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TlsProbeJob } from '../../lib/check-types/tls/tls.ts';
 import { runTlsProbe } from '../../lib/check-types/tls/tls-probe.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import type { ProbeDeps } from '../../lib/probes/types.ts';
 import { createTlsFixtures, type KeyPair, type TlsFixtures } from '../support/tls-fixtures.ts';
+import { WAIT } from '../support/wait.ts';
 import { closedPort, portOf } from './support/http-server.ts';
 
 let fixtures: TlsFixtures;
 const servers: (Server | TcpServer)[] = [];
 const ports: Record<string, number> = {};
 
+/** Each fixture server's accepted connections still open (the probe must close every one it makes). */
+const open = new Map<Server | TcpServer, Set<Socket>>();
+
 async function listen(server: Server | TcpServer): Promise<number> {
   servers.push(server);
+  const sockets = new Set<Socket>();
+  open.set(server, sockets);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return portOf(server);
@@ -46,7 +56,21 @@ beforeAll(async () => {
   ports.silent = await listen(createTcpServer((socket) => socket.on('error', () => {}).resume()));
 });
 
+// Every connection a probe opened is closed by the time it answers, or soon after: a probe that
+// leaked one would fail here, naming the server, instead of holding up the servers' close below.
+afterEach(async () => {
+  const leaked = () =>
+    Object.entries(ports)
+      .filter(([, port]) =>
+        [...open].some(([server, sockets]) => portOf(server) === port && sockets.size > 0),
+      )
+      .map(([name]) => name);
+  await vi.waitFor(() => expect(leaked()).toEqual([]), WAIT);
+});
+
 afterAll(async () => {
+  // What a failed check above left open must not hold the close up.
+  for (const sockets of open.values()) for (const socket of sockets) socket.destroy();
   await Promise.all(
     servers.map((server) => {
       server.close();
