@@ -3,7 +3,8 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { type BuildOptions, build } from 'esbuild';
+import { build } from 'esbuild';
+import { BUNDLE_OPTIONS } from './bundle-options.ts';
 import { benchDir } from './child.ts';
 import { table } from './markdown.ts';
 import { describeCheckout } from './side-by-side.ts';
@@ -18,10 +19,6 @@ import { round } from './stats.ts';
  * bundled alone, as what the first use of its variant loads. With --against, the other
  * checkout's functions side by side (with its own LAZY_MODULES, none before they existed).
  */
-
-// Same as infra/node-function.ts (NodejsFunction's esbuild options there); keep them in step.
-const requireBanner =
-  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
 /** What a function reads at import; dummy values, nothing is called. */
 const dummyEnv: Record<string, string> = {
@@ -100,18 +97,6 @@ async function lazyModulesOf(root: string): Promise<LazyModules> {
   };
   return infra.LAZY_MODULES ?? {};
 }
-
-/** The esbuild options of a function's bundle (as infra/node-function.ts has CDK set them), shared by a lazy module's figure. */
-const BUNDLE_OPTIONS = {
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node24',
-  mainFields: ['module', 'main'],
-  banner: { js: requireBanner },
-  minify: true,
-  logLevel: 'error',
-} satisfies BuildOptions;
 
 /** A package bundled alone as the functions bundle (minified ESM): what loading it on first use reads. */
 async function lazyBytes(root: string, module: string): Promise<number> {

@@ -18,9 +18,10 @@ const PROBE_CLIENTS = ['@grpc/grpc-js', 're2js'];
 
 /**
  * What a function loads only with a dynamic `import()`, when a variant that needs it runs
- * (lib/check-types/grpc/health-client.ts, lib/probes/pattern-engine.ts, lib/notify/channels/nats.ts),
- * by entry. These packages are left out of the function's bundle and installed beside it in the
- * asset (`bundling.nodeModules`), so the bundle, and the function's start, carry none of them.
+ * (lib/check-types/grpc/health-client.ts, lib/probes/pattern-engine.ts, lib/notify/channels/nats.ts,
+ * lib/egress/undici-client.ts), by entry. These packages are left out of the function's bundle and
+ * installed beside it in the asset (`bundling.nodeModules`), so the bundle, and the function's
+ * start, carry none of them.
  *
  * Why `nodeModules`: it is aws-lambda-nodejs's own way to keep a package out of the bundle and
  * still ship it. esbuild's code splitting would be the other (the lazy part as a chunk of its
@@ -39,8 +40,11 @@ const PROBE_CLIENTS = ['@grpc/grpc-js', 're2js'];
 export const LAZY_MODULES: Readonly<Record<string, readonly string[]>> = {
   'functions/worker.ts': PROBE_CLIENTS,
   'functions/probe-region.ts': PROBE_CLIENTS,
-  // Only a nats channel's send connects (lib/notify/channels/nats.ts).
-  'functions/notifier.ts': ['@nats-io/transport-node'],
+  // Only a nats channel's send connects (lib/notify/channels/nats.ts). undici, the HTTP channels'
+  // client: a state change's evaluation and the SES, SNS and NATS sends never load it.
+  'functions/notifier.ts': ['@nats-io/transport-node', 'undici'],
+  // Every state change comes here to be matched; only a matching action's run sends (with undici).
+  'functions/actions.ts': ['undici'],
 };
 
 /** The per-function settings; everything else is shared by every Vigil Lambda. */

@@ -14,13 +14,13 @@
  * first, and close() ends every one (a stopping runtime waits on no socket).
  */
 
-import { buildConnector, Client } from 'undici';
+import type * as Undici from 'undici';
 import type { HttpTransport, TransportRequest } from './egress.ts';
 import { ConnectionError, EgressDeniedError } from './egress-errors.ts';
 import { allowedLiteral, type GuardOptions, type ResolvedAddress, resolveAllowed } from './egress-guard.ts';
 import type { Http1Response } from './http1-client.ts';
 import { encodeRequest } from './http1-request-head.ts';
-import { undiciExchange } from './undici-client.ts';
+import { loadUndici, undiciExchange } from './undici-client.ts';
 
 export interface EgressPoolOptions {
   /** How long an idle connection is kept when the server gives no Keep-Alive hint; 4 s by default. */
@@ -50,16 +50,16 @@ export interface EgressPool {
  * picking an idle Client here queues the send on its socket for that turn instead.
  */
 interface Entry {
-  clients: Client[];
+  clients: Undici.Client[];
   host: string;
   address: string;
-  make(): Client;
+  make(): Undici.Client;
 }
 
 /** An idle connected Client, else an idle one (it reconnects), else a new one up to `max`, else the least busy. */
-function pickClient(entry: Entry, max: number): Client {
-  let idle: Client | undefined;
-  let least: Client | undefined;
+function pickClient(entry: Entry, max: number): Undici.Client {
+  let idle: Undici.Client | undefined;
+  let least: Undici.Client | undefined;
   let leastSize = Number.POSITIVE_INFINITY;
   for (const client of entry.clients) {
     const { size, connected } = client.stats;
@@ -92,7 +92,7 @@ export function createEgressPool(options: EgressPoolOptions = {}): EgressPool {
   /** Pool keys by host (scheme, name, port): what a new answer for the host retires. */
   const byHost = new Map<string, Set<string>>();
   /** Connections of retired pools, closing once their requests finish: ended too by close(). */
-  const draining = new Set<Client>();
+  const draining = new Set<Undici.Client>();
   const caIds = new WeakMap<readonly string[], number>();
   let caCount = 0;
   let closed = false;
@@ -135,13 +135,20 @@ export function createEgressPool(options: EgressPoolOptions = {}): EgressPool {
     }
   }
 
-  function open(key: string, host: string, address: string, req: TransportRequest, servername?: string) {
+  function open(
+    undici: typeof Undici,
+    key: string,
+    host: string,
+    address: string,
+    req: TransportRequest,
+    servername?: string,
+  ) {
     const { guard } = req;
-    const connector = buildConnector({
+    const connector = undici.buildConnector({
       ...(req.ca ? { ca: req.ca } : {}),
       ...(servername ? { servername } : {}),
     });
-    const clientOptions: Client.Options = {
+    const clientOptions: Undici.Client.Options = {
       ...settings,
       // Dials the approved address only (no lookup), judged again by the guard for each new connection.
       connect: (opts, callback) => {
@@ -155,7 +162,7 @@ export function createEgressPool(options: EgressPoolOptions = {}): EgressPool {
       },
     };
     const origin = req.url.origin;
-    const entry: Entry = { clients: [], host, address, make: () => new Client(origin, clientOptions) };
+    const entry: Entry = { clients: [], host, address, make: () => new undici.Client(origin, clientOptions) };
     pools.set(key, entry);
     const keys = byHost.get(host) ?? new Set<string>();
     byHost.set(host, keys.add(key));
@@ -172,6 +179,8 @@ export function createEgressPool(options: EgressPoolOptions = {}): EgressPool {
     const { servername } = encodeRequest(req);
     if (closed) throw new ConnectionError('egress connections are closed (shutting down)', 'ECONNABORTED');
     req.signal?.throwIfAborted();
+    // Loaded on the first send (lib/egress/undici-client.ts); the checks after the lookup hold for it too.
+    const undici = await loadUndici();
     const port = url.port || (url.protocol === 'https:' ? '443' : '80');
     const host = `${url.protocol}//${url.hostname}:${port}`;
     let found: ResolvedAddress[];
@@ -200,7 +209,7 @@ export function createEgressPool(options: EgressPoolOptions = {}): EgressPool {
       pools.delete(key);
       pools.set(key, entry);
     } else {
-      entry = open(key, host, chosen.address, req, servername);
+      entry = open(undici, key, host, chosen.address, req, servername);
     }
     return undiciExchange(pickClient(entry, connections), req);
   }

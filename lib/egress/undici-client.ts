@@ -6,11 +6,26 @@
  */
 
 import type { IncomingHttpHeaders } from 'node:http';
-import { Client, type Dispatcher, errors } from 'undici';
+import type * as Undici from 'undici';
 import { toEgressError } from './egress-errors.ts';
 import type { Http1Request, Http1Response } from './http1-client.ts';
 import { encodeRequest } from './http1-request-head.ts';
 import { addHeader } from './http1-response-reader.ts';
+
+let undici: Promise<typeof Undici> | undefined;
+
+/**
+ * undici, imported on the first send instead of at start. Every state change is a notify job and
+ * an action job, but only a delivery to an HTTP channel and an action's run send over HTTP: the
+ * notifier and the action worker leave undici out of their bundles and load it from beside them
+ * (LAZY_MODULES, infra/node-function.ts), so a container that only evaluates, or delivers through
+ * SES, SNS or NATS, never loads it, and one that sends loads it on its first send. Elsewhere
+ * esbuild bundles it as it would a static import, evaluated on first use.
+ */
+export function loadUndici(): Promise<typeof Undici> {
+  undici ??= import('undici');
+  return undici;
+}
 
 /** Request headers undici refuses from a caller: it frames and manages the connection itself. */
 const FRAMING = new Set([
@@ -32,6 +47,8 @@ export async function undiciRequest(req: Http1Request): Promise<Http1Response> {
   const { url, signal } = req;
   // The same checks on method, path and headers as the hand-written client (and the SNI rule).
   const { servername } = encodeRequest(req);
+  signal?.throwIfAborted();
+  const { Client } = await loadUndici();
   signal?.throwIfAborted();
   const client = new Client(url.origin, {
     connect: {
@@ -55,7 +72,10 @@ export async function undiciRequest(req: Http1Request): Promise<Http1Response> {
  * mapped to egress errors. A body read to its end leaves a pooled connection reusable; one cut at
  * the prefix closes it.
  */
-export async function undiciExchange(dispatcher: Dispatcher, req: Http1Request): Promise<Http1Response> {
+export async function undiciExchange(
+  dispatcher: Undici.Dispatcher,
+  req: Http1Request,
+): Promise<Http1Response> {
   const { url, signal } = req;
   try {
     const res = await dispatcher.request({
@@ -75,7 +95,10 @@ export async function undiciExchange(dispatcher: Dispatcher, req: Http1Request):
     };
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
-    throw err instanceof errors.InvalidArgumentError ? err : toEgressError(undiciCause(err), url.hostname);
+    const { errors } = await loadUndici();
+    throw err instanceof errors.InvalidArgumentError
+      ? err
+      : toEgressError(undiciCause(err, errors), url.hostname);
   }
 }
 
@@ -103,7 +126,7 @@ function nodeHeaders(raw: unknown): IncomingHttpHeaders {
 }
 
 /** Reads up to `limit` body bytes, then stops reading; a body cut short after the prefix is fine. */
-async function prefix(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
+async function prefix(body: Undici.Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
   if (limit <= 0) {
     // Destroying the stream makes it emit an abort error: expected here, so heard and dropped.
     body.on('error', () => undefined);
@@ -128,7 +151,7 @@ async function prefix(body: Dispatcher.ResponseData['body'], limit: number): Pro
  * undici's own errors in the system and llhttp codes egress maps: a socket undici saw close early
  * is a reset, a response llhttp could not parse (or whose head is too large) an invalid response.
  */
-function undiciCause(err: unknown): unknown {
+function undiciCause(err: unknown, errors: typeof Undici.errors): unknown {
   const invalid = err instanceof errors.HTTPParserError || err instanceof errors.HeadersOverflowError;
   if (invalid) return withCode(err as Error, 'HPE_INVALID_CONSTANT');
   if (!(err instanceof errors.UndiciError)) return err;
