@@ -1,4 +1,5 @@
 import { actionPurgeJobOp } from '../purge/purge-job-items.ts';
+import { transactIf } from '../store/items.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 import {
   type ActionRecord,
@@ -49,26 +50,12 @@ export function createActionStore(table: Table, options: ActionStoreOptions) {
      * Replaces an action while its stored version is `expectedVersion` (the record carries the
      * next version); false when it changed meanwhile or is gone.
      */
-    async update(action: ActionRecord, expectedVersion: number): Promise<boolean> {
-      try {
-        await table.transact([actionReplacedOp(action, expectedVersion, due)]);
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionFailedError) return false;
-        throw error;
-      }
-    },
+    update: (action: ActionRecord, expectedVersion: number): Promise<boolean> =>
+      transactIf(table, [actionReplacedOp(action, expectedVersion, due)]),
 
     /** Deletes an action, counts it off and starts the purge of its executions; false when it is gone. */
-    async remove(tenantId: string, actionId: string): Promise<boolean> {
-      try {
-        await table.transact([...actionRemovedOps(tenantId, actionId), actionPurgeJobOp(tenantId, actionId)]);
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionFailedError) return false;
-        throw error;
-      }
-    },
+    remove: (tenantId: string, actionId: string): Promise<boolean> =>
+      transactIf(table, [...actionRemovedOps(tenantId, actionId), actionPurgeJobOp(tenantId, actionId)]),
   };
 }
 

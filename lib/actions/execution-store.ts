@@ -2,6 +2,7 @@ import { type Clock, systemClock } from '../platform/clock.ts';
 import { LogLimitError } from '../platform/errors.ts';
 import { type CursorSeal, createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
+import { transactIf } from '../store/items.ts';
 import type { Page, PageRequest } from '../store/paging.ts';
 import { type Condition, ConditionFailedError, type Table } from '../store/table.ts';
 import { ACTION_LIMITS } from './action-items.ts';
@@ -48,15 +49,7 @@ export function createExecutionStore(
 
   return {
     /** Stores a new execution; false when one with its id is stored already (a redelivered run). */
-    async putNew(record: ExecutionRecord): Promise<boolean> {
-      try {
-        await table.transact([executionCreatedOp(record)]);
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionFailedError) return false;
-        throw error;
-      }
-    },
+    putNew: (record: ExecutionRecord): Promise<boolean> => transactIf(table, [executionCreatedOp(record)]),
 
     /** Completes a record stored before its send with the send's outcome. */
     async complete(executionId: string, fields: DispatchFields): Promise<void> {

@@ -1,5 +1,7 @@
 import * as z from 'zod';
-import { stateChangeEventSchema } from '../domain/states.ts';
+import { type StateChangeEvent, stateChangeEventSchema } from '../domain/states.ts';
+import type { JobInput } from '../platform/job-queue.ts';
+import { runJobId } from './job-ids.ts';
 
 /**
  * The jobs of the action queue (the job-queue port: the local SQLite queue, SQS in the cloud),
@@ -37,3 +39,23 @@ export const actionJobSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 export type ActionJob = z.infer<typeof actionJobSchema>;
+
+type RunJob = Extract<ActionJob, { kind: 'run' }>;
+
+/** The `run` job of one execution of an action, fired by a transition or by a schedule slot. */
+export function runJob(
+  action: { tenant_id: string; id: string },
+  executionId: string,
+  trigger: { trigger: 'state_change'; event: StateChangeEvent } | { trigger: 'schedule'; slot: string },
+): JobInput<ActionJob> & { body: RunJob } {
+  return {
+    id: runJobId(executionId),
+    body: {
+      kind: 'run',
+      tenant_id: action.tenant_id,
+      action_id: action.id,
+      execution_id: executionId,
+      ...trigger,
+    },
+  };
+}

@@ -4,8 +4,8 @@ import type { JobInput, JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ConditionFailedError, type Table, type UpdateOp, type WriteOp } from '../store/table.ts';
 import { type ActionRecord, dueActionsPage, scheduleClaimOp } from './action-items.ts';
-import { runJobId, scheduleExecutionId } from './job-ids.ts';
-import type { ActionJob } from './jobs.ts';
+import { scheduleExecutionId } from './job-ids.ts';
+import { type ActionJob, runJob } from './jobs.ts';
 
 /**
  * Schedule triggers through the actions' due index (gsi2 `ACTDUE#<shard>`, sort key
@@ -41,17 +41,7 @@ function scheduleClaimFor(action: ActionRecord, nowMs: number, dueShards: number
     slotMs,
     // Holds only while nobody else claimed (or edited) the action since it was read.
     claim: scheduleClaimOp(action, next, { dueShards }, isoTime(nowMs)),
-    job: {
-      id: runJobId(executionId),
-      body: {
-        kind: 'run',
-        tenant_id: action.tenant_id,
-        action_id: action.id,
-        execution_id: executionId,
-        trigger: 'schedule',
-        slot: action.next_run_at,
-      },
-    },
+    job: runJob(action, executionId, { trigger: 'schedule', slot: action.next_run_at }),
   };
 }
 

@@ -7,8 +7,8 @@ import type { Logger } from '../platform/logger.ts';
 import type { ActionStore } from './action-store.ts';
 import type { ExecutionRecord, PipelineStatus } from './execution-items.ts';
 import type { ExecutionStore } from './execution-store.ts';
-import { deadlineHopJobId, deadlineJobId, runJobId, stateChangeExecutionId } from './job-ids.ts';
-import type { ActionJob } from './jobs.ts';
+import { deadlineHopJobId, deadlineJobId, stateChangeExecutionId } from './job-ids.ts';
+import { type ActionJob, runJob } from './jobs.ts';
 import type { ActionRunner } from './ports.ts';
 
 /**
@@ -74,20 +74,12 @@ export function createActionWorker(deps: ActionWorkerDeps) {
           action.trigger_type === 'state_change' &&
           (action.trigger_to_state === null || action.trigger_to_state === event.to_state),
       )
-      .map((action): JobInput<ActionJob> => {
-        const executionId = stateChangeExecutionId(eventMs, event.transition_id, action.id);
-        return {
-          id: runJobId(executionId),
-          body: {
-            kind: 'run',
-            tenant_id: action.tenant_id,
-            action_id: action.id,
-            execution_id: executionId,
-            trigger: 'state_change',
-            event,
-          },
-        };
-      });
+      .map((action) =>
+        runJob(action, stateChangeExecutionId(eventMs, event.transition_id, action.id), {
+          trigger: 'state_change',
+          event,
+        }),
+      );
     await enqueueAll(deps.queue, jobs);
   };
 

@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { processRegistry } from '../platform/process-registry.ts';
 import type { FailureKind } from './agent-client.ts';
 
 /** The agent's operations against Vigil, the `operation` label of its error counter. */
@@ -15,15 +16,7 @@ const LAG_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
  * scrape.
  */
 export function createAgentMetrics(version: string, gauges: { inFlight(): number; unsent(): number }) {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  // Gauges prom-client names `_total`, which `promtool check metrics` refuses (lib/local/process-metrics.ts).
-  for (const name of [
-    'nodejs_active_handles_total',
-    'nodejs_active_requests_total',
-    'nodejs_active_resources_total',
-  ])
-    registry.removeSingleMetric(name);
+  const registry = processRegistry();
   const registers = [registry];
   new Gauge({
     name: 'vigil_agent_info',

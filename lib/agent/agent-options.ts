@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
+import { integerFlag } from '../platform/cli-flags.ts';
 
 export const AGENT_USAGE = `Usage: npm run vigil -- agent --url <Vigil URL> (--key-file <file> | --key <key>) [options]
 
@@ -32,24 +33,17 @@ export class AgentUsageError extends Error {
   override name = 'AgentUsageError';
 }
 
-const integer = (flag: string, min: number, max: number) =>
-  z.coerce
-    .number({ error: `${flag} must be a number` })
-    .int(`${flag} must be a whole number`)
-    .min(min, `${flag} must be at least ${min}`)
-    .max(max, `${flag} must be at most ${max}`);
-
 const flagsSchema = z.object({
   url: z.string().optional(),
   key: z.string().optional(),
   'key-file': z.string().optional(),
-  concurrency: integer('--concurrency', 1, 1000).default(10),
-  'metrics-port': integer('--metrics-port', 0, 65535).optional(),
+  concurrency: integerFlag('--concurrency', 1, 1000).default(10),
+  'metrics-port': integerFlag('--metrics-port', 0, 65535).optional(),
   'metrics-host': z.string().default('127.0.0.1'),
-  'max-unsent': integer('--max-unsent', 1, 1_000_000).default(10_000),
-  'heartbeat-interval': integer('--heartbeat-interval', 1, 3600).default(30),
-  'max-backoff': integer('--max-backoff', 1, 3600).default(30),
-  'stop-grace': integer('--stop-grace', 0, 3600).default(30),
+  'max-unsent': integerFlag('--max-unsent', 1, 1_000_000).default(10_000),
+  'heartbeat-interval': integerFlag('--heartbeat-interval', 1, 3600).default(30),
+  'max-backoff': integerFlag('--max-backoff', 1, 3600).default(30),
+  'stop-grace': integerFlag('--stop-grace', 0, 3600).default(30),
   'public-only': z.boolean().default(false),
   'allow-http': z.boolean().default(false),
   'log-level': z

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { deterministicId } from '../platform/ids.ts';
+import { isoTime } from '../platform/clock.ts';
+import { deterministicId, newId } from '../platform/ids.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { type PageDeps, readScannedPage, unexpired } from '../store/paging.ts';
@@ -54,13 +55,19 @@ const auditEntry = defineItem({
   docKey: { tenant_id: '<tnt>', id: '<aud_id>' },
 });
 
-/** Appends one entry (never overwrites: a second put of the same id fails), kept `retentionDays`. */
+/**
+ * Appends one entry written at `nowMs`, its id and time stamped here (never overwrites: a second put
+ * of the same id fails), kept `retentionDays`.
+ */
 export async function appendAuditEntry(
   table: Table,
-  entry: AuditEntry,
+  nowMs: number,
+  entry: Omit<AuditEntry, 'id' | 'at'>,
   retentionDays: number,
 ): Promise<void> {
-  await table.transact([auditEntry.put(entry, { kind: 'itemNotExists' }, { retentionDays })]);
+  const { tenant_id, ...rest } = entry;
+  const stamped: AuditEntry = { id: newId('aud', nowMs), tenant_id, at: isoTime(nowMs), ...rest };
+  await table.transact([auditEntry.put(stamped, { kind: 'itemNotExists' }, { retentionDays })]);
 }
 
 /** Filters and page of GET /v1/audit and get_audit_log. */

@@ -1,8 +1,7 @@
 import { getApiKey } from '../auth/records.ts';
 import type { Actor, Principal } from '../domain/principal.ts';
 import type { WriteEvent, WriteSink } from '../http/types.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
-import { newId } from '../platform/ids.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { Table } from '../store/table.ts';
 import { type AuditEntry, appendAuditEntry } from './audit-items.ts';
 import { actionOf, redactedSummary, targetOf } from './describe-write.ts';
@@ -98,10 +97,8 @@ export function createAuditSink(
     if (!who) return;
     const note = event.note;
     const now = deps.clock.now();
-    const entry: AuditEntry = {
-      id: newId('aud', now),
+    const entry = {
       tenant_id: who.tenantId,
-      at: isoTime(now),
       actor: who.actor,
       via: viaOf(event),
       action: note?.action ?? actionOf(event.route),
@@ -109,6 +106,6 @@ export function createAuditSink(
       summary: note?.summary ?? redactedSummary(event.body),
       source_ip: event.req.sourceIp ?? null,
     };
-    await appendAuditEntry(deps.table, entry, await deps.retentionDays(who.tenantId));
+    await appendAuditEntry(deps.table, now, entry, await deps.retentionDays(who.tenantId));
   };
 }

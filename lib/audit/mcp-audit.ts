@@ -1,7 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../domain/principal.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
-import { newId } from '../platform/ids.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Table } from '../store/table.ts';
 import { appendAuditEntry } from './audit-items.ts';
@@ -88,10 +87,9 @@ export function createMcpAudit(deps: {
       const now = deps.clock.now();
       await appendAuditEntry(
         deps.table,
+        now,
         {
-          id: newId('aud', now),
           tenant_id: caller.tenantId,
-          at: isoTime(now),
           actor: await deps.actorOf(caller),
           via: 'mcp',
           action: `mcp.${tool}`,

@@ -1,6 +1,5 @@
 import { getTenant } from '../auth/records.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
-import { newId } from '../platform/ids.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { Table } from '../store/table.ts';
 import { appendAuditEntry } from './audit-items.ts';
 
@@ -23,10 +22,9 @@ export async function recordOperatorWrite(
     if (!tenant) return false;
     await appendAuditEntry(
       deps.table,
+      now,
       {
-        id: newId('aud', now),
         tenant_id: write.tenantId,
-        at: isoTime(now),
         actor: { ...OPERATOR_ACTOR },
         via: 'cli',
         action: write.action,

@@ -1,3 +1,4 @@
+import { ValidationError } from '../platform/errors.ts';
 import type { Table } from '../store/table.ts';
 import {
   existingEntityIds,
@@ -30,3 +31,20 @@ export function createEntityStore(table: Table) {
 }
 
 export type EntityStore = ReturnType<typeof createEntityStore>;
+
+/**
+ * Refuses (400, each unknown id at `entity_ids.<i>`) a list of entities that are not all the
+ * tenant's: another tenant's id is as unknown as a made-up one.
+ */
+export async function requireTenantEntities(
+  table: Table,
+  tenantId: string,
+  entityIds: string[],
+): Promise<void> {
+  const found = await existingEntityIds(table, tenantId, entityIds);
+  const issues = entityIds
+    .map((id, i) => ({ id, path: `entity_ids.${i}` }))
+    .filter(({ id }) => !found.has(id))
+    .map(({ id, path }) => ({ path, message: `no entity ${id}` }));
+  if (issues.length > 0) throw new ValidationError('unknown entities', issues);
+}

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
+import { integerFlag } from '../platform/cli-flags.ts';
 
 export const RUN_USAGE = `Usage: npm run vigil -- run --ping <ping URL> [options] -- <command> [args...]
 
@@ -39,19 +40,13 @@ export class RunUsageError extends Error {
 const pingUrl = z
   .url({ protocol: /^https?$/, error: '--ping must be an http or https URL' })
   .transform((raw) => new URL(raw));
-const integer = (flag: string, min: number, max: number) =>
-  z.coerce
-    .number({ error: `${flag} must be a number` })
-    .int(`${flag} must be a whole number`)
-    .min(min, `${flag} must be at least ${min}`)
-    .max(max, `${flag} must be at most ${max}`);
 
 const optionsSchema = z.object({
   ping: z.string({ error: '--ping <url> is required' }).pipe(pingUrl),
   'no-start': z.boolean().default(false),
-  timeout: integer('--timeout', 1, 300).default(5),
-  retries: integer('--retries', 0, 10).default(2),
-  'ping-body-limit': integer('--ping-body-limit', 1, MAX_PING_BODY_LIMIT).optional(),
+  timeout: integerFlag('--timeout', 1, 300).default(5),
+  retries: integerFlag('--retries', 0, 10).default(2),
+  'ping-body-limit': integerFlag('--ping-body-limit', 1, MAX_PING_BODY_LIMIT).optional(),
   quiet: z.boolean().default(false),
 });
 

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Gauge, Histogram } from 'prom-client';
 import type { HttpRequest, HttpResponse } from '../http/types.ts';
+import { processRegistry } from '../platform/process-registry.ts';
 
 /**
  * The local process's own metrics at GET /metrics (docs/metrics.md): prom-client's default
@@ -33,18 +34,7 @@ export function isLoopback(address: string | undefined): boolean {
 
 /** The registry of this process and the hooks that feed it. */
 export function createProcessMetrics(options: ProcessMetricsOptions) {
-  // A registry of its own (not prom-client's global one): two runtimes in one process (tests) do
-  // not register the same names twice, and nothing else's metrics leak into this answer.
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  // Gauges prom-client names `_total`, which `promtool check metrics` refuses; the same counts stay
-  // as nodejs_active_handles, nodejs_active_requests and nodejs_active_resources (by type).
-  for (const name of [
-    'nodejs_active_handles_total',
-    'nodejs_active_requests_total',
-    'nodejs_active_resources_total',
-  ])
-    registry.removeSingleMetric(name);
+  const registry = processRegistry();
   const queues: CountedQueue[] = [];
   new Gauge({
     name: 'vigil_local_queue_jobs',

@@ -1,7 +1,7 @@
-import { existingEntityIds } from '../catalog/entity-items.ts';
 import { entityNamer } from '../catalog/entity-names.ts';
+import { requireTenantEntities } from '../catalog/entity-store.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
-import { LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import { LimitExceededError, NotFoundError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { deleteHeld, replaceHeld } from '../store/held-writes.ts';
 import type { Table } from '../store/table.ts';
@@ -51,16 +51,6 @@ export function createMaintenanceService(deps: MaintenanceServiceDeps) {
   const view = async (window: WindowRecord): Promise<PublicWindow> =>
     (await views(window.tenant_id, [window]))[0] as PublicWindow;
 
-  /** Listed entities must be the tenant's: another tenant's id is as unknown as a made-up one. */
-  const requireEntities = async (tenantId: string, entityIds: string[]) => {
-    const found = await existingEntityIds(table, tenantId, entityIds);
-    const issues = entityIds
-      .map((id, i) => ({ id, path: `entity_ids.${i}` }))
-      .filter(({ id }) => !found.has(id))
-      .map(({ id, path }) => ({ path, message: `no entity ${id}` }));
-    if (issues.length > 0) throw new ValidationError('unknown entities', issues);
-  };
-
   const require = async (tenantId: string, id: string) => {
     const window = await getWindow(table, tenantId, id);
     if (!window) throw new NotFoundError('maintenance window');
@@ -77,7 +67,7 @@ export function createMaintenanceService(deps: MaintenanceServiceDeps) {
     },
 
     async create(tenantId: string, body: WindowBody): Promise<PublicWindow> {
-      await requireEntities(tenantId, body.entity_ids);
+      await requireTenantEntities(table, tenantId, body.entity_ids);
       // A soft bound (each evaluation reads every window): concurrent creates may pass it by a few.
       if ((await listWindows(table, tenantId, { consistent: true })).length >= MAX_WINDOWS_PER_TENANT)
         throw new LimitExceededError(`a tenant keeps at most ${MAX_WINDOWS_PER_TENANT} maintenance windows`);
@@ -101,7 +91,7 @@ export function createMaintenanceService(deps: MaintenanceServiceDeps) {
     /** Replaces the window (PUT carries the whole window); a concurrent change first is 409 CONFLICT. */
     async replace(tenantId: string, id: string, body: WindowBody): Promise<PublicWindow> {
       const current = await require(tenantId, id);
-      await requireEntities(tenantId, body.entity_ids);
+      await requireTenantEntities(table, tenantId, body.entity_ids);
       const record: WindowRecord = {
         ...current,
         name: body.name,

@@ -1,3 +1,4 @@
+import { transactIf } from '../store/items.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 import {
   getSkill,
@@ -67,15 +68,7 @@ export function createSkillStore(table: Table) {
       commit(skillUpdatedOps(next, previous), next.tenant_id, { kind: 'stale' }),
 
     /** Deletes `skill` and releases its names while its revision is unchanged; false when it changed or went. */
-    async remove(skill: SkillRecord): Promise<boolean> {
-      try {
-        await table.transact(skillDeletedOps(skill));
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionFailedError) return false;
-        throw error;
-      }
-    },
+    remove: (skill: SkillRecord): Promise<boolean> => transactIf(table, skillDeletedOps(skill)),
 
     /** The tools of the tenant's enabled skills with their skill's slug, by skill slug then manifest order. */
     async listEnabledTools(tenantId: string): Promise<EnabledTool[]> {

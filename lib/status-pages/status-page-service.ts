@@ -1,7 +1,7 @@
-import { existingEntityIds } from '../catalog/entity-items.ts';
 import { entityNamer } from '../catalog/entity-names.ts';
+import { requireTenantEntities } from '../catalog/entity-store.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
-import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import { ConflictError, LimitExceededError, NotFoundError } from '../platform/errors.ts';
 import { deleteHeld, replaceHeld } from '../store/held-writes.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 import type { PageCreateBody, PageReplaceBody } from './request-schemas.ts';
@@ -24,16 +24,6 @@ export interface StatusPageServiceDeps {
 /** The owner's side of public status pages: CRUD under /v1/status-pages (members write, read-only keys read). */
 export function createStatusPageService(deps: StatusPageServiceDeps) {
   const { table, clock } = deps;
-
-  /** Listed entities must be the tenant's: another tenant's id is as unknown as a made-up one. */
-  const requireEntities = async (tenantId: string, entityIds: string[]) => {
-    const found = await existingEntityIds(table, tenantId, entityIds);
-    const issues = entityIds
-      .map((id, i) => ({ id, path: `entity_ids.${i}` }))
-      .filter(({ id }) => !found.has(id))
-      .map(({ id, path }) => ({ path, message: `no entity ${id}` }));
-    if (issues.length > 0) throw new ValidationError('unknown entities', issues);
-  };
 
   const require = async (tenantId: string, slug: string) => {
     const page = await getStatusPage(table, tenantId, slug);
@@ -71,7 +61,7 @@ export function createStatusPageService(deps: StatusPageServiceDeps) {
 
     /** A slug any tenant holds already is 409 CONFLICT (the public URL names no tenant). */
     async create(tenantId: string, body: PageCreateBody): Promise<PublicStatusPageRecord> {
-      await requireEntities(tenantId, body.entity_ids);
+      await requireTenantEntities(table, tenantId, body.entity_ids);
       // A soft bound: concurrent creates may pass it by a few.
       if ((await listStatusPages(table, tenantId)).length >= MAX_PAGES_PER_TENANT)
         throw new LimitExceededError(`a tenant keeps at most ${MAX_PAGES_PER_TENANT} status pages`);
@@ -97,7 +87,7 @@ export function createStatusPageService(deps: StatusPageServiceDeps) {
     /** Replaces the page's fields; a concurrent change first is 409 CONFLICT. */
     async replace(tenantId: string, slug: string, body: PageReplaceBody): Promise<PublicStatusPageRecord> {
       const current = await require(tenantId, slug);
-      await requireEntities(tenantId, body.entity_ids);
+      await requireTenantEntities(table, tenantId, body.entity_ids);
       const record: StatusPageRecord = {
         ...current,
         ...fields(body),

@@ -134,17 +134,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     if (rollup.current) set.current_rollup = rollup.current;
     let due: DueAt | undefined;
     // The state as this write leaves it (built from the parsed state and the values set here).
-    const after: CheckStateRecord = {
-      ...current,
-      state: applied.next.state,
-      consecutive_failures: applied.next.consecutive_failures,
-      ...successes,
-      last_result_at: lastResultAt,
-      ...reported,
-      ...(input.locations ? { last_locations: input.locations } : {}),
-      ...(rollup.current ? { current_rollup: rollup.current } : {}),
-      version: current.version + 1,
-    };
+    const after: CheckStateRecord = { ...current, ...set, version: current.version + 1 };
     if (check.check_type === 'push') {
       // The dead man's switch's own result carries the deadline its claim set; a report re-arms it.
       let deadline = input.nextRunAtMs !== undefined ? input.nextRunAtMs : pushDeadline(check, after)?.atMs;

@@ -127,17 +127,15 @@ const attachment = defineItem({
   docKey: { check_id: '<chk_id>', channel_id: '<chn_id>' },
 });
 
+/** Every item of the check's partition under `prefix`, oldest first (consistent). */
+const listInCheck = (table: Table, checkId: string, prefix: string) =>
+  queryAll((cursor) =>
+    table.query({ pk: checkPartition(checkId), sk: { op: 'beginsWith', prefix }, consistent: true, cursor }),
+  );
+
 /** Every channel of the check, oldest first (consistent). */
 export async function listChannelsOfCheck(table: Table, checkId: string): Promise<ChannelRecord[]> {
-  const items = await queryAll((cursor) =>
-    table.query({
-      pk: checkPartition(checkId),
-      sk: { op: 'beginsWith', prefix: CHANNEL_PREFIX },
-      consistent: true,
-      cursor,
-    }),
-  );
-  return channel.parseAll(items);
+  return channel.parseAll(await listInCheck(table, checkId, CHANNEL_PREFIX));
 }
 
 /** One channel of the check (consistent), or undefined. */
@@ -186,15 +184,7 @@ export async function getTenantChannels(
 
 /** The tenant channels attached to the check, oldest attachment first (consistent). */
 export async function listAttachmentsOfCheck(table: Table, checkId: string): Promise<AttachmentRecord[]> {
-  const items = await queryAll((cursor) =>
-    table.query({
-      pk: checkPartition(checkId),
-      sk: { op: 'beginsWith', prefix: ATTACHMENT_PREFIX },
-      consistent: true,
-      cursor,
-    }),
-  );
-  return attachment.parseAll(items);
+  return attachment.parseAll(await listInCheck(table, checkId, ATTACHMENT_PREFIX));
 }
 
 /** The checks a tenant channel is attached to (gsi1: eventually consistent in the cloud). */
@@ -209,31 +199,32 @@ export async function listAttachmentsOfChannel(
   return attachment.parseAll(items);
 }
 
+/** The check's counter of own channels and attachments, one more (held below MAX_CHANNELS_PER_CHECK). */
+const countedIn = (record: { check_id: string; tenant_id: string }) =>
+  channelCount.upsert(
+    { check_id: record.check_id },
+    {
+      set: { tenant_id: record.tenant_id },
+      add: { count: 1 },
+      condition: belowLimit('count', MAX_CHANNELS_PER_CHECK),
+    },
+  );
+
+/** The check's counter, one fewer. */
+const countedOut = (checkId: string) => channelCount.upsert({ check_id: checkId }, { add: { count: -1 } });
+
 /**
  * The writes that add a channel, in this order: the counter's add (holds below
  * MAX_CHANNELS_PER_CHECK) and the channel's put (`itemNotExists`). The caller puts a check-exists
  * condition first in the same transaction.
  */
 export function channelAddedOps(record: ChannelRecord): WriteOp[] {
-  return [
-    channelCount.upsert(
-      { check_id: record.check_id },
-      {
-        set: { tenant_id: record.tenant_id },
-        add: { count: 1 },
-        condition: belowLimit('count', MAX_CHANNELS_PER_CHECK),
-      },
-    ),
-    channel.put(record, { kind: 'itemNotExists' }),
-  ];
+  return [countedIn(record), channel.put(record, { kind: 'itemNotExists' })];
 }
 
 /** The writes that remove a channel: its delete (`itemExists`: first op) and the counter's subtract. */
 export function channelRemovedOps(checkId: string, channelId: string): WriteOp[] {
-  return [
-    channel.delete({ check_id: checkId, id: channelId }, { kind: 'itemExists' }),
-    channelCount.upsert({ check_id: checkId }, { add: { count: -1 } }),
-  ];
+  return [channel.delete({ check_id: checkId, id: channelId }, { kind: 'itemExists' }), countedOut(checkId)];
 }
 
 /** The writes that create a tenant channel: the tenant's counter (below MAX_TENANT_CHANNELS), then the channel. */
@@ -267,14 +258,7 @@ export function tenantChannelDeletedOps(tenantId: string, channelId: string): Wr
  */
 export function attachmentAddedOps(record: AttachmentRecord): WriteOp[] {
   return [
-    channelCount.upsert(
-      { check_id: record.check_id },
-      {
-        set: { tenant_id: record.tenant_id },
-        add: { count: 1 },
-        condition: belowLimit('count', MAX_CHANNELS_PER_CHECK),
-      },
-    ),
+    countedIn(record),
     attachment.put(record, { kind: 'itemNotExists' }),
     tenantChannel.conditionCheck(
       { tenant_id: record.tenant_id, id: record.channel_id },
@@ -287,6 +271,6 @@ export function attachmentAddedOps(record: AttachmentRecord): WriteOp[] {
 export function attachmentRemovedOps(checkId: string, channelId: string): WriteOp[] {
   return [
     attachment.delete({ check_id: checkId, channel_id: channelId }, { kind: 'itemExists' }),
-    channelCount.upsert({ check_id: checkId }, { add: { count: -1 } }),
+    countedOut(checkId),
   ];
 }

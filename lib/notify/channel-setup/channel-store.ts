@@ -1,6 +1,7 @@
 import { checkExistsOp } from '../../checks/check-items.ts';
 import { type CursorSeal, createCursorSeal } from '../../store/cursor-seal.ts';
 import { loadCursorSecret } from '../../store/cursor-secret.ts';
+import { transactIf } from '../../store/items.ts';
 import type { Page, PageRequest } from '../../store/paging.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
 import {
@@ -107,7 +108,7 @@ export function createChannelStore(
 
     /** Removes a check's own channel; false when the check has no such channel. */
     remove: (checkId: string, channelId: string): Promise<boolean> =>
-      transactOrFalse(table, channelRemovedOps(checkId, channelId)),
+      transactIf(table, channelRemovedOps(checkId, channelId)),
 
     /** One tenant channel, or undefined. */
     getShared: (tenantId: string, channelId: string): Promise<TenantChannelRecord | undefined> =>
@@ -119,17 +120,17 @@ export function createChannelStore(
 
     /** Stores a new tenant channel; false when the tenant has MAX_TENANT_CHANNELS already. */
     createShared: (record: TenantChannelRecord): Promise<boolean> =>
-      transactOrFalse(table, tenantChannelCreatedOps(record)),
+      transactIf(table, tenantChannelCreatedOps(record)),
 
     /** Replaces a tenant channel unless it changed since read (`expected`: its updated_at then). */
     replaceShared: (record: TenantChannelRecord, expected: string): Promise<boolean> =>
-      transactOrFalse(table, [tenantChannelChangedOp(record, expected)]),
+      transactIf(table, [tenantChannelChangedOp(record, expected)]),
 
     /** Deletes a tenant channel and every attachment of it; false when there was none. */
     async deleteShared(tenantId: string, channelId: string): Promise<boolean> {
-      if (!(await transactOrFalse(table, tenantChannelDeletedOps(tenantId, channelId)))) return false;
+      if (!(await transactIf(table, tenantChannelDeletedOps(tenantId, channelId)))) return false;
       for (const link of await listAttachmentsOfChannel(table, tenantId, channelId)) {
-        await transactOrFalse(table, attachmentRemovedOps(link.check_id, channelId));
+        await transactIf(table, attachmentRemovedOps(link.check_id, channelId));
       }
       return true;
     },
@@ -155,19 +156,8 @@ export function createChannelStore(
 
     /** Detaches a tenant channel from a check; false when it was not attached. */
     detach: (checkId: string, channelId: string): Promise<boolean> =>
-      transactOrFalse(table, attachmentRemovedOps(checkId, channelId)),
+      transactIf(table, attachmentRemovedOps(checkId, channelId)),
   };
-}
-
-/** Runs the writes; false when their first condition failed. */
-async function transactOrFalse(table: Table, ops: Parameters<Table['transact']>[0]): Promise<boolean> {
-  try {
-    await table.transact(ops);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailedError) return false;
-    throw error;
-  }
 }
 
 export type ChannelStore = ReturnType<typeof createChannelStore>;

@@ -1,7 +1,5 @@
 import type { CheckService } from '../../checks/services.ts';
-import type { Resolve } from '../../egress/egress-guard.ts';
-import { type Clock, isoTime } from '../../platform/clock.ts';
-import type { Runtime } from '../../platform/config.ts';
+import { isoTime } from '../../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
@@ -11,28 +9,21 @@ import { type ChannelView, publicChannel, REDACTED } from '../api/responses.ts';
 import type { MessageTemplate } from '../channels/definition.ts';
 import { channelDefinition } from '../channels/registry.ts';
 import { takesTemplate, templateRefusal } from '../channels/template-types.ts';
-import { type ShowDeliveries, showOne } from '../deliveries/delivery-responses.ts';
-import { type EmailRecipients, emailAddressesOf } from '../email/email-recipients.ts';
+import { showOne } from '../deliveries/delivery-responses.ts';
+import { emailAddressesOf } from '../email/email-recipients.ts';
 import type { NotifyActions } from '../pipeline/ports.ts';
 import type { Caller } from '../policy/policy-service.ts';
 import { withoutChannel } from '../routing/route-service.ts';
 import { checkChannelDestination, parseChannelInput, type TenantChannelInput } from './channel-config.ts';
 import { MAX_CHANNELS_PER_CHECK, MAX_TENANT_CHANNELS, type TenantChannelRecord } from './channel-items.ts';
+import type { ChannelSetupDeps } from './channel-setup-deps.ts';
 import { type ChannelStore, channelSeenFrom } from './channel-store.ts';
 
-export interface TenantChannelServiceDeps {
+export interface TenantChannelServiceDeps extends ChannelSetupDeps {
   table: Table;
   checkService: Pick<CheckService, 'requireCheck'>;
   channels: ChannelStore;
   actions: Pick<NotifyActions, 'sendTest' | 'sendChannelTest'>;
-  showDeliveries: ShowDeliveries;
-  clock: Clock;
-  egressAllow: readonly string[];
-  runtime?: Runtime;
-  natsPrefix: string;
-  resolve?: Resolve | undefined;
-  /** Email recipients: confirmation links on create and update, their states in views. */
-  recipients: Pick<EmailRecipients, 'statesFor' | 'requestConfirmations'>;
 }
 
 /** Refuses a template on a type that takes none: the one given (`given`), or the one kept on a new type. */

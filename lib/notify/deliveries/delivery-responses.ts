@@ -9,7 +9,12 @@ import { nextCursor } from '../api/responses.ts';
 import type { ChannelStore } from '../channel-setup/channel-store.ts';
 import { CHANNEL_TYPES, registeredType } from '../channels/registry.ts';
 import { readGroup } from '../grouping/group-items.ts';
-import { DELIVERY_KINDS, DELIVERY_STATUSES, type DeliveryRecord } from './delivery-items.ts';
+import {
+  DELIVERY_KINDS,
+  DELIVERY_STATUSES,
+  type DeliveryKind,
+  type DeliveryRecord,
+} from './delivery-items.ts';
 
 /**
  * Delivery records as the API shows them: DECISIONS.md's fields, the event in one word, and the
@@ -21,22 +26,13 @@ import { DELIVERY_KINDS, DELIVERY_STATUSES, type DeliveryRecord } from './delive
  * What a delivery told its channel, in one word: the state change (`down`, `degraded`, `recovery`;
  * `up` for a first result, `unknown` for a change to unknown), a `repeat` (a reminder while still
  * down), a `test`, an `escalation` or `also_failing` (a check failing on an entity already down). Derived from the stored kind and state change on every read, so records
- * written before the field existed carry it too.
+ * written before the field existed carry it too. An alert is told by its change, any other kind by
+ * its kind.
  */
 const DELIVERY_EVENTS = [
-  'down',
-  'degraded',
-  'recovery',
-  'up',
-  'unknown',
-  'repeat',
-  'test',
-  'escalation',
-  'digest',
-  'flapping',
-  'acknowledge',
-  'also_failing',
-] as const;
+  ...(['down', 'degraded', 'recovery', 'up', 'unknown'] as const),
+  ...DELIVERY_KINDS.filter((kind): kind is Exclude<DeliveryKind, 'alert'> => kind !== 'alert'),
+];
 type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
 
 /** The event a delivery record carries (see DELIVERY_EVENTS). */

@@ -3,6 +3,7 @@ import type { StateChangeEvent } from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { deterministicId } from '../../platform/ids.ts';
 import { delaySecondsFor, type JobInput } from '../../platform/job-queue.ts';
+import { transactIf } from '../../store/items.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
 import { type DeliveryRecord, deliveryChangedOp } from '../deliveries/delivery-items.ts';
 import type { NotifyJob } from '../jobs.ts';
@@ -213,13 +214,7 @@ export async function joinOpenBatch(
   if (!FOLDED_KINDS.has(record.kind) || record.status !== 'pending' || !record.channel_id) return false;
   const key = { tenant_id: record.tenant_id, channel_id: record.channel_id, group_id: batch.group_id };
   const { entry, folded } = foldedInto(record, batch, nowMs);
-  try {
-    await table.transact([...batchJoinedOps(key, batch.batch_id, entry), folded]);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailedError) return false;
-    throw error;
-  }
+  return transactIf(table, [...batchJoinedOps(key, batch.batch_id, entry), folded]);
 }
 
 /** Tries a few times: each lost race means another alert opened or a flush closed the batch meanwhile. */

@@ -7,22 +7,16 @@ import {
   type StateChangeEvent,
   settleFlap,
 } from '../../domain/states.ts';
-import { maintenanceLookup } from '../../maintenance/evaluate.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from '../policy/policy-items.ts';
 import { channelsForEvent, eventRouting } from '../routing/route-channels.ts';
+import { alertInputs } from './alert-inputs.ts';
 import { delayedJob, rejudgeJob, waitedAnotherHop } from './due-jobs.ts';
 import { getFlapState, historyOf, putFlapState } from './flap-state-items.ts';
 import { flapSettleJobId } from './job-ids.ts';
-import {
-  effectivePolicy,
-  enqueueAll,
-  type NotifyDeps,
-  newDelivery,
-  storeAndDispatch,
-} from './notify-deps.ts';
+import { deliverToEach, enqueueAll, type NotifyDeps } from './notify-deps.ts';
 import { firstRepeat } from './repeat.ts';
 import { isDownState } from './upstream.ts';
 
@@ -63,13 +57,8 @@ async function sendNotice(deps: NotifyDeps, event: StateChangeEvent): Promise<vo
     eventRouting(deps.table, event),
   ]);
   const channels = await channelsForEvent(deps, event, own, routing);
-  const records = channels.map((channel) =>
-    newDelivery(
-      { event, channel, kind: 'flapping', seq: '0', timeMs: Date.parse(event.timestamp) },
-      deps.clock.now(),
-    ),
-  );
-  await storeAndDispatch(deps, records);
+  const spec = { event, kind: 'flapping', seq: '0', timeMs: Date.parse(event.timestamp) } as const;
+  await deliverToEach(deps, channels, spec, deps.clock.now());
 }
 
 /**
@@ -171,12 +160,7 @@ export async function handleFlapSettle(deps: NotifyDeps, job: SettleJob): Promis
 async function sendSettled(deps: NotifyDeps, event: StateChangeEvent, dueMs: number): Promise<void> {
   const entity = await readEntityById(deps.table, event.tenant_id, event.entity_id);
   if (!entity || entity.last_transition_id !== event.transition_id) return;
-  const [policy, own, routing, maintenanceOf] = await Promise.all([
-    effectivePolicy(deps, event.tenant_id, event.check_id),
-    deps.channels.listForCheck(event.check_id),
-    eventRouting(deps.table, event, entity.blueprint_slug),
-    maintenanceLookup(deps.table, deps.clock, event.tenant_id),
-  ]);
+  const { policy, own, routing, maintenanceOf } = await alertInputs(deps, event, entity.blueprint_slug);
   const channels = await channelsForEvent(deps, event, own, routing);
   const maintenance = await maintenanceOf({ id: event.entity_id, blueprint_slug: entity.blueprint_slug });
   const skipped = policy.silenced
@@ -187,20 +171,8 @@ async function sendSettled(deps: NotifyDeps, event: StateChangeEvent, dueMs: num
         ? 'recovery alerts are off'
         : undefined;
   const nowMs = deps.clock.now();
-  const records = channels.map((channel) =>
-    newDelivery(
-      {
-        event,
-        channel,
-        kind: 'alert',
-        seq: `settled:${dueMs}`,
-        timeMs: dueMs,
-        ...(skipped ? { skipped } : {}),
-      },
-      nowMs,
-    ),
-  );
-  await storeAndDispatch(deps, records);
+  const settled = `settled:${dueMs}`;
+  await deliverToEach(deps, channels, { event, kind: 'alert', seq: settled, timeMs: dueMs, skipped }, nowMs);
   if (!skipped && isDownState(event.to_state) && policy.repeat_interval_seconds > 0) {
     await enqueueAll(deps, [firstRepeat(event, policy, nowMs)]);
   }

@@ -1,9 +1,9 @@
 import { readEntityById } from '../../catalog/entity-items.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';
-import { maintenanceLookup } from '../../maintenance/evaluate.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
 import type { NotifyJob } from '../jobs.ts';
-import { channelsForEvent, eventRouting } from '../routing/route-channels.ts';
+import { channelsForEvent } from '../routing/route-channels.ts';
+import { alertInputs } from './alert-inputs.ts';
 import { type AlertVerdict, alertFacts, channelDecisions, decideAlert } from './alert-steps.ts';
 import { deferredReason, recoveryDueJob } from './deferred-recovery.ts';
 import { rejudgeJob } from './due-jobs.ts';
@@ -13,7 +13,6 @@ import { afterUpstreamJobId, idTimeMs } from './job-ids.ts';
 import { maintenanceEndJob } from './maintenance-end.ts';
 import {
   type DeliverySpec,
-  effectivePolicy,
   enqueueAll,
   type NotifyDeps,
   newDelivery,
@@ -90,12 +89,7 @@ async function releaseHeldBack(deps: NotifyDeps, event: StateChangeEvent): Promi
  * check's flap history; while flapping it is held (flapping.ts).
  */
 export async function judgeChange(deps: NotifyDeps, event: StateChangeEvent) {
-  const [policy, own, routing, maintenanceOf] = await Promise.all([
-    effectivePolicy(deps, event.tenant_id, event.check_id),
-    deps.channels.listForCheck(event.check_id),
-    eventRouting(deps.table, event),
-    maintenanceLookup(deps.table, deps.clock, event.tenant_id),
-  ]);
+  const { policy, own, routing, maintenanceOf } = await alertInputs(deps, event);
   const reached = await channelsForEvent(deps, event, own, routing);
   const facts = alertFacts(
     deps,

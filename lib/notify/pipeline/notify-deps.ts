@@ -104,6 +104,19 @@ export function newDelivery(spec: DeliverySpec, nowMs: number): DeliveryRecord {
   };
 }
 
+/** One new record of the spec for each channel, stored and dispatched (storeAndDispatch). */
+export async function deliverToEach(
+  deps: NotifyDeps,
+  channels: ChannelRecord[],
+  spec: Omit<DeliverySpec, 'channel'>,
+  nowMs: number,
+): Promise<void> {
+  await storeAndDispatch(
+    deps,
+    channels.map((channel) => newDelivery({ ...spec, channel }, nowMs)),
+  );
+}
+
 /** Days a tenant's delivery records are kept (its result retention). */
 export async function retentionDays(deps: NotifyDeps, tenantId: string): Promise<number> {
   const tenant = await deps.tenants.getTenant(tenantId);

@@ -1,24 +1,18 @@
 import { type EntityState, readEntityById } from '../../catalog/entity-items.ts';
 import { readEntityTransition } from '../../checks/results.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';
-import { maintenanceLookup } from '../../maintenance/evaluate.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { ChannelRecord } from '../channel-setup/channel-items.ts';
 import { uniqueChannels } from '../channel-setup/channel-store.ts';
 import type { NotifyJob } from '../jobs.ts';
 import type { PolicyRecord } from '../policy/policy-items.ts';
-import { channelsForEvent, eventRouting } from '../routing/route-channels.ts';
+import { channelsForEvent } from '../routing/route-channels.ts';
+import { alertInputs } from './alert-inputs.ts';
 import { type AlertVerdict, alertFacts, decideAlert } from './alert-steps.ts';
 import { rejudgeJob, waitedAnotherHop } from './due-jobs.ts';
 import { flapOutcomeIfChanged } from './flapping.ts';
 import { idTimeMs, rejudgeJobId } from './job-ids.ts';
-import {
-  effectivePolicy,
-  enqueueAll,
-  type NotifyDeps,
-  newDelivery,
-  storeAndDispatch,
-} from './notify-deps.ts';
+import { enqueueAll, type NotifyDeps, newDelivery, storeAndDispatch } from './notify-deps.ts';
 import { firstRepeat } from './repeat.ts';
 import { alertHeldBackOps } from './suppressed-alert-items.ts';
 import { changeOrder, readToldOfEntity, type ToldRecord } from './told-items.ts';
@@ -161,12 +155,9 @@ export async function judgeTruth(
   if (entity.state === 'unknown') return undefined;
   const event = await truthEvent(deps, tenantId, entity);
   if (!event) return undefined;
-  const [told, policy, own, routing, maintenanceOf] = await Promise.all([
+  const [told, { policy, own, routing, maintenanceOf }] = await Promise.all([
     readToldOfEntity(deps.table, tenantId, entity.id),
-    effectivePolicy(deps, tenantId, event.check_id),
-    deps.channels.listForCheck(event.check_id),
-    eventRouting(deps.table, event, entity.blueprint_slug),
-    maintenanceLookup(deps.table, deps.clock, tenantId),
+    alertInputs(deps, event, entity.blueprint_slug),
   ]);
   // A failing entity's state reaches its failing checks' channels too (a check also failing, told
   // as such or held: DECISIONS.md "Alert truth (wave 5)" Cause).

@@ -8,13 +8,7 @@ import type { PolicyRecord } from '../policy/policy-items.ts';
 import { channelsForEvent, eventRouting } from '../routing/route-channels.ts';
 import { delayedJob, waitedAnotherHop } from './due-jobs.ts';
 import { repeatJobId } from './job-ids.ts';
-import {
-  effectivePolicy,
-  enqueueAll,
-  type NotifyDeps,
-  newDelivery,
-  storeAndDispatch,
-} from './notify-deps.ts';
+import { deliverToEach, effectivePolicy, enqueueAll, type NotifyDeps } from './notify-deps.ts';
 import { isDownState } from './upstream.ts';
 
 /**
@@ -75,13 +69,8 @@ export async function handleRepeat(deps: NotifyDeps, job: RepeatJob): Promise<vo
   // During a maintenance window a repeat is logged skipped; the series goes on after it.
   const maintenance = await maintenanceOf({ id: event.entity_id, blueprint_slug: entity.blueprint_slug });
   const skipped = maintenance ? { skipped: `maintenance: ${maintenance.name}` } : {};
-  const records = channels.map((channel) =>
-    newDelivery(
-      { event, channel, kind: 'repeat', seq: String(job.seq), timeMs: job.due_ms, ...skipped },
-      nowMs,
-    ),
-  );
-  await storeAndDispatch(deps, records);
+  const spec = { event, kind: 'repeat', seq: String(job.seq), timeMs: job.due_ms, ...skipped } as const;
+  await deliverToEach(deps, channels, spec, nowMs);
   // The next one counts from this one's due time, so a late run does not push the series back.
   const dueMs = Math.max(job.due_ms + policy.repeat_interval_seconds * 1000, nowMs + 1000);
   await enqueueAll(deps, [repeatJob({ ...job, seq: job.seq + 1, due_ms: dueMs }, nowMs)]);

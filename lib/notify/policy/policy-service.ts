@@ -1,9 +1,7 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
 import { checkDefinitionsById } from '../../checks/check-items.ts';
 import type { CheckService } from '../../checks/services.ts';
-import type { Resolve } from '../../egress/egress-guard.ts';
-import { type Clock, isoTime } from '../../platform/clock.ts';
-import type { Runtime } from '../../platform/config.ts';
+import { isoTime } from '../../platform/clock.ts';
 import { LimitExceededError, NotFoundError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { PageRequest } from '../../store/paging.ts';
@@ -17,36 +15,23 @@ import {
   MAX_CHANNELS_PER_CHECK,
   type TenantChannelRecord,
 } from '../channel-setup/channel-items.ts';
+import type { ChannelSetupDeps } from '../channel-setup/channel-setup-deps.ts';
 import type { ChannelStore } from '../channel-setup/channel-store.ts';
 import type { DeliveryListRequest } from '../deliveries/delivery-items.ts';
-import type { ShowDeliveries } from '../deliveries/delivery-responses.ts';
 import type { DeliveryStore } from '../deliveries/delivery-store.ts';
-import { type EmailRecipients, emailAddressesOf } from '../email/email-recipients.ts';
+import { emailAddressesOf } from '../email/email-recipients.ts';
 import type { NotifyActions } from '../pipeline/ports.ts';
 import { routesReaching } from '../routing/check-routes.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 import type { PolicyStore } from './policy-store.ts';
 
-export interface PolicyServiceDeps {
+export interface PolicyServiceDeps extends ChannelSetupDeps {
   checkService: Pick<CheckService, 'requireCheck'>;
   policies: PolicyStore;
   channels: ChannelStore;
   deliveries: DeliveryStore;
   /** The routes reaching a check (check-routes.ts) are read from it. */
   table: Table;
-  /** Delivery records as the API shows them, named (delivery-responses.ts). */
-  showDeliveries: ShowDeliveries;
-  clock: Clock;
-  /** CIDRs the SSRF guard lets channel URLs reach (VIGIL_EGRESS_ALLOW). */
-  egressAllow: readonly string[];
-  /** Which runtime's setting a refused channel URL names; local by default. */
-  runtime?: Runtime;
-  /** VIGIL_NATS_PREFIX: nats channels show the full subject they publish to. */
-  natsPrefix: string;
-  /** Name resolution for the SSRF check at create (tests: loopback receivers); default the system's. */
-  resolve?: Resolve | undefined;
-  /** Email recipients: confirmation links on create, their states in views. */
-  recipients: Pick<EmailRecipients, 'statesFor' | 'requestConfirmations'>;
   /** The notifier: a silence lifted re-judges the check's entity (what it held is told if still true). */
   notifier: Pick<NotifyActions, 'rejudge'>;
 }

@@ -2,7 +2,6 @@ import { readEntityById } from '../../catalog/entity-items.ts';
 import { checkNameOf } from '../../check-types/check-name.ts';
 import type { CheckService } from '../../checks/services.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';
-import { maintenanceLookup } from '../../maintenance/evaluate.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -11,14 +10,14 @@ import type { ChannelStore } from '../channel-setup/channel-store.ts';
 import { recipientsOf } from '../channels/registry.ts';
 import type { EmailRecipients } from '../email/email-recipients.ts';
 import { type GroupPlan, groupingContext, previewPlan } from '../grouping/intercept.ts';
+import { alertInputs } from '../pipeline/alert-inputs.ts';
 import { alertFacts, channelDecisions, decideAlert } from '../pipeline/alert-steps.ts';
 import { escalationJobs } from '../pipeline/escalation.ts';
 import { FLAPPING_REASON, flapOutcomeIfChanged } from '../pipeline/flapping.ts';
-import { effectivePolicy } from '../pipeline/notify-deps.ts';
 import { firstRepeat } from '../pipeline/repeat.ts';
 import { isDownState } from '../pipeline/upstream.ts';
 import type { PolicyStore } from '../policy/policy-store.ts';
-import { channelsForEvent, eventRouting } from '../routing/route-channels.ts';
+import { channelsForEvent } from '../routing/route-channels.ts';
 import { entityTruth } from './simulate-truth.ts';
 import { channelPaths, escalationDecisions, type Reached, type SimulatedDecision } from './simulate-words.ts';
 
@@ -77,12 +76,7 @@ async function simulateCheck(
     transition_id: newId('trn', nowMs),
     timestamp: isoTime(nowMs),
   };
-  const [policy, own, routing, maintenanceOf] = await Promise.all([
-    effectivePolicy(deps, event.tenant_id, check.id),
-    deps.channels.listForCheck(check.id),
-    eventRouting(deps.table, event, entity.blueprint_slug),
-    maintenanceLookup(deps.table, deps.clock, event.tenant_id),
-  ]);
+  const { policy, own, routing, maintenanceOf } = await alertInputs(deps, event, entity.blueprint_slug);
   const channels = await channelsForEvent(deps, event, own, routing);
   const facts = alertFacts(
     deps,

@@ -14,6 +14,14 @@ export interface ResetLink {
 /** Users' text in the e-mails' HTML (team names, addresses). */
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** A mail of these words to the one person `to`, from Vigil's sender. */
+export function mailTo(
+  input: { from: EmailSender; to: string; deliveryId: string },
+  words: Pick<OutgoingMail, 'subject' | 'text' | 'html'>,
+): OutgoingMail {
+  return { ...words, from: input.from, to: [input.to], deliveryId: input.deliveryId };
+}
+
 /** The e-mail to `to` with its links (valid for `minutes`). */
 export function passwordResetMail(input: {
   from: EmailSender;
@@ -34,12 +42,5 @@ export function passwordResetMail(input: {
     )
     .join('');
   const html = `<p>${escapeHtml(intro)}</p><p>${escapeHtml(how)}</p><ul>${items}</ul><p>${escapeHtml(ignore)}</p>`;
-  return {
-    subject: 'Reset your Vigil password',
-    text,
-    html,
-    from: input.from,
-    to: [input.to],
-    deliveryId: input.deliveryId,
-  };
+  return mailTo(input, { subject: 'Reset your Vigil password', text, html });
 }

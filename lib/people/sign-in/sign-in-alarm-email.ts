@@ -1,5 +1,5 @@
 import type { EmailSender } from '../../domain/formats.ts';
-import { escapeHtml } from '../reset/password-reset-email.ts';
+import { escapeHtml, mailTo } from '../reset/password-reset-email.ts';
 import type { OutgoingMail } from '../reset/ports.ts';
 import type { SignInFailures } from './sign-in-failure-items.ts';
 
@@ -36,12 +36,5 @@ export function signInFailuresMail(input: {
       : 'If it was not you, nothing is needed while your password is strong; consider changing it and turning on two-factor authentication.';
   const text = [what, '', slowed, advice].join('\n');
   const html = [what, slowed, advice].map((line) => `<p>${escapeHtml(line)}</p>`).join('');
-  return {
-    subject: 'Failed sign-ins to your Vigil account',
-    text,
-    html,
-    from: input.from,
-    to: [input.to],
-    deliveryId: input.deliveryId,
-  };
+  return mailTo(input, { subject: 'Failed sign-ins to your Vigil account', text, html });
 }
