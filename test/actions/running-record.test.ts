@@ -3,10 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { ExecutionRecord } from '../../lib/actions/execution-items.ts';
 import { createExecutionStore } from '../../lib/actions/execution-store.ts';
 import { INTERRUPTED_MESSAGE, RUNNING_AT_MOST_MS } from '../../lib/actions/run-record.ts';
-import { createDynamoTable } from '../../lib/dynamodb/dynamodb-table.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import { tableEngines } from '../support/table-engines.ts';
 

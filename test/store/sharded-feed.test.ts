@@ -6,7 +6,6 @@ import {
   tenantTransitionsPage,
   transitionRecordedOp,
 } from '../../lib/checks/results/transition-items.ts';
-import { createDynamoTable } from '../../lib/dynamodb/dynamodb-table.ts';
 import {
   getIncident,
   type IncidentRecord,
@@ -19,7 +18,6 @@ import {
   resolveIncident,
 } from '../../lib/incidents/incident-items.ts';
 import { newId } from '../../lib/platform/ids.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import { FEED_SHARDS } from '../../lib/store/sharded-feed.ts';
 import type { Item, Table } from '../../lib/store/table.ts';
