@@ -14,19 +14,19 @@ let fixtures: TlsFixtures;
 const servers: (Server | TcpServer)[] = [];
 const ports: Record<string, number> = {};
 
-/** Each fixture server's accepted connections still open (the probe must close every one it makes). */
-const open = new Map<Server | TcpServer, Set<Socket>>();
+/** Each fixture server's accepted connections still open, by its port (the probe must close every one it makes). */
+const open = new Map<number, Set<Socket>>();
 
 async function listen(server: Server | TcpServer): Promise<number> {
   servers.push(server);
   const sockets = new Set<Socket>();
-  open.set(server, sockets);
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
+  open.set(portOf(server), sockets);
   return portOf(server);
 }
 
@@ -61,9 +61,7 @@ beforeAll(async () => {
 afterEach(async () => {
   const leaked = () =>
     Object.entries(ports)
-      .filter(([, port]) =>
-        [...open].some(([server, sockets]) => portOf(server) === port && sockets.size > 0),
-      )
+      .filter(([, port]) => (open.get(port)?.size ?? 0) > 0)
       .map(([name]) => name);
   await vi.waitFor(() => expect(leaked()).toEqual([]), WAIT);
 });
