@@ -35,10 +35,12 @@ const config: KnipConfig = {
   vite: { config: ['web/vite.config.ts'] },
   ignoreDependencies: [
     // Read by path, not imported: DynamoDB Local's jar (test/support/dynamodb-local.ts), the MCP
-    // inspector's bin (test/mcp/inspector.test.ts), axe.min.js injected into pages (test/console).
+    // inspector's bin (test/mcp/inspector.test.ts), axe.min.js injected into pages (test/console),
+    // the W3C Nu Html Checker's jar (test/status-pages/support/nu-validator.ts).
     'amplify-dynamodb-simulator',
     '@modelcontextprotocol/inspector',
     'axe-core',
+    'vnu-jar',
   ],
   ignoreIssues: {
     // Lambda entries: AWS calls `handler`, nothing imports it.

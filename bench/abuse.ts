@@ -11,7 +11,7 @@ import { seedStatusPage } from './status-page.ts';
 /**
  * The abuse mix of issue 36 item 3 on the local runtime: `addresses` keyless visitors (each from
  * its own loopback address, 127.0.0.2 up) read a public page of `entities` entities, its JSON and
- * its badge back to back, while one key runs `readers` loops of the tenant's expensive reads
+ * its badge back to back and subscribe addresses to it (every fourth request), while one key runs `readers` loops of the tenant's expensive reads
  * (status board, metrics, incidents, transitions), and /healthz is polled one GET at a time. The
  * figure is /healthz's latency under that load (target: p99 <= 300 ms); the answers the abusers
  * got are counted (429s are the per-tenant bound on expensive reads at work). The rate limits are
@@ -26,27 +26,42 @@ export interface AbuseFigures {
   /** /healthz answers other than 200 (0: the connection failed), counted in the samples' times. */
   healthzFailed: number;
   pages: { ok: number; other: number };
+  /** The visitors' subscriptions (POST /p/abuse/subscribe, issue 54): 202 whatever the address. */
+  subscribes: { accepted: number; other: number };
   reads: { ok: number; refused: number; other: number };
   seconds: number;
 }
 
 /** The longest /healthz is sampled, whatever `samples` says. */
 const SAMPLING_MS = 120_000;
-const PAGE_PATHS = ['/p/abuse', '/p/abuse/status.json', '/p/abuse/badge.svg'];
+const PAGE_PATHS = [
+  '/p/abuse',
+  '/p/abuse/status.json',
+  '/p/abuse/badge.svg',
+  '/p/abuse/feed.rss',
+  '/p/abuse/feed.atom',
+];
 const READ_PATHS = ['/v1/status', '/v1/metrics', '/v1/incidents', '/v1/status/transitions'];
 
-/** One GET over `agent`, its body read and dropped: the status (0 on a connection error). */
-function get(url: string, agent: Agent, headers: Record<string, string> = {}): Promise<number> {
+/** One GET (or a POST of `body`) over `agent`, its answer read and dropped: the status (0 on a connection error). */
+function get(
+  url: string,
+  agent: Agent,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<number> {
   return new Promise((resolve) => {
-    const req = request(url, { agent, headers }, (res) => {
+    const req = request(url, { agent, headers, method: body === undefined ? 'GET' : 'POST' }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
       res.on('error', () => resolve(0));
     });
     req.on('error', () => resolve(0));
-    req.end();
+    req.end(body);
   });
 }
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 export async function runAbuse(options: {
   entities: number;
@@ -77,6 +92,7 @@ export async function runAbuse(options: {
         healthz: percentiles([]),
         healthzFailed: 0,
         pages: { ok: 0, other: 0 },
+        subscribes: { accepted: 0, other: 0 },
         reads: { ok: 0, refused: 0, other: 0 },
         seconds: 0,
       };
@@ -85,6 +101,14 @@ export async function runAbuse(options: {
         const agent = new Agent({ keepAlive: true, localAddress: `127.0.0.${n + 2}` });
         agents.push(agent);
         for (let i = 0; running; i += 1) {
+          // Every fourth request subscribes an address (a new one each time: the quotas do the rest).
+          if (i % 4 === 3) {
+            const email = encodeURIComponent(`visitor${n}-${i}@example.com`);
+            const status = await get(`${serve.url}/p/abuse/subscribe`, agent, FORM, `email=${email}`);
+            if (status === 202) figures.subscribes.accepted += 1;
+            else figures.subscribes.other += 1;
+            continue;
+          }
           const status = await get(`${serve.url}${PAGE_PATHS[i % PAGE_PATHS.length]}`, agent);
           if (status === 200) figures.pages.ok += 1;
           else figures.pages.other += 1;

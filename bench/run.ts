@@ -296,7 +296,7 @@ try {
       });
       results.abuse.push({ ...a, commit: checkout.commit });
       log(
-        `  /healthz p50 ${Math.round(a.healthz.p50)} ms, p99 ${Math.round(a.healthz.p99)} ms (${a.healthz.count} GETs, ${a.healthzFailed} failed); pages ${a.pages.ok}; reads ${a.reads.ok} ok, ${a.reads.refused} refused`,
+        `  /healthz p50 ${Math.round(a.healthz.p50)} ms, p99 ${Math.round(a.healthz.p99)} ms (${a.healthz.count} GETs, ${a.healthzFailed} failed); pages ${a.pages.ok}; subscribes ${a.subscribes.accepted} accepted, ${a.subscribes.other} other; reads ${a.reads.ok} ok, ${a.reads.refused} refused`,
       );
     }
   }

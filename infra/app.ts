@@ -31,6 +31,8 @@ new VigilStack(app, 'Vigil', {
     wafRateLimit: setting('wafRateLimit'),
     wafAclArn: setting('wafAclArn'),
     cognito: setting('cognito'),
+    pageDomains: setting('pageDomains'),
+    pageDomainsCertificateArn: setting('pageDomainsCertificateArn'),
   },
   capacity: {
     expectedChecks: setting('expectedChecks'),

@@ -86,7 +86,7 @@ const SPA_REWRITE = `function handler(event) {
  * Host, which the API's Origin policy needs (lib/http/origin-policy.ts: the console's own origin),
  * so the function passes it on under a name of its own as well.
  */
-const VIEWER_ADDRESS = `function handler(event) {
+export const VIEWER_ADDRESS = `function handler(event) {
   var request = event.request;
   request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };
   if (request.headers.host) request.headers['${VIEWER_HOST_HEADER}'] = { value: request.headers.host.value };
@@ -97,7 +97,7 @@ const VIEWER_ADDRESS = `function handler(event) {
 /**
  * The web console in the cloud: the built files in a private bucket that only this distribution
  * reads (origin access control), and the API on the same origin: /v1/status/stream, /v1/mcp and
- * /v1/config/* to their streaming function URLs, every other /v1 path (and /healthz, the ping URLs /ping/* and the public status pages /p/*, cached) to the HTTP API. The browser
+ * /v1/config/* to their streaming function URLs, every other /v1 path (and /healthz, the ping URLs /ping/*, the calendar feeds /ical/* and the public status pages /p/*, cached) to the HTTP API. The browser
  * calls one origin, so no CORS; the API's own URLs keep working as before.
  */
 export class VigilConsole extends Construct {
@@ -203,6 +203,13 @@ export class VigilConsole extends Construct {
         // a redirect would turn a cron's plain-http ping into a silent 301 (curl -f passes it)
         // instead of a failed request, and would have sent the token in the clear.
         '/ping/*': { ...apiBehavior(api), viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY },
+        // On-call calendar feeds (/ical/<token>.ics): the API's, uncached here (the API answers
+        // `private`), HTTPS only for the same reason: the path is the credential.
+        '/ical/*': { ...apiBehavior(api), viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY },
+        // Acknowledgement links (/a/<token>): the API's, uncached, HTTPS only (the path is the credential).
+        '/a/*': { ...apiBehavior(api), viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY },
+        // A password page's form (POST, uncached, to the API), before the cached pages.
+        '/p/*/access': apiBehavior(api),
         // Public status pages: the API's, cached at the edge as long as the API says (30 s).
         '/p/*': publicPages,
       },
@@ -244,10 +251,15 @@ const PUBLIC_PAGE_MAX_TTL = Duration.seconds(60);
 
 /**
  * The public status pages (/p/{slug}, its status.json and badge.svg) on the console's origin:
- * GET and HEAD only, cached by the API's Cache-Control (max-age=30; at most PUBLIC_PAGE_MAX_TTL),
+ * GET and HEAD cached by the API's Cache-Control (max-age=30; at most PUBLIC_PAGE_MAX_TTL),
  * keyed on the path alone (no query string, header or cookie), so every viewer shares one copy.
  * Only the viewer's address and Host (the viewer-request function's) reach the API, for its
- * per-address limit: never Authorization or cookies, which these keyless routes do not read.
+ * per-address limit, Content-Type (a subscription is a form or JSON), the `vigil_page` cookie
+ * that opens a password page and the console's `vigil_session`, which opens an SSO page: never
+ * Authorization or another cookie. Neither cookie is in the cache key: a private page answers
+ * `private, no-store` (the form, the sign-in link or the page), which CloudFront never stores, so
+ * only public pages are shared. The subscribers' forms POST (subscribe, confirm, manage,
+ * RFC 8058 one-click unsubscribe): every method passes, only GET and HEAD are cached.
  */
 function publicPagesPath(scope: Construct, origin: IOrigin, viewerAddress: EdgeFunction): BehaviorOptions {
   const cachePolicy = new CachePolicy(scope, 'PublicPagesCache', {
@@ -262,15 +274,19 @@ function publicPagesPath(scope: Construct, origin: IOrigin, viewerAddress: EdgeF
     enableAcceptEncodingBrotli: true,
   });
   const originRequestPolicy = new OriginRequestPolicy(scope, 'PublicPagesOrigin', {
-    comment: 'Vigil public status pages: the viewer address and Host only',
-    headerBehavior: OriginRequestHeaderBehavior.allowList(VIEWER_ADDRESS_HEADER, VIEWER_HOST_HEADER),
-    cookieBehavior: OriginRequestCookieBehavior.none(),
+    comment: 'Vigil public status pages: the viewer address, Host, Content-Type, the page access cookie',
+    headerBehavior: OriginRequestHeaderBehavior.allowList(
+      VIEWER_ADDRESS_HEADER,
+      VIEWER_HOST_HEADER,
+      'content-type',
+    ),
+    cookieBehavior: OriginRequestCookieBehavior.allowList('vigil_page', 'vigil_session'),
     queryStringBehavior: OriginRequestQueryStringBehavior.none(),
   });
   return {
     origin,
     viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-    allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+    allowedMethods: AllowedMethods.ALLOW_ALL,
     cachedMethods: CachedMethods.CACHE_GET_HEAD,
     cachePolicy,
     originRequestPolicy,

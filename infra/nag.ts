@@ -57,6 +57,16 @@ export function acknowledgeNagFindings(stack: Stack): void {
     'AwsSolutions-CFR4',
     "The default *.cloudfront.net certificate cannot set a minimum TLS version; CloudFront's own certificate policy applies.",
   );
+  // Status pages on custom domains (-c vigil:pageDomains=): only when the deployment has them.
+  const pages = stack.node.tryFindChild('PageDomains')?.node.tryFindChild('Distribution');
+  if (pages) {
+    ack(pages, 'AwsSolutions-CFR1', 'Status pages are read by their customers worldwide.');
+    ack(
+      pages,
+      'AwsSolutions-CFR2',
+      'WAF is optional (-c vigil:waf=true, infra/waf.ts), as on the console distribution: a web ACL costs a monthly floor.',
+    );
+  }
   // The CDK's BucketDeployment handler (a singleton Lambda the console's file upload runs in).
   const deployment = stack.node.children.find((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'));
   if (deployment) {

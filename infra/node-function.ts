@@ -45,6 +45,8 @@ export const LAZY_MODULES: Readonly<Record<string, readonly string[]>> = {
   'functions/notifier.ts': ['@nats-io/transport-node', 'undici'],
   // Every state change comes here to be matched; only a matching action's run sends (with undici).
   'functions/actions.ts': ['undici'],
+  // Reports go out by SES; undici is behind lib/notify's e-mail face (the HTTP channels), never loaded here.
+  'functions/reports.ts': ['undici'],
 };
 
 /** The per-function settings; everything else is shared by every Vigil Lambda. */

@@ -14,12 +14,14 @@ import { VigilConsole } from './console.ts';
 import { VigilMcp } from './mcp.ts';
 import { acknowledgeNagFindings } from './nag.ts';
 import { VigilNotifications } from './notifications.ts';
+import { type PageDomainSettings, pageDomainsOf, VigilPageDomains } from './page-domains.ts';
+import { VigilReports } from './reports.ts';
 import { VigilStatusStream } from './status-stream.ts';
 import { VigilTable } from './table.ts';
 import { VigilWaf, wafRateLimitSchema } from './waf.ts';
 
 /** Deployment settings of the notification channels, actions and the HTTP API (README.md "Deploying to AWS"); each optional. */
-export interface VigilSettings {
+export interface VigilSettings extends PageDomainSettings {
   /** VIGIL_NATS_URL: the NATS servers of the nats channel, comma-separated `nats://` URLs. */
   readonly natsUrl?: string;
   /** VIGIL_NATS_PREFIX: the root of every published subject, before the tenant id (default vigil). */
@@ -68,6 +70,7 @@ export function settingsEnvironment(settings: VigilSettings = {}): Record<string
   if (settings.allowedHosts) env.VIGIL_ALLOWED_HOSTS = settings.allowedHosts;
   if (settings.egressAllow) env.VIGIL_EGRESS_ALLOW = settings.egressAllow;
   if (settings.emailFrom) env.VIGIL_EMAIL_FROM = settings.emailFrom;
+  if (settings.pageDomains) env.VIGIL_PAGE_DOMAINS = settings.pageDomains;
   loadConfig('cloud', env);
   return env;
 }
@@ -84,6 +87,7 @@ export class VigilStack extends Stack {
   readonly statusStream: VigilStatusStream;
   readonly notifications: VigilNotifications;
   readonly actions: VigilActions;
+  readonly reports: VigilReports;
   readonly mcp: VigilMcp;
   readonly configDocs: VigilConfigDocs;
   readonly console: VigilConsole;
@@ -149,6 +153,12 @@ export class VigilStack extends Stack {
       this.notifications.sendEmailFrom(this.notifications.notifier, emailFrom);
       this.notifications.sendEmailFrom(this.api.handler, emailFrom);
     }
+    // The report e-mails (lib/reports) leave through SES too.
+    this.reports = new VigilReports(this, 'Reports', {
+      table,
+      environment: { ...environment, ...channelSettings },
+    });
+    if (emailFrom) this.notifications.sendEmailFrom(this.reports.sender, emailFrom);
     // SMS channels with provider sns: the notifier's alerts and the api function's test sends.
     this.notifications.sendSmsFrom(this.notifications.notifier);
     this.notifications.sendSmsFrom(this.api.handler);
@@ -187,6 +197,7 @@ export class VigilStack extends Stack {
       concurrency: reserved.config,
     });
     this.checks.enqueueFrom(this.configDocs.handler);
+    const aclArn = webAclArn(this, props?.settings ?? {});
     // The web console, with the API on its own origin: the browser never makes a cross-origin call.
     this.console = new VigilConsole(this, 'Console', {
       httpApi: this.api.httpApi,
@@ -195,8 +206,23 @@ export class VigilStack extends Stack {
       configUrl: this.configDocs.url,
       edgeSecret: this.edgeSecret,
       ...(props?.consoleDir ? { consoleDir: props.consoleDir } : {}),
-      webAclArn: webAclArn(this, props?.settings ?? {}),
+      webAclArn: aclArn,
     });
+    // Status pages on their custom domains (-c vigil:pageDomains=, with their certificate): a distribution of their own.
+    const pageDomains = pageDomainsOf(props?.settings ?? {});
+    if (pageDomains) {
+      const pages = new VigilPageDomains(this, 'PageDomains', {
+        ...pageDomains,
+        httpApi: this.api.httpApi,
+        edgeSecret: this.edgeSecret,
+        logBucket: this.console.accessLogs,
+        webAclArn: aclArn,
+      });
+      new CfnOutput(this, 'PageDomainsTarget', {
+        value: pages.target,
+        description: 'Point each status page domain here (a CNAME, or a Route 53 alias)',
+      });
+    }
     this.alarms = new VigilAlarms(this, 'Alarms', {
       table,
       functions: {

@@ -1,6 +1,8 @@
 import * as z from 'zod';
+import { composeAckLinks, mintAckLinks } from './ack-links/compose.ts';
 import { composeActions } from './actions/compose.ts';
 import type { ActionJob } from './actions/jobs.ts';
+import { DEFAULT_LIMITS } from './auth/records.ts';
 import { createBlueprintStore } from './catalog/blueprint-store.ts';
 import { catalogServices } from './catalog/compose.ts';
 import { createEntityStore } from './catalog/entity-store.ts';
@@ -9,8 +11,12 @@ import { createRunNow } from './checks/probing.ts';
 import { checkRoutes } from './checks/routes.ts';
 import { createCheckReadService, createCheckService, ruleChangeOps } from './checks/services.ts';
 import { composeConfigDocs } from './config-doc/compose.ts';
+import { composeContacts } from './contacts/compose.ts';
 import type { EgressSettings } from './egress/egress.ts';
+import { composeEscalation } from './escalation/compose.ts';
+import { pagingFor } from './escalation/compose-paging.ts';
 import { composeChangeConsumers, consumerList } from './events/consumers.ts';
+import { withHandover } from './handover/compose.ts';
 import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { hostPolicyOf } from './http/origin-policy.ts';
@@ -32,6 +38,7 @@ import { composeNotifications } from './notify/compose.ts';
 import type { EmailTransport } from './notify/email-transport.ts';
 import type { NotifyJob } from './notify/jobs.ts';
 import type { SmsTransport } from './notify/sms-transport.ts';
+import { composeOnCall } from './oncall/compose.ts';
 import { composePeople } from './people/compose.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
@@ -40,6 +47,7 @@ import type { Logger } from './platform/logger.ts';
 import type { RateLimiter } from './platform/rate-limiter.ts';
 import type { Prober } from './probes/types.ts';
 import { pushFeatureRoutes } from './push/compose.ts';
+import { composeReports } from './reports/compose.ts';
 import { searchRoutes } from './search/routes.ts';
 import { composeSkills } from './skills/compose.ts';
 import { composeStatus } from './status/compose.ts';
@@ -49,6 +57,7 @@ import { createCursorSeal } from './store/cursor-seal.ts';
 import { loadCursorSecret } from './store/cursor-secret.ts';
 import type { Table } from './store/table.ts';
 import { createMemoryStreamSlots, type StreamSlots } from './streams/stream-slots.ts';
+import { composeTeams } from './teams/compose.ts';
 import { uptimeRoutes } from './uptime/routes.ts';
 import { createUptimeService } from './uptime/uptime-service.ts';
 
@@ -104,6 +113,9 @@ export function createApp(deps: CoreDeps) {
   const catalogDeps = { ...catalog, ruleChangeOps };
   const checkService = createCheckService({ ...checkDeps, entities, cursors, runtime: deps.config.runtime });
   const runNow = createRunNow({ ...checkDeps, ...jobRunner, checkService, limiter: people.limiter });
+  const escalation = composeEscalation({ table: deps.table, clock: deps.clock });
+  const emailDailyLimit = async (tenantId: string) =>
+    (await tenants.getTenant(tenantId))?.email_daily_limit ?? DEFAULT_LIMITS.email_daily_limit;
   const notifications = composeNotifications({
     table: deps.table,
     clock: deps.clock,
@@ -116,6 +128,21 @@ export function createApp(deps: CoreDeps) {
     egress: deps.egress,
     email: deps.email,
     smsTransport: deps.smsTransport,
+    policyExists: escalation.policyExists,
+    // Escalation policies page people by their contact plans, through this runtime's e-mail and SMS.
+    paging: pagingFor({
+      ...deps,
+      cursors,
+      queue: deps.notifyQueue,
+      publicUrl: deps.config.publicUrl,
+      emailDailyLimit,
+      // Each page carries its person's single-use acknowledgement link (lib/ack-links).
+      links: (incident, userId) =>
+        mintAckLinks(
+          { table: deps.table, clock: deps.clock, config: deps.config },
+          { tenantId: incident.tenant_id, incidentId: incident.id, userId },
+        ),
+    }),
   });
   const actions = composeActions({
     table: deps.table,
@@ -138,10 +165,22 @@ export function createApp(deps: CoreDeps) {
     clock: deps.clock,
     logger: deps.logger,
     cursors,
-    sources: { alerts: notifications.incidentAlerts, actionRuns: actions.incidentRuns },
+    sources: {
+      alerts: notifications.incidentAlerts,
+      actionRuns: actions.incidentRuns,
+      pages: escalation.pages,
+    },
     onAcknowledged: notifications.onAcknowledged,
   });
   const uptime = createUptimeService({ table: deps.table, clock: deps.clock, cursors, checkService });
+  // Teams and who is on call (issue 55 item 5): its routes, and the who service the MCP tool asks.
+  const teams = composeTeams({
+    table: deps.table,
+    clock: deps.clock,
+    blueprints,
+    entities,
+    policies: escalation.policies,
+  });
   const skills = composeSkills({ table: deps.table, clock: deps.clock, actions: actions.actions });
   // Routes called in-process for a caller the router admitted (configuration apply): `routes` is read at the first call.
   const invoke = createRouteInvoker({ routes: () => routes, audit: people.audit, logger: deps.logger });
@@ -167,6 +206,7 @@ export function createApp(deps: CoreDeps) {
     audit: people.mcpAudit,
     logger: deps.logger,
     config: () => configDocs.engine,
+    who: teams.who,
   });
 
   const locations = composeLocations({ ...deps, tenants, checks, recorder, decider: jobRunner.decider });
@@ -180,6 +220,23 @@ export function createApp(deps: CoreDeps) {
     settings: deps.statusStream ?? { follow: 'poll' },
   });
 
+  const reports = composeReports({ ...deps, cursors, email: deps.email });
+  // The notify queue's handover jobs (issue 55 item 6) go to lib/handover, the rest to the notifier.
+  const notifier = withHandover(notifications.notifier, {
+    ...deps,
+    cursors,
+    emailDailyLimit,
+    queue: deps.notifyQueue,
+    who: teams.who,
+  });
+  const statusPages = composeStatusPages({
+    table: deps.table,
+    clock: deps.clock,
+    tenantLive: async (tenantId) => (await tenants.getTenant(tenantId))?.disabled === false,
+    hosts: hostPolicyOf(deps.config),
+    pageAccess: people.pageAccess,
+    pageDomains: deps.config.pageDomains,
+  });
   const routes: Route[] = [
     defineRoute({
       method: 'GET',
@@ -216,12 +273,25 @@ export function createApp(deps: CoreDeps) {
     ...maintenanceRoutes({ maintenance: createMaintenanceService({ table: deps.table, clock: deps.clock }) }),
     ...actions.routes,
     ...incidents.routes,
-    ...composeStatusPages({
+    ...statusPages.routes,
+    ...uptimeRoutes({ uptime }),
+    ...reports.routes,
+    ...composeOnCall({
       table: deps.table,
       clock: deps.clock,
+      hosts: hostPolicyOf(deps.config),
       tenantLive: async (tenantId) => (await tenants.getTenant(tenantId))?.disabled === false,
     }).routes,
-    ...uptimeRoutes({ uptime }),
+    ...composeContacts({ ...deps, cursors, emailDailyLimit }).routes,
+    ...teams.routes,
+    // Acknowledgement links (/a/{token}) a page's message carries (issue 55 item 4).
+    ...composeAckLinks({
+      table: deps.table,
+      clock: deps.clock,
+      incidents: incidents.service,
+      tenantLive: async (tenantId) => (await tenants.getTenant(tenantId))?.disabled === false,
+    }).routes,
+    ...escalation.routes,
     ...locations.routes,
     ...searchRoutes({ table: deps.table, cursors }),
     ...skills.routes,
@@ -260,6 +330,8 @@ export function createApp(deps: CoreDeps) {
     verifyCsrf: people.verifyCsrf,
     ...(people.audit ? { audit: people.audit } : {}),
     logger: deps.logger,
+    // A status page's custom domain serves that page's routes alone (lib/status-pages).
+    mapHost: statusPages.mapHost,
   });
   return {
     config: deps.config,
@@ -282,7 +354,7 @@ export function createApp(deps: CoreDeps) {
     channels: notifications.channels,
     deliveries: notifications.deliveries,
     senders: notifications.senders,
-    notifier: notifications.notifier,
+    notifier,
     notifyQueue: deps.notifyQueue,
     actionQueue: deps.actionQueue,
     actions: actions.actions,
@@ -292,6 +364,7 @@ export function createApp(deps: CoreDeps) {
     incidents: incidents.service,
     skills: skills.skills,
     tools: mcp.tools,
+    reports: reports.sender,
   };
 }
 

@@ -4,14 +4,8 @@ import type { TenantStore } from '../auth/tenants.ts';
 import type { Principal } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { parseJsonBody } from '../http/json-body.ts';
-import {
-  type AuthedRoute,
-  created,
-  noContent,
-  ok,
-  type PublicRoute,
-  type RouteContext,
-} from '../http/types.ts';
+import { answerNoContent } from '../http/tenant-handlers.ts';
+import { type AuthedRoute, created, ok, type PublicRoute, type RouteContext } from '../http/types.ts';
 import { parseInput } from '../http/validation.ts';
 import type { Clock } from '../platform/clock.ts';
 import { AccountDisabledError, NotFoundError, ReadOnlyError, UnauthorizedError } from '../platform/errors.ts';
@@ -174,10 +168,7 @@ export function actionRoutes(deps: ActionRouteDeps): Array<AuthedRoute | PublicR
       tag,
       summary: 'Delete an action (admin role) and, in bounded steps after, its execution history',
       schemas: { params: actionParams, responses: { 204: null } },
-      handler: async ({ principal, params }) => {
-        await service.remove(principal.tenantId, params.id);
-        return noContent();
-      },
+      handler: answerNoContent((tenantId, { params }) => service.remove(tenantId, params.id)),
     }),
     defineRoute({
       method: 'GET',

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { timestampSchema } from '../http/route-schemas.ts';
-import { type AuthedRoute, ok } from '../http/types.ts';
+import { answerOk } from '../http/tenant-handlers.ts';
+import type { AuthedRoute } from '../http/types.ts';
 import { ACTOR_TYPES, VIAS } from './audit-items.ts';
 import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX, type AuditService } from './audit-service.ts';
 
@@ -60,7 +61,7 @@ export function auditRoutes(deps: { audit: AuditService }): AuthedRoute[] {
       summary:
         'Who changed what, newest first: {entries, next_cursor}; filters actor, target (type:id or id), since (limit 1-200, default 50; a filtered page may hold fewer than limit)',
       schemas: { query: auditQuery, responses: { 200: auditPage } },
-      handler: async ({ principal, query }) => ok(await deps.audit.list(principal.tenantId, query)),
+      handler: answerOk((tenantId, { query }) => deps.audit.list(tenantId, query)),
     }),
   ];
 }

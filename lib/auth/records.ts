@@ -9,10 +9,11 @@ export {
   DEFAULT_LIMITS,
   getTenant,
   getTenantCatalog,
+  listTenants,
   memberJoinedOp,
   type PlanLimits,
   type Tenant,
   type TenantCatalog,
   tenantCatalogOp,
 } from './tenants/tenant-items.ts';
-export { getUser, listUsers, type User, userCreatedOps } from './tenants/user-items.ts';
+export { getUser, listUsers, type User, userCreatedOps, userReportOp } from './tenants/user-items.ts';

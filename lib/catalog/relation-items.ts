@@ -20,6 +20,12 @@ export const relationSchema = z.object({
   to_entity_id: z.string(),
   relation_type: z.enum(RELATION_TYPES),
   created_at: z.string(),
+  /**
+   * The kind of the `to` end (DECISIONS.md "On-call (wave 5)"): absent, an entity; `team`, an
+   * owned_by relation whose `to_entity_id` holds a team's id (lib/teams). The entity graph's reads
+   * (list, ofEntity, the walks) leave team ends out; teamOwnersOf and ownedByTeam read them.
+   */
+  to_type: z.literal('team').optional(),
 });
 export type RelationRecord = z.infer<typeof relationSchema>;
 
@@ -129,11 +135,14 @@ async function listRelations(table: Table, tenantId: string): Promise<RelationRe
       consistent: true,
     }),
   );
-  return items.map((item) => plain(relations.parse(item)));
+  return items.map((item) => plain(relations.parse(item))).filter(betweenEntities);
 }
 
+/** A relation whose two ends are entities (not an owned_by ending at a team). */
+const betweenEntities = (rel: RelationRecord) => rel.to_type !== 'team';
+
 /** Relations from or to one entity (gsi1 and gsi2), restricted to the tenant's partition. */
-export async function relationsOfEntity(
+async function relationsOfEntity(
   table: Table,
   tenantId: string,
   entityId: string,
@@ -144,8 +153,33 @@ export async function relationsOfEntity(
     ),
   );
   const mine = byIndex.flat().filter((item) => item.pk === tenantPk(tenantId));
-  const rels = mine.map((item) => plain(relations.parse(item)));
+  const rels = mine.map((item) => plain(relations.parse(item))).filter(betweenEntities);
   return [...new Map(rels.map((rel) => [rel.id, rel])).values()];
+}
+
+/** Relations whose gsi (`gsi1`: from, `gsi2`: to) partition is `id`'s, in the tenant, oldest first. */
+async function relationsAt(table: Table, tenantId: string, id: string, index: 'gsi1' | 'gsi2') {
+  const items = await queryAll((cursor) => table.query({ index, pk: entityRelationsPk(id), cursor }));
+  return items
+    .filter((item) => item.pk === tenantPk(tenantId))
+    .map((item) => plain(relations.parse(item)))
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/** The owned_by relations from an entity to teams (an entity's owning teams), oldest first. */
+export async function teamOwnersOf(
+  table: Table,
+  tenantId: string,
+  entityId: string,
+): Promise<RelationRecord[]> {
+  const rels = await relationsAt(table, tenantId, entityId, 'gsi1');
+  return rels.filter((rel) => rel.to_type === 'team' && rel.relation_type === 'owned_by');
+}
+
+/** The owned_by relations ending at a team (the entities it owns), oldest first. */
+export async function ownedByTeam(table: Table, tenantId: string, teamId: string): Promise<RelationRecord[]> {
+  const rels = await relationsAt(table, tenantId, teamId, 'gsi2');
+  return rels.filter((rel) => rel.to_type === 'team');
 }
 
 /**
@@ -181,6 +215,53 @@ export async function dependenciesOf(table: Table, tenantId: string, entityId: s
     }),
   );
   return items.map((item) => dependencies.parse(item).to_entity_id);
+}
+
+/** Entities one walk of the depends_on graph visits at most: the graph is acyclic, this bounds a damaged one too. */
+const MAX_WALK = 200;
+
+/**
+ * The entities depending on `entityId`, directly or not (breadth first, bounded): what a root
+ * cause holds back (the notifier's inhibition, the status pages' drafted notices).
+ */
+export async function dependentsOf(table: Table, tenantId: string, entityId: string): Promise<string[]> {
+  const seen = new Set<string>([entityId]);
+  const found: string[] = [];
+  let frontier = [entityId];
+  while (frontier.length > 0 && seen.size < MAX_WALK) {
+    const next: string[] = [];
+    for (const to of frontier) {
+      for (const rel of await relationsOfEntity(table, tenantId, to)) {
+        if (rel.relation_type !== 'depends_on' || rel.to_entity_id !== to) continue;
+        if (seen.has(rel.from_entity_id) || seen.size >= MAX_WALK) continue;
+        seen.add(rel.from_entity_id);
+        next.push(rel.from_entity_id);
+      }
+    }
+    found.push(...next);
+    frontier = next;
+  }
+  return found;
+}
+
+/** The entities `entityId` depends on, directly or not (breadth first, nearest first, bounded). */
+export async function upstreamsOf(table: Table, tenantId: string, entityId: string): Promise<string[]> {
+  const seen = new Set<string>([entityId]);
+  const found: string[] = [];
+  let frontier = [entityId];
+  while (frontier.length > 0 && seen.size < MAX_WALK) {
+    const next: string[] = [];
+    for (const from of frontier) {
+      for (const to of await dependenciesOf(table, tenantId, from)) {
+        if (seen.has(to) || seen.size >= MAX_WALK) continue;
+        seen.add(to);
+        next.push(to);
+      }
+    }
+    found.push(...next);
+    frontier = next;
+  }
+  return found;
 }
 
 /** Reads of relations and of the depends_on adjacency items, bound to a table. */

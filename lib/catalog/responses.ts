@@ -55,7 +55,7 @@ const relationEndSchema = z
 /** A relation as answered (relations are immutable: created_at only), its two ends named. */
 export const publicRelationSchema = z
   .strictObject({
-    ...relationSchema.shape,
+    ...relationSchema.omit({ to_type: true }).shape,
     id: idSchema('rel'),
     from_entity_id: idSchema('ent'),
     to_entity_id: idSchema('ent'),

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { slugSchema } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
-import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
+import { answerCreated, answerNoContent, answerOk } from '../http/tenant-handlers.ts';
+import { type AuthedRoute, ok } from '../http/types.ts';
 import type { BlueprintService } from './blueprint-service.ts';
 import type { EntityListing } from './entity-listing.ts';
 import type { EntityService } from './entity-service.ts';
@@ -63,7 +64,7 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       tag,
       summary: 'List blueprints (by slug)',
       schemas: { responses: { 200: z.array(publicBlueprintSchema) } },
-      handler: async ({ principal }) => ok(await blueprints.list(principal.tenantId)),
+      handler: answerOk((tenantId) => blueprints.list(tenantId)),
     }),
     defineRoute({
       method: 'POST',
@@ -77,7 +78,7 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
         responses: { 201: publicBlueprintSchema },
         errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
       },
-      handler: async ({ principal, body }) => created(await blueprints.create(principal.tenantId, body)),
+      handler: answerCreated((tenantId, { body }) => blueprints.create(tenantId, body)),
     }),
     defineRoute({
       method: 'GET',
@@ -87,7 +88,7 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       tag,
       summary: 'Get a blueprint',
       schemas: { params: blueprintParams, responses: { 200: publicBlueprintSchema } },
-      handler: async ({ principal, params }) => ok(await blueprints.get(principal.tenantId, params.slug)),
+      handler: answerOk((tenantId, { params }) => blueprints.get(tenantId, params.slug)),
     }),
     defineRoute({
       method: 'PUT',
@@ -103,8 +104,7 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
         // CONFLICT: the default blueprint moved concurrently too often.
         errors: ['CONFLICT'],
       },
-      handler: async ({ principal, params, body }) =>
-        ok(await blueprints.update(principal.tenantId, params.slug, body)),
+      handler: answerOk((tenantId, { params, body }) => blueprints.update(tenantId, params.slug, body)),
     }),
     defineRoute({
       method: 'DELETE',
@@ -114,10 +114,7 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       tag,
       summary: 'Delete a blueprint that holds no entities (409 CONFLICT while it does)',
       schemas: { params: blueprintParams, responses: { 204: null }, errors: ['CONFLICT'] },
-      handler: async ({ principal, params }) => {
-        await blueprints.remove(principal.tenantId, params.slug);
-        return noContent();
-      },
+      handler: answerNoContent((tenantId, { params }) => blueprints.remove(tenantId, params.slug)),
     }),
     defineRoute({
       method: 'POST',
@@ -132,8 +129,9 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
         responses: { 201: publicBlueprintSchema },
         errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
       },
-      handler: async ({ principal, params, body }) =>
-        created(await blueprints.addField(principal.tenantId, params.slug, body)),
+      handler: answerCreated((tenantId, { params, body }) =>
+        blueprints.addField(tenantId, params.slug, body),
+      ),
     }),
     defineRoute({
       method: 'GET',
@@ -143,8 +141,7 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       tag,
       summary: 'List the entities of a blueprint (by slug)',
       schemas: { params: entitiesParams, responses: { 200: z.array(publicEntitySchema) } },
-      handler: async ({ principal, params }) =>
-        ok(await entities.list(principal.tenantId, params.blueprint_slug)),
+      handler: answerOk((tenantId, { params }) => entities.list(tenantId, params.blueprint_slug)),
     }),
     defineRoute({
       method: 'GET',
@@ -154,7 +151,7 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       tag,
       summary: 'List entities a page at a time (?q= name or slug prefix, ?blueprint_slug=)',
       schemas: { query: listEntitiesQuery, responses: { 200: entityPageSchema }, errors: ['NOT_FOUND'] },
-      handler: async ({ principal, query }) => ok(await listing.list(principal.tenantId, query)),
+      handler: answerOk((tenantId, { query }) => listing.list(tenantId, query)),
     }),
     defineRoute({
       method: 'POST',
@@ -169,8 +166,9 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
         responses: { 201: publicEntitySchema },
         errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
       },
-      handler: async ({ principal, params, body }) =>
-        created(await entities.create(principal.tenantId, params.blueprint_slug, body)),
+      handler: answerCreated((tenantId, { params, body }) =>
+        entities.create(tenantId, params.blueprint_slug, body),
+      ),
     }),
     defineRoute({
       method: 'GET',
@@ -180,8 +178,7 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       tag,
       summary: 'Get an entity',
       schemas: { params: entityParams, responses: { 200: publicEntitySchema } },
-      handler: async ({ principal, params }) =>
-        ok(await entities.get(principal.tenantId, params.blueprint_slug, params.slug)),
+      handler: answerOk((tenantId, { params }) => entities.get(tenantId, params.blueprint_slug, params.slug)),
     }),
     defineRoute({
       method: 'PUT',
@@ -196,8 +193,9 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
         responses: { 200: publicEntitySchema },
         errors: ['CONFLICT'],
       },
-      handler: async ({ principal, params, body }) =>
-        ok(await entities.update(principal.tenantId, params.blueprint_slug, params.slug, body)),
+      handler: answerOk((tenantId, { params, body }) =>
+        entities.update(tenantId, params.blueprint_slug, params.slug, body),
+      ),
     }),
     defineRoute({
       method: 'DELETE',
@@ -207,10 +205,9 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       tag,
       summary: 'Delete an entity; its checks and relations are purged asynchronously',
       schemas: { params: entityParams, responses: { 204: null } },
-      handler: async ({ principal, params }) => {
-        await entities.remove(principal.tenantId, params.blueprint_slug, params.slug);
-        return noContent();
-      },
+      handler: answerNoContent((tenantId, { params }) =>
+        entities.remove(tenantId, params.blueprint_slug, params.slug),
+      ),
     }),
     defineRoute({
       method: 'GET',
@@ -250,7 +247,7 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
         // NOT_FOUND: an entity id of the body names no entity of the tenant.
         errors: ['NOT_FOUND', 'CONFLICT'],
       },
-      handler: async ({ principal, body }) => created(await relations.create(principal.tenantId, body)),
+      handler: answerCreated((tenantId, { body }) => relations.create(tenantId, body)),
     }),
     defineRoute({
       method: 'DELETE',
@@ -260,10 +257,7 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       tag,
       summary: 'Delete a relation',
       schemas: { params: relationParams, responses: { 204: null } },
-      handler: async ({ principal, params }) => {
-        await relations.remove(principal.tenantId, params.id);
-        return noContent();
-      },
+      handler: answerNoContent((tenantId, { params }) => relations.remove(tenantId, params.id)),
     }),
   ];
 }

@@ -34,7 +34,13 @@ import { httpUrl, writtenUrl } from './definitions/check-url-input.ts';
 import { notHttp } from './definitions/not-http-fields.ts';
 import { scheduleOwnsInterval } from './definitions/push-schedule.ts';
 import { createdStatuses, statusesInput, updatedStatuses } from './definitions/statuses-input.ts';
-import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS } from './records.ts';
+import {
+  CHECK_TYPES,
+  type CheckRecord,
+  type CheckType,
+  HTTP_METHODS,
+  type HttpRequestField,
+} from './records.ts';
 
 /** Request bodies of check create and update, and the per-type rules that apply to the merged result. */
 
@@ -163,13 +169,7 @@ type SettableFields = LocatedFields & {
 } & Pick<
     CheckRecord,
     | 'execution_mode'
-    | 'target_url'
-    | 'method'
-    | 'headers'
-    | 'body'
-    | 'expected_status'
-    | 'expected_statuses'
-    | 'body_contains'
+    | HttpRequestField
     | 'interval_seconds'
     | 'timeout_ms'
     | 'failure_threshold'

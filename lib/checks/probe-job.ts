@@ -6,7 +6,7 @@ import type { CheckTlsTrust, ProbeDefinition, Prober } from '../probes/types.ts'
 import type { WriteOp } from '../store/table.ts';
 import type { CheckStore } from './definitions/check-store.ts';
 import type { ProbeJob } from './definitions/probe-job-schema.ts';
-import type { CheckDefinitionRecord } from './records.ts';
+import type { CheckDefinitionRecord, HttpRequestField } from './records.ts';
 import type { RecordOutcome, ResultRecorder } from './results/result-recorder.ts';
 import { type LocatedJobDeps, type LocatedOutcome, runLocatedProbe } from './services/located-job.ts';
 
@@ -15,18 +15,7 @@ export { type ProbeJob, probeJobSchema } from './definitions/probe-job-schema.ts
 /** What a probe job reads of a check: a stored one, or a definition not stored yet (MCP create_check). */
 export type ProbedFields = Pick<
   CheckDefinitionRecord,
-  | 'check_type'
-  | 'config'
-  | 'target_url'
-  | 'method'
-  | 'headers'
-  | 'body'
-  | 'expected_status'
-  | 'expected_statuses'
-  | 'body_contains'
-  | 'assertions'
-  | 'timeout_ms'
-  | 'degraded_latency_ms'
+  'check_type' | 'config' | HttpRequestField | 'assertions' | 'timeout_ms' | 'degraded_latency_ms'
 > & { tls?: CheckTlsTrust | null | undefined };
 
 /**

@@ -17,6 +17,16 @@ export {
   checkDefinitionSchema,
   checkRecordFieldsSchema,
 } from '../check-types/check-record.ts';
+
+/** An http check's request and what it expects of the answer: top-level fields, unused by other types. */
+export type HttpRequestField =
+  | 'target_url'
+  | 'method'
+  | 'headers'
+  | 'body'
+  | 'expected_status'
+  | 'expected_statuses'
+  | 'body_contains';
 export { type ResultRecord, resultSchema } from './results/result-items.ts';
 export { stateChangeEvent, type TransitionRecord, transitionSchema } from './results/transition-items.ts';
 

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, queryInteger } from '../http/route-schemas.ts';
-import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
+import { answerNoContent, answerOk } from '../http/tenant-handlers.ts';
+import { type AuthedRoute, created, ok } from '../http/types.ts';
 import { createCheckBody, updateCheckBody } from './check-input.ts';
 import { type CheckFilter, checkFilterQuery, filterParams } from './definitions/check-filter.ts';
 import { locationName } from './definitions/check-locations-input.ts';
@@ -195,10 +196,7 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
       tag,
       summary: 'Delete a check; its results and transitions are purged asynchronously',
       schemas: { params: checkParams, responses: { 204: null }, errors: ['CONFLICT'] },
-      handler: async ({ principal, params }) => {
-        await checks.remove(principal.tenantId, params.id);
-        return noContent();
-      },
+      handler: answerNoContent((tenantId, { params }) => checks.remove(tenantId, params.id)),
     }),
     defineRoute({
       method: 'GET',
@@ -245,8 +243,7 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
       summary:
         'State changes of the check, newest first: {transitions, next_cursor} (limit 1-200, default 50)',
       schemas: { params: checkParams, query: transitionsQuery, responses: { 200: transitionsPageSchema } },
-      handler: async ({ principal, params, query }) =>
-        ok(await reads.transitions(principal.tenantId, params.id, query)),
+      handler: answerOk((tenantId, { params, query }) => reads.transitions(tenantId, params.id, query)),
     }),
     defineRoute({
       method: 'GET',
@@ -256,8 +253,7 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
       tag,
       summary: 'Latency and failure buckets: {check_id, start, end, buckets} (hours 1-720, buckets 1-500)',
       schemas: { params: checkParams, query: sparklineQuery, responses: { 200: sparklineSchema } },
-      handler: async ({ principal, params, query }) =>
-        ok(await reads.sparkline(principal.tenantId, params.id, query)),
+      handler: answerOk((tenantId, { params, query }) => reads.sparkline(tenantId, params.id, query)),
     }),
   ];
 }

@@ -1,9 +1,16 @@
+import { mintAckLinks } from '../ack-links/mint.ts';
+import { DEFAULT_LIMITS } from '../auth/records.ts';
 import { createTenantStore } from '../auth/tenants.ts';
+import { createEntityStore } from '../catalog/entity-store.ts';
+import { pagingFor } from '../escalation/compose-paging.ts';
+import { withHandover } from '../handover/compose.ts';
 import { composeNotifier } from '../notify/compose-notifier.ts';
 import { createSesTransport } from '../notify/ses-transport.ts';
 import { createSnsSmsTransport } from '../notify/sms-transport.ts';
+import { createScheduleService } from '../oncall/schedule-service.ts';
 import { createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
+import { createWhoService } from '../teams/who-service.ts';
 import type { CloudBase } from './cloud-base.ts';
 import { containerEgress } from './container-egress.ts';
 import { createFunctionMetrics } from './metrics.ts';
@@ -12,20 +19,56 @@ import { lazySqsBatchHandler } from './sqs-batch.ts';
 /** The notifier function: the notifier, its stores and senders over the notify queue; no routes. */
 export function composeNotifierFunction(base: CloudBase) {
   const { table, clock, logger, config } = base;
-  const notifications = composeNotifier({
+  const tenants = createTenantStore(table, clock);
+  const emailDailyLimit = async (tenantId: string) =>
+    (await tenants.getTenant(tenantId))?.email_daily_limit ?? DEFAULT_LIMITS.email_daily_limit;
+  const sending = {
     table,
     clock,
-    logger,
     config,
-    queue: base.notifyQueue,
-    tenants: createTenantStore(table, clock),
     cursors: createCursorSeal(() => loadCursorSecret(table)),
     egress: containerEgress(base.overrides.egress),
     // Email channels send through SES in the cloud (the function may call ses:SendEmail for VIGIL_EMAIL_FROM only).
     email: createSesTransport({ region: config.region }),
     // SMS channels with provider sns publish through SNS (the function may call sns:Publish to phone numbers only).
     smsTransport: createSnsSmsTransport({ region: config.region }),
+  };
+  const composed = composeNotifier({
+    ...sending,
+    logger,
+    queue: base.notifyQueue,
+    tenants,
+    // Escalation policies page people by their contact plans, through the same SES and SNS; each
+    // page carries its person's acknowledgement link (lib/ack-links).
+    paging: pagingFor({
+      ...sending,
+      logger,
+      queue: base.notifyQueue,
+      publicUrl: config.publicUrl,
+      emailDailyLimit,
+      links: (incident, userId) =>
+        mintAckLinks(
+          { table, clock, config },
+          { tenantId: incident.tenant_id, incidentId: incident.id, userId },
+        ),
+    }),
   });
+  // The notify queue's handover jobs (issue 55 item 6) go to lib/handover, the rest to the notifier.
+  const notifications = {
+    ...composed,
+    notifier: withHandover(composed.notifier, {
+      ...sending,
+      logger,
+      queue: base.notifyQueue,
+      emailDailyLimit,
+      who: createWhoService({
+        table,
+        clock,
+        entities: createEntityStore(table),
+        schedules: createScheduleService({ table, clock }),
+      }),
+    }),
+  };
   const metrics = createFunctionMetrics('notifier');
   return {
     powertools: base.powertools,

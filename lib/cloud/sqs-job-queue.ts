@@ -9,13 +9,10 @@ import * as z from 'zod';
 import { chunks } from '../platform/chunks.ts';
 import {
   afterFailure,
-  clampDelaySeconds,
   DEFAULT_RETRIES,
-  type EnqueueOptions,
-  type EnqueueResult,
+  enqueuedDelaySeconds,
   type FailOutcome,
-  type JobInput,
-  type JobQueue,
+  type JobQueueAdapter,
   type ReceivedJob,
   type RetrySchedule,
 } from '../platform/job-queue.ts';
@@ -108,17 +105,17 @@ export function createSqsJobQueue<B>(deps: SqsJobQueueDeps<B>) {
   const queue = {
     name,
 
-    async enqueue(jobs: JobInput<B>[], options: EnqueueOptions = {}): Promise<EnqueueResult> {
+    async enqueue(jobs, options = {}) {
       const messages = jobs.map((job, i) => ({
         id: `j${i}`,
         body: JSON.stringify({ id: job.id, body: job.body }),
-        delaySeconds: clampDelaySeconds(job.delaySeconds ?? options.delaySeconds ?? 0),
+        delaySeconds: enqueuedDelaySeconds(job, options),
       }));
       const unsent = await sendInBatches(messages, { sqs, queueUrl, logger });
       return { failed: jobs.filter((_, i) => unsent.has(`j${i}`)).map((job) => job.id) };
     },
 
-    async receive(options: { max?: number } = {}): Promise<ReceivedJob<B>[]> {
+    async receive(options = {}) {
       const out = await sqs.send(
         new ReceiveMessageCommand({
           QueueUrl: queueUrl,
@@ -140,7 +137,7 @@ export function createSqsJobQueue<B>(deps: SqsJobQueueDeps<B>) {
       return jobs;
     },
 
-    async ack(jobs: ReceivedJob<B>[]): Promise<void> {
+    async ack(jobs) {
       for (const batch of chunks(jobs, SQS_BATCH_SIZE)) {
         const out = await sqs.send(
           new DeleteMessageBatchCommand({
@@ -154,15 +151,15 @@ export function createSqsJobQueue<B>(deps: SqsJobQueueDeps<B>) {
       }
     },
 
-    fail: (job: ReceivedJob<B>, error?: unknown): Promise<FailOutcome> => failDelivery(job, error),
+    fail: (job, error) => failDelivery(job, error),
 
     /** Parses a message body of this queue as a delivery (the Lambda event-source path). */
     parse: parseBody,
 
     /** Fails a delivery whose body may not have parsed (the Lambda event-source path). */
     failDelivery,
-  };
-  return queue satisfies JobQueue<B>;
+  } satisfies JobQueueAdapter<B>;
+  return queue;
 }
 
 export type SqsJobQueue<B> = ReturnType<typeof createSqsJobQueue<B>>;

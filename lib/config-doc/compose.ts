@@ -2,9 +2,9 @@ import type { RouteInvoker } from '../http/route-invoker.ts';
 import type { Route } from '../http/types.ts';
 import { RateLimitedError } from '../platform/errors.ts';
 import type { RateLimiter, RatePolicy } from '../platform/rate-limiter.ts';
-import type { KindSet } from './document.ts';
 import { createConfigEngine } from './engine.ts';
 import type { ConfigEngine } from './kind.ts';
+import type { KindSet } from './plan/document.ts';
 import { CONFIG_KINDS } from './registry.ts';
 import { configRoutes } from './routes.ts';
 

@@ -1,10 +1,10 @@
 import type { InvokeCaller, RouteInvoker } from '../http/route-invoker.ts';
-import { runApply } from './apply.ts';
-import { API_VERSION, DOC_KIND, type KindSet, parseDocument } from './document.ts';
 import { type Api, type ApplyResult, type ConfigEngine, DOC_KEYS, type Plan } from './kind.ts';
-import { unsetWarnings } from './plan-warnings.ts';
+import { runApply } from './plan/apply.ts';
+import { API_VERSION, DOC_KIND, type KindSet, parseDocument } from './plan/document.ts';
+import { unsetWarnings } from './plan/plan-warnings.ts';
+import { checkReferences, planChanges, readTenant } from './plan/tenant-state.ts';
 import { exportedSecrets } from './secrets.ts';
-import { checkReferences, planChanges, readTenant } from './tenant-state.ts';
 
 export interface ConfigEngineDeps {
   kinds: KindSet;

@@ -23,6 +23,8 @@ export const DOC_KEYS = [
   'status_pages',
   'actions',
   'skills',
+  'schedules',
+  'teams',
 ] as const;
 export type DocKey = (typeof DOC_KEYS)[number];
 
@@ -121,6 +123,11 @@ export async function expectOk<T = unknown>(api: Api, call: InvokeCall): Promise
   const answer = await api(call);
   if (answer.status >= 300) throw new ConfigApplyError(answer);
   return answer.body as T;
+}
+
+/** Creates an object: POSTs `body` to its collection's `path` and answers the object made (a kind's `create`). */
+export function postNew<T extends object>(api: Api, path: string, body: unknown): Promise<T> {
+  return expectOk<T>(api, { method: 'POST', path, body });
 }
 
 /** A path segment for an identity or slug in a call's path. */

@@ -19,6 +19,8 @@ const NOUNS: Record<DocKey, string> = {
   status_pages: 'status page',
   actions: 'action',
   skills: 'skill',
+  schedules: 'schedule',
+  teams: 'team',
 };
 
 const SIGNS: Record<PlannedChange['op'], string> = { create: '+', update: '~', delete: '-' };

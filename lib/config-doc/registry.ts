@@ -7,8 +7,10 @@ import { entitiesKind } from './kinds/entities.ts';
 import { maintenanceKind } from './kinds/maintenance.ts';
 import { relationsKind } from './kinds/relations.ts';
 import { routesKind } from './kinds/routes.ts';
+import { schedulesKind } from './kinds/schedules.ts';
 import { skillsKind } from './kinds/skills.ts';
 import { statusPagesKind } from './kinds/status_pages.ts';
+import { teamsKind } from './kinds/teams.ts';
 
 /**
  * Every kind of the configuration document, one file each under ./kinds/ (declared with
@@ -26,4 +28,6 @@ export const CONFIG_KINDS: Record<DocKey, AnyConfigKind> = {
   status_pages: statusPagesKind,
   actions: actionsKind,
   skills: skillsKind,
+  schedules: schedulesKind,
+  teams: teamsKind,
 };

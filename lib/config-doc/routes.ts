@@ -4,8 +4,8 @@ import { defineRoute } from '../http/define-route.ts';
 import { errorResponse } from '../http/error-response.ts';
 import type { InvokeCaller } from '../http/route-invoker.ts';
 import { type AuthedContext, ok, type Route } from '../http/types.ts';
-import { documentSchema, type KindSet, MAX_DOCUMENT_BYTES } from './document.ts';
 import type { AppliedChange, ApplyResult, ConfigEngine } from './kind.ts';
+import { documentSchema, type KindSet, MAX_DOCUMENT_BYTES } from './plan/document.ts';
 
 const tag = 'Configuration';
 const NDJSON = 'application/x-ndjson';

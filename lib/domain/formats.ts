@@ -1,6 +1,7 @@
 /**
  * Names and formats the API accepts (its front door; the files in formats/ are private): slugs,
- * e-mail addresses, API keys and OAuth scopes, NATS subjects, URL origins and patterns, ISO times.
+ * e-mail addresses, API keys and OAuth scopes, NATS subjects, URL origins and patterns, ISO times,
+ * status pages' custom domains.
  */
 export {
   API_KEY_ALPHABET,
@@ -28,6 +29,12 @@ export {
   scopeText,
   sortScopes,
 } from './formats/oauth-scopes.ts';
+export {
+  MAX_PAGE_DOMAIN_LENGTH,
+  PAGE_DOMAIN_PATTERN,
+  PAGE_DOMAIN_RULE,
+  pageDomainProblem,
+} from './formats/page-domain.ts';
 export { SLUG, slugSchema } from './formats/slug.ts';
 export { hostnameOf, isHostValue, originOf, requestTarget } from './formats/url-origin.ts';
 export { HTTP_TOPIC_URL_PATTERN, HTTP_URL_PATTERN, TEMPLATED_URL_PATTERN } from './formats/url-patterns.ts';

@@ -46,6 +46,8 @@ export interface Principal {
   csrfToken?: string;
   /** An OAuth token's scopes (the MCP tools it lists follow them). */
   scopes?: Scope[];
+  /** A console session's sign-in: with a password or through the tenant's SSO. */
+  signedInWith?: 'password' | 'sso';
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * When things are due (its front door; the files in schedules/ are private): cron expressions, a
- * push check's heartbeat deadlines and missed runs, pull checks' slots and shards, a cell's slots.
+ * push check's heartbeat deadlines and missed runs, pull checks' slots and shards, a cell's slots,
+ * and an on-call rota's shape (who is on call is computed by lib/oncall).
  */
 
 export { CELL_SIZE, cellSlotsBetween, nextCellSlot } from './schedules/cell-slots.ts';
@@ -13,4 +14,17 @@ export {
   scheduleIntervalSeconds,
 } from './schedules/heartbeat.ts';
 export { armedDeadlineMs, missedRun } from './schedules/heartbeat-miss.ts';
+export {
+  type Layer,
+  layerInputSchema,
+  type Override,
+  overrideInputSchema,
+  type Restriction,
+  type Rota,
+  type Rotation,
+  rotaSchema,
+  SCHEDULE_LIMITS,
+  timeZoneSchema,
+  WEEKDAYS,
+} from './schedules/rota.ts';
 export { nextSlot, scheduledRunAt, shardOf } from './schedules/schedule.ts';

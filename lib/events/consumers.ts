@@ -10,12 +10,18 @@ import { type RetentionDays, tenantRetentionDays } from '../incidents/incident-r
 import { type MaintenanceLookup, maintenanceLookup } from '../maintenance/evaluate.ts';
 import { createNotifyConsumer } from '../notify/consumer.ts';
 import type { NotifyJob } from '../notify/jobs.ts';
+import { createHandoverConsumer, HANDOVER_STREAM_ENTITIES } from '../oncall/handover-jobs.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createPurgeConsumer, type PurgeSteps } from '../purge/purge-consumer.ts';
 import { PURGE_JOB_ENTITY } from '../purge/purge-job-items.ts';
 import { purgePingTokenLookups } from '../push/token-purge.ts';
+import { createPageDraftConsumer } from '../status-pages/page-drafts.ts';
+import {
+  createPageSubscriberConsumer,
+  PAGE_SUBSCRIBER_STREAM_ENTITIES,
+} from '../status-pages/page-subscriber-jobs.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
 import type { Table } from '../store/table.ts';
 
@@ -34,6 +40,11 @@ export const STREAM_ENTITIES: readonly string[] = [
   PURGE_JOB_ENTITY,
   TRANSITION_ENTITY,
   STATE_RULE_JOB_ENTITY,
+  // A page incident's update with `notify`, a subscriber's confirmation link and an announced
+  // maintenance window's write enqueue notify jobs.
+  ...PAGE_SUBSCRIBER_STREAM_ENTITIES,
+  // A schedule's write (re)starts its handover chain on the notify queue.
+  ...HANDOVER_STREAM_ENTITIES,
 ];
 
 /** The owners' steps of each purge job kind: each purges its own items (lib/purge/purge-consumer.ts). */
@@ -53,6 +64,12 @@ export interface ChangeConsumers {
   incidents: ChangeConsumer;
   /** Applies a blueprint's new state rule to its entities in bounded rounds. */
   stateRules: ChangeConsumer;
+  /** Drafts a page incident per status page a root cause affects, and its all-clear (lib/status-pages). */
+  pageDrafts: ChangeConsumer;
+  /** Enqueues status page subscribers' confirmation emails and update notices (on the notify queue). */
+  pageSubscribers: ChangeConsumer;
+  /** Starts a schedule's handover chain when it is written (on the notify queue; lib/oncall/handover-jobs.ts). */
+  handover: ChangeConsumer;
   /** Pushes transitions to this process's open status streams (push mode only). */
   statusStream?: ChangeConsumer;
 }
@@ -81,6 +98,16 @@ export function composeChangeConsumers(deps: {
     }),
     notify: createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger, table: deps.table }),
     stateRules: createStateRuleConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger }),
+    pageSubscribers: createPageSubscriberConsumer({
+      queue: deps.notifyQueue,
+      logger: deps.logger,
+      now: () => deps.clock.now(),
+    }),
+    handover: createHandoverConsumer({
+      queue: deps.notifyQueue,
+      logger: deps.logger,
+      now: () => deps.clock.now(),
+    }),
     actions: createActionTriggerConsumer({
       table: deps.table,
       clock: deps.clock,
@@ -106,6 +133,13 @@ export function composeChangeConsumers(deps: {
         };
       },
     }),
+    pageDrafts: createPageDraftConsumer({
+      table: deps.table,
+      clock: deps.clock,
+      logger: deps.logger,
+      // The auto-publish jobs ride the notify queue (lib/notify/jobs.ts says why).
+      enqueue: (jobs) => deps.notifyQueue.enqueue(jobs),
+    }),
     ...(deps.statusStream ? { statusStream: deps.statusStream } : {}),
   };
 }
@@ -123,7 +157,11 @@ export function consumerList(c: ChangeConsumers): ChangeConsumer[] {
     c.notify,
     c.actions,
     c.incidents,
+    // After the incidents: a root change is the incident its transition opened.
+    c.pageDrafts,
     c.stateRules,
+    c.pageSubscribers,
+    c.handover,
     ...(c.statusStream ? [c.statusStream] : []),
   ];
 }

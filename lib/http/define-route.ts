@@ -14,9 +14,12 @@ import { parseInput } from './validation.ts';
 
 type Out<S, Otherwise> = S extends z.ZodType ? z.output<S> : Otherwise;
 
+/** The params a handler receives for the params schema `P` (what a route helper passes on). */
+export type ParsedParams<P> = Out<P, Record<string, never>>;
+
 /** What a handler receives in place of the raw params, query and body. */
 interface Parsed<S extends RouteSchemas> {
-  params: Out<S['params'], Record<string, never>>;
+  params: ParsedParams<S['params']>;
   query: Out<S['query'], Record<string, never>>;
   body: Out<S['body'], undefined>;
 }

@@ -33,6 +33,7 @@ const SUCCESS_DESCRIPTIONS: Record<string, string> = {
   202: 'Accepted',
   204: 'No content',
   302: 'Found: a redirect to `Location`',
+  304: 'Not modified: the copy whose `ETag` `If-None-Match` names is current',
 };
 
 const requiredIn = z.array(z.object({ required: z.array(z.string()).optional() }).loose());

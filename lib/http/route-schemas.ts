@@ -58,8 +58,18 @@ export interface RouteSchemas {
    * defineRoute, since the route's transport checks it (the MCP SDK answers JSON-RPC errors).
    */
   rawBody?: { contentType: string; schema: z.ZodType };
-  /** Success responses by status (302: a redirect whose `Location` the route's responseHeaders describe). */
-  responses: { 200?: ResponseSchema; 201?: ResponseSchema; 202?: ResponseSchema; 204?: null; 302?: null };
+  /**
+   * Success responses by status (302: a redirect whose `Location` the route's responseHeaders
+   * describe; 304: the copy the request's `If-None-Match` named is current).
+   */
+  responses: {
+    200?: ResponseSchema;
+    201?: ResponseSchema;
+    202?: ResponseSchema;
+    204?: null;
+    302?: null;
+    304?: null;
+  };
   /** Headers of the success response, by name, as OpenAPI header objects (e.g. a paged list's Link). */
   responseHeaders?: Record<string, { description: string; schema: Record<string, unknown> }>;
   /**
@@ -148,6 +158,13 @@ const RESOURCE_OF_PREFIX: Record<string, string> = {
   ogr: 'OAuth grant',
   oar: 'authorization request',
   ses: 'session',
+  icf: 'calendar feed',
+  pin: 'page incident',
+  sch: 'schedule',
+  ovr: 'override',
+  cmt: 'contact method',
+  team: 'team',
+  esp: 'escalation policy',
 };
 
 /** The resource each path-parameter schema names (read by defineRoute for a malformed value). */

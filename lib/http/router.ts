@@ -60,13 +60,20 @@ export interface RouterDeps {
   logger: Logger;
   /** The per-tenant bound on routes marked `expensive`; default READ_GATE_DEFAULTS. */
   readGate?: ReadGate;
+  /**
+   * A host that serves one corner of the table (a status page on its custom domain): the request
+   * as the table knows it, or the answer itself for a path that host does not serve. Absent, or
+   * the request given back: every route, as requested.
+   */
+  mapHost?(req: HttpRequest): Promise<HttpRequest | Response>;
 }
 
 /**
  * The path as logged: a ping URL's first segment, its token or (slug URLs) its ping key, is its
- * credential, so it is never written to a log.
+ * credential, so it is never written to a log; nor is a calendar feed's token (/ical/<token>.ics).
  */
 function loggedPath(path: string): string {
+  if (path.startsWith('/ical/')) return '/ical/{token}.ics';
   return path.startsWith('/ping/') ? path.replace(/^\/ping\/[^/]*/, '/ping/{token}') : path;
 }
 
@@ -195,7 +202,11 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
       const limitHeaders: Record<string, string> = {};
       const matched: { route?: string } = {};
       try {
-        response = await dispatch(req, logger, limitHeaders, matched);
+        const routed = deps.mapHost ? await deps.mapHost(req) : req;
+        response =
+          routed instanceof Response
+            ? fromWebResponse(routed)
+            : await dispatch(routed, logger, limitHeaders, matched);
       } catch (err) {
         response = errorResponse(err, logger);
       }

@@ -8,7 +8,7 @@ import { parse } from 'cookie';
 export const SESSION_COOKIE = 'vigil_session';
 
 /** The session id the request's Cookie header carries, if any (bounded: a session id is short). */
-function sessionCookieOf(headers: Record<string, string>): string | undefined {
+export function sessionCookieOf(headers: Record<string, string>): string | undefined {
   const header = headers.cookie;
   if (header === undefined || header.length > 8192) return undefined;
   const value = parse(header)[SESSION_COOKIE];

@@ -119,13 +119,16 @@ function mapCondition(condition: string, host: ConditionHost, mapped: MappedCond
   return placeholderCondition(side, effective, other, host, mapped);
 }
 
-function placeholderCondition(
+/** Maps one comparison with a placeholder into `mapped`; answers why it cannot, or undefined when it did. */
+type ComparisonMapper = (
   side: Side,
   op: Op,
   value: string,
   host: ConditionHost,
   mapped: MappedConditions,
-): string | undefined {
+) => string | undefined;
+
+const placeholderCondition: ComparisonMapper = (side, op, value, host, mapped) => {
   const http = host === 'http';
   if (side.fn === 'len') return 'Vigil has no length assertion';
   switch (side.placeholder) {
@@ -159,7 +162,7 @@ function placeholderCondition(
     default:
       return `Vigil has no equivalent of [${side.placeholder}]`;
   }
-}
+};
 
 /** The spans of codes (100-599) one [STATUS] comparison accepts; undefined when Vigil cannot say it. */
 function statusSpans(op: Op, value: string): [number, number][] | undefined {
@@ -209,13 +212,7 @@ export function statusFields(spans: [number, number][]): Record<string, unknown>
   return { expected_statuses: spans.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)) };
 }
 
-function bodyCondition(
-  side: Side,
-  op: Op,
-  value: string,
-  host: ConditionHost,
-  mapped: MappedConditions,
-): string | undefined {
+const bodyCondition: ComparisonMapper = (side, op, value, host, mapped) => {
   if (host === 'dns' && side.path === '' && !side.fn) {
     if (op !== 'eq' || FUNCTION_VALUE.test(value)) return 'Vigil dns checks match one expected answer';
     if (mapped.dnsExpected !== undefined) return `a second expected answer (${mapped.dnsExpected} kept)`;
@@ -241,7 +238,7 @@ function bodyCondition(
   if (!path) return 'Vigil reads dotted json paths only (no [*] wildcards)';
   mapped.assertions.push({ source: 'json', path, ...asserted });
   return undefined;
-}
+};
 
 /** `> 48h`: the days before expiry to report, rounded up; other comparisons have no equivalent. */
 function expiry(op: Op, value: string, set: (days: number) => void): string | undefined {

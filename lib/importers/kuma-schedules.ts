@@ -1,6 +1,7 @@
 import { cronProblem, isTimeZone } from '../domain/schedules.ts';
+import { WINDOW_LIMITS } from '../maintenance/maintenance-items.ts';
 import { MAX_DURATION_SECONDS } from '../maintenance/request-schemas.ts';
-import { RESERVED_SLUGS } from '../status-pages/request-schemas.ts';
+import { RESERVED_SLUGS } from '../status-pages/status-pages.ts';
 import { flag, type KumaContext, type Loose, num, slugOf, text, unique } from './kuma-context.ts';
 
 /**
@@ -136,11 +137,18 @@ export function convertMaintenance(
     }
     const schedule = scheduleOf(row, ctx, label);
     if (!schedule) continue;
-    if (text(row.description)) ctx.skip(`${label}: its description is not kept`);
+    // Kuma shows the description on its status pages: it becomes the window's public note, which
+    // Vigil's pages show once the window is announced (left to the operator: Kuma shows it only while on).
+    const description = text(row.description);
+    if (description && description.length > WINDOW_LIMITS.publicNote)
+      ctx.skip(`${label}: its description is longer than ${WINDOW_LIMITS.publicNote} characters, not kept`);
+    const note =
+      description && description.length <= WINDOW_LIMITS.publicNote ? { public_note: description } : {};
     windows.push({
       name: unique(row.title.trim().slice(0, 95) || `kuma-${row.id}`, taken, ' '),
       entities,
       ...schedule,
+      ...note,
     });
   }
   return windows;

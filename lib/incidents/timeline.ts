@@ -63,6 +63,28 @@ export const timelineEntrySchema = z.discriminatedUnion('type', [
     .meta({
       description: 'A check that started failing while the entity was already down (it paged nobody)',
     }),
+  z
+    .strictObject({
+      type: z.literal('page'),
+      at: z.string(),
+      user_id: z.string().nullable().meta({ description: 'The person paged (null for a channel)' }),
+      channel_id: z.string().nullable().meta({ description: 'The channel paged (null for a person)' }),
+      contact_kind: z
+        .string()
+        .nullable()
+        .meta({ description: 'By what: email, sms, voice, …, or the channel’s type; null when unreachable' }),
+      policy_id: z.string(),
+      round: z.number().int().meta({ description: '0 for the first climb of the policy, then each repeat' }),
+      step: z.number().int().meta({ description: 'The policy’s step, from 0' }),
+      target: z.strictObject({ type: z.string(), id: z.string() }),
+      outcome: z
+        .string()
+        .meta({ description: 'pending, sent, failed, queued (a channel’s delivery) or unreachable' }),
+      error: z.string().nullable(),
+    })
+    .meta({
+      description: 'One page of an escalation policy’s climb: who, by what, at which step, with what outcome',
+    }),
   z.strictObject({ type: z.literal('note'), at: z.string(), by: z.string(), text: z.string() }),
   z.strictObject({
     type: z.literal('resolution'),
@@ -91,6 +113,8 @@ export interface TimelineSources {
   ): Promise<{ entries: TimelineEntry[]; truncated: boolean }>;
   /** The executions the transitions fired (state_change actions). */
   actionRuns(tenantId: string, transitions: readonly TransitionRecord[]): Promise<TimelineEntry[]>;
+  /** The pages escalation policies sent for the incident (lib/escalation). */
+  pages?(tenantId: string, incidentId: string): Promise<TimelineEntry[]>;
 }
 
 /** The entity's transitions from the incident's opening to its resolution (or now), oldest first. */
@@ -146,7 +170,7 @@ export async function buildTimeline(
   const read = await incidentTransitions(deps.table, incident);
   const fromMs = Date.parse(incident.opened_at);
   const toMs = incident.resolved_at ? Date.parse(incident.resolved_at) : deps.nowMs;
-  const [alerts, runs] = await Promise.all([
+  const [alerts, runs, pages] = await Promise.all([
     deps.sources.alerts(incident.tenant_id, {
       entityId: incident.entity_id,
       transitionIds: new Set(read.transitions.map((t) => t.id)),
@@ -158,11 +182,13 @@ export async function buildTimeline(
       incident.tenant_id,
       read.transitions.slice(0, TIMELINE_LIMITS.transitionsWithRuns),
     ),
+    deps.sources.pages?.(incident.tenant_id, incident.id) ?? [],
   ]);
   const entries: TimelineEntry[] = [
     ...read.transitions.map(transitionEntry),
     ...alerts.entries,
     ...runs,
+    ...pages,
     ...(incident.acknowledged_at && incident.acknowledged_by
       ? [{ type: 'acknowledgement' as const, at: incident.acknowledged_at, by: incident.acknowledged_by }]
       : []),

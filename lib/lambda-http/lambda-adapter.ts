@@ -70,7 +70,7 @@ export function toApiGatewayResult(response: HttpResponse): APIGatewayProxyStruc
 }
 
 /** Text bodies go as they are; anything else base64, as API Gateway requires for binary. */
-const TEXT_TYPE = /^(text\/|image\/svg\+xml|application\/(json|xml|yaml|x-ndjson|[a-z.+-]+\+json))/i;
+const TEXT_TYPE = /^(text\/|image\/svg\+xml|application\/(json|xml|yaml|x-ndjson|[a-z.+-]+\+(json|xml)))/i;
 
 /**
  * A streamed response as an API Gateway result: API Gateway cannot stream, so the body is read

@@ -28,7 +28,7 @@ const CONSOLE_NOT_BUILT =
 
 /**
  * Whether a request URL belongs to the API router: /v1, anything under /v1/, /healthz, /ping/, /p/,
- * /oauth/ and /.well-known/oauth-*. A
+ * /ical/, /a/, /oauth/ and /.well-known/oauth-*. A
  * prefix check only, so an API request pays nothing more for the console.
  */
 export function isApiPath(url: string): boolean {
@@ -40,6 +40,10 @@ export function isApiPath(url: string): boolean {
   if (url.startsWith('/ping/')) return true;
   // Public status pages (/p/<slug>, its status.json and badge.svg) are rendered by the API.
   if (url.startsWith('/p/')) return true;
+  // On-call calendar feeds (/ical/<token>.ics) are the API's: calendars fetch them with GET.
+  if (url.startsWith('/ical/')) return true;
+  // Acknowledgement links (/a/<token>) a page's message carries are the API's.
+  if (url.startsWith('/a/')) return true;
   // The OAuth authorization server for MCP clients and its metadata (docs/auth.md).
   if (url.startsWith('/oauth/') || url.startsWith('/.well-known/oauth-')) return true;
   // Absolute-form and asterisk-form request targets are the router's to judge, never a file.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostnameOf } from '../domain/formats.ts';
 import { errorResponse } from '../http/error-response.ts';
 import { MAX_ROUTE_BODY_BYTES } from '../http/router.ts';
 import { nodeHeaders } from '../http/set-cookies.ts';
@@ -155,6 +156,8 @@ export interface HttpServerOptions {
   console?: ConsoleFiles;
   /** Timeouts and the connection cap (VIGIL_HTTP_*); unset: Node's defaults and no cap. */
   limits?: HttpLimits;
+  /** Status pages' custom domains (VIGIL_PAGE_DOMAINS): every request under one is the router's, never the console's. */
+  pageDomains?: ReadonlySet<string>;
 }
 
 /** A node:http server handing every API request to `handle` (the shared router), the rest to the console. */
@@ -169,10 +172,15 @@ export function createHttpServer(
   });
   const consoleFiles = options.console;
   const limits = options.limits;
+  const onPageDomain = (host: string | undefined) => {
+    const name = host === undefined ? undefined : hostnameOf(host);
+    return name !== undefined && options.pageDomains?.has(name) === true;
+  };
   const server = createServer(limits ? serverTimeouts(limits) : {}, (req, res) => {
     if (
       consoleFiles !== undefined &&
       !isApiPath(req.url ?? '/') &&
+      !onPageDomain(req.headers.host) &&
       (req.method === 'GET' || req.method === 'HEAD')
     ) {
       consoleFiles.serve(req, res);

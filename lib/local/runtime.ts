@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ACTION_QUEUE, actionJobSchema } from '../actions/jobs.ts';
 import { type App, type CoreDeps, createApp } from '../app.ts';
 import { type CellRunner, type CellRunnerDeps, createCellRunner } from '../checks/probing.ts';
+import { hostnameOf } from '../domain/formats.ts';
 import { createEgressPool } from '../egress/egress-pool.ts';
 import { STREAM_ENTITIES } from '../events/consumers.ts';
 import { runMigrations } from '../migrations.ts';
@@ -22,6 +23,7 @@ import { createHttpServer, listen } from './http-server.ts';
 import { type JobRunner, startJobRunner } from './job-runner.ts';
 import { startProbeThreads } from './probe-threads.ts';
 import { createProcessMetrics } from './process-metrics.ts';
+import { createReportSchedule, type ReportSchedule, type ReportScheduleOptions } from './report-schedule.ts';
 import { createScheduler, type Scheduler, type SchedulerOptions } from './scheduler.ts';
 import { createSqliteJobQueue } from './sqlite-job-queue.ts';
 
@@ -42,6 +44,8 @@ export interface LocalRuntime {
   actionJobs: JobRunner;
   /** The tick that claims due scheduled actions into the action queue. */
   actionSchedule: ActionSchedule;
+  /** The timer that sends the due report e-mails (lib/reports). */
+  reportSchedule: ReportSchedule;
   /** Drains the change-feed outbox into the consumers (tests call it to wait for async work). */
   drainChanges(): Promise<void>;
   /** The raw bootstrap key when this start created the first tenant, else undefined. */
@@ -68,6 +72,8 @@ export interface LocalRuntimeOptions {
   egress?: CoreDeps['egress'];
   /** The schedule trigger's tick (tests: fake timers); false: built but not started (tests tick by hand). */
   actionSchedule?: Pick<ActionScheduleDeps, 'tickMs' | 'timers'> | false;
+  /** The report sweep's period (tests: fake timers); false: built but not started (tests sweep by hand). */
+  reportSchedule?: ReportScheduleOptions | false;
   /** The cell runner's fault-injection seam (the crash test and bench; never set in the product). */
   cellFaults?: Pick<CellRunnerDeps, 'afterResultsStored'>;
 }
@@ -177,15 +183,19 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const open = new Promise<void>((resolve) => {
     opened = resolve;
   });
+  // A status page's custom domain serves that page alone: no metrics, no console (lib/status-pages).
+  const pageDomains = new Set(config.pageDomains);
   const server = createHttpServer(
     async (req) => {
-      const metrics = await processMetrics.answer(req); // GET /metrics: loopback only by default
+      const host = req.headers.host === undefined ? undefined : hostnameOf(req.headers.host);
+      // GET /metrics: loopback only by default.
+      const metrics = host && pageDomains.has(host) ? undefined : await processMetrics.answer(req);
       if (metrics) return metrics;
       await open;
       return app.router.handle(req);
     },
     logger,
-    { signal: streams.signal, console: consoleFiles, limits: config.http },
+    { signal: streams.signal, console: consoleFiles, limits: config.http, pageDomains },
   );
   const address = await listen(server, config.port, options.host ?? config.host).catch(
     async (err: unknown) => {
@@ -242,9 +252,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     logger: logger.child({ component: 'action-schedule' }),
     dueShards: config.dueShards,
   });
+  const reportSchedule = createReportSchedule({
+    ...(options.reportSchedule || {}),
+    reports: app.reports,
+    clock,
+    logger: logger.child({ component: 'report-schedule' }),
+  });
   pump.start();
   if (options.scheduler !== false) await scheduler.start();
   if (options.actionSchedule !== false) actionSchedule.start();
+  if (options.reportSchedule !== false) reportSchedule.start();
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
@@ -253,6 +270,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       // Before the server closes, so no probe starts while the rest shuts down; unfinished jobs stay queued for the restart.
       await scheduler.stop();
       await actionSchedule.stop();
+      await reportSchedule.stop();
       // Manual runs still sending read `interrupted` unless their answer comes before the server closes.
       await app.actionRunner.interruptInFlight();
       await new Promise<void>((resolve) => {
@@ -285,6 +303,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     notifyRunner,
     actionJobs,
     actionSchedule,
+    reportSchedule,
     bootstrapKey,
     console: { url: `${url}/`, dir: consoleFiles.dir, built: consoleFiles.built },
     drainChanges: () => pump.drain(),

@@ -3,14 +3,10 @@ import { chunks } from '../platform/chunks.ts';
 import type { Clock } from '../platform/clock.ts';
 import {
   afterFailure,
-  clampDelaySeconds,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_RETRIES,
-  type EnqueueOptions,
-  type EnqueueResult,
-  type FailOutcome,
-  type JobInput,
-  type JobQueue,
+  enqueuedDelaySeconds,
+  type JobQueueAdapter,
   type ReceivedJob,
 } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -92,12 +88,12 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
   const queue = {
     name,
 
-    async enqueue(jobs: JobInput<B>[], options: EnqueueOptions = {}): Promise<EnqueueResult> {
+    async enqueue(jobs, options = {}) {
       const nowMs = clock.now();
       const unique = new Map<string, { job: Held<B>; op: WriteOp; visibleMs: number }>();
       for (const input of jobs) {
         if (held.has(input.id) || unique.has(input.id)) continue;
-        const visibleMs = nowMs + clampDelaySeconds(input.delaySeconds ?? options.delaySeconds ?? 0) * 1000;
+        const visibleMs = nowMs + enqueuedDelaySeconds(input, options) * 1000;
         const job = { id: input.id, body: input.body, attempt: 1 };
         unique.set(input.id, { job, op: jobQueuedOp(name, job, visibleMs), visibleMs });
       }
@@ -112,7 +108,7 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
       }
     },
 
-    async receive(options: { max?: number } = {}): Promise<ReceivedJob<B>[]> {
+    async receive(options = {}) {
       const max = options.max ?? 10;
       for (const job of heap.takeDue()) if (held.get(job.id) === job) ready.push(job);
       const taken = ready.slice(0, max);
@@ -120,14 +116,14 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
       return taken.map(delivery);
     },
 
-    async ack(jobs: ReceivedJob<B>[]): Promise<void> {
+    async ack(jobs) {
       for (const chunk of chunks(jobs, MAX_TRANSACTION_OPS)) {
         await table.transact(chunk.map((job) => jobAckedOp(name, job.id)));
         for (const job of chunk) held.delete(job.id);
       }
     },
 
-    async fail(job: ReceivedJob<B>, error?: unknown): Promise<FailOutcome> {
+    async fail(job, error) {
       const outcome = afterFailure(job.attempt, { ...DEFAULT_RETRIES, maxAttempts }, error);
       const current = held.get(job.id) ?? { id: job.id, body: job.body, attempt: job.attempt };
       if (outcome.status === 'dead') {
@@ -248,8 +244,8 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
     get timed(): number {
       return heap.size;
     },
-  };
-  return queue satisfies JobQueue<B>;
+  } satisfies JobQueueAdapter<B>;
+  return queue;
 }
 
 export type SqliteJobQueue<B> = ReturnType<typeof createSqliteJobQueue<B>>;

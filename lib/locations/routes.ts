@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
-import { type AuthedRoute, created, type LocationRoute, noContent, ok } from '../http/types.ts';
+import { answerCreated, answerNoContent } from '../http/tenant-handlers.ts';
+import { type AuthedRoute, type LocationRoute, ok } from '../http/types.ts';
 import type { Heartbeat } from './heartbeat.ts';
 import type { LocationService } from './location-service.ts';
 import {
@@ -51,7 +52,7 @@ export function locationRoutes(deps: {
         responses: { 201: createdLocationSchema },
         errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
       },
-      handler: async ({ principal, body }) => created(await locations.create(principal.tenantId, body)),
+      handler: answerCreated((tenantId, { body }) => locations.create(tenantId, body)),
     }),
     defineRoute({
       method: 'DELETE',
@@ -62,10 +63,7 @@ export function locationRoutes(deps: {
       tag,
       summary: 'Delete a location and every key of it',
       schemas: { params: locationParams, responses: { 204: null }, errors: ['CONFLICT'] },
-      handler: async ({ principal, params }) => {
-        await locations.remove(principal.tenantId, params.id);
-        return noContent();
-      },
+      handler: answerNoContent((tenantId, { params }) => locations.remove(tenantId, params.id)),
     }),
     defineRoute({
       method: 'GET',
@@ -95,8 +93,7 @@ export function locationRoutes(deps: {
         responses: { 201: newLocationKeySchema },
         errors: ['LIMIT_EXCEEDED'],
       },
-      handler: async ({ principal, params }) =>
-        created(await locations.addKey(principal.tenantId, params.id)),
+      handler: answerCreated((tenantId, { params }) => locations.addKey(tenantId, params.id)),
     }),
     defineRoute({
       method: 'DELETE',
@@ -107,10 +104,9 @@ export function locationRoutes(deps: {
       tag,
       summary: 'Revoke a location key: its next request is refused',
       schemas: { params: locationKeyParams, responses: { 204: null } },
-      handler: async ({ principal, params }) => {
-        await locations.revokeKey(principal.tenantId, params.id, params.key_id);
-        return noContent();
-      },
+      handler: answerNoContent((tenantId, { params }) =>
+        locations.revokeKey(tenantId, params.id, params.key_id),
+      ),
     }),
     defineRoute({
       method: 'POST',

@@ -20,7 +20,7 @@ export interface ActiveMaintenance {
 }
 
 /** An entity as the lookup needs it: its blueprint, or how to read it, when the caller has them (else it is read). */
-interface MaintenanceSubject {
+export interface MaintenanceSubject {
   id: string;
   blueprint_slug?: string | undefined;
   blueprint?: () => Promise<string | undefined>;
@@ -44,6 +44,67 @@ function latest(found: Active[]): ActiveMaintenance | undefined {
   return best ? { id: best.window.id, name: best.window.name, endsMs: best.endsMs } : undefined;
 }
 
+/**
+ * Which of `windows` cover an entity: `first` stops the dependents walk at the nearest depth that
+ * has a covering window (the alert path needs one); `all` keeps walking and answers every one.
+ */
+export function windowCoverage<A extends { window: WindowRecord }>(
+  table: Table,
+  tenantId: string,
+  windows: A[],
+  mode: 'first' | 'all',
+): (entity: MaintenanceSubject) => Promise<A[]> {
+  const dependentsWindows = windows.filter((a) => a.window.include_dependents);
+  const blueprints = new Map<string, Promise<string | undefined>>();
+  const blueprintOf = (entity: MaintenanceSubject): Promise<string | undefined> => {
+    if (entity.blueprint_slug !== undefined) return Promise.resolve(entity.blueprint_slug);
+    if (entity.blueprint) return entity.blueprint();
+    let known = blueprints.get(entity.id);
+    if (!known) {
+      known = readEntityById(table, tenantId, entity.id).then((state) => state?.blueprint_slug);
+      blueprints.set(entity.id, known);
+    }
+    return known;
+  };
+  const covering = (among: A[], entityId: string, blueprint: string | undefined) =>
+    among.filter(
+      (a) =>
+        a.window.entity_ids.includes(entityId) ||
+        (blueprint !== undefined && a.window.blueprint_slugs.includes(blueprint)),
+    );
+
+  /** The include_dependents windows covering an entity `entityId` depends on, transitively. */
+  const viaUpstreams = async (entityId: string): Promise<A[]> => {
+    const seen = new Set<string>([entityId]);
+    const all = new Set<A>();
+    let frontier = [entityId];
+    for (let depth = 0; depth < MAX_DEPTH && frontier.length > 0; depth += 1) {
+      const next: string[] = [];
+      for (const from of frontier) {
+        for (const to of await dependenciesOf(table, tenantId, from)) {
+          if (seen.has(to) || seen.size >= MAX_VISITS) continue;
+          seen.add(to);
+          next.push(to);
+        }
+      }
+      const found: A[] = [];
+      for (const id of next) found.push(...covering(dependentsWindows, id, await blueprintOf({ id })));
+      if (found.length > 0 && mode === 'first') return found;
+      for (const a of found) all.add(a);
+      frontier = next;
+    }
+    return [...all];
+  };
+
+  return async (entity) => {
+    const direct = covering(windows, entity.id, await blueprintOf(entity));
+    if (direct.length > 0 && mode === 'first') return direct;
+    if (dependentsWindows.length === 0) return direct;
+    const upstream = await viaUpstreams(entity.id);
+    return [...new Set([...direct, ...upstream])];
+  };
+}
+
 /** Reads the tenant's windows once and answers for any number of its entities. */
 export async function maintenanceLookup(
   table: Table,
@@ -57,51 +118,6 @@ export async function maintenanceLookup(
     if (span) active.push({ window, endsMs: span.endMs });
   }
   if (active.length === 0) return async () => undefined;
-  const dependentsWindows = active.filter((a) => a.window.include_dependents);
-
-  const blueprints = new Map<string, Promise<string | undefined>>();
-  const blueprintOf = (entity: MaintenanceSubject): Promise<string | undefined> => {
-    if (entity.blueprint_slug !== undefined) return Promise.resolve(entity.blueprint_slug);
-    if (entity.blueprint) return entity.blueprint();
-    let known = blueprints.get(entity.id);
-    if (!known) {
-      known = readEntityById(table, tenantId, entity.id).then((state) => state?.blueprint_slug);
-      blueprints.set(entity.id, known);
-    }
-    return known;
-  };
-  const covering = (among: Active[], entityId: string, blueprint: string | undefined) =>
-    among.filter(
-      (a) =>
-        a.window.entity_ids.includes(entityId) ||
-        (blueprint !== undefined && a.window.blueprint_slugs.includes(blueprint)),
-    );
-
-  /** The include_dependents windows covering an entity `entityId` depends on, transitively. */
-  const viaUpstreams = async (entityId: string): Promise<Active[]> => {
-    const seen = new Set<string>([entityId]);
-    let frontier = [entityId];
-    for (let depth = 0; depth < MAX_DEPTH && frontier.length > 0; depth += 1) {
-      const next: string[] = [];
-      for (const from of frontier) {
-        for (const to of await dependenciesOf(table, tenantId, from)) {
-          if (seen.has(to) || seen.size >= MAX_VISITS) continue;
-          seen.add(to);
-          next.push(to);
-        }
-      }
-      const found: Active[] = [];
-      for (const id of next) found.push(...covering(dependentsWindows, id, await blueprintOf({ id })));
-      if (found.length > 0) return found;
-      frontier = next;
-    }
-    return [];
-  };
-
-  return async (entity) => {
-    const direct = covering(active, entity.id, await blueprintOf(entity));
-    if (direct.length > 0) return latest(direct);
-    if (dependentsWindows.length === 0) return undefined;
-    return latest(await viaUpstreams(entity.id));
-  };
+  const cover = windowCoverage(table, tenantId, active, 'first');
+  return async (entity) => latest(await cover(entity));
 }

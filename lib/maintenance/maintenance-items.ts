@@ -3,7 +3,7 @@ import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { queryAll } from '../store/items.ts';
 import { tenantPk } from '../store/partitions.ts';
-import type { Table, WriteOp } from '../store/table.ts';
+import type { Item, Table, WriteOp } from '../store/table.ts';
 
 /**
  * Owner of `maintenance_window`: a tenant's maintenance windows (DECISIONS.md "Operations features
@@ -16,7 +16,15 @@ import type { Table, WriteOp } from '../store/table.ts';
 export const MAX_WINDOWS_PER_TENANT = 100;
 
 /** The sizes a window's lists and name are bounded by (request-schemas.ts checks them). */
-export const WINDOW_LIMITS = { entityIds: 100, blueprintSlugs: 20, name: 100 } as const;
+export const WINDOW_LIMITS = {
+  entityIds: 100,
+  blueprintSlugs: 20,
+  name: 100,
+  /** The public note's Markdown, in characters. */
+  publicNote: 2000,
+  /** How long before each run a recurring window is announced, at most (30 days). */
+  announceLeadSeconds: 30 * 24 * 3600,
+} as const;
 
 const windowSchema = z.object({
   id: z.string(),
@@ -32,12 +40,25 @@ const windowSchema = z.object({
   cron: z.string().nullable(),
   duration_seconds: z.number().int().nullable(),
   timezone: z.string().nullable(),
+  /**
+   * Status-page notices (DECISIONS.md "Status-page communication (wave 5)"). Windows stored before
+   * them read as not announced, with nothing set.
+   */
+  announce: z.boolean().default(false),
+  /** One-off windows: shown from this time (ISO UTC, at or before starts_at); null: from when announced. */
+  announce_from: z.string().nullable().default(null),
+  /** Recurring windows: each run is shown from this many seconds before it starts; null for one-off ones. */
+  announce_lead_seconds: z.number().int().nullable().default(null),
+  /** When `announce` last turned on (the announcement's moment when announce_from is null or earlier). */
+  announced_at: z.string().nullable().default(null),
+  /** Markdown (the page incidents' subset) shown on the pages; maintenance only stores it. */
+  public_note: z.string().nullable().default(null),
   created_at: z.string(),
   updated_at: z.string(),
   /** Bumped by every write: an update holds only over the version it read. */
   version: z.number().int(),
 });
-export type WindowRecord = z.infer<typeof windowSchema>;
+export type WindowRecord = z.output<typeof windowSchema>;
 
 const WINDOW_PREFIX = 'MAINT#';
 
@@ -88,4 +109,9 @@ export function windowReplacedOp(record: WindowRecord, readVersion: number): Wri
 /** The delete of a window (`itemExists`: a window already gone fails the condition). */
 export function windowDeletedOp(tenantId: string, id: string): WriteOp {
   return maintenanceWindow.delete({ tenant_id: tenantId, id }, { kind: 'itemExists' });
+}
+
+/** The window of a change-feed image, or undefined for another item type. */
+export function windowOfImage(image: Item | undefined): WindowRecord | undefined {
+  return image && maintenanceWindow.is(image) ? maintenanceWindow.parse(image) : undefined;
 }

@@ -14,7 +14,7 @@ import {
   windowDeletedOp,
   windowReplacedOp,
 } from './maintenance-items.ts';
-import type { WindowBody } from './request-schemas.ts';
+import { DEFAULT_ANNOUNCE_LEAD_SECONDS, type WindowBody } from './request-schemas.ts';
 import { type PublicWindow, publicWindow } from './responses.ts';
 import { activeSpan } from './schedule.ts';
 
@@ -32,6 +32,24 @@ function scheduleOf(body: WindowBody) {
     cron: recurring ? (body.cron?.trim().replace(/\s+/g, ' ') ?? null) : null,
     duration_seconds: recurring ? (body.duration_seconds ?? null) : null,
     timezone: recurring ? (body.timezone ?? 'UTC') : null,
+  };
+}
+
+/**
+ * The notice part of a record: a one-off window's announce_from, a recurring one's lead (default a
+ * day), the note (blank: none), and when the announcement began (kept while it stays announced).
+ */
+function noticeOf(body: WindowBody, nowMs: number, current?: WindowRecord) {
+  const recurring = body.cron !== undefined;
+  const note = body.public_note?.trim();
+  return {
+    announce: body.announce,
+    announce_from: !recurring && body.announce_from ? isoTime(Date.parse(body.announce_from)) : null,
+    announce_lead_seconds: recurring ? (body.announce_lead_seconds ?? DEFAULT_ANNOUNCE_LEAD_SECONDS) : null,
+    announced_at: body.announce
+      ? ((current?.announce ? current.announced_at : null) ?? isoTime(nowMs))
+      : null,
+    public_note: note ? note : null,
   };
 }
 
@@ -80,6 +98,7 @@ export function createMaintenanceService(deps: MaintenanceServiceDeps) {
         blueprint_slugs: [...new Set(body.blueprint_slugs)],
         include_dependents: body.include_dependents,
         ...scheduleOf(body),
+        ...noticeOf(body, now),
         created_at: isoTime(now),
         updated_at: isoTime(now),
         version: 1,
@@ -92,6 +111,7 @@ export function createMaintenanceService(deps: MaintenanceServiceDeps) {
     async replace(tenantId: string, id: string, body: WindowBody): Promise<PublicWindow> {
       const current = await require(tenantId, id);
       await requireTenantEntities(table, tenantId, body.entity_ids);
+      const now = clock.now();
       const record: WindowRecord = {
         ...current,
         name: body.name,
@@ -99,7 +119,8 @@ export function createMaintenanceService(deps: MaintenanceServiceDeps) {
         blueprint_slugs: [...new Set(body.blueprint_slugs)],
         include_dependents: body.include_dependents,
         ...scheduleOf(body),
-        updated_at: isoTime(clock.now()),
+        ...noticeOf(body, now, current),
+        updated_at: isoTime(now),
         version: current.version + 1,
       };
       await replaceHeld(table, [windowReplacedOp(record, current.version)], {

@@ -9,6 +9,9 @@ import { WINDOW_LIMITS } from './maintenance-items.ts';
 /** The longest run of a recurring window: a week (a longer one is a one-off window). */
 export const MAX_DURATION_SECONDS = 7 * 24 * 3600;
 
+/** How long before each run a recurring window is shown when its body does not say: one day. */
+export const DEFAULT_ANNOUNCE_LEAD_SECONDS = 86_400;
+
 const windowIdSchema = namesResource(idSchema('mnt'), 'maintenance window');
 export const windowParams = z.object({ id: windowIdSchema });
 
@@ -22,7 +25,32 @@ const windowFields = {
     .boolean()
     .default(false)
     .meta({ description: 'Entities that depend_on a covered entity, transitively, are covered too' }),
+  announce: z.boolean().default(false).meta({
+    description:
+      'Show the window on the status pages that show an entity it covers: ahead, while on, and for 24 h after',
+  }),
+  public_note: z
+    .string()
+    .max(WINDOW_LIMITS.publicNote, `Keep the note to ${WINDOW_LIMITS.publicNote} characters.`)
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        'Markdown shown with the notice (paragraphs, emphasis, lists, links, code; HTML is shown as text); blank or null: none',
+    }),
 };
+const announceFromField = isoUtc.meta({
+  description:
+    'One-off windows: when the pages start to show it (ISO 8601 UTC, at or before starts_at); absent: as soon as it is announced',
+});
+const announceLeadField = z
+  .number()
+  .int()
+  .min(0)
+  .max(WINDOW_LIMITS.announceLeadSeconds)
+  .meta({
+    description: `Recurring windows: each run is shown this many seconds before it starts (default ${DEFAULT_ANNOUNCE_LEAD_SECONDS}, one day)`,
+  });
 const cronField = z
   .string()
   .max(200)
@@ -37,9 +65,15 @@ const timezoneField = z.string().max(64).meta({ description: 'IANA name, default
  * one entity or blueprint.
  */
 const documentedWindow = z.union([
-  z.strictObject({ ...windowFields, starts_at: isoUtc, ends_at: isoUtc }),
   z.strictObject({
     ...windowFields,
+    starts_at: isoUtc,
+    ends_at: isoUtc,
+    announce_from: announceFromField.optional(),
+  }),
+  z.strictObject({
+    ...windowFields,
+    announce_lead_seconds: announceLeadField.optional(),
     cron: cronField.regex(/^\s*\S+(\s+\S+){4}\s*$/),
     duration_seconds: durationField,
     timezone: z
@@ -60,6 +94,8 @@ export const windowBody = z
     cron: cronField.optional(),
     duration_seconds: durationField.optional(),
     timezone: timezoneField.optional(),
+    announce_from: announceFromField.optional(),
+    announce_lead_seconds: announceLeadField.optional(),
   })
   .superRefine((body, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -78,14 +114,26 @@ export const windowBody = z
       if (!isTimeZone(timezone)) return issue('timezone', 'Enter a timezone name, such as Europe/Berlin.');
       const problem = body.cron === undefined ? undefined : cronProblem(body.cron, timezone);
       if (problem) issue('cron', problem);
+      if (body.announce_from !== undefined)
+        issue(
+          'announce_from',
+          'A recurring window is shown announce_lead_seconds before each run: give that instead of announce_from.',
+        );
       return;
     }
+    if (body.announce_lead_seconds !== undefined)
+      issue(
+        'announce_lead_seconds',
+        'announce_lead_seconds is for recurring windows: a one-off window takes announce_from.',
+      );
     if (body.starts_at === undefined)
       issue('starts_at', 'This field is required (or give cron and duration_seconds).');
     if (body.ends_at === undefined)
       issue('ends_at', 'This field is required (or give cron and duration_seconds).');
     if (body.starts_at && body.ends_at && Date.parse(body.ends_at) <= Date.parse(body.starts_at))
       issue('ends_at', 'End after the start time.');
+    if (body.starts_at && body.announce_from && Date.parse(body.announce_from) > Date.parse(body.starts_at))
+      issue('announce_from', 'Announce the window at or before its start time (starts_at).');
   });
 documentedAs(windowBody, documentedWindow);
 export type WindowBody = z.output<typeof windowBody>;

@@ -21,6 +21,17 @@ export const publicWindowSchema = z
     duration_seconds: z.number().int().nullable(),
     timezone: z.string().nullable(),
     active: z.boolean().meta({ description: 'Whether the window is on now (computed when read)' }),
+    announce: z.boolean().meta({ description: 'Shown on the status pages that show an entity it covers' }),
+    announce_from: timestampSchema
+      .nullable()
+      .meta({ description: 'One-off windows: shown from then; null: from when it was announced' }),
+    announce_lead_seconds: z.number().int().nullable().meta({
+      description: 'Recurring windows: each run shown this long before it starts; null for one-off ones',
+    }),
+    announced_at: timestampSchema
+      .nullable()
+      .meta({ description: 'When announce last turned on; null while not announced' }),
+    public_note: z.string().nullable().meta({ description: 'Markdown shown with the notice; null: none' }),
     created_at: timestampSchema,
     updated_at: timestampSchema,
   })
@@ -44,6 +55,11 @@ export function publicWindow(window: WindowRecord, active: boolean, entities: Na
     duration_seconds: window.duration_seconds,
     timezone: window.timezone,
     active,
+    announce: window.announce,
+    announce_from: window.announce_from,
+    announce_lead_seconds: window.announce_lead_seconds,
+    announced_at: window.announced_at,
+    public_note: window.public_note,
     created_at: window.created_at,
     updated_at: window.updated_at,
   };

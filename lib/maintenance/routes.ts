@@ -1,5 +1,6 @@
 import { defineRoute } from '../http/define-route.ts';
-import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
+import { answerCreated, answerNoContent, answerOk } from '../http/tenant-handlers.ts';
+import { type AuthedRoute, ok } from '../http/types.ts';
 import type { MaintenanceService } from './maintenance-service.ts';
 import { windowBody, windowParams } from './request-schemas.ts';
 import { publicWindowSchema, windowListSchema } from './responses.ts';
@@ -33,7 +34,7 @@ export function maintenanceRoutes(deps: { maintenance: MaintenanceService }): Au
         responses: { 201: publicWindowSchema },
         errors: ['LIMIT_EXCEEDED'],
       },
-      handler: async ({ principal, body }) => created(await maintenance.create(principal.tenantId, body)),
+      handler: answerCreated((tenantId, { body }) => maintenance.create(tenantId, body)),
     }),
     defineRoute({
       method: 'GET',
@@ -43,7 +44,7 @@ export function maintenanceRoutes(deps: { maintenance: MaintenanceService }): Au
       tag,
       summary: 'One maintenance window',
       schemas: { params: windowParams, responses: { 200: publicWindowSchema } },
-      handler: async ({ principal, params }) => ok(await maintenance.get(principal.tenantId, params.id)),
+      handler: answerOk((tenantId, { params }) => maintenance.get(tenantId, params.id)),
     }),
     defineRoute({
       method: 'PUT',
@@ -58,8 +59,7 @@ export function maintenanceRoutes(deps: { maintenance: MaintenanceService }): Au
         responses: { 200: publicWindowSchema },
         errors: ['CONFLICT'],
       },
-      handler: async ({ principal, params, body }) =>
-        ok(await maintenance.replace(principal.tenantId, params.id, body)),
+      handler: answerOk((tenantId, { params, body }) => maintenance.replace(tenantId, params.id, body)),
     }),
     defineRoute({
       method: 'DELETE',
@@ -69,10 +69,7 @@ export function maintenanceRoutes(deps: { maintenance: MaintenanceService }): Au
       tag,
       summary: 'Delete a maintenance window',
       schemas: { params: windowParams, responses: { 204: null } },
-      handler: async ({ principal, params }) => {
-        await maintenance.remove(principal.tenantId, params.id);
-        return noContent();
-      },
+      handler: answerNoContent((tenantId, { params }) => maintenance.remove(tenantId, params.id)),
     }),
   ];
 }

@@ -23,8 +23,10 @@ import type { Logger } from '../platform/logger.ts';
 import type { Prober } from '../probes/types.ts';
 import { createPingLogService } from '../push/ping-log.ts';
 import { createStatusService } from '../status/status-service.ts';
+import { createPageIncidentService } from '../status-pages/page-incidents.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
+import type { WhoService } from '../teams/who-service.ts';
 import { createUptimeService } from '../uptime/uptime-service.ts';
 import { createBuiltins } from './builtins/index.ts';
 import type { McpTool } from './ports.ts';
@@ -53,6 +55,8 @@ export interface McpDeps {
   audit?: McpToolAudit | undefined;
   /** plan_config and apply_config: the app's configuration engine, read at each call (it is made after the routes). */
   config?: () => ConfigEngine | undefined;
+  /** who_is_on_call: the teams' who service (lib/teams/compose.ts). */
+  who: WhoService;
   logger: Logger;
 }
 
@@ -81,6 +85,7 @@ export function composeMcp(deps: McpDeps) {
     runtime: deps.runtime,
     incidents: deps.incidents,
     maintenance: createMaintenanceService({ table, clock }),
+    pageIncidents: createPageIncidentService({ table, clock }),
     uptime: createUptimeService({ table, clock, cursors, checkService: deps.checkService }),
     executions: createExecutionStore(table, cursors),
     actions: deps.actions,
@@ -88,6 +93,7 @@ export function composeMcp(deps: McpDeps) {
     simulator: deps.simulator,
     audit: createAuditService({ table, clock, cursors }),
     config: deps.config,
+    who: deps.who,
     logger: deps.logger,
   });
   const tools = createToolCatalog({

@@ -5,18 +5,34 @@ import type { Clock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
 import type { JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
+import { isPageJob } from '../status-pages/page-subscriber-jobs.ts';
+import { createPageJobs, createSubscriberWebhooks, linkKeyOf } from '../status-pages/page-subscribers.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
 import { createChannelStore } from './channel-setup/channel-store.ts';
 import type { SmsTransport } from './channels/definition.ts';
 import type { EmailTransport } from './channels/email.ts';
 import { createChannelSenders } from './channels/index.ts';
+import { postSignedWebhook } from './channels/webhook.ts';
 import { createDeliveryStore } from './deliveries/delivery-store.ts';
 import { gateEmail } from './email/email-gate.ts';
 import { createEmailRecipients } from './email/email-recipients.ts';
 import type { NotifyJob } from './jobs.ts';
+import type { Notifier } from './pipeline/notifier.ts';
 import { createNotifier } from './pipeline/notifier.ts';
 import { createPolicyStore } from './policy/policy-store.ts';
+
+/** The jobs of escalation policies (`climb`, `page_contact`), handled by lib/escalation's paging. */
+export type PagingJob = Extract<NotifyJob, { kind: 'climb' | 'page_contact' }>;
+
+/** What the paging of people is built over: the notifier's sending to channels. */
+export type PagingParts = Pick<Notifier, 'pageChannels'>;
+
+/** Builds the handler of the paging jobs (lib/escalation's, handed in by the runtime's composition). */
+export type PagingFactory = (parts: PagingParts) => (job: PagingJob) => Promise<void>;
+
+const isPagingJob = (body: NotifyJob): body is PagingJob =>
+  body.kind === 'climb' || body.kind === 'page_contact';
 
 export interface NotifierDeps {
   table: Table;
@@ -33,6 +49,8 @@ export interface NotifierDeps {
   email?: EmailTransport | undefined;
   /** How sms channels with provider sns send: Amazon SNS in the cloud; undefined locally (they fail, saying why). */
   smsTransport?: SmsTransport | undefined;
+  /** Pages people for escalation policies; undefined: their jobs fail (a runtime always gives it). */
+  paging?: PagingFactory | undefined;
 }
 
 /**
@@ -68,7 +86,7 @@ export function composeNotifier(deps: NotifierDeps) {
     dailyLimit: async (tenantId) =>
       (await deps.tenants.getTenant(tenantId))?.email_daily_limit ?? DEFAULT_LIMITS.email_daily_limit,
   });
-  const notifier = createNotifier({
+  const alerts = createNotifier({
     table,
     clock,
     logger: deps.logger.child({ component: 'notifier' }),
@@ -79,5 +97,36 @@ export function composeNotifier(deps: NotifierDeps) {
     deliveries,
     tenants: deps.tenants,
   });
+  // A status page's subscribers (lib/status-pages): their confirmation emails and update notices,
+  // through this runtime's email transport and the tenant's email quota, and webhooks signed as
+  // the webhook channel's, through the same SSRF guard.
+  const linkKey = linkKeyOf(table);
+  const egress = { egressAllow: config.egressAllow, runtime: config.runtime, ...deps.egress };
+  const pageJobs = createPageJobs({
+    table,
+    clock,
+    logger: deps.logger.child({ component: 'page-subscribers' }),
+    queue: deps.queue,
+    linkKey,
+    mail: deps.email && config.emailFrom ? { transport: deps.email, from: config.emailFrom } : undefined,
+    publicUrl: config.publicUrl,
+    spendEmail: recipients.spend,
+    webhooks: createSubscriberWebhooks({
+      linkKey,
+      post: (target, body) => postSignedWebhook(egress, target, body),
+    }),
+  });
+  const paging = deps.paging?.(alerts);
+  const notifier: typeof alerts = {
+    ...alerts,
+    handle: (job) => {
+      if (isPageJob(job.body)) return pageJobs.handle(job.body);
+      if (isPagingJob(job.body)) {
+        if (!paging) throw new Error(`no paging in this composition for a ${job.body.kind} job`);
+        return paging(job.body);
+      }
+      return alerts.handle(job);
+    },
+  };
   return { policies, channels, deliveries, senders, notifier, recipients };
 }

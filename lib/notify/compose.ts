@@ -19,6 +19,8 @@ export type { Simulator } from './simulate/simulate.ts';
 
 export interface NotificationsDeps extends NotifierDeps {
   checkService: Pick<CheckService, 'requireCheck' | 'list'>;
+  /** Whether the tenant has an escalation policy (lib/escalation's, handed in by the app): routes name them. */
+  policyExists?: (tenantId: string, id: string) => Promise<boolean>;
 }
 
 /**
@@ -81,7 +83,7 @@ export function composeNotifications(deps: NotificationsDeps) {
     }),
     ...sharedChannelRoutes({
       tenantChannels,
-      routes: createRouteService({ table: deps.table, clock }),
+      routes: createRouteService({ table: deps.table, clock, policyExists: deps.policyExists }),
       warned,
     }),
     ...notifyActionRoutes({ actions: notifier, showDeliveries }),

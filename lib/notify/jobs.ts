@@ -1,5 +1,8 @@
 import * as z from 'zod';
 import { stateChangeEventSchema } from '../domain/states.ts';
+import { handoverJobSchema } from '../oncall/handover-jobs.ts';
+import { pageDraftPublishJobSchema } from '../status-pages/page-drafts.ts';
+import { pageJobSchemas } from '../status-pages/page-subscriber-jobs.ts';
 
 /**
  * The jobs of the notify queue (the job-queue port: the local SQLite queue, SQS in the cloud).
@@ -26,7 +29,25 @@ import { stateChangeEventSchema } from '../domain/states.ts';
  * - `also_failing`: a check's change into failing, told when its entity was down already (id
  *   `also:<check transition id>`: also-failing-alert.ts);
  * - `rejudge`: the look at an entity's truth when a hold ends (id `rj:<entity_id>:<due second>`, in
- *   hops as repeats): each channel whose last word differs from the state then is told it (rejudge.ts).
+ *   hops as repeats): each channel whose last word differs from the state then is told it (rejudge.ts);
+ * - `climb`: one step of an incident's escalation policy (lib/escalation/climb.ts): the step's
+ *   targets paged unless the incident was acknowledged or resolved, then the next step enqueued at
+ *   +delay (id `clb:<incident_id>:<esp_id>:<round>:<step>`, in hops as repeats); a route's first
+ *   step, whose policy may be its owner team's, is `clb:<incident_id>:<route_id>`;
+ * - `page_contact`: one later step of a paged person's contact plan (id
+ *   `pgc:<incident_id>:<esp_id>:<round>:<step>:<usr_id>:<cmt_id>:<after_seconds>`, in hops as repeats), sent unless
+ *   the incident was acknowledged or resolved meanwhile;
+ * - `page_draft_publish`: a status page's auto-publish of a draft from the dependency graph nobody
+ *   touched (id `pdp:<pin_id>:v<version>`, in hops as repeats; lib/status-pages/drafts/publish-job.ts).
+ *   It rides this queue because its consumer runs in both runtimes with the outage retries and the
+ *   hops delayed notices need, and publishing a public notice is a notice too: a queue of its own
+ *   would add a queue, a DLQ and a consumer to deploy for a few jobs a day.
+ * - `page_confirm` and `page_notice`: a status page subscriber's confirmation email, and one update's
+ *   notices to a batch of a page's subscribers; `page_maint` and `page_maint_notice`: an announced
+ *   maintenance window's moments (announced, started, ended), waited for in hops, and their notices
+ *   to a batch of a page's subscribers (lib/status-pages/subscribers/page-jobs.ts).
+ * - `handover`: a schedule's next handoff, waited for in hops, told to the outgoing and incoming
+ *   people by their first contact method (lib/oncall/handover-jobs.ts; lib/handover runs it).
  */
 
 export const NOTIFY_QUEUE = 'notify';
@@ -107,5 +128,39 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     /** The hold that ended (cooldown, maintenance, flapping, upstream), for the log. */
     by: z.string(),
   }),
+  z.object({
+    kind: z.literal('climb'),
+    /** The transition that opened the incident (its tenant, entity and check). */
+    event: stateChangeEventSchema,
+    incident_id: z.string(),
+    /** The route whose match started the climb. */
+    route_id: z.string(),
+    /** The policy climbed; null on the first step of a route that pages its owner team's policy. */
+    policy_id: z.string().nullable(),
+    /** 0 for the first climb, up to the policy's repeat. */
+    round: z.number().int().min(0),
+    step: z.number().int().min(0),
+    /** When the step is due: the job waits for it. */
+    due_ms: z.number().int(),
+  }),
+  z.object({
+    kind: z.literal('page_contact'),
+    event: stateChangeEventSchema,
+    incident_id: z.string(),
+    policy_id: z.string(),
+    round: z.number().int().min(0),
+    step: z.number().int().min(0),
+    /** The step's target that reached the person. */
+    target: z.object({ type: z.enum(['schedule', 'user', 'channel', 'team']), id: z.string() }),
+    user_id: z.string(),
+    contact_method_id: z.string(),
+    /** The contact step's delay after the policy's step (a method may be used at several). */
+    after_seconds: z.number().int().min(0),
+    /** The step's time plus the contact step's after_seconds: the job waits for it. */
+    due_ms: z.number().int(),
+  }),
+  pageDraftPublishJobSchema,
+  ...pageJobSchemas,
+  handoverJobSchema,
 ]);
 export type NotifyJob = z.infer<typeof notifyJobSchema>;

@@ -5,6 +5,7 @@
  * notify's contribution in its composition (./compose.ts).
  */
 
-export { readTenantChannels } from './channel-setup/channel-items.ts';
+export { getTenantChannels, readTenantChannels } from './channel-setup/channel-items.ts';
 export { untold } from './pipeline/rejudge.ts';
 export { readToldOfEntityEventually } from './pipeline/told-items.ts';
+export { listRoutes } from './routing/route-items.ts';

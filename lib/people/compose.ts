@@ -12,6 +12,7 @@ import type { TenantStore } from '../auth/tenants.ts';
 import type { EgressSettings } from '../egress/egress.ts';
 import { createCsrfCheck } from '../http/csrf.ts';
 import { hostPolicyOf } from '../http/origin-policy.ts';
+import { sessionCookieOf } from '../http/session-cookie.ts';
 import type { Route, WriteSink } from '../http/types.ts';
 import type { EmailTransport } from '../notify/email-transport.ts';
 import { composeOauth } from '../oauth/compose.ts';
@@ -20,11 +21,12 @@ import type { Config } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from '../platform/rate-limiter.ts';
 import { composeSso } from '../sso/compose.ts';
+import { secureRequestOf } from '../sso/login-cookie.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
 import { getCredential } from './credential-items.ts';
 import { memberCredentialHooks } from './member-credentials.ts';
-import { hashPassword } from './password.ts';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './password.ts';
 import { createPasswordLogin } from './password-login.ts';
 import { checkPasswordPolicy } from './password-policy.ts';
 import { createPasswordResetService, type PasswordResetDeps } from './reset/password-reset.ts';
@@ -186,5 +188,21 @@ export function composePeople(deps: PeopleDeps) {
     mcpAudit,
     routes,
     passwordAllowed: sso.passwordAllowed,
+    /** A status page's password (lib/status-pages/access): people's hashing, the sign-in limits, the cookie's Secure rule. */
+    pageAccess: {
+      limits: rateLimit,
+      passwords: { hash: hashPassword, verify: verifyPassword, dummyHash: DUMMY_PASSWORD_HASH },
+      secureRequest: secureRequestOf(deps.config.runtime, deps.config.publicUrl),
+      // An SSO page's reader: the console session of the request's cookie (a Bearer key is no reader).
+      sessionOf: async (headers: Record<string, string>) => {
+        const raw = sessionCookieOf(headers);
+        if (raw === undefined) return undefined;
+        const principal = await sessions.resolve(raw).catch(() => undefined);
+        return principal?.signedInWith === undefined
+          ? undefined
+          : { tenantId: principal.tenantId, signedInWith: principal.signedInWith };
+      },
+      ssoConfigured: sso.configured,
+    },
   };
 }

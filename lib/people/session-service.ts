@@ -152,6 +152,7 @@ export function createSessionService(deps: SessionServiceDeps) {
         credential: 'session',
         actor: { type: 'user', id: user.id, label: user.email },
         csrfToken: record.csrf_token,
+        signedInWith: record.method,
       };
     },
 

@@ -12,6 +12,7 @@ import {
   parseEmailSender,
 } from '../domain/formats.ts';
 import { type BulkSettings, bulkEnv, bulkSettings, positiveBucket } from './bulk-config.ts';
+import { commaList, type PageDomains, pageDomainsEnv, pageDomainsOf } from './page-domain-config.ts';
 import { type PeopleSettings, peopleEnv, peopleSettings } from './people-config.ts';
 import { type PingSettings, pingEnv, pingSettings } from './ping-config.ts';
 import { type ProbeSettings, probeEnv, probeSettings } from './probe-config.ts';
@@ -79,8 +80,6 @@ const hostNames = z.array(
   z.string().refine(isHostValue, 'expected host names such as vigil.lan, comma-separated'),
 );
 
-const commaList = (value: string) => value.split(',').flatMap((v) => (v.trim() === '' ? [] : [v.trim()]));
-
 /** The console's build output in this checkout (`npm run build:web` writes it). */
 const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -131,6 +130,7 @@ const envSchema = z.object({
   ...probeEnv,
   ...bulkEnv,
   ...pingEnv,
+  ...pageDomainsEnv,
 });
 
 /** The variables with the rules that join two of them. */
@@ -149,7 +149,7 @@ const TENANT_FACTOR = 5;
 /** A source address's default failure ceiling: this many misconfigured clients behind it. */
 const ADDRESS_FACTOR = 10;
 
-export interface Config extends BulkSettings, PingSettings, ProbeSettings {
+export interface Config extends BulkSettings, PingSettings, ProbeSettings, PageDomains {
   runtime: Runtime;
   port: number;
   /** Local runtime: the address the HTTP server binds (loopback unless told otherwise). */
@@ -293,6 +293,7 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     },
     people: peopleSettings(e),
     ...bulkSettings(e),
+    ...pageDomainsOf(e),
     ...pingSettings(e, positiveBucket(e.VIGIL_RATE_LIMIT_RPS, e.VIGIL_RATE_LIMIT_BURST)),
   };
 }

@@ -31,7 +31,16 @@ export type IdPrefix =
   | 'ogr'
   | 'oar'
   | 'aud'
-  | 'ses';
+  | 'ses'
+  | 'icf'
+  | 'pin'
+  | 'piu'
+  | 'sch'
+  | 'lyr'
+  | 'ovr'
+  | 'cmt'
+  | 'team'
+  | 'esp';
 
 /**
  * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws

@@ -59,6 +59,12 @@ export interface JobQueue<B = unknown> {
   fail(job: ReceivedJob<B>, error?: unknown): Promise<FailOutcome>;
 }
 
+/**
+ * What an adapter's queue object satisfies: the port, whose methods take their parameter and result
+ * types from it (stated once, here), and the adapter's own extras for its runtime.
+ */
+export type JobQueueAdapter<B> = JobQueue<B> & Record<string, unknown>;
+
 /** Attempts per job, the first included, before it becomes a dead letter. */
 export const DEFAULT_MAX_ATTEMPTS = 4;
 /** The longest delay SQS allows (15 minutes); the local queue keeps the same bound. */
@@ -143,8 +149,13 @@ export function afterFailure(
 }
 
 /** A delay within 0..MAX_DELAY_SECONDS whole seconds. */
-export function clampDelaySeconds(seconds: number): number {
+function clampDelaySeconds(seconds: number): number {
   return Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(seconds)));
+}
+
+/** The delay one job of an enqueue call waits: its own, else the call's (0), within 0..900 s. */
+export function enqueuedDelaySeconds(job: JobInput<unknown>, options: EnqueueOptions): number {
+  return clampDelaySeconds(job.delaySeconds ?? options.delaySeconds ?? 0);
 }
 
 /** The delay that starts a job at `dueMs`: whole seconds from `nowMs`, rounded up, within 0..900. */

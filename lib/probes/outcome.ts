@@ -16,18 +16,27 @@ export function passed(latencyMs: number, statusCode = 0, details?: ProbeDetails
   );
 }
 
-/** A degraded pass: it succeeded, with the reason it is degraded in `error_message`. */
-export function degraded(
+/** An outcome with a message a user reads in the check results, and its latency, status and details. */
+type MessageOutcome = (
   message: string,
   latencyMs: number,
-  statusCode = 0,
+  statusCode?: number,
   details?: ProbeDetails,
-): ProbeOutcome {
-  return withDetails(
-    { success: true, degraded: true, status_code: statusCode, latency_ms: latencyMs, error_message: message },
-    details,
-  );
-}
+) => ProbeOutcome;
+
+const withMessage =
+  (verdict: Pick<ProbeOutcome, 'success' | 'degraded'>): MessageOutcome =>
+  (message, latencyMs, statusCode = 0, details) =>
+    withDetails(
+      { ...verdict, status_code: statusCode, latency_ms: latencyMs, error_message: message },
+      details,
+    );
+
+/** A degraded pass: it succeeded, with the reason it is degraded in `error_message`. */
+export const degraded = withMessage({ success: true, degraded: true });
+
+/** A failing outcome with the message a user reads in the check results. */
+export const failed = withMessage({ success: false });
 
 /** The outcome degraded when it passed slower than `thresholdMs`; as it was otherwise. */
 export function degradeIfSlow(outcome: ProbeOutcome, thresholdMs: number | undefined): ProbeOutcome {
@@ -38,19 +47,6 @@ export function degradeIfSlow(outcome: ProbeOutcome, thresholdMs: number | undef
     degraded: true,
     error_message: `latency ${outcome.latency_ms} ms is above degraded_latency_ms ${thresholdMs}`,
   };
-}
-
-/** A failing outcome with the message a user reads in the check results. */
-export function failed(
-  message: string,
-  latencyMs: number,
-  statusCode = 0,
-  details?: ProbeDetails,
-): ProbeOutcome {
-  return withDetails(
-    { success: false, status_code: statusCode, latency_ms: latencyMs, error_message: message },
-    details,
-  );
 }
 
 function withDetails(outcome: ProbeOutcome, details: ProbeDetails | undefined): ProbeOutcome {

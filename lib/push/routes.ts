@@ -1,7 +1,8 @@
 import { publicResultSchema } from '../checks/responses.ts';
 import { checkParams } from '../checks/routes.ts';
 import { defineRoute } from '../http/define-route.ts';
-import { type AuthedRoute, created } from '../http/types.ts';
+import { answerCreated } from '../http/tenant-handlers.ts';
+import type { AuthedRoute } from '../http/types.ts';
 import { pushResultBody } from './push-input.ts';
 import type { PushService } from './push-service.ts';
 
@@ -24,8 +25,9 @@ export function pushRoutes(deps: { pushService: PushService }): AuthedRoute[] {
         // A pull-mode or disabled check, or a result already recorded.
         errors: ['CONFLICT'],
       },
-      handler: async ({ principal, params, body }) =>
-        created(await deps.pushService.pushResult(principal.tenantId, params.id, body)),
+      handler: answerCreated((tenantId, { params, body }) =>
+        deps.pushService.pushResult(tenantId, params.id, body),
+      ),
     }),
     defineRoute({
       method: 'POST',
@@ -37,8 +39,7 @@ export function pushRoutes(deps: { pushService: PushService }): AuthedRoute[] {
       tag,
       summary: 'Record a successful heartbeat for a push-mode check; the body is ignored',
       schemas: { params: checkParams, responses: { 201: publicResultSchema }, errors: ['CONFLICT'] },
-      handler: async ({ principal, params }) =>
-        created(await deps.pushService.heartbeat(principal.tenantId, params.id)),
+      handler: answerCreated((tenantId, { params }) => deps.pushService.heartbeat(tenantId, params.id)),
     }),
   ];
 }

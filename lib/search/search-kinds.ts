@@ -19,7 +19,7 @@ import {
 } from '../incidents/incident-items.ts';
 import { readTenantChannels } from '../notify/records.ts';
 import { isId } from '../platform/ids.ts';
-import { listStatusPages } from '../status-pages/status-page-items.ts';
+import { listStatusPages } from '../status-pages/status-pages.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
 

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { slugSchema } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { namesResource } from '../http/route-schemas.ts';
-import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
+import { answerNoContent } from '../http/tenant-handlers.ts';
+import { type AuthedRoute, created, ok } from '../http/types.ts';
 import { createSkillBody, updateSkillBody } from './manifest.ts';
 import { publicSkill, publicSkillSchema } from './responses.ts';
 import type { SkillService } from './skill-service.ts';
@@ -86,10 +87,7 @@ export function skillRoutes(deps: SkillRouteDeps): AuthedRoute[] {
       tag,
       summary: 'Delete a skill (admin role) and free its tool names',
       schemas: { params: skillParams, responses: { 204: null }, errors: ['CONFLICT'] },
-      handler: async ({ principal, params }) => {
-        await service.remove(principal.tenantId, params.slug);
-        return noContent();
-      },
+      handler: answerNoContent((tenantId, { params }) => service.remove(tenantId, params.slug)),
     }),
   ];
 }

@@ -9,6 +9,7 @@ import type { Table } from '../store/table.ts';
 import { secureRequestOf } from './login-cookie.ts';
 import { createOidcClients } from './oidc-client.ts';
 import { ssoRoutes } from './routes.ts';
+import { getSsoSettings } from './sso-items.ts';
 import { createSsoSettingsService, passwordAllowed } from './sso-settings.ts';
 import { createSsoSignIn, type StartSession } from './sso-sign-in.ts';
 
@@ -24,7 +25,11 @@ export function composeSso(deps: {
   hosts: HostPolicy;
   egress?: EgressSettings | undefined;
   startSession: StartSession;
-}): { routes: Route[]; passwordAllowed: (tenantId: string) => Promise<boolean> } {
+}): {
+  routes: Route[];
+  passwordAllowed: (tenantId: string) => Promise<boolean>;
+  configured: (tenantId: string) => Promise<boolean>;
+} {
   const guard = { allowPrivate: deps.config.allowPrivateTargets, allow: deps.config.egressAllow };
   const clients = createOidcClients({ egress: { ...guard, egress: deps.egress }, clock: deps.clock });
   const settings = createSsoSettingsService({
@@ -45,5 +50,6 @@ export function composeSso(deps: {
   return {
     routes: ssoRoutes({ settings, signIn }),
     passwordAllowed: (tenantId) => passwordAllowed(deps.table, tenantId),
+    configured: async (tenantId) => (await getSsoSettings(deps.table, tenantId)) !== undefined,
   };
 }

@@ -1,6 +1,7 @@
 import type { Actor } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { joinSetCookies } from '../http/set-cookies.ts';
+import { answerOk } from '../http/tenant-handlers.ts';
 import { ok, type Reply, type Route } from '../http/types.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ssoCallbackQuery, ssoSettingsBody, ssoSettingsSchema, ssoStartQuery } from './sso-schemas.ts';
@@ -48,7 +49,7 @@ export function ssoRoutes(deps: { settings: SsoSettingsService; signIn: SsoSignI
       tag,
       summary: 'The team’s SSO (OIDC) settings; the client secret shows as ********',
       schemas: { responses: { 200: ssoSettingsSchema } },
-      handler: async ({ principal }) => ok(await deps.settings.get(principal.tenantId)),
+      handler: answerOk((tenantId) => deps.settings.get(tenantId)),
     }),
     defineRoute({
       method: 'PUT',

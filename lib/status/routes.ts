@@ -5,6 +5,7 @@ import { slugSchema } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, queryInteger } from '../http/route-schemas.ts';
+import { answerOk } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import { ValidationError } from '../platform/errors.ts';
 import { RECENT_SLOTS } from './recent-strip.ts';
@@ -78,8 +79,7 @@ export function statusRoutes(deps: { statusService: StatusService }): AuthedRout
       summary:
         'Entity state changes across the tenant (or of one entity), newest first: {transitions, next_cursor}',
       schemas: { query: transitionsQuery, responses: { 200: transitionsPageSchema } },
-      handler: async ({ principal, query }) =>
-        ok(await deps.statusService.transitions(principal.tenantId, query)),
+      handler: answerOk((tenantId, { query }) => deps.statusService.transitions(tenantId, query)),
     }),
   ];
 }

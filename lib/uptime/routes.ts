@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { slugSchema } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
+import { answerOk } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import { UPTIME_WINDOWS, type UptimeService } from './uptime-service.ts';
 
@@ -103,8 +104,9 @@ export function uptimeRoutes(deps: { uptime: UptimeService }): AuthedRoute[] {
       summary:
         'Uptime, downtime, incidents, MTTR, latency percentiles and error budget of a check over a window',
       schemas: { params: checkParams, query: uptimeQuery, responses: { 200: uptimeSchema } },
-      handler: async ({ principal, params, query }) =>
-        ok(await deps.uptime.checkUptime(principal.tenantId, params.id, query.window)),
+      handler: answerOk((tenantId, { params, query }) =>
+        deps.uptime.checkUptime(tenantId, params.id, query.window),
+      ),
     }),
     defineRoute({
       method: 'GET',

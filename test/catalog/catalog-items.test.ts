@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blueprintCreatedOp, entityCountOp } from '../../lib/catalog/blueprint-items.ts';
 import {
-  type EntityRecord,
   entityChecksOp,
   entityCreatedOps,
   entityDeletedOps,
@@ -10,6 +9,7 @@ import {
 } from '../../lib/catalog/entity-items.ts';
 import { entityAddedOps, stateMoveOps } from '../../lib/catalog/entity-state-index-items.ts';
 import { deleteRelationOps, newRelationOps } from '../../lib/catalog/relation-items.ts';
+import { apiEntity } from './entity-fixture.ts';
 
 /**
  * The catalog's owner modules write the items docs/data-model.md describes, key for key and
@@ -17,17 +17,7 @@ import { deleteRelationOps, newRelationOps } from '../../lib/catalog/relation-it
  */
 
 const TNT = 'tnt_1';
-const entity: EntityRecord = {
-  id: 'ent_1',
-  blueprint_slug: 'svc',
-  slug: 'api',
-  name: 'API',
-  fields: {},
-  state: 'unknown',
-  created_at: 't0',
-  updated_at: 't0',
-  version: 1,
-};
+const entity = apiEntity('t0');
 const held = (version: number) => ({ kind: 'compare', attr: 'version', op: '=', value: version });
 
 describe('the catalog owner modules', () => {

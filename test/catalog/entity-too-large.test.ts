@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { BlueprintRecord } from '../../lib/catalog/blueprint-items.ts';
 import type { BlueprintStore } from '../../lib/catalog/blueprint-store.ts';
-import type { EntityRecord } from '../../lib/catalog/entity-items.ts';
 import { createEntityService } from '../../lib/catalog/entity-service.ts';
 import type { EntityStore } from '../../lib/catalog/entity-store.ts';
 import { ValidationError } from '../../lib/platform/errors.ts';
 import { type Item, ItemTooLargeError, type Table } from '../../lib/store/table.ts';
+import { apiEntity } from './entity-fixture.ts';
 
 const at = '2026-11-22T08:00:00.000Z';
 const blueprint: BlueprintRecord = {
@@ -20,17 +20,7 @@ const blueprint: BlueprintRecord = {
   entity_count: 0,
   version: 1,
 };
-const entity: EntityRecord = {
-  id: 'ent_1',
-  blueprint_slug: 'svc',
-  slug: 'api',
-  name: 'API',
-  fields: {},
-  state: 'unknown',
-  created_at: at,
-  updated_at: at,
-  version: 1,
-};
+const entity = apiEntity(at);
 
 /** A table whose every write is refused as too large by the engine. */
 function refusingTable(): Table {

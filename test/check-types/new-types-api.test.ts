@@ -80,11 +80,12 @@ describe.each(bothRuntimes)('icmp and domain checks ($runtime runtime)', ({ runt
     expect((await call('PUT', `/v1/checks/${res.body.id}`, { interval_seconds: 7200 })).status).toBe(200);
   });
 
-  it.runIf(runtime === 'local')('refuses a bad icmp config naming the field', async () => {
-    const res = await create('icmp', { host: 'a.example', count: 11 });
-    expect(res.status, res.text).toBe(400);
-    expect(res.body.details).toContainEqual(
-      expect.objectContaining({ path: 'config.count', message: 'Send at most 10 echo requests per run.' }),
-    );
-  });
+  if (runtime === 'local')
+    it('refuses a bad icmp config naming the field', async () => {
+      const res = await create('icmp', { host: 'a.example', count: 11 });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.details).toContainEqual(
+        expect.objectContaining({ path: 'config.count', message: 'Send at most 10 echo requests per run.' }),
+      );
+    });
 });

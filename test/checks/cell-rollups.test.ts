@@ -9,6 +9,7 @@ import {
 import { histogramIndex } from '../../lib/domain/rollups/sparkline.ts';
 import { ValidationError } from '../../lib/platform/errors.ts';
 import type { Item, QueryInput, Table } from '../../lib/store/table.ts';
+import { queryOnlyTable } from '../support/query-only-table.ts';
 
 const at = (time: string) => Date.parse(`2026-03-01T${time}Z`);
 
@@ -65,32 +66,23 @@ describe('rollUpMembers', () => {
 describe('readSparkline of a cell member (unaligned widths)', () => {
   /** A table whose cell partition answers full pages of slots and says more follow; nothing else. */
   function endlessSlots(queries: QueryInput[]): Table {
-    const unused = () => Promise.reject(new Error('not used'));
     let n = 0;
-    return {
-      get: unused,
-      batchGet: unused,
-      transact: unused,
-      update: unused,
-      close: async () => {},
-      query: async (input) => {
-        queries.push(input);
-        if (!input.pk.startsWith('CELLRES#')) return { items: [] };
-        const items: Item[] = Array.from({ length: input.limit ?? 1000 }, () => {
-          n += 1;
-          return {
-            pk: input.pk,
-            sk: `RES#2026-03-01T11:30:00.${String(n).padStart(6, '0')}Z`,
-            entity: 'cell_results',
-            cell_id: 'cel_x',
-            tenant_id: 'tnt_x',
-            slot: '2026-03-01T11:30:00.000Z',
-            results: [{ c: 'chk_x', ok: true, s: 0, l: 5, o: 0 }],
-          };
-        });
-        return { items, cursor: `page-${queries.length}` };
-      },
-    };
+    return queryOnlyTable(queries, (input) => {
+      if (!input.pk.startsWith('CELLRES#')) return { items: [] };
+      const items: Item[] = Array.from({ length: input.limit ?? 1000 }, () => {
+        n += 1;
+        return {
+          pk: input.pk,
+          sk: `RES#2026-03-01T11:30:00.${String(n).padStart(6, '0')}Z`,
+          entity: 'cell_results',
+          cell_id: 'cel_x',
+          tenant_id: 'tnt_x',
+          slot: '2026-03-01T11:30:00.000Z',
+          results: [{ c: 'chk_x', ok: true, s: 0, l: 5, o: 0 }],
+        };
+      });
+      return { items, cursor: `page-${queries.length}` };
+    });
   }
 
   it(`stops after ${RAW_SPARKLINE_MAX_CELL_SLOTS} slots and answers a VALIDATION_ERROR about buckets`, async () => {

@@ -40,26 +40,29 @@ describe.each(runtimes)('a cell of pull checks ($runtime runtime)', ({ start }) 
       };
     });
 
-  it('stores a healthy slot as one item, moves states only on change, and records a redelivered slot once', async () => {
-    const entityId = await newEntity(api, { key: tenant.key });
-    const ids = [
-      await newCheck(api, quietTcpCheck(entityId, { config: { host: '127.0.0.1', port: 9001 } }), tenant.key),
-      await newCheck(
-        api,
-        quietTcpCheck(entityId, { config: { host: '127.0.0.1', port: 9002 }, failure_threshold: 1 }),
-        tenant.key,
-      ),
-    ];
+  /** The cell runner over this harness, its prober failing the ports in `down`. */
+  const runnerFor = (down: Set<number>) =>
+    createCellRunner({
+      table: api.table,
+      prober: proberFor(down),
+      tenants: api.app.tenants,
+      clock: systemClock,
+    });
+
+  /**
+   * Puts cell `id` of the checks `ids` (shard 0, every 60 s); checks enter a cell unknown (the
+   * API's join writes them into the state item). Answers the cell and its job for a slot.
+   */
+  const putCell = async (id: string, ids: string[]) => {
     const cell = {
-      id: 'cel_01JD0000000000000000000001',
+      id,
       tenant_id: tenant.tenantId,
       shard: 0,
       interval_seconds: 60,
-      members: Object.fromEntries(ids.map((id) => [id, 1])),
+      members: Object.fromEntries(ids.map((c) => [c, 1])),
       version: 1,
       created_at: new Date().toISOString(),
     };
-    // Checks enter a cell unknown (the API's join writes them into the state item).
     await api.table.transact([
       cellCreatedOp(cell),
       cellStateOp(
@@ -68,7 +71,7 @@ describe.each(runtimes)('a cell of pull checks ($runtime runtime)', ({ start }) 
           tenant_id: tenant.tenantId,
           last_slot: '',
           members: Object.fromEntries(
-            ids.map((id) => [id, { state: 'unknown', consecutive_failures: 0, slot: '' }]),
+            ids.map((c) => [c, { state: 'unknown', consecutive_failures: 0, slot: '' }]),
           ),
           version: 1,
         },
@@ -82,15 +85,24 @@ describe.each(runtimes)('a cell of pull checks ($runtime runtime)', ({ start }) 
       shard: 0,
       slot_ms: slotMs,
     });
-    const t0 = Date.parse('2026-01-01T00:00:00.000Z');
+    return { cell, job };
+  };
+  const t0 = Date.parse('2026-01-01T00:00:00.000Z');
+
+  it('stores a healthy slot as one item, moves states only on change, and records a redelivered slot once', async () => {
+    const entityId = await newEntity(api, { key: tenant.key });
+    const ids = [
+      await newCheck(api, quietTcpCheck(entityId, { config: { host: '127.0.0.1', port: 9001 } }), tenant.key),
+      await newCheck(
+        api,
+        quietTcpCheck(entityId, { config: { host: '127.0.0.1', port: 9002 }, failure_threshold: 1 }),
+        tenant.key,
+      ),
+    ];
+    const { cell, job } = await putCell('cel_01JD0000000000000000000001', ids);
 
     // First slot: both succeed; the unknown checks go up, a change the state item records.
-    const healthy = createCellRunner({
-      table: api.table,
-      prober: proberFor(new Set()),
-      tenants: api.app.tenants,
-      clock: systemClock,
-    });
+    const healthy = runnerFor(new Set());
     const first = await healthy.run(job(t0));
     expect(first).toMatchObject({ status: 'recorded', results: 2 });
     if (first.status === 'gone') throw new Error('the cell is there');
@@ -110,12 +122,7 @@ describe.each(runtimes)('a cell of pull checks ($runtime runtime)', ({ start }) 
     transact.mockRestore();
 
     // Port 9002 fails (threshold 1: down); 9001 stays up.
-    const failing = createCellRunner({
-      table: api.table,
-      prober: proberFor(new Set([9002])),
-      tenants: api.app.tenants,
-      clock: systemClock,
-    });
+    const failing = runnerFor(new Set([9002]));
     const third = await failing.run(job(t0 + 120_000));
     if (third.status === 'gone') throw new Error('the cell is there');
     // One check up, one down: the entity is down (the worst check wins, issue 35).
@@ -131,12 +138,7 @@ describe.each(runtimes)('a cell of pull checks ($runtime runtime)', ({ start }) 
     expect(entity.status).toBe(200);
 
     // Redelivered: the stored results stand, nothing moves twice.
-    const again = await createCellRunner({
-      table: api.table,
-      prober: proberFor(new Set()),
-      tenants: api.app.tenants,
-      clock: systemClock,
-    }).run(job(t0 + 120_000));
+    const again = await runnerFor(new Set()).run(job(t0 + 120_000));
     expect(again).toMatchObject({ status: 'duplicate', transitions: [] });
     const stored = await getCellResults(api.table, cell.id, '2026-01-01T00:02:00.000Z');
     expect(stored?.results.map((r) => [r.c, r.ok])).toEqual(
@@ -156,36 +158,7 @@ describe.each(runtimes)('a cell of pull checks ($runtime runtime)', ({ start }) 
       quietTcpCheck(entityId, { config: { host: '127.0.0.1', port: 9011 }, failure_threshold: 2 }),
       tenant.key,
     );
-    const cell = {
-      id: 'cel_01JD0000000000000000000002',
-      tenant_id: tenant.tenantId,
-      shard: 0,
-      interval_seconds: 60,
-      members: { [id]: 1 },
-      version: 1,
-      created_at: new Date().toISOString(),
-    };
-    await api.table.transact([
-      cellCreatedOp(cell),
-      cellStateOp(
-        {
-          cell_id: cell.id,
-          tenant_id: tenant.tenantId,
-          last_slot: '',
-          members: { [id]: { state: 'unknown', consecutive_failures: 0, slot: '' } },
-          version: 1,
-        },
-        undefined,
-      ),
-    ]);
-    const job = (slotMs: number) => ({
-      kind: 'cell' as const,
-      tenant_id: tenant.tenantId,
-      cell_id: cell.id,
-      shard: 0,
-      slot_ms: slotMs,
-    });
-    const t0 = Date.parse('2026-01-01T00:00:00.000Z');
+    const { cell, job } = await putCell('cel_01JD0000000000000000000002', [id]);
     const down = new Set([9011]);
     const deps = { table: api.table, prober: proberFor(down), tenants: api.app.tenants, clock: systemClock };
     const runner = createCellRunner(deps);

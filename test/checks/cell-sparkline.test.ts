@@ -6,6 +6,7 @@ import { resultRecordedOp } from '../../lib/checks/results/result-items.ts';
 import { rollupAddOp } from '../../lib/checks/results/rollup-items.ts';
 import { readSparkline } from '../../lib/checks/results/sparkline-reads.ts';
 import { rollResult } from '../../lib/domain/rollups/rollup-bucket.ts';
+import type { SparklineBucket as Bucket } from '../../lib/domain/rollups/sparkline.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import type { Prober } from '../../lib/probes/types.ts';
@@ -23,14 +24,6 @@ const NOW = Date.parse('2026-03-01T12:02:00.000Z');
 const at = (time: string) => Date.parse(`2026-03-01T${time}Z`);
 /** Slots of a 1-minute cell from 11:50:30 to 11:59:30. */
 const TEN_SLOTS = Array.from({ length: 10 }, (_, i) => `11:${50 + i}:30.000`);
-
-interface Bucket {
-  start: string;
-  total: number;
-  failures: number;
-  p50_latency_ms: number | null;
-  max_latency_ms: number | null;
-}
 
 /** A member's answer in a slot: [success, latency ms]. */
 type Answer = [boolean, number];

@@ -142,6 +142,23 @@ describe.each(runtimes)('checks with locations ($runtime runtime)', ({ start }) 
   });
 
   describe('decided slots', () => {
+    /** Records a failed slot of check `id` at `slotMs` (status 0, 12 ms) as its locations decided it. */
+    const recordFailedSlot = (
+      id: string,
+      slotMs: number,
+      fields: { error_message: string; locations: ReturnType<typeof outcome>[]; inconclusive?: true },
+    ) =>
+      api.app.recorder.record({
+        tenantId: api.tenantId,
+        checkId: id,
+        success: false,
+        status_code: 0,
+        latency_ms: 12,
+        checkedAtMs: slotMs,
+        slotMs,
+        ...fields,
+      });
+
     it('shows each location of the last decided slot on the check and on its result', async () => {
       const id = await newCheck(api, located({ failure_threshold: 1 }));
       const slotMs = START - 10 * SLOT;
@@ -151,16 +168,9 @@ describe.each(runtimes)('checks with locations ($runtime runtime)', ({ start }) 
         outcome('eu-west-1', 'down', 0),
       ];
 
-      const recorded = await api.app.recorder.record({
-        tenantId: api.tenantId,
-        checkId: id,
-        success: false,
-        status_code: 0,
-        latency_ms: 12,
+      const recorded = await recordFailedSlot(id, slotMs, {
         error_message:
           'down from 2 of 3 locations: office connection refused, eu-west-1 connection refused; default ok',
-        checkedAtMs: slotMs,
-        slotMs,
         locations,
       });
       const check = await call('GET', `/v1/checks/${id}`);
@@ -183,16 +193,9 @@ describe.each(runtimes)('checks with locations ($runtime runtime)', ({ start }) 
         outcome('eu-west-1', 'unknown'),
       ];
 
-      const recorded = await api.app.recorder.record({
-        tenantId: api.tenantId,
-        checkId: id,
-        success: false,
-        status_code: 0,
-        latency_ms: 12,
+      const recorded = await recordFailedSlot(id, slotMs, {
         error_message:
           'inconclusive: 1 of 3 locations reported: default connection refused; office no report',
-        checkedAtMs: slotMs,
-        slotMs,
         locations,
         inconclusive: true,
       });

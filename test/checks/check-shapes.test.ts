@@ -1,11 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../lib/app.ts';
+import type { App } from '../../lib/app.ts';
 import { buildOpenApiDocument } from '../../lib/http/openapi.ts';
-import { systemClock } from '../../lib/platform/clock.ts';
-import { loadConfig } from '../../lib/platform/config.ts';
-import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
-import { memoryJobQueue } from '../notify/support/memory-queue.ts';
+import { queuelessApp } from '../support/queueless-app.ts';
+
+/** The fields of an http check's request and expectations (and its timeout). */
+const HTTP_FIELDS = [
+  'target_url',
+  'method',
+  'headers',
+  'body',
+  'expected_status',
+  'body_contains',
+  'timeout_ms',
+];
 
 /** The OpenAPI document shows one Check shape per check_type, each with only its own fields. */
 describe('check shapes in the OpenAPI document', () => {
@@ -16,14 +24,7 @@ describe('check shapes in the OpenAPI document', () => {
 
   beforeAll(() => {
     table = createSqliteTable({ db: openSqliteDatabase(':memory:') });
-    app = createApp({
-      table,
-      clock: systemClock,
-      logger: silentLogger,
-      config: loadConfig('local', {}),
-      notifyQueue: memoryJobQueue(),
-      actionQueue: memoryJobQueue('action'),
-    });
+    app = queuelessApp(table);
     // biome-ignore lint/suspicious/noExplicitAny: the generated document is inspected freely
     const doc: Record<string, any> = buildOpenApiDocument(app.routes);
     schemas = doc.components.schemas;
@@ -57,30 +58,11 @@ describe('check shapes in the OpenAPI document', () => {
   it('gives push checks neither a target nor probe fields', () => {
     const push = fields('PushCheck');
     expect(push).toContain('config');
-    for (const field of [
-      'target_url',
-      'method',
-      'headers',
-      'body',
-      'expected_status',
-      'body_contains',
-      'timeout_ms',
-    ])
-      expect(push).not.toContain(field);
+    for (const field of HTTP_FIELDS) expect(push).not.toContain(field);
   });
 
   it('gives http checks their request and expectations, and the others their config and timeout', () => {
-    expect(fields('HttpCheck')).toEqual(
-      expect.arrayContaining([
-        'target_url',
-        'method',
-        'headers',
-        'body',
-        'expected_status',
-        'body_contains',
-        'timeout_ms',
-      ]),
-    );
+    expect(fields('HttpCheck')).toEqual(expect.arrayContaining(HTTP_FIELDS));
     expect(fields('HttpCheck')).not.toContain('config');
     for (const name of ['TcpCheck', 'TlsCheck', 'DnsCheck']) {
       expect(fields(name)).toEqual(expect.arrayContaining(['config', 'timeout_ms']));

@@ -7,6 +7,7 @@ import {
 import { histogramIndex, ROLLUP_HISTOGRAM_SIZE } from '../../lib/domain/rollups/sparkline.ts';
 import { ValidationError } from '../../lib/platform/errors.ts';
 import type { Item, QueryInput, Table } from '../../lib/store/table.ts';
+import { queryOnlyTable } from '../support/query-only-table.ts';
 
 function histogramOf(latencies: number[]): number[] {
   const histogram = new Array<number>(ROLLUP_HISTOGRAM_SIZE).fill(0);
@@ -65,18 +66,7 @@ describe('readSparkline', () => {
         error_message: '',
         checked_at: '2026-03-01T11:30:00.000Z',
       }));
-    const unused = () => Promise.reject(new Error('not used'));
-    return {
-      get: unused,
-      batchGet: unused,
-      transact: unused,
-      update: unused,
-      close: async () => {},
-      query: async (input) => {
-        queries.push(input);
-        return { items: page(queries.length), cursor: `page-${queries.length}` };
-      },
-    };
+    return queryOnlyTable(queries, () => ({ items: page(queries.length), cursor: `page-${queries.length}` }));
   }
 
   it(`stops reading raw results after ${RAW_SPARKLINE_MAX_RESULTS} and answers a VALIDATION_ERROR about buckets`, async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSparkline } from '../../lib/checks/results/sparkline-reads.ts';
+import type { SparklineBucket as Bucket } from '../../lib/domain/rollups/sparkline.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import type { QueryInput, Table } from '../../lib/store/table.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
@@ -7,14 +8,6 @@ import { newCheck, newEntity, quietPushCheck, record } from './check-fixtures.ts
 
 const NOW = Date.parse('2026-03-01T12:02:00.000Z');
 const at = (time: string) => Date.parse(`2026-03-01T${time}Z`);
-
-interface Bucket {
-  start: string;
-  total: number;
-  failures: number;
-  p50_latency_ms: number | null;
-  max_latency_ms: number | null;
-}
 
 /** A table that remembers every query, for asserting what a read touches. */
 function queryRecorder(table: Table, queries: QueryInput[]): Table {

@@ -45,6 +45,31 @@ describe.each(runtimes)('the check an entity transition names ($runtime runtime)
     return { tenant, entityId, feed };
   }
 
+  /** Two push checks of the entity, each down at its first failure: the one to fail, and the slow one. */
+  async function failingAndSlow(entityId: string, key: string) {
+    const failing = await newCheck(api, quietPushCheck(entityId, { failure_threshold: 1 }), key);
+    const slow = await newCheck(api, quietPushCheck(entityId, { failure_threshold: 1 }), key);
+    return { failing, slow };
+  }
+
+  /** A result of a push check through the result recorder (status 0, 10 ms), a second after the last one. */
+  async function recordNext(
+    tenantId: string,
+    checkId: string,
+    result: { success: boolean; degraded?: boolean; error_message: string },
+  ) {
+    at += 1000;
+    const outcome = await api.app.recorder.record({
+      tenantId,
+      checkId,
+      status_code: 0,
+      latency_ms: 10,
+      checkedAtMs: at,
+      ...result,
+    });
+    expect(outcome.status).toBe('recorded');
+  }
+
   /** One slot of the cell holding `checkId`, every member probed by a prober that knows the slow target. */
   async function slowSlot(tenantId: string, checkId: string) {
     at += 1000;
@@ -106,23 +131,9 @@ describe.each(runtimes)('the check an entity transition names ($runtime runtime)
 
   it('names the still degraded check with its own reason when the down one recovers (result recorder)', async () => {
     const { tenant, entityId, feed } = await tenantWithEntity('Payments');
-    const failing = await newCheck(api, quietPushCheck(entityId, { failure_threshold: 1 }), tenant.key);
-    const slow = await newCheck(api, quietPushCheck(entityId, { failure_threshold: 1 }), tenant.key);
-    const record = async (
-      checkId: string,
-      result: { success: boolean; degraded?: boolean; error_message: string },
-    ) => {
-      at += 1000;
-      const outcome = await api.app.recorder.record({
-        tenantId: tenant.tenantId,
-        checkId,
-        status_code: 0,
-        latency_ms: 10,
-        checkedAtMs: at,
-        ...result,
-      });
-      expect(outcome.status).toBe('recorded');
-    };
+    const { failing, slow } = await failingAndSlow(entityId, tenant.key);
+    const record = (checkId: string, result: Parameters<typeof recordNext>[2]) =>
+      recordNext(tenant.tenantId, checkId, result);
 
     await record(failing, { success: false, error_message: 'connection refused' });
     await record(slow, { success: true, degraded: true, error_message: 'queue depth 9000' });
@@ -142,22 +153,13 @@ describe.each(runtimes)('the check an entity transition names ($runtime runtime)
 
   it('names the check left in the new state when the down check is deleted', async () => {
     const { tenant, entityId, feed } = await tenantWithEntity('Search');
-    const failing = await newCheck(api, quietPushCheck(entityId, { failure_threshold: 1 }), tenant.key);
-    const slow = await newCheck(api, quietPushCheck(entityId, { failure_threshold: 1 }), tenant.key);
-    for (const [checkId, result] of [
-      [slow, { success: true, degraded: true, error_message: 'index lagging' }],
-      [failing, { success: false, error_message: 'connection refused' }],
-    ] as const) {
-      at += 1000;
-      await api.app.recorder.record({
-        tenantId: tenant.tenantId,
-        checkId,
-        status_code: 0,
-        latency_ms: 10,
-        checkedAtMs: at,
-        ...result,
-      });
-    }
+    const { failing, slow } = await failingAndSlow(entityId, tenant.key);
+    await recordNext(tenant.tenantId, slow, {
+      success: true,
+      degraded: true,
+      error_message: 'index lagging',
+    });
+    await recordNext(tenant.tenantId, failing, { success: false, error_message: 'connection refused' });
 
     const deleted = await api.request('DELETE', `/v1/checks/${failing}`, { key: tenant.key });
     expect(deleted.status, deleted.text).toBe(204);

@@ -12,16 +12,11 @@ import { gatusImporter } from '../../lib/importers/gatus.ts';
 import { importKuma, kumaImporter } from '../../lib/importers/kuma.ts';
 import { buildKumaDatabase } from '../fixtures/kuma/kuma-db-fixture.ts';
 import { EXTRAS } from '../importers/kuma-extras.ts';
+import { childOutput, type Exited } from './child-output.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXTURE = join(root, 'test', 'fixtures', 'gatus', 'config.yaml');
 const KUMA_BACKUP = join(root, 'test', 'fixtures', 'kuma', 'backup.json');
-
-interface Exited {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** `npm run vigil -- import <args>` as a process (what `npm run vigil` runs: tsx bin/vigil.ts). */
 function vigilImport(args: string[], env: Record<string, string> = {}): Promise<Exited> {
@@ -30,21 +25,7 @@ function vigilImport(args: string[], env: Record<string, string> = {}): Promise<
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, HEALTHCHECKS_API_KEY: '', ...env },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
+  return childOutput(child).exited;
 }
 
 const servers: { close(): void; closeAllConnections(): void }[] = [];

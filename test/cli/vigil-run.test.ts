@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OutputTail } from '../../lib/cli/run-output.ts';
 import { pingEndpoint } from '../../lib/cli/run-pinger.ts';
 import { WAIT } from '../support/wait.ts';
+import { childOutput } from './child-output.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -56,12 +57,6 @@ async function pingServer(answer: Answer = (_r, res) => res.end('OK')) {
   return { requests, url: `http://127.0.0.1:${port}/ping/0f3c7e1a-5b2d-4c8e-9a71-3d2b6f4e8c10` };
 }
 
-interface Exited {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `npm run vigil -- run <args>` as a process (what `npm run vigil` runs: tsx bin/vigil.ts). */
 function vigilRun(
   args: string[],
@@ -70,22 +65,7 @@ function vigilRun(
 ) {
   const [program = '', ...rest] = argv0;
   const child = spawn(program, [...rest, 'run', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const exited = new Promise<Exited>((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
-  return { child: child as ChildProcess, exited, stdout: () => stdout };
+  return { child: child as ChildProcess, ...childOutput(child) };
 }
 
 const run = (args: string[]) => vigilRun(args).exited;

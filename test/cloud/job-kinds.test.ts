@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionJobSchema } from '../../lib/actions/jobs.ts';
 import type { ProbeJob } from '../../lib/checks/probe-job.ts';
@@ -7,6 +8,7 @@ import { undiciRequest } from '../../lib/egress/undici-client.ts';
 import { notifyJobSchema } from '../../lib/notify/jobs.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { purgeJobSchema } from '../../lib/purge/purge-job-items.ts';
+import { join } from '../auth/team-helpers.ts';
 import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
 import { adminCall, type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
 import { mapResolver } from '../support/egress-names.ts';
@@ -163,6 +165,64 @@ describe('notify jobs through the notifier Lambda', () => {
     expect(pd.alerts.get(incidentId)?.status).toBe('acknowledged');
   });
 
+  it('climbs an escalation policy: a channel at once, then a person by their plan (climb, page_contact)', async () => {
+    const { entityId, checkId } = await pushChecked('pay');
+    await webhookPolicy(checkId, '/alert/pay', { cooldown_seconds: 0 });
+    const me = (await call('GET', '/v1/me')).user.id;
+    // An ntfy topic on the receiver, verified with the code it was sent; paged at once and after 2 minutes.
+    const method = await call('POST', '/v1/me/contact-methods', {
+      kind: 'ntfy',
+      address: `${receiver.origin}/ntfy/me`,
+    });
+    const code = /(\d{6})/.exec(hits('/ntfy/me').at(-1)?.body.toString('utf8') ?? '')?.[1];
+    expect((await call('POST', `/v1/me/contact-methods/${method.id}/verify`, { code })).verified).toBe(true);
+    await call('PUT', '/v1/me/notification-rules', {
+      rules: [
+        { after_seconds: 0, contact_method_id: method.id },
+        { after_seconds: 120, contact_method_id: method.id },
+      ],
+    });
+    const pager = await call('POST', '/v1/notify/channels', {
+      name: 'pay pager',
+      channel_type: 'webhook',
+      config: { url: `${receiver.origin}/page/pay` },
+    });
+    const policy = await call('POST', '/v1/escalation-policies', {
+      name: 'Pay ladder',
+      steps: [
+        { delay_seconds: 60, targets: [{ type: 'channel', id: pager.id }] },
+        { delay_seconds: 60, targets: [{ type: 'user', id: me }] },
+      ],
+    });
+    await call('POST', '/v1/notify/routes', {
+      match: { entity_ids: [entityId] },
+      escalation_policy_id: policy.id,
+    });
+    const codes = hits('/ntfy/me').length;
+    await pushResult(checkId, true);
+    await pushResult(checkId, false);
+    expect(bodiesAt('/page/pay').map((b) => b.kind)).toEqual(['escalation']);
+    clock.advance(MINUTE + 1000);
+    await settle();
+    expect(hits('/ntfy/me')).toHaveLength(codes + 1);
+    expect(hits('/ntfy/me').at(-1)?.body.toString('utf8')).toContain(
+      'escalation policy "Pay ladder", step 2',
+    );
+    clock.advance(2 * MINUTE);
+    await settle();
+    expect(hits('/ntfy/me')).toHaveLength(codes + 2);
+    const [incident] = (await call('GET', `/v1/incidents?entity_id=${entityId}&state=open`)).incidents;
+    const { timeline } = await call('GET', `/v1/incidents/${incident?.id}`);
+    expect(
+      timeline
+        .filter((e: { type: string }) => e.type === 'page')
+        .map(
+          (e: { step: number; contact_kind: string; outcome: string }) =>
+            `${e.step}:${e.contact_kind}:${e.outcome}`,
+        ),
+    ).toEqual(['0:webhook:queued', '1:ntfy:sent', '1:ntfy:sent']);
+  });
+
   it('tells a second failing check of an entity already down as also failing', async () => {
     const first = await pushChecked('shop');
     const second = await call('POST', '/v1/checks', {
@@ -267,6 +327,127 @@ describe('notify jobs through the notifier Lambda', () => {
     await settle();
     const [digest] = bodiesAt('/digest/grp');
     expect(digest).toMatchObject({ kind: 'digest', counts: { down: 2 } });
+  });
+
+  it('publishes a draft from the dependency graph after its page’s minutes (page_draft_publish)', async () => {
+    const root = await pushChecked('pdp-root');
+    const dependent = await pushChecked('pdp-dep');
+    await call('POST', '/v1/relations', {
+      from_entity_id: dependent.entityId,
+      to_entity_id: root.entityId,
+      relation_type: 'depends_on',
+    });
+    await call('POST', '/v1/status-pages', {
+      slug: 'pdp-page',
+      title: 'Drafted',
+      entity_ids: [root.entityId],
+      auto_publish_drafts_after_minutes: 20,
+    });
+    await pushResult(root.checkId, true);
+    await pushResult(root.checkId, false);
+    const drafted = async () => (await call('GET', '/v1/status-pages/pdp-page/incidents')).incidents[0];
+    expect(await drafted()).toMatchObject({ draft: true, drafted_from: { entity_id: root.entityId } });
+
+    // Twenty minutes: one hop of fifteen (the longest queue delay), then the publish.
+    clock.advance(16 * MINUTE);
+    await settle();
+    expect((await drafted()).draft).toBe(true);
+    clock.advance(5 * MINUTE);
+    await settle();
+    expect(await drafted()).toMatchObject({ draft: false, status: 'investigating' });
+  });
+});
+
+describe('status page subscriber jobs through the notifier Lambda', () => {
+  it('emails a subscriber’s confirmation and tells a webhook subscriber of an update, signed (page_confirm, page_notice)', async () => {
+    const { entityId } = await pushChecked('statuspage');
+    await call('POST', '/v1/status-pages', { slug: 'kinds', title: 'Kinds', entity_ids: [entityId] });
+    // Keyless: pending, and its confirmation email job runs (no sender on this deployment: skipped, said so).
+    const subscribed = await h.request('POST', '/p/kinds/subscribe', {
+      body: { email: 'kinds@example.com' },
+    });
+    expect(subscribed.status).toBe(202);
+    const hook = await call('POST', '/v1/status-pages/kinds/subscribers', {
+      url: `${receiver.origin}/page/kinds`,
+    });
+    const incident = await call('POST', '/v1/status-pages/kinds/incidents', {
+      title: 'Slow',
+      body: 'Looking.',
+      impact: [{ entity_id: entityId, level: 'degraded_performance' }],
+      notify: true,
+    });
+    await settle();
+    expect(h.logs.some((l) => l.includes('status page confirmation email not sent'))).toBe(true);
+    const told = hits('/page/kinds');
+    expect(told).toHaveLength(1);
+    const body = told[0]?.body ?? Buffer.alloc(0);
+    const expected = `sha256=${createHmac('sha256', hook.secret).update(body).digest('hex')}`;
+    expect(told[0]?.headers['x-service-signature']).toBe(expected);
+    expect(JSON.parse(body.toString('utf8'))).toMatchObject({
+      kind: 'page_incident_update',
+      incident: { id: incident.id, title: 'Slow' },
+    });
+  });
+  it('tells a webhook subscriber of a maintenance window’s announcement and start, waiting in hops (page_maint, page_maint_notice)', async () => {
+    const { entityId } = await pushChecked('maintained');
+    await call('POST', '/v1/status-pages', { slug: 'maint', title: 'Maint', entity_ids: [entityId] });
+    await call('POST', '/v1/status-pages/maint/subscribers', { url: `${receiver.origin}/page/maint` });
+    await call('POST', '/v1/maintenance', {
+      name: 'Swap disks',
+      entity_ids: [entityId],
+      starts_at: new Date(clock.now() + 20 * MINUTE).toISOString(),
+      ends_at: new Date(clock.now() + 30 * MINUTE).toISOString(),
+      announce: true,
+    });
+    await settle();
+    const moments = () =>
+      hits('/page/maint').map((hit) => JSON.parse(hit.body.toString('utf8')).maintenance.moment);
+    expect(moments()).toEqual(['announced']);
+    // Twenty minutes: one hop of fifteen (the longest queue delay), then the start.
+    clock.advance(16 * MINUTE);
+    await settle();
+    expect(moments()).toEqual(['announced']);
+    clock.advance(5 * MINUTE);
+    await settle();
+    expect(moments()).toEqual(['announced', 'started']);
+  });
+  it('tells the outgoing and incoming person of a schedule’s handoff by their first contact method, waiting in hops (handover)', async () => {
+    const me = (await call('GET', '/v1/me')).user.id;
+    const other = await join(h, h.adminKey, { role: 'member' });
+    const made = await call('POST', '/v1/me/contact-methods', {
+      kind: 'ntfy',
+      address: `${receiver.origin}/ntfy/handover`,
+    });
+    const code = /code is (\d{6})\b/.exec(hits('/ntfy/handover').at(-1)?.body.toString('utf8') ?? '')?.[1];
+    await call('POST', `/v1/me/contact-methods/${made.id}/verify`, { code });
+    // A daily rotation whose handoff is 20 minutes from now (UTC): Vigil's admin hands over to the member.
+    const at = new Date(clock.now() + 20 * MINUTE);
+    const hhmm = at.toISOString().slice(11, 16);
+    const start = new Date(clock.now() - 24 * 60 * MINUTE).toISOString().slice(0, 10);
+    await call('POST', '/v1/schedules', {
+      name: 'Kinds rota',
+      time_zone: 'UTC',
+      layers: [
+        { name: 'Daily', members: [me, other.userId], rotation: { type: 'daily', handoff: hhmm, start } },
+      ],
+    });
+    await settle();
+    // By the admin's first verified method: /ntfy/me when an earlier scenario of this file added it.
+    const summaries = () =>
+      receiver.received
+        .filter((hit) => hit.path.startsWith('/ntfy/'))
+        .map((hit) => hit.body.toString('utf8'))
+        .filter((text) => text.includes('Kinds rota'));
+    // Twenty minutes: one hop of fifteen (the longest queue delay), then the handoff.
+    clock.advance(16 * MINUTE);
+    await settle();
+    expect(summaries()).toEqual([]);
+    clock.advance(5 * MINUTE);
+    await settle();
+    expect(summaries()).toHaveLength(1);
+    expect(summaries()[0]).toMatch(
+      /^(Your on-call shift of Kinds rota ended|You are on call for Kinds rota)/,
+    );
   });
 });
 

@@ -46,6 +46,8 @@ const QUERIES: Record<string, (fx: TenantFixture) => Record<string, string>> = {
   }),
   'GET /v1/sso/start': (fx) => ({ tenant: fx.ids.tenantId ?? '' }),
   'POST /v1/config/convert': () => ({ source: 'gatus' }),
+  // Exactly one subject: the fixture's entity, owned by the fixture's team.
+  'GET /v1/oncall': (fx) => ({ entity_id: fx.ids.entityId ?? '' }),
 };
 
 /** MCP's streamable HTTP transport wants both media types in Accept. */
@@ -66,6 +68,20 @@ const WALK_REQUESTS: Record<string, (fx: TenantFixture) => RequestOptions> = {
     headers: MCP_ACCEPT,
   }),
   'POST /v1/config/convert': () => ({ rawBody: 'endpoints: []\n', headers: { 'content-type': 'text/yaml' } }),
+  'POST /v1/status-pages/{slug}/subscribers/import': () => ({
+    rawBody: 'email\nwalker@example.com\n',
+    headers: { 'content-type': 'text/csv' },
+  }),
+  'POST /p/{slug}/subscribe': () => ({ body: { email: 'walker@example.com' } }),
+  'POST /p/{slug}/confirm/{token}': () => ({ rawBody: '' }),
+  'POST /p/{slug}/subscription/{token}': () => ({
+    rawBody: 'List-Unsubscribe=One-Click',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  }),
+  'POST /p/{slug}/access': () => ({
+    rawBody: 'password=not+the+password',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  }),
 };
 
 /** Reads first, then writes, deletes last (as the fuzzer's ORDER): deletions would empty the fixture early. */

@@ -122,6 +122,71 @@ const scenarios: Record<string, () => Promise<void>> = {
     // all_down: checks that disagree make the entity degraded, not down.
     expect(await state()).toBe('degraded');
   },
+  async pageDrafts() {
+    const root = await pushChecked('drafted-root');
+    const dependent = await pushChecked('drafted-dep');
+    await call('POST', '/v1/relations', {
+      from_entity_id: dependent.entityId,
+      to_entity_id: root.entityId,
+      relation_type: 'depends_on',
+    });
+    await call('POST', '/v1/status-pages', {
+      slug: 'drafted',
+      title: 'Drafted',
+      entity_ids: [dependent.entityId],
+    });
+    for (const checked of [root, dependent]) await push(checked.checkId, true);
+    await push(root.checkId, false);
+    await push(dependent.checkId, false);
+    await runStream();
+    const { incidents } = await call('GET', '/v1/status-pages/drafted/incidents');
+    expect(incidents).toEqual([
+      expect.objectContaining({
+        draft: true,
+        drafted_from: expect.objectContaining({ entity_id: root.entityId }),
+        impact: [{ entity_id: dependent.entityId, level: 'major_outage' }],
+        title: 'Investigating problems with drafted-dep',
+      }),
+    ]);
+  },
+  async pageSubscribers() {
+    await call('POST', '/v1/status-pages', { slug: 'noticed', title: 'Noticed', entity_ids: [] });
+    await h.request('POST', '/p/noticed/subscribe', { body: { email: 'reader@example.com' } });
+    const made = await call('POST', '/v1/status-pages/noticed/incidents', {
+      title: 'Slow logins',
+      body: 'Looking into it.',
+      notify: true,
+    });
+    await runStream();
+    const kinds = jobsOn(h.notifySqs.sentBodies())
+      .filter((job) => job.page === 'noticed')
+      .map((job) => [job.kind, job.kind === 'page_notice' ? job.update_id : undefined]);
+    // The pending subscriber's confirmation, and the notices of the update that asked to notify.
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        ['page_confirm', undefined],
+        ['page_notice', made.updates[0].id],
+      ]),
+    );
+  },
+  async handover() {
+    const me = (await call('GET', '/v1/me')).user.id;
+    const schedule = await call('POST', '/v1/schedules', {
+      name: 'Streamed rota',
+      time_zone: 'UTC',
+      layers: [
+        {
+          name: 'Weekly',
+          members: [me],
+          rotation: { type: 'weekly', handoff: '09:00', start: '2026-01-05' },
+        },
+      ],
+    });
+    await runStream();
+    // The schedule's write starts its handover chain: the first job, for its next moment.
+    const jobs = jobsOn(h.notifySqs.sentBodies()).filter((job) => job.schedule_id === schedule.id);
+    expect(jobs).toEqual([expect.objectContaining({ kind: 'handover', version: expect.any(Number) })]);
+  },
   async [EVENT_BUS]() {
     const { entityId } = await downEntity('published');
     const details = bridge

@@ -83,14 +83,17 @@ describe('the stream function (its own composition)', () => {
     expect(Object.keys(lean.consumers).sort()).toEqual(Object.keys(cloud.app.changeConsumers).sort());
     expect(Object.keys(lean.consumers).sort()).toEqual([
       'actions',
+      'handover',
       'incidents',
       'notify',
+      'pageDrafts',
+      'pageSubscribers',
       'purge',
       'stateRules',
     ]);
     // The app's consumers, then the bus publisher, in both.
     expect(lean.streamConsumers).toHaveLength(cloud.streamConsumers.length);
-    expect(lean.streamConsumers).toHaveLength(6);
+    expect(lean.streamConsumers).toHaveLength(9);
     cloud.sqs.destroy();
   });
 

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { diffFields } from '../../lib/config-doc/diff.ts';
-import { MAX_DOCUMENT_BYTES, MAX_DOCUMENT_OBJECTS, parseDocument } from '../../lib/config-doc/document.ts';
 import { defineKind } from '../../lib/config-doc/kind.ts';
+import { diffFields } from '../../lib/config-doc/plan/diff.ts';
+import {
+  MAX_DOCUMENT_BYTES,
+  MAX_DOCUMENT_OBJECTS,
+  parseDocument,
+} from '../../lib/config-doc/plan/document.ts';
 import {
   envNameOf,
   exportedSecrets,

@@ -112,9 +112,11 @@ describe('catalog kinds: document schemas', () => {
       entities: [],
       blueprint_slugs: ['service'],
       include_dependents: false,
+      announce: false,
       cron: '0 2 * * 1-5',
       duration_seconds: 600,
       timezone: 'UTC',
+      announce_lead_seconds: 86_400,
     });
     expect(
       schema.parse({
@@ -128,9 +130,55 @@ describe('catalog kinds: document schemas', () => {
       entities: ['service/api'],
       blueprint_slugs: [],
       include_dependents: false,
+      announce: false,
       starts_at: '2030-01-01T00:00:00.000Z',
       ends_at: '2030-01-01T01:00:00.000Z',
     });
+  });
+
+  it('carries a window’s status-page notice as the API stores it, and refuses what the API refuses', () => {
+    const schema = CONFIG_KINDS.maintenance.schema;
+    expect(
+      schema.parse({
+        name: 'n',
+        entities: ['service/api'],
+        starts_at: '2030-01-02T00:00:00Z',
+        ends_at: '2030-01-02T01:00:00Z',
+        announce: true,
+        announce_from: '2030-01-01T00:00:00Z',
+        public_note: '  We *upgrade* the database.  ',
+      }),
+    ).toMatchObject({
+      announce: true,
+      announce_from: '2030-01-01T00:00:00.000Z',
+      public_note: 'We *upgrade* the database.',
+    });
+    expect(
+      schema.parse({
+        name: 'r',
+        entities: ['service/api'],
+        cron: '0 2 * * *',
+        duration_seconds: 600,
+        announce: true,
+        announce_lead_seconds: 3600,
+      }),
+    ).toMatchObject({ announce: true, announce_lead_seconds: 3600 });
+    const late = schema.safeParse({
+      name: 'n',
+      entities: ['service/api'],
+      starts_at: '2030-01-02T00:00:00Z',
+      ends_at: '2030-01-02T01:00:00Z',
+      announce_from: '2030-01-03T00:00:00Z',
+    });
+    expect(late.error?.issues.map((i) => i.path.join('.'))).toEqual(['announce_from']);
+    const lead = schema.safeParse({
+      name: 'n',
+      entities: ['service/api'],
+      starts_at: '2030-01-02T00:00:00Z',
+      ends_at: '2030-01-02T01:00:00Z',
+      announce_lead_seconds: 60,
+    });
+    expect(lead.error?.issues.map((i) => i.path.join('.'))).toEqual(['announce_lead_seconds']);
   });
 });
 

@@ -67,6 +67,7 @@ describe('config-doc kinds status_pages, actions and skills (schemas)', () => {
       description: null,
       entities: [],
       show_incidents: true,
+      auto_publish_drafts_after_minutes: null,
     });
     expect(
       CONFIG_KINDS.actions.schema.parse({ name: 'ping', url: 'https://hooks.example.com/ping' }),

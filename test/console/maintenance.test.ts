@@ -31,6 +31,9 @@ interface Window {
   cron: string | null;
   duration_seconds: number | null;
   timezone: string | null;
+  announce: boolean;
+  announce_from: string | null;
+  public_note: string | null;
 }
 interface Delivery {
   event: string;
@@ -241,6 +244,62 @@ describe('console maintenance', { timeout: 90_000 }, () => {
     await p.close();
   });
 
+  it('announces a window on status pages through the form: a late announce-from shows at its field, the table says announced', async () => {
+    const page = await rig.api('POST', '/v1/status-pages', {
+      slug: 'billing-status',
+      title: 'Billing status',
+      entity_ids: [billing.entityId],
+    });
+    expect(page.status).toBe(201);
+    const p = await openSignedIn(rig, { path: '/maintenance' });
+    const form = p.page.getByRole('form', { name: 'New maintenance window' });
+    await form.getByLabel(/^Name/).fill('Billing migration');
+    await chooseEntity(form, 'Add an entity', 'bill', 'Billing');
+    // A start tomorrow at 10:00 local time, announced from the day after: after the start.
+    const day = new Date(Date.now() + 24 * 3_600_000);
+    const local = (d: Date, hh: string) =>
+      `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}T${hh}`;
+    await form.getByLabel(/^Starts/).fill(local(day, '10:00'));
+    await form.getByLabel(/^Ends/).fill(local(day, '12:00'));
+    await form.getByLabel('Announce on status pages').check();
+    await form.getByLabel(/^Announce from/).fill(local(day, '11:00'));
+    await form.getByLabel(/^Public note/).fill('The *invoices* page is read-only meanwhile.');
+    await form.getByRole('button', { name: 'Create window' }).click();
+    await expect.poll(() => form.getByLabel(/^Announce from/).getAttribute('aria-invalid')).toBe('true');
+    await expectText(
+      form.locator('.field-error'),
+      'Announce the window at or before its start time (starts_at).',
+    );
+
+    await form.getByLabel(/^Announce from/).fill('');
+    await form.getByRole('button', { name: 'Create window' }).click();
+    await expectText(form.getByRole('status'), 'The window Billing migration was created.');
+    const row = p.page
+      .getByRole('table', { name: 'Maintenance windows' })
+      .getByRole('row')
+      .filter({ hasText: 'Billing migration' });
+    await expectText(row.getByRole('cell').nth(5), 'announced');
+    const stored = await byName('Billing migration');
+    expect(stored).toMatchObject({
+      announce: true,
+      announce_from: null,
+      public_note: 'The *invoices* page is read-only meanwhile.',
+    });
+
+    // The public page lists it ahead, with its note rendered.
+    const html = await (await fetch(`${rig.url}/p/billing-status`)).text();
+    expect(html).toContain(
+      '<h3>Billing migration</h3><p class="meta"><span class="st">Scheduled maintenance</span>',
+    );
+    expect(html).toContain('<p>The <em>invoices</em> page is read-only meanwhile.</p>');
+
+    const removed = await rig.api('DELETE', `/v1/maintenance/${stored?.id}`);
+    expect(removed.status).toBe(204);
+    expect((await rig.api('DELETE', '/v1/status-pages/billing-status')).status).toBe(204);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
   it('edits a window and deletes one', async () => {
     const p = await openSignedIn(rig, { path: '/maintenance' });
     const table = p.page.getByRole('table', { name: 'Maintenance windows' });
@@ -276,7 +335,7 @@ describe('console maintenance', { timeout: 90_000 }, () => {
     const p = await openSignedIn(rig, { path: '/maintenance', key: created.body.key });
     const table = p.page.getByRole('table', { name: 'Maintenance windows' });
     await expectText(table.getByRole('row').nth(1).getByRole('cell').nth(0), 'Billing deploy');
-    await expectCount(table.getByRole('columnheader'), 5);
+    await expectCount(table.getByRole('columnheader'), 6);
     await expectCount(p.page.getByRole('button', { name: /Edit|Delete|Create window|Save window/ }), 0);
     await expectCount(p.page.locator('main form'), 0);
     await p.page.goto('/entities/svc/billing');

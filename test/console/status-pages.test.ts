@@ -27,6 +27,8 @@ interface StatusPage {
   description: string | null;
   entity_ids: string[];
   show_incidents: boolean;
+  auto_publish_drafts_after_minutes: number | null;
+  visibility: string;
 }
 
 describe('console status pages', { timeout: 90_000 }, () => {
@@ -170,6 +172,36 @@ describe('console status pages', { timeout: 90_000 }, () => {
     await expectCount(table.getByRole('row'), 2);
     expect((await pages()).map((x) => x.slug)).toEqual(['acme']);
     expect((await fetch(`${rig.url}/p/old`)).status).toBe(404);
+    // Drafts' auto-publish and who may read the page: a password page, its password write-only.
+    expect(
+      (await rig.api('POST', '/v1/status-pages', { slug: 'closed', title: 'Closed page', entity_ids: [] }))
+        .status,
+    ).toBe(201);
+    await p.page.reload();
+    await expectCount(table.getByRole('row'), 3);
+    await table.getByRole('button', { name: 'Edit Closed page' }).click();
+    const old = p.page.getByRole('form', { name: 'Edit Closed page' });
+    await old.getByLabel(/^Publish drafts after/).fill('5');
+    await old.getByLabel(/^Who may read it/).selectOption('password');
+    await old.getByLabel(/^Page password/).fill('short');
+    await old.getByRole('button', { name: 'Save status page' }).click();
+    // Too short: the API's 400 shows at the field.
+    await expect.poll(() => old.getByLabel(/^Page password/).getAttribute('aria-invalid')).toBe('true');
+    await old.getByLabel(/^Page password/).fill('a long page password');
+    await old.getByRole('button', { name: 'Save status page' }).click();
+    await p.page.getByRole('form', { name: 'New status page' }).waitFor();
+    expect((await pages()).find((x) => x.slug === 'closed')).toMatchObject({
+      auto_publish_drafts_after_minutes: 5,
+      visibility: 'password',
+    });
+    expect((await fetch(`${rig.url}/p/closed`)).status).toBe(401);
+    await table.getByRole('button', { name: 'Edit Closed page' }).click();
+    const again = p.page.getByRole('form', { name: 'Edit Closed page' });
+    expect(await again.getByLabel(/^Publish drafts after/).inputValue()).toBe('5');
+    expect(await again.getByLabel(/^Page password/).inputValue()).toBe('');
+    await again.getByRole('button', { name: 'Cancel' }).click();
+
+    expect((await rig.api('DELETE', '/v1/status-pages/closed')).status).toBe(204);
     expectNoConsoleErrors(p);
     await p.close();
   });
@@ -183,7 +215,7 @@ describe('console status pages', { timeout: 90_000 }, () => {
     const p = await openSignedIn(rig, { path: '/status-pages', key: created.body.key });
     const table = p.page.getByRole('table', { name: 'Status pages' });
     await expectText(table.getByRole('row').nth(1).getByRole('cell').nth(0), 'Acme public status');
-    await expectCount(table.getByRole('columnheader'), 4);
+    await expectCount(table.getByRole('columnheader'), 5);
     await expectCount(p.page.getByRole('button', { name: /Edit|Delete|Create status page|Save/ }), 0);
     await expectCount(p.page.locator('main form'), 0);
     expectNoConsoleErrors(p);
@@ -198,6 +230,29 @@ describe('console status pages', { timeout: 90_000 }, () => {
       show_incidents: true,
     });
     expect(put.status).toBe(200);
+    // A written incident with two updates: its Markdown, its <details> and the archive links pass axe too.
+    const written = await rig.api<{ id: string }>('POST', '/v1/status-pages/acme/incidents', {
+      title: 'Billing errors',
+      body: 'Looking into *it*.',
+      impact: [{ entity_id: billingId, level: 'major_outage' }],
+    });
+    expect(written.status).toBe(201);
+    const update = await rig.api('POST', `/v1/status-pages/acme/incidents/${written.body.id}/updates`, {
+      status: 'identified',
+      body: 'A bad deploy; see [the notice](https://example.com/notice).',
+    });
+    expect(update.status).toBe(201);
+    // An announced maintenance window ahead over Search, with a note: its section passes axe too.
+    const ahead = Date.now() + 2 * 3_600_000;
+    const window = await rig.api('POST', '/v1/maintenance', {
+      name: 'Search reindex',
+      entity_ids: [searchId],
+      starts_at: new Date(ahead).toISOString(),
+      ends_at: new Date(ahead + 3_600_000).toISOString(),
+      announce: true,
+      public_note: 'Results may be *stale*:\n\n- for an hour\n- see [the plan](https://example.com/plan)',
+    });
+    expect(window.status).toBe(201);
     const context = await rig.browser.newContext({
       viewport: { width: 1280, height: 900 },
       baseURL: rig.url,
@@ -238,6 +293,18 @@ describe('console status pages', { timeout: 90_000 }, () => {
     await expectText(entities.nth(0).locator('.row'), 'BillingDown');
     await expectText(entities.nth(1).locator('.row'), 'SearchOperational');
     await expectText(page.getByRole('status'), 'Some systems are down');
+    await page.getByRole('heading', { name: 'Current incidents' }).waitFor();
+    const notice = page.getByRole('link', { name: 'the notice' });
+    expect(await notice.getAttribute('rel')).toBe('nofollow noopener');
+    await page.getByText('Earlier updates (1)').waitFor();
+    await page.getByRole('navigation', { name: 'Incident archive' }).waitFor();
+    const maintenance = page.getByRole('heading', { name: 'Maintenance' }).locator('+ ul li');
+    await expectText(maintenance.locator('h3'), 'Search reindex');
+    await expectText(maintenance.locator('.meta').nth(0), /^Scheduled maintenance, .+ UTC to .+ UTC$/);
+    await expectText(maintenance.locator('.meta').nth(1), 'Affects Search');
+    expect(await maintenance.getByRole('link', { name: 'the plan' }).getAttribute('rel')).toBe(
+      'nofollow noopener',
+    );
     await page.getByRole('heading', { name: 'Open incidents' }).waitFor();
     await expectText(
       page.getByRole('heading', { name: 'Open incidents' }).locator('+ ul li'),

@@ -43,12 +43,15 @@ const isConsole = (req: FuzzRequest) =>
   (req.method === 'GET' || req.method === 'HEAD') && !isApiPath(req.target);
 
 /**
- * A public status page's own 404 (lib/status-pages/public-routes.ts): an HTML page or an SVG badge,
- * as a browser wants; so is an email confirmation link's (lib/notify/email/email-confirm-routes.ts).
+ * A public status page's own 404 (lib/status-pages/public/public-routes.ts): an HTML page or an SVG badge,
+ * as a browser wants; so is an email confirmation link's (lib/notify/email/email-confirm-routes.ts),
+ * a report e-mail's unsubscribe link's (lib/reports/routes.ts) and an acknowledgement link's
+ * (lib/ack-links/ack-link-routes.ts).
  */
 const isPublicPageAnswer = (req: FuzzRequest, answer: FuzzAnswer) =>
-  (req.target.startsWith('/p/') || req.target.startsWith('/v1/email-confirmations/')) &&
-  /^(text\/html|image\/svg\+xml)/.test(String(answer.headers['content-type']));
+  ['/p/', '/v1/email-confirmations/', '/v1/reports/unsubscribe/', '/a/'].some((prefix) =>
+    req.target.startsWith(prefix),
+  ) && /^(text\/html|image\/svg\+xml)/.test(String(answer.headers['content-type']));
 
 /**
  * A ping URL's own refusal: Healthchecks' Pinging API answers in short text (`not found`,

@@ -75,6 +75,33 @@ describe.each(runtimes)('answers match the declared schemas ($runtime runtime)',
     expect((await call('GET', '/v1/auth/keys', { key: created.body.key })).body.code).toBe('READ_ONLY');
     expect((await call('DELETE', `/v1/auth/keys/${created.body.id}`)).status).toBe(204);
     expect((await call('GET', '/v1/me', { key: '' })).status).toBe(401);
+    expect((await call('GET', '/v1/me/report')).body).toEqual({ report: 'off', time_zone: 'UTC' });
+    const report = { report: 'monthly', time_zone: 'Europe/Berlin' };
+    expect((await call('PUT', '/v1/me/report', { body: report })).body).toEqual(report);
+    expect((await call('PUT', '/v1/me/report', { body: { ...report, time_zone: 'Mars/Base' } })).status).toBe(
+      400,
+    );
+  });
+
+  it('answers the contact method and notification rule routes as documented', async () => {
+    const made = await call('POST', '/v1/me/contact-methods', { body: { kind: 'console', label: 'Laptop' } });
+    expect(made.status).toBe(201);
+    expect((await call('GET', '/v1/me/contact-methods')).body.contact_methods).toHaveLength(1);
+    expect((await call('GET', `/v1/me/contact-methods/${made.body.id}`)).body.verified).toBe(true);
+    expect(
+      (await call('POST', `/v1/me/contact-methods/${made.body.id}/verify`, { body: { code: '123456' } }))
+        .status,
+    ).toBe(409);
+    expect((await call('POST', `/v1/me/contact-methods/${made.body.id}/resend`)).status).toBe(409);
+    expect(
+      (await call('POST', '/v1/me/contact-methods', { body: { kind: 'sms', address: '+14155550100' } }))
+        .status,
+    ).toBe(400);
+    const rules = { rules: [{ after_seconds: 0, contact_method_id: made.body.id }] };
+    expect((await call('PUT', '/v1/me/notification-rules', { body: rules })).body.rules).toEqual(rules.rules);
+    expect((await call('GET', '/v1/me/notification-rules')).body.rules).toEqual(rules.rules);
+    expect((await call('DELETE', `/v1/me/contact-methods/${made.body.id}`)).status).toBe(204);
+    expect((await call('GET', '/v1/me/notification-rules')).body.rules).toEqual([]);
   });
 
   it('answers the team routes as documented', async () => {
@@ -309,6 +336,138 @@ describe.each(runtimes)('answers match the declared schemas ($runtime runtime)',
     expect((await call('DELETE', `${path}/keys/${second.body.key_id}`)).status).toBe(404);
     expect((await call('DELETE', path)).status).toBe(204);
     expect((await call('DELETE', path)).status).toBe(404);
+  });
+
+  it('answers a status page’s written incident routes as documented', async () => {
+    await call('POST', '/v1/blueprints', { body: { slug: 'web', name: 'Web' } });
+    const shown = await call('POST', '/v1/blueprints/web/entities', { body: { slug: 'shop', name: 'Shop' } });
+    const page = await call('POST', '/v1/status-pages', {
+      body: { slug: 'conformance', title: 'Conformance', entity_ids: [shown.body.id] },
+    });
+    expect(page.status).toBe(201);
+    const base = '/v1/status-pages/conformance/incidents';
+    const preview = await call('POST', `${base}/preview`, { body: { body: 'Looking *closely*.' } });
+    expect(preview.body).toEqual({ html: '<p>Looking <em>closely</em>.</p>\n' });
+    expect((await call('POST', `${base}/preview`, { body: { body: ' ' } })).status).toBe(400);
+    expect(
+      (await call('POST', '/v1/status-pages/absent/incidents/preview', { body: { body: 'x' } })).status,
+    ).toBe(404);
+    const draft = await call('POST', base, {
+      body: {
+        title: 'Slow shop',
+        body: 'Looking.',
+        impact: [{ entity_id: shown.body.id, level: 'partial_outage' }],
+        notify: true,
+        draft: true,
+      },
+    });
+    expect(draft.status).toBe(201);
+    const one = `${base}/${draft.body.id}`;
+    const backfilled = await call('POST', base, {
+      body: {
+        title: 'Old outage',
+        body: 'Over.',
+        status: 'resolved',
+        started_at: '2026-01-01T10:00:00Z',
+        resolved_at: '2026-01-01T11:00:00Z',
+      },
+    });
+    expect(backfilled.body.resolved_at).toBe('2026-01-01T11:00:00.000Z');
+    expect(
+      (await call('POST', base, { body: { title: 'x', body: 'y', impact: [{ entity_id: 'ent_x' }] } }))
+        .status,
+    ).toBe(400);
+    expect((await call('GET', `${base}?limit=1`)).body.next_cursor).not.toBeNull();
+    expect((await call('GET', `${base}?open=true`)).body.incidents.map((i: { id: string }) => i.id)).toEqual([
+      draft.body.id,
+    ]);
+    expect((await call('GET', `${base}?limit=0`)).status).toBe(400);
+    expect((await call('GET', one)).body.draft).toBe(true);
+    expect((await call('GET', `${base}/pin_01ARZ3NDEKTSV4RRFFQ69G5FAV`)).status).toBe(404);
+    expect(
+      (await call('PATCH', one, { body: { title: 'Slow shop checkout', draft: false } })).body.draft,
+    ).toBe(false);
+    expect((await call('PATCH', one, { body: { draft: true } })).status).toBe(400);
+    const moved = await call('POST', `${one}/updates`, {
+      body: { status: 'monitoring', body: 'Fixed; watching.' },
+    });
+    expect(moved.status).toBe(201);
+    expect(
+      (await call('POST', `${one}/updates`, { body: { status: 'identified', body: 'Back?' } })).status,
+    ).toBe(400);
+    expect(
+      (await call('POST', `${one}/updates`, { body: { status: 'resolved', body: 'Over.' } })).body.status,
+    ).toBe('resolved');
+    expect((await call('DELETE', one)).status).toBe(204);
+    expect((await call('DELETE', one)).status).toBe(404);
+    expect((await call('DELETE', '/v1/status-pages/conformance')).status).toBe(204);
+  });
+
+  it('answers the on-call calendar feed routes as documented', async () => {
+    const me = (await call('GET', '/v1/me')).body.user.id;
+    const schedule = await call('POST', '/v1/schedules', {
+      body: {
+        name: 'Conformance rota',
+        time_zone: 'UTC',
+        layers: [
+          { name: 'All', members: [me], rotation: { type: 'weekly', handoff: '09:00', start: '2026-01-05' } },
+        ],
+      },
+    });
+    const feed = await call('POST', `/v1/schedules/${schedule.body.id}/feeds`, { body: { label: 'Team' } });
+    expect(feed.status).toBe(201);
+    expect((await call('POST', '/v1/calendar-feeds')).status).toBe(201);
+    expect((await call('GET', '/v1/calendar-feeds')).body.feeds).toHaveLength(2);
+    const ics = await call('GET', `/ical/${feed.body.token}.ics`, { key: '' });
+    expect(ics.status).toBe(200);
+    expect(ics.headers['content-type']).toBe('text/calendar; charset=utf-8');
+    expect((await call('DELETE', `/v1/calendar-feeds/${feed.body.id}`)).status).toBe(204);
+    expect((await call('GET', `/ical/${feed.body.token}.ics`, { key: '' })).status).toBe(404);
+    expect((await call('DELETE', '/v1/calendar-feeds/icf_short')).status).toBe(404);
+  });
+
+  it('answers the escalation policy routes as documented, and refuses to delete one in use', async () => {
+    const me = (await call('GET', '/v1/me')).body.user.id;
+    const steps = [{ delay_seconds: 300, targets: [{ type: 'user', id: me }] }];
+    const made = await call('POST', '/v1/escalation-policies', {
+      body: { name: 'Conformance ladder', steps },
+    });
+    expect(made.status).toBe(201);
+    const one = `/v1/escalation-policies/${made.body.id}`;
+    expect((await call('GET', '/v1/escalation-policies')).status).toBe(200);
+    expect((await call('GET', one)).body.repeat).toBe(0);
+    const put = await call('PUT', one, { body: { name: 'Renamed', steps, repeat: 2 } });
+    expect(put.body).toMatchObject({ name: 'Renamed', repeat: 2 });
+    const unknown = await call('POST', '/v1/escalation-policies', {
+      body: { name: 'Bad', steps: [{ delay_seconds: 0, targets: [{ type: 'user', id: 'usr_nobody' }] }] },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toContain('steps.0.targets.0.id');
+    const route = await call('POST', '/v1/notify/routes', {
+      body: { name: 'Conformance pager', escalation_policy_id: made.body.id },
+    });
+    expect(route.status).toBe(201);
+    expect(route.body.escalation_policy_id).toBe(made.body.id);
+    const team = await call('POST', '/v1/teams', {
+      body: { name: 'Conformance team', escalation_policy_id: made.body.id },
+    });
+    expect(team.status).toBe(201);
+    expect(
+      (
+        await call('POST', '/v1/teams', {
+          body: { name: 'Other', escalation_policy_id: 'esp_01ARZ3NDEKTSV4RRFFQ69G5FAV' },
+        })
+      ).status,
+    ).toBe(400);
+    const refused = await call('DELETE', one);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe(
+      'the escalation policy is in use by route "Conformance pager", team "Conformance team": change them first',
+    );
+    expect((await call('DELETE', `/v1/notify/routes/${route.body.id}`)).status).toBe(204);
+    expect((await call('DELETE', `/v1/teams/${team.body.id}`)).status).toBe(204);
+    expect((await call('DELETE', one)).status).toBe(204);
+    expect((await call('GET', one)).status).toBe(404);
   });
 
   it.each([

@@ -6,14 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../lib/app.ts';
+import type { App } from '../../lib/app.ts';
 import { buildOpenApiDocument } from '../../lib/http/openapi.ts';
 import type { Route } from '../../lib/http/types.ts';
-import { systemClock } from '../../lib/platform/clock.ts';
-import { loadConfig } from '../../lib/platform/config.ts';
-import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
-import { memoryJobQueue } from '../notify/support/memory-queue.ts';
+import { queuelessApp } from '../support/queueless-app.ts';
 
 /** The `{param}` names of a path template. */
 const pathParams = (path: string) => [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
@@ -44,14 +41,7 @@ describe('the OpenAPI document', () => {
 
   beforeAll(() => {
     table = createSqliteTable({ db: openSqliteDatabase(':memory:') });
-    app = createApp({
-      table,
-      clock: systemClock,
-      logger: silentLogger,
-      config: loadConfig('local', {}),
-      notifyQueue: memoryJobQueue(),
-      actionQueue: memoryJobQueue('action'),
-    });
+    app = queuelessApp(table);
     doc = buildOpenApiDocument(app.routes);
   });
   afterAll(() => {

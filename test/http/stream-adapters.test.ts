@@ -12,7 +12,7 @@ import type { HttpResponse, Route } from '../../lib/http/types.ts';
 import { apiGatewayHandler } from '../../lib/lambda-http/lambda-adapter.ts';
 import { streamifyHandler } from '../../lib/lambda-http/stream-lambda.ts';
 import { createHttpServer } from '../../lib/local/http-server.ts';
-import { createLogger, silentLogger } from '../../lib/platform/logger.ts';
+import { createLogger, type Logger, silentLogger } from '../../lib/platform/logger.ts';
 import { lambdaContext } from '../cloud/support.ts';
 import { fakeStreamingRuntime, functionUrlEvent, readStreamedResponse } from '../status/stream-drivers.ts';
 
@@ -86,6 +86,22 @@ function get(port: number) {
 }
 
 /** Waits (at most 10 s: the machine may be busy) until `ready` holds. */
+/** A router of one keyless route: it never authenticates nor admits by key, and admits every address. */
+const keylessRouter = (route: Route, logger: Logger) =>
+  createRouter({
+    routes: [route],
+    authenticate: async () => {
+      throw new Error('not used');
+    },
+    rateLimit: {
+      admitAddress: async () => ({}),
+      admit: async () => {
+        throw new Error('not used');
+      },
+    },
+    logger,
+  });
+
 const until = async (ready: () => boolean, ms = 10_000) => {
   const deadline = Date.now() + ms;
   while (!ready()) {
@@ -200,19 +216,7 @@ describe('a route that throws a plain Error, through every transport', () => {
       throw new Error('connection to db-7.internal refused');
     },
   };
-  const router = createRouter({
-    routes: [boom],
-    authenticate: async () => {
-      throw new Error('not used');
-    },
-    rateLimit: {
-      admitAddress: async () => ({}),
-      admit: async () => {
-        throw new Error('not used');
-      },
-    },
-    logger,
-  });
+  const router = keylessRouter(boom, logger);
   const GENERIC = { error: 'internal error', code: 'INTERNAL' };
   const expectLoggedAndHidden = (body: string) => {
     expect(JSON.parse(body)).toEqual(GENERIC);
@@ -237,14 +241,19 @@ describe('a route that throws a plain Error, through every transport', () => {
     expectLoggedAndHidden(String(result.body));
   });
 
-  it('answers 500 INTERNAL through the streaming adapter', async () => {
+  /** The streaming adapter over the router, logging into `lines`. */
+  const streamingHandler = () => {
     const powertools = createPowertoolsLogger({ level: 'debug', write: (line) => lines.push(line) });
-    const handler = createStatusStreamHandler({
+    return createStatusStreamHandler({
       app: { router },
       powertools,
       logger: fromPowertools(powertools),
       runtime: fakeStreamingRuntime(),
     });
+  };
+
+  it('answers 500 INTERNAL through the streaming adapter', async () => {
+    const handler = streamingHandler();
     const out = new PassThrough();
     const done = Promise.resolve(handler(functionUrlEvent('/boom', {}), out, lambdaContext('status-stream')));
     const read = readStreamedResponse(out, done);
@@ -260,13 +269,7 @@ describe('a route that throws a plain Error, through every transport', () => {
     expect(JSON.parse(String(result.body))).toEqual(GENERIC);
     expect(lines.some((line) => line.includes('unhandled error'))).toBe(true);
 
-    const powertools = createPowertoolsLogger({ level: 'debug', write: (line) => lines.push(line) });
-    const handler = createStatusStreamHandler({
-      app: { router },
-      powertools,
-      logger: fromPowertools(powertools),
-      runtime: fakeStreamingRuntime(),
-    });
+    const handler = streamingHandler();
     const out = new PassThrough();
     const done = Promise.resolve(handler(malformed, out, lambdaContext('status-stream')));
     const read = readStreamedResponse(out, done);
@@ -302,19 +305,7 @@ describe('a route speaking web-standard Request and Response', () => {
       );
     },
   };
-  const router = createRouter({
-    routes: [echo],
-    authenticate: async () => {
-      throw new Error('not used');
-    },
-    rateLimit: {
-      admitAddress: async () => ({}),
-      admit: async () => {
-        throw new Error('not used');
-      },
-    },
-    logger: silentLogger,
-  });
+  const router = keylessRouter(echo, silentLogger);
 
   it('gets the request with its method, full URL, headers and body, and streams the Response back locally', async () => {
     const server = createHttpServer((req) => router.handle(req), silentLogger);

@@ -15,7 +15,7 @@ import { TEXT_IMPORTERS } from '../../lib/importers/registry.ts';
 import { windowBody } from '../../lib/maintenance/request-schemas.ts';
 import { policyBody } from '../../lib/notify/api/request-schemas.ts';
 import { tenantChannelInputSchema } from '../../lib/notify/channel-setup/channel-config.ts';
-import { pageCreateBody } from '../../lib/status-pages/request-schemas.ts';
+import { pageCreateBody } from '../../lib/status-pages/pages/request-schemas.ts';
 import { applyKumaSchema, buildKumaDatabase } from '../fixtures/kuma/kuma-db-fixture.ts';
 import { EXTRAS } from './kuma-extras.ts';
 
@@ -74,7 +74,6 @@ const MONITOR_LINES = [
 ];
 
 const SCHEDULE_LINES = [
-  'maintenance "Migration": its description is not kept',
   'maintenance "Manual" (manual): Vigil\'s windows have a schedule; start it in Vigil when needed',
   'maintenance "Paused": it is paused in Kuma; Vigil\'s windows have no pause',
   'maintenance "Every other day": its time zone SAME_AS_SERVER is read as UTC (the file does not name the server\'s)',
@@ -489,6 +488,7 @@ describe('Uptime Kuma importer', () => {
         entities: ['kuma/api', 'kuma/orders-json'],
         starts_at: '2026-03-01T21:00:00Z',
         ends_at: '2026-03-02T01:00:00Z',
+        public_note: 'Move the orders database',
       },
       {
         name: 'Month end',

@@ -5,7 +5,17 @@ import { ACTION_MAX_RECEIVE_COUNT, ACTION_WORKER_TIMEOUT } from '../../infra/act
 import { VigilStack } from '../../infra/vigil-stack.ts';
 import { ACTION_LIMITS } from '../../lib/actions/action-items.ts';
 import { OUTAGE_RETRIES } from '../../lib/platform/job-queue.ts';
-import { expectTlsOnly, getAtt, only, stackTemplateForFile, tableResources } from './synth.ts';
+import {
+  expectBatchConsumer,
+  expectConsumerRights,
+  expectNodeBundle,
+  expectOutageRedrive,
+  expectTlsOnly,
+  expectVisibilityOverConsumer,
+  getAtt,
+  only,
+  stackTemplateForFile,
+} from './synth.ts';
 
 const stack = stackTemplateForFile();
 const { fn, variables, actionsOfRole } = stack;
@@ -26,24 +36,12 @@ beforeAll(() => {
 
 describe('action queue', () => {
   it('redrives to an encrypted DLQ after 23 receives (a 15-minute store outage outlasted), and the DLQ keeps messages 14 days', () => {
-    const [, dlq] = only(stack.template, 'AWS::SQS::Queue', 'ActionsDlq');
-    const [, queue] = only(stack.template, 'AWS::SQS::Queue', 'ActionsQueue');
     expect(ACTION_MAX_RECEIVE_COUNT).toBe(OUTAGE_RETRIES.maxAttempts);
-    expect(queue.Properties.RedrivePolicy).toEqual({
-      deadLetterTargetArn: getAtt(dlqId),
-      maxReceiveCount: 23,
-    });
-    expect(dlq.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
-    expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
-    expect(Number(queue.Properties.MessageRetentionPeriod)).toBeLessThan(14 * 86_400);
+    expectOutageRedrive(stack.template, 'ActionsQueue', 'ActionsDlq');
   });
 
   it('hides a received message for at least six action worker timeouts', () => {
-    const [, queue] = only(stack.template, 'AWS::SQS::Queue', 'ActionsQueue');
-    expect(Number(fn(WORKER)[1].Properties.Timeout)).toBe(ACTION_WORKER_TIMEOUT.toSeconds());
-    expect(Number(queue.Properties.VisibilityTimeout)).toBeGreaterThanOrEqual(
-      6 * Number(fn(WORKER)[1].Properties.Timeout),
-    );
+    expectVisibilityOverConsumer(stack, 'ActionsQueue', WORKER, ACTION_WORKER_TIMEOUT.toSeconds());
   });
 
   it('refuses requests without TLS', () => {
@@ -59,9 +57,7 @@ describe('action queue', () => {
 
 describe('action worker function', () => {
   it('runs functions/actions.ts as a Node.js ESM bundle on arm64 like the other functions', () => {
-    const [, worker] = fn(WORKER);
-    expect(worker.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'] });
-    expect(worker.Properties.Runtime).toMatch(/^nodejs(2[2-9]|[3-9]\d)\.x$/);
+    expectNodeBundle(stack, WORKER);
   });
 
   it('outlasts the longest action call (15 s) of a batch with room for its writes', () => {
@@ -70,37 +66,14 @@ describe('action worker function', () => {
   });
 
   it('consumes the action queue in batches of 10, reporting the records that failed, with a concurrency cap', () => {
-    const [workerId] = fn(WORKER);
-    const [, mapping] = only(stack.template, 'AWS::Lambda::EventSourceMapping', `${WORKER}Function`);
-    expect(mapping.Properties).toMatchObject({
-      EventSourceArn: getAtt(queueId),
-      FunctionName: { Ref: workerId },
-      BatchSize: 10,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    // A triggered action fires as soon as its job is visible: no batching window.
+    expectBatchConsumer(stack, WORKER, queueId, {
       ScalingConfig: { MaximumConcurrency: expect.any(Number) },
     });
-    // A triggered action fires as soon as its job is visible: no batching window.
-    expect(mapping.Properties.MaximumBatchingWindowInSeconds).toBeUndefined();
   });
 
   it('may read and write the table, consume the queue, change a message visibility and enqueue', () => {
-    const tableActions = actionsOfRole(WORKER, tableResources(stack.tableId));
-    expect(tableActions).toEqual(
-      expect.arrayContaining(
-        ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'].map(
-          (a) => `dynamodb:${a}`,
-        ),
-      ),
-    );
-    expect(actionsOfRole(WORKER, getAtt(queueId))).toEqual(
-      expect.arrayContaining([
-        'sqs:ReceiveMessage',
-        'sqs:DeleteMessage',
-        'sqs:ChangeMessageVisibility',
-        'sqs:GetQueueAttributes',
-        'sqs:SendMessage',
-      ]),
-    );
+    expectConsumerRights(stack, WORKER, queueId);
   });
 
   it('gets the table, the due shards and the action queue URL from its environment, and no other queue', () => {

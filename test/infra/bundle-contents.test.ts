@@ -26,6 +26,7 @@ const BUDGET_KB: Record<string, number> = {
   worker: 400,
   notifier: 800,
   actions: 800,
+  reports: 800,
 };
 
 interface Bundle {
@@ -63,7 +64,7 @@ async function buildBundle(name: string): Promise<Bundle> {
 }
 
 describe('function bundles', () => {
-  it.each(['generator', 'stream', 'actions'])(
+  it.each(['generator', 'stream', 'actions', 'reports'])(
     'functions/%s.ts holds no gRPC, RE2, SMTP, NATS or browser client (it neither probes nor sends on them)',
     async (name) => {
       const { inputs } = await bundle(name);

@@ -81,7 +81,7 @@ describe('generator', () => {
 describe('schedule', () => {
   it('invokes the generator at rate(1 minute) with a retry policy and a role allowed to invoke it', () => {
     const [generatorId] = fn(GENERATOR);
-    const [, schedule] = only(stack.template, 'AWS::Scheduler::Schedule');
+    const [, schedule] = only(stack.template, 'AWS::Scheduler::Schedule', 'ChecksGeneratorSchedule');
     expect(schedule.Properties).toMatchObject({
       ScheduleExpression: 'rate(1 minute)',
       State: 'ENABLED',
@@ -105,7 +105,7 @@ describe('schedule', () => {
   });
 
   it('sends the payload the generator handler parses, filled in by Scheduler', () => {
-    const [, schedule] = only(stack.template, 'AWS::Scheduler::Schedule');
+    const [, schedule] = only(stack.template, 'AWS::Scheduler::Schedule', 'ChecksGeneratorSchedule');
     const input = String((schedule.Properties.Target as { Input: string }).Input);
     const filled = input
       .replace('<aws.scheduler.scheduled-time>', '2026-01-01T00:05:00Z')
@@ -197,14 +197,14 @@ describe('change feed', () => {
 });
 
 describe('functions', () => {
-  it('are nine (api, mcp, status stream, configuration, generator, worker, stream, notifier, actions), each with its own log group', () => {
+  it('are ten (api, mcp, status stream, configuration, generator, worker, stream, notifier, actions, reports), each with its own log group', () => {
     // Besides CDK's own provider that copies the console into its bucket (infra/console.ts), and
     // the HTTP API's access log (test/infra/stack.test.ts).
     const ours = (type: string) =>
       Object.keys(stack.template.findResources(type)).filter(
         (id) => !id.startsWith('CustomCDKBucketDeployment') && !id.startsWith('ApiAccessLog'),
       );
-    expect(ours('AWS::Lambda::Function')).toHaveLength(9);
-    expect(ours('AWS::Logs::LogGroup')).toHaveLength(9);
+    expect(ours('AWS::Lambda::Function')).toHaveLength(10);
+    expect(ours('AWS::Logs::LogGroup')).toHaveLength(10);
   });
 });

@@ -30,6 +30,8 @@ const API_PATHS = [
   '/oauth/*',
   '/.well-known/oauth-*',
   '/ping/*',
+  '/ical/*',
+  '/a/*',
 ];
 
 interface Behavior {

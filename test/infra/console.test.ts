@@ -213,17 +213,23 @@ describe('console distribution', () => {
       '/oauth/*',
       '/.well-known/oauth-*',
       '/ping/*',
+      '/ical/*',
+      '/a/*',
+      '/p/*/access',
       '/p/*',
     ]);
-    // The public status pages are cached (test/infra/public-pages.test.ts); every other API path is not.
-    for (const behavior of distribution().behaviors.filter((b) => b.PathPattern !== '/p/*')) {
+    // The public status pages are cached and a password page's form has its own behaviour
+    // (test/infra/public-pages.test.ts); every other API path is not cached.
+    for (const behavior of distribution().behaviors.filter((b) => !b.PathPattern?.startsWith('/p/'))) {
       expect(behavior, behavior.PathPattern).toMatchObject({
         AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
         // No caching, and every viewer header (Authorization included) and query string but Host.
         CachePolicyId: CACHING_DISABLED,
         OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
         // A plain-http ping is refused, not redirected: curl -f would pass a 301 by silently.
-        ViewerProtocolPolicy: behavior.PathPattern === '/ping/*' ? 'https-only' : 'redirect-to-https',
+        ViewerProtocolPolicy: ['/ping/*', '/ical/*', '/a/*'].includes(behavior.PathPattern ?? '')
+          ? 'https-only'
+          : 'redirect-to-https',
       });
     }
   });
@@ -251,6 +257,10 @@ describe('console distribution', () => {
     expect(originOf('/.well-known/oauth-*').Id).toBe(api.Id);
     // GET /ping/<token> reaches the HTTP API, not the bucket's index.html.
     expect(originOf('/ping/*').Id).toBe(api.Id);
+    // So does GET /ical/<token>.ics, a calendar's fetch of an on-call feed.
+    expect(originOf('/ical/*').Id).toBe(api.Id);
+    // And a GET or POST of an acknowledgement link (/a/<token>).
+    expect(originOf('/a/*').Id).toBe(api.Id);
   });
 
   it('keeps the function URLs open to direct callers (auth by the Bearer key) without CORS: the console is same-origin', () => {

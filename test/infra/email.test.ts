@@ -6,14 +6,14 @@ import { allowStatements, functionVariables, synthTemplate } from './synth.ts';
 
 /**
  * Email in the cloud: with the vigil:emailFrom setting, the functions that send (the notifier's
- * alerts, the api function's test sends) may call ses:SendEmail on the sender's identity only, its
+ * alerts, the api function's test sends, the report e-mails) may call ses:SendEmail on the sender's identity only, its
  * address or its domain, and are told the sender (VIGIL_EMAIL_FROM); without it, no function may
  * send email at all.
  */
 
 const ACCOUNT = '123456789012';
 const REGION = 'eu-west-1';
-const SENDERS = ['NotifyNotifier', 'ApiHandler'];
+const SENDERS = ['NotifyNotifier', 'ApiHandler', 'ReportsSender'];
 
 /** `arn:<partition>:ses:<region>:<account>:identity/<identity>`, as the template joins it. */
 const identityArn = (identity: string) => ({

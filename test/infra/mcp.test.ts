@@ -3,7 +3,14 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { VigilStack } from '../../infra/vigil-stack.ts';
 import { MCP_FUNCTION_TIMEOUT_MS, MCP_SSE_FUNCTION_MS } from '../../lib/cloud/http-composition.ts';
-import { allowStatements, expectStreamingUrl, getAtt, only, stackTemplateForFile } from './synth.ts';
+import {
+  allowStatements,
+  expectNodeBundle,
+  expectStreamingUrl,
+  getAtt,
+  only,
+  stackTemplateForFile,
+} from './synth.ts';
 
 const stack = stackTemplateForFile();
 
@@ -18,9 +25,7 @@ describe('mcp function', () => {
   });
 
   it('runs as an ESM bundle on arm64 like the other functions', () => {
-    const [, mcp] = fn();
-    expect(mcp.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'] });
-    expect(mcp.Properties.Runtime).toMatch(/^nodejs(2[2-9]|[3-9]\d)\.x$/);
+    expectNodeBundle(stack, PREFIX);
   });
 
   it("times out at Lambda's limit, 30 s after a legacy SSE stream has ended on its own", () => {

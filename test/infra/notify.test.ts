@@ -4,10 +4,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { NOTIFIER_TIMEOUT, NOTIFY_MAX_RECEIVE_COUNT } from '../../infra/notifications.ts';
 import { settingsEnvironment, VigilStack } from '../../infra/vigil-stack.ts';
 import { OUTAGE_RETRIES } from '../../lib/platform/job-queue.ts';
-import { expectTlsOnly, getAtt, only, stackTemplateForFile, tableResources } from './synth.ts';
+import {
+  expectBatchConsumer,
+  expectConsumerRights,
+  expectNodeBundle,
+  expectOutageRedrive,
+  expectTlsOnly,
+  expectVisibilityOverConsumer,
+  getAtt,
+  only,
+  stackTemplateForFile,
+} from './synth.ts';
 
 const stack = stackTemplateForFile();
-const { fn, variables, actionsOfRole } = stack;
+const { variables, actionsOfRole } = stack;
 
 let queueId: string;
 let busId: string;
@@ -23,24 +33,12 @@ beforeAll(() => {
 
 describe('notify queue', () => {
   it('redrives to an encrypted DLQ after 23 receives (a 15-minute store outage outlasted), and the DLQ keeps messages 14 days', () => {
-    const [dlqId, dlq] = only(stack.template, 'AWS::SQS::Queue', 'NotifyDlq');
-    const [, queue] = only(stack.template, 'AWS::SQS::Queue', 'NotifyQueue');
     expect(NOTIFY_MAX_RECEIVE_COUNT).toBe(OUTAGE_RETRIES.maxAttempts);
-    expect(queue.Properties.RedrivePolicy).toEqual({
-      deadLetterTargetArn: getAtt(dlqId),
-      maxReceiveCount: 23,
-    });
-    expect(dlq.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
-    expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
-    expect(Number(queue.Properties.MessageRetentionPeriod)).toBeLessThan(14 * 86_400);
+    expectOutageRedrive(stack.template, 'NotifyQueue', 'NotifyDlq');
   });
 
   it('hides a received message for at least six notifier timeouts', () => {
-    const [, queue] = only(stack.template, 'AWS::SQS::Queue', 'NotifyQueue');
-    expect(Number(fn(NOTIFIER)[1].Properties.Timeout)).toBe(NOTIFIER_TIMEOUT.toSeconds());
-    expect(Number(queue.Properties.VisibilityTimeout)).toBeGreaterThanOrEqual(
-      6 * Number(fn(NOTIFIER)[1].Properties.Timeout),
-    );
+    expectVisibilityOverConsumer(stack, 'NotifyQueue', NOTIFIER, NOTIFIER_TIMEOUT.toSeconds());
   });
 
   it('refuses requests without TLS', () => {
@@ -50,42 +48,16 @@ describe('notify queue', () => {
 
 describe('notifier function', () => {
   it('runs as a Node.js ESM bundle on arm64 like the other functions', () => {
-    const [, notifier] = fn(NOTIFIER);
-    expect(notifier.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'] });
-    expect(notifier.Properties.Runtime).toMatch(/^nodejs(2[2-9]|[3-9]\d)\.x$/);
+    expectNodeBundle(stack, NOTIFIER);
   });
 
   it('consumes the notify queue in batches of 10, reporting the records that failed', () => {
-    const [notifierId] = fn(NOTIFIER);
-    const [, mapping] = only(stack.template, 'AWS::Lambda::EventSourceMapping', `${NOTIFIER}Function`);
-    expect(mapping.Properties).toMatchObject({
-      EventSourceArn: getAtt(queueId),
-      FunctionName: { Ref: notifierId },
-      BatchSize: 10,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-    });
     // An alert leaves as soon as its job is visible: no batching window.
-    expect(mapping.Properties.MaximumBatchingWindowInSeconds).toBeUndefined();
+    expectBatchConsumer(stack, NOTIFIER, queueId);
   });
 
   it('may read and write the table, consume the queue, change a message visibility and enqueue', () => {
-    const tableActions = actionsOfRole(NOTIFIER, tableResources(stack.tableId));
-    expect(tableActions).toEqual(
-      expect.arrayContaining(
-        ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'].map(
-          (a) => `dynamodb:${a}`,
-        ),
-      ),
-    );
-    expect(actionsOfRole(NOTIFIER, getAtt(queueId))).toEqual(
-      expect.arrayContaining([
-        'sqs:ReceiveMessage',
-        'sqs:DeleteMessage',
-        'sqs:ChangeMessageVisibility',
-        'sqs:GetQueueAttributes',
-        'sqs:SendMessage',
-      ]),
-    );
+    expectConsumerRights(stack, NOTIFIER, queueId);
   });
 
   it('gets the table, the due shards and the notify queue URL from its environment, and no bus', () => {

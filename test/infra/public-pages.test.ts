@@ -21,6 +21,7 @@ interface Behavior {
   PathPattern: string;
   TargetOriginId: string;
   AllowedMethods: string[];
+  CachedMethods?: string[];
   CachePolicyId: unknown;
   OriginRequestPolicyId: unknown;
   ViewerProtocolPolicy: string;
@@ -44,10 +45,12 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('public status pages at the edge', () => {
-  it('sends /p/* to the HTTP API origin (with the edge secret), GET and HEAD only, over HTTPS', () => {
+  it('sends /p/* to the HTTP API origin (with the edge secret) over HTTPS, caching GET and HEAD only', () => {
     const pages = behaviorOf('/p/*');
     expect(pages.TargetOriginId).toBe(behaviorOf('/v1/*').TargetOriginId);
-    expect(pages.AllowedMethods).toEqual(['GET', 'HEAD']);
+    // The subscribers' forms POST (subscribe, confirm, manage, one-click unsubscribe); nothing else is cached.
+    expect(pages.AllowedMethods).toEqual(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']);
+    expect(pages.CachedMethods).toEqual(['GET', 'HEAD']);
     expect(pages.ViewerProtocolPolicy).toBe('redirect-to-https');
     const [, resource] = only(template, 'AWS::CloudFront::Distribution');
     const origins = (
@@ -97,7 +100,7 @@ describe('public status pages at the edge', () => {
     });
   });
 
-  it('forwards only the viewer address and Host (for the per-address limit), no Authorization or cookie', () => {
+  it('forwards only the viewer address and Host (for the per-address limit), Content-Type and the page access cookie, no Authorization', () => {
     const [policyId, policy] = only(
       template,
       'AWS::CloudFront::OriginRequestPolicy',
@@ -107,14 +110,25 @@ describe('public status pages at the edge', () => {
     const config = policy.Properties.OriginRequestPolicyConfig as Record<string, unknown>;
     expect(config.HeadersConfig).toEqual({
       HeaderBehavior: 'whitelist',
-      Headers: [VIEWER_ADDRESS_HEADER, VIEWER_HOST_HEADER],
+      Headers: [VIEWER_ADDRESS_HEADER, VIEWER_HOST_HEADER, 'content-type'],
     });
-    expect(config.CookiesConfig).toEqual({ CookieBehavior: 'none' });
+    // The password pages' cookie only (lib/status-pages/access), outside the cache key: their answers are private, no-store.
+    expect(config.CookiesConfig).toEqual({
+      CookieBehavior: 'whitelist',
+      Cookies: ['vigil_page', 'vigil_session'],
+    });
     expect(config.QueryStringsConfig).toEqual({ QueryStringBehavior: 'none' });
     // The viewer-request function that writes the viewer's address runs on /p/* too.
     const [fnId] = only(template, 'AWS::CloudFront::Function', 'ConsoleViewerAddress');
     expect(behaviorOf('/p/*').FunctionAssociations).toEqual([
       { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fnId, 'FunctionARN'] } },
     ]);
+  });
+
+  it('sends a password page’s form (POST /p/*/access) to the API uncached, before the cached /p/*', () => {
+    const access = behaviorOf('/p/*/access');
+    expect(access.TargetOriginId).toBe(behaviorOf('/p/*').TargetOriginId);
+    expect(access.AllowedMethods).toContain('POST');
+    expect(access.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
   });
 });

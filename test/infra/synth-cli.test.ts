@@ -74,6 +74,7 @@ describe('cdk synth (the real CLI, offline)', () => {
       'generator',
       'mcp',
       'notifier',
+      'reports',
       'status-stream',
       'stream',
       'worker',

@@ -184,3 +184,82 @@ export function expectStreamingUrl(template: Template, prefix: string, fnId: str
     FunctionUrlAuthType: 'NONE',
   });
 }
+
+/** The function of `prefix` is a Node.js (22 or later) ESM bundle on arm64, like the other functions. */
+export function expectNodeBundle(stack: StackTemplate, prefix: string): void {
+  const [, fn] = stack.fn(prefix);
+  expect(fn.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'] });
+  expect(fn.Properties.Runtime).toMatch(/^nodejs(2[2-9]|[3-9]\d)\.x$/);
+}
+
+/**
+ * The job queue of `queuePrefix` redrives to its encrypted DLQ (`dlqPrefix`) after 23 receives (a
+ * 15-minute store outage outlasted); the DLQ keeps messages 14 days, longer than the queue.
+ */
+export function expectOutageRedrive(template: Template, queuePrefix: string, dlqPrefix: string): void {
+  const [dlqId, dlq] = only(template, 'AWS::SQS::Queue', dlqPrefix);
+  const [, queue] = only(template, 'AWS::SQS::Queue', queuePrefix);
+  expect(queue.Properties.RedrivePolicy).toEqual({
+    deadLetterTargetArn: getAtt(dlqId),
+    maxReceiveCount: 23,
+  });
+  expect(dlq.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
+  expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+  expect(Number(queue.Properties.MessageRetentionPeriod)).toBeLessThan(14 * 86_400);
+}
+
+/** The consumer of `prefix` times out after `timeoutSeconds`, and its queue hides a received message for six of those. */
+export function expectVisibilityOverConsumer(
+  stack: StackTemplate,
+  queuePrefix: string,
+  prefix: string,
+  timeoutSeconds: number,
+): void {
+  const [, queue] = only(stack.template, 'AWS::SQS::Queue', queuePrefix);
+  expect(Number(stack.fn(prefix)[1].Properties.Timeout)).toBe(timeoutSeconds);
+  expect(Number(queue.Properties.VisibilityTimeout)).toBeGreaterThanOrEqual(
+    6 * Number(stack.fn(prefix)[1].Properties.Timeout),
+  );
+}
+
+/**
+ * The consumer of `prefix` takes the queue `queueId` in batches of 10, reporting the records that
+ * failed, with no batching window (a job leaves as soon as it is visible), and as `more` says.
+ */
+export function expectBatchConsumer(
+  stack: StackTemplate,
+  prefix: string,
+  queueId: string,
+  more: Record<string, unknown> = {},
+): void {
+  const [fnId] = stack.fn(prefix);
+  const [, mapping] = only(stack.template, 'AWS::Lambda::EventSourceMapping', `${prefix}Function`);
+  expect(mapping.Properties).toMatchObject({
+    EventSourceArn: getAtt(queueId),
+    FunctionName: { Ref: fnId },
+    BatchSize: 10,
+    FunctionResponseTypes: ['ReportBatchItemFailures'],
+    ...more,
+  });
+  expect(mapping.Properties.MaximumBatchingWindowInSeconds).toBeUndefined();
+}
+
+/** The consumer of `prefix` may read and write the table, consume its queue, change a message visibility and enqueue. */
+export function expectConsumerRights(stack: StackTemplate, prefix: string, queueId: string): void {
+  expect(stack.actionsOfRole(prefix, tableResources(stack.tableId))).toEqual(
+    expect.arrayContaining(
+      ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'].map(
+        (a) => `dynamodb:${a}`,
+      ),
+    ),
+  );
+  expect(stack.actionsOfRole(prefix, getAtt(queueId))).toEqual(
+    expect.arrayContaining([
+      'sqs:ReceiveMessage',
+      'sqs:DeleteMessage',
+      'sqs:ChangeMessageVisibility',
+      'sqs:GetQueueAttributes',
+      'sqs:SendMessage',
+    ]),
+  );
+}

@@ -289,6 +289,16 @@ describe('isApiPath', () => {
     for (const path of ['/ping', '/pings', '/pingdom/a']) expect(isApiPath(path), path).toBe(false);
   });
 
+  it('claims on-call calendar feeds, which calendars GET, and not a console page that merely starts alike', () => {
+    for (const path of ['/ical/vcal_abc.ics', '/ical/x']) expect(isApiPath(path), path).toBe(true);
+    for (const path of ['/ical', '/icalendar/a']) expect(isApiPath(path), path).toBe(false);
+  });
+
+  it('claims acknowledgement links, and not a console page that merely starts alike', () => {
+    for (const path of ['/a/vack_abc', '/a/x']) expect(isApiPath(path), path).toBe(true);
+    for (const path of ['/a', '/about', '/alerts/a']) expect(isApiPath(path), path).toBe(false);
+  });
+
   it("claims the OAuth authorization server and its metadata, not the console's consent page", () => {
     for (const path of [
       '/oauth/authorize?client_id=x',

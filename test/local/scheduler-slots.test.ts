@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createApp } from '../../lib/app.ts';
 import { leaseAdvancedOp } from '../../lib/checks/cells/cell-items.ts';
 import { type CellJob, cellJobId, createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
@@ -11,7 +10,7 @@ import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import type { Prober } from '../../lib/probes/types.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
-import { memoryJobQueue } from '../notify/support/memory-queue.ts';
+import { queuelessApp } from '../support/queueless-app.ts';
 import { storedKeys } from '../support/stored-keys.ts';
 import { WAIT } from '../support/wait.ts';
 import { putQueuedProbe } from './scheduler-helpers.ts';
@@ -41,14 +40,7 @@ async function setup(jobs: number, options: SetupOptions = {}) {
   // The checks' own schedule starts a day ahead (the app's clock), so the scheduler's first tick
   // claims none of them: the queue holds exactly the jobs put below.
   const appClock = createFakeClock(Date.now() + 86_400_000);
-  const app = createApp({
-    table,
-    clock: appClock,
-    logger: silentLogger,
-    config: loadConfig('local', {}),
-    notifyQueue: memoryJobQueue(),
-    actionQueue: memoryJobQueue('action'),
-  });
+  const app = queuelessApp(table, appClock);
   const { rawKey } = await app.tenants.createTenant({ name: 'T', email: 't@example.test' });
   const call = async (path: string, body: unknown) => {
     const res = await app.router.handle({

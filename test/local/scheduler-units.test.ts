@@ -1,19 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { type App, createApp } from '../../lib/app.ts';
+import type { App } from '../../lib/app.ts';
 import { type CellJob, cellJobId, createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
 import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
 import type { DueClaim } from '../../lib/checks/services/generator.ts';
 import { readQueuedJobs } from '../../lib/local/job-queue-items.ts';
 import { commitClaims, createProbeQueue, PROBE_QUEUE } from '../../lib/local/probe-queue.ts';
-import { createScheduler, type JobStart } from '../../lib/local/scheduler.ts';
+import { createScheduler, type JobStart, type SchedulerDeps } from '../../lib/local/scheduler.ts';
 import { createTimerHeap } from '../../lib/local/timer-heap.ts';
 import { createWorkerPool } from '../../lib/local/worker-pool.ts';
 import { isoTime, systemClock } from '../../lib/platform/clock.ts';
-import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
-import { memoryJobQueue } from '../notify/support/memory-queue.ts';
+import { queuelessApp } from '../support/queueless-app.ts';
 import { WAIT } from '../support/wait.ts';
 import { putQueuedProbe } from './scheduler-helpers.ts';
 
@@ -96,14 +95,21 @@ describe('worker pool', () => {
 describe('durable probe queue and scheduler', () => {
   let table: SqliteTable;
   /** The local app on this test's table, on the system clock, with in-memory notify and action queues. */
-  const appOnTable = () =>
-    createApp({
+  const appOnTable = () => queuelessApp(table);
+  /** A scheduler over this test's table and `app`'s job runner and cells, on the system clock. */
+  const schedulerOf = (
+    app: App,
+    options: Pick<SchedulerDeps, 'dueShards' | 'concurrency' | 'onJobStart'> & {
+      jobRunner?: SchedulerDeps['jobRunner'];
+    },
+  ) =>
+    createScheduler({
       table,
+      jobRunner: app.jobRunner,
+      cells: cellsOf(app, table),
       clock: systemClock,
       logger: silentLogger,
-      config: loadConfig('local', {}),
-      notifyQueue: memoryJobQueue(),
-      actionQueue: memoryJobQueue('action'),
+      ...options,
     });
   beforeEach(() => {
     table = createSqliteTable({ db: openSqliteDatabase(':memory:') });
@@ -181,16 +187,7 @@ describe('durable probe queue and scheduler', () => {
       },
     ]);
     const starts: JobStart[] = [];
-    const scheduler = createScheduler({
-      table,
-      jobRunner: app.jobRunner,
-      cells: cellsOf(app, table),
-      clock: systemClock,
-      logger: silentLogger,
-      dueShards: 1,
-      concurrency: 4,
-      onJobStart: (s) => starts.push(s),
-    });
+    const scheduler = schedulerOf(app, { dueShards: 1, concurrency: 4, onJobStart: (s) => starts.push(s) });
 
     await scheduler.start();
     expect((await queuedItems()).map((i) => i.id.split(':')[1])).toEqual([
@@ -224,12 +221,8 @@ describe('durable probe queue and scheduler', () => {
       },
     };
     const starts: number[] = [];
-    const scheduler = createScheduler({
-      table,
+    const scheduler = schedulerOf(app, {
       jobRunner: failing,
-      cells: cellsOf(app, table),
-      clock: systemClock,
-      logger: silentLogger,
       dueShards: 1,
       concurrency: 1,
       onJobStart: (s) => starts.push(s.startedMs - T0),
@@ -265,15 +258,7 @@ describe('durable probe queue and scheduler', () => {
 
   it('sweeps expired items on the first tick and then every 60 s', async () => {
     const app = appOnTable();
-    const scheduler = createScheduler({
-      table,
-      jobRunner: app.jobRunner,
-      cells: cellsOf(app, table),
-      clock: systemClock,
-      logger: silentLogger,
-      dueShards: 2,
-      concurrency: 1,
-    });
+    const scheduler = schedulerOf(app, { dueShards: 2, concurrency: 1 });
     const expired = async (sk: string) =>
       table.transact([
         {

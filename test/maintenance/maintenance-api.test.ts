@@ -167,7 +167,14 @@ describe.each(runtimes)('maintenance windows ($runtime runtime)', ({ start }) =>
     const now = isoTime(T0);
     const base = { name: 'Foreign', entity_ids: [entityId], blueprint_slugs: [], include_dependents: false };
     const schedule = { starts_at: now, ends_at: now, cron: null, duration_seconds: null, timezone: null };
-    const record = { id: newId('mnt', T0), tenant_id: other.tenantId, ...base, ...schedule };
+    const notice = {
+      announce: false,
+      announce_from: null,
+      announce_lead_seconds: null,
+      announced_at: null,
+      public_note: null,
+    };
+    const record = { id: newId('mnt', T0), tenant_id: other.tenantId, ...base, ...schedule, ...notice };
     await api.table.transact([windowCreatedOp({ ...record, created_at: now, updated_at: now, version: 1 })]);
     const read = await req('GET', `/v1/maintenance/${record.id}`, undefined, other.key);
     expect(read.status, read.text).toBe(200);

@@ -14,6 +14,7 @@ import {
   type LocalHarness,
   startLocalHarness,
 } from '../support/api-harness.ts';
+import { agentAdmin } from './agent.ts';
 
 /**
  * MCP create_check with every registered check type, in both runtimes: a type's config under the
@@ -58,13 +59,7 @@ describe.each(bothRuntimes)(
         scheduler: false,
         env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8', VIGIL_ALLOW_PRIVATE_TARGETS: 'true' },
       });
-      admin = {
-        tenantId: api.tenantId,
-        userId: 'usr_agent',
-        keyId: 'key_agent',
-        role: 'admin',
-        readOnly: false,
-      };
+      admin = agentAdmin(api.tenantId);
       entityId = await newEntity(api);
       const res = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
       expect(res.status, res.text).toBe(201);
@@ -172,15 +167,13 @@ describe.each(bothRuntimes)(
       expect(await listed()).toHaveLength(before);
     });
 
-    it.runIf(runtime === 'lambda')(
-      'refuses icmp checks in the cloud with the reason, before probing',
-      async () => {
+    if (runtime === 'lambda')
+      it('refuses icmp checks in the cloud with the reason, before probing', async () => {
         const result = await call({ check_type: 'icmp', config: { host: '127.0.0.1' }, dry_run: true });
         expect(result?.isError).toBe(true);
         expect(text(result)).toContain('check_type');
         expect(text(result)).toContain('AWS Lambda does not give: run them on the local runtime');
-      },
-    );
+      });
   },
 );
 

@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { pushCheck } from './agent.ts';
 import { connectSdkClient } from './sdk-client.ts';
 
 /**
@@ -61,15 +62,7 @@ describe.each(runtimes)('MCP explain counts ($runtime runtime)', ({ start }) => 
       ['cart', 'shop'],
       ['mail', 'mail'],
     ] as const) {
-      checks[check] = (
-        await post('/v1/checks', {
-          entity_id: ids[entity],
-          check_type: 'push',
-          interval_seconds: 3600,
-          failure_threshold: 1,
-          name: check,
-        })
-      ).id;
+      checks[check] = await pushCheck(post, ids[entity], check);
       await record(check, true);
     }
     const pager = await post('/v1/notify/channels', {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
 import { ARGUMENT_LIMITS } from '../../lib/skills/schema-budget.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { agentAdmin } from './agent.ts';
 import { connectSdkClient } from './sdk-client.ts';
 
 /**
@@ -63,13 +64,7 @@ describe.each(runtimes)('tool arguments under tenant-supplied schemas ($runtime 
 
   beforeAll(async () => {
     api = await start();
-    admin = {
-      tenantId: api.tenantId,
-      userId: 'usr_agent',
-      keyId: 'key_agent',
-      role: 'admin',
-      readOnly: false,
-    };
+    admin = agentAdmin(api.tenantId);
     const res = await register(
       'schemas',
       Object.entries(SCHEMAS).map(([name, inputSchema]) => ({ name, inputSchema })),

@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { dependsOn, pushCheck, runbooks } from './agent.ts';
 import { connectSdkClient } from './sdk-client.ts';
 
 /**
@@ -82,17 +83,11 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
       ids[slug] = (await post('/v1/blueprints/service/entities', { slug, name })).id;
     }
     // shop -> payments (up); web -> ledger (down); front -> ledger.
-    for (const [from, to] of [
+    await dependsOn(post, ids, [
       ['shop', 'payments'],
       ['web', 'ledger'],
       ['front', 'ledger'],
-    ] as const) {
-      await post('/v1/relations', {
-        from_entity_id: ids[from],
-        to_entity_id: ids[to],
-        relation_type: 'depends_on',
-      });
-    }
+    ]);
     for (const [check, entity, name] of [
       ['checkout', 'shop', 'Checkout page'],
       ['login', 'shop', 'Login page'],
@@ -101,15 +96,7 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
       ['web', 'web', 'Web home'],
       ['front', 'front', 'Front door ping'],
     ] as const) {
-      checks[check] = (
-        await post('/v1/checks', {
-          entity_id: ids[entity],
-          check_type: 'push',
-          interval_seconds: 3600,
-          failure_threshold: 1,
-          name,
-        })
-      ).id;
+      checks[check] = await pushCheck(post, ids[entity], name);
     }
     for (const check of Object.keys(checks)) await record(check, { success: true });
     await record('checkout', {
@@ -131,12 +118,9 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
     });
     incidentId = incidents.body.incidents[0]?.id ?? '';
     actionId = (await post('/v1/actions', { name: 'Restart ledger', url: 'http://127.0.0.1:9/restart' })).id;
-    await post('/v1/skills', {
-      slug: 'runbooks',
-      name: 'Runbooks',
-      description: 'Operational actions',
-      version: '1.0.0',
-      tools: [
+    await post(
+      '/v1/skills',
+      runbooks([
         {
           name: 'restart_ledger',
           description: 'Restart the ledger',
@@ -144,8 +128,8 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
           annotations: { readOnlyHint: false },
           action_id: actionId,
         },
-      ],
-    });
+      ]),
+    );
     client = await connectSdkClient(api, api.adminKey);
   }, 120_000);
   afterAll(async () => {
@@ -204,6 +188,14 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
       starts_at: new Date(Date.now() + 3_600_000).toISOString(),
       ends_at: new Date(Date.now() + 7_200_000).toISOString(),
     });
+    await post('/v1/status-pages', {
+      slug: 'ledger-status',
+      title: 'Ledger status',
+      entity_ids: [ids.ledger],
+    });
+    const pageIncident = (
+      await post('/v1/status-pages/ledger-status/incidents', { title: 'Ledger slow', body: 'Looking.' })
+    ).id;
     const ran = await call('restart_ledger');
     const executionId = data(ran).id;
     const ledger = { blueprint_slug: 'service', entity_slug: 'ledger' };
@@ -255,6 +247,20 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
         },
         ['"Shop freeze"'],
       ],
+      create_page_incident: [
+        { page: 'ledger-status', title: 'Ledger errors', body: 'Looking into it.' },
+        ['incident "Ledger errors" (investigating) on status page ledger-status'],
+      ],
+      update_page_incident: [
+        {
+          page: 'ledger-status',
+          incident_id: pageIncident,
+          status: 'identified',
+          body: 'Found.',
+          notify: true,
+        },
+        ['"Ledger slow" on status page ledger-status: identified (marked to notify subscribers)'],
+      ],
       get_uptime: [{ check_id: checks.ledger }, ['Check "Ledger port" of Ledger (service/ledger)']],
       search_entities: [{ prefix: 'led' }, ['Ledger (service/ledger, down)']],
       get_action_run: [{ execution_id: executionId }, ['action "Restart ledger"']],
@@ -264,6 +270,10 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
       get_audit_log: [{ limit: 3 }, ['mcp.create_maintenance (maintenance_window) by ']],
       plan_config: [{ document: cart }, ['+ create entity service/cart', 'Plan: 1 to create']],
       apply_config: [{ document: cart }, ['✓ create entity service/cart', 'Applied: 1 created']],
+      who_is_on_call: [
+        ledger,
+        ['On call for Ledger (service/ledger)', 'nobody. "Ledger" has no owning team'],
+      ],
     };
     expect(Object.keys(expected).sort()).toEqual(CATALOG_OPS_MANIFEST.tools.map((t) => t.name).sort());
     const summaries = [summaryOf(window), summaryOf(ran)];

@@ -9,6 +9,7 @@ import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newCheck, quietTcpCheck } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { runCellSlot } from '../support/cell-fixtures.ts';
+import { agentAdmin, dependsOn, runbooks } from './agent.ts';
 
 /**
  * The tool catalog (app.tools) called directly on both runtimes: every built-in answers the
@@ -79,13 +80,7 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
       clock,
       env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8', VIGIL_ALLOW_PRIVATE_TARGETS: 'true' },
     });
-    admin = {
-      tenantId: api.tenantId,
-      userId: 'usr_agent',
-      keyId: 'key_agent',
-      role: 'admin',
-      readOnly: false,
-    };
+    admin = agentAdmin(api.tenantId);
     viewer = { ...admin, keyId: 'key_viewer', readOnly: true };
 
     // web -> api -> db, worker -> db (depends_on); db's check fails.
@@ -93,17 +88,11 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
     for (const slug of ['web', 'api', 'db', 'worker']) {
       ids[slug] = (await post('/v1/blueprints/service/entities', { slug, name: slug.toUpperCase() })).id;
     }
-    for (const [from, to] of [
+    await dependsOn(post, ids, [
       ['web', 'api'],
       ['api', 'db'],
       ['worker', 'db'],
-    ] as const) {
-      await post('/v1/relations', {
-        from_entity_id: ids[from],
-        to_entity_id: ids[to],
-        relation_type: 'depends_on',
-      });
-    }
+    ]);
     // Transitions are stamped with the clock: db's two minutes before T0, web's one minute before.
     // Their results come from their cells' slots (web's check has another interval: its own cell).
     dbCheck = await newCheck(api, quietTcpCheck(ids.db ?? '', { failure_threshold: 1 }));
@@ -347,6 +336,54 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
     );
   });
 
+  it('writes a status-page incident and moves it forward with notify, as the API does', async () => {
+    await post('/v1/status-pages', { slug: 'tools-page', title: 'Tools', entity_ids: [ids.api] });
+    const created = await call('create_page_incident', {
+      page: 'tools-page',
+      title: 'API errors',
+      body: 'Looking into *it*.',
+      impact: [{ entity_id: ids.api, level: 'major_outage' }],
+    });
+    expect(created?.isError, text(created)).toBeFalsy();
+    const incident = data(created).incident;
+    expect(incident).toMatchObject({ page: 'tools-page', status: 'investigating', draft: false });
+    const updated = await call('update_page_incident', {
+      page: 'tools-page',
+      incident_id: incident.id,
+      status: 'monitoring',
+      body: 'Fixed; watching.',
+      notify: true,
+    });
+    expect(
+      data(updated).incident.updates.map((u: { status: string; notify: boolean }) => [u.status, u.notify]),
+    ).toEqual([
+      ['investigating', false],
+      ['monitoring', true],
+    ]);
+    const stored = await api.request('GET', `/v1/status-pages/tools-page/incidents/${incident.id}`, {
+      key: api.adminKey,
+    });
+    expect(stored.body).toEqual(data(updated).incident);
+    const backwards = await call('update_page_incident', {
+      page: 'tools-page',
+      incident_id: incident.id,
+      status: 'identified',
+      body: 'Back?',
+    });
+    expect(backwards?.isError).toBe(true);
+    expect(text(backwards)).toMatch(/^VALIDATION_ERROR: status: The status moves forward only/);
+    const foreignImpact = await call('create_page_incident', {
+      page: 'tools-page',
+      title: 'DB',
+      body: 'x',
+      impact: [{ entity_id: ids.db, level: 'partial_outage' }],
+    });
+    expect(text(foreignImpact)).toContain('The page does not show entity');
+    expect(text(await call('create_page_incident', { page: 'no-page', title: 'x', body: 'x' }))).toContain(
+      'NOT_FOUND',
+    );
+  });
+
   it('validates the arguments of tools whose schemas share a nested $id', async () => {
     const schema = {
       type: 'object',
@@ -381,12 +418,9 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
   });
 
   it('runs a runbook tool: the action with the arguments as vars, answered with the execution', async () => {
-    await post('/v1/skills', {
-      slug: 'runbooks',
-      name: 'Runbooks',
-      description: 'Operational actions',
-      version: '1.0.0',
-      tools: [
+    await post(
+      '/v1/skills',
+      runbooks([
         {
           name: 'restart_service',
           description: 'Restart a service',
@@ -412,8 +446,8 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
           inputSchema: { type: 'object' },
           annotations: { readOnlyHint: true },
         },
-      ],
-    });
+      ]),
+    );
     const result = await call('restart_service', { service: 'api', reason: 'agent said so' });
     expect(result?.isError, text(result)).toBeFalsy();
     expect(data(result)).toMatchObject({
@@ -494,13 +528,7 @@ describe.each(runtimes)('MCP create_check under the SSRF rules of checks ($runti
       body: { slug: 'api', name: 'API' },
     });
     expect([bp.status, entity.status]).toEqual([201, 201]);
-    const caller: Principal = {
-      tenantId: api.tenantId,
-      userId: 'usr_agent',
-      keyId: 'key_agent',
-      role: 'admin',
-      readOnly: false,
-    };
+    const caller = agentAdmin(api.tenantId);
     const result = await api.app.tools.call(caller, 'create_check', {
       entity_id: entity.body.id,
       target_url: `${receiver.url}/probe-me`,

@@ -5,16 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
-
-/** The catalog's tools that write: every other one is read-only. */
-const WRITING_TOOLS = [
-  'create_check',
-  'run_check',
-  'acknowledge_incident',
-  'add_incident_note',
-  'create_maintenance',
-  'apply_config',
-];
+import { WRITING_TOOLS } from './agent.ts';
 
 const transports = {
   streamable: (url: URL, key: string) =>

@@ -143,6 +143,8 @@ describe('the alert decision', () => {
       match: { blueprint_slugs: blueprints, entity_ids: [], to_states: ['down'] },
       channel_ids: channels,
       escalate_after_seconds: null,
+      escalation_policy_id: null,
+      page_owner_policy: false,
       group_by: 'entity',
       group_wait_seconds: 0,
       group_interval_seconds: 300,

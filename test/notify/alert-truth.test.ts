@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { outcomeResult } from './support/alert-truth-model.ts';
 import { flowHarnessPerTest } from './support/flow-harness.ts';
 
 /**
@@ -17,17 +18,9 @@ describe('alert truth (issue 51 cases, local flow)', () => {
   /** One result of a push check through the result path (degraded: a slow success), then the flow. */
   const result = async (checkId: string, outcome: CheckOutcome) => {
     await h.time.advance(1000);
-    const recorded = await h.app.recorder.record({
-      tenantId: h.tenantId,
-      checkId,
-      success: outcome !== 'down',
-      ...(outcome === 'degraded' ? { degraded: true } : {}),
-      status_code: outcome === 'down' ? 500 : 200,
-      latency_ms: outcome === 'degraded' ? 900 : 5,
-      error_message:
-        outcome === 'down' ? 'expected status 200, got 500' : outcome === 'degraded' ? 'slow' : '',
-      checkedAtMs: h.time.clock.now(),
-    });
+    const recorded = await h.app.recorder.record(
+      outcomeResult(h.tenantId, checkId, outcome, h.time.clock.now()),
+    );
     expect(recorded.status).toBe('recorded');
     await h.settle();
   };
@@ -182,17 +175,8 @@ describe('alert truth (issue 51 cases, local flow)', () => {
     const other = await secondCheck(entityId, 'health');
     const channel = await h.channel(slow);
     // Created together; the slow check's first result is degraded, the other's up, in the same second.
-    const recordAt = async (checkId: string, outcome: CheckOutcome, atMs: number) => {
-      const recorded = await h.app.recorder.record({
-        tenantId: h.tenantId,
-        checkId,
-        success: true,
-        ...(outcome === 'degraded' ? { degraded: true } : {}),
-        status_code: 200,
-        latency_ms: outcome === 'degraded' ? 900 : 5,
-        error_message: outcome === 'degraded' ? 'slow' : '',
-        checkedAtMs: atMs,
-      });
+    const recordAt = async (checkId: string, outcome: 'up' | 'degraded', atMs: number) => {
+      const recorded = await h.app.recorder.record(outcomeResult(h.tenantId, checkId, outcome, atMs));
       expect(recorded.status).toBe('recorded');
     };
     const at = h.time.clock.now();

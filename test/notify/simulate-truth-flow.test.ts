@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isoTime } from '../../lib/platform/clock.ts';
+import { outcomeResult } from './support/alert-truth-model.ts';
 import { flowHarnessPerTest } from './support/flow-harness.ts';
 
 /**
@@ -14,16 +15,9 @@ describe('what each channel was told, across the cooldown (local flow)', () => {
 
   const result = async (checkId: string, outcome: 'up' | 'degraded' | 'down') => {
     await h.time.advance(1000);
-    const recorded = await h.app.recorder.record({
-      tenantId: h.tenantId,
-      checkId,
-      success: outcome !== 'down',
-      ...(outcome === 'degraded' ? { degraded: true } : {}),
-      status_code: outcome === 'down' ? 500 : 200,
-      latency_ms: 5,
-      error_message: outcome === 'down' ? 'expected status 200, got 500' : '',
-      checkedAtMs: h.time.clock.now(),
-    });
+    const recorded = await h.app.recorder.record(
+      outcomeResult(h.tenantId, checkId, outcome, h.time.clock.now()),
+    );
     expect(recorded.status).toBe('recorded');
     await h.settle();
   };

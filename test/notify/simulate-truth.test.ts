@@ -3,6 +3,7 @@ import type { Principal } from '../../lib/domain/principal.ts';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { runtimes } from '../support/api-harness.ts';
+import { outcomeResult } from './support/alert-truth-model.ts';
 import { tlsReceiverPerFile, useNotifyRuntime } from './support/notify-runtime.ts';
 
 /**
@@ -24,16 +25,9 @@ describe.each(runtimes)('what each channel was told ($runtime runtime)', ({ star
   }));
   const result = async (checkId: string, outcome: 'up' | 'degraded' | 'down') => {
     clock.advance(1000);
-    const recorded = await api().app.recorder.record({
-      tenantId: api().tenantId,
-      checkId,
-      success: outcome !== 'down',
-      ...(outcome === 'degraded' ? { degraded: true } : {}),
-      status_code: outcome === 'down' ? 500 : 200,
-      latency_ms: outcome === 'degraded' ? 900 : 5,
-      error_message: outcome === 'down' ? 'expected status 200, got 500' : '',
-      checkedAtMs: clock.now(),
-    });
+    const recorded = await api().app.recorder.record(
+      outcomeResult(api().tenantId, checkId, outcome, clock.now()),
+    );
     expect(recorded.status).toBe('recorded');
     await api().drainChanges();
     await api().runNotifyJobs();

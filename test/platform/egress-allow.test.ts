@@ -71,15 +71,16 @@ describe('the egress allow-list', () => {
 const send = (options: Omit<HttpRequestOptions, 'transport'>) =>
   httpRequest({ ...options, transport: undiciRequest });
 
-describe('httpRequest with an allow-list', () => {
-  let server: TestHttpServer;
-  beforeAll(async () => {
-    server = await startHttpServer();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+/** The loopback server both httpRequest blocks send to (counts of connections are read before and after). */
+let server: TestHttpServer;
+beforeAll(async () => {
+  server = await startHttpServer();
+});
+afterAll(async () => {
+  await server.close();
+});
 
+describe('httpRequest with an allow-list', () => {
   it('reaches a loopback server only when its range is listed', async () => {
     const base = { url: `${server.origin}/ok`, timeoutMs: 5000, allowPrivate: false };
     const res = await send({ ...base, allow: ['127.0.0.0/8'] });
@@ -108,36 +109,25 @@ describe('httpRequest with an allow-list', () => {
 });
 
 describe('httpRequest keeping http:// to the allow-list', () => {
-  let server: TestHttpServer;
-  beforeAll(async () => {
-    server = await startHttpServer();
-  });
-  afterAll(async () => {
-    await server.close();
+  /** Options allowing 127.0.0.1 alone, http:// only to the allow-list, names resolved by `resolve`. */
+  const httpOnlyToLoopback = (resolve: HttpRequestOptions['resolve']) => ({
+    timeoutMs: 5000,
+    allowPrivate: false,
+    allow: ['127.0.0.1/32'],
+    resolve,
+    httpOnlyToAllowList: true,
   });
 
   it('sends http:// to an allow-listed address, by literal or by name', async () => {
     const resolve = table({ 'receiver.lan.test': [v4('127.0.0.1')] });
-    const base = {
-      timeoutMs: 5000,
-      allowPrivate: false,
-      allow: ['127.0.0.1/32'],
-      resolve,
-      httpOnlyToAllowList: true,
-    };
+    const base = httpOnlyToLoopback(resolve);
     expect((await send({ ...base, url: `${server.origin}/ok` })).status).toBe(200);
     expect((await send({ ...base, url: `http://receiver.lan.test:${server.port}/ok` })).status).toBe(200);
   });
 
   it('refuses http:// to a public address, literal or resolved on connect, without connecting', async () => {
     const resolve = table({ 'hooks.public.test': [v4('93.184.216.34')] });
-    const base = {
-      timeoutMs: 5000,
-      allowPrivate: false,
-      allow: ['127.0.0.1/32'],
-      resolve,
-      httpOnlyToAllowList: true,
-    };
+    const base = httpOnlyToLoopback(resolve);
     const before = server.connections();
     await expect(send({ ...base, url: 'http://93.184.216.34/x' })).rejects.toBeInstanceOf(
       CleartextDeniedError,

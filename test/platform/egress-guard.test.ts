@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { connect, createServer, type Server } from 'node:net';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionError, EgressDeniedError, InvalidUrlError } from '../../lib/egress/egress-errors.ts';
 import {
@@ -8,7 +8,7 @@ import {
   type ResolvedAddress,
   resolveAllowed,
 } from '../../lib/egress/egress-guard.ts';
-import { portOf } from '../probes/support/http-server.ts';
+import { listenTcp } from '../probes/support/http-server.ts';
 
 /** A resolver over a fixed table that counts its calls. */
 function fakeResolver(table: Record<string, ResolvedAddress[]>) {
@@ -85,20 +85,14 @@ describe('resolveAllowed', () => {
 });
 
 describe('createGuardedLookup', () => {
-  let server: Server;
   let port: number;
+  let closeServer: () => Promise<void>;
 
   beforeAll(async () => {
-    server = createServer((socket) => socket.end());
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    port = portOf(server);
+    ({ port, close: closeServer } = await listenTcp((socket) => socket.end()));
   });
 
-  afterAll(async () => {
-    server.close();
-    await once(server, 'close');
-  });
+  afterAll(() => closeServer());
 
   it('connects to the checked address with a single resolution', async () => {
     // A rebinding resolver: the second answer would be private, but there is no second lookup.

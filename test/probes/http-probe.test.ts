@@ -4,6 +4,7 @@ import { runHttpProbe } from '../../lib/probes/http-probe.ts';
 import type { HttpProbeDefinition, ProbeDeps } from '../../lib/probes/types.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 import { closedPort, startHttpServer, startHttpsServer, type TestHttpServer } from './support/http-server.ts';
+import { NOT_TLS } from './support/outcomes.ts';
 
 let server: TestHttpServer;
 let https: TestHttpServer;
@@ -181,13 +182,7 @@ describe('http probe', () => {
   it('says an https target that answers in plain HTTP did not answer with TLS', async () => {
     const target = { ...check('/ok'), target_url: `https://127.0.0.1:${server.port}/ok` };
     const outcome = await runHttpProbe(target, deps);
-    expect(outcome).toEqual({
-      success: false,
-      status_code: 0,
-      latency_ms: expect.any(Number),
-      error_message: 'the server did not answer with TLS',
-      details: { error_code: 'ERR_SSL_WRONG_VERSION_NUMBER' },
-    });
+    expect(outcome).toEqual(NOT_TLS);
   });
 
   it('fails an https target whose certificate has expired', async () => {

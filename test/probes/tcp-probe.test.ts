@@ -1,31 +1,23 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TcpProbeJob } from '../../lib/check-types/tcp/tcp.ts';
 import { runTcpProbe } from '../../lib/check-types/tcp/tcp-probe.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import type { ProbeDeps } from '../../lib/probes/types.ts';
-import { closedPort, portOf } from './support/http-server.ts';
+import { closedPort, listenTcp } from './support/http-server.ts';
 
-let server: Server;
 let port: number;
+let closeServer: () => Promise<void>;
 let accepted = 0;
 
 beforeAll(async () => {
-  server = createServer((socket) => {
+  ({ port, close: closeServer } = await listenTcp((socket) => {
     accepted += 1;
     socket.on('error', () => {});
     socket.end();
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  port = portOf(server);
+  }));
 });
 
-afterAll(async () => {
-  server.close();
-  await once(server, 'close');
-});
+afterAll(() => closeServer());
 
 const deps: ProbeDeps = { clock: systemClock, allowPrivate: true };
 const check = (extra: Partial<TcpProbeJob> = {}): TcpProbeJob => ({

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEntity } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 /** What a push check accepts: failures without latency, intervals up to 30 days, a grace no shorter than the interval. */
@@ -12,9 +13,7 @@ describe.each(runtimes)('push check input ($runtime runtime)', ({ start }) => {
 
   beforeAll(async () => {
     api = await start();
-    await call('POST', '/v1/blueprints', { slug: 'job', name: 'Job' });
-    entityId = (await call('POST', '/v1/blueprints/job/entities', { slug: 'monthly', name: 'Monthly' })).body
-      .id;
+    entityId = await newEntity(api, { blueprint: 'job', name: 'Monthly' });
   });
   afterAll(async () => {
     await api.close();

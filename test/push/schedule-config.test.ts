@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
+import { newEntity } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 /**
@@ -22,9 +23,7 @@ describe.each(runtimes)('push check schedules ($runtime runtime)', ({ start }) =
 
   beforeAll(async () => {
     api = await start({ clock });
-    await call('POST', '/v1/blueprints', { slug: 'job', name: 'Job' });
-    entityId = (await call('POST', '/v1/blueprints/job/entities', { slug: 'nightly', name: 'Nightly' })).body
-      .id;
+    entityId = await newEntity(api, { blueprint: 'job', name: 'Nightly' });
   });
   afterAll(async () => {
     await api.close();

@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
 import { BUILTIN_TOOLS, CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
+import { WRITING_TOOLS } from '../mcp/agent.ts';
 import { connectSdkClient } from '../mcp/sdk-client.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
@@ -59,28 +60,33 @@ describe.each(runtimes)('MCP tool rights of read-only keys ($runtime runtime)', 
   let viewer: Principal;
   let entityId = '';
   let actionId = '';
+  let pageIncidentId = '';
   const clients: Client[] = [];
 
   /** Arguments under which each writing tool would write if it ran. */
   const writingArgs = (name: string): Record<string, unknown> =>
-    name === 'create_check'
-      ? { entity_id: entityId, target_url: 'http://127.0.0.1:9/health' }
-      : name === 'create_maintenance'
-        ? {
-            name: 'Quiet',
-            entity_ids: [entityId],
-            starts_at: '2099-01-01T00:00:00.000Z',
-            ends_at: '2099-01-01T01:00:00.000Z',
-          }
-        : name === 'apply_config'
-          ? {
-              document: {
-                apiVersion: 'vigil/v1',
-                kind: 'Config',
-                blueprints: [{ slug: 'rights', name: 'Rights' }],
-              },
-            }
-          : {};
+    name === 'create_page_incident'
+      ? { page: 'rights-page', title: 'Written', body: 'By a viewer?' }
+      : name === 'update_page_incident'
+        ? { page: 'rights-page', incident_id: pageIncidentId, status: 'resolved', body: 'Done?' }
+        : name === 'create_check'
+          ? { entity_id: entityId, target_url: 'http://127.0.0.1:9/health' }
+          : name === 'create_maintenance'
+            ? {
+                name: 'Quiet',
+                entity_ids: [entityId],
+                starts_at: '2099-01-01T00:00:00.000Z',
+                ends_at: '2099-01-01T01:00:00.000Z',
+              }
+            : name === 'apply_config'
+              ? {
+                  document: {
+                    apiVersion: 'vigil/v1',
+                    kind: 'Config',
+                    blueprints: [{ slug: 'rights', name: 'Rights' }],
+                  },
+                }
+              : {};
 
   const sdk = async (key: string) => {
     const client = await connectSdkClient(api, key);
@@ -96,6 +102,9 @@ describe.each(runtimes)('MCP tool rights of read-only keys ($runtime runtime)', 
     const runs = await api.request('GET', `/v1/actions/${actionId}/executions`, { key: api.adminKey });
     expect(runs.status).toBe(200);
     expect(runs.body.executions).toEqual([]);
+    // create_page_incident and update_page_incident would have added an incident or an update.
+    const written = await api.request('GET', '/v1/status-pages/rights-page/incidents', { key: api.adminKey });
+    expect(written.body.incidents.map((i: { updates: unknown[] }) => i.updates.length)).toEqual([1]);
     // apply_config's document (writingArgs) would have made this blueprint.
     expect((await api.request('GET', '/v1/blueprints/rights', { key: api.adminKey })).status).toBe(404);
   };
@@ -120,6 +129,8 @@ describe.each(runtimes)('MCP tool rights of read-only keys ($runtime runtime)', 
     entityId = (await post('/v1/blueprints/service/entities', { slug: 'api', name: 'API' })).id;
     // A placeholder host is checked only when the action runs; a run, even a blocked one, is recorded.
     actionId = (await post('/v1/actions', { name: 'Restart', url: 'https://{{host}}/restart' })).id;
+    await post('/v1/status-pages', { slug: 'rights-page', title: 'Rights', entity_ids: [entityId] });
+    pageIncidentId = (await post('/v1/status-pages/rights-page/incidents', { title: 'Open', body: 'x' })).id;
   });
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close()));
@@ -133,14 +144,9 @@ describe.each(runtimes)('MCP tool rights of read-only keys ($runtime runtime)', 
     expect(BUILTIN_TOOLS.filter((t) => t.annotations.readOnlyHint).map((t) => t.name)).toEqual(
       expect.arrayContaining(SPEC_READERS),
     );
-    expect(BUILTIN_TOOLS.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name)).toEqual([
-      'create_check',
-      'run_check',
-      'acknowledge_incident',
-      'add_incident_note',
-      'create_maintenance',
-      'apply_config',
-    ]);
+    expect(BUILTIN_TOOLS.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name)).toEqual(
+      WRITING_TOOLS,
+    );
   });
 
   describe.each(CLAIMS)('with a manifest where %s', (claim) => {

@@ -101,6 +101,14 @@ export async function createFixture(
     title: 'Fixture status',
     entity_ids: [a.id],
   });
+  const pageIncident = await call('POST', `/v1/status-pages/${statusPage.slug}/incidents`, {
+    title: 'Fixture incident',
+    body: 'Looking into it.',
+  });
+  // A webhook subscriber the tenant added with its key (a keyless one would be pending).
+  const subscriber = await call('POST', `/v1/status-pages/${statusPage.slug}/subscribers`, {
+    url: 'https://hooks.example.com/status',
+  });
   const skill = await call('POST', '/v1/skills', {
     slug: `${prefix}-skill`,
     name: 'Fixture skill',
@@ -108,6 +116,28 @@ export async function createFixture(
     tools: [{ name: `${prefix}_tool`, description: 'A fixture tool', inputSchema: { type: 'object' } }],
   });
   const location = await call('POST', '/v1/locations', { name: `${prefix}-office`, kind: 'agent' });
+  // An on-call schedule of the key's user, with one override of theirs (far in the future).
+  const schedule = await call('POST', '/v1/schedules', scheduleBody((await call('GET', '/v1/me')).user.id));
+  const override = (
+    await call('POST', `/v1/schedules/${schedule.id}/overrides`, {
+      user_id: (await call('GET', '/v1/me')).user.id,
+      starts_at: '2099-01-01T00:00:00Z',
+      ends_at: '2099-01-02T00:00:00Z',
+    })
+  ).overrides[0];
+  // A contact method of the key's user: the console (verified when added, it sends nothing).
+  const contactMethod = await call('POST', '/v1/me/contact-methods', { kind: 'console' });
+  // A calendar feed of the schedule (its URL's token shown once, here).
+  const calendarFeed = await call('POST', `/v1/schedules/${schedule.id}/feeds`);
+  // A team of the key's user on that schedule, owning entity a (an owned_by relation to the team).
+  const team = await call('POST', '/v1/teams', {
+    name: 'Fixture team',
+    members: [override.user.id],
+    schedule_id: schedule.id,
+  });
+  await call('POST', `/v1/teams/${team.id}/entities`, { entity_id: a.id });
+  // An escalation policy paging the schedule's person, then the team (used by no route or team).
+  const escalationPolicy = await call('POST', '/v1/escalation-policies', policyBody(schedule.id, team.id));
   // A console session of the key's user (signed in with a password set for it).
   const me = await call('GET', '/v1/me');
   await call('POST', '/v1/me/password', { password: FIXTURE_PASSWORD });
@@ -139,12 +169,22 @@ export async function createFixture(
       incident,
       maintenance: maintenance.id,
       statusPage: statusPage.slug,
+      pageIncident: pageIncident.id,
+      subscriber: subscriber.id,
       skill: skill.slug,
       pushToken: pushToken.id,
       pingToken: pushToken.token,
       pingKey: pingKey.ping_key,
       location: location.id,
       locationKey: location.key_id,
+      schedule: schedule.id,
+      scheduleUser: override.user.id,
+      override: override.id,
+      contactMethod: contactMethod.id,
+      calendarFeed: calendarFeed.id,
+      calendarToken: calendarFeed.token,
+      team: team.id,
+      escalationPolicy: escalationPolicy.id,
       session: session.id,
       tenantId: me.id,
       // A grant of the key's person (a connected MCP client), and a pending authorization request
@@ -173,6 +213,20 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
     return (param === 'key_id' ? fx.ids.locationKey : fx.ids.location) ?? '';
   if (route.path.startsWith('/v1/email-confirmations/'))
     return (param === 'tenant_id' ? fx.ids.tenantId : fx.ids.confirmToken) ?? '';
+  // A report e-mail's unsubscribe link: a sealed token exists only in the e-mail.
+  if (route.path.startsWith('/v1/reports/unsubscribe/')) return 'vru_fixture';
+  // A status page's written incidents, and a month of its public archive.
+  if (route.path.startsWith('/v1/status-pages/') && param === 'incident_id') return fx.ids.pageIncident ?? '';
+  if (param === 'month') return '2026-06';
+  // A team's owned entity is named by its id (the fixture team owns entity a).
+  if (route.path.startsWith('/v1/teams/') && param === 'entity_id') return fx.ids.entityId ?? '';
+  // A subscriber of the page, and a token of a subscriber's link (never valid here: its page answers 404).
+  if (param === 'subscriber_id') return fx.ids.subscriber ?? '';
+  if (route.path.startsWith('/p/') && param === 'token') return 'psb_00000000000000000000000000.fixture';
+  // A calendar feed's URL (/ical/<token>.ics): the schedule feed's token.
+  if (route.path.startsWith('/ical/')) return fx.ids.calendarToken ?? '';
+  // An acknowledgement link's token exists only in a page's message (never valid here: its page answers 404).
+  if (route.path.startsWith('/a/')) return 'vack_fixture';
   const byCollection: Record<string, string | undefined> = {
     blueprints: fx.ids.blueprint,
     entities: fx.ids.entity,
@@ -196,6 +250,12 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
     grants: fx.ids.oauthGrant,
     requests: fx.ids.oauthRequest,
     sessions: fx.ids.session,
+    schedules: fx.ids.schedule,
+    overrides: fx.ids.override,
+    'contact-methods': fx.ids.contactMethod,
+    'escalation-policies': fx.ids.escalationPolicy,
+    'calendar-feeds': fx.ids.calendarFeed,
+    teams: fx.ids.team,
   };
   const value = byCollection[collection ?? ''];
   if (!value)
@@ -211,6 +271,29 @@ export function fillPath(route: Route, fx: TenantFixture): string {
     encodeURIComponent(paramValue(route, name, fx)),
   );
 }
+
+/** A two-step escalation policy: the schedule's person, then the whole team. */
+const policyBody = (scheduleId: string | undefined, teamId: string | undefined) => ({
+  name: 'Fixture ladder',
+  steps: [
+    { delay_seconds: 300, targets: [{ type: 'schedule', id: scheduleId }] },
+    { delay_seconds: 600, targets: [{ type: 'team', id: teamId }] },
+  ],
+  repeat: 1,
+});
+
+/** A one-layer schedule of one person. */
+const scheduleBody = (userId: string | undefined) => ({
+  name: 'Fixture rota',
+  time_zone: 'Europe/Berlin',
+  layers: [
+    {
+      name: 'Primary',
+      members: [userId],
+      rotation: { type: 'daily', handoff: '09:00', start: '2026-01-05' },
+    },
+  ],
+});
 
 /** A maintenance window of the fixture's entity, far in the future. */
 const maintenanceBody = (fx: TenantFixture) => ({
@@ -256,6 +339,9 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'POST /v1/password-reset': { email: 'someone@example.com' },
     'POST /v1/password-reset/confirm': { token: 'vpr_x', password: 'purple-otter-carries-31-lanterns' },
     'POST /v1/email-confirmations/{tenant_id}/{token}': undefined,
+    'PUT /v1/me/report': { report: 'weekly', time_zone: 'Europe/Berlin' },
+    'POST /v1/reports/unsubscribe/{token}': undefined,
+    'POST /a/{token}': undefined,
     'DELETE /v1/settings/users/{id}': undefined,
     'POST /v1/checks': { entity_id: fx.ids.entityId, check_type: 'push' },
     'PUT /v1/checks/{id}': { interval_seconds: 120 },
@@ -299,6 +385,18 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'POST /v1/status-pages': { slug: 'another-page', title: 'Another', entity_ids: [fx.ids.entityId] },
     'PUT /v1/status-pages/{slug}': { title: 'Renamed', entity_ids: [fx.ids.entityId], show_incidents: false },
     'DELETE /v1/status-pages/{slug}': undefined,
+    'POST /v1/status-pages/{slug}/incidents': { title: 'Another incident', body: 'Looking.' },
+    'POST /v1/status-pages/{slug}/incidents/preview': { body: 'Looking *closely*.' },
+    'PATCH /v1/status-pages/{slug}/incidents/{incident_id}': { title: 'Renamed incident' },
+    'POST /v1/status-pages/{slug}/incidents/{incident_id}/updates': {
+      status: 'identified',
+      body: 'Found it.',
+    },
+    'DELETE /v1/status-pages/{slug}/incidents/{incident_id}': undefined,
+    'POST /v1/status-pages/{slug}/subscribers': { url: 'https://hooks.example.com/another' },
+    // CSV (route-walk sends one); a JSON body names no email column: 400 once authorised.
+    'POST /v1/status-pages/{slug}/subscribers/import': undefined,
+    'DELETE /v1/status-pages/{slug}/subscribers/{subscriber_id}': undefined,
     // Raw text with `?source=`; none here: the convert route writes nothing either way.
     'POST /v1/config/convert': undefined,
     'POST /v1/skills': { slug: 'another-skill', name: 'Another', version: '1.0.0', tools: [] },
@@ -307,6 +405,34 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     // An empty document: a plan or apply of it changes nothing.
     'POST /v1/config/plan': { apiVersion: 'vigil/v1', kind: 'Config' },
     'POST /v1/config/apply': { apiVersion: 'vigil/v1', kind: 'Config' },
+    'POST /v1/schedules': scheduleBody(fx.ids.scheduleUser),
+    'PUT /v1/schedules/{id}': scheduleBody(fx.ids.scheduleUser),
+    'DELETE /v1/schedules/{id}': undefined,
+    'POST /v1/schedules/{id}/overrides': {
+      user_id: fx.ids.scheduleUser,
+      starts_at: '2099-02-01T00:00:00Z',
+      ends_at: '2099-02-02T00:00:00Z',
+    },
+    'DELETE /v1/schedules/{id}/overrides/{override_id}': undefined,
+    // The fixture's person already has a console method: 409 once authorised (nothing is sent).
+    'POST /v1/me/contact-methods': { kind: 'console', label: 'Another console' },
+    'POST /v1/me/contact-methods/{id}/verify': { code: '123456' },
+    'POST /v1/me/contact-methods/{id}/resend': undefined,
+    'DELETE /v1/me/contact-methods/{id}': undefined,
+    'PUT /v1/me/notification-rules': {
+      rules: [{ after_seconds: 0, contact_method_id: fx.ids.contactMethod }],
+    },
+    'POST /v1/schedules/{id}/feeds': { label: 'Another feed' },
+    'POST /v1/calendar-feeds': undefined,
+    'DELETE /v1/calendar-feeds/{id}': undefined,
+    'POST /v1/teams': { name: 'Another team', members: [fx.ids.scheduleUser] },
+    'PUT /v1/teams/{id}': { name: 'Renamed team', schedule_id: fx.ids.schedule },
+    'DELETE /v1/teams/{id}': undefined,
+    'POST /v1/escalation-policies': policyBody(fx.ids.schedule, fx.ids.team),
+    'PUT /v1/escalation-policies/{id}': policyBody(fx.ids.schedule, fx.ids.team),
+    'DELETE /v1/escalation-policies/{id}': undefined,
+    'POST /v1/teams/{id}/entities': { entity_id: fx.ids.otherEntityId },
+    'DELETE /v1/teams/{id}/entities/{entity_id}': undefined,
     'POST /v1/locations': { name: 'another-office', kind: 'agent' },
     'DELETE /v1/locations/{id}': undefined,
     'POST /v1/locations/{id}/keys': undefined,
@@ -315,6 +441,8 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'DELETE /v1/oauth/grants/{id}': undefined,
     'POST /oauth/register': { redirect_uris: ['https://client.example/callback'], client_name: 'Fixture' },
     'POST /oauth/token': undefined,
+    // A form body (the walk sends one of its own); the fixture's page is public: a wrong password.
+    'POST /p/{slug}/access': undefined,
     'POST /oauth/revoke': undefined,
     'POST /v1/agent/heartbeat': { version: '1.0.0' },
     'POST /v1/agent/lease': { max: 1, wait_seconds: 0 },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
+import { WRITING_TOOLS } from '../mcp/agent.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 const tool = (name: string, overrides: Record<string, unknown> = {}) => ({
@@ -53,14 +54,9 @@ describe.each(runtimes)('skills API ($runtime runtime)', ({ start }) => {
     expect(res.body).not.toHaveProperty('tenant_id');
     const tools = await api.app.skills.listEnabledTools(api.tenantId);
     expect(tools.map((t) => t.name)).toEqual(CATALOG_OPS_MANIFEST.tools.map((t) => t.name));
-    expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([
-      'create_check',
-      'run_check',
-      'acknowledge_incident',
-      'add_incident_note',
-      'create_maintenance',
-      'apply_config',
-    ]);
+    expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual(
+      WRITING_TOOLS,
+    );
     expect((await call('GET', '/v1/skills/catalog-ops')).body.tools).toEqual(CATALOG_OPS_MANIFEST.tools);
   });
 

@@ -137,4 +137,27 @@ describe.each(runtimes)('no leak through a public status page ($runtime runtime)
       expect(answer.text.replace('http://www.w3.org/2000/svg', '')).not.toContain('://');
     }
   });
+
+  it('feeds carry the published written incident, and nothing of a draft, any id or other record', async () => {
+    const base = '/v1/status-pages/leak-page/incidents';
+    const shown = await req('POST', base, { title: 'Slow checkout', body: 'Looking into it.' });
+    const draft = await req('POST', base, {
+      title: marker('DraftTitle'),
+      body: marker('DraftBody'),
+      draft: true,
+    });
+    for (const path of ['/p/leak-page/feed.rss', '/p/leak-page/feed.atom']) {
+      const answer = await api.request('GET', path);
+      expect(answer.status).toBe(200);
+      expect(answer.text).toContain('Slow checkout');
+      expect(answer.text.toLowerCase()).not.toContain(MARK.toLowerCase());
+      for (const id of [...ids, shown.id, draft.id]) expect(answer.text).not.toContain(id);
+      expect(answer.text).not.toMatch(/\b(ent|chk|inc|tnt|usr|key|act|mnt|pin|upd)_[0-9A-Z]{26}\b/);
+      // URLs: the page's own (links, ids), the formats' namespaces and the RSS docs link only.
+      const urls = [...answer.text.matchAll(/[a-z]+:\/\/[^\s<"]+/g)].map((m) => m[0]);
+      const allowed =
+        /^(https?:\/\/[^/]+\/p\/leak-page(\/|$)|http:\/\/www\.w3\.org\/2005\/Atom$|http:\/\/purl\.org\/|https:\/\/validator\.w3\.org\/feed\/docs\/rss2\.html$)/;
+      expect(urls.filter((u) => !allowed.test(u))).toEqual([]);
+    }
+  });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { PublicPage } from '../../lib/status-pages/public-view.ts';
-import { barsSummary, renderBars } from '../../lib/status-pages/render-bars.ts';
-import { renderPage } from '../../lib/status-pages/render-html.ts';
+import { linksAt } from '../../lib/status-pages/domains/page-hosts.ts';
+import type { PublicPage } from '../../lib/status-pages/public/public-view.ts';
+import { barsSummary, renderBars } from '../../lib/status-pages/public/render-bars.ts';
+import { renderPage } from '../../lib/status-pages/public/render-html.ts';
 
 /** The daily bars drawn in runs: lean HTML for a page of 100 entities, every day still accounted for. */
 
@@ -98,11 +99,23 @@ describe('status page bars', () => {
         days: days(ratioOf),
       })),
       incidents: null,
+      written_incidents: { open: [], history: { incidents: [], older: null } },
+      maintenance_notices: [],
     });
     // Mostly full days, a bad day now and then.
-    const healthy = Buffer.byteLength(renderPage(page((i) => (i % 30 === 7 ? 0.98 : 1))));
+    const healthy = Buffer.byteLength(
+      renderPage(
+        page((i) => (i % 30 === 7 ? 0.98 : 1)),
+        linksAt('/p/acme'),
+      ),
+    );
     // Every day below 100 %, a worse one every week: 26 titled runs per entity.
-    const flaky = Buffer.byteLength(renderPage(page((i) => (i % 7 === 0 ? 0.97 : 0.995))));
+    const flaky = Buffer.byteLength(
+      renderPage(
+        page((i) => (i % 7 === 0 ? 0.97 : 0.995)),
+        linksAt('/p/acme'),
+      ),
+    );
     console.log(`100 entities: ${healthy} bytes healthy, ${flaky} bytes flaky`);
     expect(healthy).toBeLessThan(60_000);
     expect(flaky).toBeLessThan(200_000);

@@ -2,8 +2,8 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/lambda-http/edge-address.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { PAGE_CACHE_MS } from '../../lib/status-pages/public-routes.ts';
-import { pageCreatedOps } from '../../lib/status-pages/status-page-items.ts';
+import { pageCreatedOps } from '../../lib/status-pages/pages/status-page-items.ts';
+import { PAGE_CACHE_MS } from '../../lib/status-pages/public/public-routes.ts';
 import { type ApiHarness, bothRuntimes, type LocalHarness } from '../support/api-harness.ts';
 
 /**
@@ -124,6 +124,10 @@ describe.each(bothRuntimes)('status pages ($runtime runtime)', ({ start }) => {
     const rest = {
       entity_ids: [entityId],
       show_incidents: false,
+      visibility: 'public' as const,
+      password_hash: null,
+      access_key: null,
+      domain: null,
       created_at: at,
       updated_at: at,
       version: 1,

@@ -108,6 +108,8 @@ export interface LambdaHarness extends ApiHarness {
   sqs: FauxqsEngine;
   /** The DynamoDB client every function of the harness uses (a test may add middleware). */
   dynamodb: DynamoDBClient;
+  /** The harness's table on DynamoDB Local (a test composing a function of its own points it there). */
+  tableName: string;
   /** Feeds the stream records written since the last call to the stream handler; answers how many. */
   runStreamOnce(): Promise<number>;
   notifySqs: HarnessQueue;
@@ -317,6 +319,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     logs,
     sqs: engine,
     dynamodb: testTable.client,
+    tableName: testTable.tableName,
     async runStreamOnce() {
       const records = await stream.readNew();
       if (records.length > 0) await streamHandler({ Records: records }, context);

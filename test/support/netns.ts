@@ -34,28 +34,43 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Deletes a leftover unless it is already gone: deleting a namespace removes its veth pair a
+ * moment later (the kernel tears the namespace down in the background), and another test file's
+ * process may be cleaning the same leftovers at the same time.
+ */
+function deleteLeftover(...args: string[]): boolean {
+  try {
+    ip(...args);
+    return true;
+  } catch (err) {
+    const stderr = String((err as { stderr?: unknown }).stderr ?? '');
+    if (/Cannot find device|No such file|Cannot assign requested address|Invalid argument/.test(stderr)) {
+      return false;
+    }
+    throw err;
+  }
+}
+
 /** Deletes the namespaces, veths and lo addresses of runs whose process is gone. */
 function cleanLeftovers(): string[] {
   const removed: string[] = [];
   for (const line of ip('netns', 'list').split('\n')) {
     const m = /^(vigil-(\d+)-\d+)\b/.exec(line.trim());
     if (m?.[1] && !alive(Number(m[2]))) {
-      ip('netns', 'del', m[1]);
-      removed.push(m[1]);
+      if (deleteLeftover('netns', 'del', m[1])) removed.push(m[1]);
     }
   }
   for (const line of ip('-o', 'link', 'show').split('\n')) {
     const m = /^\d+:\s+(vg(\d+)h\d+)[@:]/.exec(line);
     if (m?.[1] && !alive(Number(m[2]))) {
-      ip('link', 'del', m[1]);
-      removed.push(m[1]);
+      if (deleteLeftover('link', 'del', m[1])) removed.push(m[1]);
     }
   }
   for (const line of ip('-o', '-4', 'addr', 'show', 'dev', 'lo').split('\n')) {
     const m = /\binet (\S+) .*\blo:vg(\d+)\s/.exec(`${line} `);
     if (m?.[1] && !alive(Number(m[2]))) {
-      ip('addr', 'del', m[1], 'dev', 'lo');
-      removed.push(m[1]);
+      if (deleteLeftover('addr', 'del', m[1], 'dev', 'lo')) removed.push(m[1]);
     }
   }
   return removed;

@@ -1,3 +1,4 @@
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { Layout } from './layout';
 import { AcceptPage } from './pages/accept';
@@ -22,7 +23,15 @@ import { StatusPage } from './pages/status';
 import { StatusPagesPage } from './pages/status-pages';
 import { AfterSignIn } from './people/after-sign-in';
 import { useSessionState } from './session';
+import { PageIncidentsPage } from './status-pages/incident-page';
 import { Loading } from './ui/feedback';
+
+// The on-call pages load on first visit: they bring Temporal (time zones across DST) with them.
+const OnCallPage = lazy(() => import('./pages/on-call').then((m) => ({ default: m.OnCallPage })));
+const SchedulePage = lazy(() => import('./pages/on-call').then((m) => ({ default: m.SchedulePage })));
+
+/** A page loaded on first visit, with a loading line meanwhile. */
+const later = (page: ReactNode) => <Suspense fallback={<Loading what="the page" />}>{page}</Suspense>;
 
 /** The console's routes: the invitation and password reset pages are open to anyone; every other page needs a session or key. */
 export function App() {
@@ -51,8 +60,11 @@ export function App() {
           <Route path="/incidents" element={<IncidentsPage />} />
           <Route path="/incidents/:id" element={<IncidentPage />} />
           <Route path="/maintenance" element={<MaintenancePage />} />
+          <Route path="/on-call" element={later(<OnCallPage />)} />
+          <Route path="/on-call/:id" element={later(<SchedulePage />)} />
           <Route path="/locations" element={<LocationsPage />} />
           <Route path="/status-pages" element={<StatusPagesPage />} />
+          <Route path="/status-pages/:slug/incidents" element={<PageIncidentsPage />} />
           <Route path="/notifications" element={<NotificationsPage />} />
           <Route path="/channels" element={<ChannelsPage />} />
           <Route path="/actions" element={<ActionsPage />} />

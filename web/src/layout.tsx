@@ -8,6 +8,7 @@ const NAV = [
   ['/status', 'Status'],
   ['/incidents', 'Incidents'],
   ['/maintenance', 'Maintenance'],
+  ['/on-call', 'On-call'],
   ['/status-pages', 'Status pages'],
   ['/catalog', 'Catalog'],
   ['/catalog/graph', 'Graph'],

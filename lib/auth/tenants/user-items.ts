@@ -24,6 +24,12 @@ export const userSchema = z.object({
    * user's keys fails when one was created meanwhile, and tries again.
    */
   key_serial: z.number().int().optional(),
+  /** The periodic report e-mail (lib/reports): absent on users stored before it, read as off. */
+  report: z.enum(['off', 'weekly', 'monthly']).optional(),
+  /** The IANA time zone the report's week or month starts in; absent: UTC. */
+  report_time_zone: z.string().optional(),
+  /** When the report was last turned on: only periods ending after it are sent. */
+  report_since: z.string().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -90,6 +96,23 @@ export function keyOwnerOp(tenantId: string, userId: string): WriteOp {
   return user.update(
     { tenant_id: tenantId, id: userId },
     { add: { key_serial: 1 }, condition: { kind: 'itemExists' } },
+  );
+}
+
+/** The write of a user's report preference (lib/reports), while the user is there. */
+export function userReportOp(
+  tenantId: string,
+  userId: string,
+  preference: {
+    report: 'off' | 'weekly' | 'monthly';
+    report_time_zone: string;
+    report_since: string;
+    updated_at: string;
+  },
+): WriteOp {
+  return user.update(
+    { tenant_id: tenantId, id: userId },
+    { set: preference, condition: { kind: 'itemExists' } },
   );
 }
 

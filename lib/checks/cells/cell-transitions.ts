@@ -1,12 +1,12 @@
 import { parseEntityState, readEntityItem } from '../../catalog/entity-items.ts';
 import type { CheckDefinitionRecord } from '../../check-types/check-record.ts';
 import type { MemberTransition } from '../../domain/states.ts';
-import { type Clock, isoTime } from '../../platform/clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { deterministicId } from '../../platform/ids.ts';
 import { mergeCounterUpdates } from '../../store/merge-updates.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
-import { entityStateOps, withCause } from '../definitions/entity-state-ops.ts';
-import { type TransitionRecord, transitionRecordedOp } from '../results/transition-items.ts';
+import { checkMovesOps } from '../definitions/entity-state-ops.ts';
+import type { TransitionRecord } from '../results/transition-items.ts';
 import type { CellRecord } from './cell-items.ts';
 
 /**
@@ -43,46 +43,16 @@ export async function cellTransitionOps(
       for (const change of changes) covered.add(change.check_id);
       continue;
     }
-    const entity = parseEntityState(item);
-    const states = { ...(entity.check_states ?? {}) };
-    const group: WriteOp[] = [];
-    const recorded: TransitionRecord[] = [];
-    for (const change of changes) {
-      states[change.check_id] = change.to;
-      const transition: TransitionRecord = {
-        // One per check and slot: a redelivered slot cannot record it twice.
-        id: deterministicId('trn', Date.parse(slot), `${change.check_id}:${slot}`),
-        tenant_id: cell.tenant_id,
-        kind: 'check',
-        entity_id: entity.id,
-        entity_name: entity.name,
-        blueprint_slug: entity.blueprint_slug,
-        entity_slug: entity.slug,
-        check_id: change.check_id,
-        from_state: change.from,
-        to_state: change.to,
-        reason: change.reason,
-        created_at: isoTime(nowMs),
-      };
-      recorded.push(transition);
-      group.push(transitionRecordedOp(transition, retentionDays));
-    }
     // The slot's moves name the entity's change: the last one in its new state, with its own reason.
-    const [last, ...earlier] = [...changes].reverse() as [MemberTransition, ...MemberTransition[]];
-    const entityOps = entityStateOps(
-      await withCause(deps.table, {
-        tenantId: cell.tenant_id,
-        entity,
-        checkStates: states,
-        checkId: last.check_id,
-        reason: last.reason,
-        otherReasons: Object.fromEntries(earlier.map((change) => [change.check_id, change.reason])),
-        nowMs,
-        retentionDays,
-      }),
-    );
-    group.push(...entityOps.ops);
-    if (entityOps.transition) recorded.push(entityOps.transition);
+    const { ops: group, transitions: recorded } = await checkMovesOps(deps.table, {
+      tenantId: cell.tenant_id,
+      entity: parseEntityState(item),
+      moves: changes,
+      // One per check and slot: a redelivered slot cannot record it twice.
+      transitionId: (change) => deterministicId('trn', Date.parse(slot), `${change.check_id}:${slot}`),
+      nowMs,
+      retentionDays,
+    });
     // The tenant's status counters are one item: the entities' moves of it fold into one op.
     if (mergeCounterUpdates([...ops, ...group]).length > budget) {
       if (ops.length > 0) break;

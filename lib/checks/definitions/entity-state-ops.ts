@@ -1,7 +1,7 @@
 import { type EntityChecksChange, type EntityState, entityChecksOp } from '../../catalog/entity-items.ts';
 import { stateMoveOps } from '../../catalog/entity-state-index-items.ts';
 import { checkNameOf } from '../../check-types/check-name.ts';
-import type { CheckState, State } from '../../domain/states.ts';
+import type { CheckState, MemberTransition, State } from '../../domain/states.ts';
 import {
   aggregateEntityState,
   causingCheck,
@@ -96,6 +96,14 @@ export async function withCause(table: Table, change: EntityChange): Promise<Ent
   return { ...change, otherReasons: { ...change.otherReasons, [cause]: reason } };
 }
 
+/** What a transition of the entity or of one of its checks names the entity by. */
+const entityNames = (entity: EntityState) => ({
+  entity_id: entity.id,
+  entity_name: entity.name,
+  blueprint_slug: entity.blueprint_slug,
+  entity_slug: entity.slug,
+});
+
 /** The entity update (version-checked) and, when the aggregate moved, the entity transition record. */
 export function entityStateOps(change: EntityChange): {
   ops: WriteOp[];
@@ -118,10 +126,7 @@ export function entityStateOps(change: EntityChange): {
     id: newId('trn', change.nowMs),
     tenant_id: change.tenantId,
     kind: 'entity',
-    entity_id: entity.id,
-    entity_name: entity.name,
-    blueprint_slug: entity.blueprint_slug,
-    entity_slug: entity.slug,
+    ...entityNames(entity),
     check_id: cause,
     from_state: entity.state,
     to_state: next,
@@ -139,4 +144,57 @@ export function entityStateOps(change: EntityChange): {
     ...stateMoveOps(change.tenantId, entity, entity.state, next),
   ];
   return { ops, transition };
+}
+
+/**
+ * The writes of checks of one entity that moved together (a result, or a cell's slot): each
+ * check's transition (with the id `transitionId` gives it), then the entity's update and, when its
+ * aggregate moved, its transition, named after the last move (the earlier ones' reasons kept for
+ * the cause it names).
+ */
+export async function checkMovesOps(
+  table: Table,
+  moved: {
+    tenantId: string;
+    entity: EntityState;
+    moves: readonly MemberTransition[];
+    transitionId: (move: MemberTransition) => string;
+    nowMs: number;
+    retentionDays: number;
+  },
+): Promise<{ ops: WriteOp[]; transitions: TransitionRecord[] }> {
+  const { tenantId, entity, moves, nowMs, retentionDays } = moved;
+  const last = moves.at(-1);
+  if (!last) return { ops: [], transitions: [] };
+  const checkStates = { ...(entity.check_states ?? {}) };
+  const transitions: TransitionRecord[] = moves.map((move) => {
+    checkStates[move.check_id] = move.to;
+    return {
+      id: moved.transitionId(move),
+      tenant_id: tenantId,
+      kind: 'check',
+      ...entityNames(entity),
+      check_id: move.check_id,
+      from_state: move.from,
+      to_state: move.to,
+      reason: move.reason,
+      created_at: isoTime(nowMs),
+    };
+  });
+  const earlier = moves.slice(0, -1).reverse();
+  const entityOps = entityStateOps(
+    await withCause(table, {
+      tenantId,
+      entity,
+      checkStates,
+      checkId: last.check_id,
+      reason: last.reason,
+      otherReasons: Object.fromEntries(earlier.map((move) => [move.check_id, move.reason])),
+      nowMs,
+      retentionDays,
+    }),
+  );
+  const ops = [...transitions.map((t) => transitionRecordedOp(t, retentionDays)), ...entityOps.ops];
+  if (entityOps.transition) transitions.push(entityOps.transition);
+  return { ops, transitions };
 }

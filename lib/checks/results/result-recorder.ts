@@ -14,14 +14,13 @@ import { transactIf } from '../../store/items.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
 import type { CheckRun, CheckStore } from '../definitions/check-store.ts';
-import { entityStateOps, withCause } from '../definitions/entity-state-ops.ts';
+import { checkMovesOps } from '../definitions/entity-state-ops.ts';
 import type { CheckStateRecord, ResultRecord, TransitionRecord } from '../records.ts';
 import { type DueAt, stateRecordedOp } from './check-state-items.ts';
 import { closeCheckDay, dayClosedBy } from './day-rollups.ts';
 import type { RecordOutcome, ResultInput } from './result-input.ts';
 import { resultRecordedOp } from './result-items.ts';
 import { rollupAddOp } from './rollup-items.ts';
-import { transitionRecordedOp } from './transition-items.ts';
 
 export type { RecordOutcome, ResultInput };
 
@@ -176,37 +175,18 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
           check.entity_slug,
         );
         if (!entityItem) return { status: 'gone' };
-        const entity = parseEntityState(entityItem);
-        const checkTransition: TransitionRecord = {
-          id: newId('trn', now),
-          tenant_id: input.tenantId,
-          kind: 'check',
-          entity_id: entity.id,
-          entity_name: entity.name,
-          blueprint_slug: entity.blueprint_slug,
-          entity_slug: entity.slug,
-          check_id: check.id,
-          from_state: current.state,
-          to_state: applied.next.state,
-          reason: applied.reason,
-          created_at: isoTime(now),
-        };
-        transitions.push(checkTransition);
-        ops.push(transitionRecordedOp(checkTransition, retention));
-        const states = { ...(entity.check_states ?? {}), [check.id]: applied.next.state };
-        const entityOps = entityStateOps(
-          await withCause(deps.table, {
-            tenantId: input.tenantId,
-            entity,
-            checkStates: states,
-            checkId: check.id,
-            reason: applied.reason,
-            nowMs: now,
-            retentionDays: retention,
-          }),
-        );
-        ops.push(...entityOps.ops);
-        if (entityOps.transition) transitions.push(entityOps.transition);
+        const moved = await checkMovesOps(deps.table, {
+          tenantId: input.tenantId,
+          entity: parseEntityState(entityItem),
+          moves: [
+            { check_id: check.id, from: current.state, to: applied.next.state, reason: applied.reason },
+          ],
+          transitionId: () => newId('trn', now),
+          nowMs: now,
+          retentionDays: retention,
+        });
+        ops.push(...moved.ops);
+        transitions.push(...moved.transitions);
       }
       try {
         await deps.table.transact(ops);

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { createActionBody } from '../../actions/request-schemas.ts';
 import type { publicActionSchema } from '../../actions/responses.ts';
 import { ConflictError } from '../../platform/errors.ts';
-import { type Api, defineKind, expectOk, type NameIndex, seg } from '../kind.ts';
+import { type Api, defineKind, expectOk, type NameIndex, postNew, seg } from '../kind.ts';
 
 type PublicAction = z.output<typeof publicActionSchema>;
 
@@ -110,12 +110,7 @@ export const actionsKind = defineKind<ActionDoc>({
     return actions.map((action) => ({ id: action.id, doc: toDoc(action, names) }));
   },
   async create(api, doc, names) {
-    const action = await expectOk<PublicAction>(api, {
-      method: 'POST',
-      path: '/v1/actions',
-      body: body(doc, names),
-    });
-    return action.id;
+    return (await postNew<PublicAction>(api, '/v1/actions', body(doc, names))).id;
   },
   async update(api, current, doc, names) {
     await expectOk(api, { method: 'PUT', path: `/v1/actions/${seg(current.id)}`, body: body(doc, names) });

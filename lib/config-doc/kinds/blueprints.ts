@@ -4,7 +4,7 @@ import { createBlueprintBody } from '../../catalog/request-schemas.ts';
 import type { publicBlueprintSchema } from '../../catalog/responses.ts';
 import { sortFields } from '../../domain/catalog.ts';
 import { refused } from '../entity-refs.ts';
-import { defineKind, expectOk, seg } from '../kind.ts';
+import { defineKind, expectOk, postNew, seg } from '../kind.ts';
 
 /**
  * Blueprints in the document: the create body of POST /v1/blueprints, identity the slug. Fields
@@ -65,8 +65,7 @@ export const blueprintsKind = defineKind<BlueprintDoc>({
   },
 
   async create(api, doc) {
-    const bp = await expectOk<PublicBlueprint>(api, { method: 'POST', path: '/v1/blueprints', body: doc });
-    return bp.id;
+    return (await postNew<PublicBlueprint>(api, '/v1/blueprints', doc)).id;
   },
 
   async update(api, current, doc) {

@@ -1,6 +1,14 @@
 import type * as z from 'zod';
 import { documentChannelSchemas } from '../../notify/schemas.ts';
-import { type Api, ConfigApplyError, defineKind, expectOk, SECRET_PLACEHOLDER, seg } from '../kind.ts';
+import {
+  type Api,
+  ConfigApplyError,
+  defineKind,
+  expectOk,
+  postNew,
+  SECRET_PLACEHOLDER,
+  seg,
+} from '../kind.ts';
 import { envReferenceSchema } from '../secrets.ts';
 
 /**
@@ -99,12 +107,7 @@ export const channelsKind = defineKind<ChannelDoc>({
   },
 
   async create(api, doc) {
-    const made = await expectOk<{ id: string }>(api, {
-      method: 'POST',
-      path: '/v1/notify/channels',
-      body: doc,
-    });
-    return made.id;
+    return (await postNew<{ id: string }>(api, '/v1/notify/channels', doc)).id;
   },
 
   async update(api, current, doc) {

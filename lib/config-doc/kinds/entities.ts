@@ -4,7 +4,7 @@ import { ENTITY_PAGE_MAX } from '../../catalog/entity-listing.ts';
 import { createEntityBody } from '../../catalog/request-schemas.ts';
 import type { entityPageSchema } from '../../catalog/responses.ts';
 import { slugSchema } from '../../domain/formats.ts';
-import { defineKind, expectOk, seg } from '../kind.ts';
+import { defineKind, expectOk, postNew, seg } from '../kind.ts';
 
 /**
  * Entities in the document: the create body of POST /v1/blueprints/{blueprint}/entities with the
@@ -65,12 +65,7 @@ export const entitiesKind = defineKind<EntityDoc>({
 
   async create(api, doc) {
     const { blueprint, ...body } = doc;
-    const entity = await expectOk<{ id: string }>(api, {
-      method: 'POST',
-      path: `/v1/blueprints/${seg(blueprint)}/entities`,
-      body,
-    });
-    return entity.id;
+    return (await postNew<{ id: string }>(api, `/v1/blueprints/${seg(blueprint)}/entities`, body)).id;
   },
 
   async update(api, current, doc) {

@@ -1,14 +1,16 @@
 import * as z from 'zod';
 import { WINDOW_LIMITS } from '../../maintenance/maintenance-items.ts';
-import { windowBody } from '../../maintenance/request-schemas.ts';
+import { DEFAULT_ANNOUNCE_LEAD_SECONDS, windowBody } from '../../maintenance/request-schemas.ts';
 import type { windowListSchema } from '../../maintenance/responses.ts';
 import { entityRef, entityRefSchema, resolveId } from '../entity-refs.ts';
-import { defineKind, expectOk, type NameIndex, seg } from '../kind.ts';
+import { defineKind, expectOk, type NameIndex, postNew, seg } from '../kind.ts';
 
 /**
  * Maintenance windows in the document: the body of POST /v1/maintenance with entity references
  * (`entities`) for `entity_ids`; identity the window's name. Either `starts_at` + `ends_at`
- * (one-off) or `cron` + `duration_seconds` + `timezone` (recurring), as the API takes them.
+ * (one-off) or `cron` + `duration_seconds` + `timezone` (recurring), as the API takes them, with
+ * the status-page notice: `announce`, `public_note`, and `announce_from` (one-off) or
+ * `announce_lead_seconds` (recurring, default a day).
  */
 
 /** A valid entity id standing in for each reference, so the API's own rules judge the rest of the window. */
@@ -37,22 +39,42 @@ const schema = z
   })
   // The window as the API stores and answers it: lists without repeats, times to the millisecond,
   // the cron's spaces single, a recurring window's timezone UTC when none is given.
-  .transform(({ starts_at, ends_at, cron, duration_seconds, timezone, ...doc }) => {
-    const base = { ...doc, entities: unique(doc.entities), blueprint_slugs: unique(doc.blueprint_slugs) };
-    // The rules above hold here: a one-off window has both times, a recurring one its duration.
-    if (cron === undefined)
+  .transform(
+    ({
+      starts_at,
+      ends_at,
+      cron,
+      duration_seconds,
+      timezone,
+      announce_from,
+      announce_lead_seconds,
+      public_note,
+      ...doc
+    }) => {
+      const note = public_note?.trim();
+      const base = {
+        ...doc,
+        entities: unique(doc.entities),
+        blueprint_slugs: unique(doc.blueprint_slugs),
+        ...(note ? { public_note: note } : {}),
+      };
+      // The rules above hold here: a one-off window has both times, a recurring one its duration.
+      if (cron === undefined)
+        return {
+          ...base,
+          starts_at: new Date(starts_at ?? 0).toISOString(),
+          ends_at: new Date(ends_at ?? 0).toISOString(),
+          ...(announce_from ? { announce_from: new Date(announce_from).toISOString() } : {}),
+        };
       return {
         ...base,
-        starts_at: new Date(starts_at ?? 0).toISOString(),
-        ends_at: new Date(ends_at ?? 0).toISOString(),
+        cron: cron.trim().replace(/\s+/g, ' '),
+        duration_seconds: duration_seconds ?? 0,
+        timezone: timezone ?? 'UTC',
+        announce_lead_seconds: announce_lead_seconds ?? DEFAULT_ANNOUNCE_LEAD_SECONDS,
       };
-    return {
-      ...base,
-      cron: cron.trim().replace(/\s+/g, ' '),
-      duration_seconds: duration_seconds ?? 0,
-      timezone: timezone ?? 'UTC',
-    };
-  });
+    },
+  );
 type WindowDoc = z.output<typeof schema>;
 type PublicWindow = z.output<typeof windowListSchema>['windows'][number];
 
@@ -63,14 +85,22 @@ function docOf(window: PublicWindow): WindowDoc {
     entities: window.entities.map(entityRef),
     blueprint_slugs: window.blueprint_slugs,
     include_dependents: window.include_dependents,
+    announce: window.announce,
+    ...(window.public_note === null ? {} : { public_note: window.public_note }),
   };
   if (window.cron === null)
-    return { ...base, starts_at: window.starts_at ?? '', ends_at: window.ends_at ?? '' };
+    return {
+      ...base,
+      starts_at: window.starts_at ?? '',
+      ends_at: window.ends_at ?? '',
+      ...(window.announce_from === null ? {} : { announce_from: window.announce_from }),
+    };
   return {
     ...base,
     cron: window.cron,
     duration_seconds: window.duration_seconds ?? 0,
     timezone: window.timezone ?? 'UTC',
+    announce_lead_seconds: window.announce_lead_seconds ?? DEFAULT_ANNOUNCE_LEAD_SECONDS,
   };
 }
 
@@ -103,12 +133,7 @@ export const maintenanceKind = defineKind<WindowDoc>({
   },
 
   async create(api, doc, names) {
-    const window = await expectOk<{ id: string }>(api, {
-      method: 'POST',
-      path: '/v1/maintenance',
-      body: bodyOf(doc, names),
-    });
-    return window.id;
+    return (await postNew<{ id: string }>(api, '/v1/maintenance', bodyOf(doc, names))).id;
   },
 
   async update(api, current, doc, names) {

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ConflictError } from '../../platform/errors.ts';
 import { createSkillBody, SKILL_LIMITS, toolManifestSchema, toolsSchema } from '../../skills/manifest.ts';
 import type { publicSkillSchema } from '../../skills/responses.ts';
-import { type Api, defineKind, expectOk, type NameIndex, seg } from '../kind.ts';
+import { type Api, defineKind, expectOk, type NameIndex, postNew, seg } from '../kind.ts';
 
 type PublicSkill = z.output<typeof publicSkillSchema>;
 type PublicTool = PublicSkill['tools'][number];
@@ -87,12 +87,7 @@ export const skillsKind = defineKind<SkillDoc>({
     return skills.map((skill) => ({ id: skill.slug, doc: toDoc(skill, names) }));
   },
   async create(api, doc, names) {
-    const skill = await expectOk<PublicSkill>(api, {
-      method: 'POST',
-      path: '/v1/skills',
-      body: body(doc, names),
-    });
-    return skill.slug;
+    return (await postNew<PublicSkill>(api, '/v1/skills', body(doc, names))).slug;
   },
   async update(api, current, doc, names) {
     const { slug: _slug, ...fields } = body(doc, names);

@@ -1,8 +1,6 @@
 import * as z from 'zod';
 import { SLUG } from '../../domain/formats.ts';
-import { pageCreateBody } from '../../status-pages/request-schemas.ts';
-import type { PublicStatusPageRecord } from '../../status-pages/responses.ts';
-import { PAGE_LIMITS } from '../../status-pages/status-page-items.ts';
+import { PAGE_LIMITS, type PublicStatusPageRecord, pageCreateBody } from '../../status-pages/status-pages.ts';
 import { type Api, defineKind, expectOk, type NameIndex, seg } from '../kind.ts';
 
 /** An entity as the document names it: `<blueprint slug>/<entity slug>` (SLUG without its anchors, twice). */
@@ -15,18 +13,23 @@ const ENTITY_REF = new RegExp(`^${slug}/${slug}$`);
  * description as null and keeps each entity once, so the document form does the same: a document
  * that spelled either another way would otherwise plan a change after every apply.
  */
-const statusPageDoc = pageCreateBody.omit({ description: true, entity_ids: true }).extend({
-  description: pageCreateBody.shape.description.transform((text) => text || null),
-  entities: z
-    .array(z.string().regex(ENTITY_REF, 'Name an entity as <blueprint slug>/<entity slug>.'))
-    .max(PAGE_LIMITS.entityIds)
-    .default([])
-    .refine((refs) => new Set(refs).size === refs.length, 'Name each entity once.')
-    .meta({
-      description: 'The entities shown, in this order: `<blueprint slug>/<entity slug>`, each once',
-      uniqueItems: true,
-    }),
-});
+// A page's privacy stays out of the document: its password is a secret the API never returns, and
+// PUT leaves an absent visibility as it is, so an apply never opens or closes a page. Its custom
+// domain too (PUT leaves it as it is): the operator's DNS, not the document, decides where it lives.
+const statusPageDoc = pageCreateBody
+  .omit({ description: true, entity_ids: true, visibility: true, password: true, domain: true })
+  .extend({
+    description: pageCreateBody.shape.description.transform((text) => text || null),
+    entities: z
+      .array(z.string().regex(ENTITY_REF, 'Name an entity as <blueprint slug>/<entity slug>.'))
+      .max(PAGE_LIMITS.entityIds)
+      .default([])
+      .refine((refs) => new Set(refs).size === refs.length, 'Name each entity once.')
+      .meta({
+        description: 'The entities shown, in this order: `<blueprint slug>/<entity slug>`, each once',
+        uniqueItems: true,
+      }),
+  });
 type StatusPageDoc = z.output<typeof statusPageDoc>;
 
 /** The page's id of an entity the document names; the engine has checked every reference exists. */
@@ -42,6 +45,7 @@ const body = (doc: StatusPageDoc, names: NameIndex) => ({
   description: doc.description,
   entity_ids: doc.entities.map((ref) => entityId(names, ref)),
   show_incidents: doc.show_incidents,
+  auto_publish_drafts_after_minutes: doc.auto_publish_drafts_after_minutes,
 });
 
 /**
@@ -54,6 +58,7 @@ const toDoc = (page: PublicStatusPageRecord): StatusPageDoc => ({
   description: page.description,
   entities: page.entities.map((entity) => `${entity.blueprint_slug}/${entity.slug}`),
   show_incidents: page.show_incidents,
+  auto_publish_drafts_after_minutes: page.auto_publish_drafts_after_minutes,
 });
 
 /** Status pages (/v1/status-pages), named by their slug, which is also their id. */

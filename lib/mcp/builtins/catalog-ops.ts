@@ -14,6 +14,8 @@ import {
 } from './catalog-ops-schemas.ts';
 import { CONFIG_TOOL_ENTRIES } from './config.ts';
 import { builtinAnnotations } from './index.ts';
+import { PAGE_INCIDENT_TOOL_ENTRIES } from './page-incidents.ts';
+import { WHO_IS_ON_CALL_ENTRY } from './who-is-on-call.ts';
 
 /**
  * The manifest that makes the built-in catalog tools discoverable (SPEC.md "Skills and MCP"):
@@ -27,7 +29,7 @@ import { builtinAnnotations } from './index.ts';
 /** The skill slug under which the built-in catalog tools are registered (SPEC.md). */
 export const CATALOG_OPS = 'catalog-ops';
 
-/** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state, the incident and the maintenance tools, get_uptime, search_entities, get_action_run, explain_alerting, list_heartbeats, get_ping_log, get_audit_log, plan_config and apply_config. */
+/** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state, the incident and the maintenance tools, create_page_incident and update_page_incident, get_uptime, search_entities, get_action_run, explain_alerting, list_heartbeats, get_ping_log, get_audit_log, plan_config, apply_config and who_is_on_call. */
 export const CATALOG_OPS_MANIFEST = {
   slug: CATALOG_OPS,
   name: 'Catalog operations',
@@ -171,7 +173,7 @@ export const CATALOG_OPS_MANIFEST = {
     {
       name: 'create_maintenance',
       description:
-        'Quiet entities for a while: during the window alerts are logged skipped, state-change actions do not fire; a window ending with an entity still down alerts once.',
+        'Quiet entities for a while: during the window alerts are logged skipped, state-change actions do not fire; a window ending with an entity still down alerts once. With announce, status pages showing a covered entity list it (ahead, during, 24 h after) with its public_note.',
       inputSchema: {
         type: 'object',
         properties: {
@@ -203,6 +205,27 @@ export const CATALOG_OPS_MANIFEST = {
             description: 'Recurring: how long each run lasts',
           },
           timezone: { type: 'string', maxLength: 64, description: 'Recurring: IANA timezone, default UTC' },
+          announce: {
+            type: 'boolean',
+            default: false,
+            description:
+              'Show it on the status pages that show a covered entity: ahead, while on, and for 24 h after',
+          },
+          announce_from: {
+            type: 'string',
+            description: 'One-off: ISO 8601 UTC time the pages start to show it (at or before starts_at)',
+          },
+          announce_lead_seconds: {
+            type: 'integer',
+            minimum: 0,
+            maximum: 2592000,
+            description: 'Recurring: each run is shown this many seconds before it starts (default 86400)',
+          },
+          public_note: {
+            type: 'string',
+            maxLength: 2000,
+            description: 'Markdown shown with the notice on the pages',
+          },
         },
         required: ['name'],
         additionalProperties: false,
@@ -295,6 +318,8 @@ export const CATALOG_OPS_MANIFEST = {
       inputSchema: auditLogInput,
       annotations: builtinAnnotations('get_audit_log'),
     },
+    ...PAGE_INCIDENT_TOOL_ENTRIES,
     ...CONFIG_TOOL_ENTRIES,
+    WHO_IS_ON_CALL_ENTRY,
   ],
 } satisfies CreateSkillBody;

@@ -21,6 +21,8 @@ import type { Logger } from '../../platform/logger.ts';
 import type { Prober } from '../../probes/types.ts';
 import type { PingLogService } from '../../push/ping-log.ts';
 import type { StatusService } from '../../status/status-service.ts';
+import type { PageIncidentService } from '../../status-pages/page-incidents.ts';
+import type { WhoService } from '../../teams/who-service.ts';
 import type { UptimeService } from '../../uptime/uptime-service.ts';
 
 /** The services the built-in tools read and write through: the same ones the HTTP routes use. */
@@ -29,7 +31,7 @@ export interface BuiltinDeps {
   status: Pick<StatusService, 'board' | 'transitions'>;
   blueprints: Pick<BlueprintService, 'list'>;
   entities: Pick<EntityService, 'list' | 'get'>;
-  entityStore: Pick<EntityStore, 'getById'>;
+  entityStore: Pick<EntityStore, 'getById' | 'get'>;
   relations: Pick<RelationStore, 'list'>;
   /** runNow: run_check's probe now (POST /v1/checks/{id}/run's). */
   checkService: Pick<CheckService, 'list' | 'create' | 'requireCheck' | 'page'> & { runNow: RunNow };
@@ -42,6 +44,8 @@ export interface BuiltinDeps {
   runtime: Runtime;
   incidents: Pick<IncidentService, 'list' | 'get' | 'acknowledge' | 'addNote'>;
   maintenance: Pick<MaintenanceService, 'list' | 'create'>;
+  /** create_page_incident and update_page_incident: a status page's written incidents. */
+  pageIncidents: Pick<PageIncidentService, 'create' | 'addUpdate'>;
   uptime: Pick<UptimeService, 'checkUptime' | 'entityUptimeById'>;
   /** get_action_run: executions (any tenant's: the tool checks the caller's) and their log lines. */
   executions: Pick<ExecutionStore, 'get' | 'readLogs'>;
@@ -54,6 +58,8 @@ export interface BuiltinDeps {
   audit: Pick<AuditService, 'list'>;
   /** plan_config and apply_config: the configuration engine, made after the routes it calls (so read at each call). */
   config?: () => ConfigEngine | undefined;
+  /** who_is_on_call: GET /v1/oncall's service (lib/teams). */
+  who: Pick<WhoService, 'whoIsOnCall'>;
   /** The log of the calls the configuration engine makes for a tool. */
   logger: Logger;
 }

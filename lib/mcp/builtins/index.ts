@@ -11,11 +11,13 @@ import { getBlastRadius } from './graph.ts';
 import { getPingLog, listHeartbeats } from './heartbeats.ts';
 import { acknowledgeIncident, addIncidentNote } from './incidents.ts';
 import { createMaintenance, listMaintenance } from './maintenance.ts';
+import { createPageIncident, updatePageIncident } from './page-incidents.ts';
 import { runCheck } from './run-check.ts';
 import { searchEntities } from './search.ts';
 import { listIncidents } from './status.ts';
 import { getStatusSummary } from './summary.ts';
 import { getUptime } from './uptime.ts';
+import { whoIsOnCall } from './who-is-on-call.ts';
 
 /** Every built-in tool, one definition each: SPEC.md's catalog-ops tools plus get_blast_radius and explain_entity_state. */
 export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
@@ -33,6 +35,8 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   addIncidentNote,
   listMaintenance,
   createMaintenance,
+  createPageIncident,
+  updatePageIncident,
   getUptime,
   searchEntities,
   getActionRun,
@@ -42,6 +46,7 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   getAuditLog,
   planConfig,
   applyConfig,
+  whoIsOnCall,
 ];
 
 /** A built-in's own annotations by name (a manifest offering the tool shows these). */

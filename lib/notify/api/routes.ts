@@ -1,4 +1,5 @@
 import { defineRoute } from '../../http/define-route.ts';
+import { answerOk } from '../../http/tenant-handlers.ts';
 import { type AuthedRoute, created, noContent, ok } from '../../http/types.ts';
 import { checkChannelBodySchema } from '../channel-setup/channel-config.ts';
 import type { TenantChannelService } from '../channel-setup/tenant-channel-service.ts';
@@ -126,7 +127,7 @@ export function notifyRoutes(deps: NotifyRouteDeps): AuthedRoute[] {
       summary:
         'Why would I (not) be paged: the decision per channel if the entity changed to to_state now, without sending or writing anything',
       schemas: { body: simulateBody, responses: { 200: simulateResponse }, errors: ['NOT_FOUND'] },
-      handler: async ({ principal, body }) => ok(await deps.simulator.simulate(principal.tenantId, body)),
+      handler: answerOk((tenantId, { body }) => deps.simulator.simulate(tenantId, body)),
     }),
   ];
 }

@@ -45,6 +45,13 @@ export async function sendJson(
   return scrubbed(outcome, secrets);
 }
 
+/** Posts a JSON payload to a webhook URL that is itself the secret (a Teams or Google Chat webhook). */
+export const postToSecretUrl = (
+  deps: { http: HttpPostDeps },
+  url: string,
+  payload: unknown,
+): Promise<SendOutcome> => sendJson(deps.http, { url, body: payload }, secretPartsOf(url));
+
 export const utf8Bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
 /**

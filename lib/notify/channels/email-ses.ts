@@ -37,7 +37,10 @@ function sendEmailInput(email: OutgoingEmail) {
       Simple: {
         Subject: { Data: email.subject, Charset: UTF8 },
         Body: { Text: { Data: email.text, Charset: UTF8 }, Html: { Data: email.html, Charset: UTF8 } },
-        Headers: [{ Name: 'X-Vigil-Delivery', Value: email.deliveryId }],
+        Headers: [
+          ...Object.entries(email.headers ?? {}).map(([Name, Value]) => ({ Name, Value })),
+          { Name: 'X-Vigil-Delivery', Value: email.deliveryId },
+        ],
       },
     },
   };

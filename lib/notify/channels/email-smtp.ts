@@ -114,7 +114,7 @@ export function createSmtpTransport(options: SmtpTransportOptions): EmailTranspo
             subject: email.subject,
             text: email.text,
             html: email.html,
-            headers: { 'X-Vigil-Delivery': email.deliveryId },
+            headers: { ...email.headers, 'X-Vigil-Delivery': email.deliveryId },
           });
         } finally {
           transport.close();

@@ -1,4 +1,4 @@
-import { fitLines, secretPartsOf, sendJson, utf8Bytes } from './chat-common.ts';
+import { fitLines, postToSecretUrl, secretPartsOf, sendJson, utf8Bytes } from './chat-common.ts';
 import { webhookUrlChannel } from './config-fields.ts';
 import { defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest } from './digest-message.ts';
@@ -85,9 +85,5 @@ export const googleChatChannel = defineChannel({
       secretPartsOf(channel.config.url),
     ),
   sendDigest: (deps, channel, digest) =>
-    sendJson(
-      deps.http,
-      { url: channel.config.url, body: googleChatDigestPayload(describeDigest(digest)) },
-      secretPartsOf(channel.config.url),
-    ),
+    postToSecretUrl(deps, channel.config.url, googleChatDigestPayload(describeDigest(digest))),
 });

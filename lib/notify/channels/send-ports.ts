@@ -23,6 +23,8 @@ export interface OutgoingEmail extends EmailContent {
   to: string[];
   /** The delivery record's id, the same on every attempt (an `X-Vigil-Delivery` header where the transport has headers). */
   deliveryId: string;
+  /** Further headers where the transport has headers (a status page notice's or a report's List-Unsubscribe and List-Unsubscribe-Post), names and values header-safe. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Where email leaves the process: one attempt per call, its outcome as a delivery log entry. */

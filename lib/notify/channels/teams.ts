@@ -1,4 +1,4 @@
-import { fitLines, secretPartsOf, sendJson, utf8Bytes } from './chat-common.ts';
+import { fitLines, postToSecretUrl, utf8Bytes } from './chat-common.ts';
 import { webhookUrlChannel } from './config-fields.ts';
 import { defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest } from './digest-message.ts';
@@ -88,15 +88,7 @@ export const teamsChannel = defineChannel({
   label: 'Microsoft Teams',
   ...webhookUrlChannel,
   send: (deps, channel, alert) =>
-    sendJson(
-      deps.http,
-      { url: channel.config.url, body: teamsPayload(messageFor(channel, alert, deps.publicUrl)) },
-      secretPartsOf(channel.config.url),
-    ),
+    postToSecretUrl(deps, channel.config.url, teamsPayload(messageFor(channel, alert, deps.publicUrl))),
   sendDigest: (deps, channel, digest) =>
-    sendJson(
-      deps.http,
-      { url: channel.config.url, body: teamsDigestPayload(describeDigest(digest)) },
-      secretPartsOf(channel.config.url),
-    ),
+    postToSecretUrl(deps, channel.config.url, teamsDigestPayload(describeDigest(digest))),
 });

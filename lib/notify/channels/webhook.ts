@@ -30,13 +30,28 @@ function webhookSignature(secret: string, body: Buffer): string {
 }
 
 /** The signed request of a body (an alert's event, or a digest part's payload). */
-function signedRequest(channel: ChannelOf<WebhookConfig>, deliveryId: string, body: Buffer) {
+function signedRequest(channel: { config: WebhookConfig }, deliveryId: string, body: Buffer) {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'x-service-delivery': deliveryId,
   };
   if (channel.config.secret) headers['x-service-signature'] = webhookSignature(channel.config.secret, body);
   return { url: channel.config.url, headers, body };
+}
+
+/**
+ * A JSON body POSTed and signed as a webhook channel's, outside any channel: a status page's
+ * webhook subscribers (lib/status-pages/subscribers/subscriber-webhooks.ts), through the same SSRF guard.
+ */
+export function postSignedWebhook(
+  deps: HttpPostDeps,
+  target: { url: string; secret: string; deliveryId: string },
+  body: Buffer,
+): Promise<SendOutcome> {
+  return postOnce(
+    deps,
+    signedRequest({ config: { url: target.url, secret: target.secret } }, target.deliveryId, body),
+  );
 }
 
 /** The webhook request of an alert: the event with `check_name` (payload.ts), signed when the channel has a secret. */

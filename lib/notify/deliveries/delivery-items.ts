@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { stateChangeEventSchema } from '../../domain/states.ts';
+import { isoTime } from '../../platform/clock.ts';
 import { deterministicId } from '../../platform/ids.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
@@ -112,6 +113,19 @@ const deliverySchema = z.object({
     .optional(),
 });
 export type DeliveryRecord = z.infer<typeof deliverySchema>;
+
+/** The bookkeeping of a delivery made at `nowMs` and not tried yet: no attempt, nothing sent, no error. */
+export function untriedDelivery(nowMs: number) {
+  const at = isoTime(nowMs);
+  return {
+    attempts: 0,
+    attempt_log: [],
+    sent_at: null,
+    error: null,
+    created_at: at,
+    updated_at: at,
+  } satisfies Partial<DeliveryRecord>;
+}
 
 const deliveriesPk = (tenantId: string) => `DLV#${tenantId}`;
 const checkDeliveriesPk = (tenantId: string, checkId: string) => `DLV#${tenantId}#CHECK#${checkId}`;

@@ -1,3 +1,4 @@
+import { smallPage } from '../../http/small-page.ts';
 import type { EmailContent } from '../channels/email-message.ts';
 import { escapeHtml } from '../channels/email-message.ts';
 
@@ -23,7 +24,7 @@ export function confirmationEmail(link: string, ttlMs: number): EmailContent {
   return {
     subject: '[Vigil] Confirm alerts to this address',
     text: `${lines.join('\n')}\n`,
-    html: page(
+    html: smallPage(
       'Confirm alerts to this address',
       `<p>${escapeHtml(lines[0] ?? '')}</p><p>${escapeHtml(lines[1] ?? '')}</p>` +
         `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>${escapeHtml(lines[5] ?? '')}</p>`,
@@ -31,31 +32,9 @@ export function confirmationEmail(link: string, ttlMs: number): EmailContent {
   };
 }
 
-/** Headers of the pages: no script, no framing, forms only to this origin, never cached. */
-export const CONFIRM_PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-};
-
-function page(title: string, body: string): string {
-  return [
-    '<!DOCTYPE html>',
-    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">',
-    `<title>${escapeHtml(title)}</title></head>`,
-    '<body style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:15px;max-width:36em;margin:3em auto;padding:0 1em">',
-    `<h1 style="font-size:1.4em">${escapeHtml(title)}</h1>`,
-    body,
-    '</body></html>',
-  ].join('\n');
-}
-
 /** The link's page: the address and a Confirm button that posts back to the same URL. */
 export function confirmFormPage(address: string): string {
-  return page(
+  return smallPage(
     'Confirm alerts to this address',
     `<p>Vigil alerts of an email channel are to go to <strong>${escapeHtml(address)}</strong>.</p>` +
       '<form method="post"><button type="submit" style="font-size:1em;padding:.5em 1.5em">Confirm</button></form>' +
@@ -65,7 +44,7 @@ export function confirmFormPage(address: string): string {
 
 /** After the button: the address is confirmed. */
 export function confirmedPage(address: string): string {
-  return page(
+  return smallPage(
     'Address confirmed',
     `<p><strong>${escapeHtml(address)}</strong> now receives the alerts of the email channels that list it.</p>`,
   );
@@ -73,7 +52,7 @@ export function confirmedPage(address: string): string {
 
 /** An unknown, used or expired link: one page for all three, revealing nothing about a token. */
 export function invalidLinkPage(): string {
-  return page(
+  return smallPage(
     'This link is not valid',
     '<p>The confirmation link is unknown, already used or expired. Ask the account to save the channel again for a new link.</p>',
   );

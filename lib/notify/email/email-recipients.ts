@@ -51,6 +51,29 @@ export interface Refusal {
   skipped: string;
 }
 
+/**
+ * Adds `count` emails to the tenant's quota of today (UTC) within `limit`; the refusal when that
+ * would pass it. Every email Vigil sends for a tenant goes through it (the reports too: lib/reports).
+ */
+export async function spendEmailQuota(
+  deps: { table: Table; clock: Clock },
+  tenantId: string,
+  count: number,
+  limit: number,
+): Promise<Refusal | undefined> {
+  const refusal = { skipped: `email quota: the tenant's daily limit of ${limit} emails is reached` };
+  if (count > limit) return refusal;
+  const day = isoTime(deps.clock.now()).slice(0, 10);
+  const expires = Math.ceil(Date.parse(`${day}T00:00:00.000Z`) / 1000) + 2 * 86_400;
+  try {
+    await deps.table.update(quotaSpentOp(tenantId, day, count, limit, expires));
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConditionFailedError) return refusal;
+    throw error;
+  }
+}
+
 export function createEmailRecipients(deps: EmailRecipientDeps) {
   const { table, clock } = deps;
 
@@ -77,18 +100,7 @@ export function createEmailRecipients(deps: EmailRecipientDeps) {
   /** Adds `count` emails to today's quota; a refusal when that would pass the tenant's limit. */
   const spend = async (tenantId: string, count: number): Promise<Refusal | undefined> => {
     const limit = await deps.dailyLimit(tenantId);
-    const refusal = { skipped: `email quota: the tenant's daily limit of ${limit} emails is reached` };
-    if (count > limit) return refusal;
-    const now = clock.now();
-    const day = isoTime(now).slice(0, 10);
-    const expires = Math.ceil(Date.parse(`${day}T00:00:00.000Z`) / 1000) + 2 * 86_400;
-    try {
-      await table.update(quotaSpentOp(tenantId, day, count, limit, expires));
-      return undefined;
-    } catch (error) {
-      if (error instanceof ConditionFailedError) return refusal;
-      throw error;
-    }
+    return spendEmailQuota({ table, clock }, tenantId, count, limit);
   };
 
   /** Emails one address its confirmation link, unless confirmed, emailed within 10 minutes, or over quota. */
@@ -128,6 +140,8 @@ export function createEmailRecipients(deps: EmailRecipientDeps) {
 
   return {
     statesFor,
+    /** Takes `count` emails from the tenant's daily quota (a status page's subscriber emails count too). */
+    spend,
 
     /** Emails a confirmation link to each address of a channel not confirmed yet (rate-limited per address). */
     async requestConfirmations(tenantId: string, addresses: readonly string[]): Promise<void> {

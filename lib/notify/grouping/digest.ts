@@ -3,7 +3,7 @@ import { deterministicId } from '../../platform/ids.ts';
 import type { ReceivedJob } from '../../platform/job-queue.ts';
 import { ConditionFailedError } from '../../store/table.ts';
 import type { ChannelRecord } from '../channel-setup/channel-items.ts';
-import { type DeliveryRecord, deliveryCreatedOp } from '../deliveries/delivery-items.ts';
+import { type DeliveryRecord, deliveryCreatedOp, untriedDelivery } from '../deliveries/delivery-items.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { digestReasons } from '../pipeline/alert-reason.ts';
 import { waitedAnotherHop } from '../pipeline/due-jobs.ts';
@@ -42,7 +42,6 @@ function partRecords(
   nowMs: number,
 ): DeliveryRecord[] {
   const parts = Math.min(MAX_PARTS, Math.ceil(entries.length / MAX_PART_EVENTS));
-  const at = isoTime(nowMs);
   return Array.from({ length: parts }, (_, i) => {
     const slice = entries.slice(i * MAX_PART_EVENTS, (i + 1) * MAX_PART_EVENTS);
     const first = (slice[0] ?? entries[0]).event;
@@ -58,12 +57,7 @@ function partRecords(
       kind: 'digest',
       status: 'pending',
       reason: `digest ${job.batch_id}: ${entries.length} alert${entries.length === 1 ? '' : 's'}${parts > 1 ? `, part ${i + 1} of ${parts}` : ''}`,
-      attempts: 0,
-      attempt_log: [],
-      sent_at: null,
-      error: null,
-      created_at: at,
-      updated_at: at,
+      ...untriedDelivery(nowMs),
       event: first,
       digest: {
         batch_id: job.batch_id,

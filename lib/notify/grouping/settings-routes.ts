@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
+import { answerOk } from '../../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../../http/types.ts';
 import type { Table } from '../../store/table.ts';
 import {
@@ -43,7 +44,7 @@ export function alertSettingsRoutes(deps: { table: Table }): AuthedRoute[] {
       tag,
       summary: 'The tenant’s alerting settings: {alert_fold_per_minute}',
       schemas: { responses: { 200: publicAlertSettingsSchema } },
-      handler: async ({ principal }) => ok(await readAlertSettings(deps.table, principal.tenantId)),
+      handler: answerOk((tenantId) => readAlertSettings(deps.table, tenantId)),
     }),
     defineRoute({
       method: 'PUT',

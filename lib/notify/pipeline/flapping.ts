@@ -7,12 +7,14 @@ import {
   type StateChangeEvent,
   settleFlap,
 } from '../../domain/states.ts';
+import type { ActiveMaintenance } from '../../maintenance/evaluate.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from '../policy/policy-items.ts';
 import { channelsForEvent, eventRouting } from '../routing/route-channels.ts';
 import { alertInputs } from './alert-inputs.ts';
+import { type AlertFacts, alertFacts } from './alert-steps.ts';
 import { delayedJob, rejudgeJob, waitedAnotherHop } from './due-jobs.ts';
 import { getFlapState, historyOf, putFlapState } from './flap-state-items.ts';
 import { flapSettleJobId } from './job-ids.ts';
@@ -32,7 +34,7 @@ import { isDownState } from './upstream.ts';
 type SettleJob = Extract<NotifyJob, { kind: 'flap_settle' }>;
 
 /** The reason the held alerts are logged with. */
-export const FLAPPING_REASON = 'flapping';
+const FLAPPING_REASON = 'flapping';
 
 /** The policy's flap settings, the defaults for a policy stored before they existed. */
 function flapPolicyOf(policy: PolicyRecord): FlapPolicy {
@@ -119,8 +121,8 @@ export async function flapDecision(
 }
 
 /**
- * Read-only (for `POST /v1/notify/simulate`): whether a change of the check now would be held for
- * flapping (`start`: it would begin flapping, `hold`: it is flapping), without counting it.
+ * Read-only: whether a change of the check now would be held for flapping (`start`: it would begin
+ * flapping, `hold`: it is flapping), without counting it.
  */
 export async function flapOutcomeIfChanged(
   deps: Pick<NotifyDeps, 'table'>,
@@ -130,6 +132,23 @@ export async function flapOutcomeIfChanged(
 ): Promise<'pass' | 'start' | 'hold'> {
   const history = historyOf(await getFlapState(deps.table, checkId));
   return applyFlapChange(history, { id: 'simulated', at_ms: nowMs }, nowMs, flapPolicyOf(policy)).outcome;
+}
+
+/**
+ * The alert facts of a change looked at and not counted in the flap history (a re-judgement, `POST
+ * /v1/notify/simulate`): flapping when the change would leave the check's history in `flappingIn`.
+ */
+export function uncountedAlertFacts(
+  deps: Pick<NotifyDeps, 'table'>,
+  change: { event: StateChangeEvent; policy: PolicyRecord; nowMs: number },
+  maintenanceNow: () => Promise<ActiveMaintenance | undefined>,
+  flappingIn: readonly ('start' | 'hold')[],
+): AlertFacts {
+  const { event, policy, nowMs } = change;
+  return alertFacts(deps, event, policy, nowMs, maintenanceNow, async () => {
+    const outcome = await flapOutcomeIfChanged(deps, event.check_id, policy, nowMs);
+    return outcome !== 'pass' && flappingIn.includes(outcome) ? FLAPPING_REASON : undefined;
+  });
 }
 
 /** Handles one `flap_settle` job; throws to have it retried. */

@@ -18,6 +18,7 @@ import {
   newDelivery,
   storeAndDispatch,
 } from './notify-deps.ts';
+import { policyClimbJobs } from './policy-climbs.ts';
 import { truthChannels } from './rejudge.ts';
 import { firstRepeat } from './repeat.ts';
 import { alertHeldBackOps, heldBackBy, heldBackReleasedOp } from './suppressed-alert-items.ts';
@@ -119,6 +120,8 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
   if (!verdict?.upstreams && !job.after_maintenance) {
     const from = job.after_upstream ? { fromMs: nowMs, afterUpstream: job.after_upstream } : undefined;
     await enqueueAll(deps, await escalationJobs(event, routing, nowMs, from));
+    // The escalation policies its routes name start climbing (lib/escalation pages the people).
+    await enqueueAll(deps, await policyClimbJobs(event, routing, nowMs, job.after_upstream));
   }
   const after = job.after_maintenance;
   const seq = after

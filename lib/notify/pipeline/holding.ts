@@ -1,7 +1,7 @@
 import { readEntityById } from '../../catalog/entity-items.ts';
-import { relationsOfEntity } from '../../catalog/relation-items.ts';
+import { dependentsOf } from '../../catalog/relation-items.ts';
 import { isRecovery, type StateChangeEvent } from '../../domain/states.ts';
-import { listStatusPages } from '../../status-pages/status-page-items.ts';
+import { listStatusPages } from '../../status-pages/status-pages.ts';
 import type { Table } from '../../store/table.ts';
 import type { Holding, HoldingDependent } from './ports.ts';
 import { isDownState } from './upstream.ts';
@@ -15,31 +15,8 @@ import { isDownState } from './upstream.ts';
  * depends on has no `holding` (two index reads to learn so).
  */
 
-/** Entities visited at most by one walk (upstream.ts bounds the other direction alike). */
-const MAX_WALK = 200;
 /** Dependents a payload lists; `dependents_total` counts the rest. */
 const MAX_LISTED = 100;
-
-/** The entities depending on `entityId`, directly or not (breadth first, bounded). */
-async function dependentsOf(table: Table, tenantId: string, entityId: string): Promise<string[]> {
-  const seen = new Set<string>([entityId]);
-  const found: string[] = [];
-  let frontier = [entityId];
-  while (frontier.length > 0 && seen.size < MAX_WALK) {
-    const next: string[] = [];
-    for (const to of frontier) {
-      for (const rel of await relationsOfEntity(table, tenantId, to)) {
-        if (rel.relation_type !== 'depends_on' || rel.to_entity_id !== to) continue;
-        if (seen.has(rel.from_entity_id) || seen.size >= MAX_WALK) continue;
-        seen.add(rel.from_entity_id);
-        next.push(rel.from_entity_id);
-      }
-    }
-    found.push(...next);
-    frontier = next;
-  }
-  return found;
-}
 
 /** What `event`'s entity holds back now (a down or degraded alert) or lets go (a recovery); undefined when nothing. */
 export async function holdingOf(table: Table, event: StateChangeEvent): Promise<Holding | undefined> {

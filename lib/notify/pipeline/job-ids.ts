@@ -59,3 +59,7 @@ export function idTimeMs(id: string): number | undefined {
   }
   return ms;
 }
+
+/** The first step of the policy a route gives an incident (policy-climbs.ts); a released alert's names the upstream's recovery. */
+export const climbStartJobId = (incidentId: string, routeId: string, afterUpstream?: string) =>
+  `clb:${incidentId}:${routeId}${afterUpstream ? `:after:${afterUpstream}` : ''}`;

@@ -22,7 +22,8 @@ import { handleFlapSettle } from './flapping.ts';
 import { handleEvent } from './flow.ts';
 import { retryJobId } from './job-ids.ts';
 import { handleMaintenanceEnd } from './maintenance-end.ts';
-import { enqueueAll, type NotifyDeps, newDelivery, retentionDays } from './notify-deps.ts';
+import { enqueueAll, type NotifyDeps, newDelivery, retentionDays, storeAndDispatch } from './notify-deps.ts';
+import { handlePageDraftPublish } from './page-draft-publish.ts';
 import type { NotifyActions, SendOutcome } from './ports.ts';
 import { handleRejudge } from './rejudge.ts';
 import { handleRepeat } from './repeat.ts';
@@ -63,6 +64,8 @@ export function createNotifier(deps: NotifyDeps) {
         return handleRejudge(deps, body);
       case 'also_failing':
         return handleAlsoFailing(deps, body);
+      case 'page_draft_publish':
+        return handlePageDraftPublish(deps, body);
     }
   };
 
@@ -179,5 +182,36 @@ export function createNotifier(deps: NotifyDeps) {
     },
   };
 
-  return { handle, ...actions };
+  /**
+   * Sends an incident's escalation to the tenant channels a policy step names (lib/escalation's
+   * climb): one `escalation` record per channel and `seq` (a redelivery stores and sends nothing
+   * more), sent as route channels are. Answers the channels that still exist.
+   */
+  const pageChannels = async (
+    event: StateChangeEvent,
+    channelIds: readonly string[],
+    seq: string,
+  ): Promise<{ id: string; channel_type: string }[]> => {
+    const channels = await deps.channels.getSharedMany(event.tenant_id, channelIds);
+    const nowMs = deps.clock.now();
+    await storeAndDispatch(
+      deps,
+      channels.map((channel) =>
+        newDelivery(
+          {
+            event,
+            channel: channelSeenFrom(channel, event.check_id),
+            kind: 'escalation',
+            seq,
+            timeMs: Date.parse(event.timestamp),
+          },
+          nowMs,
+        ),
+      ),
+    );
+    return channels.map((c) => ({ id: c.id, channel_type: c.channel_type }));
+  };
+
+  return { handle, pageChannels, ...actions };
 }
+export type Notifier = ReturnType<typeof createNotifier>;

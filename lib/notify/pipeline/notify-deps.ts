@@ -8,7 +8,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { Table } from '../../store/table.ts';
 import type { ChannelRecord } from '../channel-setup/channel-items.ts';
 import type { ChannelStore } from '../channel-setup/channel-store.ts';
-import type { DeliveryRecord } from '../deliveries/delivery-items.ts';
+import { type DeliveryRecord, untriedDelivery } from '../deliveries/delivery-items.ts';
 import type { DeliveryStore } from '../deliveries/delivery-store.ts';
 import { digestJob, groupingContext, joinOpenBatch, placeInGroup, planFor } from '../grouping/intercept.ts';
 import type { NotifyJob } from '../jobs.ts';
@@ -77,7 +77,6 @@ export interface DeliverySpec {
 /** A new record; its id is the same for the same transition, channel, kind and seq, so a redelivery collides. */
 export function newDelivery(spec: DeliverySpec, nowMs: number): DeliveryRecord {
   const { event, channel } = spec;
-  const at = isoTime(nowMs);
   return {
     id: deterministicId(
       'dlv',
@@ -94,12 +93,7 @@ export function newDelivery(spec: DeliverySpec, nowMs: number): DeliveryRecord {
     kind: spec.kind,
     status: spec.skipped !== undefined ? 'skipped' : spec.deferred !== undefined ? 'deferred' : 'pending',
     reason: spec.skipped ?? spec.deferred ?? null,
-    attempts: 0,
-    attempt_log: [],
-    sent_at: null,
-    error: null,
-    created_at: at,
-    updated_at: at,
+    ...untriedDelivery(nowMs),
     event,
   };
 }

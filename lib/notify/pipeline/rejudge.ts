@@ -8,9 +8,9 @@ import type { NotifyJob } from '../jobs.ts';
 import type { PolicyRecord } from '../policy/policy-items.ts';
 import { channelsForEvent } from '../routing/route-channels.ts';
 import { alertInputs } from './alert-inputs.ts';
-import { type AlertVerdict, alertFacts, decideAlert } from './alert-steps.ts';
+import { type AlertVerdict, decideAlert } from './alert-steps.ts';
 import { rejudgeJob, waitedAnotherHop } from './due-jobs.ts';
-import { flapOutcomeIfChanged } from './flapping.ts';
+import { uncountedAlertFacts } from './flapping.ts';
 import { idTimeMs, rejudgeJobId } from './job-ids.ts';
 import { enqueueAll, type NotifyDeps, newDelivery, storeAndDispatch } from './notify-deps.ts';
 import { firstRepeat } from './repeat.ts';
@@ -171,16 +171,12 @@ export async function judgeTruth(
     behind.length === 0
       ? undefined
       : await decideAlert(
-          alertFacts(
+          uncountedAlertFacts(
             deps,
-            event,
-            policy,
-            nowMs,
+            { event, policy, nowMs },
             () => maintenanceOf({ id: entity.id, blueprint_slug: entity.blueprint_slug }),
-            async () =>
-              (await flapOutcomeIfChanged(deps, event.check_id, policy, nowMs)) === 'hold'
-                ? 'flapping'
-                : undefined,
+            // Only a check flapping already holds: looking again is no new change.
+            ['hold'],
           ),
         );
   return { event, policy, words, channels, behind, verdict };

@@ -1,5 +1,5 @@
 import { type EntityState, readEntityById } from '../../catalog/entity-items.ts';
-import { dependenciesOf } from '../../catalog/relation-items.ts';
+import { upstreamsOf } from '../../catalog/relation-items.ts';
 import type { Table } from '../../store/table.ts';
 
 /**
@@ -8,9 +8,6 @@ import type { Table } from '../../store/table.ts';
  * (suppressed-alert-items.ts); the upstream's recovery releases the markers, and each held alert is
  * evaluated again (flow.ts).
  */
-
-/** Entities visited at most by one walk: the depends_on graph is acyclic, this bounds a damaged one too. */
-const MAX_WALK = 200;
 
 const DOWN_STATES: ReadonlySet<string> = new Set(['down', 'degraded']);
 
@@ -23,21 +20,7 @@ export async function downUpstreams(
   tenantId: string,
   entityId: string,
 ): Promise<EntityState[]> {
-  const seen = new Set<string>([entityId]);
-  const down: EntityState[] = [];
-  let frontier = [entityId];
-  while (frontier.length > 0 && seen.size < MAX_WALK) {
-    const next: string[] = [];
-    for (const from of frontier) {
-      for (const to of await dependenciesOf(table, tenantId, from)) {
-        if (seen.has(to) || seen.size >= MAX_WALK) continue;
-        seen.add(to);
-        next.push(to);
-      }
-    }
-    const states = await Promise.all(next.map((id) => readEntityById(table, tenantId, id)));
-    for (const state of states) if (state && isDownState(state.state)) down.push(state);
-    frontier = next;
-  }
-  return down;
+  const ids = await upstreamsOf(table, tenantId, entityId);
+  const states = await Promise.all(ids.map((id) => readEntityById(table, tenantId, id)));
+  return states.flatMap((state) => (state && isDownState(state.state) ? [state] : []));
 }

@@ -41,6 +41,10 @@ const routeSchema = z.object({
   channel_ids: z.array(z.string()),
   escalate_after_seconds: z.number().int().nullable(),
   escalate_channel_ids: z.array(z.string()),
+  /** The escalation policy the matching incidents climb (DECISIONS.md "On-call (wave 5)"); routes stored before it have none. */
+  escalation_policy_id: z.string().nullable().default(null),
+  /** The matching incidents climb the policy of the team owning the entity (issue 55 item 5). */
+  page_owner_policy: z.boolean().default(false),
   /** Grouping (DECISIONS.md "Alert model (wave 4)"); routes stored before it parse with the defaults. */
   group_by: z.enum(GROUP_BYS).default('entity'),
   group_wait_seconds: z.number().int().default(0),

@@ -66,6 +66,14 @@ const routeFields = {
     .optional()
     .meta({ description: 'An incident unacknowledged this long is sent once to escalate_channel_ids' }),
   escalate_channel_ids: channelIds.optional().meta({ description: 'Tenant channels to escalate to' }),
+  escalation_policy_id: idSchema('esp')
+    .nullable()
+    .optional()
+    .meta({ description: 'An escalation policy the incidents of matching alerts climb until acknowledged' }),
+  page_owner_policy: z.boolean().default(false).meta({
+    description:
+      'The incidents of matching alerts climb the escalation policy of the team owning the entity (owned_by, else its blueprint’s default owner)',
+  }),
   group_by: z.enum(GROUP_BYS).default('entity').meta({
     description: 'What one notification groups: each entity alone (default), its blueprint, or the tenant',
   }),
@@ -99,6 +107,13 @@ const documentedRoute = z.union([
     escalate_after_seconds: routeFields.escalate_after_seconds.unwrap(),
     escalate_channel_ids: channelIds.min(1).meta({ description: 'Tenant channels to escalate to' }),
   }),
+  z.strictObject({
+    ...directFields,
+    escalation_policy_id: idSchema('esp').meta({
+      description: 'An escalation policy the incidents of matching alerts climb until acknowledged',
+    }),
+  }),
+  z.strictObject({ ...directFields, page_owner_policy: z.literal(true) }),
 ]);
 
 /** POST /v1/notify/routes. */
@@ -106,8 +121,13 @@ export const routeInputSchema = z
   .strictObject(routeFields)
   .superRefine((body, ctx) => {
     const escalates = (body.escalate_channel_ids ?? []).length > 0;
-    if (body.channel_ids.length === 0 && !escalates)
-      ctx.addIssue({ code: 'custom', path: ['channel_ids'], message: 'must name at least one channel' });
+    const pages = Boolean(body.escalation_policy_id) || body.page_owner_policy;
+    if (body.channel_ids.length === 0 && !escalates && !pages)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['channel_ids'],
+        message: 'must name at least one channel (or an escalation policy)',
+      });
     if (escalates !== (body.escalate_after_seconds !== undefined))
       ctx.addIssue({
         code: 'custom',
@@ -134,6 +154,8 @@ export const publicRouteSchema = z
     channel_ids: z.array(idSchema('chn')),
     escalate_after_seconds: z.number().int().nullable(),
     escalate_channel_ids: z.array(idSchema('chn')),
+    escalation_policy_id: idSchema('esp').nullable(),
+    page_owner_policy: z.boolean(),
     group_by: z.enum(GROUP_BYS),
     group_wait_seconds: z.number().int(),
     group_interval_seconds: z.number().int(),
@@ -156,6 +178,8 @@ export function publicRoute(
     channel_ids: route.channel_ids,
     escalate_after_seconds: route.escalate_after_seconds,
     escalate_channel_ids: route.escalate_channel_ids,
+    escalation_policy_id: route.escalation_policy_id,
+    page_owner_policy: route.page_owner_policy,
     group_by: route.group_by,
     group_wait_seconds: route.group_wait_seconds,
     group_interval_seconds: route.group_interval_seconds,

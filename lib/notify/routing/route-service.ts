@@ -21,7 +21,12 @@ import { publicRoute, type RouteInput } from './route-schemas.ts';
  * channels (route-channels.ts applies them), and where an unacknowledged incident escalates
  * (route-match.ts's escalationTargets). Every id a route names exists in the caller's tenant.
  */
-export function createRouteService(deps: { table: Table; clock: Clock }) {
+export function createRouteService(deps: {
+  table: Table;
+  clock: Clock;
+  /** Whether the tenant has this escalation policy (lib/escalation's, handed in by the app). */
+  policyExists?: ((tenantId: string, id: string) => Promise<boolean>) | undefined;
+}) {
   const { table, clock } = deps;
 
   /** Each named channel must be a tenant channel and each entity an entity of the tenant. */
@@ -35,6 +40,12 @@ export function createRouteService(deps: { table: Table; clock: Clock }) {
       const missing = ids.find((id) => !found.has(id));
       if (missing) throw ValidationError.field(field, `no tenant channel ${missing}`);
     }
+    const policyId = input.escalation_policy_id;
+    if (policyId && !(await deps.policyExists?.(tenantId, policyId)))
+      throw ValidationError.field(
+        'escalation_policy_id',
+        'No escalation policy of this account has this id.',
+      );
     const entities = input.match.entity_ids ?? [];
     const exists = await Promise.all(entities.map((id) => readEntityById(table, tenantId, id)));
     const missing = entities.find((_id, i) => !exists[i]);
@@ -75,6 +86,8 @@ export function createRouteService(deps: { table: Table; clock: Clock }) {
         channel_ids: [...new Set(input.channel_ids)],
         escalate_after_seconds: input.escalate_after_seconds ?? null,
         escalate_channel_ids: [...new Set(input.escalate_channel_ids ?? [])],
+        escalation_policy_id: input.escalation_policy_id ?? null,
+        page_owner_policy: input.page_owner_policy,
         group_by: input.group_by,
         group_wait_seconds: input.group_wait_seconds,
         group_interval_seconds: input.group_interval_seconds,

@@ -11,9 +11,9 @@ import { recipientsOf } from '../channels/registry.ts';
 import type { EmailRecipients } from '../email/email-recipients.ts';
 import { type GroupPlan, groupingContext, previewPlan } from '../grouping/intercept.ts';
 import { alertInputs } from '../pipeline/alert-inputs.ts';
-import { alertFacts, channelDecisions, decideAlert } from '../pipeline/alert-steps.ts';
+import { channelDecisions, decideAlert } from '../pipeline/alert-steps.ts';
 import { escalationJobs } from '../pipeline/escalation.ts';
-import { FLAPPING_REASON, flapOutcomeIfChanged } from '../pipeline/flapping.ts';
+import { uncountedAlertFacts } from '../pipeline/flapping.ts';
 import { firstRepeat } from '../pipeline/repeat.ts';
 import { isDownState } from '../pipeline/upstream.ts';
 import type { PolicyStore } from '../policy/policy-store.ts';
@@ -78,15 +78,12 @@ async function simulateCheck(
   };
   const { policy, own, routing, maintenanceOf } = await alertInputs(deps, event, entity.blueprint_slug);
   const channels = await channelsForEvent(deps, event, own, routing);
-  const facts = alertFacts(
+  // Read-only: whether this change would start or continue flapping, without counting it.
+  const facts = uncountedAlertFacts(
     deps,
-    event,
-    policy,
-    nowMs,
+    { event, policy, nowMs },
     () => maintenanceOf({ id: entity.id, blueprint_slug: entity.blueprint_slug }),
-    // Read-only: whether this change would start or continue flapping, without counting it.
-    async () =>
-      (await flapOutcomeIfChanged(deps, check.id, policy, nowMs)) === 'pass' ? undefined : FLAPPING_REASON,
+    ['start', 'hold'],
   );
   const verdict = await decideAlert(facts);
   const paths = channelPaths(own, routing.routes, {

@@ -3,7 +3,8 @@ import { checkParams } from '../../checks/routes.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import type { HostPolicy } from '../../http/origin-policy.ts';
 import { idSchema, timestampSchema } from '../../http/route-schemas.ts';
-import { type AuthedRoute, created, noContent, ok } from '../../http/types.ts';
+import { answerNoContent } from '../../http/tenant-handlers.ts';
+import { type AuthedRoute, created, ok } from '../../http/types.ts';
 import { pingOrigin } from './ping-origin.ts';
 import { PUSH_TOKEN_LIMIT } from './push-token-items.ts';
 import { type PushTokenService, publicPushToken } from './token-service.ts';
@@ -79,10 +80,9 @@ export function pushTokenRoutes(deps: { pushTokens: PushTokenService; hosts: Hos
       tag,
       summary: 'Revoke a ping URL: pings with its token get 404 from now on',
       schemas: { params: tokenParams, responses: { 204: null } },
-      handler: async ({ principal, params }) => {
-        await deps.pushTokens.revoke(principal.tenantId, params.id, params.token_id);
-        return noContent();
-      },
+      handler: answerNoContent((tenantId, { params }) =>
+        deps.pushTokens.revoke(tenantId, params.id, params.token_id),
+      ),
     }),
   ];
 }

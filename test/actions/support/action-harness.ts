@@ -3,21 +3,11 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
 import type { ExecutionRecord } from '../../../lib/actions/execution-items.ts';
-import { ACTION_QUEUE, actionJobSchema } from '../../../lib/actions/jobs.ts';
-import { createApp } from '../../../lib/app.ts';
-import { STREAM_ENTITIES } from '../../../lib/events/consumers.ts';
 import { createActionSchedule } from '../../../lib/local/action-schedule.ts';
-import { createChangePump } from '../../../lib/local/change-pump.ts';
-import { startJobRunner } from '../../../lib/local/job-runner.ts';
-import { createSqliteJobQueue } from '../../../lib/local/sqlite-job-queue.ts';
-import { loadConfig } from '../../../lib/platform/config.ts';
 import { silentLogger } from '../../../lib/platform/logger.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../../lib/sqlite/sqlite-table.ts';
 import { manualTime } from '../../local/scheduler-helpers.ts';
-import { memoryJobQueue } from '../../notify/support/memory-queue.ts';
-import { pushCheckFixtures } from '../../support/push-fixtures.ts';
+import { driveFlow, flowTenant, openActionParts } from '../../support/local-flow.ts';
 
 /** One request a receiver got. */
 interface Received {
@@ -36,50 +26,18 @@ interface Received {
 export async function startActionHarness() {
   const time = manualTime();
   const dir = mkdtempSync(join(tmpdir(), 'vigil-actions-'));
-  const table = createSqliteTable({
-    db: openSqliteDatabase(join(dir, 'vigil.db')),
-    streamEntities: STREAM_ENTITIES,
-  });
-  const logger = silentLogger;
-  const queue = createSqliteJobQueue({
-    table,
-    name: ACTION_QUEUE,
-    schema: actionJobSchema,
-    clock: time.clock,
-    logger,
-    timers: time.timers,
-  });
-  const config = loadConfig('local', {
-    VIGIL_RATE_LIMIT_RPS: '0',
-    VIGIL_AUTH_FAILURE_LIMIT: '0',
-    VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
-  });
-  const app = createApp({
-    table,
-    clock: time.clock,
-    logger,
-    config,
-    notifyQueue: memoryJobQueue(),
-    actionQueue: queue,
-  });
-  const runner = startJobRunner({
-    queue,
-    handle: (job) => app.actionWorker.handle(job),
-    concurrency: 4,
-    logger,
-  });
-  time.settleWhile(() => runner.pending > 0);
-  const pump = createChangePump({ table, consumers: app.consumers, logger });
+  const parts = openActionParts(dir, time);
+  const { table, queue, app, config } = parts;
+  const flow = driveFlow(parts, time, (job) => app.actionWorker.handle(job));
   const scheduleDeps = {
     table,
     queue,
     clock: time.clock,
-    logger,
+    logger: silentLogger,
     dueShards: config.dueShards,
     timers: time.timers,
   };
   let schedule = createActionSchedule(scheduleDeps);
-  const { tenant, rawKey } = await app.tenants.createTenant({ name: 'T', email: 't@example.test' });
 
   const received: Received[] = [];
   let status = 200;
@@ -101,40 +59,14 @@ export async function startActionHarness() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-  const call = async (method: string, path: string, body?: unknown, expected?: number): Promise<any> => {
-    const res = await app.router.handle({
-      method,
-      path,
-      query: {},
-      headers: { authorization: `Bearer ${rawKey}`, 'content-type': 'application/json' },
-      body: body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body)),
-      requestId: 'test',
-    });
-    if (expected !== undefined) expect(res.status, `${method} ${path}: ${res.body}`).toBe(expected);
-    return res.body ? JSON.parse(res.body) : undefined;
-  };
-
-  /** Feeds the change feed to the consumers and runs the action jobs due now, until nothing is left. */
-  const settle = async () => {
-    for (let round = 0; round < 4; round += 1) {
-      await pump.drain();
-      await time.advance(1);
-      await runner.idle();
-    }
-  };
+  const base = await flowTenant(parts, time, flow);
+  const { call } = base;
 
   const harness = {
-    app,
-    table,
-    time,
-    queue,
-    runner,
+    ...base,
+    runner: flow.runner,
     received,
     receiverUrl,
-    tenantId: tenant.id,
-    call,
-    settle,
     /** The schedule tick of this harness (replaced by restartSchedule). */
     get schedule() {
       return schedule;
@@ -148,7 +80,6 @@ export async function startActionHarness() {
     answerWith(code: number) {
       status = code;
     },
-    ...pushCheckFixtures(call, settle),
     /** Creates an action through the API (201). */
     // biome-ignore lint/suspicious/noExplicitAny: the API's answer
     async action(fields: Record<string, unknown>): Promise<any> {
@@ -160,12 +91,9 @@ export async function startActionHarness() {
     },
     async close() {
       await schedule.stop();
-      await pump.stop();
-      await runner.stop();
-      queue.close();
+      await flow.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await table.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -19,7 +19,7 @@ const INEXPRESSIBLE: readonly InexpressibleRule[] = [
       path: /^[a-z_]+\[\d+\]$/,
       // The message is clipped at 200 characters, so it is matched by its start.
       message:
-        / refers to (blueprints|entities|relations|channels|checks|routes|maintenance|status_pages|actions|skills) /,
+        / refers to (blueprints|entities|relations|channels|checks|routes|maintenance|status_pages|actions|skills|schedules|teams) /,
       why: 'a reference must name an object of the document or of the tenant: stored data',
     },
     {
@@ -36,9 +36,28 @@ const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     },
     {
       operation,
+      path: /^maintenance\[\d+\]\.(announce_from|announce_lead_seconds)$/,
+      message:
+        /^(Announce the window at or before|A recurring window is shown|announce_lead_seconds is for recurring)/,
+      why: "a document's window takes announce_from when one-off (at or before starts_at: two times compared) and announce_lead_seconds when recurring, by a refinement its JSON Schema does not state",
+    },
+    {
+      operation,
       path: /^routes\[\d+\]\.(channels|escalate_after_seconds|escalate_channels)$/,
       message: /^(escalate_after_seconds and escalate_channels go together|.*at least one channel)/,
       why: "a document's route sends to channels, or escalates (its delay and its channels together), or both: a refinement of the kind's schema that its JSON Schema does not state as alternatives (the API route's own body states them)",
+    },
+    {
+      operation,
+      path: /^schedules\[\d+\]\.(time_zone|layers\[\d+\]\.(rotation\.(start|length_hours)|ends_at))$/,
+      message: /IANA time zone|real calendar date|length_hours|after starts_at/,
+      why: "as for POST /v1/schedules: the zone names the runtime knows, a real calendar date, length_hours by the rotation's type, and two times compared",
+    },
+    {
+      operation,
+      path: /^teams\[\d+\]\.members\[\d+\]$/,
+      message: /^Listed twice\.$/,
+      why: 'a list without repeats (uniqueItems is not stated by the document)',
     },
   ]),
   {
@@ -52,6 +71,12 @@ const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     path: /^scopes$/,
     message: /^the client asked for/,
     why: 'the scopes chosen must be among those the stored request asked for',
+  },
+  {
+    operation: '*',
+    path: /^…$/,
+    message: /^\d+ more issues? not shown$/,
+    why: 'an answer shows at most 20 details (lib/platform/errors.ts) and counts the rest in one entry: the shown ones are judged, the count says nothing of its own',
   },
   {
     operation: '*',
@@ -317,11 +342,100 @@ const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     message: /VIGIL_EGRESS_ALLOW|could not resolve/,
     why: "the SSRF guard resolves the host at create time, and keeps http:// to VIGIL_EGRESS_ALLOW (this test's resolver answers 127.0.0.1, allowed)",
   },
+  ...['POST /v1/escalation-policies', 'PUT /v1/escalation-policies/{id}'].map((operation) => ({
+    operation,
+    path: /^steps\.\d+\.targets\.\d+\.id$/,
+    message: /^No (schedule|member|tenant channel|team) of this account has this id\.$/,
+    why: 'a target names a schedule, member, tenant channel or team of the account (stored data)',
+  })),
+  ...['POST /v1/notify/routes', 'POST /v1/teams', 'PUT /v1/teams/{id}'].map((operation) => ({
+    operation,
+    path: /^escalation_policy_id$/,
+    message: /^No escalation policy of this account has this id\.$/,
+    why: 'an escalation policy of the account (stored data)',
+  })),
+  ...['POST /v1/schedules', 'PUT /v1/schedules/{id}'].flatMap((operation) => [
+    {
+      operation,
+      path: /^layers\.\d+\.members\.\d+$/,
+      message: /^No member of this account has this id\.$/,
+      why: 'a layer names members of the account (stored data)',
+    },
+    {
+      operation,
+      path: /^(time_zone|layers\.\d+\.rotation\.(start|length_hours)|layers\.\d+\.ends_at)$/,
+      message: /IANA time zone|real calendar date|length_hours|after starts_at/,
+      why: "the zone names the runtime knows, a real calendar date, length_hours by the rotation's type, and two times compared",
+    },
+  ]),
+  ...['POST /v1/teams', 'PUT /v1/teams/{id}'].flatMap((operation) => [
+    {
+      operation,
+      path: /^(members\.\d+|schedule_id|default_owner_of\.\d+)$/,
+      message:
+        /^No (member|schedule|blueprint) of this account has this (id|slug)\.$|already owns this blueprint/,
+      why: 'a team names members, a schedule and blueprints of the account (stored data), a blueprint owned by default by one team at most',
+    },
+    {
+      operation,
+      path: /^(members|default_owner_of)\.\d+$/,
+      message: /^Listed twice\.$/,
+      why: 'a list without repeats (uniqueItems is not stated by the document)',
+    },
+  ]),
+  {
+    operation: 'GET /v1/oncall',
+    path: /^(entity_id|team_id|schedule_id)$/,
+    message: /^Give at most one of entity_id, team_id and schedule_id\.$/,
+    why: 'query parameters that exclude each other: one subject at most',
+  },
+  {
+    operation: 'POST /v1/schedules/{id}/overrides',
+    path: /^(user_id|ends_at)$/,
+    message: /^No member of this account has this id\.$|after starts_at/,
+    why: 'an override puts a member of the account on call (stored data), and two times compared',
+  },
+  {
+    operation: 'GET /v1/schedules/{id}/oncall',
+    path: /^(at|from|to)$/,
+    message: /^(Give either at|Give from and to together|to must be after from|Ask for at most)/,
+    why: 'query parameters that go together (at alone, or from with to), two times compared and a window of at most 93 days',
+  },
+  {
+    operation: 'POST /v1/me/contact-methods',
+    path: /^kind$/,
+    message: /^This (account has no shared|deployment sends no e-mail)/,
+    why: "a kind needs its provider: the account's shared channel of that type (stored data) or the deployment's e-mail",
+  },
+  {
+    operation: 'POST /v1/me/contact-methods',
+    path: /^address$/,
+    message: /^The code could not be sent: /,
+    why: 'the code goes to the address at once: whether the provider takes it is known only by sending (nothing leaves the machine here)',
+  },
+  {
+    operation: 'POST /v1/me/contact-methods/{id}/verify',
+    path: /^code$/,
+    message: /^(Wrong code|This code has expired)/,
+    why: 'the code is the one sent to the contact method, and for 10 minutes (stored data and the clock)',
+  },
+  {
+    operation: 'PUT /v1/me/notification-rules',
+    path: /^rules\.\d+\.contact_method_id$/,
+    message: /^(None of your contact methods|This contact method is (not verified|already used))/,
+    why: "a rule names a verified contact method of the caller's (stored data), once per delay",
+  },
   {
     operation: 'POST /v1/maintenance',
     path: /^(entity_ids|blueprint_slugs)\b/,
     message: /at least one entity or blueprint|^no entity /,
     why: 'a window covers something and lists stored entities only (the document states one-off or recurring and their fields)',
+  },
+  {
+    operation: 'POST /v1/maintenance',
+    path: /^announce_from$/,
+    message: /^Announce the window at or before its start time/,
+    why: 'two times compared: a one-off window is announced at or before its start (the document states which schedule takes announce_from)',
   },
   {
     operation: 'POST /v1/maintenance',
@@ -334,6 +448,12 @@ const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     path: /^(entity_ids|blueprint_slugs)\b/,
     message: /at least one entity or blueprint|^no entity /,
     why: 'a window covers something and lists stored entities only (the document states one-off or recurring and their fields)',
+  },
+  {
+    operation: 'PUT /v1/maintenance/{id}',
+    path: /^announce_from$/,
+    message: /^Announce the window at or before its start time/,
+    why: 'two times compared: a one-off window is announced at or before its start (the document states which schedule takes announce_from)',
   },
   {
     operation: 'PUT /v1/maintenance/{id}',
@@ -352,6 +472,55 @@ const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     path: /^entity_ids\b/,
     message: /no entity/,
     why: 'a status page lists stored entities of the tenant only (stored data)',
+  },
+  ...['POST /v1/status-pages', 'PUT /v1/status-pages/{slug}'].map((operation) => ({
+    operation,
+    path: /^domain$/,
+    message:
+      /^(This deployment does not serve this domain|This is the deployment’s own host|An SSO page is read)/,
+    why: "a page's custom domain must be on the deployment's list (VIGIL_PAGE_DOMAINS), never its own host, and an SSO page takes none: the deployment's configuration and another field",
+  })),
+  {
+    operation: '*',
+    path: /^(impact\.\d+\.entity_id|linked_incident_ids\.\d+)$/,
+    message: /^The page does not show entity|is named twice|^No incident /,
+    why: "a page incident's impact names entities its page shows, each once, and its links the tenant's stored incidents (stored data)",
+  },
+  {
+    operation: '*',
+    path: /^(started_at|resolved_at)$/,
+    message: /cannot be in the future|cannot be before the start|set status to resolved/,
+    why: 'a page incident’s times are compared with the clock, with each other and with its status',
+  },
+  {
+    operation: '*',
+    path: /^(status|body)$/,
+    message: /moves forward only|no update follows|at most \d+ (updates|open incidents)/,
+    why: "a page incident's status moves forward from the stored one, and its updates and a page's open incidents are counted (stored state)",
+  },
+  {
+    operation: '*',
+    path: /^components\.\d+$/,
+    message: /^The page does not show entity/,
+    why: "a page subscriber's components are entities its page shows (stored data)",
+  },
+  {
+    operation: 'POST /v1/status-pages/{slug}/subscribers/import',
+    path: /^body$/,
+    message: /Not a CSV|names the columns|At most \d+ rows/,
+    why: 'a CSV import’s columns and rows are in its text, which no schema of the document describes',
+  },
+  {
+    operation: '*',
+    path: /^password$/,
+    message: /required when visibility is password|Set visibility to password/,
+    why: 'a status page has a password exactly when its visibility (given or stored) is password',
+  },
+  {
+    operation: '*',
+    path: /^visibility$/,
+    message: /Set up SSO first/,
+    why: 'a status page may be sso only when the team has SSO settings: stored data',
   },
   {
     operation: 'POST /v1/notify/routes',

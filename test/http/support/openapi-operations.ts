@@ -137,7 +137,10 @@ export function validRequests(
         bytes = Buffer.from(
           form
             ? new URLSearchParams(
-                Object.entries(b).map(([k, v]): [string, string] => [k, String(v)]),
+                // A list is a repeated field (`components=a&components=b`), as a browser sends one.
+                Object.entries(b).flatMap(([k, v]): [string, string][] =>
+                  Array.isArray(v) ? v.map((item) => [k, String(item)]) : [[k, String(v)]],
+                ),
               ).toString()
             : typeof b === 'string' && bodyType !== 'application/json'
               ? b

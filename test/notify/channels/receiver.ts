@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { once } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createServer, type Server } from 'node:https';
+import { listenOnLoopback } from '../../support/receivers/base.ts';
 import type { KeyPair } from '../../support/tls-fixtures.ts';
 
 /** A request a receiver read, with the exact body bytes. */
@@ -56,17 +56,6 @@ export async function startReceiver(tls: KeyPair, secret: string): Promise<Recei
       else res.end('ok');
     });
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('receiver is not on TCP');
-  return {
-    origin: `https://127.0.0.1:${address.port}`,
-    received,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
-  };
+  const { origin, close } = await listenOnLoopback(server);
+  return { origin, received, close };
 }

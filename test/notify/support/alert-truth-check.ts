@@ -4,7 +4,8 @@
  *
  * - **Invariant.** Once settled, C's last message about E names E's state, or E is up and C was
  *   never told otherwise. C ranges over the channels told anything about E and the channels E's
- *   state reaches: the own and attached channels of the check whose result moved E into it, of
+ *   state reaches: the own and attached channels of the check E's change names (the one whose
+ *   result moved E when it is in E's new state, else the oldest check in it: DECISIONS "Cause"), of
  *   every check down when E is down (the `also_failing` rule), and the routes matching E and it.
  *   Exempt: a check of E silenced at the end, a window covering E at the end, an upstream down or
  *   degraded at the end (with suppress_when_upstream_down), and, for a missing recovery only, a
@@ -43,7 +44,7 @@ interface Change {
   atMs: number;
   from: string;
   to: string;
-  /** The check (index) whose result moved the entity. */
+  /** The check (index) the change names: the mover when it is in the new state, else the oldest check in it. */
   cause: number;
   /** Dropped on purpose: a check of the entity silenced, or a recovery with notify_on_recovery false. */
   dropped: boolean;

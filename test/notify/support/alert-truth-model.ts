@@ -521,9 +521,17 @@ async function playTimeline(rt: ModelRuntime, t: Timeline): Promise<TimelineRun>
         (silenced[e]?.some(Boolean) ?? false) ||
         inMaintenance(e) ||
         (now === 'up' && (spec?.checks.some((x) => !x.notifyOnRecovery) ?? false));
-      f.changes.push({ atMs: rt.now(), from: states[e] ?? 'unknown', to: now, cause: c, dropped });
+      // The change names the check in the entity's new state (DECISIONS.md "Alert truth (wave 5)",
+      // Cause): the one whose result moved it when it is, else the oldest check in it (ids are made
+      // in index order), else the mover (lib/domain's causingCheck).
+      const checkStates: string[] = [];
+      for (const id of built.checkIds[e] ?? [])
+        checkStates.push((await rt.call('GET', `/v1/checks/${id}`)).state);
+      const inState = checkStates.indexOf(now);
+      const cause = checkStates[c] === now || inState === -1 ? c : inState;
+      f.changes.push({ atMs: rt.now(), from: states[e] ?? 'unknown', to: now, cause, dropped });
       log.push(
-        `${at()} e${e}: ${states[e]} → ${now} (result of e${e}c${c})${dropped ? ' [a drop exception applied]' : ''}`,
+        `${at()} e${e}: ${states[e]} → ${now} (result of e${e}c${c}${cause === c ? '' : `, naming e${e}c${cause}`})${dropped ? ' [a drop exception applied]' : ''}`,
       );
       states[e] = now;
     }

@@ -2,15 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
-import { createApp } from '../../../lib/app.ts';
-import { STREAM_ENTITIES } from '../../../lib/events/consumers.ts';
-import { createChangePump } from '../../../lib/local/change-pump.ts';
-import { startJobRunner } from '../../../lib/local/job-runner.ts';
-import { createSqliteJobQueue } from '../../../lib/local/sqlite-job-queue.ts';
 import type { ChannelRecord } from '../../../lib/notify/channel-setup/channel-items.ts';
 import type { DeliveryRecord } from '../../../lib/notify/deliveries/delivery-items.ts';
-import { NOTIFY_QUEUE, notifyJobSchema } from '../../../lib/notify/jobs.ts';
-import { createNotifier } from '../../../lib/notify/pipeline/notifier.ts';
 import type {
   Acknowledgement,
   Alert,
@@ -19,13 +12,9 @@ import type {
   SendOutcome,
 } from '../../../lib/notify/pipeline/ports.ts';
 import { isoTime } from '../../../lib/platform/clock.ts';
-import { loadConfig } from '../../../lib/platform/config.ts';
 import { newId } from '../../../lib/platform/ids.ts';
-import { silentLogger } from '../../../lib/platform/logger.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../../lib/sqlite/sqlite-table.ts';
 import { manualTime } from '../../local/scheduler-helpers.ts';
-import { pushCheckFixtures } from '../../support/push-fixtures.ts';
-import { memoryJobQueue } from './memory-queue.ts';
+import { driveFlow, flowTenant, openNotifyParts } from '../../support/local-flow.ts';
 
 /** One send a fake channel saw. */
 interface Sent {
@@ -39,37 +28,9 @@ interface Sent {
  * the job runner, the API) on fake time; only the channel senders are a fake that records what it
  * was asked to send and answers what `answer` says.
  */
-async function startFlowHarness() {
+async function startFlowHarness(paging?: Parameters<typeof openNotifyParts>[3]) {
   const time = manualTime();
   const dir = mkdtempSync(join(tmpdir(), 'vigil-notify-'));
-  const table = createSqliteTable({
-    db: openSqliteDatabase(join(dir, 'vigil.db')),
-    streamEntities: STREAM_ENTITIES,
-  });
-  const logger = silentLogger;
-  const queue = createSqliteJobQueue({
-    table,
-    name: NOTIFY_QUEUE,
-    schema: notifyJobSchema,
-    clock: time.clock,
-    logger,
-    timers: time.timers,
-    maxAttempts: 4,
-  });
-  // Loopback allowed: tenant channels made through the API may name 127.0.0.1 (the senders are fake).
-  const config = loadConfig('local', {
-    VIGIL_RATE_LIMIT_RPS: '0',
-    VIGIL_AUTH_FAILURE_LIMIT: '0',
-    VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
-  });
-  const app = createApp({
-    table,
-    clock: time.clock,
-    logger,
-    config,
-    notifyQueue: queue,
-    actionQueue: memoryJobQueue('action'),
-  });
   const sent: Sent[] = [];
   /** The digest parts the fake channels were sent (grouping and the storm fold). */
   const digests: { channel: ChannelRecord; digest: Digest; atMs: number }[] = [];
@@ -99,50 +60,15 @@ async function startFlowHarness() {
     },
     close: async () => {},
   };
-  const notifier = createNotifier({
-    table,
-    clock: time.clock,
-    logger,
-    queue,
-    senders,
-    policies: app.policies,
-    channels: app.channels,
-    deliveries: app.deliveries,
-    tenants: app.tenants,
-  });
-  const runner = startJobRunner({ queue, handle: notifier.handle, concurrency: 4, logger });
-  time.settleWhile(() => runner.pending > 0);
-  const pump = createChangePump({ table, consumers: app.consumers, logger });
-  const { tenant, rawKey } = await app.tenants.createTenant({ name: 'T', email: 't@example.test' });
-
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-  const call = async (method: string, path: string, body?: unknown, status?: number): Promise<any> => {
-    const res = await app.router.handle({
-      method,
-      path,
-      query: {},
-      headers: { authorization: `Bearer ${rawKey}`, 'content-type': 'application/json' },
-      body: body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body)),
-      requestId: 'test',
-    });
-    if (status !== undefined) expect(res.status, `${method} ${path}: ${res.body}`).toBe(status);
-    return res.body ? JSON.parse(res.body) : undefined;
-  };
-
-  /** Feeds the change feed to the consumers and runs the notify jobs due now, until nothing is left. */
-  const settle = async () => {
-    for (let round = 0; round < 4; round += 1) {
-      await pump.drain();
-      await time.advance(1);
-      await runner.idle();
-    }
-  };
+  // Loopback allowed: tenant channels made through the API may name 127.0.0.1 (the senders are fake).
+  const parts = openNotifyParts(dir, time, senders, paging);
+  const { app, notifier } = parts;
+  const flow = driveFlow(parts, time, notifier.handle);
+  const base = await flowTenant(parts, time, flow);
+  const { call, tenantId } = base;
 
   const harness = {
-    app,
-    table,
-    time,
-    queue,
+    ...base,
     notifier,
     sent,
     digests,
@@ -152,14 +78,10 @@ async function startFlowHarness() {
       acknowledging = which;
       if (fn) ackAnswer = fn;
     },
-    tenantId: tenant.id,
-    call,
-    settle,
     /** Sets how the fake channels answer the n-th send overall. */
     answerWith(fn: (channel: ChannelRecord, n: number) => SendOutcome) {
       answer = fn;
     },
-    ...pushCheckFixtures(call, settle),
     async policy(checkId: string, fields: Record<string, unknown>) {
       const policy = await call('POST', `/v1/checks/${checkId}/policy`, fields);
       expect(policy?.check_id, JSON.stringify(policy)).toBe(checkId);
@@ -168,7 +90,7 @@ async function startFlowHarness() {
     async channel(checkId: string): Promise<ChannelRecord> {
       const record: ChannelRecord = {
         id: newId('chn', time.clock.now()),
-        tenant_id: tenant.id,
+        tenant_id: tenantId,
         check_id: checkId,
         created_at: isoTime(time.clock.now()),
         channel_type: 'webhook',
@@ -187,13 +109,10 @@ async function startFlowHarness() {
     },
     /** The check's delivery records, newest first. */
     async logs(checkId: string): Promise<DeliveryRecord[]> {
-      return (await app.deliveries.list(tenant.id, { check_id: checkId, limit: 200 })).deliveries;
+      return (await app.deliveries.list(tenantId, { check_id: checkId, limit: 200 })).deliveries;
     },
     async close() {
-      await pump.stop();
-      await runner.stop();
-      queue.close();
-      await table.close();
+      await flow.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -221,10 +140,10 @@ export async function downEntity(h: FlowHarness) {
  * A fresh flow harness for each test where it is called (a file, or a describe block): started before
  * each test and closed after it. Answers a stand-in that reads the running test's harness.
  */
-export function flowHarnessPerTest(): FlowHarness {
+export function flowHarnessPerTest(paging?: () => Parameters<typeof openNotifyParts>[3]): FlowHarness {
   let current: FlowHarness | undefined;
   beforeEach(async () => {
-    current = await startFlowHarness();
+    current = await startFlowHarness(paging?.());
   });
   afterEach(async () => {
     await current?.close();

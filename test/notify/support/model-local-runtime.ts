@@ -1,21 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../../../lib/app.ts';
-import { STREAM_ENTITIES } from '../../../lib/events/consumers.ts';
-import { createChangePump } from '../../../lib/local/change-pump.ts';
-import { startJobRunner } from '../../../lib/local/job-runner.ts';
-import { createSqliteJobQueue } from '../../../lib/local/sqlite-job-queue.ts';
-import { NOTIFY_QUEUE, type NotifyJob, notifyJobSchema } from '../../../lib/notify/jobs.ts';
-import { createNotifier } from '../../../lib/notify/pipeline/notifier.ts';
+import type { NotifyJob } from '../../../lib/notify/jobs.ts';
 import type { ChannelSenders } from '../../../lib/notify/pipeline/ports.ts';
-import { loadConfig } from '../../../lib/platform/config.ts';
 import type { JobInput, ReceivedJob } from '../../../lib/platform/job-queue.ts';
-import { silentLogger } from '../../../lib/platform/logger.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../../lib/sqlite/sqlite-table.ts';
 import { manualTime } from '../../local/scheduler-helpers.ts';
+import { driveFlow, openNotifyParts } from '../../support/local-flow.ts';
 import { type ModelRuntime, outcomeResult, type RawMessage } from './alert-truth-model.ts';
-import { memoryJobQueue } from './memory-queue.ts';
 
 /**
  * The local runtime for the alert-truth model (test/notify/alert-truth-model.test.ts): the flow
@@ -27,12 +18,6 @@ import { memoryJobQueue } from './memory-queue.ts';
 export async function startModelLocalRuntime(): Promise<ModelRuntime> {
   const time = manualTime();
   const dir = mkdtempSync(join(tmpdir(), 'vigil-model-'));
-  const logger = silentLogger;
-  const config = loadConfig('local', {
-    VIGIL_RATE_LIMIT_RPS: '0',
-    VIGIL_AUTH_FAILURE_LIMIT: '0',
-    VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
-  });
   const raw: RawMessage[] = [];
   const handled: JobInput<NotifyJob>[] = [];
   const senders: ChannelSenders = {
@@ -54,47 +39,13 @@ export async function startModelLocalRuntime(): Promise<ModelRuntime> {
   };
 
   const open = async () => {
-    const table = createSqliteTable({
-      db: openSqliteDatabase(join(dir, 'vigil.db')),
-      streamEntities: STREAM_ENTITIES,
-    });
-    const queue = createSqliteJobQueue({
-      table,
-      name: NOTIFY_QUEUE,
-      schema: notifyJobSchema,
-      clock: time.clock,
-      logger,
-      timers: time.timers,
-      maxAttempts: 4,
-    });
-    const app = createApp({
-      table,
-      clock: time.clock,
-      logger,
-      config,
-      notifyQueue: queue,
-      actionQueue: memoryJobQueue('action'),
-    });
-    const notifier = createNotifier({
-      table,
-      clock: time.clock,
-      logger,
-      queue,
-      senders,
-      policies: app.policies,
-      channels: app.channels,
-      deliveries: app.deliveries,
-      tenants: app.tenants,
-    });
+    const parts = openNotifyParts(dir, time, senders);
     const handle = async (job: ReceivedJob<NotifyJob>) => {
-      await notifier.handle(job);
+      await parts.notifier.handle(job);
       handled.push({ id: job.id, body: job.body });
     };
-    await queue.load();
-    const runner = startJobRunner({ queue, handle, concurrency: 4, logger });
-    time.settleWhile(() => runner.pending > 0);
-    const pump = createChangePump({ table, consumers: app.consumers, logger });
-    return { table, queue, app, runner, pump };
+    await parts.queue.load();
+    return { ...parts, ...driveFlow(parts, time, handle) };
   };
 
   let parts = await open();
@@ -112,18 +63,11 @@ export async function startModelLocalRuntime(): Promise<ModelRuntime> {
   // As the flow harness's settle (at most 4 rounds), ending early once the feed and the runner are quiet.
   const settle = async () => {
     for (let round = 0; round < 4; round += 1) {
-      await parts.pump.drain();
-      await time.advance(1);
-      await parts.runner.idle();
+      await parts.round();
       if (round >= 1 && parts.table.readChanges(0, 1).length === 0 && parts.runner.pending === 0) return;
     }
   };
-  const close = async () => {
-    await parts.pump.stop();
-    await parts.runner.stop();
-    parts.queue.close();
-    await parts.table.close();
-  };
+  const close = () => parts.stop();
 
   // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
   const call = async (method: string, path: string, body?: unknown): Promise<any> => {

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { createServer as createTcpServer, type Socket, type Server as TcpServer } from 'node:net';
 
 /** A request the test server received. */
 interface SeenRequest {
@@ -103,13 +103,25 @@ export function startHttpsServer(tls: { key: string; cert: string }): Promise<Te
   return listen(createHttpsServer(tls), 'https', []);
 }
 
-/** A port on 127.0.0.1 that was just free: connecting to it is refused. */
-export async function closedPort(): Promise<number> {
-  const server = createTcpServer();
+/** A TCP server on 127.0.0.1 (an ephemeral port) handing each connection to `onSocket`: its port, and close. */
+export async function listenTcp(
+  onSocket: (socket: Socket) => void = () => {},
+): Promise<{ port: number; close(): Promise<void> }> {
+  const server = createTcpServer(onSocket);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const port = portOf(server);
-  server.close();
-  await once(server, 'close');
+  return {
+    port: portOf(server),
+    close: async () => {
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+/** A port on 127.0.0.1 that was just free: connecting to it is refused. */
+export async function closedPort(): Promise<number> {
+  const { port, close } = await listenTcp();
+  await close();
   return port;
 }

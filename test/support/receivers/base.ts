@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
-import { createServer } from 'node:https';
+import { createServer, type Server } from 'node:https';
 import type { KeyPair } from '../tls-fixtures.ts';
 
 /** A request a provider's receiver read: method, path with query, headers and the exact body. */
@@ -59,14 +59,21 @@ export async function startProviderReceiver(
       res.writeHead(given.status, given.headers).end(given.body ?? '');
     });
   });
+  const { origin, close } = await listenOnLoopback(server);
+  return { origin, received, answerNext: (given) => forced.push(given), close };
+}
+
+/**
+ * An HTTPS server listening on 127.0.0.1 (a free port): its origin, and a close that ends the open
+ * connections first.
+ */
+export async function listenOnLoopback(server: Server): Promise<{ origin: string; close(): Promise<void> }> {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('receiver is not on TCP');
   return {
     origin: `https://127.0.0.1:${address.port}`,
-    received,
-    answerNext: (given) => forced.push(given),
     close: async () => {
       server.closeAllConnections();
       server.close();

@@ -95,6 +95,16 @@ function Step({
           </q>
         </span>
       );
+    case 'page':
+      // One page of an escalation policy's climb: who (or which channel), by what, at which step.
+      return (
+        <span>
+          Paged {e.user_id ? who(e.user_id) : 'a channel'}
+          {e.contact_kind ? ` by ${e.contact_kind}` : ''} (step {e.step + 1}
+          {e.round > 0 ? `, repeat ${e.round}` : ''}): {e.outcome}
+          {e.error ? ` (${e.error})` : ''}
+        </span>
+      );
     case 'resolution':
       return <strong>Resolved: {e.reason}</strong>;
   }

@@ -4,6 +4,7 @@ import { api, fieldErrors, must } from '../api/client';
 import { ErrorNote, Notice } from '../ui/feedback';
 import { SelectField, TextField } from '../ui/fields';
 import { type Cover, CoverFields } from './cover-fields';
+import { type NoticeDraft, NoticeFields, noticeBody, noticeOf } from './notice-fields';
 import { windowsChanged } from './queries';
 import {
   fromLocalInput,
@@ -30,6 +31,7 @@ interface Draft {
   durationMinutes: string;
   timezone: string;
   cover: Cover;
+  notice: NoticeDraft;
 }
 
 const HOUR_MS = 3_600_000;
@@ -50,6 +52,7 @@ function draftOf(w: MaintenanceWindow | undefined, nowMs: number): Draft {
       blueprintSlugs: w?.blueprint_slugs ?? [],
       includeDependents: w?.include_dependents ?? false,
     },
+    notice: noticeOf(w),
   };
 }
 
@@ -70,6 +73,7 @@ function bodyOf(d: Draft) {
     blueprint_slugs: d.cover.blueprintSlugs,
     include_dependents: d.cover.includeDependents,
     ...schedule,
+    ...noticeBody(d.notice, d.kind),
   };
 }
 
@@ -177,6 +181,12 @@ export function WindowForm({ editing, onDone }: { editing?: MaintenanceWindow; o
         </div>
       )}
       <CoverFields cover={draft.cover} onChange={(cover) => set({ cover })} errs={errs} />
+      <NoticeFields
+        notice={draft.notice}
+        kind={draft.kind}
+        onChange={(notice) => set({ notice })}
+        errs={errs}
+      />
       <ErrorNote
         error={save.error}
         title={editing ? 'The window was not saved.' : 'The window was not created.'}

@@ -16,8 +16,8 @@ import {
 
 /**
  * The tenant's windows as a table: name, schedule, what it covers (entities linked to their
- * pages), whether it is on now (as the API computed when read) and when it next starts; members
- * also get Edit and Delete.
+ * pages), whether it is on now (as the API computed when read), when it next starts and whether
+ * status pages announce it; members also get Edit and Delete.
  */
 export function WindowTable({
   windows,
@@ -39,6 +39,7 @@ export function WindowTable({
             <th scope="col">Covers</th>
             <th scope="col">Now</th>
             <th scope="col">Next start</th>
+            <th scope="col">Status pages</th>
             {canWrite ? <th scope="col">Actions</th> : null}
           </tr>
         </thead>
@@ -61,6 +62,13 @@ export function WindowTable({
               </td>
               <td>
                 <NextStart window={w} nowMs={nowMs} />
+              </td>
+              <td>
+                {w.announce ? (
+                  <span className="badge">announced</span>
+                ) : (
+                  <span className="muted">not announced</span>
+                )}
               </td>
               {canWrite ? (
                 <td>

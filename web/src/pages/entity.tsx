@@ -15,6 +15,7 @@ import { refreshDelay, useRefreshOnChange } from '../live/refresh';
 import { IN_MAINTENANCE } from '../maintenance/words';
 import { ChannelTruth } from '../notify/channel-truth';
 import { WhyPaged } from '../notify/why-paged';
+import { OnCallNow } from '../teams/on-call-now';
 import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Page, Section } from '../ui/page';
@@ -78,6 +79,7 @@ export function EntityPage() {
           <EntityFields entity={e} blueprint={bp.data} />
         </Section>
         <Relations entity={e} />
+        <OnCallNow entityId={e.id} />
         <StateRuleSection key={`${e.id}:${e.state_rule}`} entity={e} />
       </div>
       <UptimeSection

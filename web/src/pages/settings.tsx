@@ -1,8 +1,11 @@
+import { ContactMethodsSection } from '../contacts/contact-methods';
+import { NotificationRulesSection } from '../contacts/notification-rules';
 import { useSession } from '../session';
 import { AlertingSection } from '../settings/alerting';
 import { ConnectedClientsSection } from '../settings/connected-clients';
 import { KeysSection } from '../settings/keys';
 import { PingKeySection } from '../settings/ping-key';
+import { ReportsSection } from '../settings/reports';
 import { SecuritySection } from '../settings/security';
 import { SessionsSection } from '../settings/sessions';
 import { SsoSection } from '../settings/sso';
@@ -18,6 +21,9 @@ export function SettingsPage() {
     <Page title="Settings">
       {yours ? <SecuritySection /> : null}
       {yours ? <SessionsSection /> : null}
+      {yours ? <ReportsSection /> : null}
+      {yours ? <ContactMethodsSection /> : null}
+      {yours ? <NotificationRulesSection /> : null}
       <KeysSection />
       <TeamSection />
       <AlertingSection />

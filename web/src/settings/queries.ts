@@ -10,6 +10,7 @@ export const settingsKeys = {
   pingKey: ['ping-key'] as const,
   sessions: ['sessions'] as const,
   sso: ['sso-settings'] as const,
+  report: ['report-preference'] as const,
 };
 
 export const settingsQueries = {
@@ -29,4 +30,7 @@ export const settingsQueries = {
     queryOptions({ queryKey: settingsKeys.sessions, queryFn: () => must(api.GET('/v1/sessions')) }),
   /** GET /v1/settings/sso (admins): the client secret only as ********. */
   sso: () => queryOptions({ queryKey: settingsKeys.sso, queryFn: () => must(api.GET('/v1/settings/sso')) }),
+  /** GET /v1/me/report: your report e-mail (off, weekly, monthly) and its time zone. */
+  report: () =>
+    queryOptions({ queryKey: settingsKeys.report, queryFn: () => must(api.GET('/v1/me/report')) }),
 };

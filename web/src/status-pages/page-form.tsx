@@ -4,15 +4,20 @@ import { ApiError, api, fieldErrors, must } from '../api/client';
 import { EntitySearchChips } from '../catalog/entity-search-chips';
 import type { ChosenEntity } from '../catalog/entity-search-field';
 import { ErrorNote, Notice } from '../ui/feedback';
-import { CheckboxField, TextAreaField, TextField } from '../ui/fields';
+import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fields';
 import { slugOf } from '../ui/slug';
 import { type StatusPageRecord, statusPagesChanged } from './queries';
 
 /**
  * Creates a status page (POST /v1/status-pages) or replaces one (PUT, every field but the slug,
  * which is the page's public address). The form checks nothing the API checks: a 400 names the
- * field and its message shows there; a taken slug (409, whoever holds it) shows at the slug.
+ * field and its message shows there; a taken slug (409, whoever holds it) shows at the slug. Who
+ * may read the page (public, a password, the team's SSO) and the minutes after which drafts from
+ * the dependency graph publish themselves are fields too; the password is write-only: empty on an
+ * edit keeps the one set.
  */
+
+type Visibility = StatusPageRecord['visibility'];
 
 interface Draft {
   slug: string;
@@ -21,6 +26,11 @@ interface Draft {
   /** Named as the page's answer names them (`entities`), or as the search chose them. */
   entities: ChosenEntity[];
   showIncidents: boolean;
+  /** Minutes as typed; empty: never. */
+  autoPublish: string;
+  visibility: Visibility;
+  /** Empty: keep the page's password (an edit), or none given yet. */
+  password: string;
 }
 
 function draftOf(p: StatusPageRecord | undefined): Draft {
@@ -30,8 +40,21 @@ function draftOf(p: StatusPageRecord | undefined): Draft {
     description: p?.description ?? '',
     entities: p?.entities ?? [],
     showIncidents: p?.show_incidents ?? true,
+    autoPublish:
+      p?.auto_publish_drafts_after_minutes == null ? '' : String(p.auto_publish_drafts_after_minutes),
+    visibility: p?.visibility ?? 'public',
+    password: '',
   };
 }
+
+const VISIBILITY_OPTIONS = [
+  { value: 'public', label: 'Anyone with the address' },
+  { value: 'password', label: 'Visitors with a password' },
+  { value: 'sso', label: 'The team, signed in with SSO' },
+] as const;
+
+/** The minutes as the API takes them: a whole number, or null for never (the API checks the range). */
+const minutesOf = (typed: string): number | null => (typed.trim() === '' ? null : Number(typed));
 
 const CHIP_WORDS = {
   legend: 'Entities shown (in this order)',
@@ -66,6 +89,9 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
         description: draft.description.trim() === '' ? null : draft.description,
         entity_ids: draft.entities.map((e) => e.id),
         show_incidents: draft.showIncidents,
+        auto_publish_drafts_after_minutes: minutesOf(draft.autoPublish),
+        visibility: draft.visibility,
+        ...(draft.visibility === 'password' && draft.password !== '' ? { password: draft.password } : {}),
       };
       return editing
         ? must(api.PUT('/v1/status-pages/{slug}', { params: { path: { slug: editing.slug } }, body: fields }))
@@ -135,8 +161,40 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
         onChange={(showIncidents) => set({ showIncidents })}
         hint="The shown entities' open incidents and their last 10 resolved ones."
       />
+      <TextField
+        label="Publish drafts after (minutes)"
+        type="number"
+        value={draft.autoPublish}
+        onChange={(autoPublish) => set({ autoPublish })}
+        hint="A draft Vigil writes from the dependency graph is published by itself if nobody edits, publishes or deletes it by then; empty: never (1 to 1,440)."
+        error={errs.auto_publish_drafts_after_minutes}
+      />
+      <div className="form-grid">
+        <SelectField
+          label="Who may read it"
+          value={draft.visibility}
+          onChange={(visibility) => set({ visibility: visibility as Visibility })}
+          options={VISIBILITY_OPTIONS}
+          error={errs.visibility}
+        />
+        {draft.visibility === 'password' ? (
+          <TextField
+            label="Page password"
+            type="password"
+            value={draft.password}
+            onChange={(password) => set({ password })}
+            autoComplete="new-password"
+            hint={
+              editing?.visibility === 'password'
+                ? 'Empty keeps the password set; a new one signs every visitor out.'
+                : '8 to 200 characters; never shown again.'
+            }
+            error={errs.password}
+          />
+        ) : null}
+      </div>
       <p className="muted">
-        Anyone with the address sees the title, the description, and each shown entity's name, state and daily
+        Anyone who may read it sees the title, the description, and each shown entity's name, state and daily
         uptime over 90 days; never its other details, what its checks watch, or error messages.
       </p>
       <ErrorNote

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { api, must } from '../api/client';
 import { EditDeleteActions } from '../ui/confirm';
 import { scrollRegion } from '../ui/scroll-region';
@@ -6,8 +7,8 @@ import { type StatusPageRecord, statusPagesChanged } from './queries';
 
 /**
  * The tenant's status pages as a table: title, slug, how many entities it shows and a link to the
- * public page (a new tab: it is a page of its own, outside the console); members also get Edit and
- * Delete.
+ * public page (a new tab: it is a page of its own, outside the console) and to its written
+ * incidents in the console; members also get Edit and Delete.
  */
 export function PageTable({
   pages,
@@ -27,6 +28,7 @@ export function PageTable({
             <th scope="col">Slug</th>
             <th scope="col">Entities</th>
             <th scope="col">Public page</th>
+            <th scope="col">Written incidents</th>
             {canWrite ? <th scope="col">Actions</th> : null}
           </tr>
         </thead>
@@ -43,6 +45,11 @@ export function PageTable({
                   {p.public_path}
                   <span className="visually-hidden"> (opens in a new tab)</span>
                 </a>
+              </td>
+              <td>
+                <Link to={`/status-pages/${p.slug}/incidents`}>
+                  Incidents<span className="visually-hidden"> of {p.title}</span>
+                </Link>
               </td>
               {canWrite ? (
                 <td>

@@ -1,0 +1,13 @@
+import { defineContactKind } from './definition.ts';
+
+/**
+ * A push to the console: the person's own signed-in console shows the page, so it has no address
+ * and is verified when added (adding it is the person's own act; nothing leaves the process).
+ */
+export const consoleContact = defineContactKind({
+  label: 'Console',
+  address: null,
+  verifiedWhenAdded: true,
+  missing: () => undefined,
+  send: async () => ({ ok: true }),
+});

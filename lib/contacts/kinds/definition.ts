@@ -1,0 +1,70 @@
+import type * as z from 'zod';
+import type { EmailSender } from '../../domain/formats.ts';
+import type { EgressSettings } from '../../egress/egress.ts';
+import type { EmailTransport } from '../../notify/email-transport.ts';
+import type { SmsTransport } from '../../notify/sms-transport.ts';
+import type { Runtime } from '../../platform/config.ts';
+import type { ProviderAccounts } from './provider-accounts.ts';
+
+/**
+ * One kind of contact method, whole, in one file (as a channel type is: lib/notify/channels): the
+ * address it takes, what the account must have configured for it, and how one message reaches it.
+ * Registered once in ./registry.ts, whose keys are the kinds.
+ */
+
+/** One message to one person (a verification code; a page). */
+interface ContactMessage {
+  subject: string;
+  text: string;
+  /** What a call says (TwiML <Say>). */
+  speech: string;
+  /** The message's id (an X-Vigil-Delivery header on e-mail). */
+  deliveryId: string;
+}
+
+/** The runtime's outbound paths a kind may use. */
+export interface ContactSendDeps {
+  egressAllow: readonly string[];
+  runtime: Runtime;
+  egress?: EgressSettings | undefined;
+  email: EmailTransport | undefined;
+  emailFrom: EmailSender | undefined;
+  /** The cloud's SNS path for SMS; undefined locally. */
+  smsTransport: SmsTransport | undefined;
+  /** Spends one e-mail of the tenant's daily quota: a refusal's words, or undefined when spent. */
+  spendEmail(tenantId: string): Promise<string | undefined>;
+}
+
+export interface SendResult {
+  ok: boolean;
+  /** Why it failed, in words safe to show the person (no secret, no address). */
+  error?: string;
+}
+
+/** Where one message goes. */
+interface ContactTarget {
+  tenantId: string;
+  address: string;
+}
+
+export interface ContactKindDefinition {
+  /** The docs' and the console's name: "SMS", "Phone call (Twilio)". */
+  label: string;
+  /** The address a request gives (strict, a sentence-long message); null: the kind takes none (console). */
+  address: z.ZodType<string> | null;
+  /** What this deployment or account lacks for the kind to send, as a sentence; undefined: nothing. */
+  missing(accounts: ProviderAccounts, deps: ContactSendDeps): string | undefined;
+  /** Verified when added, sent no code (the console is the signed-in person's own). */
+  verifiedWhenAdded?: true;
+  /** Sends one message once. */
+  send(
+    deps: ContactSendDeps,
+    accounts: ProviderAccounts,
+    target: ContactTarget,
+    message: ContactMessage,
+  ): Promise<SendResult>;
+}
+
+export function defineContactKind(definition: ContactKindDefinition): ContactKindDefinition {
+  return definition;
+}

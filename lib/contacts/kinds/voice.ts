@@ -1,0 +1,32 @@
+import { defineContactKind } from './definition.ts';
+import { phoneAddress } from './phone.ts';
+import { failed } from './provider-post.ts';
+import { twilioPost } from './twilio-post.ts';
+
+/**
+ * A phone call that speaks the message, through Twilio's Calls API with inline TwiML
+ * (`Twiml=<Response><Say>…</Say></Response>`), from the sending number of the account's shared
+ * Twilio SMS channel (a call needs a number: an alphanumeric sender or a messaging service cannot call).
+ */
+
+const xml = (text: string) => text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export const voiceContact = defineContactKind({
+  label: 'Phone call (Twilio)',
+  address: phoneAddress,
+  missing: (accounts) =>
+    accounts.voice
+      ? undefined
+      : 'this account has no shared SMS channel with Twilio and a sending phone number: an admin adds one, and its number places the calls',
+  send(deps, accounts, target, message) {
+    const account = accounts.voice;
+    if (!account?.from) return Promise.resolve(failed('this account has no Twilio number to call from'));
+    const twiml = `<Response><Say>${xml(message.speech)}</Say></Response>`;
+    return twilioPost(
+      deps,
+      account,
+      'Calls',
+      new URLSearchParams({ To: target.address, From: account.from, Twiml: twiml }),
+    );
+  },
+});

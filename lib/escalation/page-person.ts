@@ -1,0 +1,182 @@
+import type { ContactReach, ContactStep } from '../contacts/reach.ts';
+import type { StateChangeEvent } from '../domain/states.ts';
+import { getIncident, type IncidentRecord } from '../incidents/incident-items.ts';
+import type { NotifyJob } from '../notify/jobs.ts';
+import type { Clock } from '../platform/clock.ts';
+import { isoTime } from '../platform/clock.ts';
+import type { JobQueue } from '../platform/job-queue.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { Table } from '../store/table.ts';
+import { dueJob, enqueueOrThrow, waitedHop } from './due.ts';
+import { claimPage, type PageRecord, recordPageOutcome } from './page-items.ts';
+import { type PageLinks, pageMessage } from './page-message.ts';
+import { getPolicy, type PolicyTarget } from './policy-items.ts';
+
+/** What paging people works with (built once per runtime: lib/escalation/compose.ts). */
+export interface PagingDeps {
+  table: Table;
+  clock: Clock;
+  logger: Logger;
+  queue: JobQueue<NotifyJob>;
+  reach: Pick<ContactReach, 'plan' | 'send'>;
+  publicUrl: string | undefined;
+  links?: PageLinks | undefined;
+}
+
+type PageContactJob = Extract<NotifyJob, { kind: 'page_contact' }>;
+
+/** Where a page sits in a climb: the incident's opening change, the policy, its round and step. */
+export interface ClimbPlace {
+  event: StateChangeEvent;
+  incident: IncidentRecord;
+  policy: { id: string; name: string };
+  round: number;
+  step: number;
+}
+
+/** A page's key: its place in the climb and its addressee (page-items.ts). */
+const pageKey = (place: Pick<ClimbPlace, 'policy' | 'round' | 'step'>, addressee: string) =>
+  `${place.policy.id}:${place.round}:${place.step}:${addressee}`;
+
+/** A claimed-to-be page of the place, `pending`, at `atMs`. */
+export function newPage(
+  place: ClimbPlace,
+  addressee: string,
+  fields: Pick<PageRecord, 'target' | 'user_id' | 'channel_id' | 'contact_method_id' | 'contact_kind'>,
+  atMs: number,
+): PageRecord {
+  return {
+    tenant_id: place.incident.tenant_id,
+    incident_id: place.incident.id,
+    key: pageKey(place, addressee),
+    policy_id: place.policy.id,
+    round: place.round,
+    step: place.step,
+    ...fields,
+    at: isoTime(atMs),
+    outcome: 'pending',
+    error: null,
+  };
+}
+
+/** Sends one contact step to the person, claimed first (a page claimed before sends nothing). */
+async function pageByMethod(
+  deps: PagingDeps,
+  place: ClimbPlace,
+  target: PolicyTarget,
+  userId: string,
+  step: ContactStep,
+): Promise<void> {
+  const method = step.contact_method;
+  // A method may be used at several delays: each is a page of its own.
+  const page = newPage(
+    place,
+    `u:${userId}:${method.id}:${step.after_seconds}`,
+    { target, user_id: userId, channel_id: null, contact_method_id: method.id, contact_kind: method.kind },
+    deps.clock.now(),
+  );
+  if (!(await claimPage(deps.table, page))) return;
+  const message = await pageMessage(
+    {
+      incident: place.incident,
+      state: place.event.to_state,
+      policyName: place.policy.name,
+      step: place.step,
+      round: place.round,
+    },
+    userId,
+    { publicUrl: deps.publicUrl, links: deps.links, deliveryId: `${place.incident.id}:${page.key}` },
+  );
+  // Claimed: sent at most once. A send that throws is logged failed, never sent again.
+  const result = await deps.reach
+    .send(place.incident.tenant_id, userId, method.id, message)
+    .catch((error: unknown) => ({
+      ok: false,
+      error: error instanceof Error ? error.message : String(error),
+    }));
+  const error = result.ok ? null : 'error' in result && result.error ? String(result.error) : 'not sent';
+  await recordPageOutcome(deps.table, page, { outcome: result.ok ? 'sent' : 'failed', error });
+}
+
+/**
+ * Pages a person for a step due at `stepMs`: their contact plan's steps at 0 s now, each later one
+ * a `page_contact` job due at its delay after the step (it looks at the incident again first). A
+ * person with no verified method is logged `unreachable`.
+ */
+export async function pagePerson(
+  deps: PagingDeps,
+  place: ClimbPlace,
+  target: PolicyTarget,
+  userId: string,
+  stepMs: number,
+): Promise<void> {
+  const plan: ContactStep[] = await deps.reach.plan(place.incident.tenant_id, userId);
+  if (plan.length === 0) {
+    const page = newPage(
+      place,
+      `u:${userId}:none`,
+      { target, user_id: userId, channel_id: null, contact_method_id: null, contact_kind: null },
+      deps.clock.now(),
+    );
+    if (await claimPage(deps.table, page))
+      await recordPageOutcome(deps.table, page, {
+        outcome: 'unreachable',
+        error: 'The person has no verified contact method.',
+      });
+    return;
+  }
+  const nowMs = deps.clock.now();
+  const later = plan.filter((s) => s.after_seconds > 0);
+  for (const step of plan.filter((s) => s.after_seconds === 0))
+    await pageByMethod(deps, place, target, userId, step);
+  await enqueueOrThrow(
+    deps.queue,
+    later.map((step) => {
+      const body: PageContactJob = {
+        kind: 'page_contact',
+        event: place.event,
+        incident_id: place.incident.id,
+        policy_id: place.policy.id,
+        round: place.round,
+        step: place.step,
+        target,
+        user_id: userId,
+        contact_method_id: step.contact_method.id,
+        after_seconds: step.after_seconds,
+        due_ms: stepMs + step.after_seconds * 1000,
+      };
+      return dueJob(body, nowMs, pageContactJobId(body));
+    }),
+  );
+}
+
+const pageContactJobId = (job: PageContactJob) =>
+  `pgc:${job.incident_id}:${job.policy_id}:${job.round}:${job.step}:${job.user_id}:${job.contact_method_id}:${job.after_seconds}`;
+
+/** Handles one `page_contact` job: the incident still open, the contact step is sent (once). */
+export async function handlePageContact(deps: PagingDeps, job: PageContactJob): Promise<void> {
+  const nowMs = deps.clock.now();
+  if (await waitedHop(deps.queue, job, pageContactJobId(job), nowMs)) return;
+  const tenantId = job.event.tenant_id;
+  const incident = await getIncident(deps.table, tenantId, job.incident_id);
+  if (incident?.state !== 'open') {
+    deps.logger.debug('contact step not sent: the incident was acknowledged or resolved', {
+      incident_id: job.incident_id,
+    });
+    return;
+  }
+  // The method is read again by the send; the plan only says which kind it is now.
+  const method = (await deps.reach.plan(tenantId, job.user_id)).find(
+    (s) => s.contact_method.id === job.contact_method_id && s.after_seconds === job.after_seconds,
+  );
+  if (!method) return;
+  const policy = await getPolicy(deps.table, tenantId, job.policy_id);
+  const place: ClimbPlace = {
+    event: job.event,
+    incident,
+    policy: { id: job.policy_id, name: policy?.name ?? 'deleted policy' },
+    round: job.round,
+    step: job.step,
+  };
+  await pageByMethod(deps, place, job.target, job.user_id, method);
+}

@@ -1,0 +1,27 @@
+/**
+ * The small HTML pages a keyless link opens in a browser (an e-mail channel's confirmation, a
+ * report's unsubscribe): one frame and one set of headers for them all.
+ */
+
+/** Headers of those pages: no script, no framing, forms only to this origin, never cached. */
+export const SMALL_PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+/** A whole page around `bodyHtml`, headed by `titleHtml` (both already escaped by the caller). */
+export function smallPage(titleHtml: string, bodyHtml: string): string {
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">',
+    `<title>${titleHtml}</title></head>`,
+    '<body style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:15px;max-width:36em;margin:3em auto;padding:0 1em">',
+    `<h1 style="font-size:1.4em">${titleHtml}</h1>`,
+    bodyHtml,
+    '</body></html>',
+  ].join('\n');
+}

@@ -1,0 +1,138 @@
+import * as z from 'zod';
+import { issueSentence } from '../../http/issue-messages.ts';
+import { ValidationError } from '../../platform/errors.ts';
+import {
+  IMPACT_LEVELS,
+  PAGE_INCIDENT_STATUSES,
+  pageIncidentCreateBody,
+  pageIncidentUpdateBody,
+} from '../../status-pages/page-incidents.ts';
+import type { BuiltinTool } from './deps.ts';
+import { toolResult } from './result.ts';
+
+/**
+ * Written incidents on a status page for agents (issue 54 item 1): write one, and add updates as
+ * it moves on (the same service and validation as POST /v1/status-pages/{slug}/incidents and its
+ * /updates). `notify` is stored with the update; subscribers are not told yet.
+ */
+
+const WRITES = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;
+
+const page = { page: z.string().min(1).max(200) };
+const createArgs = pageIncidentCreateBody.extend(page);
+const updateArgs = pageIncidentUpdateBody.extend({ ...page, incident_id: z.string().min(1).max(64) });
+
+function parsed<S extends z.ZodType>(schema: S, args: unknown, what: string): z.infer<S> {
+  const result = schema.safeParse(args, { error: issueSentence });
+  if (result.success) return result.data;
+  throw new ValidationError(
+    `invalid ${what}`,
+    result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+  );
+}
+
+/** create_page_incident: an incident on a status page, with its first update. */
+export const createPageIncident: BuiltinTool = {
+  name: 'create_page_incident',
+  annotations: { title: 'Write a status-page incident', ...WRITES },
+  handler: async (deps, caller, args) => {
+    const { page: slug, ...body } = parsed(createArgs, args, 'page incident');
+    const incident = await deps.pageIncidents.create(caller.tenantId, slug, body);
+    const shown = incident.draft ? 'saved as a draft (not shown)' : `shown on /p/${slug}`;
+    return toolResult(
+      `Wrote incident "${incident.title}" (${incident.status}) on status page ${slug}, ${shown}.`,
+      {
+        incident,
+      },
+    );
+  },
+};
+
+/** update_page_incident: a new update (status forward only, Markdown body, notify). */
+export const updatePageIncident: BuiltinTool = {
+  name: 'update_page_incident',
+  annotations: { title: 'Update a status-page incident', ...WRITES },
+  handler: async (deps, caller, args) => {
+    const { page: slug, incident_id, ...body } = parsed(updateArgs, args, 'page incident update');
+    const incident = await deps.pageIncidents.addUpdate(caller.tenantId, slug, incident_id, body);
+    const notify = body.notify ? ' (marked to notify subscribers)' : '';
+    return toolResult(
+      `Updated incident "${incident.title}" on status page ${slug}: ${incident.status}${notify}.`,
+      {
+        incident,
+      },
+    );
+  },
+};
+
+/** The two tools as the catalog-ops manifest offers them (lib/mcp/builtins/catalog-ops.ts). */
+export const PAGE_INCIDENT_TOOL_ENTRIES = [
+  {
+    name: 'create_page_incident',
+    description:
+      'Write an incident on a status page (shown at /p/{page} unless a draft): title, impact per entity the page shows, and its first update (status, Markdown body, notify); a past started_at and resolved_at backfill one for the record. notify is stored; subscribers are not told yet.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        page: { type: 'string', description: 'The status page’s slug' },
+        title: { type: 'string', minLength: 1, maxLength: 200 },
+        status: { type: 'string', enum: [...PAGE_INCIDENT_STATUSES], default: 'investigating' },
+        body: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 4000,
+          description: 'Markdown: paragraphs, emphasis, lists, links, code',
+        },
+        notify: { type: 'boolean', default: false },
+        impact: {
+          type: 'array',
+          maxItems: 100,
+          items: {
+            type: 'object',
+            properties: {
+              entity_id: { type: 'string', description: 'An entity the page shows (ent_…)' },
+              level: { type: 'string', enum: [...IMPACT_LEVELS] },
+            },
+            required: ['entity_id', 'level'],
+            additionalProperties: false,
+          },
+        },
+        started_at: { type: 'string', description: 'ISO 8601 UTC, not in the future; now when absent' },
+        resolved_at: { type: 'string', description: 'A backfilled incident’s end (status resolved)' },
+        linked_incident_ids: {
+          type: 'array',
+          maxItems: 20,
+          items: { type: 'string' },
+          description: 'Automatic incidents (inc_…) this one explains',
+        },
+        draft: { type: 'boolean', default: false, description: 'A draft is not shown on the page' },
+      },
+      required: ['page', 'title', 'body'],
+      additionalProperties: false,
+    },
+    annotations: createPageIncident.annotations,
+  },
+  {
+    name: 'update_page_incident',
+    description:
+      'Add an update to a status-page incident: the status moves forward only (investigating, identified, monitoring, resolved; resolved ends it), with a Markdown body and notify (stored; subscribers are not told yet).',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        page: { type: 'string', description: 'The status page’s slug' },
+        incident_id: { type: 'string', description: 'The page incident (pin_…)' },
+        status: { type: 'string', enum: [...PAGE_INCIDENT_STATUSES] },
+        body: { type: 'string', minLength: 1, maxLength: 4000, description: 'Markdown' },
+        notify: { type: 'boolean', default: false },
+      },
+      required: ['page', 'incident_id', 'status', 'body'],
+      additionalProperties: false,
+    },
+    annotations: updatePageIncident.annotations,
+  },
+];

@@ -1,0 +1,90 @@
+import { issueSentence } from '../../http/issue-messages.ts';
+import { NotFoundError, ValidationError } from '../../platform/errors.ts';
+import { whoQuery } from '../../teams/team-schemas.ts';
+import type { BuiltinTool } from './deps.ts';
+import { optionalString, READS } from './deps.ts';
+import { entityWords } from './names.ts';
+import { toolResult } from './result.ts';
+
+/**
+ * who_is_on_call (issue 55 item 5): GET /v1/oncall for agents, by entity (its id, or its
+ * blueprint and slug), team or schedule, at `at` (default now); each answer row in words with the
+ * path it took (entity → team → schedule → person).
+ */
+export const whoIsOnCall: BuiltinTool = {
+  name: 'who_is_on_call',
+  annotations: { title: 'Who is on call', ...READS },
+  handler: async (deps, caller, args) => {
+    const blueprint = optionalString(args, 'blueprint_slug');
+    const slug = optionalString(args, 'entity_slug');
+    if ((blueprint === undefined) !== (slug === undefined))
+      throw ValidationError.field(
+        blueprint ? 'entity_slug' : 'blueprint_slug',
+        'Give blueprint_slug and entity_slug together.',
+      );
+    let entityId = optionalString(args, 'entity_id');
+    if (blueprint && slug) {
+      if (entityId)
+        throw ValidationError.field('entity_id', 'Give entity_id, or blueprint_slug and entity_slug.');
+      const entity = await deps.entityStore.get(caller.tenantId, blueprint, slug);
+      if (!entity) throw new NotFoundError(`entity ${blueprint}/${slug}`);
+      entityId = entity.id;
+    }
+    const query = whoQuery.safeParse(
+      {
+        entity_id: entityId,
+        team_id: optionalString(args, 'team_id'),
+        schedule_id: optionalString(args, 'schedule_id'),
+        at: optionalString(args, 'at'),
+      },
+      { error: issueSentence },
+    );
+    if (!query.success)
+      throw new ValidationError(
+        query.error.issues[0]?.message ?? 'invalid arguments',
+        query.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      );
+    const answer = await deps.who.whoIsOnCall(caller.tenantId, query.data);
+    const asked = answer.entity ? entityWords(answer.entity) : null;
+    const rows = answer.on_call.map((row) => {
+      const steps = [
+        row.path.team
+          ? `team "${row.path.team.name}"${row.path.ownership === 'blueprint_default' ? ' (default owner of the blueprint)' : ''}`
+          : null,
+        row.path.schedule ? `schedule "${row.path.schedule.name}"` : null,
+      ].filter((s) => s !== null);
+      const who = row.user
+        ? `${row.user.name ?? row.user.email ?? 'a former member'}${row.user.email ? ` <${row.user.email}>` : ''}${row.until ? ` until ${row.until}` : ''}`
+        : `nobody (${row.note ?? 'no one on call'})`;
+      return `${steps.join(' → ')}: ${who}`;
+    });
+    const head = `On call${asked ? ` for ${asked}` : ''} at ${answer.at}`;
+    const summary =
+      rows.length > 0 ? `${head}: ${rows.join('; ')}.` : `${head}: nobody. ${answer.note ?? ''}`.trim();
+    return toolResult(summary, answer);
+  },
+};
+
+/** The tool as the catalog-ops manifest offers it (lib/mcp/builtins/catalog-ops.ts). */
+export const WHO_IS_ON_CALL_ENTRY = {
+  name: 'who_is_on_call',
+  description:
+    'Who is on call now (or at `at`) for an entity (entity_id, or blueprint_slug and entity_slug), a team (team_id) or a schedule (schedule_id), or with none of them for every team: the person per owning team, with the path taken (entity → owning team → its schedule → person), until when, and why nobody when nobody is.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      entity_id: { type: 'string', maxLength: 64, description: 'The entity (ent_…)' },
+      blueprint_slug: {
+        type: 'string',
+        maxLength: 100,
+        description: 'With entity_slug: the entity’s blueprint',
+      },
+      entity_slug: { type: 'string', maxLength: 100, description: 'With blueprint_slug: the entity' },
+      team_id: { type: 'string', maxLength: 64, description: 'The team (team_…)' },
+      schedule_id: { type: 'string', maxLength: 64, description: 'The schedule (sch_…)' },
+      at: { type: 'string', maxLength: 40, description: 'ISO 8601 time with a zone; default now' },
+    },
+    additionalProperties: false,
+  },
+  annotations: whoIsOnCall.annotations,
+};

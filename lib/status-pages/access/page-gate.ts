@@ -1,0 +1,99 @@
+import type { RouteContext } from '../../http/types.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Table } from '../../store/table.ts';
+import type { PageHosts } from '../domains/page-hosts.ts';
+import { findPublicPage } from '../pages/status-page-items.ts';
+import { createLoadCache } from '../public/page-cache.ts';
+import { hasAccess } from './access-cookie.ts';
+import type { PageAccessPorts } from './page-access-ports.ts';
+import { FORM_CSP, renderPasswordForm, renderSsoPrompt } from './password-form.ts';
+
+/**
+ * Who may read a page's keyless routes (every /p/{slug} route: the page, its history, status.json,
+ * badge and feeds). A public page answers as before; a password page answers its routes only to a
+ * request carrying a valid access cookie (access-cookie.ts), privately (`Cache-Control: private,
+ * no-store`, so neither a browser's shared cache nor CloudFront keeps it), and the password form
+ * (401) to any other. An SSO page answers only a request whose console session (the session
+ * cookie, Path=/) is of the page's team and signed in through its SSO, and to any other a page
+ * with a link to that SSO's sign-in, which comes back to the page (401). The page's privacy is read
+ * once per slug per 30 s like its render, so a change of visibility or password takes effect within
+ * 30 s, as every page change does; a session's end takes effect at once.
+ */
+
+const GATE_CACHE_MS = 30_000;
+const GATE_CACHE_ENTRIES = 1000;
+const PRIVATE_CACHE = 'private, no-store';
+
+export const FORM_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': PRIVATE_CACHE,
+  'content-security-policy': FORM_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+interface Privacy {
+  visibility: 'public' | 'password' | 'sso';
+  tenantId: string;
+  /** The key its cookies are signed with (password pages); null for the others. */
+  accessKey: string | null;
+}
+
+export interface PageGateDeps {
+  table: Table;
+  clock: Clock;
+  sessionOf: PageAccessPorts['sessionOf'];
+  /** The page domains: on its custom domain, a page's password form posts to /access. */
+  pageHosts: PageHosts;
+}
+
+/** The gate in front of every /p/{slug} route. */
+export function createPageGate(deps: PageGateDeps) {
+  const cache = createLoadCache<Privacy | undefined>({
+    clock: deps.clock,
+    ttlMs: GATE_CACHE_MS,
+    maxEntries: GATE_CACHE_ENTRIES,
+    keep: (p) => p !== undefined,
+  });
+  const privacy = (slug: string) =>
+    cache.get(slug, async () => {
+      const page = await findPublicPage(deps.table, slug);
+      if (!page) return undefined;
+      return {
+        visibility: page.visibility,
+        tenantId: page.tenant_id,
+        accessKey: page.visibility === 'password' ? page.access_key : null,
+      };
+    });
+
+  return {
+    /**
+     * The route's own answer when the page is public, unknown (its own 404) or opened by the
+     * request's cookie (then private, not stored by shared caches); else the password form.
+     */
+    async guard(slug: string, ctx: Pick<RouteContext, 'headers'>, answer: () => Promise<Response>) {
+      const page = await privacy(slug);
+      if (page === undefined || page.visibility === 'public') return answer();
+      if (page.visibility === 'sso') {
+        const session = await deps.sessionOf(ctx.headers);
+        if (session?.tenantId !== page.tenantId || session.signedInWith !== 'sso')
+          return new Response(renderSsoPrompt(slug, page.tenantId), { status: 401, headers: FORM_HEADERS });
+      } else if (
+        page.accessKey === null ||
+        !hasAccess(ctx.headers.cookie, slug, page.accessKey, deps.clock.now())
+      )
+        return new Response(renderPasswordForm(deps.pageHosts.linksOf(slug, ctx.headers).base), {
+          status: 401,
+          headers: FORM_HEADERS,
+        });
+      const res = await answer();
+      const headers = new Headers(res.headers);
+      headers.set('cache-control', PRIVATE_CACHE);
+      headers.delete('access-control-allow-origin');
+      return new Response(res.body, { status: res.status, headers });
+    },
+  };
+}
+
+export type PageGate = ReturnType<typeof createPageGate>;

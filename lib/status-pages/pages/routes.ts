@@ -1,0 +1,75 @@
+import { defineRoute } from '../../http/define-route.ts';
+import { answerCreated, answerNoContent, answerOk } from '../../http/tenant-handlers.ts';
+import { type AuthedRoute, ok } from '../../http/types.ts';
+import { pageCreateBody, pageParams, pageReplaceBody } from './request-schemas.ts';
+import { statusPageListSchema, statusPageSchema } from './responses.ts';
+import type { StatusPageService } from './status-page-service.ts';
+
+const tag = 'Status pages';
+
+/** GET/POST /v1/status-pages and GET/PUT/DELETE /v1/status-pages/{slug} (members write, read-only keys read). */
+export function statusPageRoutes(deps: { pages: StatusPageService }): AuthedRoute[] {
+  const { pages } = deps;
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/status-pages',
+      auth: 'key',
+      operationId: 'listStatusPages',
+      tag,
+      summary: 'The tenant’s public status pages, by slug',
+      schemas: { responses: { 200: statusPageListSchema } },
+      handler: async ({ principal }) => ok({ status_pages: await pages.list(principal.tenantId) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/status-pages',
+      auth: 'key',
+      operationId: 'createStatusPage',
+      tag,
+      summary:
+        'Create a public status page, served without a key at /p/{slug} (the slug is globally unique: one taken by anyone is 409)',
+      schemas: {
+        body: pageCreateBody,
+        responses: { 201: statusPageSchema },
+        errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
+      },
+      handler: answerCreated((tenantId, { body }) => pages.create(tenantId, body)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/status-pages/{slug}',
+      auth: 'key',
+      operationId: 'getStatusPage',
+      tag,
+      summary: 'One status page',
+      schemas: { params: pageParams, responses: { 200: statusPageSchema } },
+      handler: answerOk((tenantId, { params }) => pages.get(tenantId, params.slug)),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/v1/status-pages/{slug}',
+      auth: 'key',
+      operationId: 'replaceStatusPage',
+      tag,
+      summary: 'Replace a status page’s title, description, entities and show_incidents (the slug stays)',
+      schemas: {
+        params: pageParams,
+        body: pageReplaceBody,
+        responses: { 200: statusPageSchema },
+        errors: ['CONFLICT'],
+      },
+      handler: answerOk((tenantId, { params, body }) => pages.replace(tenantId, params.slug, body)),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/status-pages/{slug}',
+      auth: 'key',
+      operationId: 'deleteStatusPage',
+      tag,
+      summary: 'Delete a status page (its slug is free again)',
+      schemas: { params: pageParams, responses: { 204: null } },
+      handler: answerNoContent((tenantId, { params }) => pages.remove(tenantId, params.slug)),
+    }),
+  ];
+}

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import type { PageLinks } from '../domains/page-hosts.ts';
+import {
+  type HistoryView,
+  historyHtml,
+  historyPageHtml,
+  INCIDENTS_STYLE,
+  openIncidentsHtml,
+} from '../incidents/render-incidents.ts';
+import { maintenanceNoticesHtml } from '../maintenance-notices/render-notices.ts';
+import { SUBSCRIBE_STYLE, subscribeFormHtml } from '../subscribers/subscriber-pages.ts';
+import { escapeHtml, time } from './html-text.ts';
+import type { PublicPage, PublicState } from './public-view.ts';
+import { BARS_STYLE, percent, renderBars } from './render-bars.ts';
+
+/**
+ * The public status page as HTML, rendered on the server from the public view alone: no script at
+ * all (so no console code and no key can be in it), one inline stylesheet allowed by its hash, and
+ * every text escaped. The CSP below forbids everything else.
+ */
+
+const STYLE = [
+  'body{font:15px/1.5 system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1c1f24}',
+  'main{max-width:860px;margin:0 auto;padding:24px 16px}',
+  'h1{font-size:26px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px}',
+  '.banner{padding:12px 16px;border-radius:6px;font-weight:600;margin:16px 0;color:#fff}',
+  '.s-up{background:#16794a}.s-degraded{background:#8a5a00}.s-down{background:#b3261e}.s-unknown{background:#5b6470}.s-maintenance{background:#1f5fa8}',
+  'ul{list-style:none;padding:0;margin:0}',
+  '.entity{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:10px 14px;margin:8px 0}',
+  '.row{display:flex;justify-content:space-between;gap:12px;flex-wrap:wrap}',
+  '.state{font-weight:600}.t-up{color:#16794a}.t-degraded{color:#8a5a00}.t-down{color:#b3261e}.t-unknown{color:#5b6470}.t-maintenance{color:#1f5fa8}',
+  BARS_STYLE,
+  INCIDENTS_STYLE,
+  '.meta{color:#4a515b;font-size:13px}',
+  SUBSCRIBE_STYLE,
+  'footer{color:#4a515b;font-size:13px;margin-top:32px}',
+].join('');
+
+const STYLE_HASH = `sha256-${createHash('sha256').update(STYLE).digest('base64')}`;
+
+/** The page's CSP: nothing but its own hashed stylesheet; no script, frame, base or plugin; forms post only here (subscribe). */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  `style-src '${STYLE_HASH}'`,
+  "img-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const STATE_WORDS: Record<PublicState, string> = {
+  up: 'Operational',
+  degraded: 'Degraded',
+  down: 'Down',
+  unknown: 'No data yet',
+};
+const BANNER: Record<PublicState, string> = {
+  up: 'All systems operational',
+  degraded: 'Some systems are degraded',
+  down: 'Some systems are down',
+  unknown: 'No status yet',
+};
+
+/** The page's banner: under maintenance when a window covers an entity and nothing outside it is wrong. */
+function bannerOf(view: PublicPage): { className: string; text: string } {
+  if (view.maintenance && (view.state === 'up' || view.state === 'unknown')) {
+    return { className: 's-maintenance', text: 'Under maintenance' };
+  }
+  return { className: `s-${view.state}`, text: BANNER[view.state] };
+}
+
+function entityItem(entity: PublicPage['entities'][number]): string {
+  const name = escapeHtml(entity.name);
+  const uptime = entity.uptime_ratio === null ? 'no uptime data' : `${percent(entity.uptime_ratio)} uptime`;
+  return [
+    '<li class="entity"><div class="row">',
+    entity.in_maintenance
+      ? `<span>${name}</span><span class="state t-maintenance">Under maintenance</span></div>`
+      : `<span>${name}</span><span class="state t-${entity.state}">${STATE_WORDS[entity.state]}</span></div>`,
+    renderBars(entity.days),
+    `<div class="meta">${escapeHtml(uptime)}</div></li>`,
+  ].join('');
+}
+
+function incidents(view: NonNullable<PublicPage['incidents']>): string {
+  const open = view.open.map(
+    (i) =>
+      `<li class="entity">${escapeHtml(i.entity_name)}: ${i.state === 'acknowledged' ? 'investigating' : 'open'} since ${time(i.opened_at)}</li>`,
+  );
+  const resolved = view.resolved.map(
+    (i) =>
+      `<li class="entity">${escapeHtml(i.entity_name)}: ${time(i.opened_at)} to ${time(i.resolved_at)} (${Math.max(1, Math.round(i.duration_seconds / 60))} min)</li>`,
+  );
+  return [
+    '<h2>Open incidents</h2>',
+    open.length > 0 ? `<ul>${open.join('')}</ul>` : '<p>None.</p>',
+    '<h2>Recent incidents</h2>',
+    resolved.length > 0 ? `<ul>${resolved.join('')}</ul>` : '<p>None.</p>',
+  ].join('');
+}
+
+function documentOf(title: string, body: string, head = ''): string {
+  return [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>${head}<style>${STYLE}</style></head>`,
+    `<body><main>${body}</main></body></html>`,
+  ].join('');
+}
+
+/** The whole page, its links under `links` (/p/{slug}, or the root of its custom domain). */
+export function renderPage(view: PublicPage, links: PageLinks): string {
+  const { base } = links;
+  const feeds = { rss: `${base}/feed.rss`, atom: `${base}/feed.atom` };
+  const body = [
+    `<h1>${escapeHtml(view.title)}</h1>`,
+    view.description ? `<p>${escapeHtml(view.description)}</p>` : '',
+    `<div class="banner ${bannerOf(view).className}" role="status">${bannerOf(view).text}</div>`,
+    openIncidentsHtml(view.written_incidents.open),
+    maintenanceNoticesHtml(view.maintenance_notices),
+    '<h2>Services</h2>',
+    view.entities.length > 0
+      ? `<ul>${view.entities.map(entityItem).join('')}</ul>`
+      : '<p>Nothing is shown yet.</p>',
+    view.incidents ? incidents(view.incidents) : '',
+    historyHtml(base, view.written_incidents.history, view.generated_at),
+    subscribeFormHtml(base),
+    `<footer>Updated ${time(view.generated_at)}. Follow the incidents: <a href="${feeds.rss}">RSS</a> · <a href="${feeds.atom}">Atom</a>. Powered by Vigil.</footer>`,
+  ].join('');
+  // Feed readers and browsers find the feeds from the page's address (RSS Autodiscovery).
+  const head = [
+    `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(view.title)} (RSS)" href="${feeds.rss}">`,
+    `<link rel="alternate" type="application/atom+xml" title="${escapeHtml(view.title)} (Atom)" href="${feeds.atom}">`,
+  ].join('');
+  return documentOf(view.title, body, head);
+}
+
+/** A page of the written-incident history (the last 90 days, or one month's archive). */
+export function renderHistory(view: HistoryView): string {
+  return documentOf(`${view.heading} · ${view.title}`, historyPageHtml(view));
+}
+
+/** The page of an unknown slug. */
+export function renderNotFound(): string {
+  return documentOf(
+    'Status page not found',
+    '<h1>Status page not found</h1><p>There is no status page at this address.</p>',
+  );
+}

@@ -1,0 +1,196 @@
+import type { EmailSender } from '../../domain/formats.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { ConditionFailedError, type Table } from '../../store/table.ts';
+import { getPageIncident, type PageIncidentRecord } from '../incidents/page-incident-items.ts';
+import { getStatusPage, type PageAddress, type StatusPageRecord } from '../pages/status-page-items.ts';
+import { createMaintenanceNoticeJobs } from './maintenance-jobs.ts';
+import { confirmationMail, type MailContent, noticeMail } from './notice-email.ts';
+import { type NoticeOutcome, noticeClaimedOp, noticeOutcomeOps } from './notice-items.ts';
+import {
+  isPageJob,
+  NOTICE_BATCH,
+  noticeJobId,
+  type PageJob,
+  type PageJobQueue,
+  type PageNoticeJob,
+} from './page-jobs.ts';
+import { SUBSCRIBE_QUOTAS } from './subscribe-service.ts';
+import {
+  getSubscriber,
+  listSubscribers,
+  type SubscriberRecord,
+  subscriberReplacedOp,
+} from './subscriber-items.ts';
+import { confirmPath, type LinkKey, linkToken, managePath } from './subscriber-links.ts';
+import { type SubscriberWebhooks, webhookNotice } from './subscriber-webhooks.ts';
+
+/**
+ * The notify queue's handlers of the subscribers' jobs (page-jobs.ts). Every email goes through
+ * the runtime's transport (SMTP locally, SES in the cloud) and counts against the tenant's daily
+ * email quota. A notice is claimed per (subscriber, update) before it is sent, so a redelivered
+ * job, or a batch enqueued twice, tells nobody twice; its outcome is counted per update.
+ */
+
+/** One email as the runtime's transport takes it (lib/notify's EmailTransport fits it). */
+interface PageMail extends Omit<MailContent, 'headers'> {
+  from: EmailSender;
+  to: string[];
+  deliveryId: string;
+  headers: Record<string, string>;
+}
+interface PageMailer {
+  send(mail: PageMail): Promise<{ ok: boolean; error?: string | null }>;
+}
+
+export interface PageJobDeps {
+  table: Table;
+  clock: Clock;
+  logger: Logger;
+  queue: PageJobQueue;
+  linkKey: LinkKey;
+  /** Undefined when this deployment has no email transport or sender: emails are skipped, saying so. */
+  mail: { transport: PageMailer; from: EmailSender } | undefined;
+  publicUrl: string | undefined;
+  /** Takes `count` emails from the tenant's daily email quota; the refusal when it is spent. */
+  spendEmail(tenantId: string, count: number): Promise<{ skipped: string } | undefined>;
+  webhooks: SubscriberWebhooks;
+}
+
+export function createPageJobs(deps: PageJobDeps) {
+  const { table, clock, logger } = deps;
+  const base = () => deps.publicUrl?.replace(/\/+$/, '') ?? '';
+  /**
+   * Where a page's routes are for its subscribers: https://{domain} on its custom domain, else
+   * /p/{slug} on VIGIL_PUBLIC_URL. The page (`/` on its domain) is `pageUrl`.
+   */
+  const rootOf = (page: PageAddress) =>
+    page.domain === null ? `${base()}/p/${page.slug}` : `https://${page.domain}`;
+  const pageUrl = (page: PageAddress) => (page.domain === null ? rootOf(page) : `${rootOf(page)}/`);
+
+  /** Sends one email to one subscriber, within the tenant's quota. */
+  const email = async (
+    s: SubscriberRecord,
+    content: MailContent,
+    deliveryId: string,
+  ): Promise<{ status: NoticeOutcome; reason: string | null }> => {
+    if (!deps.mail) return { status: 'skipped', reason: 'no email transport or sender on this deployment' };
+    const refused = await deps.spendEmail(s.tenant_id, 1);
+    if (refused) return { status: 'skipped', reason: refused.skipped };
+    const outcome = await deps.mail.transport
+      .send({ ...content, from: deps.mail.from, to: [s.address], deliveryId })
+      .catch((error: unknown) => ({ ok: false, error: String(error) }));
+    return outcome.ok
+      ? { status: 'sent', reason: null }
+      : { status: 'failed', reason: outcome.error ?? 'not sent' };
+  };
+
+  const confirm = async (job: Extract<PageJob, { kind: 'page_confirm' }>) => {
+    const s = await getSubscriber(table, job.tenant_id, job.page, job.subscriber_id);
+    if (s?.state !== 'pending' || s.confirm_nonce !== job.nonce || s.confirm_mailed === job.nonce) return;
+    const page = await getStatusPage(table, job.tenant_id, job.page);
+    if (!page) return;
+    const claimed = { ...s, confirm_mailed: job.nonce, version: s.version + 1 };
+    try {
+      await table.transact([subscriberReplacedOp(claimed, s.version)]);
+    } catch (error) {
+      // Changed meanwhile (confirmed, a newer link): that change enqueued what is due.
+      if (error instanceof ConditionFailedError) return;
+      throw error;
+    }
+    const token = linkToken(await deps.linkKey(), 'confirm', s, job.nonce);
+    const link = `${rootOf(page)}${confirmPath(token)}`;
+    const days = Math.round(SUBSCRIBE_QUOTAS.confirmTtlMs / 86_400_000);
+    const sent = await email(s, confirmationMail(page.title, link, days, s.url), `pcf-${s.id}-${job.nonce}`);
+    if (sent.status !== 'sent')
+      logger.warn('status page confirmation email not sent', { tenant_id: s.tenant_id, reason: sent.reason });
+  };
+
+  /** Whether a subscriber is told of an update: confirmed by then, and taking all or an impacted entity. */
+  const concerns = (s: SubscriberRecord, incident: PageIncidentRecord, at: string) =>
+    s.confirmed_at !== null &&
+    s.confirmed_at <= at &&
+    (s.components === 'all' || incident.impact.some((i) => s.components.includes(i.entity_id)));
+
+  /**
+   * Tells one subscriber once: claims (subscriber, notice key) before `send`, so a redelivered job
+   * or a batch enqueued twice tells nobody twice, then counts the outcome under the key.
+   */
+  const tellOnce = async (
+    page: PageAddress,
+    s: SubscriberRecord,
+    updateId: string,
+    send: (manageUrl: string) => Promise<{ status: NoticeOutcome; reason: string | null }>,
+  ) => {
+    const k = { tenant_id: s.tenant_id, update_id: updateId, subscriber_id: s.id };
+    try {
+      await table.transact([noticeClaimedOp(k, isoTime(clock.now()))]);
+    } catch (error) {
+      if (error instanceof ConditionFailedError) return;
+      throw error;
+    }
+    const manageUrl = `${rootOf(page)}${managePath(linkToken(await deps.linkKey(), 'manage', s, s.manage_nonce))}`;
+    const outcome = await send(manageUrl);
+    const nowMs = clock.now();
+    for (const op of noticeOutcomeOps(k, { ...outcome, at: isoTime(nowMs) }, nowMs)) await table.update(op);
+  };
+
+  const tell = (
+    page: StatusPageRecord,
+    incident: PageIncidentRecord,
+    update: PageIncidentRecord['updates'][number],
+    s: SubscriberRecord,
+  ) =>
+    tellOnce(page, s, update.id, (manageUrl) => {
+      const deliveryId = `pgn-${update.id}-${s.id}`;
+      return s.kind === 'webhook'
+        ? deps.webhooks.deliver(
+            s,
+            webhookNotice({ page, pageUrl: pageUrl(page), manageUrl, incident, update }),
+            deliveryId,
+          )
+        : email(
+            s,
+            noticeMail({ pageTitle: page.title, pageUrl: pageUrl(page), manageUrl, incident, update }),
+            deliveryId,
+          );
+    });
+
+  const notice = async (job: PageNoticeJob) => {
+    const incident = await getPageIncident(table, job.tenant_id, job.page, job.incident_id);
+    const update = incident?.updates.find((u) => u.id === job.update_id);
+    if (!incident || incident.draft || !update?.notify) return;
+    const page = await getStatusPage(table, job.tenant_id, job.page);
+    if (!page) return;
+    const batch = await listSubscribers(table, job.tenant_id, job.page, {
+      state: 'confirmed',
+      limit: NOTICE_BATCH,
+      after: job.after ?? undefined,
+    });
+    // The next batch first: a crash in this one brings this job back, which enqueues the same next one.
+    if (batch.next !== null) {
+      const { failed } = await deps.queue.enqueue([
+        { id: noticeJobId(update.id, batch.next), body: { ...job, after: batch.next } },
+      ]);
+      if (failed.length > 0) throw new Error('the next batch of page notices could not be enqueued');
+    }
+    for (const s of batch.items) if (concerns(s, incident, update.at)) await tell(page, incident, update, s);
+  };
+
+  const maintenance = createMaintenanceNoticeJobs({
+    ...deps,
+    pageUrl,
+    email,
+    tellOnce,
+  });
+
+  return {
+    isPageJob,
+    /** Runs one subscribers' job; throws to have the queue bring it back. */
+    async handle(job: PageJob): Promise<void> {
+      if (job.kind === 'page_confirm') return confirm(job);
+      if (job.kind === 'page_notice') return notice(job);
+      return maintenance.handle(job);
+    },
+  };
+}
