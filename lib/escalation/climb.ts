@@ -6,8 +6,17 @@ import { listRoutes } from '../notify/records.ts';
 import { RetryLaterError } from '../platform/job-queue.ts';
 import { owningTeams } from '../teams/who-service.ts';
 import { dueJob, enqueueOrThrow, waitedHop } from './due.ts';
-import { claimPage, recordPageOutcome } from './page-items.ts';
-import { type ClimbPlace, newPage, type PagingDeps, pagePerson } from './page-person.ts';
+import { recordPageOutcome, takePage } from './page-items.ts';
+import {
+  type ClimbPlace,
+  type ComeBack,
+  comeBackIfAsked,
+  latest,
+  newPage,
+  type PagingDeps,
+  pagePerson,
+  recordUnsent,
+} from './page-person.ts';
 import { getPolicy, type PolicyRecord, type PolicyTarget } from './policy-items.ts';
 import { addresseesOf } from './targets.ts';
 
@@ -86,13 +95,13 @@ export async function handleClimb(deps: PagingDeps & PagingParts, job: ClimbJob)
     step: job.step,
   };
   const { addressees, nobody } = await addresseesOf(deps.table, tenantId, step.targets, nowMs);
-  for (const addressee of addressees) {
-    if ('user_id' in addressee) {
-      await pagePerson(deps, place, addressee.target, addressee.user_id, job.due_ms);
-      continue;
-    }
-    await pageChannel(deps, place, addressee.target, addressee.channel_id);
-  }
+  const asks: ComeBack[] = [];
+  for (const addressee of addressees)
+    asks.push(
+      'user_id' in addressee
+        ? await pagePerson(deps, place, addressee.target, addressee.user_id, job.due_ms)
+        : await pageChannel(deps, place, addressee.target, addressee.channel_id),
+    );
   for (const target of nobody) {
     const page = newPage(
       place,
@@ -100,14 +109,19 @@ export async function handleClimb(deps: PagingDeps & PagingParts, job: ClimbJob)
       { target, user_id: null, channel_id: null, contact_method_id: null, contact_kind: null },
       nowMs,
     );
-    if (await claimPage(deps.table, page))
-      await recordPageOutcome(deps.table, page, {
-        outcome: 'unreachable',
-        error: target.type === 'schedule' ? 'Nobody is on call then.' : 'Nobody to page.',
-      });
+    const error = target.type === 'schedule' ? 'Nobody is on call then.' : 'Nobody to page.';
+    asks.push(await recordUnsent(deps, page, 'unreachable', error));
   }
+  await enqueueNextStep(deps, job, policy, nowMs);
+  // After the next step is queued: a page to send again brings this step's job back for it alone.
+  comeBackIfAsked(latest(asks), `escalation step ${job.step}`);
+}
+
+/** Queues the policy's next step (or the next round's first), counted from this step's due time. */
+async function enqueueNextStep(deps: PagingDeps, job: ClimbJob, policy: PolicyRecord, nowMs: number) {
+  const step = policy.steps[job.step];
   const next = nextStep(policy, job.round, job.step);
-  if (!next) return;
+  if (!next || !step) return;
   const body: ClimbJob = {
     ...job,
     policy_id: policy.id,
@@ -126,14 +140,15 @@ async function pageChannel(
   place: ClimbPlace,
   target: PolicyTarget,
   channelId: string,
-): Promise<void> {
+): Promise<ComeBack> {
   const page = newPage(
     place,
     `c:${channelId}`,
     { target, user_id: null, channel_id: channelId, contact_method_id: null, contact_kind: null },
     deps.clock.now(),
   );
-  if (!(await claimPage(deps.table, page))) return;
+  const take = await takePage(deps.table, page, deps.clock.now());
+  if (!take.taken) return take.retryInSeconds;
   const seq = `${place.incident.id}:esp:${place.policy.id}:${place.round}:${place.step}`;
   const [sent] = await deps.pageChannels(place.event, [channelId], seq);
   // The channel's own delivery (its record on the timeline) says whether it arrived.
@@ -142,4 +157,5 @@ async function pageChannel(
     error: sent ? null : 'The channel no longer exists.',
     contact_kind: sent?.channel_type ?? null,
   });
+  return undefined;
 }

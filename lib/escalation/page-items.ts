@@ -1,9 +1,10 @@
 import * as z from 'zod';
+import { isoTime } from '../platform/clock.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { queryAll } from '../store/items.ts';
 import { tenantPk } from '../store/partitions.ts';
-import { ConditionFailedError, type Table } from '../store/table.ts';
+import { type Condition, ConditionFailedError, type Table } from '../store/table.ts';
 
 /**
  * Owner of `escalation_page`: the page log of an incident (who was paged, when, by what, with what
@@ -40,6 +41,10 @@ const pageSchema = z.object({
   at: z.string(),
   outcome: z.enum(PAGE_OUTCOMES),
   error: z.string().nullable(),
+  /** Sends of the page so far, the current one counted (entries of before wave 5's retries: 1). */
+  attempts: z.number().int().min(1).default(1),
+  /** When the current attempt took the page (its claim); `at` stays the first page's time. */
+  taken_at: z.string().optional(),
 });
 export type PageRecord = z.infer<typeof pageSchema>;
 
@@ -56,8 +61,60 @@ const page = defineItem({
   docKey: { tenant_id: '<tnt>', incident_id: '<inc_id>', key: '<page key>' },
 });
 
-/** Claims a page (puts it `pending`); false when it was claimed before (a redelivered job: send nothing). */
-export async function claimPage(table: Table, record: PageRecord): Promise<boolean> {
+/** Sends a page to a person gets at most (its job brought back by the queue between them). */
+export const MAX_PAGE_ATTEMPTS = 3;
+/**
+ * A claim left `pending` this long was abandoned: its job died between the claim and the send (a
+ * crash, a killed Lambda). Longer than any send may take (each sender's timeout is under 30 s).
+ */
+export const ABANDONED_CLAIM_MS = 120_000;
+
+/** Whether this job sends the page now, and if not, whether its job should come back to look again. */
+export type PageTake = { taken: true; attempt: number } | { taken: false; retryInSeconds?: number };
+
+/**
+ * Takes a page for a send (puts it `pending`). A new page is taken at once; a page sent, queued or
+ * unreachable is never taken again (a redelivered job sends nothing twice). A page whose send
+ * failed is taken again until MAX_PAGE_ATTEMPTS; one left `pending` longer than ABANDONED_CLAIM_MS
+ * (its job died after the claim) is taken again, and a younger pending one asks its job to come
+ * back when it would count as abandoned. Each retake is conditional on the attempt it saw, so two
+ * jobs never take one attempt.
+ */
+export async function takePage(table: Table, record: PageRecord, nowMs: number): Promise<PageTake> {
+  const fresh: PageRecord = { ...record, outcome: 'pending', attempts: 1, taken_at: isoTime(nowMs) };
+  if (await putIfNew(table, fresh)) return { taken: true, attempt: 1 };
+  const seen = await page.get(table, record, { consistent: true });
+  if (!seen) return { taken: false };
+  const takenMs = Date.parse(seen.taken_at ?? seen.at);
+  const abandoned = seen.outcome === 'pending' && nowMs - takenMs >= ABANDONED_CLAIM_MS;
+  if (seen.outcome === 'pending' && !abandoned)
+    return { taken: false, retryInSeconds: Math.ceil((takenMs + ABANDONED_CLAIM_MS - nowMs) / 1000) };
+  if (!(seen.outcome === 'failed' || abandoned) || seen.attempts >= MAX_PAGE_ATTEMPTS)
+    return { taken: false };
+  const attempt = seen.attempts + 1;
+  try {
+    await table.update(
+      page.update(record, {
+        set: { outcome: 'pending', attempts: attempt, taken_at: isoTime(nowMs) },
+        condition: attemptHeld(seen.attempts),
+      }),
+    );
+    return { taken: true, attempt };
+  } catch (error) {
+    if (error instanceof ConditionFailedError) return { taken: false };
+    throw error;
+  }
+}
+
+/** The stored attempt is still `attempts` (an entry of before retries has none stored: its 1). */
+function attemptHeld(attempts: number): Condition {
+  const held: Condition = { kind: 'compare', attr: 'attempts', op: '=', value: attempts };
+  return attempts === 1
+    ? { kind: 'or', conditions: [held, { kind: 'attrNotExists', attr: 'attempts' }] }
+    : held;
+}
+
+async function putIfNew(table: Table, record: PageRecord): Promise<boolean> {
   try {
     await table.transact([page.put(record, { kind: 'itemNotExists' })]);
     return true;

@@ -4,11 +4,11 @@ import { getIncident, type IncidentRecord } from '../incidents/incident-items.ts
 import type { NotifyJob } from '../notify/jobs.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
-import type { JobQueue } from '../platform/job-queue.ts';
+import { type JobQueue, RetryLaterError, retryDelaySeconds } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Table } from '../store/table.ts';
 import { dueJob, enqueueOrThrow, waitedHop } from './due.ts';
-import { claimPage, type PageRecord, recordPageOutcome } from './page-items.ts';
+import { MAX_PAGE_ATTEMPTS, type PageRecord, recordPageOutcome, takePage } from './page-items.ts';
 import { type PageLinks, pageMessage } from './page-message.ts';
 import { getPolicy, type PolicyTarget } from './policy-items.ts';
 
@@ -56,17 +56,37 @@ export function newPage(
     at: isoTime(atMs),
     outcome: 'pending',
     error: null,
+    attempts: 1,
   };
 }
 
-/** Sends one contact step to the person, claimed first (a page claimed before sends nothing). */
+/**
+ * What a page asks of the job that sent it: nothing (undefined), or to come back in that many
+ * seconds (its send failed with attempts left, or another attempt's claim is still fresh).
+ */
+export type ComeBack = number | undefined;
+
+/** The latest of the pages' asks: the job comes back once for all of them. */
+export const latest = (asks: readonly ComeBack[]): ComeBack =>
+  asks.reduce<ComeBack>((a, b) => (b === undefined ? a : Math.max(a ?? 0, b)), undefined);
+
+/** Throws for the queue to bring the job back when a page asked it to (after its other work is done). */
+export function comeBackIfAsked(ask: ComeBack, what: string): void {
+  if (ask !== undefined) throw new RetryLaterError(`${what}: a page is to be sent again`, ask);
+}
+
+/**
+ * Sends one contact step to the person, taken first (page-items.ts takePage: a page sent before
+ * sends nothing; a failed one is sent again until MAX_PAGE_ATTEMPTS, its job brought back by the
+ * queue; one whose job died after the claim is sent by the job's redelivery).
+ */
 async function pageByMethod(
   deps: PagingDeps,
   place: ClimbPlace,
   target: PolicyTarget,
   userId: string,
   step: ContactStep,
-): Promise<void> {
+): Promise<ComeBack> {
   const method = step.contact_method;
   // A method may be used at several delays: each is a page of its own.
   const page = newPage(
@@ -75,7 +95,8 @@ async function pageByMethod(
     { target, user_id: userId, channel_id: null, contact_method_id: method.id, contact_kind: method.kind },
     deps.clock.now(),
   );
-  if (!(await claimPage(deps.table, page))) return;
+  const take = await takePage(deps.table, page, deps.clock.now());
+  if (!take.taken) return take.retryInSeconds;
   const message = await pageMessage(
     {
       incident: place.incident,
@@ -87,15 +108,19 @@ async function pageByMethod(
     userId,
     { publicUrl: deps.publicUrl, links: deps.links, deliveryId: `${place.incident.id}:${page.key}` },
   );
-  // Claimed: sent at most once. A send that throws is logged failed, never sent again.
   const result = await deps.reach
     .send(place.incident.tenant_id, userId, method.id, message)
     .catch((error: unknown) => ({
       ok: false,
       error: error instanceof Error ? error.message : String(error),
     }));
-  const error = result.ok ? null : 'error' in result && result.error ? String(result.error) : 'not sent';
-  await recordPageOutcome(deps.table, page, { outcome: result.ok ? 'sent' : 'failed', error });
+  if (result.ok) {
+    await recordPageOutcome(deps.table, page, { outcome: 'sent', error: null });
+    return undefined;
+  }
+  const error = 'error' in result && result.error ? String(result.error) : 'not sent';
+  await recordPageOutcome(deps.table, page, { outcome: 'failed', error });
+  return take.attempt < MAX_PAGE_ATTEMPTS ? retryDelaySeconds(take.attempt) : undefined;
 }
 
 /**
@@ -109,7 +134,7 @@ export async function pagePerson(
   target: PolicyTarget,
   userId: string,
   stepMs: number,
-): Promise<void> {
+): Promise<ComeBack> {
   const plan: ContactStep[] = await deps.reach.plan(place.incident.tenant_id, userId);
   if (plan.length === 0) {
     const page = newPage(
@@ -118,17 +143,13 @@ export async function pagePerson(
       { target, user_id: userId, channel_id: null, contact_method_id: null, contact_kind: null },
       deps.clock.now(),
     );
-    if (await claimPage(deps.table, page))
-      await recordPageOutcome(deps.table, page, {
-        outcome: 'unreachable',
-        error: 'The person has no verified contact method.',
-      });
-    return;
+    return recordUnsent(deps, page, 'unreachable', 'The person has no verified contact method.');
   }
   const nowMs = deps.clock.now();
   const later = plan.filter((s) => s.after_seconds > 0);
+  const asks: ComeBack[] = [];
   for (const step of plan.filter((s) => s.after_seconds === 0))
-    await pageByMethod(deps, place, target, userId, step);
+    asks.push(await pageByMethod(deps, place, target, userId, step));
   await enqueueOrThrow(
     deps.queue,
     later.map((step) => {
@@ -148,6 +169,20 @@ export async function pagePerson(
       return dueJob(body, nowMs, pageContactJobId(body));
     }),
   );
+  return latest(asks);
+}
+
+/** Logs a page that sends nothing (nobody to reach), taken first as every page is. */
+export async function recordUnsent(
+  deps: Pick<PagingDeps, 'table' | 'clock'>,
+  page: PageRecord,
+  outcome: 'unreachable',
+  error: string,
+): Promise<ComeBack> {
+  const take = await takePage(deps.table, page, deps.clock.now());
+  if (!take.taken) return take.retryInSeconds;
+  await recordPageOutcome(deps.table, page, { outcome, error });
+  return undefined;
 }
 
 const pageContactJobId = (job: PageContactJob) =>
@@ -178,5 +213,5 @@ export async function handlePageContact(deps: PagingDeps, job: PageContactJob): 
     round: job.round,
     step: job.step,
   };
-  await pageByMethod(deps, place, job.target, job.user_id, method);
+  comeBackIfAsked(await pageByMethod(deps, place, job.target, job.user_id, method), 'contact step');
 }

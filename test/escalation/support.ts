@@ -10,12 +10,13 @@ import type { FlowHarness } from '../notify/support/flow-harness.ts';
  * contact method (stored as the verification leaves it: test/contacts covers verifying one).
  */
 export async function pageablePeople(h: FlowHarness, names: readonly string[]) {
-  const people: { id: string; email: string }[] = [];
+  const people: { id: string; email: string; methodId: string }[] = [];
   for (const name of names) {
     const nowMs = h.time.clock.now();
     const now = isoTime(nowMs);
     const id = newId('usr', nowMs);
     const email = `${name}@example.com`;
+    const methodId = newId('cmt', nowMs);
     await h.table.transact(
       userCreatedOps({
         id,
@@ -29,7 +30,7 @@ export async function pageablePeople(h: FlowHarness, names: readonly string[]) {
     );
     await h.table.transact([
       contactMethodCreatedOp({
-        id: newId('cmt', nowMs),
+        id: methodId,
         tenant_id: h.tenantId,
         user_id: id,
         kind: 'email',
@@ -44,7 +45,7 @@ export async function pageablePeople(h: FlowHarness, names: readonly string[]) {
         version: 1,
       }),
     ]);
-    people.push({ id, email });
+    people.push({ id, email, methodId });
   }
   return people;
 }
