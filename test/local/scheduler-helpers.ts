@@ -114,9 +114,10 @@ export function manualTime(startMs = Date.parse('2026-03-02T09:00:00.300Z')) {
     },
   };
   let busy: () => boolean = () => false;
+  let busyWaitMs = 50;
   const settle = async () => {
     await sleep(2);
-    const endMs = Date.now() + 50;
+    const endMs = Date.now() + busyWaitMs;
     while (busy() && Date.now() < endMs) await sleep(2);
   };
   const nextDue = (limitMs: number) => {
@@ -160,9 +161,15 @@ export function manualTime(startMs = Date.parse('2026-03-02T09:00:00.300Z')) {
     }
   }
 
-  /** Steps wait (a little) while `condition` holds, e.g. while a scheduler has jobs running. */
-  function settleWhile(condition: () => boolean): void {
+  /**
+   * Steps wait while `condition` holds, e.g. while a scheduler has jobs running: at most `maxWaitMs`
+   * of real time a step (50 ms: a scheduler's probe may wait on a fake timer, which only the next
+   * step fires). Where no job waits on fake time, a longer bound keeps a loaded machine's slow job
+   * from seeing the clock move under it.
+   */
+  function settleWhile(condition: () => boolean, maxWaitMs = 50): void {
     busy = condition;
+    busyWaitMs = maxWaitMs;
   }
 
   return { clock, timers, advance, until, settleWhile };

@@ -110,8 +110,8 @@ export function openNotifyParts(
 }
 
 /**
- * The job runner handling the durable queue's jobs (4 at a time; fake time steps wait while it has
- * some running) and the change pump feeding the table's change feed to the app's consumers;
+ * The job runner handling the durable queue's jobs (4 at a time; fake time steps wait, bounded, while
+ * it has some running) and the change pump feeding the table's change feed to the app's consumers;
  * `settle` runs both until nothing is left (4 rounds), `stop` closes the parts.
  */
 export function driveFlow<B>(
@@ -121,7 +121,10 @@ export function driveFlow<B>(
 ) {
   const { table, app, queue } = parts;
   const runner = startJobRunner({ queue, handle, concurrency: 4, logger: silentLogger });
-  time.settleWhile(() => runner.pending > 0);
+  // A notify job never waits on fake time (a retry goes back to the queue), so a step may wait for
+  // the running ones as long as a loaded machine needs (bounded): a job still sending when the clock
+  // moved on would queue its next step late.
+  time.settleWhile(() => runner.pending > 0, 10_000);
   const pump = createChangePump({ table, consumers: app.consumers, logger: silentLogger });
   /** One round: the change feed to the consumers, a ms of fake time, the runner idle. */
   const round = async () => {
