@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Route } from '../../lib/http/types.ts';
 import { createFixture, fillPath, type TenantFixture } from '../security/route-fixtures.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import { LIMITS } from './answer-checks.ts';
 
 /**
  * The input findings of issue 15 (items 1 to 3) as explicit properties over every route that reads
@@ -56,7 +57,7 @@ describe('input limits over every JSON-body route (local runtime, scheduler off)
     await fc.assert(property, { seed: SEED, numRuns: 60 });
   });
 
-  it('answers a small 400 quickly to 60,000 unknown fields on every route (was a 7 MB answer)', async () => {
+  it('answers a small 400 to 60,000 unknown fields on every route (was a 7 MB answer)', async () => {
     const wide = JSON.stringify(Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, i])));
     for (const route of jsonBodyRoutes(api.app.routes)) {
       const started = performance.now();
@@ -65,8 +66,9 @@ describe('input limits over every JSON-body route (local runtime, scheduler off)
       const smaller = route.maxBodyBytes !== undefined && route.maxBodyBytes < Buffer.byteLength(wide);
       expect(res.status, `${route.method} ${route.path}`).toBe(smaller ? 413 : 400);
       expect(res.text.length, `${route.method} ${route.path}`).toBeLessThan(16 * 1024);
-      // A hang guard, not a speed test: the machine running the suite may be busy.
-      expect(performance.now() - started, `${route.method} ${route.path}`).toBeLessThan(3000);
+      // A hang guard, not a speed test (bench measures speed): the bound every fuzzed answer keeps,
+      // as a loaded machine stretched this one past 3 s once.
+      expect(performance.now() - started, `${route.method} ${route.path}`).toBeLessThan(LIMITS.deadlineMs);
     }
   });
 

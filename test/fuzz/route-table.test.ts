@@ -114,7 +114,9 @@ describe('the route table under generated requests (local runtime, scheduler off
       if (result.failed) failures.push(`${route.method} ${route.path}: ${fc.defaultReportMessage(result)}`);
     }
     expect(failures.join('\n\n')).toBe('');
-  }, 600_000);
+    // A bound for a hang, not for speed: 21,000 requests take about 4 minutes on a quiet 2-core
+    // machine and past 10 on a loaded one (CI failed at 600 s once); each answer keeps LIMITS.
+  }, 1_800_000);
 
   it('has sent at least 20,000 generated requests', () => {
     expect(sent).toBeGreaterThanOrEqual(Math.min(20_000, TARGET_REQUESTS));
