@@ -67,7 +67,7 @@ export const MAX_PAGE_ATTEMPTS = 3;
  * A claim left `pending` this long was abandoned: its job died between the claim and the send (a
  * crash, a killed Lambda). Longer than any send may take (each sender's timeout is under 30 s).
  */
-export const ABANDONED_CLAIM_MS = 120_000;
+const ABANDONED_CLAIM_MS = 120_000;
 
 /** Whether this job sends the page now, and if not, whether its job should come back to look again. */
 export type PageTake = { taken: true; attempt: number } | { taken: false; retryInSeconds?: number };
