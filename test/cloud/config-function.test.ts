@@ -4,7 +4,13 @@ import { createConfigHandler } from '../../functions/config.ts';
 import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { resolveEnvReferences } from '../../lib/config-doc/secrets.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
-import { FIXTURE_ENV, FIXTURE_RESOLVE, FIXTURES, fixtureDocument } from '../config-doc/fixtures/index.ts';
+import {
+  FIXTURE_ENV,
+  FIXTURE_RESOLVE,
+  FIXTURE_RUNTIME_ENV,
+  FIXTURES,
+  fixtureDocument,
+} from '../config-doc/fixtures/index.ts';
 import { fakeStreamingRuntime, functionUrlEvent } from '../status/stream-drivers.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
 import { lambdaContext } from './support.ts';
@@ -19,8 +25,12 @@ vi.hoisted(() => {
   });
 });
 
-/** Rate limits off; the fixture's webhook channel points at the loopback address, which egress must allow. */
+/**
+ * Rate limits off; the fixture's webhook channel points at the loopback address, which egress must
+ * allow; the fixture page's custom domain on the list.
+ */
 const TEST_ENV = {
+  ...FIXTURE_RUNTIME_ENV,
   VIGIL_LOG_LEVEL: 'debug',
   VIGIL_RATE_LIMIT_RPS: '0',
   VIGIL_AUTH_FAILURE_LIMIT: '0',

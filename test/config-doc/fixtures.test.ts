@@ -3,7 +3,13 @@ import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import { resolveEnvReferences } from '../../lib/config-doc/secrets.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { envForExport, identityOf } from './export-env.ts';
-import { FIXTURE_ENV, FIXTURE_RESOLVE, FIXTURES, fixtureDocument } from './fixtures/index.ts';
+import {
+  FIXTURE_ENV,
+  FIXTURE_RESOLVE,
+  FIXTURE_RUNTIME_ENV,
+  FIXTURES,
+  fixtureDocument,
+} from './fixtures/index.ts';
 
 /**
  * The generic tests over every kind's fixture (test/config-doc/fixtures): a tenant applied from
@@ -31,8 +37,14 @@ function setPath(object: Doc, path: string, value: unknown): void {
   target[parts.at(-1) as string] = value;
 }
 
-/** The fixture channels' hosts resolve to 127.0.0.1, which egress allows (nothing is ever sent). */
-const RUNTIME = { env: { VIGIL_EGRESS_ALLOW: '127.0.0.1/32' }, egress: { resolve: FIXTURE_RESOLVE } };
+/**
+ * The fixture channels' hosts resolve to 127.0.0.1, which egress allows (nothing is ever sent); the
+ * fixture page's custom domain is on the list.
+ */
+const RUNTIME = {
+  env: { ...FIXTURE_RUNTIME_ENV, VIGIL_EGRESS_ALLOW: '127.0.0.1/32' },
+  egress: { resolve: FIXTURE_RESOLVE },
+};
 
 describe.each(runtimes)('the configuration document over every kind ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;

@@ -7,20 +7,24 @@ import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { leakOf } from '../support/secret-leaks.ts';
 import { fixture as actionsFixture } from './fixtures/actions.ts';
+import { FIXTURE_RUNTIME_ENV } from './fixtures/index.ts';
 import { fixture as skillsFixture } from './fixtures/skills.ts';
-import { fixture as statusPagesFixture } from './fixtures/status_pages.ts';
+import { FIXTURE_PAGE_DOMAIN, fixture as statusPagesFixture } from './fixtures/status_pages.ts';
 import type { KindFixture } from './fixtures/types.ts';
 
 /**
  * The config-doc kinds status_pages, actions and skills against the real API of both runtimes:
  * each fixture object is created through its kind, read back in exactly its parsed form (so a
  * fresh apply plans nothing), changed by its fixture's mutation, and removed. The kinds' `Api` is
- * the harness's HTTP surface, the same contract as the in-process invoker.
+ * the harness's HTTP surface, the same contract as the in-process invoker. The page's custom
+ * domain is planned, applied, moved and cleared as its document says.
  */
 
 /** In creation order: a status page names entities, an action a check, a skill's tool an action. */
 const FIXTURES = [statusPagesFixture, actionsFixture, skillsFixture];
 const SECRET = actionsFixture.env?.REDEPLOY_TOKEN ?? '';
+/** A second domain on the runtime's list, for the fixture page to move to. */
+const SPARE_DOMAIN = 'status.spare-fixture.test';
 
 /** `${NAME}` strings replaced by the fixture's environment values, as the CLI does before sending. */
 function resolveEnv(value: unknown, env: Record<string, string>): unknown {
@@ -68,7 +72,14 @@ describe('config-doc kinds status_pages, actions and skills (schemas)', () => {
       entities: [],
       show_incidents: true,
       auto_publish_drafts_after_minutes: null,
+      domain: null,
     });
+    const badDomain = CONFIG_KINDS.status_pages.schema.safeParse({
+      slug: 'p1',
+      title: 'P',
+      domain: 'https://Status.Example.com',
+    });
+    expect(badDomain.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['domain']);
     expect(
       CONFIG_KINDS.actions.schema.parse({ name: 'ping', url: 'https://hooks.example.com/ping' }),
     ).toStrictEqual({
@@ -127,7 +138,13 @@ describe.each(runtimes)(
       CONFIG_KINDS[fixture.key].schema.parse(resolveEnv(fixture.docs[0], fixture.env ?? {}));
 
     beforeAll(async () => {
-      harness = await start({ env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' }, scheduler: false });
+      harness = await start({
+        env: {
+          VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
+          VIGIL_PAGE_DOMAINS: `${FIXTURE_RUNTIME_ENV.VIGIL_PAGE_DOMAINS},${SPARE_DOMAIN}`,
+        },
+        scheduler: false,
+      });
       // The prerequisites of the fixture universe, through the API, entered in the index as the
       // engine would enter them from the entities' and checks' reads.
       const fields = [
@@ -206,6 +223,48 @@ describe.each(runtimes)(
       const stored = await getAction(harness.table, harness.tenantId, names.id('actions', 'redeploy') ?? '');
       expect(stored?.headers.Authorization).toBe(SECRET);
       expect(stored?.timeout_ms).toBe(actionsFixture.mutation.to);
+    });
+
+    it('plans and applies the page’s domain as its document says: moved, cleared when absent, refused off the list', async () => {
+      const kind = CONFIG_KINDS.status_pages;
+      const current = await find('status_pages', 'public');
+      if (!current) throw new Error('the fixture page is not in the tenant');
+      expect(current.doc.domain).toBe(FIXTURE_PAGE_DOMAIN);
+      const page = async () => (await call('GET', '/v1/status-pages/public')).domain;
+      const moved = kind.schema.parse({ ...current.doc, domain: SPARE_DOMAIN });
+      const plan = await harness.request('POST', '/v1/config/plan', {
+        key: harness.adminKey,
+        body: { apiVersion: 'vigil/v1', kind: 'Config', status_pages: [moved] },
+      });
+      expect(plan.status, plan.text).toBe(200);
+      expect(plan.body.changes).toEqual([
+        {
+          op: 'update',
+          kind: 'status_pages',
+          id: 'public',
+          fields: [{ path: 'domain', from: FIXTURE_PAGE_DOMAIN, to: SPARE_DOMAIN }],
+        },
+      ]);
+      await kind.update(api, current, moved, names);
+      expect(await page()).toBe(SPARE_DOMAIN);
+      expect(await find('status_pages', 'public')).toStrictEqual({ id: current.id, doc: moved });
+
+      // A document without a domain: the page has none after the apply.
+      const { domain: _, ...without } = current.doc;
+      const cleared = kind.schema.parse(without);
+      await kind.update(api, { ...current, doc: moved }, cleared, names);
+      expect(await page()).toBeNull();
+      expect(await find('status_pages', 'public')).toStrictEqual({ id: current.id, doc: cleared });
+
+      // Off the deployment's list: the API's 400, the page unchanged.
+      const off = kind.schema.parse({ ...current.doc, domain: 'status.elsewhere.test' });
+      await expect(kind.update(api, { ...current, doc: cleared }, off, names)).rejects.toThrow(
+        /VIGIL_PAGE_DOMAINS/,
+      );
+      expect(await page()).toBeNull();
+
+      await kind.update(api, { ...current, doc: cleared }, current.doc, names);
+      expect(await find('status_pages', 'public')).toStrictEqual(current);
     });
 
     it('reads minimal documents back equal to their parsed form, the API’s defaults filled in', async () => {

@@ -10,11 +10,15 @@ const EMPTY = { apiVersion: 'vigil/v1', kind: 'Config' };
 
 /**
  * The fixture document resolved, for one tenant: status page slugs are unique across tenants (the
- * public address is `/p/<slug>`), so each tenant's pages take its tag.
+ * public address is `/p/<slug>`), so each tenant's pages take its tag; a custom domain is one page's
+ * across the deployment too, so here the pages have none (fixtures.test.ts applies the domain).
  */
 const resolved = (t: { tag: string }) => {
   const document = resolveEnvReferences(fixtureDocument(), FIXTURE_ENV).value;
-  for (const page of document.status_pages as { slug: string }[]) page.slug = `${page.slug}-${t.tag}`;
+  for (const page of document.status_pages as { slug: string; domain?: string | null }[]) {
+    page.slug = `${page.slug}-${t.tag}`;
+    page.domain = null;
+  }
   return document;
 };
 

@@ -15,7 +15,9 @@ import { openSignedIn, useConsole } from './use-console.ts';
 /**
  * The Status pages editor against a real local runtime: a member creates a page through the form
  * (listed with its entity count and a new-tab link to /p/{slug}), a taken slug shows the 409 at the
- * slug field, edits and deletes one; a read-only key finds no write control. Then the public page
+ * slug field, edits and deletes one, sets a custom domain (one off the server's list is the API's
+ * 400 at the field, one another page holds its 409 there), sees it listed as a new-tab link to
+ * https://{domain}/ and clears it; a read-only key finds no write control. Then the public page
  * in Chromium, in a fresh browser context that never signed in: no key stored, no Authorization
  * sent, the CSP header on and nothing violating it, axe-core clean, the entities' names, states and
  * 90 days of bars shown; the badge renders.
@@ -29,7 +31,12 @@ interface StatusPage {
   show_incidents: boolean;
   auto_publish_drafts_after_minutes: number | null;
   visibility: string;
+  domain: string | null;
 }
+
+/** The custom domains the rig's server serves pages on (VIGIL_PAGE_DOMAINS). */
+const ACME_DOMAIN = 'status.acme.test';
+const SPARE_DOMAIN = 'status.spare.test';
 
 describe('console status pages', { timeout: 90_000 }, () => {
   let billingId: string;
@@ -54,6 +61,7 @@ describe('console status pages', { timeout: 90_000 }, () => {
   }
 
   const rig = useConsole({
+    env: { VIGIL_PAGE_DOMAINS: `${ACME_DOMAIN},${SPARE_DOMAIN}` },
     seed: async (rig) => {
       billingId = await seedEntity(
         rig,
@@ -206,6 +214,67 @@ describe('console status pages', { timeout: 90_000 }, () => {
     await p.close();
   });
 
+  it('sets a custom domain, shows the API’s refusals at the field, lists it and clears it', async () => {
+    // Another page holds the spare domain: claiming it is the API's 409.
+    expect(
+      (
+        await rig.api('POST', '/v1/status-pages', {
+          slug: 'spare',
+          title: 'Spare page',
+          domain: SPARE_DOMAIN,
+        })
+      ).status,
+    ).toBe(201);
+    const p = await openSignedIn(rig, { path: '/status-pages' });
+    const table = p.page.getByRole('table', { name: 'Status pages' });
+    const row = table.getByRole('row').filter({ hasText: 'Acme public status' });
+    await expectText(row.getByRole('cell').nth(4), 'None');
+    await table.getByRole('button', { name: 'Edit Acme public status' }).click();
+    const form = p.page.getByRole('form', { name: 'Edit Acme public status' });
+    const domain = form.getByLabel(/^Custom domain/);
+    expect(await domain.inputValue()).toBe('');
+
+    // Off the server's list: the 400's words at the field.
+    await domain.fill('status.other.test');
+    await form.getByRole('button', { name: 'Save status page' }).click();
+    await expect.poll(() => domain.getAttribute('aria-invalid'), { timeout: SHOWN_WITHIN_MS }).toBe('true');
+    await expectText(form.locator('.field-error'), /does not serve this domain.*VIGIL_PAGE_DOMAINS/);
+    // Held by another page: the 409 at the domain, not at the slug.
+    await domain.fill(SPARE_DOMAIN);
+    await form.getByRole('button', { name: 'Save status page' }).click();
+    await expectText(form.locator('.field-error'), new RegExp(`${SPARE_DOMAIN} is taken`));
+    expect(await domain.getAttribute('aria-invalid')).toBe('true');
+    expect(await form.getByLabel(/^Slug/).getAttribute('aria-invalid')).toBeNull();
+    expect((await pages()).find((x) => x.slug === 'acme')?.domain).toBeNull();
+
+    await domain.fill(ACME_DOMAIN);
+    await form.getByRole('button', { name: 'Save status page' }).click();
+    await p.page.getByRole('form', { name: 'New status page' }).waitFor();
+    const link = row
+      .getByRole('cell')
+      .nth(4)
+      .getByRole('link', { name: new RegExp(`^${ACME_DOMAIN}`) });
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toBe(`https://${ACME_DOMAIN}/`);
+    expect(await link.getAttribute('target')).toBe('_blank');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect((await pages()).find((x) => x.slug === 'acme')?.domain).toBe(ACME_DOMAIN);
+
+    // The edit form shows the domain; emptied, the save clears it.
+    await table.getByRole('button', { name: 'Edit Acme public status' }).click();
+    const again = p.page.getByRole('form', { name: 'Edit Acme public status' });
+    expect(await again.getByLabel(/^Custom domain/).inputValue()).toBe(ACME_DOMAIN);
+    await again.getByLabel(/^Custom domain/).fill('');
+    await again.getByRole('button', { name: 'Save status page' }).click();
+    await p.page.getByRole('form', { name: 'New status page' }).waitFor();
+    await expectText(row.getByRole('cell').nth(4), 'None');
+    expect((await pages()).find((x) => x.slug === 'acme')?.domain).toBeNull();
+
+    expect((await rig.api('DELETE', '/v1/status-pages/spare')).status).toBe(204);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
   it('gives a read-only key the pages to read but no write control', async () => {
     const created = await rig.api<{ key: string }>('POST', '/v1/auth/keys', {
       label: 'wall',
@@ -215,7 +284,7 @@ describe('console status pages', { timeout: 90_000 }, () => {
     const p = await openSignedIn(rig, { path: '/status-pages', key: created.body.key });
     const table = p.page.getByRole('table', { name: 'Status pages' });
     await expectText(table.getByRole('row').nth(1).getByRole('cell').nth(0), 'Acme public status');
-    await expectCount(table.getByRole('columnheader'), 5);
+    await expectCount(table.getByRole('columnheader'), 6);
     await expectCount(p.page.getByRole('button', { name: /Edit|Delete|Create status page|Save/ }), 0);
     await expectCount(p.page.locator('main form'), 0);
     expectNoConsoleErrors(p);

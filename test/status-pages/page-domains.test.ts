@@ -24,6 +24,8 @@ const T0 = Date.parse('2026-08-03T10:00:00.000Z');
 const ACME = 'status.acme.test';
 const INITECH = 'status.initech.test';
 const SPARE = 'status.spare.test';
+/** Listed, and claimed below only by a claim item its page does not hold. */
+const STALE = 'status.stale.test';
 const EDGE_SECRET = 'edge-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -82,7 +84,7 @@ describe.each(subscriberRuntimes)(
 
     beforeAll(async () => {
       rt = await start(clock, undefined, {
-        VIGIL_PAGE_DOMAINS: `${ACME},${INITECH},${SPARE}`,
+        VIGIL_PAGE_DOMAINS: `${ACME},${INITECH},${SPARE},${STALE}`,
         VIGIL_EDGE_SECRET: EDGE_SECRET,
       });
       api = rt.api;
@@ -229,6 +231,30 @@ describe.each(subscriberRuntimes)(
       expect((await req('GET', '/v1/blueprints/sneaky')).status).toBe(404);
       // A listed domain no page holds serves nothing either.
       expect((await onDomain(SPARE, 'GET', '/')).status).toBe(404);
+    });
+
+    it('serves nothing on a domain whose claim names a page that holds another domain', async () => {
+      // A claim item left behind (as an eventually consistent read may still see one after a move):
+      // the page it names has ACME, so STALE is not its domain and answers the 404 page.
+      await api.table.transact([
+        {
+          type: 'put',
+          item: {
+            pk: `PAGEDOMAIN#${STALE}`,
+            sk: '#PAGEDOMAIN',
+            entity: 'status_page_domain',
+            schema_version: 1,
+            tenant_id: api.tenantId,
+            slug: 'acme',
+          },
+        },
+      ]);
+      for (const path of ['/', '/status.json', '/feed.rss']) {
+        const res = await onDomain(STALE, 'GET', path);
+        expect(res.status, path).toBe(404);
+        expect(res.text, path).not.toContain('Acme Status');
+      }
+      await api.table.transact([{ type: 'delete', key: { pk: `PAGEDOMAIN#${STALE}`, sk: '#PAGEDOMAIN' } }]);
     });
 
     it('opens a password page on its domain with a cookie scoped to /', async () => {

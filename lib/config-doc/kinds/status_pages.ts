@@ -15,11 +15,16 @@ const ENTITY_REF = new RegExp(`^${slug}/${slug}$`);
  */
 // A page's privacy stays out of the document: its password is a secret the API never returns, and
 // PUT leaves an absent visibility as it is, so an apply never opens or closes a page. Its custom
-// domain too (PUT leaves it as it is): the operator's DNS, not the document, decides where it lives.
+// domain is in it, absent as null like the description: the document says where the page lives
+// (an apply sends it on every write, so a page whose document has none loses the one it had).
 const statusPageDoc = pageCreateBody
-  .omit({ description: true, entity_ids: true, visibility: true, password: true, domain: true })
+  .omit({ description: true, entity_ids: true, visibility: true, password: true })
   .extend({
     description: pageCreateBody.shape.description.transform((text) => text || null),
+    domain: pageCreateBody.shape.domain.unwrap().default(null).meta({
+      description:
+        'A custom domain the page also answers on (https://<domain>/), one of the deployment’s VIGIL_PAGE_DOMAINS that no other page holds; null (default): none, and an apply clears the one the page has',
+    }),
     entities: z
       .array(z.string().regex(ENTITY_REF, 'Name an entity as <blueprint slug>/<entity slug>.'))
       .max(PAGE_LIMITS.entityIds)
@@ -46,6 +51,7 @@ const body = (doc: StatusPageDoc, names: NameIndex) => ({
   entity_ids: doc.entities.map((ref) => entityId(names, ref)),
   show_incidents: doc.show_incidents,
   auto_publish_drafts_after_minutes: doc.auto_publish_drafts_after_minutes,
+  domain: doc.domain,
 });
 
 /**
@@ -59,6 +65,7 @@ const toDoc = (page: PublicStatusPageRecord): StatusPageDoc => ({
   entities: page.entities.map((entity) => `${entity.blueprint_slug}/${entity.slug}`),
   show_incidents: page.show_incidents,
   auto_publish_drafts_after_minutes: page.auto_publish_drafts_after_minutes,
+  domain: page.domain,
 });
 
 /** Status pages (/v1/status-pages), named by their slug, which is also their id. */

@@ -14,7 +14,9 @@ import { type StatusPageRecord, statusPagesChanged } from './queries';
  * field and its message shows there; a taken slug (409, whoever holds it) shows at the slug. Who
  * may read the page (public, a password, the team's SSO) and the minutes after which drafts from
  * the dependency graph publish themselves are fields too; the password is write-only: empty on an
- * edit keeps the one set.
+ * edit keeps the one set. The custom domain (docs/status-pages.md "Custom domains") is sent on
+ * every save, empty as null: a name off the server's list (VIGIL_PAGE_DOMAINS) is the API's 400 at
+ * the field, one another page holds its 409 there too.
  */
 
 type Visibility = StatusPageRecord['visibility'];
@@ -31,6 +33,8 @@ interface Draft {
   visibility: Visibility;
   /** Empty: keep the page's password (an edit), or none given yet. */
   password: string;
+  /** The custom domain as typed; empty: none. */
+  domain: string;
 }
 
 function draftOf(p: StatusPageRecord | undefined): Draft {
@@ -44,6 +48,7 @@ function draftOf(p: StatusPageRecord | undefined): Draft {
       p?.auto_publish_drafts_after_minutes == null ? '' : String(p.auto_publish_drafts_after_minutes),
     visibility: p?.visibility ?? 'public',
     password: '',
+    domain: p?.domain ?? '',
   };
 }
 
@@ -66,11 +71,19 @@ const CHIP_WORDS = {
 /** The API's bound on a page's entities (lib/status-pages/status-page-items.ts PAGE_LIMITS). */
 const MAX_ENTITIES = 100;
 
-/** The errors to show at the fields: the API's by path, a 409 at the slug, an item's at its list. */
-function errorsOf(error: unknown): Record<string, string | undefined> {
+/** The domain as the API takes it: trimmed, or null for none (the API checks the name). */
+const domainOf = (typed: string): string | null => (typed.trim() === '' ? null : typed.trim());
+
+/**
+ * The errors to show at the fields: the API's by path, an item's at its list, a 409 at the slug,
+ * or at the domain when it names the domain sent (a slug never holds the domain's dots).
+ */
+function errorsOf(error: unknown, domain: string | null): Record<string, string | undefined> {
   const errs: Record<string, string | undefined> = fieldErrors(error);
-  if (error instanceof ApiError && error.status === 409 && error.code === 'CONFLICT')
-    errs.slug ??= error.message;
+  if (error instanceof ApiError && error.status === 409 && error.code === 'CONFLICT') {
+    if (domain !== null && error.message.includes(domain)) errs.domain ??= error.message;
+    else errs.slug ??= error.message;
+  }
   errs.entity_ids ??= Object.entries(errs).find(([path]) => path.startsWith('entity_ids.'))?.[1];
   return errs;
 }
@@ -83,7 +96,7 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
   const [slugEdited, setSlugEdited] = useState(false);
   const setTitle = (title: string) => set(slugEdited || editing ? { title } : { title, slug: slugOf(title) });
   const save = useMutation({
-    mutationFn: () => {
+    mutationFn: (domain: string | null) => {
       const fields = {
         title: draft.title,
         description: draft.description.trim() === '' ? null : draft.description,
@@ -92,6 +105,7 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
         auto_publish_drafts_after_minutes: minutesOf(draft.autoPublish),
         visibility: draft.visibility,
         ...(draft.visibility === 'password' && draft.password !== '' ? { password: draft.password } : {}),
+        domain,
       };
       return editing
         ? must(api.PUT('/v1/status-pages/{slug}', { params: { path: { slug: editing.slug } }, body: fields }))
@@ -106,10 +120,11 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
       onDone?.();
     },
   });
-  const errs = errorsOf(save.error);
+  // The domain of the save that failed, not the one typed since.
+  const errs = errorsOf(save.error, save.variables ?? null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    save.mutate();
+    save.mutate(domainOf(draft.domain));
   };
   return (
     <form onSubmit={submit} aria-label={editing ? `Edit ${editing.title}` : 'New status page'} noValidate>
@@ -193,6 +208,15 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
           />
         ) : null}
       </div>
+      <TextField
+        label="Custom domain"
+        value={draft.domain}
+        onChange={(domain) => set({ domain })}
+        placeholder="status.example.com"
+        autoComplete="off"
+        hint="Optional: the page also answers at https://<domain>/. The name must be on this server's list of page domains (VIGIL_PAGE_DOMAINS), and its DNS must point here (docs/status-pages.md, Custom domains); not for an SSO page. Empty: none."
+        error={errs.domain}
+      />
       <p className="muted">
         Anyone who may read it sees the title, the description, and each shown entity's name, state and daily
         uptime over 90 days; never its other details, what its checks watch, or error messages.

@@ -6,9 +6,10 @@ import { scrollRegion } from '../ui/scroll-region';
 import { type StatusPageRecord, statusPagesChanged } from './queries';
 
 /**
- * The tenant's status pages as a table: title, slug, how many entities it shows and a link to the
- * public page (a new tab: it is a page of its own, outside the console) and to its written
- * incidents in the console; members also get Edit and Delete.
+ * The tenant's status pages as a table: title, slug, how many entities it shows, a link to the
+ * public page (a new tab: it is a page of its own, outside the console), its custom domain's
+ * https://{domain}/ when it has one, and a link to its written incidents in the console; members
+ * also get Edit and Delete.
  */
 export function PageTable({
   pages,
@@ -28,6 +29,7 @@ export function PageTable({
             <th scope="col">Slug</th>
             <th scope="col">Entities</th>
             <th scope="col">Public page</th>
+            <th scope="col">Custom domain</th>
             <th scope="col">Written incidents</th>
             {canWrite ? <th scope="col">Actions</th> : null}
           </tr>
@@ -45,6 +47,16 @@ export function PageTable({
                   {p.public_path}
                   <span className="visually-hidden"> (opens in a new tab)</span>
                 </a>
+              </td>
+              <td>
+                {p.domain === null ? (
+                  <span className="muted">None</span>
+                ) : (
+                  <a href={`https://${p.domain}/`} target="_blank" rel="noopener noreferrer">
+                    {p.domain}
+                    <span className="visually-hidden"> (opens in a new tab)</span>
+                  </a>
+                )}
               </td>
               <td>
                 <Link to={`/status-pages/${p.slug}/incidents`}>
