@@ -1,5 +1,3 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintAckLinks } from '../../lib/ack-links/compose.ts';
 import { createContactReach } from '../../lib/contacts/reach.ts';
@@ -12,6 +10,7 @@ import { startTwilioAccount, type TwilioAccountReceiver } from '../contacts/supp
 import { type ApiHarness, type ApiResponse, bothRuntimes } from '../support/api-harness.ts';
 import { pushCheckFixtures } from '../support/push-fixtures.ts';
 import { providerEgress } from '../support/receivers/provider-host.ts';
+import { sesOutbox } from '../support/ses-outbox.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 
 /**
@@ -29,12 +28,11 @@ const DAY_MS = 24 * 3_600_000;
 
 let twilio: TwilioAccountReceiver;
 let smtp: TestSmtpServer;
-const ses = mockClient(SESv2Client);
+const ses = sesOutbox();
 
 beforeAll(async () => {
   twilio = await startTwilioAccount(ACCOUNT, AUTH);
   smtp = await startSmtpServer();
-  ses.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
 });
 afterAll(async () => {
   ses.restore();
@@ -213,9 +211,7 @@ describe.each(bothRuntimes)('acknowledgement links ($runtime runtime)', ({ runti
       201,
     );
     const lastMail = () =>
-      runtime === 'local'
-        ? smtp.received.at(-1)?.message.text
-        : ses.commandCalls(SendEmailCommand).at(-1)?.args[0].input.Content?.Simple?.Body?.Text?.Data;
+      runtime === 'local' ? smtp.received.at(-1)?.message.text : ses.mails().at(-1)?.text;
     const code = (text: string | undefined) => /code is (\d{6})\b/.exec(text ?? '')?.[1];
     const add = async (body: Record<string, unknown>, codeOf: () => string | undefined) => {
       const made = await api.request('POST', '/v1/me/contact-methods', { key: member.key, body });

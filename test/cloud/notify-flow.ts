@@ -9,10 +9,11 @@ import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.t
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 
 /**
- * The rig of the cloud notify-flow tests (escalation, maintenance, grouping, flapping, deferred
- * recoveries): the Lambda harness (api, stream function, notifier over DynamoDB Local and fauxqs)
- * on the test's fake clock, and an HTTPS receiver on 127.0.0.1 that the egress guard lets through.
- * Its hooks start both before the file's tests and close them after.
+ * The rig of the cloud notify-flow tests (escalation, policy climbs, maintenance, grouping,
+ * flapping, deferred recoveries): the Lambda harness (api, stream function, notifier over DynamoDB
+ * Local and fauxqs) on the test's fake clock, with `env` added to its configuration, and an HTTPS
+ * receiver on 127.0.0.1 that the egress guard lets through. Its hooks start both before the file's
+ * tests and close them after.
  *
  * fauxqs delays a job in real time, so once the fake clock has passed a delayed job's due time a
  * test finds it among `queued` and sends it again with `requeueNow` (what the queue does when the
@@ -37,7 +38,10 @@ interface NotifyFlow {
   requeueNow(jobs: QueuedJob[]): Promise<void>;
 }
 
-export function notifyFlowRig(clock: Clock, options: { blueprint?: { slug: string; name: string } } = {}) {
+export function notifyFlowRig(
+  clock: Clock,
+  options: { blueprint?: { slug: string; name: string }; env?: Record<string, string> } = {},
+) {
   let h: LambdaHarness | undefined;
   let receiver: Receiver | undefined;
   const ready = <T>(value: T | undefined): T => {
@@ -85,7 +89,7 @@ export function notifyFlowRig(clock: Clock, options: { blueprint?: { slug: strin
     receiver = await startReceiver(tls.valid, 'unused');
     h = await startLambdaHarness({
       clock,
-      env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
+      env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8', ...options.env },
       egress: { ca: [tls.caCert] },
     });
     if (options.blueprint) await flow.call('POST', '/v1/blueprints', options.blueprint);

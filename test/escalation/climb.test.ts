@@ -12,7 +12,7 @@ import { pageablePeople, policyOfSteps } from './support.ts';
  * server: each step's person at its delay and the repeat; an acknowledgement stops the climb; a
  * redelivered step pages nobody twice; and, over generated policies and acknowledgement times,
  * every page sent is of a step due before the acknowledgement, each such step paged exactly once.
- * The cloud path: test/cloud/job-kinds.test.ts.
+ * The same cases on the cloud runtime's Lambda handlers: test/cloud/policy-climb-flow.test.ts.
  */
 
 let smtp: TestSmtpServer;

@@ -1,15 +1,28 @@
 import { expect } from 'vitest';
 import { userCreatedOps } from '../../lib/auth/records.ts';
 import { contactMethodCreatedOp } from '../../lib/contacts/contact-items.ts';
-import { isoTime } from '../../lib/platform/clock.ts';
+import { type Clock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
-import type { FlowHarness } from '../notify/support/flow-harness.ts';
+import type { Table } from '../../lib/store/table.ts';
+
+/** A tenant's store on the test's clock: the local flow harness, or the cloud rig's parts. */
+interface TenantStore {
+  table: Table;
+  tenantId: string;
+  time: { clock: Clock };
+}
+
+/** The API as a test calls it: a failed call throws (or fails the expectation of `expected`). */
+interface Api {
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
+  call(method: string, path: string, body?: unknown, expected?: number): Promise<any>;
+}
 
 /**
- * People of the flow harness's tenant who can be paged: each a member with one verified e-mail
- * contact method (stored as the verification leaves it: test/contacts covers verifying one).
+ * People of the tenant who can be paged: each a member with one verified e-mail contact method
+ * (stored as the verification leaves it: test/contacts covers verifying one).
  */
-export async function pageablePeople(h: FlowHarness, names: readonly string[]) {
+export async function pageablePeople(h: TenantStore, names: readonly string[]) {
   const people: { id: string; email: string; methodId: string }[] = [];
   for (const name of names) {
     const nowMs = h.time.clock.now();
@@ -50,11 +63,15 @@ export async function pageablePeople(h: FlowHarness, names: readonly string[]) {
   return people;
 }
 
-/** A policy of one step per person (each its delay), `repeat` more rounds, and a route of every alert to it. */
+/**
+ * A policy of one step per person (each its delay), `repeat` more rounds, and a route to it of
+ * every alert (or of the entities named).
+ */
 export async function policyOfSteps(
-  h: FlowHarness,
+  h: Api,
   steps: readonly { userId: string; delaySeconds: number }[],
   repeat: number,
+  entityIds?: readonly string[],
 ) {
   const policy = await h.call(
     'POST',
@@ -66,7 +83,12 @@ export async function policyOfSteps(
     },
     201,
   );
-  const route = await h.call('POST', '/v1/notify/routes', { escalation_policy_id: policy.id }, 201);
+  const route = await h.call(
+    'POST',
+    '/v1/notify/routes',
+    { escalation_policy_id: policy.id, ...(entityIds ? { match: { entity_ids: entityIds } } : {}) },
+    201,
+  );
   expect(route.escalation_policy_id).toBe(policy.id);
   return policy.id as string;
 }

@@ -1,5 +1,3 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getSchedule } from '../../lib/oncall/schedule-items.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
@@ -8,6 +6,7 @@ import { dueJobRequeuer } from '../cloud/queue-kinds.ts';
 import { startTwilioAccount, type TwilioAccountReceiver } from '../contacts/support/twilio-account.ts';
 import { type ApiHarness, adminCall, bothRuntimes, type LambdaHarness } from '../support/api-harness.ts';
 import { providerEgress } from '../support/receivers/provider-host.ts';
+import { sesOutbox } from '../support/ses-outbox.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 
 /**
@@ -29,12 +28,11 @@ const AUTH = 'c9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4';
 
 let twilio: TwilioAccountReceiver;
 let smtp: TestSmtpServer;
-const ses = mockClient(SESv2Client);
+const ses = sesOutbox();
 
 beforeAll(async () => {
   twilio = await startTwilioAccount(ACCOUNT, AUTH);
   smtp = await startSmtpServer();
-  ses.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
 });
 afterAll(async () => {
   ses.restore();
@@ -59,9 +57,9 @@ describe.each(bothRuntimes)('handover summaries ($runtime runtime)', ({ runtime,
     runtime === 'local'
       ? smtp.received.filter((m) => m.to.includes(ANA_MAIL)).map((m) => m.message.text ?? '')
       : ses
-          .commandCalls(SendEmailCommand)
-          .filter((c) => c.args[0].input.Destination?.ToAddresses?.includes(ANA_MAIL))
-          .map((c) => c.args[0].input.Content?.Simple?.Body?.Text?.Data ?? '');
+          .mails()
+          .filter((m) => m.to.includes(ANA_MAIL))
+          .map((m) => m.text);
   const smsTo = (to: string) => twilio.messages.filter((m) => m.To === to).map((m) => m.Body ?? '');
   const summaries = () => ({
     ana: mailTexts().filter((t) => t.includes('Shop rota')),
@@ -145,9 +143,7 @@ describe.each(bothRuntimes)('handover summaries ($runtime runtime)', ({ runtime,
     Object.assign(ben, { key: joined.key, userId: joined.userId });
     // Ana (the admin key's person): e-mail first, then SMS; Ben: SMS only.
     const lastMail = () =>
-      runtime === 'local'
-        ? smtp.received.at(-1)?.message.text
-        : ses.commandCalls(SendEmailCommand).at(-1)?.args[0].input.Content?.Simple?.Body?.Text?.Data;
+      runtime === 'local' ? smtp.received.at(-1)?.message.text : ses.mails().at(-1)?.text;
     await verifiedMethod(api.adminKey, { kind: 'email', address: ANA_MAIL }, () => sixDigits(lastMail()));
     clock.advance(1000);
     await verifiedMethod(api.adminKey, { kind: 'sms', address: ANA_PHONE }, () =>

@@ -1,30 +1,21 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { mockClient } from 'aws-sdk-client-mock';
 import type { Clock } from '../../../lib/platform/clock.ts';
 import type { HarnessOptions } from '../../support/api-harness.ts';
 import { type ApiHarness, startLambdaHarness, startLocalHarness } from '../../support/api-harness.ts';
+import { type SesMail, sesOutbox } from '../../support/ses-outbox.ts';
 import { decodeWords, startSmtpServer } from '../../support/smtp-server.ts';
 
 /**
  * The two runtimes of the subscriber tests, each with the mail it sends: locally a real SMTP
  * server on 127.0.0.1 (VIGIL_SMTP_URL), in the cloud the SES v2 client the api and notifier
- * functions send with (captured by aws-sdk-client-mock, as test/notify/email-api.test.ts does).
+ * functions send with (captured by aws-sdk-client-mock: test/support/ses-outbox.ts).
  */
 
 const PUBLIC_URL = 'https://status.example.com';
 
-interface Mail {
-  to: string[];
-  subject: string;
-  text: string;
-  html: string;
-  headers: Map<string, string>;
-}
-
 export interface SubscriberRuntime {
   api: ApiHarness;
   /** Every mail sent so far, oldest first. */
-  mails(): Mail[];
+  mails(): SesMail[];
   close(): Promise<void>;
 }
 
@@ -67,8 +58,7 @@ async function startLambda(
   egress?: HarnessOptions['egress'],
   more: Record<string, string> = {},
 ): Promise<SubscriberRuntime> {
-  const ses = mockClient(SESv2Client);
-  ses.on(SendEmailCommand).resolves({ MessageId: 'ses' });
+  const ses = sesOutbox();
   const api = await startLambdaHarness({
     ...(clock ? { clock } : {}),
     ...(egress ? { egress } : {}),
@@ -76,18 +66,7 @@ async function startLambda(
   });
   return {
     api,
-    mails: () =>
-      ses.commandCalls(SendEmailCommand).map((call) => {
-        const input = call.args[0].input;
-        const simple = input.Content?.Simple;
-        return {
-          to: input.Destination?.ToAddresses ?? [],
-          subject: simple?.Subject?.Data ?? '',
-          text: simple?.Body?.Text?.Data ?? '',
-          html: simple?.Body?.Html?.Data ?? '',
-          headers: new Map((simple?.Headers ?? []).map((h) => [(h.Name ?? '').toLowerCase(), h.Value ?? ''])),
-        };
-      }),
+    mails: ses.mails,
     async close() {
       await api.close();
       ses.restore();
