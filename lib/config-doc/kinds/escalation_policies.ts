@@ -101,8 +101,7 @@ async function bodyOf(api: Api, doc: PolicyDoc, names: NameIndex) {
       targets: step.targets.map((target, j) => {
         const { type, ref } = typed(target);
         const path = `steps[${i}].targets[${j}].${type}`;
-        const id =
-          type === 'user' ? (member.ids([ref], path)[0] ?? ref) : resolveId(names, KEYS[type], ref, path);
+        const id = type === 'user' ? member.id(ref, path) : resolveId(names, KEYS[type], ref, path);
         return { type, id };
       }),
     })),
