@@ -177,6 +177,23 @@ describe.each(runtimes)('config-doc kind escalation_policies ($runtime runtime)'
     ]);
   });
 
+  it('answers a read-only key 403 for policies that page people, and plans for it when none does', async () => {
+    const made = await post('/v1/auth/keys', { label: 'read-only', is_read_only: true });
+    const readOnly = made.body.key as string;
+    const document = { ...(await exported()), escalation_policies: [ladder()] };
+    await post('/v1/config/apply', document);
+    const refused = await harness.request('POST', '/v1/config/plan', { key: readOnly, body: document });
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.error).toMatch(/name them by e-mail address, which this key may not read/);
+
+    const steps = [{ delay_seconds: 60, targets: [{ team: 'Payments' }] }];
+    const noPeople = { ...document, escalation_policies: [{ ...ladder(), steps }] };
+    await post('/v1/config/apply', noPeople);
+    const plan = await harness.request('POST', '/v1/config/plan', { key: readOnly, body: noPeople });
+    expect(plan.status, plan.text).toBe(200);
+    expect(plan.body.changes).toEqual([]);
+  });
+
   it('prunes the route before its policy, and rebuilds the emptied tenant from its export exactly', async () => {
     const document = { ...(await exported()), escalation_policies: [ladder()] };
     expect(words((await post('/v1/config/apply', document)).body.changes)).toEqual([

@@ -1,9 +1,18 @@
 import * as z from 'zod';
 import { POLICY_LIMITS } from '../../escalation/policy-items.ts';
 import { type PublicPolicy, policyBody } from '../../escalation/policy-schemas.ts';
-import { ConflictError } from '../../platform/errors.ts';
+import { ConflictError, ForbiddenError } from '../../platform/errors.ts';
 import { resolveId } from '../entity-refs.ts';
-import { type Api, defineKind, expectOk, type NameIndex, postNew, type Reference, seg } from '../kind.ts';
+import {
+  type Api,
+  ConfigApplyError,
+  defineKind,
+  expectOk,
+  type NameIndex,
+  postNew,
+  type Reference,
+  seg,
+} from '../kind.ts';
 import { memberRefSchema, memberResolver } from './schedules.ts';
 
 /**
@@ -91,6 +100,23 @@ function docOf(policy: PublicPolicy, emails: Map<string, string>, names: NameInd
   };
 }
 
+/**
+ * The addresses of the account's active members by user id, as memberResolver reads them back
+ * (anyone else stays a user id). The policy API answers user ids only, and the member list is
+ * closed to read-only keys (personal data), so a read-only key cannot plan or export policies that
+ * page people: 403 saying so, rather than a plan that reads every address as changed.
+ */
+async function memberAddresses(api: Api): Promise<Map<string, string>> {
+  const answer = await api({ method: 'GET', path: '/v1/settings/users' });
+  if (answer.status === 403)
+    throw new ForbiddenError(
+      'escalation policies that page people name them by e-mail address, which this key may not read: plan or export with a member’s or an admin’s key',
+    );
+  if (answer.status >= 300) throw new ConfigApplyError(answer);
+  const users = answer.body as { id: string; email: string; status: string }[];
+  return new Map(users.filter((u) => u.status === 'active').map((u) => [u.id, u.email.toLowerCase()]));
+}
+
 /** The API's body of a policy of the document: each target's name resolved to its id. */
 async function bodyOf(api: Api, doc: PolicyDoc, names: NameIndex) {
   const member = await memberResolver(api);
@@ -126,21 +152,15 @@ export const escalationPoliciesKind = defineKind<PolicyDoc>({
     ),
 
   async read(api, names) {
-    const [{ escalation_policies }, users] = await Promise.all([
-      expectOk<{ escalation_policies: PublicPolicy[] }>(api, {
-        method: 'GET',
-        path: '/v1/escalation-policies',
-      }),
-      expectOk<{ id: string; email: string; status: string }[]>(api, {
-        method: 'GET',
-        path: '/v1/settings/users',
-      }),
-    ]);
+    const { escalation_policies } = await expectOk<{ escalation_policies: PublicPolicy[] }>(api, {
+      method: 'GET',
+      path: '/v1/escalation-policies',
+    });
     requireUniqueNames(escalation_policies);
-    // As memberResolver reads them back: active members by address, anyone else by user id.
-    const emails = new Map(
-      users.filter((u) => u.status === 'active').map((u) => [u.id, u.email.toLowerCase()]),
+    const pagesPeople = escalation_policies.some((p) =>
+      p.steps.some((step) => step.targets.some((t) => t.type === 'user')),
     );
+    const emails = pagesPeople ? await memberAddresses(api) : new Map<string, string>();
     return escalation_policies.map((policy) => ({ id: policy.id, doc: docOf(policy, emails, names) }));
   },
 
