@@ -11,20 +11,25 @@ import type { InvokeAnswer, InvokeCall, InvokeCaller } from '../http/route-invok
  * the same call over HTTP would be.
  */
 
-/** The document's lists, in the order objects are created and updated (deletes go in reverse). */
+/**
+ * The document's lists, in the order objects are created and updated (deletes go in reverse): a
+ * kind refers only to kinds before it. Routes come last, since they name escalation policies, which
+ * name schedules, teams and channels.
+ */
 export const DOC_KEYS = [
   'blueprints',
   'entities',
   'relations',
   'channels',
   'checks',
-  'routes',
   'maintenance',
   'status_pages',
   'actions',
   'skills',
   'schedules',
   'teams',
+  'escalation_policies',
+  'routes',
 ] as const;
 export type DocKey = (typeof DOC_KEYS)[number];
 

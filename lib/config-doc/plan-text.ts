@@ -21,6 +21,7 @@ const NOUNS: Record<DocKey, string> = {
   skills: 'skill',
   schedules: 'schedule',
   teams: 'team',
+  escalation_policies: 'escalation policy',
 };
 
 const SIGNS: Record<PlannedChange['op'], string> = { create: '+', update: '~', delete: '-' };

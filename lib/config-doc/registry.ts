@@ -4,6 +4,7 @@ import { blueprintsKind } from './kinds/blueprints.ts';
 import { channelsKind } from './kinds/channels.ts';
 import { checksKind } from './kinds/checks.ts';
 import { entitiesKind } from './kinds/entities.ts';
+import { escalationPoliciesKind } from './kinds/escalation_policies.ts';
 import { maintenanceKind } from './kinds/maintenance.ts';
 import { relationsKind } from './kinds/relations.ts';
 import { routesKind } from './kinds/routes.ts';
@@ -23,11 +24,12 @@ export const CONFIG_KINDS: Record<DocKey, AnyConfigKind> = {
   relations: relationsKind,
   channels: channelsKind,
   checks: checksKind,
-  routes: routesKind,
   maintenance: maintenanceKind,
   status_pages: statusPagesKind,
   actions: actionsKind,
   skills: skillsKind,
   schedules: schedulesKind,
   teams: teamsKind,
+  escalation_policies: escalationPoliciesKind,
+  routes: routesKind,
 };

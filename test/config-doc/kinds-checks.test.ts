@@ -69,7 +69,7 @@ const SECRETS: Partial<Record<DocKey, string[][]>> = {
     ['headers.x-health-token', 'policy.channels[0].config.secret', 'policy.channels[1].config.bot_token'],
     [],
   ],
-  routes: [[]],
+  routes: [[], []],
 };
 
 const KINDS: [AnyConfigKind, KindFixture][] = [
@@ -127,6 +127,20 @@ describe.each(bothRuntimes)(
           names.set('entities', `${blueprint}/${slug}`, (made.body as { id: string }).id);
         }
       }
+      // The routes fixture's `page-core` names the policy `core-escalation` (its own kind's test is
+      // kinds-policies.test.ts): here it pages the admin alone.
+      const users = await api({ method: 'GET', path: '/v1/settings/users' });
+      const [admin] = users.body as { id: string }[];
+      const policy = await api({
+        method: 'POST',
+        path: '/v1/escalation-policies',
+        body: {
+          name: 'core-escalation',
+          steps: [{ delay_seconds: 0, targets: [{ type: 'user', id: admin?.id }] }],
+        },
+      });
+      expect(policy.status).toBe(201);
+      names.set('escalation_policies', 'core-escalation', (policy.body as { id: string }).id);
     });
     afterAll(async () => {
       await harness?.close();
@@ -315,6 +329,8 @@ describe('channels, checks and routes documents', () => {
     expect(refused({ name: 'half', escalate_channels: ['ops-slack'] })).toBe(true);
     expect(refused({ name: 'half', channels: ['ops-webhook'], escalate_after_seconds: 600 })).toBe(true);
     expect(refused({ name: 'none' })).toBe(true);
+    expect(refused({ name: 'pages', escalation_policy: 'core-escalation' })).toBe(false);
+    expect(refused({ name: 'owner', page_owner_policy: true })).toBe(false);
     expect(refused({ name: 'whole', escalate_channels: ['ops-slack'], escalate_after_seconds: 600 })).toBe(
       false,
     );

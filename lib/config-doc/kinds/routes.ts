@@ -20,8 +20,9 @@ import {
 
 /**
  * Alert routes (`/v1/notify/routes`), identified by `name`: the create body with entities named
- * `<blueprint>/<slug>` (`match.entities`) and tenant channels by name (`channels`,
- * `escalate_channels`). The API has no update of a route, so an update replaces it.
+ * `<blueprint>/<slug>` (`match.entities`), tenant channels by name (`channels`,
+ * `escalate_channels`) and the escalation policy by name (`escalation_policy`). The API has no
+ * update of a route, so an update replaces it.
  */
 
 const fields = routeInputSchema.shape;
@@ -56,14 +57,23 @@ const routeDocSchema = z
     channels: channelNames.default(() => []),
     escalate_after_seconds: fields.escalate_after_seconds.unwrap().nullable().default(null),
     escalate_channels: channelNames.default(() => []),
+    escalation_policy: z.string().min(1).max(100).nullable().default(null).meta({
+      description: 'An escalation policy, by name, the incidents of matching alerts climb until acknowledged',
+    }),
+    page_owner_policy: fields.page_owner_policy,
     group_by: fields.group_by,
     group_wait_seconds: fields.group_wait_seconds,
     group_interval_seconds: fields.group_interval_seconds,
   })
   // The API's own rule (routeInputSchema), stated on the document's names so a plan refuses it.
   .superRefine((doc, ctx) => {
-    if (doc.channels.length === 0 && doc.escalate_channels.length === 0)
-      ctx.addIssue({ code: 'custom', path: ['channels'], message: 'Name at least one channel.' });
+    const pages = doc.escalation_policy !== null || doc.page_owner_policy;
+    if (doc.channels.length === 0 && doc.escalate_channels.length === 0 && !pages)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['channels'],
+        message: 'Name at least one channel (or an escalation policy).',
+      });
     if (doc.escalate_channels.length > 0 !== (doc.escalate_after_seconds !== null))
       ctx.addIssue({
         code: 'custom',
@@ -80,6 +90,8 @@ interface RouteView {
   channel_ids: string[];
   escalate_after_seconds: number | null;
   escalate_channel_ids: string[];
+  escalation_policy_id: string | null;
+  page_owner_policy: boolean;
   group_by: RouteDoc['group_by'];
   group_wait_seconds: number;
   group_interval_seconds: number;
@@ -111,6 +123,11 @@ function createBody(doc: RouteDoc, names: NameIndex) {
           escalate_channel_ids: channelRefs(doc.escalate_channels).map((ref) => idOf(names, ref)),
         }
       : {}),
+    escalation_policy_id:
+      doc.escalation_policy === null
+        ? null
+        : idOf(names, { key: 'escalation_policies', identity: doc.escalation_policy }),
+    page_owner_policy: doc.page_owner_policy,
     group_by: doc.group_by,
     group_wait_seconds: doc.group_wait_seconds,
     group_interval_seconds: doc.group_interval_seconds,
@@ -130,6 +147,11 @@ function docOf(route: RouteView, names: NameIndex): RouteDoc {
     channels: route.channel_ids.map(channel),
     escalate_after_seconds: route.escalate_after_seconds,
     escalate_channels: route.escalate_channel_ids.map(channel),
+    escalation_policy:
+      route.escalation_policy_id === null
+        ? null
+        : (names.identity('escalation_policies', route.escalation_policy_id) ?? route.escalation_policy_id),
+    page_owner_policy: route.page_owner_policy,
     group_by: route.group_by ?? GROUP_DEFAULTS.group_by,
     group_wait_seconds: route.group_wait_seconds,
     group_interval_seconds: route.group_interval_seconds,
@@ -149,6 +171,9 @@ export const routesKind = defineKind<RouteDoc>({
   references: (doc) => [
     ...doc.match.entities.map((identity): Reference => ({ key: 'entities', identity })),
     ...channelRefs([...doc.channels, ...doc.escalate_channels]),
+    ...(doc.escalation_policy === null
+      ? []
+      : [{ key: 'escalation_policies' as const, identity: doc.escalation_policy }]),
   ],
 
   async read(api, names) {

@@ -49,6 +49,7 @@ export async function memberResolver(api: Api) {
     return found;
   };
   return {
+    id,
     ids: (refs: string[], path: string) => refs.map((ref, i) => id(ref, `${path}[${i}]`)),
     layer: <L extends { members: string[] }>(layer: L, path: string) => ({
       ...layer,

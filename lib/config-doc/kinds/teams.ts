@@ -11,8 +11,13 @@ import { memberRef, memberRefSchema, memberResolver } from './schedules.ts';
  * Teams in the document: the body of POST /v1/teams with members by e-mail address (as schedules
  * name them), the schedule by name (`schedule`, for `schedule_id`), and the entities the team owns
  * (`owns`: entity references; each an owned_by relation from the entity to the team, written by
- * POST /v1/teams/{id}/entities); identity the team's name. The team's escalation policy is not
- * part of this kind: an update keeps whatever the team has.
+ * POST /v1/teams/{id}/entities); identity the team's name.
+ *
+ * The team's escalation policy is not part of this kind: a create sets none, an update keeps
+ * whatever the team has. Escalation policies are a kind of their own, and a policy may page a team
+ * (`{team: <name>}`), so they come after teams in DOC_KEYS; a team naming its policy would refer to
+ * a later kind, which the engine (one pass, kind after kind) cannot create in a fresh tenant, and a
+ * policy paging its own team would make a cycle no order of kinds breaks.
  */
 
 const { default_owner_of, name } = teamBody.shape;

@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Api } from '../../lib/config-doc/kind.ts';
+import { createNameIndex } from '../../lib/config-doc/names.ts';
+import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
+import { type Joined, join } from '../auth/team-helpers.ts';
+import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { FIXTURE_RESOLVE } from './fixtures/index.ts';
+
+/**
+ * The config-doc kind escalation_policies against the real API (issue 55, configuration as code):
+ * each target named (a schedule, a channel and a team by name, a person by e-mail address in any
+ * case) and read back in exactly its parsed form; a replace; an address no member has refused
+ * naming the target; two policies of one name refused naming both; and through the configuration
+ * routes: a route naming its policy, an unknown schedule failing the plan's reference check,
+ * prune taking the route before its policy, and the export rebuilding an emptied tenant exactly.
+ */
+
+type Doc = Record<string, unknown>;
+type Change = { op: string; kind: string; id: string; status?: string; error?: string };
+const words = (changes: Change[]) => changes.map((c) => [c.op, c.kind, c.id, c.status].join(' ').trim());
+
+describe.each(runtimes)('config-doc kind escalation_policies ($runtime runtime)', ({ start }) => {
+  let harness: ApiHarness;
+  let ana: Joined;
+  const ids: Record<string, string> = {};
+  const names = createNameIndex();
+  const kind = CONFIG_KINDS.escalation_policies;
+  const api: Api = async ({ method, path, body }) => {
+    const res = await harness.request(method, path, { key: harness.adminKey, body });
+    return { status: res.status, body: res.body };
+  };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await harness.request(method, path, { key: harness.adminKey, body });
+    expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
+    return res.body;
+  };
+  const post = (path: string, body: unknown) =>
+    harness.request('POST', path, { key: harness.adminKey, body });
+  const exported = async () => {
+    const res = await harness.request('GET', '/v1/config/export', {
+      key: harness.adminKey,
+      headers: { accept: 'application/json' },
+    });
+    expect(res.status, res.text).toBe(200);
+    return res.body as Doc;
+  };
+  const ladder = (): Doc => ({
+    name: 'payments-escalation',
+    steps: [
+      { delay_seconds: 300, targets: [{ schedule: 'payments' }, { user: ana.email.toUpperCase() }] },
+      { delay_seconds: 900, targets: [{ channel: 'ops-hook' }, { team: 'Payments' }] },
+    ],
+    repeat: 2,
+  });
+
+  beforeAll(async () => {
+    // The channel's host resolves to 127.0.0.1:9, where nothing listens (nothing is ever sent).
+    harness = await start({
+      env: { VIGIL_EGRESS_ALLOW: '127.0.0.1/32' },
+      egress: { resolve: FIXTURE_RESOLVE },
+      scheduler: false,
+    });
+    ana = await join(harness, harness.adminKey, { role: 'member' });
+    ids.schedule = (
+      await call('POST', '/v1/schedules', { name: 'payments', time_zone: 'UTC', layers: [] })
+    ).id;
+    ids.channel = (
+      await call('POST', '/v1/notify/channels', {
+        name: 'ops-hook',
+        channel_type: 'webhook',
+        config: { url: 'http://127.0.0.1:9/ops' },
+      })
+    ).id;
+    ids.team = (await call('POST', '/v1/teams', { name: 'Payments', members: [ana.userId] })).id;
+    names.set('schedules', 'payments', ids.schedule as string);
+    names.set('channels', 'ops-hook', ids.channel as string);
+    names.set('teams', 'Payments', ids.team as string);
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it('creates a policy with every kind of target by name and reads it back in exactly its parsed form', async () => {
+    const doc = kind.schema.parse(ladder());
+    const id = await kind.create(api, doc, names);
+    names.set('escalation_policies', 'payments-escalation', id);
+    expect(await kind.read(api, names)).toStrictEqual([{ id, doc }]);
+    const stored = await call('GET', `/v1/escalation-policies/${id}`);
+    expect(stored.steps.map((s: { targets: unknown[] }) => s.targets)).toEqual([
+      [
+        { type: 'schedule', id: ids.schedule },
+        { type: 'user', id: ana.userId },
+      ],
+      [
+        { type: 'channel', id: ids.channel },
+        { type: 'team', id: ids.team },
+      ],
+    ]);
+  });
+
+  it('replaces the steps and the repeat on update', async () => {
+    const [current] = await kind.read(api, names);
+    if (!current) throw new Error('no policy');
+    const doc = kind.schema.parse({
+      ...ladder(),
+      steps: [{ delay_seconds: 60, targets: [{ team: 'Payments' }] }],
+    });
+    await kind.update(api, current, doc, names);
+    expect(await kind.read(api, names)).toStrictEqual([{ id: current.id, doc }]);
+  });
+
+  it('refuses an address no member has, naming the target, and creates nothing', async () => {
+    const doc = kind.schema.parse({
+      name: 'strangers',
+      steps: [{ delay_seconds: 0, targets: [{ channel: 'ops-hook' }, { user: 'nobody@example.com' }] }],
+    });
+    await expect(kind.create(api, doc, names)).rejects.toThrow(
+      'steps[0].targets[1].user: no member of this account has the address nobody@example.com',
+    );
+    expect((await kind.read(api, names)).map((c) => c.doc.name)).toEqual(['payments-escalation']);
+  });
+
+  it('refuses a target that names no type, or two', () => {
+    const step = (target: unknown) => ({ name: 'odd', steps: [{ delay_seconds: 0, targets: [target] }] });
+    expect(kind.schema.safeParse(step({ person: ana.email })).success).toBe(false);
+    expect(kind.schema.safeParse(step({ team: 'Payments', channel: 'ops-hook' })).success).toBe(false);
+  });
+
+  it('refuses to read two policies of one name, naming both', async () => {
+    const twin = await call('POST', '/v1/escalation-policies', {
+      name: 'payments-escalation',
+      steps: [{ delay_seconds: 0, targets: [{ type: 'team', id: ids.team }] }],
+    });
+    await expect(kind.read(api, names)).rejects.toThrow(/"payments-escalation" \(esp_\w+, esp_\w+\)/);
+    await call('DELETE', `/v1/escalation-policies/${twin.id}`);
+  });
+
+  it('exports a route by its policy’s name and fails a plan naming a schedule that does not exist', async () => {
+    await call('POST', '/v1/notify/routes', {
+      name: 'page-payments',
+      escalation_policy_id: names.id('escalation_policies', 'payments-escalation'),
+    });
+    const document = await exported();
+    expect(document.escalation_policies).toEqual([
+      {
+        name: 'payments-escalation',
+        steps: [{ delay_seconds: 60, targets: [{ team: 'Payments' }] }],
+        repeat: 2,
+      },
+    ]);
+    expect(document.routes).toMatchObject([
+      {
+        name: 'page-payments',
+        channels: [],
+        escalation_policy: 'payments-escalation',
+        page_owner_policy: false,
+      },
+    ]);
+    expect((await post('/v1/config/plan', document)).body.changes).toEqual([]);
+
+    const unknown = { ...document, escalation_policies: [ladder(), { ...ladder(), name: 'night' }] };
+    (unknown.escalation_policies[1]?.steps as Doc[])[0] = {
+      delay_seconds: 0,
+      targets: [{ schedule: 'nights' }],
+    };
+    const plan = await post('/v1/config/plan', unknown);
+    expect(plan.status).toBe(400);
+    expect(plan.body.error).toBe(
+      'unknown reference: escalation policy night refers to schedules nights, which is not in the document or the tenant',
+    );
+    expect(plan.body.details).toEqual([
+      {
+        path: 'escalation_policies[1]',
+        message:
+          'escalation policy night refers to schedules nights, which is not in the document or the tenant.',
+      },
+    ]);
+  });
+
+  it('answers a read-only key 403 for policies that page people, and plans for it when none does', async () => {
+    const made = await post('/v1/auth/keys', { label: 'read-only', is_read_only: true });
+    const readOnly = made.body.key as string;
+    const document = { ...(await exported()), escalation_policies: [ladder()] };
+    await post('/v1/config/apply', document);
+    const refused = await harness.request('POST', '/v1/config/plan', { key: readOnly, body: document });
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.error).toMatch(/name them by e-mail address, which this key may not read/);
+
+    const steps = [{ delay_seconds: 60, targets: [{ team: 'Payments' }] }];
+    const noPeople = { ...document, escalation_policies: [{ ...ladder(), steps }] };
+    await post('/v1/config/apply', noPeople);
+    const plan = await harness.request('POST', '/v1/config/plan', { key: readOnly, body: noPeople });
+    expect(plan.status, plan.text).toBe(200);
+    expect(plan.body.changes).toEqual([]);
+  });
+
+  it('prunes the route before its policy, and rebuilds the emptied tenant from its export exactly', async () => {
+    const document = { ...(await exported()), escalation_policies: [ladder()] };
+    expect(words((await post('/v1/config/apply', document)).body.changes)).toEqual([
+      'update escalation_policies payments-escalation applied',
+    ]);
+    const before = await exported();
+    expect(before.escalation_policies).toEqual([kind.schema.parse(ladder())]);
+
+    const emptied = await post('/v1/config/apply?prune=true', { apiVersion: 'vigil/v1', kind: 'Config' });
+    expect(words(emptied.body.changes)).toEqual([
+      'delete routes page-payments applied',
+      'delete escalation_policies payments-escalation applied',
+      'delete teams Payments applied',
+      'delete schedules payments applied',
+      'delete channels ops-hook applied',
+    ]);
+    const rebuilt = await post('/v1/config/apply', before);
+    expect(rebuilt.body.summary, rebuilt.text).toMatchObject({ created: 5, failed: 0 });
+    expect(await exported()).toEqual(before);
+  });
+
+  it('fails the prune of a policy a team still uses, with the API’s answer naming the team', async () => {
+    const document = await exported();
+    const policyId = (await kind.read(api, createNameIndex())).find(
+      (c) => c.doc.name === 'payments-escalation',
+    )?.id;
+    const [team] = (await call('GET', '/v1/teams')).teams as { id: string; name: string }[];
+    await call('PUT', `/v1/teams/${team?.id}`, {
+      name: team?.name,
+      members: [ana.userId],
+      escalation_policy_id: policyId,
+    });
+    const applied = await post('/v1/config/apply?prune=true', {
+      ...document,
+      routes: [],
+      escalation_policies: [],
+    });
+    expect(applied.body.changes).toEqual([
+      { op: 'delete', kind: 'routes', id: 'page-payments', status: 'applied' },
+      {
+        op: 'delete',
+        kind: 'escalation_policies',
+        id: 'payments-escalation',
+        status: 'failed',
+        error: 'the escalation policy is in use by team "Payments": change them first',
+      },
+    ]);
+  });
+});
