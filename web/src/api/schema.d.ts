@@ -26554,58 +26554,6 @@ export interface operations {
                             }))[];
                         };
                     })[];
-                    routes?: {
-                        name: string;
-                        /**
-                         * @default {
-                         *       "blueprint_slugs": [],
-                         *       "entities": [],
-                         *       "to_states": []
-                         *     }
-                         */
-                        match?: {
-                            /**
-                             * @description Entities of these blueprints; empty: any
-                             * @default []
-                             */
-                            blueprint_slugs?: string[];
-                            /**
-                             * @description These entities (<blueprint>/<entity slug>); empty: any
-                             * @default []
-                             */
-                            entities?: string[];
-                            /** @default [] */
-                            to_states?: ("down" | "degraded" | "up" | "unknown")[];
-                        };
-                        /**
-                         * @description Tenant channels, by name
-                         * @default []
-                         */
-                        channels?: string[];
-                        /** @default null */
-                        escalate_after_seconds?: number | null;
-                        /**
-                         * @description Tenant channels, by name
-                         * @default []
-                         */
-                        escalate_channels?: string[];
-                        /**
-                         * @description What one notification groups: each entity alone (default), its blueprint, or the tenant
-                         * @default entity
-                         * @enum {string}
-                         */
-                        group_by?: "entity" | "blueprint" | "tenant";
-                        /**
-                         * @description The first notification of a new group waits this long, collecting (Alertmanager group_wait)
-                         * @default 0
-                         */
-                        group_wait_seconds?: number;
-                        /**
-                         * @description Updates of a group already notified go out at most this often (group_interval)
-                         * @default 300
-                         */
-                        group_interval_seconds?: number;
-                    }[];
                     maintenance?: {
                         name: string;
                         /** @default [] */
@@ -26661,6 +26609,11 @@ export interface operations {
                          * @default null
                          */
                         auto_publish_drafts_after_minutes?: number | null;
+                        /**
+                         * @description A custom domain the page also answers on (https://<domain>/), one of the deployment’s VIGIL_PAGE_DOMAINS that no other page holds; null (default): none, and an apply clears the one the page has
+                         * @default null
+                         */
+                        domain?: string | null;
                         description?: string | null;
                         /**
                          * @description The entities shown, in this order: `<blueprint slug>/<entity slug>`, each once
@@ -26868,6 +26821,94 @@ export interface operations {
                          * @default []
                          */
                         owns?: string[];
+                    }[];
+                    escalation_policies?: {
+                        name: string;
+                        steps: {
+                            /** @description How long this step waits for an acknowledgement before the next step is paged (after the last: the next round) */
+                            delay_seconds: number;
+                            /** @description Who this step pages: {schedule: name}, {user: e-mail address}, {channel: name} or {team: name} */
+                            targets: ({
+                                /** @description A schedule’s on-call person, by name */
+                                schedule: string;
+                            } | {
+                                /** @description A member of the account, by e-mail address */
+                                user: string;
+                            } | {
+                                /** @description A tenant channel, by name */
+                                channel: string;
+                            } | {
+                                /** @description Every member of a team, by name */
+                                team: string;
+                            })[];
+                        }[];
+                        /**
+                         * @description How many more times the ladder is climbed from the first step after the last
+                         * @default 0
+                         */
+                        repeat?: number;
+                    }[];
+                    routes?: {
+                        name: string;
+                        /**
+                         * @default {
+                         *       "blueprint_slugs": [],
+                         *       "entities": [],
+                         *       "to_states": []
+                         *     }
+                         */
+                        match?: {
+                            /**
+                             * @description Entities of these blueprints; empty: any
+                             * @default []
+                             */
+                            blueprint_slugs?: string[];
+                            /**
+                             * @description These entities (<blueprint>/<entity slug>); empty: any
+                             * @default []
+                             */
+                            entities?: string[];
+                            /** @default [] */
+                            to_states?: ("down" | "degraded" | "up" | "unknown")[];
+                        };
+                        /**
+                         * @description Tenant channels, by name
+                         * @default []
+                         */
+                        channels?: string[];
+                        /** @default null */
+                        escalate_after_seconds?: number | null;
+                        /**
+                         * @description Tenant channels, by name
+                         * @default []
+                         */
+                        escalate_channels?: string[];
+                        /**
+                         * @description An escalation policy, by name, the incidents of matching alerts climb until acknowledged
+                         * @default null
+                         */
+                        escalation_policy?: string | null;
+                        /**
+                         * @description The incidents of matching alerts climb the escalation policy of the team owning the entity (owned_by, else its blueprint’s default owner)
+                         * @default false
+                         */
+                        page_owner_policy?: boolean;
+                        /**
+                         * @description What one notification groups: each entity alone (default), its blueprint, or the tenant
+                         * @default entity
+                         * @enum {string}
+                         */
+                        group_by?: "entity" | "blueprint" | "tenant";
+                        /**
+                         * @description The first notification of a new group waits this long, collecting (Alertmanager group_wait)
+                         * @default 0
+                         */
+                        group_wait_seconds?: number;
+                        /**
+                         * @description Updates of a group already notified go out at most this often (group_interval)
+                         * @default 300
+                         */
+                        group_interval_seconds?: number;
                     }[];
                 };
             };
@@ -29718,58 +29759,6 @@ export interface operations {
                             }))[];
                         };
                     })[];
-                    routes?: {
-                        name: string;
-                        /**
-                         * @default {
-                         *       "blueprint_slugs": [],
-                         *       "entities": [],
-                         *       "to_states": []
-                         *     }
-                         */
-                        match?: {
-                            /**
-                             * @description Entities of these blueprints; empty: any
-                             * @default []
-                             */
-                            blueprint_slugs?: string[];
-                            /**
-                             * @description These entities (<blueprint>/<entity slug>); empty: any
-                             * @default []
-                             */
-                            entities?: string[];
-                            /** @default [] */
-                            to_states?: ("down" | "degraded" | "up" | "unknown")[];
-                        };
-                        /**
-                         * @description Tenant channels, by name
-                         * @default []
-                         */
-                        channels?: string[];
-                        /** @default null */
-                        escalate_after_seconds?: number | null;
-                        /**
-                         * @description Tenant channels, by name
-                         * @default []
-                         */
-                        escalate_channels?: string[];
-                        /**
-                         * @description What one notification groups: each entity alone (default), its blueprint, or the tenant
-                         * @default entity
-                         * @enum {string}
-                         */
-                        group_by?: "entity" | "blueprint" | "tenant";
-                        /**
-                         * @description The first notification of a new group waits this long, collecting (Alertmanager group_wait)
-                         * @default 0
-                         */
-                        group_wait_seconds?: number;
-                        /**
-                         * @description Updates of a group already notified go out at most this often (group_interval)
-                         * @default 300
-                         */
-                        group_interval_seconds?: number;
-                    }[];
                     maintenance?: {
                         name: string;
                         /** @default [] */
@@ -29825,6 +29814,11 @@ export interface operations {
                          * @default null
                          */
                         auto_publish_drafts_after_minutes?: number | null;
+                        /**
+                         * @description A custom domain the page also answers on (https://<domain>/), one of the deployment’s VIGIL_PAGE_DOMAINS that no other page holds; null (default): none, and an apply clears the one the page has
+                         * @default null
+                         */
+                        domain?: string | null;
                         description?: string | null;
                         /**
                          * @description The entities shown, in this order: `<blueprint slug>/<entity slug>`, each once
@@ -30032,6 +30026,94 @@ export interface operations {
                          * @default []
                          */
                         owns?: string[];
+                    }[];
+                    escalation_policies?: {
+                        name: string;
+                        steps: {
+                            /** @description How long this step waits for an acknowledgement before the next step is paged (after the last: the next round) */
+                            delay_seconds: number;
+                            /** @description Who this step pages: {schedule: name}, {user: e-mail address}, {channel: name} or {team: name} */
+                            targets: ({
+                                /** @description A schedule’s on-call person, by name */
+                                schedule: string;
+                            } | {
+                                /** @description A member of the account, by e-mail address */
+                                user: string;
+                            } | {
+                                /** @description A tenant channel, by name */
+                                channel: string;
+                            } | {
+                                /** @description Every member of a team, by name */
+                                team: string;
+                            })[];
+                        }[];
+                        /**
+                         * @description How many more times the ladder is climbed from the first step after the last
+                         * @default 0
+                         */
+                        repeat?: number;
+                    }[];
+                    routes?: {
+                        name: string;
+                        /**
+                         * @default {
+                         *       "blueprint_slugs": [],
+                         *       "entities": [],
+                         *       "to_states": []
+                         *     }
+                         */
+                        match?: {
+                            /**
+                             * @description Entities of these blueprints; empty: any
+                             * @default []
+                             */
+                            blueprint_slugs?: string[];
+                            /**
+                             * @description These entities (<blueprint>/<entity slug>); empty: any
+                             * @default []
+                             */
+                            entities?: string[];
+                            /** @default [] */
+                            to_states?: ("down" | "degraded" | "up" | "unknown")[];
+                        };
+                        /**
+                         * @description Tenant channels, by name
+                         * @default []
+                         */
+                        channels?: string[];
+                        /** @default null */
+                        escalate_after_seconds?: number | null;
+                        /**
+                         * @description Tenant channels, by name
+                         * @default []
+                         */
+                        escalate_channels?: string[];
+                        /**
+                         * @description An escalation policy, by name, the incidents of matching alerts climb until acknowledged
+                         * @default null
+                         */
+                        escalation_policy?: string | null;
+                        /**
+                         * @description The incidents of matching alerts climb the escalation policy of the team owning the entity (owned_by, else its blueprint’s default owner)
+                         * @default false
+                         */
+                        page_owner_policy?: boolean;
+                        /**
+                         * @description What one notification groups: each entity alone (default), its blueprint, or the tenant
+                         * @default entity
+                         * @enum {string}
+                         */
+                        group_by?: "entity" | "blueprint" | "tenant";
+                        /**
+                         * @description The first notification of a new group waits this long, collecting (Alertmanager group_wait)
+                         * @default 0
+                         */
+                        group_wait_seconds?: number;
+                        /**
+                         * @description Updates of a group already notified go out at most this often (group_interval)
+                         * @default 300
+                         */
+                        group_interval_seconds?: number;
                     }[];
                 };
             };
