@@ -110,24 +110,29 @@ export async function handleClimb(deps: PagingDeps & PagingParts, job: ClimbJob)
       nowMs,
     );
     const error = target.type === 'schedule' ? 'Nobody is on call then.' : 'Nobody to page.';
-    asks.push(await recordUnsent(deps, page, 'unreachable', error));
+    asks.push(await recordUnsent(deps, page, error));
   }
-  await enqueueNextStep(deps, job, policy, nowMs);
+  await enqueueNextStep(deps, job, policy, step.delay_seconds, nowMs);
   // After the next step is queued: a page to send again brings this step's job back for it alone.
   comeBackIfAsked(latest(asks), `escalation step ${job.step}`);
 }
 
 /** Queues the policy's next step (or the next round's first), counted from this step's due time. */
-async function enqueueNextStep(deps: PagingDeps, job: ClimbJob, policy: PolicyRecord, nowMs: number) {
-  const step = policy.steps[job.step];
+async function enqueueNextStep(
+  deps: PagingDeps,
+  job: ClimbJob,
+  policy: PolicyRecord,
+  delaySeconds: number,
+  nowMs: number,
+) {
   const next = nextStep(policy, job.round, job.step);
-  if (!next || !step) return;
+  if (!next) return;
   const body: ClimbJob = {
     ...job,
     policy_id: policy.id,
     ...next,
     // Counted from this step's due time, so a late run does not push the ladder back.
-    due_ms: Math.max(job.due_ms + step.delay_seconds * 1000, nowMs),
+    due_ms: Math.max(job.due_ms + delaySeconds * 1000, nowMs),
   };
   await enqueueOrThrow(deps.queue, [
     dueJob(body, nowMs, stepJobId(job.incident_id, policy.id, next.round, next.step)),

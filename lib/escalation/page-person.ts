@@ -143,7 +143,7 @@ export async function pagePerson(
       { target, user_id: userId, channel_id: null, contact_method_id: null, contact_kind: null },
       deps.clock.now(),
     );
-    return recordUnsent(deps, page, 'unreachable', 'The person has no verified contact method.');
+    return recordUnsent(deps, page, 'The person has no verified contact method.');
   }
   const nowMs = deps.clock.now();
   const later = plan.filter((s) => s.after_seconds > 0);
@@ -172,16 +172,15 @@ export async function pagePerson(
   return latest(asks);
 }
 
-/** Logs a page that sends nothing (nobody to reach), taken first as every page is. */
+/** Logs a page that sends nothing (`unreachable`: nobody to reach), taken first as every page is. */
 export async function recordUnsent(
   deps: Pick<PagingDeps, 'table' | 'clock'>,
   page: PageRecord,
-  outcome: 'unreachable',
   error: string,
 ): Promise<ComeBack> {
   const take = await takePage(deps.table, page, deps.clock.now());
   if (!take.taken) return take.retryInSeconds;
-  await recordPageOutcome(deps.table, page, { outcome, error });
+  await recordPageOutcome(deps.table, page, { outcome: 'unreachable', error });
   return undefined;
 }
 
