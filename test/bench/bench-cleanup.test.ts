@@ -128,15 +128,22 @@ await runAlerts({ checks: 3, rounds: 5, warmupRounds: 0, phaseTimeoutMs: 60_000,
   const child = spawn(process.execPath, ['--import', 'tsx', driver], {
     cwd: repoRoot,
     env: { ...process.env, STUB_GRANDCHILD: grandchild ? '1' : '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const roundsStarted = new Promise<void>((resolve, reject) => {
     let out = '';
+    let err = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
       if (out.includes('push checks with a webhook each')) resolve();
     });
-    child.once('exit', (code) => reject(new Error(`the bench exited (${code}) before its rounds`)));
+    // Kept to say why, should the bench end before its rounds (its last 2,000 characters).
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err = (err + chunk.toString('utf8')).slice(-2000);
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`the bench exited (${code}) before its rounds; stdout:\n${out}\nstderr:\n${err}`)),
+    );
   });
   return { child, roundsStarted };
 }

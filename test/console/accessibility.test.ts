@@ -163,7 +163,14 @@ describe('console accessibility', { timeout: 120_000 }, () => {
           const overflow = await p.page.evaluate<number>(
             'document.documentElement.scrollWidth - document.documentElement.clientWidth',
           );
-          if (overflow > 0) violations.push(`scrolls sideways by ${overflow} px`);
+          if (overflow > 0)
+            violations.push(
+              `scrolls sideways by ${overflow} px`,
+              // The outermost elements past the right edge, to say what overflows.
+              await p.page.evaluate<string>(
+                `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > ${width}).slice(0, 4).map((e) => e.tagName.toLowerCase() + (e.className ? '.' + e.className : '')).join(' > ')`,
+              ),
+            );
         }
         if (violations.length > 0) found[name] = violations;
       }
