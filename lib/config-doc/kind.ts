@@ -88,6 +88,11 @@ export interface ConfigKind<D extends Record<string, unknown> = Record<string, u
   identity(doc: D): string;
   /** The objects this one refers to; each must be in the tenant or the document. */
   references(doc: D): Reference[];
+  /**
+   * What this object holds for itself alone among its list (a team a policy is the default of):
+   * two objects of the document claiming one value of one field are refused, naming both.
+   */
+  claims?(doc: D): { field: string; value: string }[];
   /** Every object of the tenant, in document form with its id (the index resolves ids of other kinds). */
   read(api: Api, names: NameIndex): Promise<Current<D>[]>;
   /**

@@ -36,10 +36,17 @@ export const policyBody = z.strictObject({
 });
 export type PolicyBody = z.output<typeof policyBody>;
 
-const targetView = z.strictObject({
-  type: z.enum(['schedule', 'user', 'channel', 'team']),
-  id: z.string(),
-});
+const targetView = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.enum(['schedule', 'channel', 'team']), id: z.string() }),
+  z.strictObject({
+    type: z.literal('user'),
+    id: z.string(),
+    email: z.string().nullable().meta({
+      description:
+        'The person’s address, as schedules and teams show their members (what configuration as code names them by); null for someone no longer in the account',
+    }),
+  }),
+]);
 
 export const publicPolicySchema = z
   .strictObject({
@@ -55,14 +62,16 @@ export type PublicPolicy = z.infer<typeof publicPolicySchema>;
 
 export const policyListSchema = z.strictObject({ escalation_policies: z.array(publicPolicySchema) });
 
-/** A policy as the API shows it: its record less the tenant and version. */
-export function publicPolicy(record: PolicyRecord): PublicPolicy {
+/** A policy as the API shows it: its record less the tenant and version, each person with the address `emailOf` knows. */
+export function publicPolicy(record: PolicyRecord, emailOf: (userId: string) => string | null): PublicPolicy {
   return {
     id: record.id,
     name: record.name,
     steps: record.steps.map((step) => ({
       delay_seconds: step.delay_seconds,
-      targets: step.targets.map((t) => ({ type: t.type, id: t.id })),
+      targets: step.targets.map((t) =>
+        t.type === 'user' ? { type: t.type, id: t.id, email: emailOf(t.id) } : { type: t.type, id: t.id },
+      ),
     })),
     repeat: record.repeat,
     created_at: record.created_at,

@@ -32,6 +32,12 @@ export function createPolicyService(deps: { table: Table; clock: Clock }) {
     return found;
   };
 
+  /** The account's members' addresses by user id (a removed member's id finds none). */
+  const emails = async (tenantId: string) => {
+    const byId = new Map((await listUsers(table, tenantId)).map((u) => [u.id, u.email]));
+    return (userId: string) => byId.get(userId) ?? null;
+  };
+
   /** 400 naming the first target that names something this account does not have. */
   const validate = async (tenantId: string, body: PolicyBody) => {
     const targets = body.steps.flatMap((step, i) =>
@@ -59,11 +65,12 @@ export function createPolicyService(deps: { table: Table; clock: Clock }) {
 
   return {
     async list(tenantId: string): Promise<PublicPolicy[]> {
-      return (await listPolicies(table, tenantId)).map(publicPolicy);
+      const [policies, emailOf] = await Promise.all([listPolicies(table, tenantId), emails(tenantId)]);
+      return policies.map((policy) => publicPolicy(policy, emailOf));
     },
 
     async get(tenantId: string, id: string): Promise<PublicPolicy> {
-      return publicPolicy(await require(tenantId, id));
+      return publicPolicy(await require(tenantId, id), await emails(tenantId));
     },
 
     async create(tenantId: string, body: PolicyBody): Promise<PublicPolicy> {
@@ -80,7 +87,7 @@ export function createPolicyService(deps: { table: Table; clock: Clock }) {
         version: 1,
       };
       await table.transact([policyCreatedOp(record)]);
-      return publicPolicy(record);
+      return publicPolicy(record, await emails(tenantId));
     },
 
     async replace(tenantId: string, id: string, body: PolicyBody): Promise<PublicPolicy> {
@@ -96,7 +103,7 @@ export function createPolicyService(deps: { table: Table; clock: Clock }) {
         name: 'escalation policy',
         exists: async () => (await getPolicy(table, tenantId, id)) !== undefined,
       });
-      return publicPolicy(next);
+      return publicPolicy(next, await emails(tenantId));
     },
 
     /** Deletes the policy; 409 naming the routes and teams that still use it. */

@@ -201,5 +201,23 @@ describe.each(runtimes)('config-doc kinds schedules and teams ($runtime runtime)
       teams.teams.map((t: { name: string; members: { id: string }[] }) => [t.name, t.members[0]?.id]),
     ).toEqual([['Night', bob.userId]]);
     expect((await post('/v1/config/plan?prune=true', document)).body.changes).toEqual([]);
+
+    // A blueprint has one default owner: two teams claiming one are refused before anything is applied.
+    const twoOwners = {
+      ...document,
+      teams: [
+        { name: 'Night', schedule: 'night', members: [bob.email], default_owner_of: ['service'] },
+        { name: 'Day', default_owner_of: ['service'] },
+      ],
+    };
+    const refused = await post('/v1/config/apply', twoOwners);
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.details).toEqual([
+      {
+        path: 'teams[1].default_owner_of',
+        message: 'teams[0] and teams[1] both have "service" in default_owner_of; one of them may.',
+      },
+    ]);
+    expect((await post('/v1/config/plan?prune=true', document)).body.changes).toEqual([]);
   });
 });

@@ -89,7 +89,7 @@ describe.each(runtimes)('config-doc kind escalation_policies ($runtime runtime)'
     expect(stored.steps.map((s: { targets: unknown[] }) => s.targets)).toEqual([
       [
         { type: 'schedule', id: ids.schedule },
-        { type: 'user', id: ana.userId },
+        { type: 'user', id: ana.userId, email: ana.email },
       ],
       [
         { type: 'channel', id: ids.channel },
@@ -146,6 +146,7 @@ describe.each(runtimes)('config-doc kind escalation_policies ($runtime runtime)'
         name: 'payments-escalation',
         steps: [{ delay_seconds: 60, targets: [{ team: 'Payments' }] }],
         repeat: 2,
+        default_for_teams: [],
       },
     ]);
     expect(document.routes).toMatchObject([
@@ -177,28 +178,26 @@ describe.each(runtimes)('config-doc kind escalation_policies ($runtime runtime)'
     ]);
   });
 
-  it('answers a read-only key 403 for policies that page people, and plans for it when none does', async () => {
+  it('plans for a read-only key policies that page people, by their addresses', async () => {
     const made = await post('/v1/auth/keys', { label: 'read-only', is_read_only: true });
     const readOnly = made.body.key as string;
     const document = { ...(await exported()), escalation_policies: [ladder()] };
     await post('/v1/config/apply', document);
-    const refused = await harness.request('POST', '/v1/config/plan', { key: readOnly, body: document });
-    expect(refused.status, refused.text).toBe(403);
-    expect(refused.body.error).toMatch(/name them by e-mail address, which this key may not read/);
-
-    const steps = [{ delay_seconds: 60, targets: [{ team: 'Payments' }] }];
-    const noPeople = { ...document, escalation_policies: [{ ...ladder(), steps }] };
-    await post('/v1/config/apply', noPeople);
-    const plan = await harness.request('POST', '/v1/config/plan', { key: readOnly, body: noPeople });
+    const plan = await harness.request('POST', '/v1/config/plan', { key: readOnly, body: document });
     expect(plan.status, plan.text).toBe(200);
     expect(plan.body.changes).toEqual([]);
+    const readBack = await harness.request('GET', '/v1/config/export', {
+      key: readOnly,
+      headers: { accept: 'application/json' },
+    });
+    expect(readBack.status, readBack.text).toBe(200);
+    expect(readBack.body.escalation_policies).toEqual([kind.schema.parse(ladder())]);
   });
 
   it('prunes the route before its policy, and rebuilds the emptied tenant from its export exactly', async () => {
     const document = { ...(await exported()), escalation_policies: [ladder()] };
-    expect(words((await post('/v1/config/apply', document)).body.changes)).toEqual([
-      'update escalation_policies payments-escalation applied',
-    ]);
+    // The read-only test above left the tenant so.
+    expect(words((await post('/v1/config/apply', document)).body.changes)).toEqual([]);
     const before = await exported();
     expect(before.escalation_policies).toEqual([kind.schema.parse(ladder())]);
 
@@ -215,31 +214,57 @@ describe.each(runtimes)('config-doc kind escalation_policies ($runtime runtime)'
     expect(await exported()).toEqual(before);
   });
 
-  it('fails the prune of a policy a team still uses, with the API’s answer naming the team', async () => {
-    const document = await exported();
-    const policyId = (await kind.read(api, createNameIndex())).find(
-      (c) => c.doc.name === 'payments-escalation',
-    )?.id;
-    const [team] = (await call('GET', '/v1/teams')).teams as { id: string; name: string }[];
-    await call('PUT', `/v1/teams/${team?.id}`, {
-      name: team?.name,
-      members: [ana.userId],
-      escalation_policy_id: policyId,
+  it('gives a team its policy by default_for_teams, moves it to another in one apply, and lets go of it when the policy leaves', async () => {
+    // The team as it is now (the prune above made it anew).
+    const teamPolicy = async () =>
+      (
+        (await call('GET', '/v1/teams')).teams as { name: string; escalation_policy_id: string | null }[]
+      ).find((t) => t.name === 'Payments')?.escalation_policy_id;
+    const policyNamed = async (name: string) =>
+      (await kind.read(api, createNameIndex())).find((c) => c.doc.name === name)?.id;
+    const base = await exported();
+    const given = await post('/v1/config/apply', {
+      ...base,
+      escalation_policies: [{ ...ladder(), default_for_teams: ['Payments'] }],
     });
-    const applied = await post('/v1/config/apply?prune=true', {
-      ...document,
-      routes: [],
-      escalation_policies: [],
+    expect(given.body.summary, given.text).toMatchObject({ failed: 0 });
+    expect(await teamPolicy()).toBe(await policyNamed('payments-escalation'));
+    expect(((await exported()).escalation_policies as Doc[])[0]?.default_for_teams).toEqual(['Payments']);
+
+    // Moved: the new policy (created after the update of the old one) takes the team; the old lets go.
+    const night = { name: 'night', steps: [{ delay_seconds: 0, targets: [{ team: 'Payments' }] }] };
+    const moved = await post('/v1/config/apply', {
+      ...base,
+      escalation_policies: [ladder(), { ...night, default_for_teams: ['Payments'] }],
     });
-    expect(applied.body.changes).toEqual([
-      { op: 'delete', kind: 'routes', id: 'page-payments', status: 'applied' },
-      {
-        op: 'delete',
-        kind: 'escalation_policies',
-        id: 'payments-escalation',
-        status: 'failed',
-        error: 'the escalation policy is in use by team "Payments": change them first',
-      },
+    expect(words(moved.body.changes), moved.text).toEqual([
+      'update escalation_policies payments-escalation applied',
+      'create escalation_policies night applied',
     ]);
+    expect(await teamPolicy()).toBe(await policyNamed('night'));
+    const plan = await post('/v1/config/plan', await exported());
+    expect(plan.body.changes).toEqual([]);
+
+    // The policy leaves the document: it lets go of its team, then is deleted.
+    const pruned = await post('/v1/config/apply?prune=true', { ...base, escalation_policies: [ladder()] });
+    expect(words(pruned.body.changes)).toEqual(['delete escalation_policies night applied']);
+    expect(await teamPolicy()).toBeNull();
+  });
+
+  it('refuses a document where two policies claim one team, naming both, and changes nothing', async () => {
+    const before = await exported();
+    const claim = (name: string) => ({ ...ladder(), name, default_for_teams: ['Payments'] });
+    const refused = await post('/v1/config/apply', {
+      ...before,
+      escalation_policies: [claim('one'), claim('two')],
+    });
+    expect(refused.status).toBe(400);
+    const said =
+      'escalation_policies[0] and escalation_policies[1] both have "Payments" in default_for_teams; one of them may';
+    expect(refused.body.error).toBe(said);
+    expect(refused.body.details).toEqual([
+      { path: 'escalation_policies[1].default_for_teams', message: `${said}.` },
+    ]);
+    expect(await exported()).toEqual(before);
   });
 });

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { POLICY_LIMITS } from '../../escalation/policy-items.ts';
 import { type PublicPolicy, policyBody } from '../../escalation/policy-schemas.ts';
-import { ConflictError, ForbiddenError } from '../../platform/errors.ts';
+import { ConflictError } from '../../platform/errors.ts';
+import type { PublicTeam } from '../../teams/team-responses.ts';
 import { resolveId } from '../entity-refs.ts';
 import {
   type Api,
@@ -13,6 +14,7 @@ import {
   type Reference,
   seg,
 } from '../kind.ts';
+import { createNameIndex } from '../names.ts';
 import { memberRefSchema, memberResolver } from './schedules.ts';
 
 /**
@@ -22,9 +24,10 @@ import { memberRefSchema, memberResolver } from './schedules.ts';
  * after schedules, teams and channels (DOC_KEYS), so a policy may page objects the same apply
  * creates, and before routes, which name their policy.
  *
- * A team's own escalation policy stays outside the document (kinds/teams.ts): a policy may page a
- * team and a team may name a policy, a cycle between the two kinds the engine's order of kinds
- * cannot apply in one pass to a fresh tenant.
+ * A team's own escalation policy is said here, on the policy (`default_for_teams`, team names), as
+ * a blueprint's default owner is said on its team: a policy may page a team, so the team naming its
+ * policy would refer to a later kind and make a cycle no order of kinds applies in one pass. A team
+ * is the default of one policy at most: two claiming it are refused when the document is read.
  */
 
 const targetName = z.string().min(1).max(100);
@@ -54,6 +57,16 @@ const schema = z.strictObject({
     .min(1)
     .max(POLICY_LIMITS.steps),
   repeat: policyBody.shape.repeat,
+  default_for_teams: z
+    .array(targetName)
+    .max(200)
+    .default([])
+    .meta({
+      description:
+        'Teams, by name, whose escalation policy this is: routes that page the owner’s policy climb it for their entities',
+    })
+    // A set: as the API answers it, without order.
+    .transform((teams) => [...new Set(teams)].sort()),
 });
 type PolicyDoc = z.output<typeof schema>;
 
@@ -81,14 +94,19 @@ function requireUniqueNames(policies: PublicPolicy[]): void {
 }
 
 /**
- * A policy of the API as the document has it: people by address (from the account's members),
- * the rest by name; an id the index does not know stays an id (and fails a plan's reference check).
+ * A policy of the API as the document has it: people by address (a former member, who has none,
+ * by user id), the rest by name; an id the index does not know stays an id (and fails a plan's
+ * reference check); the teams whose policy it is by name.
  */
-function docOf(policy: PublicPolicy, emails: Map<string, string>, names: NameIndex): PolicyDoc {
-  const target = ({ type, id }: { type: TargetType; id: string }): TargetDoc => {
-    if (type === 'user') return { user: emails.get(id) ?? id };
-    const name = names.identity(KEYS[type], id) ?? id;
-    return type === 'schedule' ? { schedule: name } : type === 'channel' ? { channel: name } : { team: name };
+function docOf(policy: PublicPolicy, teams: PublicTeam[], names: NameIndex): PolicyDoc {
+  const target = (t: PublicPolicy['steps'][number]['targets'][number]): TargetDoc => {
+    if (t.type === 'user') return { user: t.email?.toLowerCase() ?? t.id };
+    const name = names.identity(KEYS[t.type], t.id) ?? t.id;
+    return t.type === 'schedule'
+      ? { schedule: name }
+      : t.type === 'channel'
+        ? { channel: name }
+        : { team: name };
   };
   return {
     name: policy.name,
@@ -97,24 +115,46 @@ function docOf(policy: PublicPolicy, emails: Map<string, string>, names: NameInd
       targets: step.targets.map(target),
     })),
     repeat: policy.repeat,
+    default_for_teams: teams
+      .filter((t) => t.escalation_policy_id === policy.id)
+      .map((t) => t.name)
+      .sort(),
   };
 }
 
+const listTeams = async (api: Api) =>
+  (await expectOk<{ teams: PublicTeam[] }>(api, { method: 'GET', path: '/v1/teams' })).teams;
+
+/** Times one team's policy is written again after another write to the team came first. */
+const TEAM_WRITE_ATTEMPTS = 3;
+
 /**
- * The addresses of the account's active members by user id, as memberResolver reads them back
- * (anyone else stays a user id). The policy API answers user ids only, and the member list is
- * closed to read-only keys (personal data), so a read-only key cannot plan or export policies that
- * page people: 403 saying so, rather than a plan that reads every address as changed.
+ * Makes the policy `policyId` the escalation policy of exactly the teams `wanted` (by name) among
+ * those it can change: a named team gets it, a team that has it and is not named has none after.
+ * A team whose policy is another one and is not named is left to that policy, so a document
+ * moving a team from one policy to another works whichever of the two is applied first, and
+ * apply runs a kind's objects side by side: a write that finds the team changed meanwhile (409)
+ * reads it again and decides again. PUT takes the whole team, the rest carried over as read.
  */
-async function memberAddresses(api: Api): Promise<Map<string, string>> {
-  const answer = await api({ method: 'GET', path: '/v1/settings/users' });
-  if (answer.status === 403)
-    throw new ForbiddenError(
-      'escalation policies that page people name them by e-mail address, which this key may not read: plan or export with a member’s or an admin’s key',
-    );
-  if (answer.status >= 300) throw new ConfigApplyError(answer);
-  const users = answer.body as { id: string; email: string; status: string }[];
-  return new Map(users.filter((u) => u.status === 'active').map((u) => [u.id, u.email.toLowerCase()]));
+async function syncTeams(api: Api, policyId: string, wanted: string[], names: NameIndex): Promise<void> {
+  const ids = new Set(wanted.map((team, i) => resolveId(names, 'teams', team, `default_for_teams[${i}]`)));
+  for (let team of await listTeams(api))
+    for (let attempt = 1; ; attempt += 1) {
+      const has = team.escalation_policy_id === policyId;
+      if (has === ids.has(team.id)) break;
+      const path = `/v1/teams/${seg(team.id)}`;
+      const body = {
+        name: team.name,
+        members: team.members.map((m) => m.id),
+        schedule_id: team.schedule_id,
+        default_owner_of: team.default_owner_of,
+        escalation_policy_id: has ? null : policyId,
+      };
+      const answer = await api({ method: 'PUT', path, body });
+      if (answer.status < 300) break;
+      if (answer.status !== 409 || attempt >= TEAM_WRITE_ATTEMPTS) throw new ConfigApplyError(answer);
+      team = await expectOk<PublicTeam>(api, { method: 'GET', path });
+    }
 }
 
 /** The API's body of a policy of the document: each target's name resolved to its id. */
@@ -143,13 +183,16 @@ export const escalationPoliciesKind = defineKind<PolicyDoc>({
   identity: (doc) => doc.name,
   // People are no objects of the document: an address no member has fails the policy's create or
   // update with the target named (memberResolver), as a schedule's members do.
-  references: (doc) =>
-    doc.steps.flatMap((step) =>
+  references: (doc) => [
+    ...doc.steps.flatMap((step) =>
       step.targets.flatMap((target): Reference[] => {
         const { type, ref } = typed(target);
         return type === 'user' ? [] : [{ key: KEYS[type], identity: ref }];
       }),
     ),
+    ...doc.default_for_teams.map((identity) => ({ key: 'teams' as const, identity })),
+  ],
+  claims: (doc) => doc.default_for_teams.map((team) => ({ field: 'default_for_teams', value: team })),
 
   async read(api, names) {
     const { escalation_policies } = await expectOk<{ escalation_policies: PublicPolicy[] }>(api, {
@@ -157,15 +200,25 @@ export const escalationPoliciesKind = defineKind<PolicyDoc>({
       path: '/v1/escalation-policies',
     });
     requireUniqueNames(escalation_policies);
-    const pagesPeople = escalation_policies.some((p) =>
-      p.steps.some((step) => step.targets.some((t) => t.type === 'user')),
-    );
-    const emails = pagesPeople ? await memberAddresses(api) : new Map<string, string>();
-    return escalation_policies.map((policy) => ({ id: policy.id, doc: docOf(policy, emails, names) }));
+    const teams = await listTeams(api);
+    return escalation_policies.map((policy) => ({ id: policy.id, doc: docOf(policy, teams, names) }));
   },
 
   async create(api, doc, names) {
-    return (await postNew<{ id: string }>(api, '/v1/escalation-policies', await bodyOf(api, doc, names))).id;
+    const { id } = await postNew<{ id: string }>(
+      api,
+      '/v1/escalation-policies',
+      await bodyOf(api, doc, names),
+    );
+    try {
+      await syncTeams(api, id, doc.default_for_teams, names);
+    } catch (error) {
+      // Atomic: the policy goes when a team could not take it (the teams that did let go first).
+      await syncTeams(api, id, [], names).catch(() => undefined);
+      await api({ method: 'DELETE', path: `/v1/escalation-policies/${seg(id)}` });
+      throw error;
+    }
+    return id;
   },
 
   async update(api, current, doc, names) {
@@ -174,11 +227,14 @@ export const escalationPoliciesKind = defineKind<PolicyDoc>({
       path: `/v1/escalation-policies/${seg(current.id)}`,
       body: await bodyOf(api, doc, names),
     });
+    await syncTeams(api, current.id, doc.default_for_teams, names);
   },
 
   // The API refuses (409) a policy a route or a team still uses, naming them: with prune, the
-  // routes that leave go before it (deletes in reverse DOC_KEYS order).
+  // routes that leave go before it (deletes in reverse DOC_KEYS order), and the teams it is the
+  // policy of let go of it first (a policy that leaves the document is no team's policy any more).
   async remove(api, current) {
+    await syncTeams(api, current.id, [], createNameIndex());
     await expectOk(api, { method: 'DELETE', path: `/v1/escalation-policies/${seg(current.id)}` });
   },
 });

@@ -13,11 +13,9 @@ import { memberRef, memberRefSchema, memberResolver } from './schedules.ts';
  * (`owns`: entity references; each an owned_by relation from the entity to the team, written by
  * POST /v1/teams/{id}/entities); identity the team's name.
  *
- * The team's escalation policy is not part of this kind: a create sets none, an update keeps
- * whatever the team has. Escalation policies are a kind of their own, and a policy may page a team
- * (`{team: <name>}`), so they come after teams in DOC_KEYS; a team naming its policy would refer to
- * a later kind, which the engine (one pass, kind after kind) cannot create in a fresh tenant, and a
- * policy paging its own team would make a cycle no order of kinds breaks.
+ * The team's escalation policy is said on the policy (kinds/escalation_policies.ts,
+ * `default_for_teams`): a create sets none and an update keeps whatever the team has, and the
+ * policies, which come after teams in DOC_KEYS (a policy may page a team), set it.
  */
 
 const { default_owner_of, name } = teamBody.shape;
@@ -112,6 +110,8 @@ export const teamsKind = defineKind<TeamDoc>({
     ...doc.owns.map((identity) => ({ key: 'entities' as const, identity })),
     ...doc.default_owner_of.map((identity) => ({ key: 'blueprints' as const, identity })),
   ],
+  // A blueprint has one default owner (the API's rule), said before anything is applied.
+  claims: (doc) => doc.default_owner_of.map((slug) => ({ field: 'default_owner_of', value: slug })),
 
   async read(api, names) {
     const { teams } = await expectOk<{ teams: PublicTeam[] }>(api, { method: 'GET', path: '/v1/teams' });

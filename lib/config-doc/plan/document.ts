@@ -111,6 +111,29 @@ function checkDuplicates(kinds: KindSet, lists: ConfigDocument['lists']): void {
     invalid(`the document names an object twice: ${details[0]?.message.replace(/\.$/, '')}`, details);
 }
 
+/** Two objects of one list claiming what one of them alone may hold (the kind's `claims`): 400 naming both. */
+function checkClaims(kinds: KindSet, lists: ConfigDocument['lists']): void {
+  const details: ErrorDetail[] = [];
+  for (const key of DOC_KEYS) {
+    const kind = kinds[key];
+    if (!kind?.claims) continue;
+    const holder = new Map<string, number>();
+    (lists[key] ?? []).forEach((doc, index) => {
+      for (const { field, value } of kind.claims?.(doc) ?? []) {
+        const claim = `${field}\n${value}`;
+        const first = holder.get(claim);
+        if (first === undefined) holder.set(claim, index);
+        else if (first !== index)
+          details.push({
+            path: `${key}[${index}].${field}`,
+            message: `${key}[${first}] and ${key}[${index}] both have ${JSON.stringify(value)} in ${field}; one of them may.`,
+          });
+      }
+    });
+  }
+  if (details.length > 0) invalid((details[0]?.message ?? '').replace(/\.$/, ''), details);
+}
+
 /** The value at a zod path of the parsed text, if there is one. */
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   let at = value;
@@ -169,5 +192,6 @@ export function parseDocument(kinds: KindSet, input: unknown): ConfigDocument {
     if (Array.isArray(list)) lists[key] = list as Record<string, unknown>[];
   }
   checkDuplicates(kinds, lists);
+  checkClaims(kinds, lists);
   return { lists, unmapped: (data.unmapped as string[] | undefined) ?? [] };
 }

@@ -5263,11 +5263,17 @@ export interface components {
             name: string;
             steps: {
                 delay_seconds: number;
-                targets: {
+                targets: ({
                     /** @enum {string} */
-                    type: "schedule" | "user" | "channel" | "team";
+                    type: "schedule" | "channel" | "team";
                     id: string;
-                }[];
+                } | {
+                    /** @constant */
+                    type: "user";
+                    id: string;
+                    /** @description The person’s address, as schedules and teams show their members (what configuration as code names them by); null for someone no longer in the account */
+                    email: string | null;
+                })[];
             }[];
             repeat: number;
             created_at: components["schemas"]["Timestamp"];
@@ -26847,6 +26853,11 @@ export interface operations {
                          * @default 0
                          */
                         repeat?: number;
+                        /**
+                         * @description Teams, by name, whose escalation policy this is: routes that page the owner’s policy climb it for their entities
+                         * @default []
+                         */
+                        default_for_teams?: string[];
                     }[];
                     routes?: {
                         name: string;
@@ -30052,6 +30063,11 @@ export interface operations {
                          * @default 0
                          */
                         repeat?: number;
+                        /**
+                         * @description Teams, by name, whose escalation policy this is: routes that page the owner’s policy climb it for their entities
+                         * @default []
+                         */
+                        default_for_teams?: string[];
                     }[];
                     routes?: {
                         name: string;
