@@ -6,7 +6,9 @@ import { inviteMember, openSignedIn, useConsole } from './use-console.ts';
  * The On-call pages (issue 55 item 1): a seeded two-layer Berlin schedule shows, for two weeks,
  * each layer's shifts, the overrides and the final schedule, as text a screen reader reads; "Take
  * this shift" puts the signed-in admin on call over a member's shift and the final schedule says
- * so; a member putting someone else on call sees the API's refusal, and nothing is added.
+ * so; a member putting someone else on call sees the API's refusal, and nothing is added; the
+ * schedule form creates a layer bounded by wall-clock times of the schedule's zone, and its
+ * editor shows them back and clears one.
  */
 
 const HOUR = 3_600_000;
@@ -127,6 +129,46 @@ describe('console on-call schedules', { timeout: 90_000 }, () => {
       )
       .toBe(3);
     expect(await audit(p.page)).toEqual([]);
+    await p.close();
+  });
+
+  it('creates a schedule in the form with a layer that starts and ends at wall-clock times of its zone, and clears the end in the editor', async () => {
+    const p = await openSignedIn(rig, { path: '/on-call' });
+    const form = p.page.getByRole('form', { name: 'New schedule' });
+    await form.getByLabel(/^Name/).fill('Night rota');
+    await form.getByLabel('Time zone').selectOption('America/New_York');
+    await form.getByLabel(/^Layer name/).fill('Nights');
+    await form.getByLabel('Rotation').selectOption('daily');
+    await form.getByLabel('Handoff time').fill('21:00');
+    await form.getByLabel('First handoff (date)').fill('2030-01-07');
+    await form.getByLabel('Layer starts (optional)').fill('2030-01-07T21:00');
+    await form.getByLabel('Layer ends (optional)').fill('2030-07-01T09:00');
+    await form.getByRole('button', { name: 'Create schedule' }).click();
+    await expectText(p.page.locator('h1'), 'Night rota');
+
+    type Layer = { name: string; starts_at?: string; ends_at?: string };
+    const layerOf = async () => {
+      const list = await rig.api<{ schedules: { name: string; layers: Layer[] }[] }>('GET', '/v1/schedules');
+      return list.body.schedules.find((s) => s.name === 'Night rota')?.layers[0];
+    };
+    // New York's winter (UTC−5) and summer (UTC−4) offsets, each at its own date.
+    const made = await layerOf();
+    expect(made?.name).toBe('Nights');
+    expect(Date.parse(made?.starts_at ?? '')).toBe(Date.parse('2030-01-08T02:00:00Z'));
+    expect(Date.parse(made?.ends_at ?? '')).toBe(Date.parse('2030-07-01T13:00:00Z'));
+
+    await p.page.getByRole('button', { name: 'Edit schedule' }).click();
+    const editor = p.page.getByRole('form', { name: 'Edit Night rota' });
+    // The editor shows the stored instants as the zone's wall-clock times.
+    expect(await editor.getByLabel('Layer starts (optional)').inputValue()).toBe('2030-01-07T21:00');
+    await editor.getByLabel('Layer ends (optional)').fill('');
+    await editor.getByRole('button', { name: 'Save schedule' }).click();
+    // Saved: the editor closes.
+    await editor.waitFor({ state: 'detached' });
+    expect((await layerOf())?.ends_at).toBeUndefined();
+    expect(Date.parse((await layerOf())?.starts_at ?? '')).toBe(Date.parse('2030-01-08T02:00:00Z'));
+    expect(await audit(p.page)).toEqual([]);
+    expectNoConsoleErrors(p);
     await p.close();
   });
 });

@@ -1,5 +1,6 @@
 import type { operations } from '../api/schema';
 import { SelectField, TextField } from '../ui/fields';
+import { instantOfLocal, localOfInstant } from './zone-time';
 
 export type ScheduleInput = operations['createSchedule']['requestBody']['content']['application/json'];
 export type LayerInput = ScheduleInput['layers'][number];
@@ -23,6 +24,16 @@ const ROTATIONS = [
   { value: 'custom', label: 'Custom length' },
 ];
 
+/** The layer's optional start and end, typed as wall-clock times of the schedule's zone. */
+const BOUNDS = [
+  {
+    field: 'starts_at',
+    label: 'Layer starts (optional)',
+    hint: 'Nobody from this layer is on call before it. Empty: from the first handoff',
+  },
+  { field: 'ends_at', label: 'Layer ends (optional)', hint: '…nor after it. Empty: no end' },
+] as const;
+
 /** A new layer: the person adding it, weekly from today at 09:00. */
 export function newLayer(memberId: string, n: number): LayerInput {
   return {
@@ -34,12 +45,14 @@ export function newLayer(memberId: string, n: number): LayerInput {
 
 /**
  * One layer of the schedule form: name, members in rotation order (each a person of the account),
- * the rotation, and restrictions (the windows of the week the layer is on). `errors` are the API's
+ * the rotation, when the layer starts and ends (optional; wall-clock times in the schedule's
+ * `zone`), and restrictions (the windows of the week the layer is on). `errors` are the API's
  * field errors under `layers.<index>.`.
  */
 export function LayerFields({
   index,
   layer,
+  zone,
   people,
   errors,
   onChange,
@@ -47,6 +60,8 @@ export function LayerFields({
 }: {
   index: number;
   layer: LayerInput;
+  /** The schedule's time zone: the layer's start and end are typed as wall-clock times there. */
+  zone: string;
   people: { value: string; label: string }[];
   errors: Record<string, string>;
   onChange: (layer: LayerInput) => void;
@@ -59,6 +74,12 @@ export function LayerFields({
     if (next.type !== 'custom') delete next.length_hours;
     else next.length_hours ??= 12;
     set({ rotation: next });
+  };
+  /** Sets `starts_at` or `ends_at` from a `datetime-local` value; empty (or incomplete) leaves it out. */
+  const bound = (field: 'starts_at' | 'ends_at', local: string) => {
+    const { [field]: _, ...rest } = layer;
+    const instant = instantOfLocal(local, zone);
+    onChange(instant === undefined ? rest : { ...rest, [field]: instant });
   };
   const restrictions = layer.restrictions ?? [];
   const setRestriction = (i: number, patch: Partial<(typeof restrictions)[number]>) =>
@@ -105,6 +126,17 @@ export function LayerFields({
           error={at('rotation.start')}
           hint="The first member's shift starts then"
         />
+        {BOUNDS.map(({ field, label, hint }) => (
+          <TextField
+            key={field}
+            label={label}
+            type="datetime-local"
+            value={layer[field] ? localOfInstant(layer[field], zone) : ''}
+            onChange={(local) => bound(field, local)}
+            error={at(field)}
+            hint={hint}
+          />
+        ))}
       </div>
       <h4>Members, in rotation order</h4>
       {at('members') ? <p className="field-error">{at('members')}</p> : null}

@@ -89,6 +89,7 @@ export function ScheduleForm({ editing, onDone }: { editing?: Schemas['Schedule'
           key={layer.id ?? `new-${i}`}
           index={i}
           layer={layer}
+          zone={input.time_zone}
           people={people}
           errors={errors}
           onChange={(next) => setLayer(i, next)}

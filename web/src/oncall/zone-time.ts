@@ -54,3 +54,11 @@ export function instantOfLocal(local: string, zone: string): string | undefined 
   if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(local)) return undefined;
   return Temporal.PlainDateTime.from(local).toZonedDateTime(zone).toInstant().toString();
 }
+
+/** An instant (ISO) as a `datetime-local` value in `zone` ("2026-03-29T09:00"), to edit it there. */
+export function localOfInstant(iso: string, zone: string): string {
+  return Temporal.Instant.from(iso)
+    .toZonedDateTimeISO(zone)
+    .toPlainDateTime()
+    .toString({ smallestUnit: 'minute' });
+}

@@ -71,8 +71,11 @@ export function StatusPage() {
   /** One filter changed in the URL (the default, problems or every blueprint, leaves it out). */
   const setParam = (name: 'state' | 'blueprint', value: string) =>
     setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
+      () => {
+        // From the URL as it is now: react-router hands the functional form the params of the last
+        // render, so a second change before the page renders again (a tab, then a filter) would
+        // drop the first (remix-run/react-router#9757).
+        const next = new URLSearchParams(window.location.search);
         if (value && !(name === 'state' && value === 'problems')) next.set(name, value);
         else next.delete(name);
         return next;
