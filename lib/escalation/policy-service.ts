@@ -1,6 +1,8 @@
+import type { User } from '../auth/records.ts';
 import { listUsers } from '../auth/records.ts';
 import { getTenantChannels, listRoutes } from '../notify/records.ts';
 import { getSchedule } from '../oncall/schedule-items.ts';
+import { userNamer } from '../oncall/schedule-responses.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
@@ -32,18 +34,20 @@ export function createPolicyService(deps: { table: Table; clock: Clock }) {
     return found;
   };
 
-  /** The account's members' addresses by user id (a removed member's id finds none). */
-  const emails = async (tenantId: string) => {
-    const byId = new Map((await listUsers(table, tenantId)).map((u) => [u.id, u.email]));
-    return (userId: string) => byId.get(userId) ?? null;
+  /** The address of each member by user id, as schedules name them (a removed member's: null). */
+  const emailsOf = (users: User[]) => {
+    const name = userNamer(users);
+    return (userId: string) => name(userId).email;
   };
+  const emails = async (tenantId: string) => emailsOf(await listUsers(table, tenantId));
 
   /** 400 naming the first target that names something this account does not have. */
   const validate = async (tenantId: string, body: PolicyBody) => {
     const targets = body.steps.flatMap((step, i) =>
       step.targets.map((target, j) => ({ target, path: `steps.${i}.targets.${j}.id` })),
     );
-    const members = new Set((await listUsers(table, tenantId)).map((u) => u.id));
+    const users = await listUsers(table, tenantId);
+    const members = new Set(users.map((u) => u.id));
     const channelIds = targets.filter((t) => t.target.type === 'channel').map((t) => t.target.id);
     const channels = new Set(
       (await getTenantChannels(table, tenantId, [...new Set(channelIds)])).map((c) => c.id),
@@ -61,6 +65,8 @@ export function createPolicyService(deps: { table: Table; clock: Clock }) {
       if (!found) issues.push({ path, message: `No ${NAMES[target.type]} of this account has this id.` });
     }
     if (issues.length > 0) throw new ValidationError(`${issues[0]?.path}: ${issues[0]?.message}`, issues);
+    // The members read once serve the answer too.
+    return emailsOf(users);
   };
 
   return {
@@ -74,7 +80,7 @@ export function createPolicyService(deps: { table: Table; clock: Clock }) {
     },
 
     async create(tenantId: string, body: PolicyBody): Promise<PublicPolicy> {
-      await validate(tenantId, body);
+      const emailOf = await validate(tenantId, body);
       if ((await listPolicies(table, tenantId)).length >= POLICY_LIMITS.perTenant)
         throw new LimitExceededError(`a tenant keeps at most ${POLICY_LIMITS.perTenant} escalation policies`);
       const now = clock.now();
@@ -87,12 +93,12 @@ export function createPolicyService(deps: { table: Table; clock: Clock }) {
         version: 1,
       };
       await table.transact([policyCreatedOp(record)]);
-      return publicPolicy(record, await emails(tenantId));
+      return publicPolicy(record, emailOf);
     },
 
     async replace(tenantId: string, id: string, body: PolicyBody): Promise<PublicPolicy> {
       const current = await require(tenantId, id);
-      await validate(tenantId, body);
+      const emailOf = await validate(tenantId, body);
       const next: PolicyRecord = {
         ...current,
         ...body,
@@ -103,7 +109,7 @@ export function createPolicyService(deps: { table: Table; clock: Clock }) {
         name: 'escalation policy',
         exists: async () => (await getPolicy(table, tenantId, id)) !== undefined,
       });
-      return publicPolicy(next, await emails(tenantId));
+      return publicPolicy(next, emailOf);
     },
 
     /** Deletes the policy; 409 naming the routes and teams that still use it. */
