@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LONG_FILES } from '../support/long-first-sequencer.ts';
 import { testFilesByTier, tierOf } from '../tiers.ts';
 
 // The tiers (CONTRIBUTING.md "Tiers") follow from what a file imports: these files stand for each rule.
@@ -27,5 +28,10 @@ describe('test tiers', () => {
     expect(new Set(all).size).toBe(all.length);
     expect(all).toContain('test/architecture/tiers.test.ts');
     for (const [tier, files] of Object.entries(byTier)) expect(files.length, tier).toBeGreaterThan(0);
+  });
+
+  it('starts only test files first (a renamed or removed long file leaves the list)', () => {
+    const all = new Set(Object.values(testFilesByTier()).flat());
+    expect(Object.keys(LONG_FILES).filter((path) => !all.has(path))).toEqual([]);
   });
 });
