@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { api, must, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { StateBadge } from '../ui/bits';
@@ -8,6 +8,7 @@ import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
+import { useQueryParams } from '../ui/query-params';
 import { scrollRegion } from '../ui/scroll-region';
 import { EntityForm } from './entity-form';
 import { toText } from './entity-values';
@@ -47,18 +48,9 @@ export function EntitiesSection({
 }) {
   const { canWrite } = useSession();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
+  const [params, changeParams] = useQueryParams();
   const search = params.get('q') ?? '';
-  const setSearch = (q: string) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (q) next.set('q', q);
-        else next.delete('q');
-        return next;
-      },
-      { replace: true },
-    );
+  const setSearch = (q: string) => changeParams({ q });
   // The cursors of the pages before the one shown (the first page has none).
   const [cursors, setCursors] = useState<string[]>([]);
   const [editing, setEditing] = useState<Entity | undefined>();

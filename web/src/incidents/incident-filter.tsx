@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
 import { searchQueries } from '../search/queries';
 import { SearchCombobox } from '../search/search-combobox';
 import { SelectField } from '../ui/fields';
+import { useQueryParams } from '../ui/query-params';
 import { INCIDENT_STATE, type Incident } from './words';
 
 const STATES = Object.keys(INCIDENT_STATE) as Incident['state'][];
@@ -18,22 +18,14 @@ export interface IncidentUrlFilter {
  * the list asks the server with it (GET /v1/incidents?state=&entity_id=).
  */
 export function useIncidentFilter() {
-  const [params, setParams] = useSearchParams();
+  const [params, changeParams] = useQueryParams();
   const raw = params.get('state') ?? '';
   const filter: IncidentUrlFilter = {
     state: STATES.find((s) => s === raw),
     entityId: params.get('entity') ?? '',
   };
-  // Each change starts from the URL as it is now (not the params of this render): two changes in a row both hold.
-  const change = (values: { state?: string; entity?: string }) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      for (const [name, value] of Object.entries(values)) {
-        if (value) next.set(name, value);
-        else next.delete(name);
-      }
-      return next;
-    });
+  // Each change is a history entry of its own (back undoes a filter).
+  const change = (values: { state?: string; entity?: string }) => changeParams(values, { push: true });
   return { filter, change, active: filter.state !== undefined || filter.entityId !== '' };
 }
 

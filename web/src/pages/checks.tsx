@@ -21,6 +21,7 @@ import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField, TextField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
+import { useQueryParams } from '../ui/query-params';
 import { scrollRegion } from '../ui/scroll-region';
 import { everyWords } from '../ui/time-words';
 import { UptimeSection } from '../uptime/uptime-section';
@@ -51,7 +52,7 @@ const AUTO_PAGES = 20;
  */
 export function ChecksPage() {
   const { canWrite } = useSession();
-  const [params, setParams] = useSearchParams();
+  const [params, changeParams] = useQueryParams();
   const filter = Object.fromEntries(
     FILTERS.flatMap((k) => {
       const v = params.get(k);
@@ -80,14 +81,7 @@ export function ChecksPage() {
     }
   }, [hasNextPage, isFetching, rows.length, pagesRead, fetchNextPage]);
   /** Changes filters in one navigation (two calls in one event would each start from the same params). */
-  const setFilter = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v) next.set(k, v);
-      else next.delete(k);
-    }
-    setParams(next, { replace: true });
-  };
+  const setFilter = (changes: Record<string, string>) => changeParams(changes);
   const filtered = FILTERS.some((k) => params.has(k));
   return (
     <Page

@@ -2,7 +2,7 @@ import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
 import { Background, Controls, type Edge, MarkerType, ReactFlow } from '@xyflow/react';
 import { useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import type { Schemas } from '../api/client';
 import { entityPath } from '../catalog/entities-section';
 import { EntityNode, type EntityNodeType } from '../catalog/entity-node';
@@ -14,6 +14,7 @@ import { StateBadge } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
+import { useQueryParams } from '../ui/query-params';
 
 const nodeTypes = { entity: EntityNode };
 type End = Schemas['RelationEnd'] & { id: string };
@@ -33,22 +34,11 @@ const HOPS = ['1', '2', '3'];
  * Filters live in the URL (?blueprint=, ?focus=<blueprint>/<slug>, ?hops=).
  */
 export function GraphPage() {
-  const [params, setParams] = useSearchParams();
+  const [params, changeParams] = useQueryParams();
   const blueprint = params.get('blueprint') ?? '';
   const [focusBp = '', focusSlug = ''] = (params.get('focus') ?? '').split('/');
   const hops = Math.min(3, Math.max(1, Number(params.get('hops') ?? '2') || 2));
-  const set = (changes: Record<string, string>) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(changes)) {
-          if (v) next.set(k, v);
-          else next.delete(k);
-        }
-        return next;
-      },
-      { replace: true },
-    );
+  const set = (changes: Record<string, string>) => changeParams(changes);
 
   const counts = useQuery(statusQueries.counts());
   const blueprints = useQuery(blueprintQueries.list());

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { api, must, type Schemas } from '../api/client';
 import { DigestSummary } from '../notify/digest-alerts';
 import { EntityPicker, type PickedEntity } from '../notify/entity-picker';
@@ -12,6 +12,7 @@ import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
 import { CursorPager, useCursorPages } from '../ui/pager';
+import { useQueryParams } from '../ui/query-params';
 import { scrollRegion } from '../ui/scroll-region';
 
 type Delivery = Schemas['Delivery'];
@@ -32,7 +33,7 @@ export function NotificationsPage() {
 const FILTER_KEYS = ['entity_id', 'check_id', 'channel_id', 'status'] as const;
 
 function DeliveryLog() {
-  const [params, setParams] = useSearchParams();
+  const [params, changeParams] = useQueryParams();
   const filter: DeliveryFilter = {
     entity_id: params.get('entity_id') ?? '',
     check_id: params.get('check_id') ?? '',
@@ -46,11 +47,8 @@ function DeliveryLog() {
   const channels = useQuery(notifyQueries.channels(undefined, 200));
   const logs = useQuery(notifyQueries.deliveries(filter, pages.cursor));
   const setFilter = (k: (typeof FILTER_KEYS)[number], v: string) => {
-    const next = new URLSearchParams(params);
-    if (v) next.set(k, v);
-    else next.delete(k);
     pages.reset();
-    setParams(next, { replace: true });
+    changeParams({ [k]: v });
   };
   const rows = logs.data?.logs ?? [];
   const first = rows[0];

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { api, must, type Schemas } from '../api/client';
 import { blueprintQueries, statusKeys } from '../catalog/queries';
 import { RecentStrip } from '../charts/recent-strip';
@@ -10,6 +10,7 @@ import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
+import { useQueryParams } from '../ui/query-params';
 import { scrollRegion } from '../ui/scroll-region';
 
 /**
@@ -65,25 +66,12 @@ function firstCursor(filter: Filter): BoardCursor {
 
 /** The status page (route /status). */
 export function StatusPage() {
-  const [params, setParams] = useSearchParams();
+  const [params, changeParams] = useQueryParams();
   const filter = FILTERS.find((f) => f.value === params.get('state'))?.value ?? 'problems';
   const blueprint = params.get('blueprint') ?? '';
   /** One filter changed in the URL (the default, problems or every blueprint, leaves it out). */
-  const setParam = (name: 'state' | 'blueprint', value: string) =>
-    setParams(
-      () => {
-        // From the URL as it is now: react-router hands the functional form the params of the last
-        // render, so a second change before the page renders again (a tab, then a filter) would
-        // drop the first (remix-run/react-router#9757).
-        const next = new URLSearchParams(window.location.search);
-        if (value && !(name === 'state' && value === 'problems')) next.set(name, value);
-        else next.delete(name);
-        return next;
-      },
-      { replace: true },
-    );
-  const setFilter = (value: Filter) => setParam('state', value);
-  const setBlueprint = (value: string) => setParam('blueprint', value);
+  const setFilter = (value: Filter) => changeParams({ state: value === 'problems' ? '' : value });
+  const setBlueprint = (value: string) => changeParams({ blueprint: value });
 
   const counts = useQuery({
     queryKey: statusKeys.counts(),
