@@ -1,5 +1,4 @@
-import type { User } from '../auth/records.ts';
-import { listUsers } from '../auth/records.ts';
+import { listUsers, type User } from '../auth/records.ts';
 import { getTenantChannels, listRoutes } from '../notify/records.ts';
 import { getSchedule } from '../oncall/schedule-items.ts';
 import { userNamer } from '../oncall/schedule-responses.ts';

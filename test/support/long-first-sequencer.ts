@@ -33,10 +33,8 @@ export default class LongFirstSequencer extends BaseSequencer {
     const sorted = await super.sort(files);
     const root = `${this.ctx.config.root}/`;
     const seconds = (spec: TestSpecification) => LONG_FILES[spec.moduleId.replace(root, '')] ?? 0;
-    const order = new Map(sorted.map((spec, i) => [spec, i]));
-    return sorted.sort((a, b) => {
-      const tier = a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder;
-      return tier || seconds(b) - seconds(a) || (order.get(a) ?? 0) - (order.get(b) ?? 0);
-    });
+    // The sort is stable: files of one tier and one length keep vitest's order.
+    const tier = (spec: TestSpecification) => spec.project.config.sequence.groupOrder;
+    return sorted.sort((a, b) => tier(a) - tier(b) || seconds(b) - seconds(a));
   }
 }

@@ -52,7 +52,7 @@ const AUTO_PAGES = 20;
  */
 export function ChecksPage() {
   const { canWrite } = useSession();
-  const [params, changeParams] = useQueryParams();
+  const [params, setFilter] = useQueryParams();
   const filter = Object.fromEntries(
     FILTERS.flatMap((k) => {
       const v = params.get(k);
@@ -80,8 +80,6 @@ export function ChecksPage() {
       void fetchNextPage();
     }
   }, [hasNextPage, isFetching, rows.length, pagesRead, fetchNextPage]);
-  /** Changes filters in one navigation (two calls in one event would each start from the same params). */
-  const setFilter = (changes: Record<string, string>) => changeParams(changes);
   const filtered = FILTERS.some((k) => params.has(k));
   return (
     <Page

@@ -34,11 +34,10 @@ const HOPS = ['1', '2', '3'];
  * Filters live in the URL (?blueprint=, ?focus=<blueprint>/<slug>, ?hops=).
  */
 export function GraphPage() {
-  const [params, changeParams] = useQueryParams();
+  const [params, set] = useQueryParams();
   const blueprint = params.get('blueprint') ?? '';
   const [focusBp = '', focusSlug = ''] = (params.get('focus') ?? '').split('/');
   const hops = Math.min(3, Math.max(1, Number(params.get('hops') ?? '2') || 2));
-  const set = (changes: Record<string, string>) => changeParams(changes);
 
   const counts = useQuery(statusQueries.counts());
   const blueprints = useQuery(blueprintQueries.list());
