@@ -21,7 +21,7 @@ const config: KnipConfig = {
     'bench/generator-cells.ts',
     // Bench child processes, spawned by path (bench/child.ts `startChild`, bench/processes.ts).
     'bench/{alerts-receiver,bare-loop,bare-server,parent-guard,runtime-child,target-server}.ts',
-    // Scripts the tests spawn by path (`node --import tsx <path>`).
+    // Scripts the tests spawn by path (`node <path>`).
     'test/support/crash-serve.ts',
     'test/check-types/support/icmp-probe-cli.ts',
     // Run by hand in a checkout of the previous release (test/fixtures/previous-layout/generate.md).

@@ -42,7 +42,7 @@ export function startChild(module: string, options: ChildOptions = {}): BenchChi
   const root = options.root ?? repoRoot;
   const child = fork(join(root, 'bench', module), options.args ?? [], {
     cwd: root,
-    execArgv: ['--import', 'tsx', ...(options.nodeFlags ?? [])],
+    execArgv: [...(options.nodeFlags ?? [])],
     env: { ...process.env, ...options.env },
     stdio: ['ignore', out, out, 'ipc'],
     // A group of its own: stopping it stops whatever it started (bench/processes.ts).

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot } from './child.ts';
 import { PARENT_GUARD, stopProcess, track } from './processes.ts';
 
-/** The product as it runs: `node --import tsx bin/serve.ts` in a child, its logs going to a file. */
+/** The product as it runs: `node bin/serve.ts` in a child, its logs going to a file. */
 
 /**
  * The environment of a served runtime under bench load: its data dir, the bootstrap key every
@@ -38,7 +38,7 @@ export async function startServe(
   const out = openSync(options.logFile, 'a');
   const child = spawn(
     process.execPath,
-    [...(options.nodeFlags ?? []), '--import', 'tsx', '--import', PARENT_GUARD, 'bin/serve.ts'],
+    [...(options.nodeFlags ?? []), '--import', PARENT_GUARD, 'bin/serve.ts'],
     {
       cwd: options.root ?? repoRoot,
       env: { ...process.env, PORT: '0', ...env },

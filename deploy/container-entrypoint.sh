@@ -9,6 +9,6 @@
 set -eu
 cd /opt/vigil
 if [ "$#" -eq 0 ] || [ "$1" = serve ]; then
-  exec node --import tsx bin/serve.ts
+  exec node bin/serve.ts
 fi
-exec node --import tsx bin/vigil.ts "$@"
+exec node bin/vigil.ts "$@"

@@ -37,11 +37,10 @@ export type VigilCall = (method: string, path: string, body?: unknown) => Promis
 /** A call that failed for good: the message names the call and the API's error, never the key. */
 export class VigilApiError extends Error {
   override name = 'VigilApiError';
-  constructor(
-    message: string,
-    readonly status?: number,
-  ) {
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
     super(message);
+    this.status = status;
   }
 }
 

@@ -18,15 +18,21 @@ export type FailureKind = 'network' | 'auth' | 'rejected' | 'server' | 'protocol
 /** A failed exchange with Vigil. `status` is the HTTP status when there was an answer. */
 export class AgentRequestError extends Error {
   override name = 'AgentRequestError';
+  readonly kind: FailureKind;
+  readonly status: number | undefined;
+  /** The server's Retry-After, in ms. */
+  readonly retryAfterMs: number | undefined;
   constructor(
     message: string,
-    readonly kind: FailureKind,
-    readonly status?: number,
-    /** The server's Retry-After, in ms. */
-    readonly retryAfterMs?: number,
+    kind: FailureKind,
+    status?: number,
+    retryAfterMs?: number,
     options?: ErrorOptions,
   ) {
     super(message, options);
+    this.kind = kind;
+    this.status = status;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 

@@ -62,11 +62,10 @@ export interface GeneratorCounts {
 /** A run in which some shards failed; the others ran, and `counts` says what they did. */
 export class GeneratorRunError extends Error {
   override name = 'GeneratorRunError';
-  constructor(
-    readonly counts: GeneratorCounts,
-    options?: { cause?: unknown },
-  ) {
+  readonly counts: GeneratorCounts;
+  constructor(counts: GeneratorCounts, options?: { cause?: unknown }) {
     super(`${counts.failed_shards} of the due index shards failed`, options);
+    this.counts = counts;
   }
 }
 

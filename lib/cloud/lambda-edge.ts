@@ -6,11 +6,10 @@ import { type Logger, type LogLevel, redact } from '../platform/logger.ts';
 
 /** Powertools' logger with its JSON lines sent to `write` instead of stdout (tests read them). */
 class LineLogger extends PowertoolsLogger {
-  constructor(
-    options: ConstructorParameters<typeof PowertoolsLogger>[0],
-    private readonly write: (line: string) => void,
-  ) {
+  private readonly write: (line: string) => void;
+  constructor(options: ConstructorParameters<typeof PowertoolsLogger>[0], write: (line: string) => void) {
     super(options);
+    this.write = write;
   }
 
   protected override printLog(_level: number, log: LogItem): void {

@@ -113,11 +113,10 @@ export interface ConfigKind<D extends Record<string, unknown> = Record<string, u
 /** A failed API call of a kind, carrying the route's answer (shown in the apply's per-object results). */
 export class ConfigApplyError extends Error {
   override name = 'ConfigApplyError';
-  constructor(
-    readonly answer: InvokeAnswer,
-    message = describeAnswer(answer),
-  ) {
+  readonly answer: InvokeAnswer;
+  constructor(answer: InvokeAnswer, message = describeAnswer(answer)) {
     super(message);
+    this.answer = answer;
   }
 }
 

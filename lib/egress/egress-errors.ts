@@ -16,13 +16,17 @@ export class EgressDeniedError extends EgressError {
   override name = 'EgressDeniedError';
   /** What kind of address was refused ('public' for a clear-text URL outside the allow-list). */
   readonly addressClass: AddressClass | undefined;
+  readonly host: string;
+  readonly address: string | undefined;
   constructor(
     message: string,
-    readonly host: string,
-    readonly address: string | undefined,
+    host: string,
+    address: string | undefined,
     options: { cause?: unknown; addressClass?: AddressClass } = {},
   ) {
     super(message, options);
+    this.host = host;
+    this.address = address;
     this.addressClass = options.addressClass;
   }
 }
@@ -43,31 +47,30 @@ export class InvalidUrlError extends EgressError {
 /** The whole operation (resolution, connect, redirects, body) ran past its budget. */
 export class TimeoutError extends EgressError {
   override name = 'TimeoutError';
-  constructor(
-    readonly timeoutMs: number,
-    options: { cause?: unknown } = {},
-  ) {
+  readonly timeoutMs: number;
+  constructor(timeoutMs: number, options: { cause?: unknown } = {}) {
     super(`timed out after ${timeoutMs} ms`, options);
+    this.timeoutMs = timeoutMs;
   }
 }
 
 /** A network-level failure; `code` is the system code such as ECONNREFUSED or ENOTFOUND. */
 export class ConnectionError extends EgressError {
   override name = 'ConnectionError';
-  constructor(
-    message: string,
-    readonly code: string,
-    options: { cause?: unknown } = {},
-  ) {
+  readonly code: string;
+  constructor(message: string, code: string, options: { cause?: unknown } = {}) {
     super(message, options);
+    this.code = code;
   }
 }
 
 /** A redirect chain longer than the caller allows. */
 export class TooManyRedirectsError extends EgressError {
   override name = 'TooManyRedirectsError';
-  constructor(readonly maxRedirects: number) {
+  readonly maxRedirects: number;
+  constructor(maxRedirects: number) {
     super(`more than ${maxRedirects} redirects`);
+    this.maxRedirects = maxRedirects;
   }
 }
 

@@ -59,10 +59,13 @@ export class ResponseReader {
   private kept = 0;
   private readonly chunks: Buffer[] = [];
 
-  constructor(
-    private readonly method: string,
-    private readonly maxBodyBytes: Http1Request['maxBodyBytes'],
-  ) {}
+  private readonly method: string;
+  private readonly maxBodyBytes: Http1Request['maxBodyBytes'];
+
+  constructor(method: string, maxBodyBytes: Http1Request['maxBodyBytes']) {
+    this.method = method;
+    this.maxBodyBytes = maxBodyBytes;
+  }
 
   response(): Http1Response {
     return { status: this.status, headers: this.headers, bodyPrefix: Buffer.concat(this.chunks, this.kept) };

@@ -26,12 +26,14 @@ const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60_000;
 /** An RFC 6749 5.2 error of the token endpoint (`invalid_grant`, `invalid_request`, …). */
 export class OauthTokenError extends Error {
   override name = 'OauthTokenError';
-  constructor(
-    readonly error: string,
-    readonly description: string,
-    readonly status = 400,
-  ) {
+  readonly error: string;
+  readonly description: string;
+  readonly status: number;
+  constructor(error: string, description: string, status = 400) {
     super(`${error}: ${description}`);
+    this.error = error;
+    this.description = description;
+    this.status = status;
   }
 }
 

@@ -17,17 +17,16 @@ interface AppErrorOptions {
  */
 export class AppError extends Error {
   override name = 'AppError';
+  readonly code: string;
+  readonly status: number;
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string>;
   readonly expose: boolean;
 
-  constructor(
-    readonly code: string,
-    readonly status: number,
-    message: string,
-    options: AppErrorOptions = {},
-  ) {
+  constructor(code: string, status: number, message: string, options: AppErrorOptions = {}) {
     super(message, { cause: options.cause });
+    this.code = code;
+    this.status = status;
     this.details = options.details;
     this.headers = options.headers ?? {};
     this.expose = status < 500;

@@ -120,12 +120,10 @@ export const OUTAGE_RETRIES = outageRetries(60);
  */
 export class RetryLaterError extends Error {
   override name = 'RetryLaterError';
-  constructor(
-    message: string,
-    readonly retryInSeconds: number,
-    options?: ErrorOptions,
-  ) {
+  readonly retryInSeconds: number;
+  constructor(message: string, retryInSeconds: number, options?: ErrorOptions) {
     super(message, options);
+    this.retryInSeconds = retryInSeconds;
   }
 }
 

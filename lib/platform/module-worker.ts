@@ -14,18 +14,16 @@ export function nameThreadSource(name: string): string {
 }
 
 /**
- * Starts a worker thread on a module of this code base. The sources are TypeScript run through
- * tsx (`npm start`, vitest); tsx's loader is not inherited by worker threads, so the worker first
- * registers it and then imports its entry. A compiled `.js` entry is imported directly. A named
- * worker also names its OS thread (`nameThreadSource`).
+ * Starts a worker thread on a module of this code base. The sources are TypeScript that Node runs
+ * as it is (its type stripping: `npm start`, and the vitest run's own Node), so the worker imports
+ * its entry directly, `.ts` or a compiled `.js`. A named worker also names its OS thread
+ * (`nameThreadSource`).
  */
 export function startModuleWorker(
   entry: URL,
   options: Pick<WorkerOptions, 'workerData' | 'name'> = {},
 ): Worker {
-  const source = entry.pathname.endsWith('.ts')
-    ? `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`
-    : `import(${JSON.stringify(entry.href)})`;
+  const source = `import(${JSON.stringify(entry.href)})`;
   const naming = options.name ? nameThreadSource(options.name) : '';
   // A failed import rejects inside the worker; rethrown outside the promise it becomes the worker's 'error' event.
   return new Worker(`${naming}${source}.catch((error) => { setImmediate(() => { throw error; }); });`, {

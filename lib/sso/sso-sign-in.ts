@@ -57,11 +57,10 @@ export type SsoFailure =
 
 export class SsoRefusal extends Error {
   override readonly name = 'SsoRefusal';
-  constructor(
-    readonly code: SsoFailure,
-    options?: { cause?: unknown },
-  ) {
+  readonly code: SsoFailure;
+  constructor(code: SsoFailure, options?: { cause?: unknown }) {
     super(`SSO sign-in refused: ${code}`, options);
+    this.code = code;
   }
 }
 

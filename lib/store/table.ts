@@ -99,11 +99,10 @@ export const MAX_QUERY_LIMIT = 1000;
 /** A transaction or conditional write whose condition did not hold; `failed` lists op indexes. */
 export class ConditionFailedError extends Error {
   override name = 'ConditionFailedError';
-  constructor(
-    readonly failed: number[],
-    options?: { cause?: unknown },
-  ) {
+  readonly failed: number[];
+  constructor(failed: number[], options?: { cause?: unknown }) {
     super(`condition failed for operation(s) ${failed.join(', ')}`, options);
+    this.failed = failed;
   }
 }
 

@@ -125,7 +125,7 @@ await runAlerts({ checks: 3, rounds: 5, warmupRounds: 0, phaseTimeoutMs: 60_000,
   logFile: ${JSON.stringify(join(stub, 'driver.log'))}, root: ${JSON.stringify(stub)}, onProgress: (l) => console.log(l) });
 `,
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', driver], {
+  const child = spawn(process.execPath, [driver], {
     cwd: repoRoot,
     env: { ...process.env, STUB_GRANDCHILD: grandchild ? '1' : '0' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -17,7 +17,7 @@ const job = (extra: Partial<Parameters<typeof runIcmpProbe>[0]> = {}) => ({
 
 /** The probe run in a network namespace of its own, with `setup` (ip commands) run there first. */
 async function probeInNamespace(setup: string, host: string): Promise<ProbeOutcome> {
-  const script = `${setup} && exec "$0" --import tsx test/check-types/support/icmp-probe-cli.ts "$1" 500`;
+  const script = `${setup} && exec "$0" test/check-types/support/icmp-probe-cli.ts "$1" 500`;
   const { stdout } = await run('unshare', ['-n', 'sh', '-c', script, process.execPath, host], {
     timeout: 20_000,
   });

@@ -20,7 +20,7 @@ const KUMA_BACKUP = join(root, 'test', 'fixtures', 'kuma', 'backup.json');
 
 /** `npm run vigil -- import <args>` as a process (what `npm run vigil` runs: tsx bin/vigil.ts). */
 function vigilImport(args: string[], env: Record<string, string> = {}): Promise<Exited> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/vigil.ts', 'import', ...args], {
+  const child = spawn(process.execPath, ['bin/vigil.ts', 'import', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, HEALTHCHECKS_API_KEY: '', ...env },

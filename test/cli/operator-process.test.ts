@@ -13,7 +13,7 @@ function vigil(args: string[]): Promise<{ code: number; stdout: string; stderr: 
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'bin/vigil.ts', ...args],
+      ['bin/vigil.ts', ...args],
       { cwd: root, env: { ...process.env, VIGIL_DATA_DIR: dataDir, VIGIL_STORE: 'sqlite' }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;

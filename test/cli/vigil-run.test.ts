@@ -57,12 +57,8 @@ async function pingServer(answer: Answer = (_r, res) => res.end('OK')) {
   return { requests, url: `http://127.0.0.1:${port}/ping/0f3c7e1a-5b2d-4c8e-9a71-3d2b6f4e8c10` };
 }
 
-/** `npm run vigil -- run <args>` as a process (what `npm run vigil` runs: tsx bin/vigil.ts). */
-function vigilRun(
-  args: string[],
-  argv0: string[] = [process.execPath, '--import', 'tsx', 'bin/vigil.ts'],
-  cwd = root,
-) {
+/** `vigil run <args>` as a process: bin/vigil.ts on the pinned Node (`npm run vigil` runs it through tsx). */
+function vigilRun(args: string[], argv0: string[] = [process.execPath, 'bin/vigil.ts'], cwd = root) {
   const [program = '', ...rest] = argv0;
   const child = spawn(program, [...rest, 'run', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   return { child: child as ChildProcess, ...childOutput(child) };

@@ -52,7 +52,7 @@ function unitCopy(
 describe('deploy/vigil.service', () => {
   it('starts the production tree with its state in /var/lib/vigil', () => {
     const text = readFileSync(unitPath, 'utf8');
-    expect(text).toMatch(/^ExecStart=\/opt\/vigil\/node_modules\/\.bin\/node --import tsx bin\/serve\.ts$/m);
+    expect(text).toMatch(/^ExecStart=\/opt\/vigil\/node_modules\/\.bin\/node bin\/serve\.ts$/m);
     expect(text).toMatch(/^Environment=VIGIL_DATA_DIR=\/var\/lib\/vigil$/m);
     expect(text).toMatch(/^StateDirectory=vigil$/m);
     for (const line of [
@@ -104,7 +104,7 @@ describe('deploy/vigil-agent.service', () => {
   it('runs the agent with its key as a systemd credential, never on its command line', () => {
     const text = readFileSync(agentUnit, 'utf8');
     expect(text).toMatch(
-      /^ExecStart=\/opt\/vigil\/node_modules\/\.bin\/node --import tsx bin\/vigil\.ts agent --key-file \$\{CREDENTIALS_DIRECTORY\}\/location-key /m,
+      /^ExecStart=\/opt\/vigil\/node_modules\/\.bin\/node bin\/vigil\.ts agent --key-file \$\{CREDENTIALS_DIRECTORY\}\/location-key /m,
     );
     expect(text).toMatch(/^LoadCredential=location-key:\/etc\/vigil\/location-key$/m);
     expect(text).not.toMatch(/--key /);

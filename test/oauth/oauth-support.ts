@@ -56,13 +56,13 @@ export class TestProvider implements OAuthClientProvider {
   /** The decision's status (a refused one throws, which the SDK reports as its own failure). */
   decisionStatus: number | undefined;
   approval: Approval;
+  private readonly api: ApiHarness;
+  readonly clientMetadataUrl: string | undefined;
 
-  constructor(
-    private readonly api: ApiHarness,
-    approval: Approval,
-    readonly clientMetadataUrl?: string,
-  ) {
+  constructor(api: ApiHarness, approval: Approval, clientMetadataUrl?: string) {
+    this.api = api;
     this.approval = approval;
+    this.clientMetadataUrl = clientMetadataUrl;
   }
 
   get redirectUrl() {

@@ -6,7 +6,7 @@ const loggerModule = fileURLToPath(new URL('../../lib/platform/logger.ts', impor
 
 /** Runs a script in a fresh Node process (tsx) and returns its stdout. */
 function run(script: string): string {
-  return execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script], {
     encoding: 'utf8',
     env: { ...process.env, LOGGER: loggerModule },
   });

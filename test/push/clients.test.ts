@@ -236,7 +236,7 @@ describe.each(runtimes)('Healthchecks clients against the ping URLs ($runtime ru
 
   describe('vigil run', () => {
     const vigilRun = (url: string, command: string[]) =>
-      exec(process.execPath, ['--import', 'tsx', 'bin/vigil.ts', 'run', '--ping', url, '--', ...command]);
+      exec(process.execPath, ['bin/vigil.ts', 'run', '--ping', url, '--', ...command]);
 
     it('reports a run to the ping log: start, then the exit status with the output, one run id', async () => {
       const { checkId, url } = await newPingUrl();

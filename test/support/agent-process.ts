@@ -47,7 +47,7 @@ export function killAgents(): void {
  * bin/vigil.ts), its JSON log lines collected. Killed after 90 s whatever happens.
  */
 export function startAgent(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/vigil.ts', 'agent', ...args], {
+  const child = spawn(process.execPath, ['bin/vigil.ts', 'agent', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, VIGIL_LOCATION_KEY: '', ...env },

@@ -137,7 +137,7 @@ interface Served {
 }
 
 async function serve(env: Record<string, string>, killAt: number): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/crash-serve.ts', String(killAt)], {
+  const child = spawn(process.execPath, ['test/support/crash-serve.ts', String(killAt)], {
     cwd: root,
     env: { ...process.env, PORT: '0', VIGIL_RATE_LIMIT_RPS: '0', VIGIL_AUTH_FAILURE_LIMIT: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -4,7 +4,7 @@ import { createLogger } from '../../lib/platform/logger.ts';
 
 /**
  * bin/serve.ts with the cell runner's fault seam, for the kill -9 rounds (test/support/crash-rounds.ts):
- * `node --import tsx test/support/crash-serve.ts <n>` SIGKILLs itself at the n-th cell slot it
+ * `node test/support/crash-serve.ts <n>` SIGKILLs itself at the n-th cell slot it
  * stores with a failure in it (a slot that moves some member's state or failure count), after the
  * slot's results and before its state moves (0: never). The configuration is
  * the product's (VIGIL_* variables), and so is everything else it runs.

@@ -189,16 +189,16 @@ export function killNamespacedAgents(): void {
 }
 
 /**
- * `vigil agent <args>` as a real process inside a namespace (`ip netns exec <ns> node --import tsx
- * bin/vigil.ts agent …`, the pinned node that runs the tests, as `npm run vigil` does); `ip netns
+ * `vigil agent <args>` as a real process inside a namespace (`ip netns exec <ns> node
+ * bin/vigil.ts agent …`, the pinned node that runs the tests, which runs TypeScript as it is); `ip netns
  * exec` execs the agent itself, so the child's pid is the agent's. Its JSON log lines are collected.
  */
 export function startAgentIn(ns: Namespace, args: string[]) {
-  const child = spawn(
-    IP,
-    ['netns', 'exec', ns.name, process.execPath, '--import', 'tsx', 'bin/vigil.ts', 'agent', ...args],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, VIGIL_LOCATION_KEY: '' } },
-  );
+  const child = spawn(IP, ['netns', 'exec', ns.name, process.execPath, 'bin/vigil.ts', 'agent', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, VIGIL_LOCATION_KEY: '' },
+  });
   agents.add(child);
   const logs: LogLine[] = [];
   let stdout = '';

@@ -9,7 +9,7 @@ import { killGroup, type ServeProcess, signalGroup, startServeProcess } from './
 
 /**
  * The two runtimes of test/locations/quorum.test.ts, each reachable from the agents' namespaces at
- * the service address: the local runtime as a real server process (`node --import tsx
+ * the service address: the local runtime as a real server process (`node
  * bin/serve.ts`, VIGIL_HOST the service address), and the cloud runtime's api Lambda handler (over
  * DynamoDB Local and fauxqs) behind an HTTP front on loopback and a TCP forward from the service
  * address, its generator, probe worker and change feed pumped as the deployment's schedule and

@@ -29,7 +29,7 @@ export async function callServer(base: string, key: string, method: string, path
 /**
  * Runs the server with the given environment and waits until it prints its URL: `npm start` when
  * `viaNpm` (npm re-raises signals, so its exit code is not the server's), else the same entry point
- * directly (`node --import tsx bin/serve.ts`, which is what the start script runs). The process
+ * directly (`node bin/serve.ts`, which is what the start script runs). The process
  * leads a process group of its own, so `groupProcesses` finds whatever it started, even re-parented.
  */
 export async function startServeProcess(
@@ -39,7 +39,7 @@ export async function startServeProcess(
   const timeoutMs = options.timeoutMs ?? 60_000;
   const [command, args] = options.viaNpm
     ? ['npm', ['start', '--silent']]
-    : [process.execPath, ['--import', 'tsx', 'bin/serve.ts']];
+    : [process.execPath, ['bin/serve.ts']];
   const child = spawn(command, args, {
     cwd: root,
     // Rate limits off unless the test sets them (see NO_RATE_LIMITS in api-harness.ts).

@@ -27,11 +27,12 @@ export interface PingRouteDeps extends PingServiceDeps {
 
 /** A refusal in the Pinging API's words (text bodies, as Healthchecks answers). */
 class PingRefused extends Error {
-  constructor(
-    readonly status: number,
-    readonly text: string,
-  ) {
+  readonly status: number;
+  readonly text: string;
+  constructor(status: number, text: string) {
     super(text);
+    this.status = status;
+    this.text = text;
   }
 }
 
