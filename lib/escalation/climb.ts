@@ -5,6 +5,7 @@ import type { NotifyJob } from '../notify/jobs.ts';
 import { listRoutes } from '../notify/records.ts';
 import { RetryLaterError } from '../platform/job-queue.ts';
 import { owningTeams } from '../teams/who-service.ts';
+import { climbHold } from './climb-hold.ts';
 import { dueJob, enqueueOrThrow, waitedHop } from './due.ts';
 import { recordPageOutcome, takePage } from './page-items.ts';
 import {
@@ -87,6 +88,7 @@ export async function handleClimb(deps: PagingDeps & PagingParts, job: ClimbJob)
   const policy = await policyOf(deps, job);
   const step = policy?.steps[job.step];
   if (!policy || !step) return;
+  if (await heldBack(deps, job, nowMs)) return;
   const place: ClimbPlace = {
     event: job.event,
     incident,
@@ -115,6 +117,27 @@ export async function handleClimb(deps: PagingDeps & PagingParts, job: ClimbJob)
   await enqueueNextStep(deps, job, policy, step.delay_seconds, nowMs);
   // After the next step is queued: a page to send again brings this step's job back for it alone.
   comeBackIfAsked(latest(asks), `escalation step ${job.step}`);
+}
+
+/**
+ * True when a hold keeps the step from paging now (climb-hold.ts): silenced, the climb ends; under
+ * a maintenance window, the same step is queued again for the window's end (its own id, naming the
+ * window's run, so a redelivered job queues it once).
+ */
+async function heldBack(deps: PagingDeps, job: ClimbJob, nowMs: number): Promise<boolean> {
+  const hold = await climbHold(deps, job.event);
+  if (!hold) return false;
+  const at = { incident_id: job.incident_id, round: job.round, step: job.step };
+  if (hold.kind === 'silenced') {
+    deps.logger.info('escalation climb ended: the check is silenced', at);
+    return true;
+  }
+  const { id, endsMs } = hold.window;
+  deps.logger.info('escalation step held by maintenance', { ...at, window_id: id, until: endsMs });
+  await enqueueOrThrow(deps.queue, [
+    dueJob({ ...job, due_ms: Math.max(endsMs, nowMs) }, nowMs, `${baseIdOf(job)}:maint:${id}:${endsMs}`),
+  ]);
+  return true;
 }
 
 /** Queues the policy's next step (or the next round's first), counted from this step's due time. */

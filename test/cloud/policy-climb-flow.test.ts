@@ -1,11 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { climbStartJobId } from '../../lib/notify/pipeline/job-ids.ts';
-import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
+import { isoTime } from '../../lib/platform/clock.ts';
 import { pageablePeople, policyOfSteps } from '../escalation/support.ts';
 import { entityWithPushCheck } from '../support/push-fixtures.ts';
-import { sesOutbox } from '../support/ses-outbox.ts';
-import { notifyFlowRig } from './notify-flow.ts';
-import { dueJobRequeuer } from './queue-kinds.ts';
+import { climbRig } from './climb-rig.ts';
 
 /**
  * An escalation policy's climb on the cloud runtime: the api, stream function and notifier Lambda
@@ -19,42 +17,8 @@ import { dueJobRequeuer } from './queue-kinds.ts';
  * does when the delay ends. That also delivers the jobs due at once twice: a redelivery each time.
  */
 
-const T0 = Date.parse('2026-03-02T09:00:00.000Z');
 const MINUTE = 60_000;
-const clock = createFakeClock(T0);
-const flow = notifyFlowRig(clock, {
-  blueprint: { slug: 'svc', name: 'Service' },
-  env: { VIGIL_EMAIL_FROM: 'Vigil <pages@vigil.example.com>', VIGIL_PUBLIC_URL: 'https://vigil.example.com' },
-});
-const { call } = flow;
-const ses = sesOutbox();
-afterAll(() => ses.restore());
-
-let requeuer: ReturnType<typeof dueJobRequeuer> | undefined;
-/** Runs the change feed, the notify jobs visible and those due by the fake clock until nothing moves. */
-async function settle() {
-  requeuer ??= dueJobRequeuer(flow.h, clock.now);
-  for (let round = 0; round < 30; round += 1) {
-    await flow.h.drainChanges();
-    if ((await requeuer.requeueDue()) === 0) return;
-  }
-  throw new Error('the change feed and the notify queue did not settle after 30 rounds');
-}
-
-/** Moves the fake clock to `ms`, at most 15 minutes (one queue delay) at a time, settling at each. */
-async function climbTo(ms: number) {
-  while (clock.now() < ms) {
-    clock.advance(Math.min(ms - clock.now(), 15 * MINUTE));
-    await settle();
-  }
-}
-
-/** Whom SES was asked to mail since `from` (an index into its sends), in order. */
-const mailedSince = (from: number) =>
-  ses
-    .mails()
-    .slice(from)
-    .map((m) => m.to.join(','));
+const { clock, flow, call, ses, settle, climbTo, mailedSince } = climbRig();
 
 /** Three (or `names.length`) people, a policy of a step each and a route of `slug`'s entity to it; the entity goes down. */
 async function climbing(slug: string, names: string[], delaysSeconds: number[], repeat: number) {
