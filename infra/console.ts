@@ -210,6 +210,8 @@ export class VigilConsole extends Construct {
         '/a/*': { ...apiBehavior(api), viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY },
         // A password page's form (POST, uncached, to the API), before the cached pages.
         '/p/*/access': apiBehavior(api),
+        // An SSO page's hand-off to its custom domain: its `to` query and the session cookie, uncached.
+        '/p/*/sso-pass': apiBehavior(api),
         // Public status pages: the API's, cached at the edge as long as the API says (30 s).
         '/p/*': publicPages,
       },

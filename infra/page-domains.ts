@@ -85,8 +85,9 @@ export interface VigilPageDomainsProps {
  * and matches against the claimed domains (lib/status-pages/domains). That header is in the cache
  * key (CloudFront computes it after viewer-request functions), so each domain has its own copies;
  * with the `before` query of the history pages. GET and HEAD are cached as long as the API says
- * (30 s; at most 60 s); a password page's `vigil_page` cookie reaches the API, never the cache key:
- * a private page answers `private, no-store`, which CloudFront does not store.
+ * (30 s; at most 60 s); a password page's `vigil_page` cookie and an SSO page's `vigil_page_sso`
+ * reach the API, never the cache key: a private page answers `private, no-store`, which CloudFront
+ * does not store. An SSO page's hand-off (`/sso-pass`) is never cached and takes its query along.
  */
 export class VigilPageDomains extends Construct {
   readonly distribution: Distribution;
@@ -117,8 +118,16 @@ export class VigilPageDomains extends Construct {
     const originRequestPolicy = new OriginRequestPolicy(this, 'Origin', {
       comment: 'Vigil page domains: the viewer address, Content-Type, the page access cookie',
       headerBehavior: OriginRequestHeaderBehavior.allowList(VIEWER_ADDRESS_HEADER, 'content-type'),
-      cookieBehavior: OriginRequestCookieBehavior.allowList('vigil_page'),
+      cookieBehavior: OriginRequestCookieBehavior.allowList('vigil_page', 'vigil_page_sso'),
       queryStringBehavior: OriginRequestQueryStringBehavior.none(),
+    });
+    // An SSO page's hand-off (`/sso-pass?token=&to=`): never cached, its query and the viewer's Host
+    // and address to the API (with caching off, the Host header is forwarded only when named).
+    const handOff = new OriginRequestPolicy(this, 'HandOff', {
+      comment: 'Vigil page domains: an SSO page hand-off, its token and target path, uncached',
+      headerBehavior: OriginRequestHeaderBehavior.allowList(VIEWER_ADDRESS_HEADER, VIEWER_HOST_HEADER),
+      cookieBehavior: OriginRequestCookieBehavior.none(),
+      queryStringBehavior: OriginRequestQueryStringBehavior.allowList('token', 'to'),
     });
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Vigil status pages on custom domains',
@@ -138,6 +147,16 @@ export class VigilPageDomains extends Construct {
         cachePolicy,
         originRequestPolicy,
         functionAssociations: [{ function: viewer, eventType: FunctionEventType.VIEWER_REQUEST }],
+      },
+      additionalBehaviors: {
+        '/sso-pass': {
+          origin: api,
+          viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: handOff,
+          functionAssociations: [{ function: viewer, eventType: FunctionEventType.VIEWER_REQUEST }],
+        },
       },
     });
   }

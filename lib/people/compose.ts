@@ -200,7 +200,25 @@ export function composePeople(deps: PeopleDeps) {
         const principal = await sessions.resolve(raw).catch(() => undefined);
         return principal?.signedInWith === undefined
           ? undefined
-          : { tenantId: principal.tenantId, signedInWith: principal.signedInWith };
+          : {
+              tenantId: principal.tenantId,
+              userId: principal.userId,
+              sessionId: principal.keyId,
+              signedInWith: principal.signedInWith,
+            };
+      },
+      // An SSO page's reader on its custom domain: the session its cookie names, read every time.
+      sessionById: async (ref: { tenantId: string; userId: string; sessionId: string }) => {
+        const record = await sessions.byId(ref.tenantId, ref.userId, ref.sessionId);
+        return record === undefined
+          ? undefined
+          : {
+              tenantId: record.tenant_id,
+              userId: record.user_id,
+              sessionId: record.id,
+              signedInWith: record.method,
+              expiresAtMs: Date.parse(record.expires_at),
+            };
       },
       ssoConfigured: sso.configured,
     },

@@ -87,6 +87,24 @@ export function createSessionService(deps: SessionServiceDeps) {
     }
   };
 
+  /** The session's tenant and person while it is live (recording its use); throws as `resolve` answers. */
+  const live = async (record: SessionRecord) => {
+    const now = clock.now();
+    if (expired(record, now)) {
+      // The ttl deletes it at the absolute end; an idle one is deleted now.
+      await remove([record]).catch(() => undefined);
+      throw new UnauthorizedError('the session has expired: sign in again');
+    }
+    const [tenant, user] = await Promise.all([
+      deps.tenants.getTenant(record.tenant_id),
+      deps.tenants.getUser(record.tenant_id, record.user_id),
+    ]);
+    if (!tenant || !user) throw new UnauthorizedError('missing or invalid session');
+    if (tenant.disabled) throw new AccountDisabledError();
+    await seen(record, now);
+    return { tenant, user };
+  };
+
   return {
     /** Starts a session: its record, and the Set-Cookie value that hands the browser its raw id. */
     async start(input: {
@@ -128,21 +146,9 @@ export function createSessionService(deps: SessionServiceDeps) {
       if (!RAW_ID.test(raw)) throw new UnauthorizedError('missing or invalid session');
       const hash = hashSessionId(raw);
       const record = await getSessionByHash(table, hash);
-      const now = clock.now();
       if (!record || !sameDigest(record.session_hash, hash))
         throw new UnauthorizedError('missing or invalid session');
-      if (expired(record, now)) {
-        // The ttl deletes it at the absolute end; an idle one is deleted now.
-        await remove([record]).catch(() => undefined);
-        throw new UnauthorizedError('the session has expired: sign in again');
-      }
-      const [tenant, user] = await Promise.all([
-        deps.tenants.getTenant(record.tenant_id),
-        deps.tenants.getUser(record.tenant_id, record.user_id),
-      ]);
-      if (!tenant || !user) throw new UnauthorizedError('missing or invalid session');
-      if (tenant.disabled) throw new AccountDisabledError();
-      await seen(record, now);
+      const { tenant, user } = await live(record);
       return {
         tenantId: tenant.id,
         userId: user.id,
@@ -154,6 +160,23 @@ export function createSessionService(deps: SessionServiceDeps) {
         csrfToken: record.csrf_token,
         signedInWith: record.method,
       };
+    },
+
+    /**
+     * A live session by its id (an SSO status page's reader on its custom domain, whose cookie names
+     * the session): as `resolve` judges it, counted as a use; undefined when it is gone, expired, or
+     * its person or account is.
+     */
+    async byId(tenantId: string, userId: string, sessionId: string): Promise<SessionRecord | undefined> {
+      const record = await getUserSession(table, tenantId, userId, sessionId);
+      if (!record) return undefined;
+      try {
+        await live(record);
+      } catch (err) {
+        if (err instanceof UnauthorizedError || err instanceof AccountDisabledError) return undefined;
+        throw err;
+      }
+      return record;
     },
 
     /** The user's live sessions, newest first. */

@@ -6,6 +6,7 @@ import { entityDailyUptime } from '../uptime/daily-uptime.ts';
 import { pageAccessRoutes } from './access/access-routes.ts';
 import type { PageAccessPorts } from './access/page-access-ports.ts';
 import { createPageGate } from './access/page-gate.ts';
+import { ssoPassRoutes } from './access/sso-pass-routes.ts';
 import { createDomainRequests } from './domains/domain-requests.ts';
 import { createPageHosts } from './domains/page-hosts.ts';
 import { feedRoutes } from './feeds/feed-routes.ts';
@@ -42,12 +43,14 @@ export function composeStatusPages(deps: {
   mapHost: (req: HttpRequest) => Promise<HttpRequest | Response>;
 } {
   const pageHosts = createPageHosts(deps.pageDomains);
+  // Where an SSO page's readers on its custom domain sign in: Vigil's own origin.
+  const publicOrigin = deps.hosts.publicUrl === undefined ? undefined : new URL(deps.hosts.publicUrl).origin;
   const pages = createStatusPageService({
     table: deps.table,
     clock: deps.clock,
     hashPassword: deps.pageAccess.passwords.hash,
     ssoConfigured: deps.pageAccess.ssoConfigured,
-    domains: { allowed: pageHosts.domains, own: deps.hosts.hosts },
+    domains: { allowed: pageHosts.domains, own: deps.hosts.hosts, publicOrigin },
   });
   const pageIncidents = createPageIncidentService({ table: deps.table, clock: deps.clock });
   // The 90 daily bars: the uptime feature's daily rollups (never raw results).
@@ -69,6 +72,8 @@ export function composeStatusPages(deps: {
     table: deps.table,
     clock: deps.clock,
     sessionOf: deps.pageAccess.sessionOf,
+    sessionById: deps.pageAccess.sessionById,
+    publicOrigin,
     pageHosts,
   });
   return {
@@ -87,6 +92,7 @@ export function composeStatusPages(deps: {
       ...subscriberAdminRoutes({ admin }),
       ...feedRoutes({ ...deps, gate, pageHosts }),
       ...pageAccessRoutes({ ...deps, pageHosts }),
+      ...ssoPassRoutes({ ...deps, pageHosts, publicOrigin }),
     ],
     mapHost: createDomainRequests({ table: deps.table, clock: deps.clock, hosts: pageHosts }),
   };

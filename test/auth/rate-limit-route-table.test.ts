@@ -114,6 +114,7 @@ describe.each(runtimes)('the per-address limit over the keyless routes ($runtime
       'POST /p/{slug}/subscription/{token}',
       'GET /p/{slug}/feed.rss',
       'GET /p/{slug}/feed.atom',
+      'GET /p/{slug}/sso-pass',
       'GET /v1/reports/unsubscribe/{token}',
       'POST /v1/reports/unsubscribe/{token}',
       'GET /ical/{token}.ics',

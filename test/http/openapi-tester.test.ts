@@ -111,6 +111,8 @@ const NEVER_SUCCEEDS: Record<string, string> = {
     'a manage link exists only in the emails a subscriber is sent (404 page; test/status-pages/subscribers covers the successes)',
   'POST /p/{slug}/subscription/{token}':
     'a manage link exists only in the emails a subscriber is sent (404 page; test/status-pages/subscribers covers the successes)',
+  'GET /p/{slug}/sso-pass':
+    'the fixture’s page is no SSO page with a custom domain, so it has no hand-off (404 page; test/status-pages/sso-page-domains covers the successes)',
   'POST /v1/status-pages/{slug}/subscribers':
     'generated components are never entities the page shows (400), and a URL the page holds already is 409 (test/status-pages/subscriber-admin covers the successes)',
   'POST /v1/status-pages/{slug}/subscribers/import':

@@ -48,7 +48,7 @@ interface DistributionConfig {
     ViewerProtocolPolicy: string;
   };
   Origins: { Id: string; DomainName: unknown; OriginCustomHeaders?: { HeaderName: string }[] }[];
-  CacheBehaviors?: unknown[];
+  CacheBehaviors?: (DistributionConfig['DefaultCacheBehavior'] & { PathPattern: string })[];
 }
 const pageDistribution = () =>
   only(template, 'AWS::CloudFront::Distribution', 'PageDomains')[1].Properties
@@ -77,8 +77,10 @@ describe('status page domains in the cloud', () => {
       SslSupportMethod: 'sni-only',
       MinimumProtocolVersion: 'TLSv1.2_2021',
     });
-    // One behaviour: everything is the API's; nothing of the console's bucket or streamed functions.
-    expect(config.CacheBehaviors ?? []).toEqual([]);
+    // Everything is the API's (the default and an SSO page's uncached hand-off); nothing of the
+    // console's bucket or streamed functions.
+    expect((config.CacheBehaviors ?? []).map((b) => b.PathPattern)).toEqual(['/sso-pass']);
+    expect(config.CacheBehaviors?.[0]?.TargetOriginId).toBe(config.DefaultCacheBehavior.TargetOriginId);
     expect(config.Origins).toHaveLength(1);
     expect(JSON.stringify(config.Origins[0]?.DomainName)).toContain('execute-api');
     expect(config.Origins[0]?.OriginCustomHeaders?.map((h) => h.HeaderName)).toEqual([EDGE_SECRET_HEADER]);
@@ -124,7 +126,34 @@ describe('status page domains in the cloud', () => {
     expect(origin.HeadersConfig.HeaderBehavior).toBe('whitelist');
     expect(origin.HeadersConfig.Headers.map((h) => h.toLowerCase())).not.toContain('host');
     expect(origin.HeadersConfig.Headers.map((h) => h.toLowerCase())).not.toContain('authorization');
-    expect(origin.CookiesConfig).toEqual({ CookieBehavior: 'whitelist', Cookies: ['vigil_page'] });
+    expect(origin.CookiesConfig).toEqual({
+      CookieBehavior: 'whitelist',
+      Cookies: ['vigil_page', 'vigil_page_sso'],
+    });
+  });
+
+  it('sends an SSO page’s hand-off (/sso-pass) to the API uncached, with its token, target path and viewer Host', () => {
+    const handOff = pageDistribution().CacheBehaviors?.find((b) => b.PathPattern === '/sso-pass');
+    expect(handOff?.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
+    expect(handOff?.AllowedMethods).toEqual(['GET', 'HEAD']);
+    expect(handOff?.FunctionAssociations).toEqual(
+      pageDistribution().DefaultCacheBehavior.FunctionAssociations,
+    );
+    const origin = resource(handOff?.OriginRequestPolicyId.Ref ?? '').Properties
+      .OriginRequestPolicyConfig as {
+      HeadersConfig: { HeaderBehavior: string; Headers: string[] };
+      CookiesConfig: { CookieBehavior: string };
+      QueryStringsConfig: { QueryStringBehavior: string; QueryStrings: string[] };
+    };
+    expect(origin.HeadersConfig).toEqual({
+      HeaderBehavior: 'whitelist',
+      Headers: [VIEWER_ADDRESS_HEADER, VIEWER_HOST_HEADER],
+    });
+    expect(origin.CookiesConfig).toEqual({ CookieBehavior: 'none' });
+    expect(origin.QueryStringsConfig).toEqual({
+      QueryStringBehavior: 'whitelist',
+      QueryStrings: ['token', 'to'],
+    });
   });
 
   it('tells the api function the domains, and outputs the name their DNS points to', () => {

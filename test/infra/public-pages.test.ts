@@ -131,4 +131,14 @@ describe('public status pages at the edge', () => {
     expect(access.AllowedMethods).toContain('POST');
     expect(access.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
   });
+
+  it('sends an SSO page’s hand-off (GET /p/*/sso-pass) to the API uncached, with its query and cookies, before the cached /p/*', () => {
+    const handOff = behaviorOf('/p/*/sso-pass');
+    expect(handOff.TargetOriginId).toBe(behaviorOf('/p/*').TargetOriginId);
+    expect(handOff.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
+    // As the other API paths (AllViewerExceptHostHeader): the `to` query and the session cookie reach the API.
+    expect(handOff.OriginRequestPolicyId).toEqual(behaviorOf('/p/*/access').OriginRequestPolicyId);
+    const order = behaviors().map((b) => b.PathPattern);
+    expect(order.indexOf('/p/*/sso-pass')).toBeLessThan(order.indexOf('/p/*'));
+  });
 });

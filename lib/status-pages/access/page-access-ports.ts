@@ -1,5 +1,13 @@
 import type { Caller } from '../../auth/limits.ts';
 
+/** A console session as an SSO page's gate sees it. */
+interface PageReader {
+  tenantId: string;
+  userId: string;
+  sessionId: string;
+  signedInWith: 'password' | 'sso';
+}
+
 /**
  * What a page's password needs from outside status-pages, given by the composition root (people
  * owns passwords and the sign-in limits; importing it here would close a folder cycle).
@@ -23,12 +31,20 @@ export interface PageAccessPorts {
   /** Whether the request came over https (the cookie's Secure). */
   secureRequest(headers: Record<string, string>): boolean;
   /**
-   * SSO pages: the console session the request's cookie carries (its tenant and how it signed
-   * in), or undefined for none, an unknown or an expired one.
+   * SSO pages: the console session the request's cookie carries (its tenant, person, id and how it
+   * signed in), or undefined for none, an unknown or an expired one.
    */
-  sessionOf(
-    headers: Record<string, string>,
-  ): Promise<{ tenantId: string; signedInWith: 'password' | 'sso' } | undefined>;
+  sessionOf(headers: Record<string, string>): Promise<PageReader | undefined>;
+  /**
+   * SSO pages on a custom domain: the live console session its cookie names (read on every
+   * request, so its end shuts the page at once), with when it ends; undefined when it is gone,
+   * expired, or its person or account is.
+   */
+  sessionById(ref: {
+    tenantId: string;
+    userId: string;
+    sessionId: string;
+  }): Promise<(PageReader & { expiresAtMs: number }) | undefined>;
   /** Whether the tenant has SSO set up (a page may be `sso` only then). */
   ssoConfigured(tenantId: string): Promise<boolean>;
 }

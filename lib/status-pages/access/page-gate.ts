@@ -7,6 +7,8 @@ import { createLoadCache } from '../public/page-cache.ts';
 import { hasAccess } from './access-cookie.ts';
 import type { PageAccessPorts } from './page-access-ports.ts';
 import { FORM_CSP, renderPasswordForm, renderSsoPrompt } from './password-form.ts';
+import { ssoDomainSession } from './sso-domain-cookie.ts';
+import { ssoPassPath, ssoStartLink } from './sso-links.ts';
 
 /**
  * Who may read a page's keyless routes (every /p/{slug} route: the page, its history, status.json,
@@ -15,7 +17,10 @@ import { FORM_CSP, renderPasswordForm, renderSsoPrompt } from './password-form.t
  * no-store`, so neither a browser's shared cache nor CloudFront keeps it), and the password form
  * (401) to any other. An SSO page answers only a request whose console session (the session
  * cookie, Path=/) is of the page's team and signed in through its SSO, and to any other a page
- * with a link to that SSO's sign-in, which comes back to the page (401). The page's privacy is read
+ * with a link to that SSO's sign-in, which comes back to the page (401). On the page's custom domain,
+ * which never receives the session cookie, the reader's is the domain's `vigil_page_sso` cookie
+ * (sso-domain-cookie.ts) naming a session, read on every request; the link there is the hand-off
+ * on Vigil's host that gives that cookie (sso-pass-routes.ts). The page's privacy is read
  * once per slug per 30 s like its render, so a change of visibility or password takes effect within
  * 30 s, as every page change does; a session's end takes effect at once.
  */
@@ -36,7 +41,7 @@ export const FORM_HEADERS = {
 interface Privacy {
   visibility: 'public' | 'password' | 'sso';
   tenantId: string;
-  /** The key its cookies are signed with (password pages); null for the others. */
+  /** The key its cookies are signed with (password and SSO pages); null for public ones. */
   accessKey: string | null;
 }
 
@@ -44,6 +49,9 @@ export interface PageGateDeps {
   table: Table;
   clock: Clock;
   sessionOf: PageAccessPorts['sessionOf'];
+  sessionById: PageAccessPorts['sessionById'];
+  /** Vigil's own origin (VIGIL_PUBLIC_URL's), where an SSO page's readers on its domain sign in. */
+  publicOrigin: string | undefined;
   /** The page domains: on its custom domain, a page's password form posts to /access. */
   pageHosts: PageHosts;
 }
@@ -63,22 +71,52 @@ export function createPageGate(deps: PageGateDeps) {
       return {
         visibility: page.visibility,
         tenantId: page.tenant_id,
-        accessKey: page.visibility === 'password' ? page.access_key : null,
+        accessKey: page.visibility === 'public' ? null : page.access_key,
       };
     });
+
+  /** On the page's domain: the session the domain cookie names, when the page's key signed it. */
+  const domainReader = async (slug: string, page: Privacy, ctx: Pick<RouteContext, 'headers'>) => {
+    const ref =
+      page.accessKey === null ? undefined : ssoDomainSession(ctx.headers.cookie, slug, page.accessKey);
+    return ref === undefined ? undefined : deps.sessionById({ tenantId: page.tenantId, ...ref });
+  };
+  /**
+   * Where the prompt sends a reader: on Vigil's host the SSO sign-in, back to the page; on the
+   * domain the hand-off on Vigil's host, back to the path asked for (a form's target: the page).
+   */
+  const signInLink = (
+    slug: string,
+    tenantId: string,
+    domain: string | undefined,
+    ctx: Pick<RouteContext, 'path' | 'method'>,
+  ) => {
+    if (domain === undefined) return ssoStartLink(tenantId, `/p/${slug}`);
+    const asked = ctx.method === 'GET' ? ctx.path.slice(`/p/${slug}`.length) || '/' : '/';
+    return `${deps.publicOrigin ?? ''}${ssoPassPath(slug, asked)}`;
+  };
 
   return {
     /**
      * The route's own answer when the page is public, unknown (its own 404) or opened by the
      * request's cookie (then private, not stored by shared caches); else the password form.
      */
-    async guard(slug: string, ctx: Pick<RouteContext, 'headers'>, answer: () => Promise<Response>) {
+    async guard(
+      slug: string,
+      ctx: Pick<RouteContext, 'headers' | 'path' | 'method'>,
+      answer: () => Promise<Response>,
+    ) {
       const page = await privacy(slug);
       if (page === undefined || page.visibility === 'public') return answer();
       if (page.visibility === 'sso') {
-        const session = await deps.sessionOf(ctx.headers);
-        if (session?.tenantId !== page.tenantId || session.signedInWith !== 'sso')
-          return new Response(renderSsoPrompt(slug, page.tenantId), { status: 401, headers: FORM_HEADERS });
+        const domain = deps.pageHosts.domainOf(ctx.headers);
+        const reader =
+          domain === undefined ? await deps.sessionOf(ctx.headers) : await domainReader(slug, page, ctx);
+        if (reader?.tenantId !== page.tenantId || reader.signedInWith !== 'sso')
+          return new Response(renderSsoPrompt(signInLink(slug, page.tenantId, domain, ctx)), {
+            status: 401,
+            headers: FORM_HEADERS,
+          });
       } else if (
         page.accessKey === null ||
         !hasAccess(ctx.headers.cookie, slug, page.accessKey, deps.clock.now())

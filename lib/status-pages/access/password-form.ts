@@ -20,16 +20,17 @@ export const FORM_CSP = [
 
 /**
  * What an SSO page answers a reader not signed in through its team's SSO: nothing of the page, a
- * link to the SSO sign-in that comes back to it.
+ * link to sign in (`href`: the SSO sign-in on Vigil's host, or on the page's custom domain the
+ * hand-off there), and `note` when a hand-off failed.
  */
-export function renderSsoPrompt(slug: string, tenantId: string): string {
-  const start = `/v1/sso/start?${new URLSearchParams({ tenant: tenantId, next: `/p/${slug}` })}`;
+export function renderSsoPrompt(href: string, note?: string): string {
   return [
     '<!doctype html><html lang="en"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>Private status page</title><style>${STYLE}</style></head><body><main>`,
     '<h1>This status page is private</h1><p>Its team reads it after signing in with single sign-on.</p>',
-    `<p><a href="${escapeHtml(start)}">Sign in with SSO</a></p></main></body></html>`,
+    note ? `<p class="error" role="alert">${escapeHtml(note)}</p>` : '',
+    `<p><a href="${escapeHtml(href)}">Sign in with SSO</a></p></main></body></html>`,
   ].join('');
 }
 

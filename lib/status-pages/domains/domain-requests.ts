@@ -10,14 +10,15 @@ import type { PageHosts } from './page-hosts.ts';
 /**
  * A request on a page's custom domain (docs/status-pages.md "Custom domains"), before the router
  * matches it: `/` is the page's /p/{slug}, and its other public paths (history, feeds, status.json,
- * badge, subscribe, confirmation and manage links, the password form) follow under it. Every other
+ * badge, subscribe, confirmation and manage links, the password form, an SSO page's hand-off)
+ * follow under it. Every other
  * path (the API, the console, MCP, OAuth, ping URLs) is the 404 page: a customer's domain serves
  * one page and nothing of Vigil. A request on any other host goes on as it came.
  */
 
 /** The paths a page answers on its domain: the /p/{slug} routes' own, without the prefix. */
 const PAGE_PATHS =
-  /^\/(?:history(?:\/[0-9]{4}-[0-9]{2})?|status\.json|badge\.svg|feed\.(?:rss|atom)|subscribe|access|confirm\/[^/]+|subscription\/[^/]+)?$/;
+  /^\/(?:history(?:\/[0-9]{4}-[0-9]{2})?|status\.json|badge\.svg|feed\.(?:rss|atom)|subscribe|access|sso-pass|confirm\/[^/]+|subscription\/[^/]+)?$/;
 
 /** Which page a domain serves is read once per 30 s, as a page's render (public-routes.ts). */
 const DOMAIN_CACHE_MS = 30_000;

@@ -6,9 +6,10 @@ import { getDomainClaim, type StatusPageRecord } from '../pages/status-page-item
  * Which custom domain a page may take (docs/status-pages.md "Custom domains"). The DNS name and its
  * certificate are the operator's: only a name on the deployment's list (VIGIL_PAGE_DOMAINS, in the
  * cloud `-c vigil:pageDomains=`, which CloudFront serves) may be claimed, so a tenant of a hosted
- * Vigil cannot claim another company's domain; never the deployment's own host; never for an SSO
- * page (its readers' console session is a cookie of Vigil's own host, which a custom domain never
- * receives). One page of one tenant holds a domain: the claim item, written with the page.
+ * Vigil cannot claim another company's domain; never the deployment's own host; for an SSO page
+ * only when the deployment names its own origin (VIGIL_PUBLIC_URL), where the page's readers sign in
+ * and are handed over to the domain (access/sso-pass-routes.ts). One page of one tenant holds a
+ * domain: the claim item, written with the page.
  */
 
 export interface DomainRules {
@@ -16,11 +17,14 @@ export interface DomainRules {
   allowed: ReadonlySet<string>;
   /** The names the API and console answer under (the Host policy's): never a page's. */
   own: ReadonlySet<string>;
+  /** VIGIL_PUBLIC_URL's origin: an SSO page's readers on its domain sign in there; undefined: unknown. */
+  publicOrigin: string | undefined;
 }
 
 /**
  * The domain a page has after a write: the body's (`null` clears), else the one it had. Throws
- * ValidationError for a name off the list, the deployment's own or on an SSO page, and
+ * ValidationError for a name off the list, the deployment's own or on an SSO page of a deployment
+ * without VIGIL_PUBLIC_URL, and
  * ConflictError for one another page holds (the transaction's condition holds it for a race).
  */
 export async function pageDomainAfter(
@@ -32,10 +36,10 @@ export async function pageDomainAfter(
 ): Promise<string | null> {
   const domain = given === undefined ? current : given;
   if (domain === null) return null;
-  if (page.visibility === 'sso')
+  if (page.visibility === 'sso' && rules.publicOrigin === undefined)
     throw ValidationError.field(
       'domain',
-      'An SSO page is read on Vigil’s own host, where its readers are signed in: clear the domain or choose another visibility.',
+      'An SSO page on a custom domain sends its readers to sign in on Vigil’s own address, which this deployment does not name (VIGIL_PUBLIC_URL; in the cloud -c vigil:publicUrl=): clear the domain or choose another visibility.',
     );
   if (domain === current) return domain;
   if (rules.own.has(domain))

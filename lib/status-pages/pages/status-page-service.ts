@@ -62,11 +62,13 @@ export function createStatusPageService(deps: StatusPageServiceDeps) {
     auto_publish_drafts_after_minutes: body.auto_publish_drafts_after_minutes,
   });
 
+  const newAccessKey = () => randomBytes(32).toString('base64url');
+
   /**
    * The page's privacy after a write: a password page needs a password (given now, or kept from
    * before); a change of visibility or password makes a new access key, which signs out every
    * visitor holding a cookie of the old one. A public or SSO page keeps no password; an SSO page
-   * needs the tenant's SSO set up.
+   * needs the tenant's SSO set up, and has a key too (its readers' cookie on its custom domain).
    */
   const privacy = async (
     tenantId: string,
@@ -87,7 +89,11 @@ export function createStatusPageService(deps: StatusPageServiceDeps) {
               'Set up SSO first (PUT /v1/settings/sso): only people signed in through it read the page.',
           },
         ]);
-      return { visibility, password_hash: null, access_key: null };
+      if (visibility === 'public') return { visibility, password_hash: null, access_key: null };
+      // An SSO page signs its readers' cookies on its custom domain with its key: kept while it
+      // stays SSO, made for a page made SSO now or before it had one (a page of an older version).
+      const kept = current?.visibility === 'sso' ? current.access_key : null;
+      return { visibility, password_hash: null, access_key: kept ?? newAccessKey() };
     }
     if (body.password === undefined) {
       if (current?.visibility === 'password' && current.password_hash !== null) {
@@ -101,7 +107,7 @@ export function createStatusPageService(deps: StatusPageServiceDeps) {
     return {
       visibility,
       password_hash: await deps.hashPassword(body.password),
-      access_key: randomBytes(32).toString('base64url'),
+      access_key: newAccessKey(),
     };
   };
 

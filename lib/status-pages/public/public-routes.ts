@@ -166,8 +166,14 @@ export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
   /** A history route's handler: the page's incidents of the last 90 days, or of the route's month. */
   const historyHandler =
     <P extends { slug: string }>(monthOf: (params: P) => string | undefined) =>
-    (ctx: { params: P; query: { before?: string | undefined }; headers: Record<string, string> }) =>
-      deps.gate.guard(ctx.params.slug, { headers: ctx.headers }, async () =>
+    (ctx: {
+      params: P;
+      query: { before?: string | undefined };
+      headers: Record<string, string>;
+      path: string;
+      method: string;
+    }) =>
+      deps.gate.guard(ctx.params.slug, ctx, async () =>
         htmlAnswer(
           await history(
             ctx.params.slug,
@@ -190,8 +196,8 @@ export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
         params,
         ...htmlPageAnswers,
       },
-      handler: ({ params: p, headers }) =>
-        deps.gate.guard(p.slug, { headers }, async () => {
+      handler: ({ params: p, headers, path, method }) =>
+        deps.gate.guard(p.slug, { headers, path, method }, async () => {
           const page = await view(p.slug, headers);
           if (!page) return new Response(renderNotFound(), { status: 404, headers: HTML_HEADERS });
           return new Response(page.html(), { status: 200, headers: HTML_HEADERS });
@@ -243,8 +249,8 @@ export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
       tag,
       summary: 'A public status page as JSON: entities’ names and states, daily uptime bars, incidents',
       schemas: { params, responses: { 200: publicPageSchema } },
-      handler: ({ params: p, headers }) =>
-        deps.gate.guard(p.slug, { headers }, async () => {
+      handler: ({ params: p, headers, path, method }) =>
+        deps.gate.guard(p.slug, { headers, path, method }, async () => {
           const page = await view(p.slug, headers);
           const body = page
             ? page.json()
@@ -271,8 +277,8 @@ export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
           },
         },
       },
-      handler: ({ params: p, headers }) =>
-        deps.gate.guard(p.slug, { headers }, async () => {
+      handler: ({ params: p, headers, path, method }) =>
+        deps.gate.guard(p.slug, { headers, path, method }, async () => {
           const page = await view(p.slug, headers);
           const svg = page ? page.badge() : renderBadge('status page', 'unknown');
           return new Response(svg, { status: page ? 200 : 404, headers: SVG_HEADERS });

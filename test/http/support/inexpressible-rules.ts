@@ -477,8 +477,8 @@ const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     operation,
     path: /^domain$/,
     message:
-      /^(This deployment does not serve this domain|This is the deployment’s own host|An SSO page is read)/,
-    why: "a page's custom domain must be on the deployment's list (VIGIL_PAGE_DOMAINS), never its own host, and an SSO page takes none: the deployment's configuration and another field",
+      /^(This deployment does not serve this domain|This is the deployment’s own host|An SSO page on a custom domain)/,
+    why: "a page's custom domain must be on the deployment's list (VIGIL_PAGE_DOMAINS), never its own host, and an SSO page takes one only where VIGIL_PUBLIC_URL is set: the deployment's configuration and another field",
   })),
   {
     operation: '*',

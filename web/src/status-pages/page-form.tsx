@@ -214,7 +214,7 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
         onChange={(domain) => set({ domain })}
         placeholder="status.example.com"
         autoComplete="off"
-        hint="Optional: the page also answers at https://<domain>/. The name must be on this server's list of page domains (VIGIL_PAGE_DOMAINS), and its DNS must point here (docs/status-pages.md, Custom domains); not for an SSO page. Empty: none."
+        hint="Optional: the page also answers at https://<domain>/. The name must be on this server's list of page domains (VIGIL_PAGE_DOMAINS), and its DNS must point here (docs/status-pages.md, Custom domains); an SSO page's readers sign in on this server and are handed over to the domain. Empty: none."
         error={errs.domain}
       />
       <p className="muted">
