@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSmtpTransport } from '../../lib/notify/smtp-transport.ts';
-import { isoTime } from '../../lib/platform/clock.ts';
-import { flowHarnessPerTest } from '../notify/support/flow-harness.ts';
-import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
-import { pageablePeople, policyOfSteps } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { deployWindow } from '../notify/support/flow-harness.ts';
+import { pageablePeople, pagingFlowHarness, policyOfSteps } from './support.ts';
 
 /**
  * What holds an escalation policy's climb (lib/escalation/climb-hold.ts), on the local runtime's
@@ -14,23 +11,9 @@ import { pageablePeople, policyOfSteps } from './support.ts';
  * cases on the cloud runtime: test/cloud/climb-holds-flow.test.ts.
  */
 
-let smtp: TestSmtpServer;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-});
-afterAll(async () => {
-  await smtp?.close();
-});
-
-const h = flowHarnessPerTest(() => ({
-  email: createSmtpTransport({ url: smtp.url, egressAllow: ['127.0.0.0/8'], runtime: 'local' }),
-  env: { VIGIL_EMAIL_FROM: 'Vigil <pages@vigil.example.com>', VIGIL_PUBLIC_URL: 'https://vigil.example.com' },
-}));
+const { h, smtp, mailedSince, until } = pagingFlowHarness();
 
 const MINUTE = 60_000;
-const mailedSince = (from: number) => smtp.received.slice(from).map((m) => m.to.join(','));
-/** Advances the fake clock to `ms` after `startMs`, 10 s at a time. */
-const until = (startMs: number, ms: number) => h.time.advance(startMs + ms - h.time.clock.now(), 10_000);
 
 /** Two people, a policy paging A then B 5 minutes later (no repeat), and an entity whose check is up. */
 async function ladder() {
@@ -50,27 +33,11 @@ async function ladder() {
   return { a, b, entityId, checkId };
 }
 
-/** A one-off window named Deploy covering `entityId` from now for `minutes`. */
-async function deployWindow(entityId: string, minutes: number) {
-  const now = h.time.clock.now();
-  await h.call(
-    'POST',
-    '/v1/maintenance',
-    {
-      name: 'Deploy',
-      entity_ids: [entityId],
-      starts_at: isoTime(now),
-      ends_at: isoTime(now + minutes * MINUTE),
-    },
-    201,
-  );
-}
-
 describe('a climb held by a maintenance window', () => {
   it('pages nobody during the window and climbs from its end when the incident is still open', async () => {
     const { a, b, entityId, checkId } = await ladder();
-    await deployWindow(entityId, 30);
-    const mark = smtp.received.length;
+    await deployWindow(h, entityId, 30);
+    const mark = smtp().received.length;
     const start = h.time.clock.now();
     await h.result(checkId, false);
     await until(start, 29 * MINUTE);
@@ -88,12 +55,12 @@ describe('a climb held by a maintenance window', () => {
 
   it('holds a step that falls due inside a window opened mid-climb until the window ends', async () => {
     const { a, b, entityId, checkId } = await ladder();
-    const mark = smtp.received.length;
+    const mark = smtp().received.length;
     const start = h.time.clock.now();
     await h.result(checkId, false);
     await until(start, MINUTE);
     expect(mailedSince(mark)).toEqual([a.email]);
-    await deployWindow(entityId, 20);
+    await deployWindow(h, entityId, 20);
     await until(start, 20 * MINUTE);
     expect(mailedSince(mark)).toEqual([a.email]);
     await until(start, 21 * MINUTE + 30_000);
@@ -102,8 +69,8 @@ describe('a climb held by a maintenance window', () => {
 
   it('ends with nobody paged when the entity recovers during the window', async () => {
     const { entityId, checkId } = await ladder();
-    await deployWindow(entityId, 30);
-    const mark = smtp.received.length;
+    await deployWindow(h, entityId, 30);
+    const mark = smtp().received.length;
     const start = h.time.clock.now();
     await h.result(checkId, false);
     await until(start, 10 * MINUTE);
@@ -117,7 +84,7 @@ describe('a climb of a silenced check', () => {
   it('pages nobody, and stays ended when the silence is lifted (as the check’s escalations do)', async () => {
     const { checkId } = await ladder();
     await h.policy(checkId, { cooldown_seconds: 0, silenced: true });
-    const mark = smtp.received.length;
+    const mark = smtp().received.length;
     const start = h.time.clock.now();
     await h.result(checkId, false);
     await until(start, 20 * MINUTE);

@@ -1,10 +1,9 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
-import { createSmtpTransport } from '../../lib/notify/smtp-transport.ts';
-import { downEntity, flowHarnessPerTest } from '../notify/support/flow-harness.ts';
-import { decodeWords, startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
-import { pageablePeople, policyOfSteps } from './support.ts';
+import { downEntity } from '../notify/support/flow-harness.ts';
+import { decodeWords } from '../support/smtp-server.ts';
+import { pageablePeople, pagingFlowHarness, policyOfSteps } from './support.ts';
 
 /**
  * An escalation policy's climb on the local runtime's real notification flow (SQLite, change feed,
@@ -15,25 +14,9 @@ import { pageablePeople, policyOfSteps } from './support.ts';
  * The same cases on the cloud runtime's Lambda handlers: test/cloud/policy-climb-flow.test.ts.
  */
 
-let smtp: TestSmtpServer;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-});
-afterAll(async () => {
-  await smtp?.close();
-});
-
-const h = flowHarnessPerTest(() => ({
-  email: createSmtpTransport({ url: smtp.url, egressAllow: ['127.0.0.0/8'], runtime: 'local' }),
-  env: { VIGIL_EMAIL_FROM: 'Vigil <pages@vigil.example.com>', VIGIL_PUBLIC_URL: 'https://vigil.example.com' },
-}));
+const { h, smtp, mailedSince, until } = pagingFlowHarness();
 
 const MINUTE = 60_000;
-/** Who was mailed since `from` (an index into the server's log), in order. */
-const mailedSince = (from: number) => smtp.received.slice(from).map((m) => m.to.join(','));
-
-/** Advances the fake clock to `ms` after `startMs`, 10 s at a time. */
-const until = (startMs: number, ms: number) => h.time.advance(startMs + ms - h.time.clock.now(), 10_000);
 
 // biome-ignore lint/suspicious/noExplicitAny: timeline entries are inspected freely
 const pagesOf = async (incidentId: string): Promise<any[]> =>
@@ -54,7 +37,7 @@ describe('an escalation policy’s climb', () => {
       ],
       1,
     );
-    const mark = smtp.received.length;
+    const mark = smtp().received.length;
     const start = h.time.clock.now();
     const { incidentId } = await downEntity(h);
     await until(start, 20_000);
@@ -72,7 +55,7 @@ describe('an escalation policy’s climb', () => {
     await until(start, 90 * MINUTE);
     expect(mailedSince(mark)).toEqual([a.email, b.email, c.email, a.email, b.email, c.email]);
 
-    const mail = smtp.received[mark]?.message;
+    const mail = smtp().received[mark]?.message;
     expect(decodeWords(mail?.headers.get('subject') ?? '')).toBe(
       '[Vigil] API is down: page from "Ladder", step 1',
     );
@@ -96,7 +79,7 @@ describe('an escalation policy’s climb', () => {
       ],
       2,
     );
-    const mark = smtp.received.length;
+    const mark = smtp().received.length;
     const start = h.time.clock.now();
     const { incidentId } = await downEntity(h);
     await until(start, 6 * MINUTE);
@@ -120,7 +103,7 @@ describe('an escalation policy’s climb', () => {
       ],
       0,
     );
-    const mark = smtp.received.length;
+    const mark = smtp().received.length;
     const start = h.time.clock.now();
     const { incidentId, checkId } = await downEntity(h);
     await until(start, 6 * MINUTE);
@@ -208,7 +191,7 @@ describe('an escalation policy’s climb', () => {
           );
           await h.policy(fixture.checkId, { cooldown_seconds: 0 });
           await h.result(fixture.checkId, true);
-          const mark = smtp.received.length;
+          const mark = smtp().received.length;
           const start = h.time.clock.now();
           await h.result(fixture.checkId, false);
           const { incidents } = await h.app.incidents.list(

@@ -1,11 +1,9 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_PAGE_ATTEMPTS, takePage } from '../../lib/escalation/page-items.ts';
 import { newPage } from '../../lib/escalation/page-person.ts';
-import { createSmtpTransport } from '../../lib/notify/smtp-transport.ts';
-import { downEntity, flowHarnessPerTest } from '../notify/support/flow-harness.ts';
-import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
-import { pageablePeople, policyOfSteps } from './support.ts';
+import { downEntity } from '../notify/support/flow-harness.ts';
+import { pageablePeople, pagingFlowHarness, policyOfSteps } from './support.ts';
 
 /**
  * A page that did not arrive is sent again, never twice once it did: on the local runtime's real
@@ -17,22 +15,9 @@ import { pageablePeople, policyOfSteps } from './support.ts';
  * its last attempt, and the climb goes on either way.
  */
 
-let smtp: TestSmtpServer;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-});
-afterAll(async () => {
-  await smtp?.close();
-});
-
-const h = flowHarnessPerTest(() => ({
-  email: createSmtpTransport({ url: smtp.url, egressAllow: ['127.0.0.0/8'], runtime: 'local' }),
-  env: { VIGIL_EMAIL_FROM: 'Vigil <pages@vigil.example.com>', VIGIL_PUBLIC_URL: 'https://vigil.example.com' },
-}));
+const { h, smtp, mailedSince, until } = pagingFlowHarness();
 
 const MINUTE = 60_000;
-const mailedSince = (from: number) => smtp.received.slice(from).map((m) => m.to.join(','));
-const until = (startMs: number, ms: number) => h.time.advance(startMs + ms - h.time.clock.now(), 10_000);
 const pagesOf = async (incidentId: string): Promise<{ user_id: string; outcome: string; error: string }[]> =>
   (await h.call('GET', `/v1/incidents/${incidentId}`, undefined, 200)).timeline.filter(
     (e: { type: string }) => e.type === 'page',
@@ -56,9 +41,9 @@ async function twoSteps() {
 describe('a page that did not arrive', () => {
   it('is sent again after a refused send, and arrives once', async () => {
     const { a, b } = await twoSteps();
-    const mark = smtp.received.length;
+    const mark = smtp().received.length;
     const start = h.time.clock.now();
-    smtp.refuseNext(1, { code: 451, message: 'Try again later' });
+    smtp().refuseNext(1, { code: 451, message: 'Try again later' });
     const { incidentId } = await downEntity(h);
     await until(start, 30_000);
     expect(mailedSince(mark)).toEqual([a.email]);
@@ -72,9 +57,9 @@ describe('a page that did not arrive', () => {
 
   it(`is logged failed after ${MAX_PAGE_ATTEMPTS} refused sends, and the climb goes on`, async () => {
     const { a, b } = await twoSteps();
-    const mark = smtp.received.length;
+    const mark = smtp().received.length;
     const start = h.time.clock.now();
-    smtp.refuseNext(MAX_PAGE_ATTEMPTS, { code: 451, message: 'Try again later' });
+    smtp().refuseNext(MAX_PAGE_ATTEMPTS, { code: 451, message: 'Try again later' });
     const { incidentId } = await downEntity(h);
     await until(start, 2 * MINUTE);
     expect(mailedSince(mark)).toEqual([]);
@@ -87,7 +72,7 @@ describe('a page that did not arrive', () => {
 
   it('is sent by the next delivery of a job that died after claiming it, once the claim is abandoned', async () => {
     const { a, b, policyId } = await twoSteps();
-    const mark = smtp.received.length;
+    const mark = smtp().received.length;
     const start = h.time.clock.now();
     const { incidentId } = await downEntity(h);
     await until(start, 4 * MINUTE + 30_000);
@@ -157,16 +142,16 @@ describe('a page that did not arrive', () => {
           );
           await h.policy(fixture.checkId, { cooldown_seconds: 0 });
           await h.result(fixture.checkId, true);
-          const mark = smtp.received.length;
+          const mark = smtp().received.length;
           const start = h.time.clock.now();
           // Each step's sends are refused as generated (a step's refusals are set just before it is due).
           const expected: string[] = [];
           const outcomes: string[] = [];
           for (const [step, refused] of refusals.entries()) {
-            if (refused > 0) smtp.refuseNext(refused, { code: 451, message: 'Try again later' });
+            if (refused > 0) smtp().refuseNext(refused, { code: 451, message: 'Try again later' });
             if (step === 0) await h.result(fixture.checkId, false);
             await until(start, step * 5 * MINUTE + 2 * MINUTE);
-            smtp.refuseNext(0);
+            smtp().refuseNext(0);
             const arrives = refused < MAX_PAGE_ATTEMPTS;
             if (arrives) expected.push(people[step]?.email ?? '');
             outcomes.push(`${people[step]?.id}:${arrives ? 'sent' : 'failed'}`);

@@ -1,9 +1,12 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { userCreatedOps } from '../../lib/auth/records.ts';
 import { contactMethodCreatedOp } from '../../lib/contacts/contact-items.ts';
+import { createSmtpTransport } from '../../lib/notify/smtp-transport.ts';
 import { type Clock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import type { Table } from '../../lib/store/table.ts';
+import { flowHarnessPerTest } from '../notify/support/flow-harness.ts';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 
 /** A tenant's store on the test's clock: the local flow harness, or the cloud rig's parts. */
 interface TenantStore {
@@ -91,4 +94,40 @@ export async function policyOfSteps(
   );
   expect(route.escalation_policy_id).toBe(policy.id);
   return policy.id as string;
+}
+
+/**
+ * The local flow harness of a paging test (a fresh one per test) with people paged by e-mail
+ * through a real SMTP server started for the file: the harness, the server, whom it was asked to
+ * mail since a mark (an index into its log), and a step of the fake clock to `ms` after `startMs`
+ * (10 s at a time). Call at a file's top level (it registers its hooks).
+ */
+export function pagingFlowHarness() {
+  let server: TestSmtpServer | undefined;
+  beforeAll(async () => {
+    server = await startSmtpServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const smtp = (): TestSmtpServer => {
+    if (!server) throw new Error('the SMTP server starts in beforeAll');
+    return server;
+  };
+  const h = flowHarnessPerTest(() => ({
+    email: createSmtpTransport({ url: smtp().url, egressAllow: ['127.0.0.0/8'], runtime: 'local' }),
+    env: {
+      VIGIL_EMAIL_FROM: 'Vigil <pages@vigil.example.com>',
+      VIGIL_PUBLIC_URL: 'https://vigil.example.com',
+    },
+  }));
+  return {
+    h,
+    smtp,
+    mailedSince: (from: number) =>
+      smtp()
+        .received.slice(from)
+        .map((m) => m.to.join(',')),
+    until: (startMs: number, ms: number) => h.time.advance(startMs + ms - h.time.clock.now(), 10_000),
+  };
 }

@@ -5,7 +5,7 @@ import { publicDelivery, publicDeliverySchema } from '../../lib/notify/deliverie
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
-import { downEntity, flowHarnessPerTest } from './support/flow-harness.ts';
+import { deployWindow, downEntity, flowHarnessPerTest } from './support/flow-harness.ts';
 
 /**
  * Escalation on the local runtime's real notification flow (SQLite table, change feed, durable
@@ -157,27 +157,11 @@ describe('escalation', () => {
     expect(await escalationLogs(checkId)).toEqual([`${pager}:sent`]);
   });
 
-  /** A one-off window named Deploy covering the entity from now for `minutes`. */
-  async function deployWindow(entityId: string, minutes: number) {
-    const now = h.time.clock.now();
-    await h.call(
-      'POST',
-      '/v1/maintenance',
-      {
-        name: 'Deploy',
-        entity_ids: [entityId],
-        starts_at: isoTime(now),
-        ends_at: isoTime(now + minutes * MINUTE),
-      },
-      201,
-    );
-  }
-
   it('is logged skipped while a maintenance window covers the entity, and sent when it ends', async () => {
     const pager = await shared('pager');
     await route(300, [pager]);
     const { checkId, entityId } = await downEntity(h);
-    await deployWindow(entityId, 60);
+    await deployWindow(h, entityId, 60);
     await h.time.advance(6 * MINUTE, 10_000);
     expect(escalatedTo()).toEqual([]);
     expect(await escalationLogs(checkId)).toEqual([`${pager}:skipped:maintenance: Deploy`]);
@@ -198,7 +182,7 @@ describe('escalation', () => {
     const pager = await shared('pager');
     await route(300, [pager]);
     const { checkId, entityId, incidentId } = await downEntity(h);
-    await deployWindow(entityId, 30);
+    await deployWindow(h, entityId, 30);
     await h.time.advance(6 * MINUTE, 10_000);
     await h.call('POST', `/v1/incidents/${incidentId}/acknowledge`, undefined, 200);
     await h.time.advance(40 * MINUTE, MINUTE);

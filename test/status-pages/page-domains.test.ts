@@ -1,14 +1,9 @@
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EDGE_SECRET_HEADER, VIEWER_HOST_HEADER } from '../../lib/lambda-http/edge-address.ts';
+import { EDGE_SECRET_HEADER } from '../../lib/lambda-http/edge-address.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import {
-  type ApiHarness,
-  type ApiResponse,
-  type LocalHarness,
-  parseResponse,
-} from '../support/api-harness.ts';
+import type { ApiHarness, ApiResponse } from '../support/api-harness.ts';
 import { feedProblems } from './support/feed-validator.ts';
+import { requestOnDomain } from './support/on-domain.ts';
 import { type SubscriberRuntime, subscriberRuntimes } from './support/subscriber-runtimes.ts';
 
 /**
@@ -44,33 +39,7 @@ describe.each(subscriberRuntimes)(
       method: string,
       path: string,
       options: { headers?: Record<string, string>; rawBody?: string } = {},
-    ): Promise<ApiResponse> => {
-      if (runtime === 'lambda')
-        return api.request(method, path, {
-          ...(options.rawBody !== undefined ? { rawBody: options.rawBody } : {}),
-          headers: { [EDGE_SECRET_HEADER]: EDGE_SECRET, [VIEWER_HOST_HEADER]: domain, ...options.headers },
-        });
-      // fetch sends the URL's own Host: node:http sends the one given.
-      const url = new URL(path, (api as LocalHarness).local.url);
-      return new Promise((resolve, reject) => {
-        const req = httpRequest(
-          url,
-          { method, headers: { ...options.headers, host: `${domain}:${url.port}` } },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => {
-              const headers: Record<string, string> = {};
-              for (const [name, value] of Object.entries(res.headers))
-                if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-              resolve(parseResponse(res.statusCode ?? 0, headers, Buffer.concat(chunks).toString('utf8')));
-            });
-          },
-        );
-        req.on('error', reject);
-        req.end(options.rawBody);
-      });
-    };
+    ): Promise<ApiResponse> => requestOnDomain(api, EDGE_SECRET, domain, method, path, options);
     const req = (method: string, path: string, body?: unknown, key = api.adminKey) =>
       api.request(method, path, { key, body });
     /** After a page's domain changed: the domain's page and renders are held 30 s. */

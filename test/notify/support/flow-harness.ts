@@ -156,3 +156,19 @@ export function flowHarnessPerTest(paging?: () => Parameters<typeof openNotifyPa
     },
   });
 }
+
+/** A one-off maintenance window named Deploy covering `entityId` from now for `minutes`. */
+export async function deployWindow(h: FlowHarness, entityId: string, minutes: number) {
+  const now = h.time.clock.now();
+  await h.call(
+    'POST',
+    '/v1/maintenance',
+    {
+      name: 'Deploy',
+      entity_ids: [entityId],
+      starts_at: isoTime(now),
+      ends_at: isoTime(now + minutes * 60_000),
+    },
+    201,
+  );
+}
