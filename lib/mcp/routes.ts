@@ -19,7 +19,7 @@ import {
   parseMessages,
 } from './legacy-sse.ts';
 import type { ToolCatalog } from './ports.ts';
-import { handleStreamable } from './protocol/streamable.ts';
+import { createStreamableEndpoint } from './protocol/streamable.ts';
 import { jsonRpcErrorBody, mcpRequestBody, mcpResponseBody } from './protocol/wire-schemas.ts';
 import type { McpRelay } from './relay.ts';
 
@@ -91,6 +91,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
     settings: { ...DEFAULT_LEGACY_STREAM, ...deps.legacy },
   };
   const hosts = hostPolicyOf(deps.hosts);
+  const streamable = createStreamableEndpoint(deps.tools, legacy.logger);
   return [
     defineRoute({
       method: 'POST',
@@ -148,8 +149,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
         const caller = await callerOf(deps, hosts, ctx);
         if (caller instanceof Response) return caller;
         const sessionId = ctx.query.sessionId;
-        if (sessionId === undefined)
-          return handleStreamable(deps.tools, caller, webRequest(ctx), { sourceIp: ctx.sourceIp });
+        if (sessionId === undefined) return streamable(caller, webRequest(ctx), { sourceIp: ctx.sourceIp });
         const session = await deps.relay.sessionOf(caller, sessionId);
         const messages = parseMessages(ctx.rawBody);
         if (!messages)
