@@ -115,6 +115,16 @@ describe.each(MCP_RUNTIMES)('MCP protocol revisions (%s)', (_name, start) => {
     });
   });
 
+  it('answers subscriptions/listen as a method it does not serve, holding no stream open', async () => {
+    const res = await post(
+      rt,
+      modernRequest(6, 'subscriptions/listen', { notifications: { toolsListChanged: true } }),
+    );
+    expect(res.status).toBe(404);
+    expect(res.type).toContain('application/json');
+    expect(res.json).toMatchObject({ id: 6, error: { code: -32601 } });
+  });
+
   it('refuses a 2025-era request naming an unknown revision in MCP-Protocol-Version', async () => {
     const res = await post(rt, {
       body: { jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} },

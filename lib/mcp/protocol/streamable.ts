@@ -3,6 +3,7 @@ import {
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import * as z from 'zod';
 import type { Principal } from '../../domain/principal.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { CallContext, ToolCatalog } from '../ports.ts';
@@ -46,9 +47,31 @@ export function createStreamableEndpoint(catalog: ToolCatalog, logger: Logger): 
   );
   return async (caller, request, context = {}) => {
     if (await isLegacyRequest(request)) return handleLegacyStreamable(catalog, caller, request, context);
+    if (request.headers.get('mcp-method') === LISTEN) return listenNotServed(request);
     exchanges.set(request, { caller, context });
     return modern.fetch(request);
   };
+}
+
+/** The 2026-07-28 method that holds a stream open for change notifications. */
+const LISTEN = 'subscriptions/listen';
+const requestId = z.object({ id: z.union([z.string(), z.number()]) });
+
+/**
+ * `subscriptions/listen` is not served yet: the server declares nothing a client could subscribe
+ * to, and the SDK's stream would hold a connection (in the cloud, a Lambda invocation until its
+ * timeout) that no change ever reaches, outside the per-key and per-tenant stream caps. Answered
+ * as the SDK answers a method it does not serve (HTTP 404, -32601). The SDK itself refuses a
+ * request whose `Mcp-Method` header and body disagree, so the header is enough to go by.
+ */
+async function listenNotServed(request: Request): Promise<Response> {
+  const parsed = requestId.safeParse(await request.json().catch(() => undefined));
+  const body = {
+    jsonrpc: '2.0',
+    id: parsed.success ? parsed.data.id : null,
+    error: { code: -32601, message: `Method not found: ${LISTEN}` },
+  };
+  return new Response(JSON.stringify(body), { status: 404, headers: { 'content-type': 'application/json' } });
 }
 
 /**
