@@ -1,12 +1,12 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import {
   isJSONRPCErrorResponse,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
-  JSONRPCMessageSchema,
   type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Transport,
+} from '@modelcontextprotocol/server';
 import type { Principal } from '../domain/principal.ts';
 import { SSE_HEADERS, sseStream } from '../http/stream-sse.ts';
 import type { Clock } from '../platform/clock.ts';

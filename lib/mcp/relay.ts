@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Principal } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';

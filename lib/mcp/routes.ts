@@ -19,7 +19,7 @@ import {
   parseMessages,
 } from './legacy-sse.ts';
 import type { ToolCatalog } from './ports.ts';
-import { handleStreamable } from './protocol/streamable.ts';
+import { createStreamableEndpoint } from './protocol/streamable.ts';
 import { jsonRpcErrorBody, mcpRequestBody, mcpResponseBody } from './protocol/wire-schemas.ts';
 import type { McpRelay } from './relay.ts';
 
@@ -81,7 +81,7 @@ async function callerOf(
   }
 }
 
-/** GET and POST /v1/mcp: Streamable HTTP (stateless) and the 2024-11-05 HTTP+SSE transport. */
+/** GET and POST /v1/mcp: Streamable HTTP (stateless; 2026-07-28 and 2025-11-25) and the 2024-11-05 HTTP+SSE transport. */
 export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
   const legacy: LegacyStreamDeps = {
     relay: deps.relay,
@@ -91,6 +91,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
     settings: { ...DEFAULT_LEGACY_STREAM, ...deps.legacy },
   };
   const hosts = hostPolicyOf(deps.hosts);
+  const streamable = createStreamableEndpoint(deps.tools, legacy.logger);
   return [
     defineRoute({
       method: 'POST',
@@ -101,7 +102,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
       operationId: 'postMcp',
       tag,
       summary:
-        'MCP messages (Authorization: Bearer <API key>): Streamable HTTP, stateless; with ?sessionId a legacy SSE message, answered 202 and on its stream',
+        "MCP messages (Authorization: Bearer <API key>): Streamable HTTP, stateless, protocol 2026-07-28 (the revision in each request's `_meta`; server/discover) or 2025-11-25 (initialize first), chosen per request; with ?sessionId a legacy SSE message, answered 202 and on its stream",
       schemas: {
         query: sessionQuery,
         checksKey: true,
@@ -125,7 +126,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
         otherErrors: {
           400: {
             description:
-              'JSON-RPC -32700/-32600/-32000: a body that is not a JSON-RPC message or batch, an unsupported MCP-Protocol-Version',
+              'JSON-RPC -32700/-32600/-32000/-32602/-32020/-32022: a body that is not a JSON-RPC message or batch, an unsupported MCP-Protocol-Version (2026-07-28: -32022 naming the supported revisions), a malformed `_meta` or headers that disagree with it',
             schema: jsonRpcErrorBody,
           },
           401: { description: 'UNAUTHORIZED, as a JSON-RPC error (-32001)', schema: jsonRpcErrorBody },
@@ -148,8 +149,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
         const caller = await callerOf(deps, hosts, ctx);
         if (caller instanceof Response) return caller;
         const sessionId = ctx.query.sessionId;
-        if (sessionId === undefined)
-          return handleStreamable(deps.tools, caller, webRequest(ctx), { sourceIp: ctx.sourceIp });
+        if (sessionId === undefined) return streamable(caller, webRequest(ctx), { sourceIp: ctx.sourceIp });
         const session = await deps.relay.sessionOf(caller, sessionId);
         const messages = parseMessages(ctx.rawBody);
         if (!messages)

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type RequestListener } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Server } from 'node:net';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEntityPointers, pointerNamedOps } from '../../lib/catalog/entity-items.ts';
 import { backfillSearchKeys } from '../../lib/catalog/search-backfill.ts';

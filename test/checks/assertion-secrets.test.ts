@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessProber } from '../../lib/check-types/run-probe.ts';

@@ -1,10 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/client';
+import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createApiHandler } from '../../functions/api.ts';
 import { createMcpHandler } from '../../functions/mcp.ts';
@@ -277,8 +275,7 @@ describe('MCP through the cloud handler (function URL, fake streaming runtime, D
     await expect
       .poll(
         async () =>
-          (await client.callTool({ name: 'list_blueprints', arguments: {} }, undefined, { timeout: 3000 }))
-            .isError,
+          (await client.callTool({ name: 'list_blueprints', arguments: {} }, { timeout: 3000 })).isError,
       )
       .not.toBe(true);
     const lastSession = invocations.filter((i) => i.sessionId).at(-1)?.sessionId;

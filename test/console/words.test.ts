@@ -1,5 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { expectCount, expectNoConsoleErrors, expectText, SHOWN_WITHIN_MS, seedEntity } from './support.ts';

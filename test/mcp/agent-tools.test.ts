@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { newCheck, quietTcpCheck } from '../checks/check-fixtures.ts';

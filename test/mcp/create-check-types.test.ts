@@ -1,9 +1,8 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';

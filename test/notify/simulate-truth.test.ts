@@ -102,7 +102,8 @@ describe.each(runtimes)('what each channel was told ($runtime runtime)', ({ star
       to_state: 'up',
     });
     expect(tool?.isError, JSON.stringify(tool)).toBeUndefined();
-    expect(tool?.structuredContent?.channels).toEqual(held.channels);
+    // structuredContent is any JSON value since MCP 2026-07-28 (SDK v2 types it unknown).
+    expect((tool?.structuredContent as { channels?: unknown } | undefined)?.channels).toEqual(held.channels);
     const words = (tool?.content ?? []).map((b) => (b.type === 'text' ? b.text : '')).join('\n');
     expect(words).toContain(
       `told degraded (alert) at ${isoTime(degradedSentMs)}; held by cooldown until ${isoTime(degradedSentMs + 300_000)}`,

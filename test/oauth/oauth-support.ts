@@ -1,18 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
+  OAuthClientProvider,
   OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+} from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { harnessFetch } from '../mcp/sdk-client.ts';
 import { withCookie } from '../people/session-helpers.ts';
 import type { ApiHarness, ApiResponse } from '../support/api-harness.ts';
 
-/** The public URL the OAuth tests run the server under (VIGIL_PUBLIC_URL): every URL of it goes to the harness. */
-export const PUBLIC_URL = 'http://vigil.test';
+/**
+ * The public URL the OAuth tests run the server under (VIGIL_PUBLIC_URL): every URL of it goes to
+ * the harness. A *.localhost name: the SDK v2 client refuses a token endpoint over plain http
+ * anywhere else (OAuth 2.1 requires TLS; loopback names are exempt).
+ */
+export const PUBLIC_URL = 'http://vigil.localhost';
 export const MCP_URL = new URL('/v1/mcp', PUBLIC_URL);
 export const REDIRECT_URI = 'http://127.0.0.1:33418/callback';
 

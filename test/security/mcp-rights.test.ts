@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
 import { BUILTIN_TOOLS, CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';

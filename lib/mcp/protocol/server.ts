@@ -1,18 +1,11 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, Server, type Tool } from '@modelcontextprotocol/server';
 import type { Principal } from '../../domain/principal.ts';
 import type { CallContext, McpTool, ToolCatalog } from '../ports.ts';
 
 /** tools/list pages: small enough for a model's context, large enough that most tenants need one. */
 const TOOLS_PAGE_SIZE = 50;
 
-/** The server's name and version in the initialize answer. */
+/** The server's name and version in the initialize and server/discover answers. */
 const SERVER_INFO = { name: 'vigil', version: '1.0.0' } as const;
 
 /** A tool as MCP lists it (the skill slug and action binding stay on the server). */
@@ -29,18 +22,20 @@ function listed(tool: McpTool): Tool {
 function offsetOf(cursor: string | undefined): number {
   if (cursor === undefined) return 0;
   const offset = /^\d{1,6}$/.test(cursor) ? Number(cursor) : Number.NaN;
-  if (!Number.isSafeInteger(offset)) throw new McpError(ErrorCode.InvalidParams, 'invalid cursor');
+  if (!Number.isSafeInteger(offset))
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'invalid cursor');
   return offset;
 }
 
 /**
  * An MCP server for one caller: tools/list pages the caller's tools (sorted by name, the cursor
- * is the next offset) and tools/call dispatches through the catalog. Built per request, so a
- * stateless transport and the legacy relay share it.
+ * is the next offset) and tools/call dispatches through the catalog. Built per request, so both
+ * protocol revisions' HTTP exchanges and the legacy relay share it; the SDK answers
+ * `initialize` (2025-era) and `server/discover` (2026-07-28) from its info and capabilities.
  */
 export function createMcpServer(catalog: ToolCatalog, caller: Principal, context: CallContext = {}): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+  server.setRequestHandler('tools/list', async (request) => {
     const offset = offsetOf(request.params?.cursor);
     const tools = (await catalog.list(caller)).sort((a, b) =>
       a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
@@ -49,10 +44,11 @@ export function createMcpServer(catalog: ToolCatalog, caller: Principal, context
     const next = offset + TOOLS_PAGE_SIZE;
     return { tools: page, ...(next < tools.length ? { nextCursor: String(next) } : {}) };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler('tools/call', async (request) => {
     const { name, arguments: args } = request.params;
     const result = await catalog.call(caller, name, args ?? {}, context);
-    if (result === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
+    if (result === undefined)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool: ${name}`);
     return result;
   });
   return server;

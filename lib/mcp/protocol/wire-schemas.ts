@@ -1,6 +1,8 @@
-import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
-import { JSONRPCMessageSchema, JSONRPCResponseSchema } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, JSONRPCResponseSchema } from '@modelcontextprotocol/core';
 import * as z from 'zod';
+
+/** The 2025-era transport's batch cap (the SDK's own, which it does not export). */
+const MAX_BATCH_SIZE = 100;
 
 /**
  * What /v1/mcp exchanges, for the OpenAPI document: the SDK's own JSON-RPC schemas (the ones its

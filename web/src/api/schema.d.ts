@@ -2623,7 +2623,7 @@ export interface paths {
         /** The 2024-11-05 SSE stream (Authorization: Bearer <API key>): an `endpoint` event, then `message` events; 405 for a Streamable HTTP GET */
         get: operations["openMcpStream"];
         put?: never;
-        /** MCP messages (Authorization: Bearer <API key>): Streamable HTTP, stateless; with ?sessionId a legacy SSE message, answered 202 and on its stream */
+        /** MCP messages (Authorization: Bearer <API key>): Streamable HTTP, stateless, protocol 2026-07-28 (the revision in each request's `_meta`; server/discover) or 2025-11-25 (initialize first), chosen per request; with ?sessionId a legacy SSE message, answered 202 and on its stream */
         post: operations["postMcp"];
         delete?: never;
         options?: never;
@@ -30576,9 +30576,19 @@ export interface operations {
                     id: string | number;
                     result: {
                         _meta?: {
-                            progressToken?: string | number;
-                            "io.modelcontextprotocol/related-task"?: {
-                                taskId: string;
+                            "io.modelcontextprotocol/serverInfo"?: {
+                                name: string;
+                                title?: string;
+                                icons?: {
+                                    src: string;
+                                    mimeType?: string;
+                                    sizes?: string[];
+                                    /** @enum {string} */
+                                    theme?: "light" | "dark";
+                                }[];
+                                version: string;
+                                websiteUrl?: string;
+                                description?: string;
                             };
                         } & {
                             [key: string]: unknown;
@@ -30634,9 +30644,19 @@ export interface operations {
                     id: string | number;
                     result: {
                         _meta?: {
-                            progressToken?: string | number;
-                            "io.modelcontextprotocol/related-task"?: {
-                                taskId: string;
+                            "io.modelcontextprotocol/serverInfo"?: {
+                                name: string;
+                                title?: string;
+                                icons?: {
+                                    src: string;
+                                    mimeType?: string;
+                                    sizes?: string[];
+                                    /** @enum {string} */
+                                    theme?: "light" | "dark";
+                                }[];
+                                version: string;
+                                websiteUrl?: string;
+                                description?: string;
                             };
                         } & {
                             [key: string]: unknown;
@@ -30669,9 +30689,19 @@ export interface operations {
                         id: string | number;
                         result: {
                             _meta?: {
-                                progressToken?: string | number;
-                                "io.modelcontextprotocol/related-task"?: {
-                                    taskId: string;
+                                "io.modelcontextprotocol/serverInfo"?: {
+                                    name: string;
+                                    title?: string;
+                                    icons?: {
+                                        src: string;
+                                        mimeType?: string;
+                                        sizes?: string[];
+                                        /** @enum {string} */
+                                        theme?: "light" | "dark";
+                                    }[];
+                                    version: string;
+                                    websiteUrl?: string;
+                                    description?: string;
                                 };
                             } & {
                                 [key: string]: unknown;
@@ -30694,9 +30724,19 @@ export interface operations {
                         id: string | number;
                         result: {
                             _meta?: {
-                                progressToken?: string | number;
-                                "io.modelcontextprotocol/related-task"?: {
-                                    taskId: string;
+                                "io.modelcontextprotocol/serverInfo"?: {
+                                    name: string;
+                                    title?: string;
+                                    icons?: {
+                                        src: string;
+                                        mimeType?: string;
+                                        sizes?: string[];
+                                        /** @enum {string} */
+                                        theme?: "light" | "dark";
+                                    }[];
+                                    version: string;
+                                    websiteUrl?: string;
+                                    description?: string;
                                 };
                             } & {
                                 [key: string]: unknown;
@@ -30724,7 +30764,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description VALIDATION_ERROR; JSON-RPC -32700/-32600/-32000: a body that is not a JSON-RPC message or batch, an unsupported MCP-Protocol-Version */
+            /** @description VALIDATION_ERROR; JSON-RPC -32700/-32600/-32000/-32602/-32020/-32022: a body that is not a JSON-RPC message or batch, an unsupported MCP-Protocol-Version (2026-07-28: -32022 naming the supported revisions), a malformed `_meta` or headers that disagree with it */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,77 @@
+import { inject } from 'vitest';
+import { createMcpHandler } from '../../functions/mcp.ts';
+import { createCloudApp } from '../../lib/cloud/http-composition.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
+import { loadConfig } from '../../lib/platform/config.ts';
+import { fakeStreamingRuntime } from '../status/stream-drivers.ts';
+import { startLocalHarness } from '../support/api-harness.ts';
+import { createTestTable } from '../support/dynamodb-local.ts';
+import { functionUrlFront, localFront, type McpFront } from './mcp-fronts.ts';
+
+/**
+ * /v1/mcp of both runtimes behind a loopback front (test/mcp/mcp-fronts.ts), for a tenant whose
+ * catalog-ops skill is registered: the local runtime, and the cloud MCP function as its function
+ * URL runs it over DynamoDB Local. Files importing this set the `awslambda` global first
+ * (functions/mcp.ts builds its module-scope handler from it), in a `vi.hoisted` block.
+ */
+
+export interface McpRuntime {
+  /** The front's URL, `http://localhost:<port>/v1/mcp`. */
+  url: string;
+  /** The tenant's admin key. */
+  key: string;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** The front adds this tenant's key to requests that carry none (the conformance suite sends none). */
+  addKey?: boolean;
+}
+
+async function registerCatalogOps(url: string, key: string): Promise<void> {
+  const res = await fetch(new URL('/v1/skills', url), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(CATALOG_OPS_MANIFEST),
+  });
+  if (res.status !== 201) throw new Error(`registering catalog-ops: ${res.status} ${await res.text()}`);
+}
+
+async function startLocal(options: RuntimeOptions): Promise<McpRuntime> {
+  const api = await startLocalHarness({ scheduler: false });
+  const front = await localFront(api.local.url, options.addKey ? api.adminKey : undefined);
+  return ready(front, api.adminKey, () => api.close());
+}
+
+async function startFunction(options: RuntimeOptions): Promise<McpRuntime> {
+  const table = await createTestTable(inject('dynamodbEndpoint'));
+  const config = loadConfig('cloud', {
+    VIGIL_TABLE_NAME: table.tableName,
+    VIGIL_LOG_LEVEL: 'silent',
+    VIGIL_RATE_LIMIT_RPS: '0',
+    VIGIL_AUTH_FAILURE_LIMIT: '0',
+  });
+  const cloud = createCloudApp(config, { dynamodb: table.client, logWrite: () => {} });
+  const { rawKey } = await cloud.app.tenants.createTenant({ name: 'Acme', email: 'ops@acme.test' });
+  const handler = createMcpHandler({ ...cloud, runtime: fakeStreamingRuntime() });
+  const front = await functionUrlFront(handler, options.addKey ? rawKey : undefined);
+  return ready(front, rawKey, () => table.drop());
+}
+
+async function ready(front: McpFront, key: string, stop: () => Promise<void>): Promise<McpRuntime> {
+  await registerCatalogOps(front.url, key);
+  return {
+    url: front.url,
+    key,
+    close: async () => {
+      await front.close();
+      await stop();
+    },
+  };
+}
+
+/** Both runtimes, by name, for `describe.each`. */
+export const MCP_RUNTIMES: ReadonlyArray<[string, (options?: RuntimeOptions) => Promise<McpRuntime>]> = [
+  ['local runtime', (options = {}) => startLocal(options)],
+  ['cloud MCP function (function URL events, DynamoDB Local)', (options = {}) => startFunction(options)],
+];

@@ -1,0 +1,169 @@
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as TransportV2,
+} from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MCP_RUNTIMES, type McpRuntime } from './mcp-runtimes.ts';
+
+// The MCP endpoint speaks 2026-07-28 (stateless: no initialize, the revision in every request's
+// `_meta`, server/discover, resultType) and 2025-11-25 (initialize, then plain requests), chosen
+// per request; both runtimes, raw and through SDK clients of both majors (v1 speaks 2025-11-25
+// only; v2 either, as its versionNegotiation says).
+
+// functions/mcp.ts builds its module-scope handler from the Lambda runtime's global.
+vi.hoisted(() => {
+  Object.assign(globalThis, {
+    awslambda: {
+      streamifyResponse: (handler: unknown) => handler,
+      HttpResponseStream: { from: (stream: unknown) => stream },
+    },
+  });
+});
+
+const MODERN = '2026-07-28';
+const CLIENT_INFO = { name: 'vigil-test', version: '1.0.0' };
+
+/** A 2026-07-28 request: the revision, client info and capabilities in `_meta`, mirrored in headers. */
+function modernRequest(id: number, method: string, params: Record<string, unknown> = {}, version = MODERN) {
+  return {
+    body: {
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': version,
+          'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    },
+    headers: {
+      'mcp-protocol-version': version,
+      'mcp-method': method,
+      ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : {}),
+    },
+  };
+}
+
+async function post(rt: McpRuntime, request: { body: unknown; headers?: Record<string, string> }) {
+  const res = await fetch(rt.url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${rt.key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...request.headers,
+    },
+    body: JSON.stringify(request.body),
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    json: text ? JSON.parse(text) : null,
+  };
+}
+
+describe.each(MCP_RUNTIMES)('MCP protocol revisions (%s)', (_name, start) => {
+  let rt: McpRuntime;
+  const open: Array<{ close(): Promise<void> }> = [];
+  beforeAll(async () => {
+    rt = await start();
+  }, 60_000);
+  afterAll(async () => {
+    for (const client of open) await client.close();
+    await rt?.close();
+  });
+
+  it('answers server/discover with the revision, the tools capability and its name, without initialize', async () => {
+    const res = await post(rt, modernRequest(1, 'server/discover'));
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    // Lists the revisions a client selects by discovery; 2025-era clients initialize instead.
+    expect(res.json.result).toMatchObject({
+      supportedVersions: [MODERN],
+      capabilities: { tools: {} },
+      resultType: 'complete',
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'vigil' } },
+    });
+  });
+
+  it('lists tools and calls one with the revision in each request', async () => {
+    const list = await post(rt, modernRequest(2, 'tools/list'));
+    expect(list.status, JSON.stringify(list.json)).toBe(200);
+    expect(list.json.result.resultType).toBe('complete');
+    expect(list.json.result.tools.map((t: { name: string }) => t.name)).toContain('get_status_summary');
+    const call = await post(
+      rt,
+      modernRequest(3, 'tools/call', { name: 'get_status_summary', arguments: {} }),
+    );
+    expect(call.status, JSON.stringify(call.json)).toBe(200);
+    expect(call.json.result).toMatchObject({ resultType: 'complete', structuredContent: { total: 0 } });
+    expect(call.json.result.isError ?? false).toBe(false);
+    expect(call.json.result.content[0].type).toBe('text');
+  });
+
+  it('refuses a revision it does not speak with the spec error naming the ones it does', async () => {
+    const res = await post(rt, modernRequest(4, 'tools/list', {}, '2099-01-01'));
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({
+      id: 4,
+      error: { code: -32022, data: { supported: [MODERN], requested: '2099-01-01' } },
+    });
+  });
+
+  it('answers subscriptions/listen as a method it does not serve, holding no stream open', async () => {
+    const res = await post(
+      rt,
+      modernRequest(6, 'subscriptions/listen', { notifications: { toolsListChanged: true } }),
+    );
+    expect(res.status).toBe(404);
+    expect(res.type).toContain('application/json');
+    expect(res.json).toMatchObject({ id: 6, error: { code: -32601 } });
+  });
+
+  it('refuses a 2025-era request naming an unknown revision in MCP-Protocol-Version', async () => {
+    const res = await post(rt, {
+      body: { jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} },
+      headers: { 'mcp-protocol-version': '1999-01-01' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error.message).toContain('supported versions: 2025-11-25');
+  });
+
+  it('serves an SDK v2 client on 2026-07-28 (server/discover, no initialize)', async () => {
+    const client = new ClientV2(CLIENT_INFO, { versionNegotiation: { mode: { pin: MODERN } } });
+    open.push(client);
+    await client.connect(
+      new TransportV2(new URL(rt.url), { requestInit: { headers: { authorization: `Bearer ${rt.key}` } } }),
+    );
+    expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
+    const result = await client.callTool({ name: 'get_status_summary', arguments: {} });
+    expect(result.isError ?? false).toBe(false);
+  });
+
+  it('serves an SDK v2 client on 2025-11-25 (initialize)', async () => {
+    const client = new ClientV2(CLIENT_INFO);
+    open.push(client);
+    await client.connect(
+      new TransportV2(new URL(rt.url), { requestInit: { headers: { authorization: `Bearer ${rt.key}` } } }),
+    );
+    expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+    const result = await client.callTool({ name: 'get_status_summary', arguments: {} });
+    expect(result.isError ?? false).toBe(false);
+  });
+
+  it('serves an SDK v1 client (2025-11-25)', async () => {
+    const client = new ClientV1(CLIENT_INFO);
+    open.push(client);
+    await client.connect(
+      new TransportV1(new URL(rt.url), { requestInit: { headers: { authorization: `Bearer ${rt.key}` } } }),
+    );
+    expect(client.getServerVersion()?.name).toBe('vigil');
+    const result = await client.callTool({ name: 'get_status_summary', arguments: {} });
+    expect(result.isError ?? false).toBe(false);
+  });
+});
