@@ -2,8 +2,9 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 
 const run = promisify(execFile);
 // The Inspector needs Node >= 22.19: it runs on the project's Node 24, the one running this test.
@@ -33,8 +34,7 @@ describe('the MCP Inspector CLI against the local runtime', () => {
 
   beforeAll(async () => {
     api = await startLocalHarness({ scheduler: false });
-    const res = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
-    expect(res.status, res.text).toBe(201);
+    await enableToolsets(api, api.adminKey);
   });
   afterAll(async () => {
     await api.close();

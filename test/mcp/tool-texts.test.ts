@@ -1,8 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { dependsOn, pushCheck, runbooks } from './agent.ts';
 import { connectSdkClient } from './sdk-client.ts';
 
@@ -112,7 +113,7 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
       latency_ms: 1500,
       error_message: 'latency 1500 ms is above degraded_latency_ms 1000',
     });
-    await post('/v1/skills', CATALOG_OPS_MANIFEST);
+    await enableToolsets(api, api.adminKey);
     const incidents = await api.request('GET', `/v1/incidents?entity_id=${ids.ledger}`, {
       key: api.adminKey,
     });
