@@ -11,7 +11,7 @@ import { CATALOG_OPS_MANIFEST } from './builtins/toolsets/catalog-ops.ts';
 
 export { FIND_TOOLS_ENTRY } from './builtins/find-tools.ts';
 export { BUILTIN_TOOLS } from './builtins/index.ts';
-export { CATALOG_OPS, CATALOG_OPS_MANIFEST } from './builtins/toolsets/catalog-ops.ts';
+export { CATALOG_OPS_MANIFEST } from './builtins/toolsets/catalog-ops.ts';
 export { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';
 
 /**

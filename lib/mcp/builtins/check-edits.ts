@@ -5,7 +5,12 @@ import { issueSentence } from '../../http/issue-messages.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { BuiltinTool } from './deps.ts';
 import { requiredString } from './deps.ts';
+import { entityWords } from './names.ts';
 import { asToolResult, toolResult } from './result.ts';
+
+/** A check's entity as tool texts name it: `Name (blueprint/slug)`. */
+export const entityOf = (c: { entity_name: string; blueprint_slug: string; entity_slug: string }) =>
+  entityWords({ name: c.entity_name, blueprint_slug: c.blueprint_slug, slug: c.entity_slug });
 
 /**
  * update_check and delete_check (PUT and DELETE /v1/checks/{id}'s service): dry run first. Without
@@ -58,7 +63,7 @@ export const updateCheck: BuiltinTool = {
       const checkId = requiredString(args, 'check_id');
       const patch = patchOf(args);
       const current = await deps.checkService.read(caller.tenantId, checkId);
-      const about = `check "${checkNameOf(current)}" of ${current.entity_name}`;
+      const about = `check "${checkNameOf(current)}" of ${entityOf(current)}`;
       // The route's rules (per-type config, schedule, header values kept) before anything is written.
       const next = { ...current, ...definitionFromUpdate(current, patch) };
       const changes = diff(publicCheck(current, caller), publicCheck(next, caller));
@@ -92,7 +97,7 @@ export const deleteCheck: BuiltinTool = {
     asToolResult(async () => {
       const checkId = requiredString(args, 'check_id');
       const check = publicCheck(await deps.checkService.read(caller.tenantId, checkId), caller);
-      const about = `${check.check_type} check "${check.name}" of ${check.entity_name ?? check.entity_id}`;
+      const about = `${check.check_type} check "${check.name}" of ${entityOf({ ...check, entity_name: check.entity_name ?? check.entity_slug })}`;
       const deletes = {
         check,
         also: 'its results, transitions and rollups (purged in the background)',

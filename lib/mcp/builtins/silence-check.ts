@@ -1,4 +1,5 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
+import { entityOf } from './check-edits.ts';
 import type { BuiltinTool } from './deps.ts';
 import { requiredString } from './deps.ts';
 import { asToolResult, toolResult } from './result.ts';
@@ -25,7 +26,7 @@ export const silenceCheck: BuiltinTool = {
       const silenced = args.silenced !== false;
       const check = await deps.checkService.read(caller.tenantId, checkId);
       const { policy } = await deps.policies.upsert(caller, checkId, { silenced });
-      const about = `check "${checkNameOf(check)}" of ${check.entity_name}`;
+      const about = `check "${checkNameOf(check)}" of ${entityOf(check)}`;
       return toolResult(
         policy.silenced
           ? `Silenced ${about}: it keeps running, but none of its alerts is sent until silence_check with silenced: false.`

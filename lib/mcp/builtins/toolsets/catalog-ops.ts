@@ -17,11 +17,8 @@ import { builtinAnnotations } from '../index.ts';
  * SPEC-shaped manifest without annotations works the same.
  */
 
-/** The skill slug under which the built-in catalog tools are registered (SPEC.md). */
-export const CATALOG_OPS = 'catalog-ops';
-
 export const CATALOG_OPS_MANIFEST = {
-  slug: CATALOG_OPS,
+  slug: 'catalog-ops',
   name: 'Catalog operations',
   description: 'Read the service catalog and its health, explain states and dependencies, add checks.',
   version: '2.0.0',
