@@ -30,6 +30,7 @@ import { composeProbing, type ProbingDeps } from './locations/compose-probing.ts
 import { maintenanceLookup } from './maintenance/evaluate.ts';
 import { createMaintenanceService } from './maintenance/maintenance-service.ts';
 import { maintenanceRoutes } from './maintenance/routes.ts';
+import { BUILTIN_TOOLSETS, starterSkillOps } from './mcp/builtin-tools.ts';
 import { composeMcp } from './mcp/compose.ts';
 import type { LegacyStreamSettings } from './mcp/legacy-sse.ts';
 import { createMcpRelay } from './mcp/relay.ts';
@@ -99,7 +100,11 @@ export interface CoreDeps extends Pick<ProbingDeps, 'probeSoon'> {
  * assembled from what each feature contributes (lib/<feature>/compose.ts) and wired across them.
  */
 export function createApp(deps: CoreDeps) {
-  const { tenants, checks, checkDeps, recorder, jobRunner } = composeProbing(deps);
+  // A new tenant starts with the catalog-ops skill (lib/mcp/builtin-tools.ts).
+  const { tenants, checks, checkDeps, recorder, jobRunner } = composeProbing({
+    ...deps,
+    tenantStarter: starterSkillOps,
+  });
   // One seal per process: the secret is read (or created) at the first paged read, then cached.
   const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
   const people = composePeople({ ...deps, tenants, cursors });
@@ -181,7 +186,12 @@ export function createApp(deps: CoreDeps) {
     entities,
     policies: escalation.policies,
   });
-  const skills = composeSkills({ table: deps.table, clock: deps.clock, actions: actions.actions });
+  const skills = composeSkills({
+    table: deps.table,
+    clock: deps.clock,
+    actions: actions.actions,
+    toolsets: BUILTIN_TOOLSETS,
+  });
   // Routes called in-process for a caller the router admitted (configuration apply): `routes` is read at the first call.
   const invoke = createRouteInvoker({ routes: () => routes, audit: people.audit, logger: deps.logger });
   const configDocs = composeConfigDocs({
@@ -203,6 +213,7 @@ export function createApp(deps: CoreDeps) {
     actionRunner: actions.actionRunner,
     incidents: incidents.service,
     simulator: notifications.simulator,
+    policies: notifications.policyService,
     audit: people.mcpAudit,
     logger: deps.logger,
     config: () => configDocs.engine,

@@ -3,4 +3,4 @@
  * and plans) and the short-lived cache of a tenant the probing and push paths read on each result.
  */
 export { createTenantCache } from './tenants/tenant-cache.ts';
-export { createTenantStore, type TenantStore } from './tenants/tenant-store.ts';
+export { createTenantStore, type TenantStarter, type TenantStore } from './tenants/tenant-store.ts';

@@ -4,6 +4,7 @@ import type { PlanLimits } from '../auth/records.ts';
 import { createOperatorKey } from '../auth/services.ts';
 import { createTenantStore } from '../auth/tenants.ts';
 import { migrateCheckItems } from '../checks/services.ts';
+import { starterSkillOps } from '../mcp/builtin-tools.ts';
 import { runMigrations } from '../migrations.ts';
 import type { Clock } from '../platform/clock.ts';
 import { silentLogger } from '../platform/logger.ts';
@@ -183,7 +184,8 @@ const tenantTarget = (id: string) => ({ type: 'tenant', id });
 
 /** Runs one operator command against `table`; returns what to print. Throws UsageError on bad input. */
 export async function runOperatorCommand(argv: string[], deps: OperatorDeps): Promise<string> {
-  const tenants = createTenantStore(deps.table, deps.clock);
+  // A tenant created here starts with the catalog-ops skill, as the app's do.
+  const tenants = createTenantStore(deps.table, deps.clock, { starter: starterSkillOps });
   const { values, positionals } = parseOperatorArgs(argv);
   const [group, command, id] = positionals;
   if (group === 'data' && command === 'migrate') return migrateData(deps, tenants);

@@ -41,12 +41,10 @@ const incidentSchema = z.object({
   /** The check whose result made the opening transition. */
   check_id: z.string(),
   resolving_transition_id: z.string().nullable(),
-  /**
-   * What resolved it: the entity back up (its transition above), or the entity deleted (no
-   * transition: its incident-purge step resolves it). Absent on incidents stored before it existed
-   * (those were resolved by an up transition) and on unresolved ones.
-   */
-  resolution: z.enum(['up', 'entity_deleted']).optional(),
+  /** What resolved it: the entity up (its transition above), deleted (its purge), or a person (`manual`); absent while unresolved and on old (`up`) ones. */
+  resolution: z.enum(['up', 'entity_deleted', 'manual']).optional(),
+  /** The user id of the key that resolved it by hand (`manual` only). */
+  resolved_by: z.string().optional(),
   note_count: z.number().int(),
 });
 export type IncidentRecord = z.infer<typeof incidentSchema>;
@@ -201,6 +199,7 @@ export interface Resolution {
   at: string;
   transitionId: string | null;
   cause: NonNullable<IncidentRecord['resolution']>;
+  by?: string | undefined;
 }
 
 /** Resolves an unresolved incident (expiring at `ttl`) and drops its entity's pointer; false when resolved already. */
@@ -218,6 +217,7 @@ export function resolveIncident(
         resolved_at: resolution.at,
         resolving_transition_id: resolution.transitionId,
         resolution: resolution.cause,
+        ...(resolution.by === undefined ? {} : { resolved_by: resolution.by }),
       },
       condition: { kind: 'compare', attr: 'state', op: '<>', value: 'resolved' },
     }),

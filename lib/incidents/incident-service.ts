@@ -21,7 +21,7 @@ import {
   readIncidents,
 } from './incident-items.ts';
 import { type NoteRecord, notePutOp, readNotes } from './incident-note-items.ts';
-import { incidentExpiry, type RetentionDays } from './incident-retention.ts';
+import { incidentExpiry, type RetentionDays, resolveExpiring } from './incident-retention.ts';
 import { buildTimeline, type TimelineEntry, type TimelineSources } from './timeline.ts';
 
 /** What the API shows of an incident (DECISIONS.md's record). */
@@ -149,6 +149,23 @@ export function createIncidentService(deps: IncidentServiceDeps) {
       const now = await require(caller.tenantId, id);
       if (acknowledged) await deps.onAcknowledged?.(now);
       return answer(caller.tenantId, now);
+    },
+
+    /**
+     * Resolves an unresolved incident by hand for the caller (stops its repeats and escalation; the
+     * entity's state is unchanged, and its next departure from up opens a new incident). A resolved
+     * one answers as it is (idempotent: the first resolution stays).
+     */
+    async resolve(caller: Caller, id: string): Promise<PublicIncident> {
+      const record = await require(caller.tenantId, id);
+      if (record.state === 'resolved') return answer(caller.tenantId, record);
+      await resolveExpiring({ table, retentionDays: deps.retentionDays }, record, {
+        at: isoTime(clock.now()),
+        transitionId: null,
+        cause: 'manual',
+        by: caller.userId,
+      });
+      return answer(caller.tenantId, await require(caller.tenantId, id));
     },
 
     /** Adds a note (at most NOTE_LIMITS.maxBytes bytes, NOTE_LIMITS.perIncident per incident). */

@@ -128,6 +128,21 @@ export function incidentRoutes(deps: { incidents: IncidentService }): AuthedRout
     }),
     defineRoute({
       method: 'POST',
+      path: '/v1/incidents/{incident_id}/resolve',
+      auth: 'key',
+      operationId: 'resolveIncident',
+      tag,
+      summary:
+        'Resolve an incident by hand (stops repeats and escalation; the entity keeps its state, and its next departure from up opens a new incident); idempotent: a resolved one answers as it is',
+      schemas: {
+        params: incidentParams,
+        body: z.strictObject({}).optional(),
+        responses: { 200: publicIncidentSchema },
+      },
+      handler: async ({ principal, params }) => ok(await incidents.resolve(principal, params.incident_id)),
+    }),
+    defineRoute({
+      method: 'POST',
       path: '/v1/incidents/{incident_id}/notes',
       auth: 'key',
       operationId: 'addIncidentNote',

@@ -89,11 +89,12 @@ export const timelineEntrySchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('resolution'),
     at: z.string(),
-    transition_id: z
-      .string()
-      .nullable()
-      .meta({ description: 'The transition back to up; null when the entity was deleted' }),
-    reason: z.string().meta({ description: 'Why it resolved: the entity is up again, or was deleted' }),
+    transition_id: z.string().nullable().meta({
+      description: 'The transition back to up; null when the entity was deleted or it was resolved by hand',
+    }),
+    reason: z.string().meta({
+      description: 'Why it resolved: the entity is up again, was deleted, or it was resolved by hand',
+    }),
   }),
 ]);
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
@@ -148,6 +149,7 @@ async function incidentTransitions(
 const RESOLUTION_REASONS = {
   up: 'the entity is up again',
   entity_deleted: 'the entity was deleted',
+  manual: 'resolved by hand',
 } as const satisfies Record<NonNullable<IncidentRecord['resolution']>, string>;
 
 const transitionEntry = (t: TransitionRecord): TimelineEntry => ({
@@ -207,7 +209,9 @@ export async function buildTimeline(
             type: 'resolution' as const,
             at: incident.resolved_at,
             transition_id: incident.resolving_transition_id,
-            reason: RESOLUTION_REASONS[incident.resolution ?? 'up'],
+            reason:
+              RESOLUTION_REASONS[incident.resolution ?? 'up'] +
+              (incident.resolved_by ? ` by ${incident.resolved_by}` : ''),
           },
         ]
       : []),

@@ -1,4 +1,4 @@
-import { createTenantStore } from '../auth/tenants.ts';
+import { createTenantStore, type TenantStarter } from '../auth/tenants.ts';
 import { inProcessProber } from '../check-types/run-probe.ts';
 import type { JobRunnerDeps } from '../checks/probe-job.ts';
 import { createCheckStore, createLocationDecider, createResultRecorder } from '../checks/probing.ts';
@@ -23,6 +23,8 @@ export interface ProbingDeps {
   prober?: Prober;
   /** Queues a check's one-off probe (the runtime's probe queue); absent: none is queued. */
   probeSoon?: ProbeSoon;
+  /** Written with each new tenant (the app's: its starter skill); absent: nothing more. */
+  tenantStarter?: TenantStarter;
 }
 
 /**
@@ -42,7 +44,7 @@ const noProbeQueue = async (): Promise<void> => {
  * into the checks engine, and both of those build on lib/checks.
  */
 export function composeProbing(deps: ProbingDeps) {
-  const tenants = createTenantStore(deps.table, deps.clock);
+  const tenants = createTenantStore(deps.table, deps.clock, { starter: deps.tenantStarter });
   const checks = createCheckStore(deps.table, (input) => slugChangeOps(deps.table, input));
   const checkDeps = {
     table: deps.table,

@@ -16,12 +16,13 @@ import type { ConfigEngine } from '../config-doc/kind.ts';
 import type { IncidentService } from '../incidents/incident-service.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import { createMaintenanceService } from '../maintenance/maintenance-service.ts';
-import type { Simulator } from '../notify/compose.ts';
+import type { PolicyService, Simulator } from '../notify/compose.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Prober } from '../probes/types.ts';
 import { createPingLogService } from '../push/ping-log.ts';
+import type { SkillRecord } from '../skills/skill-items.ts';
 import { createStatusService } from '../status/status-service.ts';
 import { createPageIncidentService } from '../status-pages/page-incidents.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
@@ -29,6 +30,7 @@ import type { Table } from '../store/table.ts';
 import type { WhoService } from '../teams/who-service.ts';
 import { createUptimeService } from '../uptime/uptime-service.ts';
 import { createBuiltins } from './builtins/index.ts';
+import { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';
 import type { McpTool } from './ports.ts';
 import { createToolCatalog } from './tool-catalog.ts';
 
@@ -43,8 +45,13 @@ export interface McpDeps {
   prober: Prober;
   /** The runtime: create_check refuses a check type it cannot run (the registry's `unsupported`). */
   runtime: Runtime;
-  /** The skills registry (lib/skills/skill-store.ts). */
-  skills: { listEnabledTools(tenantId: string): Promise<McpTool[]> };
+  /** The skills registry (lib/skills/skill-store.ts): enabled tools for tools/list, every skill for find_tools. */
+  skills: {
+    listEnabledTools(tenantId: string): Promise<McpTool[]>;
+    list(tenantId: string): Promise<SkillRecord[]>;
+  };
+  /** silence_check: the checks' notification policies (lib/notify's policy service). */
+  policies: Pick<PolicyService, 'upsert'>;
   actions: Pick<ActionStore, 'get'>;
   actionRunner: ActionRunner;
   /** Incidents (list_incidents' state filters, acknowledge_incident, add_incident_note). */
@@ -79,6 +86,7 @@ export function composeMcp(deps: McpDeps) {
     entityStore: deps.entities,
     relations: createRelationStore(table),
     checkService: deps.checkService,
+    policies: deps.policies,
     checkReads: createCheckReadService({ table, checkService: deps.checkService, clock, cursors }),
     pingLog: createPingLogService({ table, checkService: deps.checkService, clock, cursors }),
     prober: deps.prober,
@@ -94,6 +102,8 @@ export function composeMcp(deps: McpDeps) {
     audit: createAuditService({ table, clock, cursors }),
     config: deps.config,
     who: deps.who,
+    skills: deps.skills,
+    toolsets: BUILTIN_TOOLSETS,
     logger: deps.logger,
   });
   const tools = createToolCatalog({

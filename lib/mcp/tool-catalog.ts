@@ -12,8 +12,12 @@ import { newId } from '../platform/ids.ts';
 import { createInputSchemaCompiler } from '../skills/input-schema.ts';
 import { argumentsProblem } from '../skills/schema-budget.ts';
 import type { Builtin } from './builtins/deps.ts';
+import { FIND_TOOLS_ENTRY } from './builtins/find-tools.ts';
 import { asToolResult, toolError, toolResult } from './builtins/result.ts';
 import type { McpTool, ToolCatalog } from './ports.ts';
+
+/** The skill slug find_tools is listed under: it belongs to no registered skill. */
+const BUILTIN_SLUG = 'builtin';
 
 /** Compiled inputSchemas kept at most: a tenant's tools rarely exceed a few hundred. */
 const MAX_COMPILED = 1000;
@@ -90,11 +94,16 @@ export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
     return validate;
   };
 
-  // A tool the caller may not use is, for it, an unknown tool: hidden from tools/list and refused by name.
-  const list = async (caller: Principal) =>
-    (await deps.skills.listEnabledTools(caller.tenantId))
+  // A tool the caller may not use is, for it, an unknown tool: hidden from tools/list and refused by
+  // name. find_tools is listed whatever the skills: it says what else the tenant's skills offer.
+  const list = async (caller: Principal): Promise<McpTool[]> => {
+    const tools = (await deps.skills.listEnabledTools(caller.tenantId))
       .map((tool) => withEffectiveAnnotations(tool, deps.builtins))
       .filter((tool) => usableBy(caller, tool));
+    if (!deps.builtins.has(FIND_TOOLS_ENTRY.name) || tools.some((t) => t.name === FIND_TOOLS_ENTRY.name))
+      return tools;
+    return [...tools, { ...FIND_TOOLS_ENTRY, skill_slug: BUILTIN_SLUG }];
+  };
 
   const runAction = async (
     caller: Principal,

@@ -15,6 +15,7 @@ import { createPolicyService } from './policy/policy-service.ts';
 import { createRouteService } from './routing/route-service.ts';
 import { createSimulator } from './simulate/simulate.ts';
 
+export type { PolicyService } from './policy/policy-service.ts';
 export type { Simulator } from './simulate/simulate.ts';
 
 export interface NotificationsDeps extends NotifierDeps {
@@ -63,24 +64,21 @@ export function composeNotifications(deps: NotificationsDeps) {
     ...channel,
     warnings: services.senders.warnings?.(channel.channel_type) ?? [],
   });
+  // The routes' and the MCP tools' (silence_check) one policy service.
+  const policyService = createPolicyService({
+    checkService: deps.checkService,
+    policies,
+    channels,
+    deliveries,
+    showDeliveries,
+    table: deps.table,
+    clock,
+    recipients,
+    notifier,
+    ...egress,
+  });
   const routes: Route[] = [
-    ...notifyRoutes({
-      tenantChannels,
-      simulator,
-      warned,
-      policyService: createPolicyService({
-        checkService: deps.checkService,
-        policies,
-        channels,
-        deliveries,
-        showDeliveries,
-        table: deps.table,
-        clock,
-        recipients,
-        notifier,
-        ...egress,
-      }),
-    }),
+    ...notifyRoutes({ tenantChannels, simulator, warned, policyService }),
     ...sharedChannelRoutes({
       tenantChannels,
       routes: createRouteService({ table: deps.table, clock, policyExists: deps.policyExists }),
@@ -94,6 +92,7 @@ export function composeNotifications(deps: NotificationsDeps) {
   return {
     ...services,
     simulator,
+    policyService,
     routes,
     incidentAlerts: incidentAlerts(deps.table),
     onAcknowledged: acknowledgeOnQueue(deps.queue, deps.logger),

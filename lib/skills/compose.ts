@@ -2,6 +2,7 @@ import type { ActionStore } from '../actions/action-store.ts';
 import type { Route } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Table } from '../store/table.ts';
+import type { CreateSkillBody } from './manifest.ts';
 import { skillRoutes } from './routes.ts';
 import { createSkillService } from './skill-service.ts';
 import { createSkillStore } from './skill-store.ts';
@@ -11,6 +12,8 @@ export interface SkillsDeps {
   clock: Clock;
   /** The tenant's actions, which runbook tools name. */
   actions: Pick<ActionStore, 'get'>;
+  /** The built-in toolsets POST /v1/skills/builtin/{toolset} registers (lib/mcp's manifests). */
+  toolsets: readonly CreateSkillBody[];
 }
 
 /** The skills feature as the app composes it: the store (the MCP tool catalog reads it) and the routes. */
@@ -22,6 +25,7 @@ export function composeSkills(deps: SkillsDeps) {
       clock: deps.clock,
       actionExists: async (tenantId, actionId) => (await deps.actions.get(tenantId, actionId)) !== undefined,
     }),
+    toolsets: deps.toolsets,
   });
   return { skills, routes };
 }

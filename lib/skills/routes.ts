@@ -4,12 +4,15 @@ import { defineRoute } from '../http/define-route.ts';
 import { namesResource } from '../http/route-schemas.ts';
 import { answerNoContent } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, created, ok } from '../http/types.ts';
-import { createSkillBody, updateSkillBody } from './manifest.ts';
+import { NotFoundError } from '../platform/errors.ts';
+import { type CreateSkillBody, createSkillBody, updateSkillBody } from './manifest.ts';
 import { publicSkill, publicSkillSchema } from './responses.ts';
 import type { SkillService } from './skill-service.ts';
 
 export interface SkillRouteDeps {
   skillService: SkillService;
+  /** The built-in toolsets (lib/mcp's manifests, handed in by the app): POST /v1/skills/builtin/{toolset}. */
+  toolsets: readonly CreateSkillBody[];
 }
 
 const skillParams = z.object({ slug: namesResource(slugSchema(), 'skill') });
@@ -21,6 +24,11 @@ const tag = 'Skills';
  */
 export function skillRoutes(deps: SkillRouteDeps): AuthedRoute[] {
   const { skillService: service } = deps;
+  const toolsetParams = z.object({
+    toolset: z
+      .enum(deps.toolsets.map((t) => t.slug) as [string, ...string[]])
+      .meta({ description: 'A built-in toolset (docs/mcp.md "Toolsets")' }),
+  });
   return [
     defineRoute({
       method: 'GET',
@@ -48,6 +56,28 @@ export function skillRoutes(deps: SkillRouteDeps): AuthedRoute[] {
       },
       handler: async ({ principal, body }) =>
         created(publicSkill(await service.create(principal.tenantId, body))),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/skills/builtin/{toolset}',
+      auth: 'key',
+      role: 'admin',
+      operationId: 'enableBuiltinToolset',
+      tag,
+      summary:
+        'Enable a built-in toolset in one step (admin role): registers its manifest under its slug (201), or gives the skill of that slug this version’s manifest and enables it (200)',
+      schemas: {
+        params: toolsetParams,
+        body: z.strictObject({}).optional(),
+        responses: { 200: publicSkillSchema, 201: publicSkillSchema },
+        errors: ['CONFLICT'],
+      },
+      handler: async ({ principal, params }) => {
+        const manifest = deps.toolsets.find((t) => t.slug === params.toolset);
+        if (!manifest) throw new NotFoundError('toolset');
+        const result = await service.enableToolset(principal.tenantId, manifest);
+        return result.created ? created(publicSkill(result.skill)) : ok(publicSkill(result.skill));
+      },
     }),
     defineRoute({
       method: 'GET',

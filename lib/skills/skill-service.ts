@@ -32,6 +32,24 @@ function toolConflict(failure: Extract<SkillWriteFailure, { kind: 'tool' }>): Co
   return new ConflictError(`tool name ${failure.tool} is already provided by ${holder}`);
 }
 
+/** A new skill record of `body` (created and updated now, revision 1). */
+export function newSkillRecord(tenantId: string, body: CreateSkillBody, nowMs: number): SkillRecord {
+  const now = isoTime(nowMs);
+  return {
+    id: newId('skl', nowMs),
+    tenant_id: tenantId,
+    slug: body.slug,
+    name: body.name,
+    description: body.description,
+    version: body.version,
+    tools: body.tools.map(toolDefinition),
+    enabled: body.enabled,
+    created_at: now,
+    updated_at: now,
+    revision: 1,
+  };
+}
+
 /** Skill registration (DECISIONS.md "MCP"): manifests, enabling and disabling, tool-name uniqueness. */
 export function createSkillService(deps: SkillServiceDeps) {
   const { skills, clock } = deps;
@@ -50,29 +68,40 @@ export function createSkillService(deps: SkillServiceDeps) {
     }
   }
 
-  return {
-    /** Registers a skill: 409 when the slug exists or a tool name is held by another enabled skill. */
-    async create(tenantId: string, body: CreateSkillBody): Promise<SkillRecord> {
-      await checkActions(tenantId, body.tools);
-      const now = isoTime(clock.now());
-      const skill: SkillRecord = {
-        id: newId('skl', clock.now()),
-        tenant_id: tenantId,
-        slug: body.slug,
-        name: body.name,
-        description: body.description,
-        version: body.version,
-        tools: body.tools.map(toolDefinition),
-        enabled: body.enabled,
-        created_at: now,
-        updated_at: now,
-        revision: 1,
+  /** Registers a skill: 409 when the slug exists or a tool name is held by another enabled skill. */
+  async function create(tenantId: string, body: CreateSkillBody): Promise<SkillRecord> {
+    await checkActions(tenantId, body.tools);
+    const skill = newSkillRecord(tenantId, body, clock.now());
+    const failure = await skills.create(skill);
+    if (failure?.kind === 'tool') throw toolConflict(failure);
+    if (failure) throw new ConflictError(`a skill with slug ${body.slug} already exists`);
+    return skill;
+  }
+
+  /** Changes the given fields; the tool-name claims follow the tools and the enabled flag. */
+  async function update(tenantId: string, slug: string, patch: UpdateSkillBody): Promise<SkillRecord> {
+    if (patch.tools) await checkActions(tenantId, patch.tools);
+    for (let attempt = 1; ; attempt++) {
+      const current = await requireSkill(tenantId, slug);
+      const next: SkillRecord = {
+        ...current,
+        name: patch.name ?? current.name,
+        description: patch.description ?? current.description,
+        version: patch.version ?? current.version,
+        tools: patch.tools ? patch.tools.map(toolDefinition) : current.tools,
+        enabled: patch.enabled ?? current.enabled,
+        updated_at: isoTime(clock.now()),
+        revision: current.revision + 1,
       };
-      const failure = await skills.create(skill);
-      if (failure?.kind === 'tool') throw toolConflict(failure);
-      if (failure) throw new ConflictError(`a skill with slug ${body.slug} already exists`);
-      return skill;
-    },
+      const failure = await skills.update(next, current);
+      if (!failure) return next;
+      if (failure.kind === 'tool') throw toolConflict(failure);
+      if (attempt >= WRITE_ATTEMPTS) throw new ConflictError('the skill changed meanwhile; try again');
+    }
+  }
+
+  return {
+    create,
 
     /** One skill of the tenant (404 otherwise). */
     get: requireSkill,
@@ -80,26 +109,25 @@ export function createSkillService(deps: SkillServiceDeps) {
     /** Every skill of the tenant, by slug. */
     list: (tenantId: string) => skills.list(tenantId),
 
-    /** Changes the given fields; the tool-name claims follow the tools and the enabled flag. */
-    async update(tenantId: string, slug: string, patch: UpdateSkillBody): Promise<SkillRecord> {
-      if (patch.tools) await checkActions(tenantId, patch.tools);
-      for (let attempt = 1; ; attempt++) {
-        const current = await requireSkill(tenantId, slug);
-        const next: SkillRecord = {
-          ...current,
-          name: patch.name ?? current.name,
-          description: patch.description ?? current.description,
-          version: patch.version ?? current.version,
-          tools: patch.tools ? patch.tools.map(toolDefinition) : current.tools,
-          enabled: patch.enabled ?? current.enabled,
-          updated_at: isoTime(clock.now()),
-          revision: current.revision + 1,
-        };
-        const failure = await skills.update(next, current);
-        if (!failure) return next;
-        if (failure.kind === 'tool') throw toolConflict(failure);
-        if (attempt >= WRITE_ATTEMPTS) throw new ConflictError('the skill changed meanwhile; try again');
+    update,
+
+    /**
+     * Turns a built-in toolset on in one step: registers its manifest under its slug, or gives the
+     * existing skill of that slug this manifest's fields and enables it (what a console button and
+     * POST /v1/skills/builtin/{toolset} do). A second call changes nothing but updated_at.
+     */
+    async enableToolset(tenantId: string, manifest: CreateSkillBody) {
+      const { slug, ...fields } = manifest;
+      if (!(await skills.get(tenantId, slug))) {
+        try {
+          return { created: true, skill: await create(tenantId, manifest) };
+        } catch (error) {
+          // Registered meanwhile: enable that one.
+          if (!(error instanceof ConflictError) || (await skills.get(tenantId, slug)) === undefined)
+            throw error;
+        }
       }
+      return { created: false, skill: await update(tenantId, slug, { ...fields, enabled: true }) };
     },
 
     /** Deletes a skill and frees its tool names (404 when it does not exist). */

@@ -190,8 +190,6 @@ describe('dependency direction', () => {
  * fit). An entry whose file is no longer over the guide fails, so the list cannot rot.
  */
 const LONG_FILES: Record<string, string> = {
-  'lib/mcp/builtins/catalog-ops.ts':
-    'the catalog-ops manifest as POSTed to /v1/skills: one list of tool entries, read whole',
   'lib/app.ts': 'the shared composition root: each feature’s routes and services assembled in one place',
   'lib/local/runtime.ts':
     'the local composition root: every loop started in order and stopped in reverse, read in one place',

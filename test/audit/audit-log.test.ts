@@ -1,10 +1,10 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { connectSdkClient } from '../mcp/sdk-client.ts';
 import { csrfOf, GOOD_PASSWORD, setPassword, signedIn, withCookie } from '../people/session-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { providerEgress } from '../support/receivers/provider-host.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 
 /**
  * The audit log from every entry point, on both runtimes: an API key's writes (and the CLI's, by
@@ -45,7 +45,7 @@ describe.each(runtimes)('audit log ($runtime runtime)', ({ start }) => {
       env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
       egress: providerEgress(new Map([['api.telegram.org', 9]])),
     });
-    await write('POST', '/v1/skills', CATALOG_OPS_MANIFEST);
+    await enableToolsets(api, api.adminKey);
     await write('POST', '/v1/blueprints', { slug: 'web', name: 'Web service' });
     entityId = (await write('POST', '/v1/blueprints/web/entities', { slug: 'shop', name: 'Shop' })).id;
     keyId = (await write('GET', '/v1/me')).key.id;

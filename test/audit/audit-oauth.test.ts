@@ -1,8 +1,8 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { connectWithOauth, PUBLIC_URL, TestProvider } from '../oauth/oauth-support.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 
 /**
  * MCP tool calls of a remote client signed in with OAuth (the official SDK's OAuth client
@@ -21,8 +21,7 @@ describe.each(runtimes)('audit log of OAuth MCP clients ($runtime runtime)', ({ 
 
   beforeAll(async () => {
     api = await start({ env: { VIGIL_PUBLIC_URL: PUBLIC_URL }, scheduler: false });
-    const skill = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
-    expect(skill.status, skill.text).toBe(201);
+    await enableToolsets(api, api.adminKey);
     await api.request('POST', '/v1/blueprints', { key: api.adminKey, body: { slug: 'web', name: 'Web' } });
     const entity = await api.request('POST', '/v1/blueprints/web/entities', {
       key: api.adminKey,

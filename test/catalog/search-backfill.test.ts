@@ -2,7 +2,6 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEntityPointers, pointerNamedOps } from '../../lib/catalog/entity-items.ts';
 import { backfillSearchKeys } from '../../lib/catalog/search-backfill.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { ConditionFailedError } from '../../lib/store/table.ts';
@@ -14,6 +13,7 @@ import {
 } from '../fixtures/previous-layout/load.ts';
 import { connectSdkClient } from '../mcp/sdk-client.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 
 /**
  * The id pointer of an entity stored by the previous layout (test/fixtures/previous-layout: no
@@ -54,11 +54,7 @@ describe.each(runtimes)('the entity search keys backfill ($runtime runtime)', ({
     await forgetSearchKeysBackfill(api.table);
     await loadPreviousLayout(api.table, dump);
     // The tools are the catalog-ops skill's: the tenant registers it.
-    const registered = await api.request('POST', '/v1/skills', {
-      key: dump.api_key,
-      body: CATALOG_OPS_MANIFEST,
-    });
-    expect(registered.status, registered.text).toBe(201);
+    await enableToolsets(api, dump.api_key);
   });
   afterAll(async () => {
     await api?.close();

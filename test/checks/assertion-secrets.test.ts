@@ -4,7 +4,6 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessProber } from '../../lib/check-types/run-probe.ts';
 import type { Principal } from '../../lib/domain/principal.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
@@ -20,6 +19,7 @@ import {
   reflectingEndpoint,
 } from '../support/secret-leaks.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { newEntity } from './check-fixtures.ts';
 
 /**
@@ -126,8 +126,7 @@ describe.each(runtimes)('secrets and assertion messages ($runtime runtime)', ({ 
       body: { label: 'read-only', is_read_only: true },
     });
     readOnlyKey = ro.body.key;
-    const skill = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
-    expect([201, 409]).toContain(skill.status);
+    await enableToolsets(api, api.adminKey);
   });
   afterAll(async () => {
     await api?.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { newCheck, newEntity } from './check-fixtures.ts';
 
 /**
@@ -104,8 +104,7 @@ describe.each(runtimes)('http check secrets ($runtime runtime)', ({ start }) => 
     expect(paged.text).not.toContain('abc123');
     expect((await call('GET', `/v1/checks/${id}`)).body.target_url).toBe(target);
 
-    const skill = await call('POST', '/v1/skills', CATALOG_OPS_MANIFEST);
-    expect([201, 409]).toContain(skill.status);
+    await enableToolsets(api, api.adminKey);
     const viewer: Principal = {
       tenantId: api.tenantId,
       userId: 'usr_viewer',

@@ -221,13 +221,14 @@ afterAll(async () => {
 });
 
 describe('MCP through the cloud handler (function URL, fake streaming runtime, DynamoDB Local)', () => {
-  it('lists no tools before a skill is registered, over Streamable HTTP', async () => {
+  it('lists a new tenant’s catalog-ops tools and find_tools, over Streamable HTTP', async () => {
     const client = await connect('streamable', keyA);
-    expect((await client.listTools()).tools).toEqual([]);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(
+      [...CATALOG_OPS_MANIFEST.tools.map((t) => t.name), 'find_tools'].sort(),
+    );
   });
 
-  it('lists and calls the catalog tools over Streamable HTTP once catalog-ops is registered', async () => {
-    expect((await call('POST', '/v1/skills', keyA, CATALOG_OPS_MANIFEST)).status).toBe(201);
+  it('lists and calls the catalog tools over Streamable HTTP: a new tenant starts with catalog-ops', async () => {
     await call('POST', '/v1/blueprints', keyA, { slug: 'service', name: 'Service' });
     await call('POST', '/v1/blueprints/service/entities', keyA, { slug: 'checkout', name: 'Checkout' });
 

@@ -6,8 +6,8 @@ import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
  * What the console says after a user acts (issue 25, items 7 to 9): the delivery log names each
- * event in words, a save says it was saved, and "Enable catalog tools" turns the built-in MCP tools
- * on once, whatever is pressed after.
+ * event in words, a save says it was saved, and a built-in toolset's "Enable" button turns its MCP
+ * tools on once, whatever is pressed after.
  */
 
 const CATALOG_TOOLS = CATALOG_OPS_MANIFEST.tools.map((t) => t.name).sort();
@@ -126,29 +126,31 @@ describe('console words and confirmations', { timeout: 90_000 }, () => {
     await p.close();
   });
 
-  it('turns the built-in catalog tools on with one button, and back on after they were disabled', async () => {
-    expect(await mcpToolNames()).toEqual([]);
+  it('shows catalog-ops on for a new account and turns a toolset on, or back on, with one button', async () => {
+    expect(await mcpToolNames()).toEqual([...CATALOG_TOOLS, 'find_tools'].sort());
     const p = await openSignedIn(rig, { path: '/skills' });
-    await p.page.getByText('The built-in catalog tools').first().waitFor();
-    await p.page.getByRole('button', { name: 'Enable catalog tools' }).click();
-    await expectText(
-      p.page.getByRole('status').filter({ hasText: 'catalog tools are on' }),
-      new RegExp(`are on: MCP clients see ${CATALOG_TOOLS.length} tools`),
-    );
-    await expectCount(p.page.getByRole('button', { name: 'Enable catalog tools' }), 0);
-    expect(await mcpToolNames()).toEqual(CATALOG_TOOLS);
+    const catalog = p.page.getByRole('listitem', { name: 'catalog-ops' });
+    await expectText(catalog, /On: MCP clients see its tools/);
+    await expectCount(catalog.getByRole('button'), 0);
 
     // Disabled elsewhere: the page offers the button again, and pressing it turns the same skill back on.
     const off = await rig.api('PUT', '/v1/skills/catalog-ops', { enabled: false });
     expect(off.status).toBe(200);
-    expect(await mcpToolNames()).toEqual([]);
+    expect(await mcpToolNames()).toEqual(['find_tools']);
     await p.page.reload();
-    await p.page.getByRole('button', { name: 'Enable catalog tools' }).click();
-    await p.page.getByText(/catalog tools are on/).waitFor();
-    expect(await mcpToolNames()).toEqual(CATALOG_TOOLS);
+    await catalog.getByRole('button', { name: 'Enable catalog-ops' }).click();
+    await expectText(catalog, /On: MCP clients see its tools/);
+    expect(await mcpToolNames()).toEqual([...CATALOG_TOOLS, 'find_tools'].sort());
+
+    // Another toolset: one press registers it.
+    const checks = p.page.getByRole('listitem', { name: 'check-ops' });
+    await checks.getByRole('button', { name: 'Enable check-ops' }).click();
+    await expectText(checks, /On: MCP clients see its tools/);
+    expect(await mcpToolNames()).toEqual(
+      expect.arrayContaining(['run_check', 'update_check', 'delete_check']),
+    );
     const skills = await rig.api<{ slug: string }[]>('GET', '/v1/skills');
-    expect(skills.body.map((s) => s.slug)).toEqual(['catalog-ops']);
-    await expectCount(p.page.getByRole('button', { name: 'Update catalog tools' }), 0);
+    expect(skills.body.map((s) => s.slug)).toEqual(['catalog-ops', 'check-ops']);
 
     // Registered by an earlier version (create_check without `name`): the page offers the update,
     // which sends this version's manifest, so MCP clients may name the checks they create.
@@ -158,13 +160,12 @@ describe('console words and confirmations', { timeout: 90_000 }, () => {
         ? { ...t, inputSchema: { ...t.inputSchema, properties: olderProperties } }
         : t,
     );
-    expect((await rig.api('PUT', '/v1/skills/catalog-ops', { tools: older })).status).toBe(200);
+    const put = await rig.api('PUT', '/v1/skills/catalog-ops', { tools: older, version: '1.0.0' });
+    expect(put.status).toBe(200);
     await p.page.reload();
-    await p.page.getByText(/registered by an earlier version of Vigil/).waitFor();
-    await p.page.getByRole('button', { name: 'Update catalog tools' }).click();
-    // The button reads 'Updating…' while the call runs; the notice goes only once the page re-read the skill.
-    await expectCount(p.page.getByText(/registered by an earlier version of Vigil/), 0);
-    await expectCount(p.page.getByRole('button', { name: /Update catalog tools|Updating/ }), 0);
+    await expectText(catalog, /registered it: its tools are out of date/);
+    await catalog.getByRole('button', { name: 'Update catalog-ops' }).click();
+    await expectText(catalog, /On: MCP clients see its tools/);
     const updated = await rig.api<{ tools: { name: string; inputSchema: { properties: object } }[] }>(
       'GET',
       '/v1/skills/catalog-ops',

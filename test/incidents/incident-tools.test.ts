@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { connectSdkClient } from '../mcp/sdk-client.ts';
 import { runtimes } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { useIncidentApi } from './use-incident-api.ts';
 
 /** The incident MCP tools through the official SDK client, in both runtimes. */
@@ -14,7 +14,7 @@ describe.each(runtimes)('incident MCP tools ($runtime)', ({ start }) => {
   let entityId: string;
 
   beforeAll(async () => {
-    await call('POST', '/v1/skills', CATALOG_OPS_MANIFEST, 201);
+    await enableToolsets(api(), api().adminKey);
     const made = await fx.entityWithCheck('API');
     entityId = made.entityId;
     await fx.result(made.checkId, true);

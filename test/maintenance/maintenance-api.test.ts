@@ -235,11 +235,7 @@ describe.each(runtimes)('maintenance windows ($runtime runtime)', ({ start }) =>
       readOnly: false,
     };
     const viewer: Principal = { ...admin, keyId: 'key_viewer', readOnly: true };
-    const registered = await req(
-      'POST',
-      '/v1/skills',
-      (await import('../../lib/mcp/builtin-tools.ts')).CATALOG_OPS_MANIFEST,
-    );
+    const registered = await req('POST', '/v1/skills/builtin/incident-ops');
 
     expect(registered.status, registered.text).toBe(201);
     const made = await api.app.tools.call(admin, 'create_maintenance', {

@@ -3,10 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { newCheck, quietTcpCheck } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { runCellSlot } from '../support/cell-fixtures.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { connectSdkClient } from './sdk-client.ts';
 
 /**
@@ -64,7 +64,7 @@ describe.each(runtimes)('MCP agent tools ($runtime runtime)', ({ start }) => {
     );
     await runCellSlot(api, { slotMs: Date.now() - 60_000, answers: { [down]: false } });
     await runCellSlot(api, { slotMs: Date.now() - 60_000, answers: { [up]: true } });
-    await post('/v1/skills', CATALOG_OPS_MANIFEST);
+    await enableToolsets(api, api.adminKey);
     const action = await post('/v1/actions', {
       name: 'Deploy',
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/deploy`,
@@ -123,7 +123,7 @@ describe.each(runtimes)('MCP agent tools ($runtime runtime)', ({ start }) => {
 
   it('knows nothing of another tenant', async () => {
     const other = await api.createTenant('Other');
-    await post('/v1/skills', CATALOG_OPS_MANIFEST, other.key);
+    await enableToolsets(api, other.key);
     const run = await call('get_action_run', { execution_id: executionId }, other.key);
     expect(run.isError).toBe(true);
     expect(JSON.stringify(run.content)).toContain('NOT_FOUND');

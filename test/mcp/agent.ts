@@ -10,6 +10,11 @@ export const WRITING_TOOLS = [
   'create_page_incident',
   'update_page_incident',
   'apply_config',
+  'update_check',
+  'delete_check',
+  'silence_check',
+  'start_maintenance',
+  'resolve_incident',
 ];
 
 /** An agent calling the tools as an admin of `tenantId` with a key that may write. */

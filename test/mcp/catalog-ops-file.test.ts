@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
+import { BUILTIN_TOOLSETS, CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 
 /**
  * web/src/skills/catalog-ops.json is the catalog-ops manifest as a file: the console's "Enable
@@ -11,5 +11,18 @@ describe('the catalog-ops manifest file', () => {
   it('is CATALOG_OPS_MANIFEST exactly', () => {
     const file = join(import.meta.dirname, '..', '..', 'web', 'src', 'skills', 'catalog-ops.json');
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(JSON.parse(JSON.stringify(CATALOG_OPS_MANIFEST)));
+  });
+
+  it('web/src/skills/toolsets.json is the built-in toolsets in brief, for the console', () => {
+    const file = join(import.meta.dirname, '..', '..', 'web', 'src', 'skills', 'toolsets.json');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(
+      BUILTIN_TOOLSETS.map((t) => ({
+        slug: t.slug,
+        name: t.name,
+        description: t.description,
+        version: t.version,
+        tools: t.tools.map((tool) => tool.name),
+      })),
+    );
   });
 });

@@ -1,11 +1,11 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import type { ProbeOutcome, Prober } from '../../lib/probes/types.ts';
 import { newCheck, newEntity, quietTcpCheck } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { probeCellSlot } from '../support/cell-fixtures.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { connectSdkClient } from './sdk-client.ts';
 
 /**
@@ -61,8 +61,7 @@ describe.each(runtimes)('MCP get_check_results paging ($runtime runtime)', ({ st
       });
       await probeCellSlot(api, prober, checkId, at);
     }
-    const skill = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
-    expect(skill.status, skill.text).toBe(201);
+    await enableToolsets(api, api.adminKey);
     client = await connectSdkClient(api, api.adminKey);
   }, 300_000);
   afterAll(async () => {

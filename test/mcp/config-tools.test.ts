@@ -1,7 +1,7 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { connectSdkClient } from './sdk-client.ts';
 
 /**
@@ -44,7 +44,7 @@ describe.each(runtimes)('MCP plan_config and apply_config ($runtime runtime)', (
 
   beforeAll(async () => {
     api = await start();
-    await post('/v1/skills', CATALOG_OPS_MANIFEST);
+    await enableToolsets(api, api.adminKey);
     const invitation = await post('/v1/settings/users/invite', {
       email: `member-${Math.random().toString(36).slice(2)}@example.com`,
       role: 'member',

@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { newEntity } from '../checks/check-fixtures.ts';
 import {
   type ApiHarness,
@@ -13,6 +13,7 @@ import {
   type LocalHarness,
   startLocalHarness,
 } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { agentAdmin } from './agent.ts';
 
 /**
@@ -60,8 +61,7 @@ describe.each(bothRuntimes)(
       });
       admin = agentAdmin(api.tenantId);
       entityId = await newEntity(api);
-      const res = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
-      expect(res.status, res.text).toBe(201);
+      await enableToolsets(api, api.adminKey);
     });
     afterAll(async () => {
       await api?.close();
@@ -189,8 +189,7 @@ describe('MCP create_check of a tcp check through the MCP SDK client (local runt
       scheduler: false,
       env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8', VIGIL_ALLOW_PRIVATE_TARGETS: 'true' },
     });
-    const res = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
-    expect(res.status, res.text).toBe(201);
+    await enableToolsets(api, api.adminKey);
     client = new Client({ name: 'vigil-test', version: '1.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL('/v1/mcp', api.local.url), {

@@ -1,7 +1,7 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { pushCheck } from './agent.ts';
 import { connectSdkClient } from './sdk-client.ts';
 
@@ -51,7 +51,7 @@ describe.each(runtimes)('MCP explain counts ($runtime runtime)', ({ start }) => 
   beforeAll(async () => {
     api = await start({ env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' } });
     client = await connectSdkClient(api, api.adminKey);
-    await post('/v1/skills', CATALOG_OPS_MANIFEST);
+    await enableToolsets(api, api.adminKey);
     await post('/v1/blueprints', { slug: 'service', name: 'Service' });
     for (const slug of ['shop', 'mail']) {
       ids[slug] = (await post('/v1/blueprints/service/entities', { slug, name: slug })).id;

@@ -1,10 +1,10 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordPushStart } from '../../lib/checks/probing.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { newPing, type PingRecord, pingRecordedOp } from '../../lib/push/log/ping-items.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { connectSdkClient } from './sdk-client.ts';
 
 /**
@@ -117,7 +117,7 @@ describe.each(runtimes)('MCP heartbeats ($runtime runtime)', ({ start }) => {
     ]);
     await seed('failing', [{ atMs: NOW - 5 * MIN, kind: 'exit', exit_status: 1, body: 'x'.repeat(5000) }]);
     await api.drainChanges();
-    await post('/v1/skills', CATALOG_OPS_MANIFEST);
+    await enableToolsets(api, api.adminKey);
     const viewerKey = (await post('/v1/auth/keys', { label: 'viewer', is_read_only: true })).key;
     admin = await connectSdkClient(api, api.adminKey);
     viewer = await connectSdkClient(api, viewerKey);
@@ -240,7 +240,7 @@ describe.each(runtimes)('MCP heartbeats ($runtime runtime)', ({ start }) => {
     expect(text(pull)).toContain('CONFLICT');
 
     const other = await api.createTenant('Elsewhere');
-    await api.request('POST', '/v1/skills', { key: other.key, body: CATALOG_OPS_MANIFEST });
+    await enableToolsets(api, other.key);
     const intruder = await connectSdkClient(api, other.key);
     try {
       const foreign = await call(intruder, 'get_ping_log', { check_id: checks.up });

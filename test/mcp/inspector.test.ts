@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import { enableToolsets, TOOLSET_TOOL_NAMES } from '../support/toolsets.ts';
 
 const run = promisify(execFile);
 // The Inspector needs Node >= 22.19: it runs on the project's Node 24, the one running this test.
@@ -33,19 +33,18 @@ describe('the MCP Inspector CLI against the local runtime', () => {
 
   beforeAll(async () => {
     api = await startLocalHarness({ scheduler: false });
-    const res = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
-    expect(res.status, res.text).toBe(201);
+    await enableToolsets(api, api.adminKey);
   });
   afterAll(async () => {
     await api.close();
   });
 
   it.each(['http', 'sse'] as const)(
-    'lists the catalog-ops tools over %s',
+    'lists every toolset’s tools and find_tools over %s',
     async (transport) => {
       const out = await inspect(transport, '--method', 'tools/list');
       expect(out.tools.map((t: { name: string }) => t.name)).toEqual(
-        CATALOG_OPS_MANIFEST.tools.map((t) => t.name).sort(),
+        [...TOOLSET_TOOL_NAMES, 'find_tools'].sort(),
       );
       const createCheck = out.tools.find((t: { name: string }) => t.name === 'create_check');
       expect(createCheck.annotations).toMatchObject({ readOnlyHint: false });

@@ -1,9 +1,9 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newCheck, newEntity, quietTcpCheck } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { connectSdkClient } from './sdk-client.ts';
 
 /**
@@ -83,8 +83,7 @@ describe.each(runtimes)('MCP and located checks ($runtime runtime)', ({ start })
         })
       ).status,
     ).toBe('recorded');
-    const skill = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
-    expect(skill.status, skill.text).toBe(201);
+    await enableToolsets(api, api.adminKey);
     client = await connectSdkClient(api, api.adminKey);
   }, 120_000);
   afterAll(async () => {

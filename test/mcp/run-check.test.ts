@@ -1,9 +1,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { newEntity } from '../checks/check-fixtures.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
 import { startStatusServer } from '../support/status-server.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 
 /** run_check through the MCP SDK's client: a probe now, its result stored with `manual: true`. */
 describe('the run_check tool (local runtime)', () => {
@@ -28,7 +28,7 @@ describe('the run_check tool (local runtime)', () => {
     api = await startLocalHarness({ scheduler: false, env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' } });
     const call = async (path: string, body: unknown) =>
       api.request('POST', path, { key: api.adminKey, body });
-    expect((await call('/v1/skills', CATALOG_OPS_MANIFEST)).status).toBe(201);
+    await enableToolsets(api, api.adminKey);
     readOnlyKey = (await call('/v1/auth/keys', { label: 'viewer', is_read_only: true })).body.key;
     const entityId = await newEntity(api);
     const created = await call('/v1/checks', {

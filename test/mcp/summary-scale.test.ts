@@ -6,10 +6,10 @@ import {
   readStatusCounters,
   seededEntryOp,
 } from '../../lib/catalog/entity-state-index-items.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import type { WriteOp } from '../../lib/store/table.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { connectSdkClient } from './sdk-client.ts';
 
 /**
@@ -66,11 +66,7 @@ describe('MCP tools at 100,000 entities (local runtime, SQLite)', () => {
     // The counts as the status migration puts them, held on the counter item the start-up left.
     const before = await readStatusCounters(api.table, api.tenantId);
     await api.table.transact([countersSeededOp(api.tenantId, counts, before)]);
-    const registered = await api.request('POST', '/v1/skills', {
-      key: api.adminKey,
-      body: CATALOG_OPS_MANIFEST,
-    });
-    expect(registered.status, registered.text).toBe(201);
+    await enableToolsets(api, api.adminKey);
   }, 600_000);
   afterAll(async () => {
     await api?.close();

@@ -1,7 +1,8 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
+import { BUILTIN_TOOLS } from '../../lib/mcp/builtin-tools.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { dependsOn, pushCheck, runbooks } from './agent.ts';
 import { connectSdkClient } from './sdk-client.ts';
 
@@ -111,7 +112,7 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
       latency_ms: 1500,
       error_message: 'latency 1500 ms is above degraded_latency_ms 1000',
     });
-    await post('/v1/skills', CATALOG_OPS_MANIFEST);
+    await enableToolsets(api, api.adminKey);
     const incidents = await api.request('GET', `/v1/incidents?entity_id=${ids.ledger}`, {
       key: api.adminKey,
     });
@@ -273,8 +274,29 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
         ledger,
         ['On call for Ledger (service/ledger)', 'nobody. "Ledger" has no owning team'],
       ],
+      update_check: [
+        { check_id: checks.ledger, changes: { failure_threshold: 3 } },
+        [
+          'check "Ledger port" of Ledger (service/ledger) would change failure_threshold',
+          'Nothing was changed',
+        ],
+      ],
+      delete_check: [
+        { check_id: checks.ledger },
+        ['check "Ledger port" of Ledger (service/ledger)', 'Nothing was deleted'],
+      ],
+      silence_check: [
+        { check_id: checks.ledger, silenced: false },
+        ['silence of check "Ledger port" of Ledger (service/ledger)'],
+      ],
+      resolve_incident: [{ incident_id: incidentId }, ['The incident of Ledger']],
+      start_maintenance: [
+        { name: 'Ledger reindex', entity_ids: [ids.ledger], duration_minutes: 10 },
+        ['Started maintenance window "Ledger reindex" now'],
+      ],
+      find_tools: [{ query: 'check' }, ['tool(s)', 'enabled']],
     };
-    expect(Object.keys(expected).sort()).toEqual(CATALOG_OPS_MANIFEST.tools.map((t) => t.name).sort());
+    expect(Object.keys(expected).sort()).toEqual(BUILTIN_TOOLS.map((t) => t.name).sort());
     const summaries = [summaryOf(window), summaryOf(ran)];
     expect(summaryOf(ran)).toContain('Ran action "Restart ledger"');
     for (const [name, [args, names]] of Object.entries(expected)) {

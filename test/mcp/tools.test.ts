@@ -4,11 +4,12 @@ import type { AddressInfo } from 'node:net';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newCheck, quietTcpCheck } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { runCellSlot } from '../support/cell-fixtures.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { agentAdmin, dependsOn, runbooks } from './agent.ts';
 
 /**
@@ -115,7 +116,7 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
         body_template: '{"reason":"{{reason}}"}',
       })
     ).id;
-    await post('/v1/skills', CATALOG_OPS_MANIFEST);
+    await enableToolsets(api, api.adminKey);
   });
   afterAll(async () => {
     await api?.close();
@@ -195,11 +196,7 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
     expect(data(result).check_name).toBe('TCP 127.0.0.1:9');
     // Another tenant with the same tools cannot read this tenant's check.
     const other = await api.createTenant('Other');
-    const registered = await api.request('POST', '/v1/skills', {
-      key: other.key,
-      body: CATALOG_OPS_MANIFEST,
-    });
-    expect(registered.status, registered.text).toBe(201);
+    await enableToolsets(api, other.key);
     const elsewhere = await call(
       'get_check_results',
       { check_id: dbCheck },
@@ -309,8 +306,8 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
       { entity_id: ids.api, target_url: `${receiver.url}/healthy` },
       { ...admin, tenantId: elsewhere.tenantId },
     );
-    // Another tenant has no skill: the tool does not exist for it.
-    expect(foreign).toBeUndefined();
+    // Another tenant has create_check too (its starter catalog-ops), but not this tenant's entity.
+    expect(text(foreign)).toBe('NOT_FOUND: entity not found');
   });
 
   it('answers arguments that break the inputSchema with an isError result naming the problems', async () => {
@@ -481,10 +478,13 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
   it('scopes tools to the tenant: another tenant sees its own skills and data only', async () => {
     const other = await api.createTenant('Isolated');
     const caller = { ...admin, tenantId: other.tenantId };
-    expect(await api.app.tools.list(caller)).toEqual([]);
+    // A new tenant starts with catalog-ops (and find_tools, always listed); deleted, only find_tools is left.
+    const names = async () => (await api.app.tools.list(caller)).map((t) => t.name);
+    expect(await names()).toEqual([...CATALOG_OPS_MANIFEST.tools.map((t) => t.name), 'find_tools']);
+    expect((await api.request('DELETE', '/v1/skills/catalog-ops', { key: other.key })).status).toBe(204);
+    expect(await names()).toEqual(['find_tools']);
     expect(await call('get_status_summary', {}, caller)).toBeUndefined();
-    const res = await api.request('POST', '/v1/skills', { key: other.key, body: CATALOG_OPS_MANIFEST });
-    expect(res.status, res.text).toBe(201);
+    await enableToolsets(api, other.key);
     expect(data(await call('get_status_summary', {}, caller))).toMatchObject({ total: 0, entities: [] });
     const foreign = await call('get_entity', { blueprint_slug: 'service', entity_slug: 'db' }, caller);
     expect(foreign?.isError).toBe(true);
@@ -510,8 +510,7 @@ describe.each(runtimes)('MCP create_check under the SSRF rules of checks ($runti
   beforeAll(async () => {
     receiver = await startReceiver();
     api = await start({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'false' } });
-    const res = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
-    expect(res.status, res.text).toBe(201);
+    await enableToolsets(api, api.adminKey);
   });
   afterAll(async () => {
     await api?.close();

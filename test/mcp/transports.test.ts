@@ -1,8 +1,9 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import { enableToolsets, TOOLSET_TOOL_NAMES } from '../support/toolsets.ts';
 import { WRITING_TOOLS } from './agent.ts';
 
 const transports = {
@@ -38,14 +39,14 @@ describe.each(Object.entries(transports))('MCP over %s (local runtime)', (_name,
     await api.close();
   });
 
-  it('lists no tools before a skill is registered, then the catalog-ops tools with annotations', async () => {
+  it('lists catalog-ops and find_tools for a new tenant, then every toolset’s tools with annotations', async () => {
     const client = await connect();
-    expect((await client.listTools()).tools).toEqual([]);
-    const res = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
-    expect(res.status, res.text).toBe(201);
+    const first = (await client.listTools()).tools.map((t) => t.name);
+    expect(first).toEqual([...CATALOG_OPS_MANIFEST.tools.map((t) => t.name), 'find_tools'].sort());
+    await enableToolsets(api, api.adminKey);
     const { tools, nextCursor } = await client.listTools();
     expect(nextCursor).toBeUndefined();
-    expect(tools.map((t) => t.name)).toEqual(CATALOG_OPS_MANIFEST.tools.map((t) => t.name).sort());
+    expect(tools.map((t) => t.name)).toEqual([...TOOLSET_TOOL_NAMES, 'find_tools'].sort());
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.annotations?.readOnlyHint).toBe(!WRITING_TOOLS.includes(tool.name));
@@ -112,7 +113,9 @@ describe.each(Object.entries(transports))('MCP over %s (local runtime)', (_name,
   it("shows another tenant none of this tenant's tools", async () => {
     const other = await api.createTenant('other');
     const client = await connect(other.key);
-    expect((await client.listTools()).tools).toEqual([]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(
+      [...CATALOG_OPS_MANIFEST.tools.map((t) => t.name), 'find_tools'].sort(),
+    );
   });
 
   it("drops a disabled skill's tools and brings them back when it is enabled", async () => {
@@ -122,12 +125,14 @@ describe.each(Object.entries(transports))('MCP over %s (local runtime)', (_name,
       body: { enabled: false },
     });
     expect(disable.status, disable.text).toBe(200);
-    expect((await client.listTools()).tools).toEqual([]);
+    const left = (await client.listTools()).tools.map((t) => t.name);
+    expect(left).not.toContain('get_status_summary');
+    expect(left).toContain('find_tools');
     await expect(client.callTool({ name: 'get_status_summary', arguments: {} })).rejects.toMatchObject({
       code: -32602,
     });
     await api.request('PUT', '/v1/skills/catalog-ops', { key: api.adminKey, body: { enabled: true } });
-    expect((await client.listTools()).tools.length).toBe(CATALOG_OPS_MANIFEST.tools.length);
+    expect((await client.listTools()).tools.length).toBe(TOOLSET_TOOL_NAMES.length + 1);
   });
 });
 

@@ -1,9 +1,9 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { type Joined, join } from '../auth/team-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { connectSdkClient } from './sdk-client.ts';
 
 /**
@@ -59,7 +59,7 @@ describe.each(runtimes)('MCP who_is_on_call ($runtime runtime)', ({ start }) => 
     shopId = (await post('/v1/blueprints/service/entities', { slug: 'shop-api', name: 'Shop API' })).id;
     await post('/v1/blueprints/service/entities', { slug: 'lonely', name: 'Lonely' });
     await post(`/v1/teams/${teamId}/entities`, { entity_id: shopId });
-    await post('/v1/skills', CATALOG_OPS_MANIFEST);
+    await enableToolsets(api, api.adminKey);
     const viewerKey = (await post('/v1/auth/keys', { label: 'viewer', is_read_only: true })).key;
     viewer = await connectSdkClient(api, viewerKey);
   });
@@ -115,7 +115,7 @@ describe.each(runtimes)('MCP who_is_on_call ($runtime runtime)', ({ start }) => 
     expect(half.isError).toBe(true);
 
     const other = await api.createTenant('Other');
-    await api.request('POST', '/v1/skills', { key: other.key, body: CATALOG_OPS_MANIFEST });
+    await enableToolsets(api, other.key);
     const stranger = await connectSdkClient(api, other.key);
     try {
       const theirs = await call(stranger, { team_id: teamId });

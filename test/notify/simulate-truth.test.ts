@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { runtimes } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { outcomeResult } from './support/alert-truth-model.ts';
 import { tlsReceiverPerFile, useNotifyRuntime } from './support/notify-runtime.ts';
 
@@ -96,7 +96,7 @@ describe.each(runtimes)('what each channel was told ($runtime runtime)', ({ star
       role: 'admin',
       readOnly: true,
     };
-    await call('POST', '/v1/skills', CATALOG_OPS_MANIFEST);
+    await enableToolsets(api(), api().adminKey);
     const tool = await api().app.tools.call(viewer, 'explain_alerting', {
       entity_id: entity.id,
       to_state: 'up',

@@ -1,9 +1,9 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { harnessFetch } from '../mcp/sdk-client.ts';
 import { csrfOf, GOOD_PASSWORD, setPassword, signedIn } from '../people/session-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 import { connectWithOauth, MCP_URL, PUBLIC_URL, postForm, TestProvider } from './oauth-support.ts';
 
 const WRITING_TOOLS = ['create_check', 'acknowledge_incident', 'add_incident_note', 'create_maintenance'];
@@ -37,8 +37,7 @@ describe.each(runtimes)('OAuth for MCP clients end to end ($runtime)', ({ start 
 
   beforeAll(async () => {
     api = await start({ env: { VIGIL_PUBLIC_URL: PUBLIC_URL }, scheduler: false });
-    const skill = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
-    expect(skill.status, skill.text).toBe(201);
+    await enableToolsets(api, api.adminKey);
     const me = await api.request('GET', '/v1/me', { key: api.adminKey });
     expect((await setPassword(api, api.adminKey, { password: GOOD_PASSWORD })).status).toBeLessThan(300);
     const id = await signedIn(api, me.body.user.email);

@@ -1,9 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newEntity } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 
 /**
  * A push check's schedule as the API takes it, in both runtimes: a 5-field cron read in an IANA
@@ -107,7 +107,7 @@ describe.each(runtimes)('push check schedules ($runtime runtime)', ({ start }) =
   });
 
   it('MCP create_check takes a schedule and refuses one with interval_seconds, as the API does', async () => {
-    expect((await call('POST', '/v1/skills', CATALOG_OPS_MANIFEST)).status).toBeLessThan(300);
+    await enableToolsets(api, api.adminKey);
     const admin = {
       tenantId: api.tenantId,
       userId: 'usr_agent',

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
-import { BUILTIN_TOOLS, CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
+import { BUILTIN_TOOLS, BUILTIN_TOOLSETS } from '../../lib/mcp/builtin-tools.ts';
 import { WRITING_TOOLS } from '../mcp/agent.ts';
 import { connectSdkClient } from '../mcp/sdk-client.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
@@ -14,12 +14,14 @@ import { type ApiHarness, runtimes } from '../support/api-harness.ts';
  * JSON-RPC -32602), and the call changes nothing.
  */
 
-type ManifestTool = (typeof CATALOG_OPS_MANIFEST.tools)[number];
+type ManifestTool = (typeof BUILTIN_TOOLSETS)[number]['tools'][number];
+/** Listed whatever the manifests: find_tools (tool-catalog.ts). */
+const ALWAYS = 'find_tools';
 type Claim = 'spec-shaped' | 'all claim read-only' | 'all claim writes';
 
-/** The catalog-ops tools as a manifest of that kind would describe them. */
+/** Every toolset's tools as a manifest of that kind would describe them. */
 function builtinManifestTools(claim: Claim) {
-  return CATALOG_OPS_MANIFEST.tools.map(({ annotations: _own, ...tool }: ManifestTool) =>
+  return BUILTIN_TOOLSETS.flatMap((t) => t.tools).map(({ annotations: _own, ...tool }: ManifestTool) =>
     claim === 'spec-shaped'
       ? tool
       : { ...tool, annotations: { readOnlyHint: claim === 'all claim read-only' } },
@@ -78,15 +80,17 @@ describe.each(runtimes)('MCP tool rights of read-only keys ($runtime runtime)', 
                 starts_at: '2099-01-01T00:00:00.000Z',
                 ends_at: '2099-01-01T01:00:00.000Z',
               }
-            : name === 'apply_config'
-              ? {
-                  document: {
-                    apiVersion: 'vigil/v1',
-                    kind: 'Config',
-                    blueprints: [{ slug: 'rights', name: 'Rights' }],
-                  },
-                }
-              : {};
+            : name === 'start_maintenance'
+              ? { duration_minutes: 5, entity_ids: [entityId] }
+              : name === 'apply_config'
+                ? {
+                    document: {
+                      apiVersion: 'vigil/v1',
+                      kind: 'Config',
+                      blueprints: [{ slug: 'rights', name: 'Rights' }],
+                    },
+                  }
+                : {};
 
   const sdk = async (key: string) => {
     const client = await connectSdkClient(api, key);
@@ -125,6 +129,8 @@ describe.each(runtimes)('MCP tool rights of read-only keys ($runtime runtime)', 
       readOnly: false,
     };
     viewer = { ...admin, keyId: 'key_viewer', readOnly: true };
+    // The tenant's starter catalog-ops would hold the names the manifests below claim.
+    expect((await api.request('DELETE', '/v1/skills/catalog-ops', { key: api.adminKey })).status).toBe(204);
     await post('/v1/blueprints', { slug: 'service', name: 'Service' });
     entityId = (await post('/v1/blueprints/service/entities', { slug: 'api', name: 'API' })).id;
     // A placeholder host is checked only when the action runs; a run, even a blocked one, is recorded.
@@ -138,7 +144,7 @@ describe.each(runtimes)('MCP tool rights of read-only keys ($runtime runtime)', 
   });
 
   it('covers every built-in tool', () => {
-    expect(CATALOG_OPS_MANIFEST.tools.map((t) => t.name).sort()).toEqual(
+    expect([...builtinManifestTools('spec-shaped').map((t) => t.name), ALWAYS].sort()).toEqual(
       BUILTIN_TOOLS.map((t) => t.name).sort(),
     );
     expect(BUILTIN_TOOLS.filter((t) => t.annotations.readOnlyHint).map((t) => t.name)).toEqual(
@@ -162,7 +168,10 @@ describe.each(runtimes)('MCP tool rights of read-only keys ($runtime runtime)', 
       expect(res.status, res.text).toBe(201);
       const own = new Map(BUILTIN_TOOLS.map((t) => [t.name, t.annotations.readOnlyHint]));
       // The rule: a built-in's own readOnlyHint; a runbook tool never reads only.
-      tools = manifestTools.map((t) => ({ name: t.name, readOnly: own.get(t.name) ?? false }));
+      tools = [...manifestTools.map((t) => t.name), ALWAYS].map((name) => ({
+        name,
+        readOnly: own.get(name) ?? false,
+      }));
     });
     afterAll(async () => {
       // Frees the tool names for the next manifest.

@@ -218,6 +218,8 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
   // A status page's written incidents, and a month of its public archive.
   if (route.path.startsWith('/v1/status-pages/') && param === 'incident_id') return fx.ids.pageIncident ?? '';
   if (param === 'month') return '2026-06';
+  // A built-in toolset the fixture tenant has not registered (enabling it writes a skill).
+  if (param === 'toolset') return 'status-page-ops';
   // A team's owned entity is named by its id (the fixture team owns entity a).
   if (route.path.startsWith('/v1/teams/') && param === 'entity_id') return fx.ids.entityId ?? '';
   // A subscriber of the page, and a token of a subscriber's link (never valid here: its page answers 404).
@@ -378,6 +380,7 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'DELETE /v1/actions/{id}': undefined,
     'POST /v1/actions/{id}/run': { vars: {} },
     'POST /v1/incidents/{incident_id}/acknowledge': undefined,
+    'POST /v1/incidents/{incident_id}/resolve': undefined,
     'POST /v1/incidents/{incident_id}/notes': { text: 'a note' },
     'POST /v1/maintenance': maintenanceBody(fx),
     'PUT /v1/maintenance/{id}': maintenanceBody(fx),
@@ -402,6 +405,7 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'POST /v1/skills': { slug: 'another-skill', name: 'Another', version: '1.0.0', tools: [] },
     'PUT /v1/skills/{slug}': { enabled: false },
     'DELETE /v1/skills/{slug}': undefined,
+    'POST /v1/skills/builtin/{toolset}': undefined,
     // An empty document: a plan or apply of it changes nothing.
     'POST /v1/config/plan': { apiVersion: 'vigil/v1', kind: 'Config' },
     'POST /v1/config/apply': { apiVersion: 'vigil/v1', kind: 'Config' },

@@ -6,9 +6,15 @@ import { createFixture, denialFailures, type TenantFixture } from './route-fixtu
 /** Routes that reference another object only through the body: sent with tenant A's ids. */
 const BODY_REFERENCES = new Set(['POST /v1/relations', 'POST /v1/checks', 'POST /v1/notify/simulate']);
 
+/** Routes whose path parameter names the same thing for every tenant (a built-in toolset), not an object of one. */
+const SHARED_NAMES = new Set(['POST /v1/skills/builtin/{toolset}']);
+
 function isolationCases(routes: Route[]): Route[] {
   return routes.filter(
-    (r) => r.auth === 'key' && (r.path.includes('{') || BODY_REFERENCES.has(`${r.method} ${r.path}`)),
+    (r) =>
+      r.auth === 'key' &&
+      !SHARED_NAMES.has(`${r.method} ${r.path}`) &&
+      (r.path.includes('{') || BODY_REFERENCES.has(`${r.method} ${r.path}`)),
   );
 }
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { WRITING_TOOLS } from '../mcp/agent.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 const tool = (name: string, overrides: Record<string, unknown> = {}) => ({
@@ -43,21 +42,22 @@ describe.each(runtimes)('skills API ($runtime runtime)', ({ start }) => {
     await api.close();
   });
 
-  it('lists no tools before any skill is registered, then registers the catalog-ops manifest', async () => {
-    expect(await enabledToolNames()).toEqual([]);
-    const res = await call('POST', '/v1/skills', CATALOG_OPS_MANIFEST);
-    expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({ slug: 'catalog-ops', version: '1.0.0', enabled: true });
+  it('starts a new tenant with the catalog-ops skill registered, as the built-in manifest is', async () => {
+    expect(await enabledToolNames()).toEqual(
+      CATALOG_OPS_MANIFEST.tools.map((t) => `catalog-ops:${t.name}`).sort(),
+    );
+    const res = await call('GET', '/v1/skills/catalog-ops');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ slug: 'catalog-ops', version: '2.0.0', enabled: true });
     expect(res.body.id).toMatch(/^skl_/);
     expect(res.body.created_at).toBe('2026-03-01T10:00:00.000Z');
     expect(res.body).not.toHaveProperty('revision');
     expect(res.body).not.toHaveProperty('tenant_id');
+    expect(res.body.tools).toEqual(CATALOG_OPS_MANIFEST.tools);
     const tools = await api.app.skills.listEnabledTools(api.tenantId);
-    expect(tools.map((t) => t.name)).toEqual(CATALOG_OPS_MANIFEST.tools.map((t) => t.name));
-    expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual(
-      WRITING_TOOLS,
-    );
-    expect((await call('GET', '/v1/skills/catalog-ops')).body.tools).toEqual(CATALOG_OPS_MANIFEST.tools);
+    expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([
+      'create_check',
+    ]);
   });
 
   it.each([
@@ -221,15 +221,16 @@ describe.each(runtimes)('skills API ($runtime runtime)', ({ start }) => {
   });
 
   it('keeps tenants apart: another tenant sees 404 and may use the same slugs and tool names', async () => {
+    expect((await call('POST', '/v1/skills', manifest('kappa', [tool('kappa_one')]))).status).toBe(201);
     const other = await api.createTenant('Neighbour');
     const as = (method: string, path: string, body?: unknown) => call(method, path, body, other.key);
-    expect((await as('GET', '/v1/skills/catalog-ops')).status).toBe(404);
-    expect((await as('PUT', '/v1/skills/catalog-ops', { enabled: false })).status).toBe(404);
-    expect((await as('DELETE', '/v1/skills/catalog-ops')).status).toBe(404);
-    expect((await as('GET', '/v1/skills')).body).toEqual([]);
-    expect(await enabledToolNames(other.tenantId)).toEqual([]);
-    expect((await as('POST', '/v1/skills', CATALOG_OPS_MANIFEST)).status).toBe(201);
-    expect((await as('POST', '/v1/skills', manifest('alpha', [tool('alpha_one')]))).status).toBe(201);
-    expect((await call('GET', '/v1/skills/catalog-ops')).body.enabled).toBe(true);
+    expect((await as('GET', '/v1/skills/kappa')).status).toBe(404);
+    expect((await as('PUT', '/v1/skills/kappa', { enabled: false })).status).toBe(404);
+    expect((await as('DELETE', '/v1/skills/kappa')).status).toBe(404);
+    expect((await as('GET', '/v1/skills')).body.map((s: { slug: string }) => s.slug)).toEqual([
+      'catalog-ops',
+    ]);
+    expect((await as('POST', '/v1/skills', manifest('kappa', [tool('kappa_one')]))).status).toBe(201);
+    expect((await call('GET', '/v1/skills/kappa')).body.enabled).toBe(true);
   });
 });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newCheck, newEntity, quietPushCheck, record } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { enableToolsets } from '../support/toolsets.ts';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -162,11 +162,7 @@ describe.each(runtimes)('uptime and SLOs ($runtime)', ({ start: startHarness }) 
     const other = await api.createTenant('uptime-other');
     const res = await api.request('GET', `/v1/checks/${first}/uptime`, { key: other.key });
     expect(res.status).toBe(404);
-    const registered = await api.request('POST', '/v1/skills', {
-      key: api.adminKey,
-      body: CATALOG_OPS_MANIFEST,
-    });
-    expect(registered.status, registered.text).toBe(201);
+    await enableToolsets(api, api.adminKey);
     const caller: Principal = {
       tenantId: api.tenantId,
       userId: 'usr_agent',

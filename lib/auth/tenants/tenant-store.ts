@@ -1,7 +1,7 @@
 import { isoTime } from '../../platform/clock.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import type { Table } from '../../store/table.ts';
+import type { Table, WriteOp } from '../../store/table.ts';
 import { newKeyCountOp } from '../keys/key-count-items.ts';
 import { newKeyOps } from '../keys/key-store.ts';
 import {
@@ -24,8 +24,15 @@ export interface CreateTenantInput {
   limits?: Partial<PlanLimits>;
 }
 
+/** Writes made with each new tenant, in its creation's transaction (the app's: the catalog-ops skill). */
+export type TenantStarter = (tenantId: string, nowMs: number) => WriteOp[];
+
 /** Tenants and users: creation by the operator, reads by the API. */
-export function createTenantStore(table: Table, clock: { now(): number }) {
+export function createTenantStore(
+  table: Table,
+  clock: { now(): number },
+  options: { starter?: TenantStarter | undefined } = {},
+) {
   const requireTenant = async (tenantId: string): Promise<Tenant> => {
     const tenant = await getTenant(table, tenantId);
     if (!tenant) throw new NotFoundError('tenant');
@@ -70,6 +77,7 @@ export function createTenantStore(table: Table, clock: { now(): number }) {
         ...userCreatedOps(user),
         ...key.ops,
         newKeyCountOp(tenant.id, 1, 1),
+        ...(options.starter?.(tenant.id, now) ?? []),
       ]);
       return { tenant, user, rawKey: key.raw };
     },

@@ -13,13 +13,15 @@ import type { ConfigEngine } from '../../config-doc/kind.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { IncidentService } from '../../incidents/incident-service.ts';
 import type { MaintenanceService } from '../../maintenance/maintenance-service.ts';
-import type { Simulator } from '../../notify/compose.ts';
+import type { PolicyService, Simulator } from '../../notify/compose.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Prober } from '../../probes/types.ts';
 import type { PingLogService } from '../../push/ping-log.ts';
+import type { CreateSkillBody } from '../../skills/manifest.ts';
+import type { SkillRecord } from '../../skills/skill-items.ts';
 import type { StatusService } from '../../status/status-service.ts';
 import type { PageIncidentService } from '../../status-pages/page-incidents.ts';
 import type { WhoService } from '../../teams/who-service.ts';
@@ -34,7 +36,12 @@ export interface BuiltinDeps {
   entityStore: Pick<EntityStore, 'getById' | 'get'>;
   relations: Pick<RelationStore, 'list'>;
   /** runNow: run_check's probe now (POST /v1/checks/{id}/run's). */
-  checkService: Pick<CheckService, 'list' | 'create' | 'requireCheck' | 'page'> & { runNow: RunNow };
+  checkService: Pick<
+    CheckService,
+    'list' | 'create' | 'requireCheck' | 'page' | 'read' | 'named' | 'update' | 'remove'
+  > & { runNow: RunNow };
+  /** silence_check: the checks' notification policies (POST /v1/checks/{id}/policy's service). */
+  policies: Pick<PolicyService, 'upsert'>;
   checkReads: Pick<CheckReadService, 'results' | 'transitions'>;
   /** list_heartbeats and get_ping_log: push checks' ping logs (GET /v1/checks/{id}/pings's service). */
   pingLog: Pick<PingLogService, 'page' | 'latest'>;
@@ -42,7 +49,7 @@ export interface BuiltinDeps {
   prober: Prober;
   /** The runtime: create_check refuses a check type it cannot run, before probing. */
   runtime: Runtime;
-  incidents: Pick<IncidentService, 'list' | 'get' | 'acknowledge' | 'addNote'>;
+  incidents: Pick<IncidentService, 'list' | 'get' | 'acknowledge' | 'resolve' | 'addNote'>;
   maintenance: Pick<MaintenanceService, 'list' | 'create'>;
   /** create_page_incident and update_page_incident: a status page's written incidents. */
   pageIncidents: Pick<PageIncidentService, 'create' | 'addUpdate'>;
@@ -60,6 +67,10 @@ export interface BuiltinDeps {
   config?: () => ConfigEngine | undefined;
   /** who_is_on_call: GET /v1/oncall's service (lib/teams). */
   who: Pick<WhoService, 'whoIsOnCall'>;
+  /** find_tools: the tenant's registered skills (enabled or not)… */
+  skills: { list(tenantId: string): Promise<SkillRecord[]> };
+  /** …and the built-in toolsets. */
+  toolsets: readonly CreateSkillBody[];
   /** The log of the calls the configuration engine makes for a tool. */
   logger: Logger;
 }

@@ -2,7 +2,7 @@ import type { BuiltinTool } from './deps.ts';
 import { requiredString } from './deps.ts';
 import { asToolResult, toolResult } from './result.ts';
 
-/** The incident tools that change something: acknowledge_incident and add_incident_note (members' keys only). */
+/** The incident tools that change something: acknowledge_incident, resolve_incident and add_incident_note (members' keys only). */
 
 /** acknowledge_incident: acknowledges an open incident (stops its repeats and escalation). */
 export const acknowledgeIncident: BuiltinTool = {
@@ -45,3 +45,66 @@ export const addIncidentNote: BuiltinTool = {
       );
     }),
 };
+
+/** resolve_incident: resolves an incident by hand (POST /v1/incidents/{id}/resolve's service). */
+export const resolveIncident: BuiltinTool = {
+  name: 'resolve_incident',
+  annotations: {
+    title: 'Resolve incident',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+  handler: (deps, caller, args) =>
+    asToolResult(async () => {
+      const incident = await deps.incidents.resolve(caller, requiredString(args, 'incident_id'));
+      return toolResult(
+        `The incident of ${incident.entity_name} opened at ${incident.opened_at} is ${incident.state} (resolved at ${incident.resolved_at}).`,
+        { incident },
+      );
+    }),
+};
+
+const incidentId = { type: 'string', maxLength: 64, description: 'The incident (inc_…)' };
+
+/** The three tools as the incident-ops manifest offers them. */
+export const INCIDENT_TOOL_ENTRIES = [
+  {
+    name: 'acknowledge_incident',
+    description: 'Acknowledge an open incident: its repeats and escalation stop; says who acknowledged.',
+    inputSchema: {
+      type: 'object',
+      properties: { incident_id: { type: 'string', description: 'The incident (inc_…)' } },
+      required: ['incident_id'],
+      additionalProperties: false,
+    },
+    annotations: acknowledgeIncident.annotations,
+  },
+  {
+    name: 'resolve_incident',
+    description:
+      'Resolve an incident by hand: its repeats and escalation stop; the entity keeps its state, and its next departure from up opens a new incident. A resolved incident answers as it is.',
+    inputSchema: {
+      type: 'object',
+      properties: { incident_id: incidentId },
+      required: ['incident_id'],
+      additionalProperties: false,
+    },
+    annotations: resolveIncident.annotations,
+  },
+  {
+    name: 'add_incident_note',
+    description: 'Add a note (at most 4 KB) to an incident’s timeline.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        incident_id: { type: 'string', description: 'The incident (inc_…)' },
+        text: { type: 'string', minLength: 1, maxLength: 4096, description: 'The note' },
+      },
+      required: ['incident_id', 'text'],
+      additionalProperties: false,
+    },
+    annotations: addIncidentNote.annotations,
+  },
+];

@@ -1,25 +1,28 @@
 import { getActionRun } from './action-runs.ts';
 import { getAuditLog } from './audit-log.ts';
 import { getEntity, listBlueprints, listEntities } from './catalog.ts';
+import { deleteCheck, updateCheck } from './check-edits.ts';
 import { getCheckResults } from './check-results.ts';
 import { createCheck } from './checks.ts';
 import { applyConfig, planConfig } from './config.ts';
 import type { Builtin, BuiltinAnnotations, BuiltinDeps, BuiltinTool } from './deps.ts';
 import { explainAlerting } from './explain-alerting.ts';
 import { explainEntityState } from './explain-entity.ts';
+import { findTools } from './find-tools.ts';
 import { getBlastRadius } from './graph.ts';
 import { getPingLog, listHeartbeats } from './heartbeats.ts';
-import { acknowledgeIncident, addIncidentNote } from './incidents.ts';
-import { createMaintenance, listMaintenance } from './maintenance.ts';
+import { acknowledgeIncident, addIncidentNote, resolveIncident } from './incidents.ts';
+import { createMaintenance, listMaintenance, startMaintenance } from './maintenance.ts';
 import { createPageIncident, updatePageIncident } from './page-incidents.ts';
 import { runCheck } from './run-check.ts';
 import { searchEntities } from './search.ts';
+import { silenceCheck } from './silence-check.ts';
 import { listIncidents } from './status.ts';
 import { getStatusSummary } from './summary.ts';
 import { getUptime } from './uptime.ts';
 import { whoIsOnCall } from './who-is-on-call.ts';
 
-/** Every built-in tool, one definition each: SPEC.md's catalog-ops tools plus get_blast_radius and explain_entity_state. */
+/** Every built-in tool, one definition each; the toolsets (./toolsets) offer all but find_tools, which is always listed. */
 export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   getStatusSummary,
   listEntities,
@@ -47,6 +50,12 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   planConfig,
   applyConfig,
   whoIsOnCall,
+  updateCheck,
+  deleteCheck,
+  silenceCheck,
+  startMaintenance,
+  resolveIncident,
+  findTools,
 ];
 
 /** A built-in's own annotations by name (a manifest offering the tool shows these). */

@@ -1,5 +1,6 @@
 import { issueSentence } from '../../http/issue-messages.ts';
 import { windowBody } from '../../maintenance/request-schemas.ts';
+import { isoTime } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { BuiltinTool } from './deps.ts';
 import { READS } from './deps.ts';
@@ -57,3 +58,104 @@ export const createMaintenance: BuiltinTool = {
     });
   },
 };
+
+/** Checks a start_maintenance names at most (each adds its entity). */
+const MAX_CHECK_IDS = 100;
+
+/**
+ * start_maintenance: a one-off window from now for a duration (POST /v1/maintenance's service and
+ * body). Windows cover entities, so a check named covers its entity (with every check of it).
+ */
+export const startMaintenance: BuiltinTool = {
+  name: 'start_maintenance',
+  annotations: {
+    title: 'Start maintenance now',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+  handler: async (deps, caller, args) => {
+    const checkIds = Array.isArray(args.check_ids) ? args.check_ids.map(String).slice(0, MAX_CHECK_IDS) : [];
+    // Another tenant's check is not found (404), as at GET /v1/checks/{id}.
+    const checks = await Promise.all(checkIds.map((id) => deps.checkService.read(caller.tenantId, id)));
+    const entityIds = [
+      ...new Set([
+        ...(Array.isArray(args.entity_ids) ? args.entity_ids : []),
+        ...checks.map((c) => c.entity_id),
+      ]),
+    ];
+    const now = deps.clock.now();
+    const minutes = typeof args.duration_minutes === 'number' ? args.duration_minutes : Number.NaN;
+    const { check_ids: _checks, duration_minutes: _minutes, ...rest } = args;
+    const parsed = windowBody.safeParse(
+      {
+        name: 'Maintenance',
+        ...rest,
+        entity_ids: entityIds,
+        starts_at: isoTime(now),
+        ends_at: isoTime(now + minutes * 60_000),
+      },
+      { error: issueSentence },
+    );
+    if (!parsed.success || !Number.isInteger(minutes) || minutes < 1) {
+      throw new ValidationError('invalid maintenance window', [
+        ...(Number.isInteger(minutes) && minutes >= 1
+          ? []
+          : [{ path: 'duration_minutes', message: 'Enter a whole number of minutes, 1 or more.' }]),
+        ...(parsed.success
+          ? []
+          : parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))),
+      ]);
+    }
+    const window = await deps.maintenance.create(caller.tenantId, parsed.data);
+    return toolResult(
+      `Started maintenance window "${window.name}" now, until ${window.ends_at} (${minutes} min); active now: ${window.active}.`,
+      { window },
+    );
+  },
+};
+
+/** create_maintenance and start_maintenance as the incident-ops manifest offers them. */
+export const MAINTENANCE_WRITE_ENTRIES = [
+  {
+    name: 'start_maintenance',
+    description:
+      'Quiet entities from now for duration_minutes: a one-off maintenance window (alerts logged skipped, state-change actions do not fire). Cover entity_ids, blueprint_slugs, or check_ids (a check covers its whole entity); include_dependents also covers what depends on them.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 100,
+          default: 'Maintenance',
+          description: 'What it is for',
+        },
+        duration_minutes: { type: 'integer', minimum: 1, maximum: 10080, description: 'How long, from now' },
+        entity_ids: {
+          type: 'array',
+          maxItems: 100,
+          items: { type: 'string' },
+          description: 'Entities (ent_…)',
+        },
+        check_ids: {
+          type: 'array',
+          maxItems: MAX_CHECK_IDS,
+          items: { type: 'string' },
+          description: 'Checks (chk_…): each covers its entity',
+        },
+        blueprint_slugs: {
+          type: 'array',
+          maxItems: 20,
+          items: { type: 'string' },
+          description: 'Every entity of these blueprints',
+        },
+        include_dependents: { type: 'boolean', default: false, description: 'Also what depends on them' },
+      },
+      required: ['duration_minutes'],
+      additionalProperties: false,
+    },
+    annotations: startMaintenance.annotations,
+  },
+];

@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { api, must, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { ConnectMcp } from '../skills/connect';
-import { CatalogTools } from '../skills/enable-catalog';
 import { skillQueries, skillsChanged } from '../skills/queries';
 import { RegisterSkillForm } from '../skills/register-form';
+import { BuiltinToolsets } from '../skills/toolsets';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Page, Section } from '../ui/page';
@@ -45,7 +45,7 @@ export function SkillsPage() {
           />
         </Section>
       ) : null}
-      <CatalogTools skills={q.data} isAdmin={isAdmin} />
+      <BuiltinToolsets skills={q.data} isAdmin={isAdmin} />
       <Section title="Skills">
         {q.isLoading ? <Loading what="skills" /> : null}
         <ErrorNote error={q.error} title="The skills could not be loaded." />

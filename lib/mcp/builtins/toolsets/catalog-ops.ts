@@ -1,0 +1,158 @@
+import type { CreateSkillBody } from '../../../skills/manifest.ts';
+import {
+  checkResultsInput,
+  createCheckInput,
+  cursor,
+  entityRef,
+  noInput,
+  pageLimit,
+} from '../catalog-ops-schemas.ts';
+import { builtinAnnotations } from '../index.ts';
+
+/**
+ * The catalog-ops toolset (SPEC.md "Skills and MCP"): SPEC's seven catalog tools (create_check
+ * among them) and the catalog's other reads: get_blast_radius, explain_entity_state, get_uptime and
+ * search_entities. Every new tenant starts with it registered (lib/mcp/builtin-tools.ts). The
+ * annotations are the built-ins' own: tools/list shows those whatever a manifest says, so a
+ * SPEC-shaped manifest without annotations works the same.
+ */
+
+export const CATALOG_OPS_MANIFEST = {
+  slug: 'catalog-ops',
+  name: 'Catalog operations',
+  description: 'Read the service catalog and its health, explain states and dependencies, add checks.',
+  version: '2.0.0',
+  enabled: true,
+  tools: [
+    {
+      name: 'get_status_summary',
+      description:
+        'Current status of the fleet: counts per state (up, degraded, down, unknown) and a page of entities, problems first (down, degraded, unknown, then up); next_cursor continues.',
+      inputSchema: {
+        type: 'object',
+        properties: { limit: pageLimit(100, 500), cursor },
+        additionalProperties: false,
+      },
+      annotations: builtinAnnotations('get_status_summary'),
+    },
+    {
+      name: 'list_entities',
+      description: 'Entities of the catalog, optionally only those of one blueprint.',
+      inputSchema: {
+        type: 'object',
+        properties: { blueprint_slug: { type: 'string', description: 'Only entities of this blueprint' } },
+        additionalProperties: false,
+      },
+      annotations: builtinAnnotations('list_entities'),
+    },
+    {
+      name: 'get_entity',
+      description:
+        "One entity with its metadata, current status and attached checks (a check probed from several locations: each location's outcome in its last slot, last_locations).",
+      inputSchema: entityRef,
+      annotations: builtinAnnotations('get_entity'),
+    },
+    {
+      name: 'list_blueprints',
+      description: 'Every blueprint (entity type) of the catalog.',
+      inputSchema: noInput,
+      annotations: builtinAnnotations('list_blueprints'),
+    },
+    {
+      name: 'list_incidents',
+      description:
+        'Incidents (an entity away from up) filtered by state or entity, newest first; without state and entity_id, the entity state transitions of the last hours.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          hours: {
+            type: 'integer',
+            minimum: 1,
+            maximum: 720,
+            default: 24,
+            description: 'Without state and entity_id: how far back to look at transitions',
+          },
+          state: {
+            type: 'string',
+            enum: ['open', 'acknowledged', 'resolved'],
+            description: 'Only incidents in this state',
+          },
+          entity_id: { type: 'string', description: 'Only incidents of this entity (ent_…)' },
+          limit: {
+            type: 'integer',
+            minimum: 1,
+            maximum: 200,
+            default: 50,
+            description: 'At most this many incidents',
+          },
+        },
+        additionalProperties: false,
+      },
+      annotations: builtinAnnotations('list_incidents'),
+    },
+    {
+      name: 'get_check_results',
+      description:
+        "Per-attempt results of one check (outcome, latency, error) over the last hours, newest first and paged (next_cursor continues); the first page also summarises the window: results by outcome, latency p50/p95, first and last time. A check probed from several locations shows each location's outcome per result (locations), and a slot too few locations reported is inconclusive (neither up nor down).",
+      inputSchema: checkResultsInput,
+      annotations: builtinAnnotations('get_check_results'),
+    },
+    {
+      name: 'create_check',
+      description:
+        'Registers a check of the entity: http (target_url) or another check type (its config, as POST /v1/checks takes it), optionally probed from several locations with a quorum. Probed types are probed once first (from here) and the answer says what the probe saw; push checks are not probed. dry_run: create nothing.',
+      inputSchema: createCheckInput,
+      annotations: builtinAnnotations('create_check'),
+    },
+    {
+      name: 'get_blast_radius',
+      description:
+        'Every entity that depends on this one, directly or transitively (depends_on relations), with its state.',
+      inputSchema: entityRef,
+      annotations: builtinAnnotations('get_blast_radius'),
+    },
+    {
+      name: 'explain_entity_state',
+      description:
+        'Why an entity is in its state: its down and degraded checks first, each with its reason (last error or assertion failure) and since when; then upstream entities not up, as a possible cause; recent transitions.',
+      inputSchema: entityRef,
+      annotations: builtinAnnotations('explain_entity_state'),
+    },
+    {
+      name: 'get_uptime',
+      description:
+        "Uptime of an entity (its checks' results summed) or of a check over 24h, 7d, 30d or 90d: uptime ratio, results, failures, downtime, incidents, MTTR, latency p50/p95/p99, and a check's SLO target and error budget left.",
+      inputSchema: {
+        type: 'object',
+        properties: {
+          entity_id: { type: 'string', description: 'The entity (ent_…); or check_id' },
+          check_id: { type: 'string', description: 'The check (chk_…); or entity_id' },
+          window: { type: 'string', enum: ['24h', '7d', '30d', '90d'], default: '24h' },
+        },
+        additionalProperties: false,
+      },
+      annotations: builtinAnnotations('get_uptime'),
+    },
+    {
+      name: 'search_entities',
+      description:
+        'Entities whose name or slug starts with prefix (case-insensitive), in a state, of a blueprint; paged (next_cursor continues).',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          prefix: { type: 'string', minLength: 1, maxLength: 200, description: 'Start of the name or slug' },
+          state: {
+            type: 'string',
+            enum: ['up', 'degraded', 'down', 'unknown'],
+            description: 'Only this state',
+          },
+          blueprint_slug: { type: 'string', description: 'Only entities of this blueprint' },
+          limit: pageLimit(50, 200),
+          cursor,
+        },
+        additionalProperties: false,
+      },
+      annotations: builtinAnnotations('search_entities'),
+    },
+  ],
+} satisfies CreateSkillBody;

@@ -1,0 +1,40 @@
+import type { CreateSkillBody } from '../../../skills/manifest.ts';
+import { checkRef, listHeartbeatsInput, pingLogInput } from '../catalog-ops-schemas.ts';
+import { CHECK_EDIT_ENTRIES } from '../check-edits.ts';
+import { builtinAnnotations } from '../index.ts';
+import { SILENCE_CHECK_ENTRY } from '../silence-check.ts';
+
+/** The check-ops toolset: run, change, delete and silence checks; heartbeats and their pings. */
+export const CHECK_OPS_MANIFEST = {
+  slug: 'check-ops',
+  name: 'Check operations',
+  description:
+    'Run a check now, change or delete checks (dry run first), silence a check, follow heartbeats and their pings.',
+  version: '1.0.0',
+  enabled: true,
+  tools: [
+    {
+      name: 'run_check',
+      description:
+        'Probes a check once now: a pull check answers its result (stored like any other, marked manual; it counts for state); a check probed from other locations is dispatched to them and its result follows in get_check_results. Limited per check (2, then one every 30 s) and per account; push and disabled checks are refused.',
+      inputSchema: checkRef,
+      annotations: builtinAnnotations('run_check'),
+    },
+    ...CHECK_EDIT_ENTRIES,
+    SILENCE_CHECK_ENTRY,
+    {
+      name: 'list_heartbeats',
+      description:
+        'Push checks (heartbeats of cron jobs) with their status (failing, late, started, never_pinged, up, paused), last ping, next expected time and when they fail; filter by status; paged (next_cursor continues).',
+      inputSchema: listHeartbeatsInput,
+      annotations: builtinAnnotations('list_heartbeats'),
+    },
+    {
+      name: 'get_ping_log',
+      description:
+        "A push check's pings, newest first and paged: kind (success, start, fail, exit, log), exit status, run id, run duration, sender and body (its last 2,000 characters; secret-looking lines redacted for read-only keys).",
+      inputSchema: pingLogInput,
+      annotations: builtinAnnotations('get_ping_log'),
+    },
+  ],
+} satisfies CreateSkillBody;
