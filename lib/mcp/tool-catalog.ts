@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ValidateFunction } from 'ajv';
 import type { ActionStore } from '../actions/action-store.ts';
 import type { ActionRunner } from '../actions/ports.ts';

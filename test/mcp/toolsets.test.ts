@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_TOOLS, BUILTIN_TOOLSETS, CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { createSkillBody } from '../../lib/skills/manifest.ts';

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ActionStore } from '../../actions/action-store.ts';
 import type { ExecutionStore } from '../../actions/execution-store.ts';
 import type { AuditService } from '../../audit/audit-service.ts';

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { AppError } from '../../platform/errors.ts';
 
 /** Tool results: a text block a model reads and the same data as structuredContent (always an object). */
