@@ -1,7 +1,6 @@
 import { inject } from 'vitest';
 import { createMcpHandler } from '../../functions/mcp.ts';
 import { createCloudApp } from '../../lib/cloud/http-composition.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { fakeStreamingRuntime } from '../status/stream-drivers.ts';
 import { startLocalHarness } from '../support/api-harness.ts';
@@ -9,8 +8,8 @@ import { createTestTable } from '../support/dynamodb-local.ts';
 import { functionUrlFront, localFront, type McpFront } from './mcp-fronts.ts';
 
 /**
- * /v1/mcp of both runtimes behind a loopback front (test/mcp/mcp-fronts.ts), for a tenant whose
- * catalog-ops skill is registered: the local runtime, and the cloud MCP function as its function
+ * /v1/mcp of both runtimes behind a loopback front (test/mcp/mcp-fronts.ts), for a new tenant (its
+ * catalog-ops skill registered, as every new tenant's is): the local runtime, and the cloud MCP function as its function
  * URL runs it over DynamoDB Local. Files importing this set the `awslambda` global first
  * (functions/mcp.ts builds its module-scope handler from it), in a `vi.hoisted` block.
  */
@@ -26,15 +25,6 @@ export interface McpRuntime {
 export interface RuntimeOptions {
   /** The front adds this tenant's key to requests that carry none (the conformance suite sends none). */
   addKey?: boolean;
-}
-
-async function registerCatalogOps(url: string, key: string): Promise<void> {
-  const res = await fetch(new URL('/v1/skills', url), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(CATALOG_OPS_MANIFEST),
-  });
-  if (res.status !== 201) throw new Error(`registering catalog-ops: ${res.status} ${await res.text()}`);
 }
 
 async function startLocal(options: RuntimeOptions): Promise<McpRuntime> {
@@ -59,7 +49,6 @@ async function startFunction(options: RuntimeOptions): Promise<McpRuntime> {
 }
 
 async function ready(front: McpFront, key: string, stop: () => Promise<void>): Promise<McpRuntime> {
-  await registerCatalogOps(front.url, key);
   return {
     url: front.url,
     key,
