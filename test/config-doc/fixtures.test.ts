@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import { resolveEnvReferences } from '../../lib/config-doc/secrets.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { withoutStarterSkill } from '../support/toolsets.ts';
 import { envForExport, identityOf } from './export-env.ts';
 import {
   FIXTURE_ENV,
@@ -63,6 +64,7 @@ describe.each(runtimes)('the configuration document over every kind ($runtime ru
     // The fixture channels point at 127.0.0.1:9 (never called: the scheduler and the notifier do not run).
     api = await start(RUNTIME);
     first = await api.createTenant('config fixtures');
+    await withoutStarterSkill(api, first.key);
     const applied = await post('/v1/config/apply', first.key, resolvedDocument());
     expect(applied.status, applied.text).toBe(200);
     expect(applied.body.changes.filter((c: { status: string }) => c.status !== 'applied')).toEqual([]);
@@ -85,6 +87,7 @@ describe.each(runtimes)('the configuration document over every kind ($runtime ru
     const other = await start(RUNTIME);
     try {
       const second = await other.createTenant('config rebuilt');
+      await withoutStarterSkill(other, second.key);
       const env = envForExport(exported, resolvedDocument());
       const { value, missing } = resolveEnvReferences(exported, env);
       expect(missing).toEqual([]);

@@ -6,6 +6,7 @@ import { createNameIndex } from '../../lib/config-doc/names.ts';
 import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { leakOf } from '../support/secret-leaks.ts';
+import { withoutStarterSkill } from '../support/toolsets.ts';
 import { fixture as actionsFixture } from './fixtures/actions.ts';
 import { FIXTURE_RUNTIME_ENV } from './fixtures/index.ts';
 import { fixture as skillsFixture } from './fixtures/skills.ts';
@@ -145,6 +146,7 @@ describe.each(runtimes)(
         },
         scheduler: false,
       });
+      await withoutStarterSkill(harness, harness.adminKey);
       // The prerequisites of the fixture universe, through the API, entered in the index as the
       // engine would enter them from the entities' and checks' reads.
       const fields = [

@@ -4,6 +4,7 @@ import { createNameIndex } from '../../lib/config-doc/names.ts';
 import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import { type Joined, join } from '../auth/team-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { withoutStarterSkill } from '../support/toolsets.ts';
 import { FIXTURE_RESOLVE } from './fixtures/index.ts';
 
 /**
@@ -60,6 +61,7 @@ describe.each(runtimes)('config-doc kind escalation_policies ($runtime runtime)'
       egress: { resolve: FIXTURE_RESOLVE },
       scheduler: false,
     });
+    await withoutStarterSkill(harness, harness.adminKey);
     ana = await join(harness, harness.adminKey, { role: 'member' });
     ids.schedule = (
       await call('POST', '/v1/schedules', { name: 'payments', time_zone: 'UTC', layers: [] })

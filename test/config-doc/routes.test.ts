@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveEnvReferences } from '../../lib/config-doc/secrets.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { withoutStarterSkill } from '../support/toolsets.ts';
 import { envForExport } from './export-env.ts';
 import { FIXTURE_ENV, FIXTURE_RESOLVE, FIXTURES, fixtureDocument } from './fixtures/index.ts';
 
@@ -31,6 +32,7 @@ describe.each(runtimes)('the configuration routes ($runtime runtime)', ({ start 
   /** A fresh tenant, its admin key, a read-only key and a member's key. */
   const tenant = async (name: string) => {
     const { tenantId, key } = await api.createTenant(name);
+    await withoutStarterSkill(api, key);
     const readOnly = await post('/v1/auth/keys', key, { label: 'read-only', is_read_only: true });
     const invited = await post('/v1/settings/users/invite', key, { email: `member-${tenantId}@example.com` });
     const accepted = await api.request('POST', '/v1/settings/users/accept', {

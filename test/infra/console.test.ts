@@ -216,6 +216,7 @@ describe('console distribution', () => {
       '/ical/*',
       '/a/*',
       '/p/*/access',
+      '/p/*/sso-pass',
       '/p/*',
     ]);
     // The public status pages are cached and a password page's form has its own behaviour

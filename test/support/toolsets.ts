@@ -21,3 +21,12 @@ export async function enableToolsets(
       throw new Error(`enabling ${slug}: ${res.status} ${res.text}`);
   }
 }
+
+/**
+ * Deletes the starter skill every new tenant gets (catalog-ops), for a test whose tenant must start
+ * empty (configuration documents compared object for object); throws on anything but 204.
+ */
+export async function withoutStarterSkill(api: Pick<ApiHarness, 'request'>, key: string): Promise<void> {
+  const res = await api.request('DELETE', '/v1/skills/catalog-ops', { key });
+  if (res.status !== 204) throw new Error(`deleting the starter skill: ${res.status} ${res.text}`);
+}
