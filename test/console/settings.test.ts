@@ -130,7 +130,8 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
   it('registers a skill, shows its tools, disables it, and shows how to connect an MCP client', async () => {
     const p = await openSignedIn(rig, { path: '/skills' });
     const { page } = p;
-    await page.getByText('No skills registered.').waitFor();
+    // A new tenant starts with the catalog-ops toolset registered and enabled.
+    await expectCount(page.getByText('enabled', { exact: true }), 1);
     await page.getByRole('button', { name: 'Register a skill' }).click();
     const manifest = {
       slug: 'fleet-lookups',
@@ -149,7 +150,7 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
     await page.getByLabel('Manifest (JSON)').fill(JSON.stringify(manifest, null, 2));
     await page.getByRole('button', { name: 'Register skill' }).click();
     await page.getByRole('cell', { name: 'count_things' }).waitFor();
-    await expectCount(page.getByText('enabled', { exact: true }), 1);
+    await expectCount(page.getByText('enabled', { exact: true }), 2);
     await page.getByRole('button', { name: 'Disable Fleet lookups' }).click();
     await page.getByText('disabled', { exact: true }).waitFor();
 
