@@ -51,12 +51,19 @@ describe.each(bothRuntimes)('the first probe of a check ($runtime runtime)', ({ 
     expect(created.status, created.text).toBe(201);
 
     const [result] = await resultsOnce(created.body.id, 1);
-    const shown = (await call('GET', `/v1/checks/${created.body.id}`)).body;
+    // The state follows the result (the change feed applies it): waited for, bounded, as it is read.
+    const shown = await vi.waitFor(
+      async () => {
+        const check = (await call('GET', `/v1/checks/${created.body.id}`)).body;
+        expect(check.state).toBe('up');
+        return check;
+      },
+      { timeout: 15_000, interval: 100 },
+    );
 
     expect(result).toMatchObject({ success: true, status_code: 200 });
     expect(result).not.toHaveProperty('manual');
     expect(shown.next_run_at).toBe(created.body.next_run_at);
-    expect(shown.state).toBe('up');
   });
 
   it('probes a check when it is enabled', async () => {
