@@ -4,7 +4,7 @@ import { publicCheck } from '../../checks/records.ts';
 import { issueSentence } from '../../http/issue-messages.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { BuiltinTool } from './deps.ts';
-import { requiredString } from './deps.ts';
+import { requiredString, writes } from './deps.ts';
 import { entityWords } from './names.ts';
 import { asToolResult, toolResult } from './result.ts';
 
@@ -51,13 +51,7 @@ function diff(before: Record<string, unknown>, after: Record<string, unknown>): 
 /** update_check: the diff of a partial update; applied only with apply: true. */
 export const updateCheck: BuiltinTool = {
   name: 'update_check',
-  annotations: {
-    title: 'Update check',
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: writes('Update check', { destructive: true, idempotent: true }),
   handler: (deps, caller, args) =>
     asToolResult(async () => {
       const checkId = requiredString(args, 'check_id');
@@ -86,13 +80,7 @@ export const updateCheck: BuiltinTool = {
 /** delete_check: what a delete removes; deleted only with apply: true. */
 export const deleteCheck: BuiltinTool = {
   name: 'delete_check',
-  annotations: {
-    title: 'Delete check',
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: writes('Delete check', { destructive: true, idempotent: true }),
   handler: (deps, caller, args) =>
     asToolResult(async () => {
       const checkId = requiredString(args, 'check_id');

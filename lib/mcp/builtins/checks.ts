@@ -6,7 +6,7 @@ import { issueSentence } from '../../http/issue-messages.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { ProbeDefinition, ProbeOutcome } from '../../probes/types.ts';
 import type { BuiltinTool } from './deps.ts';
-import { requiredString } from './deps.ts';
+import { requiredString, writes } from './deps.ts';
 import { entityWords } from './names.ts';
 import { toolResult } from './result.ts';
 
@@ -58,13 +58,7 @@ function bodyFrom(args: Record<string, unknown>) {
  */
 export const createCheck: BuiltinTool = {
   name: 'create_check',
-  annotations: {
-    title: 'Create check',
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
+  annotations: writes('Create check', { openWorld: true }),
   handler: async (deps, caller, args) => {
     const body = bodyFrom(args);
     // The same rules as the API's create, before anything leaves the network: config, schedule, runtime.

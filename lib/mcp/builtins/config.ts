@@ -3,7 +3,7 @@ import type { InvokeCaller } from '../../config-doc/kind.ts';
 import { appliedLine, planText } from '../../config-doc/plan-text.ts';
 import type { Principal } from '../../domain/principal.ts';
 import { ForbiddenError, ValidationError } from '../../platform/errors.ts';
-import type { BuiltinDeps, BuiltinTool } from './deps.ts';
+import { type BuiltinDeps, type BuiltinTool, writes } from './deps.ts';
 import { asToolResult, toolError, toolResult } from './result.ts';
 
 /**
@@ -87,13 +87,7 @@ export const planConfig: BuiltinTool = {
 /** apply_config: applies a document object by object (admins only), answering each object's outcome. */
 export const applyConfig: BuiltinTool = {
   name: 'apply_config',
-  annotations: {
-    title: 'Apply configuration',
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: writes('Apply configuration', { destructive: true, idempotent: true }),
   handler: (deps, caller, args) =>
     asToolResult(async () => {
       // POST /v1/config/apply's rule: an OAuth token has the admin role only with the admin scope.

@@ -97,6 +97,23 @@ export const READS = {
 } as const;
 
 /**
+ * The annotations of a built-in that writes: `title`, and whether it destroys, repeats harmlessly or
+ * reaches outside the tenant's data (each false unless said).
+ */
+export function writes(
+  title: string,
+  hints: { destructive?: boolean; idempotent?: boolean; openWorld?: boolean } = {},
+): BuiltinAnnotations & { title: string } {
+  return {
+    title,
+    readOnlyHint: false,
+    destructiveHint: hints.destructive ?? false,
+    idempotentHint: hints.idempotent ?? false,
+    openWorldHint: hints.openWorld ?? false,
+  };
+}
+
+/**
  * One built-in tool, kept together as the MCP SDK's registerTool keeps a tool: its name, its own
  * annotations and its handler (arguments already validated against the registered inputSchema,
  * defaults filled).

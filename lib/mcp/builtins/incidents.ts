@@ -1,5 +1,5 @@
 import type { BuiltinTool } from './deps.ts';
-import { requiredString } from './deps.ts';
+import { requiredString, writes } from './deps.ts';
 import { asToolResult, toolResult } from './result.ts';
 
 /** The incident tools that change something: acknowledge_incident, resolve_incident and add_incident_note (members' keys only). */
@@ -7,13 +7,7 @@ import { asToolResult, toolResult } from './result.ts';
 /** acknowledge_incident: acknowledges an open incident (stops its repeats and escalation). */
 export const acknowledgeIncident: BuiltinTool = {
   name: 'acknowledge_incident',
-  annotations: {
-    title: 'Acknowledge incident',
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: writes('Acknowledge incident', { idempotent: true }),
   handler: (deps, caller, args) =>
     asToolResult(async () => {
       const incident = await deps.incidents.acknowledge(caller, requiredString(args, 'incident_id'));
@@ -27,13 +21,7 @@ export const acknowledgeIncident: BuiltinTool = {
 /** add_incident_note: adds a note to an incident's timeline. */
 export const addIncidentNote: BuiltinTool = {
   name: 'add_incident_note',
-  annotations: {
-    title: 'Add incident note',
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: writes('Add incident note'),
   handler: (deps, caller, args) =>
     asToolResult(async () => {
       const id = requiredString(args, 'incident_id');
@@ -49,13 +37,7 @@ export const addIncidentNote: BuiltinTool = {
 /** resolve_incident: resolves an incident by hand (POST /v1/incidents/{id}/resolve's service). */
 export const resolveIncident: BuiltinTool = {
   name: 'resolve_incident',
-  annotations: {
-    title: 'Resolve incident',
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: writes('Resolve incident', { idempotent: true }),
   handler: (deps, caller, args) =>
     asToolResult(async () => {
       const incident = await deps.incidents.resolve(caller, requiredString(args, 'incident_id'));

@@ -3,7 +3,7 @@ import { windowBody } from '../../maintenance/request-schemas.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { BuiltinTool } from './deps.ts';
-import { READS } from './deps.ts';
+import { READS, writes } from './deps.ts';
 import { someOf } from './names.ts';
 import { toolResult } from './result.ts';
 
@@ -34,13 +34,7 @@ export const listMaintenance: BuiltinTool = {
 /** create_maintenance: a one-off or recurring window over entities and blueprints. */
 export const createMaintenance: BuiltinTool = {
   name: 'create_maintenance',
-  annotations: {
-    title: 'Create maintenance window',
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: writes('Create maintenance window'),
   handler: async (deps, caller, args) => {
     const parsed = windowBody.safeParse(args, { error: issueSentence });
     if (!parsed.success) {
@@ -68,13 +62,7 @@ const MAX_CHECK_IDS = 100;
  */
 export const startMaintenance: BuiltinTool = {
   name: 'start_maintenance',
-  annotations: {
-    title: 'Start maintenance now',
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: writes('Start maintenance now'),
   handler: async (deps, caller, args) => {
     const checkIds = Array.isArray(args.check_ids) ? args.check_ids.map(String).slice(0, MAX_CHECK_IDS) : [];
     // Another tenant's check is not found (404), as at GET /v1/checks/{id}.

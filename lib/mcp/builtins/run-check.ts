@@ -1,6 +1,6 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
 import type { BuiltinTool } from './deps.ts';
-import { requiredString } from './deps.ts';
+import { requiredString, writes } from './deps.ts';
 import { entityWords } from './names.ts';
 import { asToolResult, toolResult } from './result.ts';
 
@@ -11,13 +11,7 @@ import { asToolResult, toolResult } from './result.ts';
  */
 export const runCheck: BuiltinTool = {
   name: 'run_check',
-  annotations: {
-    title: 'Run check now',
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
+  annotations: writes('Run check now', { openWorld: true }),
   handler: (deps, caller, args) =>
     asToolResult(async () => {
       const checkId = requiredString(args, 'check_id');

@@ -1,7 +1,7 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
 import { entityOf } from './check-edits.ts';
 import type { BuiltinTool } from './deps.ts';
-import { requiredString } from './deps.ts';
+import { requiredString, writes } from './deps.ts';
 import { asToolResult, toolResult } from './result.ts';
 
 /**
@@ -13,13 +13,7 @@ import { asToolResult, toolResult } from './result.ts';
  */
 export const silenceCheck: BuiltinTool = {
   name: 'silence_check',
-  annotations: {
-    title: 'Silence check',
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: writes('Silence check', { idempotent: true }),
   handler: (deps, caller, args) =>
     asToolResult(async () => {
       const checkId = requiredString(args, 'check_id');
