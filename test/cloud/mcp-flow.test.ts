@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/client';
 import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
@@ -10,6 +9,7 @@ import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { getRelaySession } from '../../lib/mcp/relay-items.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
+import { streamedResponse } from '../mcp/mcp-fronts.ts';
 import { fakeStreamingRuntime, functionUrlEvent } from '../status/stream-drivers.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
 import { lambdaContext } from './support.ts';
@@ -36,7 +36,6 @@ const MAX_STREAM_MS = 4000;
  * finished the test's exchange (a request in flight when its session ends is never answered).
  */
 const LONG_STREAM_MS = 30_000;
-const PRELUDE_END = Buffer.alloc(8);
 
 /** One invocation of the MCP Lambda, as the forwarding server made it. */
 interface Invocation {
@@ -87,29 +86,8 @@ function forward(handler: ReturnType<typeof createMcpHandler>) {
     };
     invocations.push(invocation);
 
-    const responseStream = new PassThrough();
-    // The client going away fails the runtime's response stream under the writer.
-    res.on('close', () => responseStream.destroy());
-    let head = Buffer.alloc(0);
-    let started = false;
-    responseStream.on('data', (chunk: Buffer) => {
-      if (started) {
-        res.write(chunk);
-        return;
-      }
-      head = Buffer.concat([head, chunk]);
-      const end = head.indexOf(PRELUDE_END);
-      if (end < 0) return;
-      const prelude = JSON.parse(head.subarray(0, end).toString()) as {
-        statusCode: number;
-        headers: Record<string, string>;
-      };
-      started = true;
-      invocation.status = prelude.statusCode;
-      res.writeHead(prelude.statusCode, prelude.headers);
-      res.flushHeaders();
-      const rest = head.subarray(end + PRELUDE_END.length);
-      if (rest.length > 0) res.write(rest);
+    const responseStream = streamedResponse(res, (status) => {
+      invocation.status = status;
     });
     try {
       await handler(event, responseStream, lambdaContext('mcp'));

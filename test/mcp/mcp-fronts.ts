@@ -1,4 +1,10 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import type { LambdaFunctionURLEvent } from 'aws-lambda';
@@ -108,6 +114,38 @@ function functionUrlEvent(
   };
 }
 
+/**
+ * The response stream a streaming Lambda handler writes to, relayed to `res` as the function URL
+ * does: the JSON prelude (status and headers, then 8 zero bytes) becomes the head, the rest the
+ * body. `onStatus` sees the status. The client going away fails the stream under the writer.
+ */
+export function streamedResponse(res: ServerResponse, onStatus?: (status: number) => void): PassThrough {
+  const stream = new PassThrough();
+  res.on('close', () => stream.destroy());
+  let head = Buffer.alloc(0);
+  let started = false;
+  stream.on('data', (chunk: Buffer) => {
+    if (started) {
+      res.write(chunk);
+      return;
+    }
+    head = Buffer.concat([head, chunk]);
+    const end = head.indexOf(PRELUDE_END);
+    if (end < 0) return;
+    const prelude = JSON.parse(head.subarray(0, end).toString()) as {
+      statusCode: number;
+      headers: Record<string, string>;
+    };
+    started = true;
+    onStatus?.(prelude.statusCode);
+    res.writeHead(prelude.statusCode, prelude.headers);
+    res.flushHeaders();
+    const rest = head.subarray(end + PRELUDE_END.length);
+    if (rest.length > 0) res.write(rest);
+  });
+  return stream;
+}
+
 /** A front invoking the MCP function's handler once per request, as its function URL does. */
 export function functionUrlFront(
   handler: ReturnType<typeof createMcpHandler>,
@@ -115,28 +153,7 @@ export function functionUrlFront(
 ): Promise<McpFront> {
   const server = createServer(async (req, res) => {
     const event = functionUrlEvent(req, await bodyOf(req), key);
-    const stream = new PassThrough();
-    res.on('close', () => stream.destroy());
-    let head = Buffer.alloc(0);
-    let started = false;
-    stream.on('data', (chunk: Buffer) => {
-      if (started) {
-        res.write(chunk);
-        return;
-      }
-      head = Buffer.concat([head, chunk]);
-      const end = head.indexOf(PRELUDE_END);
-      if (end < 0) return;
-      const prelude = JSON.parse(head.subarray(0, end).toString()) as {
-        statusCode: number;
-        headers: Record<string, string>;
-      };
-      started = true;
-      res.writeHead(prelude.statusCode, prelude.headers);
-      res.flushHeaders();
-      const rest = head.subarray(end + PRELUDE_END.length);
-      if (rest.length > 0) res.write(rest);
-    });
+    const stream = streamedResponse(res);
     try {
       await handler(event, stream, lambdaContext('mcp'));
       res.end();
