@@ -115,8 +115,9 @@ export function manualTime(startMs = Date.parse('2026-03-02T09:00:00.300Z')) {
   };
   let busy: () => boolean = () => false;
   let busyWaitMs = 50;
+  let turn = () => sleep(2);
   const settle = async () => {
-    await sleep(2);
+    await turn();
     const endMs = Date.now() + busyWaitMs;
     while (busy() && Date.now() < endMs) await sleep(2);
   };
@@ -165,11 +166,18 @@ export function manualTime(startMs = Date.parse('2026-03-02T09:00:00.300Z')) {
    * Steps wait while `condition` holds, e.g. while a scheduler has jobs running: at most `maxWaitMs`
    * of real time a step (50 ms: a scheduler's probe may wait on a fake timer, which only the next
    * step fires). Where no job waits on fake time, a longer bound keeps a loaded machine's slow job
-   * from seeing the clock move under it.
+   * from seeing the clock move under it. `inProcess`: what a timer starts shows in `condition`
+   * without real I/O first (SQLite, in-memory senders), so a step yields one event-loop turn
+   * instead of 2 ms of real time (the notify flow's model plays hundreds of thousands of steps).
    */
-  function settleWhile(condition: () => boolean, maxWaitMs = 50): void {
+  function settleWhile(
+    condition: () => boolean,
+    maxWaitMs = 50,
+    options: { inProcess?: boolean } = {},
+  ): void {
     busy = condition;
     busyWaitMs = maxWaitMs;
+    turn = options.inProcess ? () => new Promise<void>((resolve) => setImmediate(resolve)) : () => sleep(2);
   }
 
   return { clock, timers, advance, until, settleWhile };

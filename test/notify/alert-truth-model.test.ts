@@ -9,8 +9,8 @@ import { startModelLocalRuntime } from './support/model-local-runtime.ts';
  * jobs; then every hold runs out and each channel's last word must be its entity's state, no
  * change told twice, each within its bound. One runtime serves every timeline (each its own
  * tenant, entities and channels). Seed: VIGIL_MODEL_SEED; timelines: VIGIL_MODEL_RUNS. 450 here
- * and 50 in test/cloud/alert-truth-model.test.ts make the 500 a run checks (about 0.7 s a timeline
- * here, 3.5 s there).
+ * and 50 in test/cloud/alert-truth-model.test.ts make the 500 a run checks (about 0.15 s a timeline
+ * here on a quiet machine, 3.5 s there).
  */
 
 const { seed, numRuns, replaying } = modelSettings(450);

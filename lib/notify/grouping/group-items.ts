@@ -4,6 +4,7 @@ import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { queryAll } from '../../store/items.ts';
 import type { Condition, Table, UpdateOp, WriteOp } from '../../store/table.ts';
+import { changeOrder } from '../pipeline/told-items.ts';
 
 /**
  * Owner of `notify_group` and `digest_entry` (docs/notifications.md "Grouping and the storm fold"):
@@ -126,10 +127,17 @@ export function batchClosedOp(key: GroupKey, batchId: string, count: number, now
   });
 }
 
-/** Every entry of a batch, in delivery id order (time order); a closed batch's never change. */
+/**
+ * Every entry of a batch in the order of the changes they tell (the change's time, then its id; then
+ * the delivery id), which is the order the channel hears them in, so a digest's last word about an
+ * entity is its newest change. Not the delivery ids' order: an escalation's id is timed by the change
+ * that opened its incident while it tells the entity's state now, so by id it could precede an older
+ * alert and end the digest on a stale state. A closed batch's entries never change.
+ */
 export async function readBatch(table: Table, tenantId: string, batchId: string): Promise<DigestEntry[]> {
   const items = await queryAll((cursor) =>
     table.query({ pk: `DIGEST#${tenantId}#${batchId}`, consistent: true, cursor }),
   );
-  return entry.parseAll(items);
+  const keyed = entry.parseAll(items).map((e) => ({ e, order: `${changeOrder(e.event)}|${e.delivery_id}` }));
+  return keyed.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0)).map(({ e }) => e);
 }
