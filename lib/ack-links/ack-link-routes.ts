@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { defineRoute } from '../http/define-route.ts';
-import { SMALL_PAGE_HEADERS } from '../http/small-page.ts';
+import { type LinkAnswer, linkPageRoutes } from '../http/link-page-routes.ts';
 import type { PublicRoute } from '../http/types.ts';
 import { ackDonePage, ackFormPage, ackInvalidPage, ackUsedPage } from './ack-link-pages.ts';
 import type { AckLinkService, AckLinkState } from './ack-link-service.ts';
@@ -16,67 +15,42 @@ import type { AckLinkService, AckLinkState } from './ack-link-service.ts';
 const params = z.object({
   token: z.string().max(200).meta({ description: 'The link’s secret token' }),
 });
-const html = { contentType: 'text/html', schema: z.string() };
-const otherErrors = {
-  404: {
-    description: 'The invalid-link page (HTML): unknown or expired, alike',
-    contentType: 'text/html',
-    schema: z.string(),
-  },
-  410: {
-    description: 'The used-link page (HTML): when it was used, and who acknowledged the incident',
-    contentType: 'text/html',
-    schema: z.string(),
-  },
-};
-const tag = 'On-call';
 
-/** The answer of a link in the state `state`; `fresh` is the page of a live link. */
-function answer(
+/** The page of a link in the state `state` (undefined: the invalid-link page); `fresh` is a live link's. */
+function pageOf(
   state: AckLinkState,
   fresh: (view: Extract<AckLinkState, { kind: 'live' }>['view']) => string,
-) {
-  const page = (status: number, body: string) => new Response(body, { status, headers: SMALL_PAGE_HEADERS });
+): string | LinkAnswer | undefined {
   switch (state.kind) {
     case 'unknown':
-      return page(404, ackInvalidPage());
+      return undefined;
     case 'used':
-      return page(410, ackUsedPage(state.view, state.usedAt));
+      return { status: 410, body: ackUsedPage(state.view, state.usedAt) };
     case 'done':
-      return page(200, ackDonePage(state.view));
+      return ackDonePage(state.view);
     case 'live':
-      return page(200, fresh(state.view));
+      return fresh(state.view);
   }
 }
 
 export function ackLinkRoutes(deps: { links: AckLinkService }): PublicRoute[] {
-  const path = '/a/{token}';
-  return [
-    defineRoute({
-      method: 'GET',
-      path,
-      auth: 'none',
-      limit: 'address',
+  return linkPageRoutes({
+    path: '/a/{token}',
+    params,
+    tag: 'On-call',
+    invalid: { description: 'The invalid-link page (HTML): unknown or expired, alike', page: ackInvalidPage },
+    otherPages: { 410: 'The used-link page (HTML): when it was used, and who acknowledged the incident' },
+    show: {
       operationId: 'getAckLink',
-      tag,
       summary:
         'The page of an acknowledgement link (HTML, no key): the incident’s entity, state and since when, and an Acknowledge button; changes nothing',
-      schemas: { params, responses: { 200: html }, otherErrors },
-      handler: async ({ params: p }) => answer(await deps.links.peek(p.token), ackFormPage),
-    }),
-    defineRoute({
-      method: 'POST',
-      path,
-      auth: 'none',
-      limit: 'address',
-      // The page's form posts an empty urlencoded body: never read.
-      body: 'raw',
+      page: async (p) => pageOf(await deps.links.peek(p.token), ackFormPage),
+    },
+    act: {
       operationId: 'acknowledgeByLink',
-      tag,
       summary:
         'Acknowledge the link’s incident as the person it was sent to (the page’s button; no key; single use, 24 hours; never signs in)',
-      schemas: { params, responses: { 200: html }, otherErrors },
-      handler: async ({ params: p }) => answer(await deps.links.acknowledge(p.token), ackDonePage),
-    }),
-  ];
+      page: async (p) => pageOf(await deps.links.acknowledge(p.token), ackDonePage),
+    },
+  });
 }

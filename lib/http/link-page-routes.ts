@@ -3,12 +3,18 @@ import { defineRoute, type ParsedParams } from './define-route.ts';
 import { SMALL_PAGE_HEADERS } from './small-page.ts';
 import type { PublicRoute } from './types.ts';
 
+/** A page a link answers with a status of its own (the used-link page, 410). */
+export interface LinkAnswer {
+  status: number;
+  body: string;
+}
+
 /** One method of a keyless link: its names in the document and the page it answers. */
 interface LinkMethod<P> {
   operationId: string;
   summary: string;
-  /** The page to answer (200), or undefined when the link is not (or no longer) valid. */
-  page(params: P): Promise<string | undefined>;
+  /** The page to answer (200, or the status it names), or undefined when the link is not (or no longer) valid. */
+  page(params: P): Promise<string | LinkAnswer | undefined>;
 }
 
 /**
@@ -22,20 +28,30 @@ export function linkPageRoutes<P extends z.ZodObject>(link: {
   params: P;
   tag: string;
   invalid: { description: string; page: () => string };
+  /** Pages of other statuses a method may answer (LinkAnswer), by status: their descriptions. */
+  otherPages?: Record<number, string>;
   show: LinkMethod<ParsedParams<P>>;
   act: LinkMethod<ParsedParams<P>>;
 }): PublicRoute[] {
   const html = { contentType: 'text/html', schema: z.string() };
+  const others = Object.fromEntries(
+    Object.entries(link.otherPages ?? {}).map(([status, description]) => [status, { description, ...html }]),
+  );
   const schemas = {
     params: link.params,
     responses: { 200: html },
-    // An HTML page for the browser, not the JSON envelope.
-    otherErrors: { 404: { description: link.invalid.description, ...html } },
+    // HTML pages for the browser, not the JSON envelope.
+    otherErrors: { 404: { description: link.invalid.description, ...html }, ...others },
   };
-  const answer = (page: string | undefined) =>
-    page === undefined
-      ? new Response(link.invalid.page(), { status: 404, headers: SMALL_PAGE_HEADERS })
-      : new Response(page, { status: 200, headers: SMALL_PAGE_HEADERS });
+  const answer = (page: string | LinkAnswer | undefined) => {
+    const { status, body } =
+      page === undefined
+        ? { status: 404, body: link.invalid.page() }
+        : typeof page === 'string'
+          ? { status: 200, body: page }
+          : page;
+    return new Response(body, { status, headers: SMALL_PAGE_HEADERS });
+  };
   const { path, tag } = link;
   return [
     defineRoute({
