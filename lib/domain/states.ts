@@ -30,4 +30,4 @@ export {
   withLateReport,
 } from './states/quorum.ts';
 export type { StateChangeEvent } from './states/state-change-event.ts';
-export { isRecovery, stateChangeEventSchema } from './states/state-change-event.ts';
+export { changeOrder, isRecovery, stateChangeEventSchema } from './states/state-change-event.ts';

@@ -1,13 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { StateChangeEvent } from '../../lib/domain/states.ts';
+import { changeOrder, type StateChangeEvent } from '../../lib/domain/states.ts';
 import {
   batchJoinedOps,
   batchOpenedOps,
   type DigestEntry,
   readBatch,
 } from '../../lib/notify/grouping/group-items.ts';
-import { changeOrder } from '../../lib/notify/pipeline/told-items.ts';
 import { deterministicId } from '../../lib/platform/ids.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 

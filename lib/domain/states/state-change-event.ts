@@ -19,6 +19,10 @@ export const stateChangeEventSchema = z.object({
 });
 export type StateChangeEvent = z.infer<typeof stateChangeEventSchema>;
 
+/** The order key of a change: its time, then its id (ids of one millisecond sort among themselves). */
+export const changeOrder = (event: Pick<StateChangeEvent, 'timestamp' | 'transition_id'>) =>
+  `${event.timestamp}|${event.transition_id}`;
+
 /** True for a change to up out of down or degraded (DECISIONS.md's definition of a recovery). */
 export const isRecovery = (event: Pick<StateChangeEvent, 'from_state' | 'to_state'>) =>
   event.to_state === 'up' && (event.from_state === 'down' || event.from_state === 'degraded');

@@ -1,10 +1,9 @@
 import * as z from 'zod';
-import { stateChangeEventSchema } from '../../domain/states.ts';
+import { changeOrder, stateChangeEventSchema } from '../../domain/states.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { queryAll } from '../../store/items.ts';
 import type { Condition, Table, UpdateOp, WriteOp } from '../../store/table.ts';
-import { changeOrder } from '../pipeline/told-items.ts';
 
 /**
  * Owner of `notify_group` and `digest_entry` (docs/notifications.md "Grouping and the storm fold"):

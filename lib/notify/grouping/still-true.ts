@@ -1,5 +1,6 @@
+import { changeOrder } from '../../domain/states.ts';
 import type { NotifyDeps } from '../pipeline/notify-deps.ts';
-import { changeOrder, readTold } from '../pipeline/told-items.ts';
+import { readTold } from '../pipeline/told-items.ts';
 import type { DigestEntry } from './group-items.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { type EntityState, readEntityById } from '../../catalog/entity-items.ts';
 import { readEntityTransition } from '../../checks/results.ts';
-import type { StateChangeEvent } from '../../domain/states.ts';
+import { changeOrder, type StateChangeEvent } from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { ChannelRecord } from '../channel-setup/channel-items.ts';
 import { uniqueChannels } from '../channel-setup/channel-store.ts';
@@ -15,7 +15,7 @@ import { idTimeMs, rejudgeJobId } from './job-ids.ts';
 import { enqueueAll, type NotifyDeps, newDelivery, storeAndDispatch } from './notify-deps.ts';
 import { firstRepeat } from './repeat.ts';
 import { alertHeldBackOps } from './suppressed-alert-items.ts';
-import { changeOrder, readToldOfEntity, type ToldRecord } from './told-items.ts';
+import { readToldOfEntity, type ToldRecord } from './told-items.ts';
 import { isDownState } from './upstream.ts';
 
 /**

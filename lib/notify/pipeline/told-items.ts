@@ -46,10 +46,6 @@ const told = defineItem({
   docKey: { tenant_id: '<tnt>', entity_id: '<ent_id>', channel_id: '<chn_id>' },
 });
 
-/** The order key of a change: its time, then its id (ids of one millisecond sort among themselves). */
-export const changeOrder = (event: { timestamp: string; transition_id: string }) =>
-  `${event.timestamp}|${event.transition_id}`;
-
 /** Every channel's last word about the entity (consistent), at most a page of MAX_QUERY_LIMIT channels. */
 export async function readToldOfEntity(
   table: Table,
