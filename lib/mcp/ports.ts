@@ -24,7 +24,13 @@ export interface ToolCatalog {
   ): Promise<CallToolResult | undefined>;
 }
 
-/** Where a call came from, for the audit log: the client's address when the transport knows it. */
+/**
+ * Where a call came from and what its connection asked (lib/mcp/protocol/connection.ts): the
+ * client's address for the audit log when the transport knows it, the skills the connection is
+ * narrowed to, and whether built-in writes are confirmed first (2026-07-28; default yes).
+ */
 export interface CallContext {
   sourceIp?: string | undefined;
+  skills?: ReadonlySet<string> | undefined;
+  confirmWrites?: boolean | undefined;
 }

@@ -19,6 +19,7 @@ import {
   parseMessages,
 } from './legacy-sse.ts';
 import type { ToolCatalog } from './ports.ts';
+import { connectionContext, connectionQuery } from './protocol/connection.ts';
 import { createStreamableEndpoint } from './protocol/streamable.ts';
 import { jsonRpcErrorBody, mcpRequestBody, mcpResponseBody } from './protocol/wire-schemas.ts';
 import type { McpRelay } from './relay.ts';
@@ -48,6 +49,7 @@ const sessionQuery = z.object({
   sessionId: z.string().max(64).optional().meta({
     description: 'A legacy SSE session (the `endpoint` event names it): the POST is a relayed message',
   }),
+  ...connectionQuery,
 });
 
 /**
@@ -149,7 +151,11 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
         const caller = await callerOf(deps, hosts, ctx);
         if (caller instanceof Response) return caller;
         const sessionId = ctx.query.sessionId;
-        if (sessionId === undefined) return streamable(caller, webRequest(ctx), { sourceIp: ctx.sourceIp });
+        if (sessionId === undefined)
+          return streamable(caller, webRequest(ctx), {
+            sourceIp: ctx.sourceIp,
+            ...connectionContext(ctx.query),
+          });
         const session = await deps.relay.sessionOf(caller, sessionId);
         const messages = parseMessages(ctx.rawBody);
         if (!messages)

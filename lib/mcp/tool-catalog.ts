@@ -17,7 +17,7 @@ import { asToolResult, toolError, toolResult } from './builtins/result.ts';
 import type { McpTool, ToolCatalog } from './ports.ts';
 
 /** The skill slug find_tools is listed under: it belongs to no registered skill. */
-const BUILTIN_SLUG = 'builtin';
+export const BUILTIN_SLUG = 'builtin';
 
 /** Compiled inputSchemas kept at most: a tenant's tools rarely exceed a few hundred. */
 const MAX_COMPILED = 1000;

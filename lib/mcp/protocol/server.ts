@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, Server, type Tool } from '@modelcontextprotocol/server';
 import type { Principal } from '../../domain/principal.ts';
 import type { CallContext, McpTool, ToolCatalog } from '../ports.ts';
+import { narrowedCatalog, writeConfirmation } from './connection.ts';
 
 /** tools/list pages: small enough for a model's context, large enough that most tenants need one. */
 const TOOLS_PAGE_SIZE = 50;
@@ -29,11 +30,13 @@ function offsetOf(cursor: string | undefined): number {
 
 /**
  * An MCP server for one caller: tools/list pages the caller's tools (sorted by name, the cursor
- * is the next offset) and tools/call dispatches through the catalog. Built per request, so both
+ * is the next offset; a connection narrowed to some skills sees theirs) and tools/call dispatches
+ * through the catalog, a built-in write confirmed first on 2026-07-28 (connection.ts). Built per request, so both
  * protocol revisions' HTTP exchanges and the legacy relay share it; the SDK answers
  * `initialize` (2025-era) and `server/discover` (2026-07-28) from its info and capabilities.
  */
-export function createMcpServer(catalog: ToolCatalog, caller: Principal, context: CallContext = {}): Server {
+export function createMcpServer(allTools: ToolCatalog, caller: Principal, context: CallContext = {}): Server {
+  const catalog = narrowedCatalog(allTools, context.skills);
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
   server.setRequestHandler('tools/list', async (request) => {
     const offset = offsetOf(request.params?.cursor);
@@ -44,8 +47,11 @@ export function createMcpServer(catalog: ToolCatalog, caller: Principal, context
     const next = offset + TOOLS_PAGE_SIZE;
     return { tools: page, ...(next < tools.length ? { nextCursor: String(next) } : {}) };
   });
-  server.setRequestHandler('tools/call', async (request) => {
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
+    const tool = (await catalog.list(caller)).find((t) => t.name === name);
+    const asked = tool && writeConfirmation(tool, args ?? {}, ctx.mcpReq, context);
+    if (asked) return asked;
     const result = await catalog.call(caller, name, args ?? {}, context);
     if (result === undefined)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool: ${name}`);

@@ -30767,6 +30767,10 @@ export interface operations {
             query?: {
                 /** @description A legacy SSE session (the `endpoint` event names it): the POST is a relayed message */
                 sessionId?: string;
+                /** @description Narrows the connection to these skills (comma-separated slugs): only their tools are listed and callable; find_tools stays */
+                skills?: string;
+                /** @description writes (the default): on 2026-07-28, a built-in tool that changes state asks the client to confirm (an input-required result) before it runs; off: it runs at once */
+                confirm?: "writes" | "off";
             };
             header?: never;
             path?: never;

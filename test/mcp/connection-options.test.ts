@@ -1,0 +1,139 @@
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as TransportV2,
+} from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MCP_RUNTIMES, type McpRuntime } from './mcp-runtimes.ts';
+
+// A connection's URL narrows it to some skills (?skills=) and says whether built-in writes are
+// confirmed on 2026-07-28 (?confirm=off opts out): lib/mcp/protocol/connection.ts, both runtimes.
+
+// functions/mcp.ts builds its module-scope handler from the Lambda runtime's global.
+vi.hoisted(() => {
+  Object.assign(globalThis, {
+    awslambda: {
+      streamifyResponse: (handler: unknown) => handler,
+      HttpResponseStream: { from: (stream: unknown) => stream },
+    },
+  });
+});
+
+const MODERN = '2026-07-28';
+const CLIENT_INFO = { name: 'vigil-test', version: '1.0.0' };
+/** A create_check of an entity no tenant has: it runs only to answer that the entity is not found. */
+const CREATE = { entity_id: 'ent_01JZZZZZZZZZZZZZZZZZZZZZZZ', target_url: 'http://127.0.0.1:9/health' };
+
+type Answer = { action: 'accept'; content: { confirm: boolean } } | { action: 'decline' };
+
+describe.each(MCP_RUNTIMES)('MCP connection options (%s)', (_name, start) => {
+  let rt: McpRuntime;
+  const open: ClientV2[] = [];
+  beforeAll(async () => {
+    rt = await start();
+  }, 60_000);
+  afterAll(async () => {
+    for (const client of open) await client.close();
+    await rt?.close();
+  });
+
+  /** A v2 client on 2026-07-28 (or 2025-11-25: `legacy`), connected to `query`'s URL; `answer` is its user's reply to a confirmation. */
+  async function connect(query: string, options: { legacy?: boolean; answer?: Answer } = {}) {
+    const asked: string[] = [];
+    const client = new ClientV2(CLIENT_INFO, {
+      versionNegotiation: { mode: options.legacy ? 'legacy' : { pin: MODERN } },
+      ...(options.answer ? { capabilities: { elicitation: { form: {} } } } : {}),
+    });
+    const answer = options.answer;
+    if (answer)
+      client.setRequestHandler('elicitation/create', async (request) => {
+        asked.push(request.params.message);
+        return answer;
+      });
+    open.push(client);
+    const headers = { authorization: `Bearer ${rt.key}` };
+    await client.connect(new TransportV2(new URL(`${rt.url}${query}`), { requestInit: { headers } }));
+    return { client, asked };
+  }
+
+  const textOf = (result: { content?: unknown }) =>
+    ((result.content ?? []) as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
+
+  it('lists and calls only the named skills’ tools, and find_tools', async () => {
+    const all = await connect('');
+    const everything = (await all.client.listTools()).tools.map((t) => t.name);
+    expect(everything).toContain('get_status_summary');
+
+    const narrowed = await connect('?skills=incident-ops');
+    expect((await narrowed.client.listTools()).tools.map((t) => t.name)).toEqual(['find_tools']);
+    await expect(narrowed.client.callTool({ name: 'get_status_summary', arguments: {} })).rejects.toThrow(
+      /unknown tool: get_status_summary/,
+    );
+
+    const catalog = await connect('?skills=catalog-ops,incident-ops');
+    expect((await catalog.client.listTools()).tools.map((t) => t.name).sort()).toEqual(everything.sort());
+  });
+
+  it('refuses a skills list that is not slugs, in words', async () => {
+    const res = await fetch(`${rt.url}?skills=${encodeURIComponent('catalog-ops;DROP')}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${rt.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('skill slugs');
+  });
+
+  it('asks the client to confirm a built-in write on 2026-07-28 and runs it only when accepted', async () => {
+    const yes = await connect('', { answer: { action: 'accept', content: { confirm: true } } });
+    const ran = await yes.client.callTool({ name: 'create_check', arguments: CREATE });
+    expect(yes.asked).toHaveLength(1);
+    expect(yes.asked[0]).toContain('create_check');
+    expect(yes.asked[0]).toContain(CREATE.target_url);
+    // Confirmed, the tool ran: it answers what it found.
+    expect(textOf(ran)).toMatch(/not found/i);
+
+    const no = await connect('', { answer: { action: 'decline' } });
+    const refused = await no.client.callTool({ name: 'create_check', arguments: CREATE });
+    expect(no.asked).toHaveLength(1);
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toBe('create_check was not confirmed: nothing was changed.');
+
+    const unsure = await connect('', { answer: { action: 'accept', content: { confirm: false } } });
+    expect((await unsure.client.callTool({ name: 'create_check', arguments: CREATE })).isError).toBe(true);
+  });
+
+  it('asks nothing for reads, dry runs, an opted-out connection or a 2025-11-25 one', async () => {
+    const reads = await connect('', { answer: { action: 'decline' } });
+    await reads.client.callTool({ name: 'get_status_summary', arguments: {} });
+    const dry = await reads.client.callTool({
+      name: 'create_check',
+      arguments: { ...CREATE, dry_run: true },
+    });
+    expect(textOf(dry)).toMatch(/not found/i);
+    expect(reads.asked).toEqual([]);
+
+    const optedOut = await connect('?confirm=off', { answer: { action: 'decline' } });
+    expect(textOf(await optedOut.client.callTool({ name: 'create_check', arguments: CREATE }))).toMatch(
+      /not found/i,
+    );
+    expect(optedOut.asked).toEqual([]);
+
+    const older = await connect('', { legacy: true, answer: { action: 'decline' } });
+    expect(older.client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+    expect(textOf(await older.client.callTool({ name: 'create_check', arguments: CREATE }))).toMatch(
+      /not found/i,
+    );
+    expect(older.asked).toEqual([]);
+  });
+
+  it('names the missing capability when a 2026-07-28 client cannot be asked', async () => {
+    const { client } = await connect('');
+    await expect(client.callTool({ name: 'create_check', arguments: CREATE })).rejects.toThrow(
+      /declare elicitation, or connect with \?confirm=off/,
+    );
+  });
+});
