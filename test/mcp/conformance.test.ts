@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REVISIONS, runConformance } from './conformance-support.ts';
 import { MCP_RUNTIMES, type McpRuntime } from './mcp-runtimes.ts';
 
@@ -9,16 +9,6 @@ import { MCP_RUNTIMES, type McpRuntime } from './mcp-runtimes.ts';
 // credentials, so it talks to a loopback front that adds the tenant's key (test/mcp/mcp-fronts.ts).
 // What does not apply is listed with why in test/mcp/conformance/expected-failures-<revision>.yaml;
 // the suite itself fails the run on a failure not listed there and on a listed one that passes.
-
-// functions/mcp.ts builds its module-scope handler from the Lambda runtime's global.
-vi.hoisted(() => {
-  Object.assign(globalThis, {
-    awslambda: {
-      streamifyResponse: (handler: unknown) => handler,
-      HttpResponseStream: { from: (stream: unknown) => stream },
-    },
-  });
-});
 
 const baseline = (revision: string) =>
   fileURLToPath(new URL(`./conformance/expected-failures-${revision}.yaml`, import.meta.url));

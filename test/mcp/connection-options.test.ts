@@ -2,21 +2,11 @@ import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
 } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_RUNTIMES, type McpRuntime } from './mcp-runtimes.ts';
 
 // A connection's URL narrows it to some skills (?skills=) and says whether built-in writes are
 // confirmed on 2026-07-28 (?confirm=off opts out): lib/mcp/protocol/connection.ts, both runtimes.
-
-// functions/mcp.ts builds its module-scope handler from the Lambda runtime's global.
-vi.hoisted(() => {
-  Object.assign(globalThis, {
-    awslambda: {
-      streamifyResponse: (handler: unknown) => handler,
-      HttpResponseStream: { from: (stream: unknown) => stream },
-    },
-  });
-});
 
 const MODERN = '2026-07-28';
 const CLIENT_INFO = { name: 'vigil-test', version: '1.0.0' };

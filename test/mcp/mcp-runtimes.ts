@@ -1,3 +1,5 @@
+// The runtime's global first: functions/mcp.ts reads it when it loads.
+import '../support/lambda-streaming-global.ts';
 import { inject } from 'vitest';
 import { createMcpHandler } from '../../functions/mcp.ts';
 import { createCloudApp } from '../../lib/cloud/http-composition.ts';
@@ -10,8 +12,8 @@ import { functionUrlFront, localFront, type McpFront } from './mcp-fronts.ts';
 /**
  * /v1/mcp of both runtimes behind a loopback front (test/mcp/mcp-fronts.ts), for a new tenant (its
  * catalog-ops skill registered, as every new tenant's is): the local runtime, and the cloud MCP function as its function
- * URL runs it over DynamoDB Local. Files importing this set the `awslambda` global first
- * (functions/mcp.ts builds its module-scope handler from it), in a `vi.hoisted` block.
+ * URL runs it over DynamoDB Local. It sets the Lambda runtime's `awslambda` global before
+ * functions/mcp.ts loads (test/support/lambda-streaming-global.ts).
  */
 
 export interface McpRuntime {

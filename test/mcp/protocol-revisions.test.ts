@@ -4,23 +4,13 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_RUNTIMES, type McpRuntime } from './mcp-runtimes.ts';
 
 // The MCP endpoint speaks 2026-07-28 (stateless: no initialize, the revision in every request's
 // `_meta`, server/discover, resultType) and 2025-11-25 (initialize, then plain requests), chosen
 // per request; both runtimes, raw and through SDK clients of both majors (v1 speaks 2025-11-25
 // only; v2 either, as its versionNegotiation says).
-
-// functions/mcp.ts builds its module-scope handler from the Lambda runtime's global.
-vi.hoisted(() => {
-  Object.assign(globalThis, {
-    awslambda: {
-      streamifyResponse: (handler: unknown) => handler,
-      HttpResponseStream: { from: (stream: unknown) => stream },
-    },
-  });
-});
 
 const MODERN = '2026-07-28';
 const CLIENT_INFO = { name: 'vigil-test', version: '1.0.0' };
