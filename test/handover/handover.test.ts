@@ -120,6 +120,8 @@ describe.each(bothRuntimes)('handover summaries ($runtime runtime)', ({ runtime,
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
     api = await start({
       clock,
+      // One tick of the scheduled actions per step of the fake timers (15 minutes), not 900.
+      actionScheduleTickMs: 15 * MINUTE,
       egress: providerEgress(new Map([['api.twilio.com', twilio.port]])),
       env: {
         VIGIL_EGRESS_ALLOW: '127.0.0.0/8',

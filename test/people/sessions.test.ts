@@ -14,9 +14,16 @@ import {
 
 describe.each(bothRuntimes)('password sign-in and sessions ($runtime runtime)', ({ runtime, start }) => {
   let api: ApiHarness;
+  /**
+   * The member the sign-in tests share: setting a password is a scrypt hash (128 MiB, a core for a
+   * few hundred milliseconds), so it is made once. Signing in and out leaves the member as it was;
+   * the test of wrong passwords has a member of its own, as failures count against the account.
+   */
+  let shared: Awaited<ReturnType<typeof member>>;
 
   beforeAll(async () => {
     api = await start();
+    shared = await member();
   });
   afterAll(async () => {
     await api.close();
@@ -31,7 +38,7 @@ describe.each(bothRuntimes)('password sign-in and sessions ($runtime runtime)', 
   }
 
   it('signs in with e-mail and password: an HttpOnly, SameSite=Lax session cookie that reads as the user', async () => {
-    const joined = await member();
+    const joined = shared;
     const res = await signIn(api, { email: joined.email.toUpperCase(), password: GOOD_PASSWORD });
     expect(res.status, res.text).toBe(204);
     const setCookie = res.headers['set-cookie'] ?? '';
@@ -62,7 +69,7 @@ describe.each(bothRuntimes)('password sign-in and sessions ($runtime runtime)', 
 
   if (runtime === 'local')
     it('marks the cookie Secure when the request came over https', async () => {
-      const joined = await member();
+      const joined = shared;
       const res = await signIn(
         api,
         { email: joined.email, password: GOOD_PASSWORD },
@@ -88,7 +95,7 @@ describe.each(bothRuntimes)('password sign-in and sessions ($runtime runtime)', 
   });
 
   it('refuses a sign-in from another site’s page (login CSRF): 403, no cookie; the console’s own origin signs in', async () => {
-    const joined = await member();
+    const joined = shared;
     const body = { email: joined.email, password: GOOD_PASSWORD };
     const foreign = await signIn(api, body, { ...consoleOrigin(api), origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
@@ -100,7 +107,7 @@ describe.each(bothRuntimes)('password sign-in and sessions ($runtime runtime)', 
   });
 
   it('refuses a cookie write without the CSRF token or from another origin, and takes one with both', async () => {
-    const joined = await member();
+    const joined = shared;
     const session = await signedIn(api, joined.email);
     const csrf = await csrfOf(api, session);
     const body = { label: 'from the console' };
@@ -130,7 +137,7 @@ describe.each(bothRuntimes)('password sign-in and sessions ($runtime runtime)', 
   });
 
   it('lets a Bearer key win over a cookie: no CSRF token needed, the key is who calls', async () => {
-    const joined = await member();
+    const joined = shared;
     const session = await signedIn(api, joined.email);
     const res = await api.request('POST', '/v1/auth/keys', {
       key: api.adminKey,
@@ -147,7 +154,7 @@ describe.each(bothRuntimes)('password sign-in and sessions ($runtime runtime)', 
   });
 
   it('signs out: the session ends and the cookie is cleared', async () => {
-    const joined = await member();
+    const joined = shared;
     const session = await signedIn(api, joined.email);
     const csrf = await csrfOf(api, session);
     expect((await withCookie(api, 'DELETE', '/v1/session', session)).status).toBe(403);
@@ -159,7 +166,7 @@ describe.each(bothRuntimes)('password sign-in and sessions ($runtime runtime)', 
   });
 
   it('gives a new session on every sign-in, ignoring a cookie sent along (no fixation)', async () => {
-    const joined = await member();
+    const joined = shared;
     const planted = await signedIn(api, joined.email);
     const res = await signIn(
       api,

@@ -75,6 +75,11 @@ export interface HarnessOptions {
    * scheduler. Default: running, except on a caller's clock (fake time is driven by hand).
    */
   scheduler?: SchedulerOptions | false;
+  /**
+   * Local runtime only: the scheduled actions' tick (default every second). A test that moves fake
+   * timers by hand in long steps ticks it once a step instead of once a fake second.
+   */
+  actionScheduleTickMs?: number;
   /** Outbound TLS trust and name resolution of the channels (a test CA for HTTPS receivers). */
   egress?: CoreDeps['egress'];
   /** Lambda runtime only: the EventBridge client the stream function publishes with (set VIGIL_EVENT_BUS_NAME). */
@@ -187,6 +192,7 @@ export async function startLocalHarness(options: HarnessOptions = {}): Promise<L
     clock: options.clock ?? systemClock,
     host: '127.0.0.1',
     scheduler: options.scheduler ?? (options.clock ? false : {}),
+    ...(options.actionScheduleTickMs ? { actionSchedule: { tickMs: options.actionScheduleTickMs } } : {}),
     ...(options.egress ? { egress: options.egress } : {}),
   });
   const adminKey = runtime.bootstrapKey ?? '';
