@@ -5,7 +5,6 @@ import {
   parseJsonPath,
   storedAssertionSchema,
 } from '../../domain/assertions.ts';
-import type { HttpAssertion } from '../../domain/http-assertions.ts';
 import { REDACTED } from '../../domain/redaction.ts';
 import { HTTP_METHODS } from '../contract/fields.ts';
 import { NAME_PATTERN, references } from './templates.ts';
@@ -17,7 +16,7 @@ import { NAME_PATTERN, references } from './templates.ts';
  * reads an item back without checking again.
  */
 
-export const MAX_STEPS = 10;
+const MAX_STEPS = 10;
 const MAX_VARIABLES = 20;
 const MAX_EXTRACTIONS = 10;
 const MAX_HEADERS = 20;
@@ -71,7 +70,7 @@ const extraction = z.discriminatedUnion(
 const assertion = z
   .strictObject(storedAssertionSchema.shape)
   .superRefine((a, ctx) => {
-    const problem = assertionProblem(a as HttpAssertion);
+    const problem = assertionProblem(a);
     if (problem) ctx.addIssue({ code: 'custom', path: [problem[0]], message: problem[1] });
   })
   .meta({ description: "An http check's assertion (HttpAssertion) on this step's response" });

@@ -1,11 +1,15 @@
-import type { HttpAssertion } from '../http-assertions.ts';
+import type * as z from 'zod';
 import { parseJsonPath } from './assertion-syntax.ts';
+import type { storedAssertionSchema } from './stored-assertions.ts';
+
+/** An assertion's fields (lib/domain/http-assertions.ts HttpAssertion has the same). */
+type Assertion = z.output<typeof storedAssertionSchema>;
 
 /** An HTTP header name (RFC 9110 token). */
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 export const HEADER_NAME_MESSAGE = 'Enter a header name.';
 export const JSON_PATH_MESSAGE = 'Enter a json path in dotted form, such as $.data.items[0].status.';
-const NUMERIC_OPS: readonly HttpAssertion['op'][] = ['lt', 'lte', 'gt', 'gte'];
+const NUMERIC_OPS: readonly Assertion['op'][] = ['lt', 'lte', 'gt', 'gte'];
 
 /**
  * Why an assertion cannot run, as [field, message], or undefined when it is well formed. A
@@ -14,7 +18,7 @@ const NUMERIC_OPS: readonly HttpAssertion['op'][] = ['lt', 'lte', 'gt', 'gte'];
  * shape, which loads no RE2: its probe answers a refused pattern in the result).
  */
 export function assertionProblem(
-  a: HttpAssertion,
+  a: Assertion,
   compilePattern?: (pattern: string) => unknown,
 ): [string, string] | undefined {
   const pathed = a.source === 'json' || a.source === 'header';
