@@ -110,6 +110,27 @@ const probeDetailsSchema = z.strictObject({
   expires_at: z.string().max(200).optional(),
   rdap_server: z.string().max(MAX_DETAIL_TEXT).optional(),
   tls_warning: z.string().max(MAX_DETAIL_TEXT).optional(),
+  steps: z
+    .array(
+      z.strictObject({
+        name: z.string().max(64),
+        outcome: z.enum(['passed', 'degraded', 'failed', 'skipped']),
+        status_code: z.number().int().min(0),
+        error: z.string().max(MAX_DETAIL_TEXT).optional(),
+        timings: z
+          .strictObject({
+            dns_ms: z.number().int().min(0).optional(),
+            connect_ms: z.number().int().min(0).optional(),
+            tls_ms: z.number().int().min(0).optional(),
+            first_byte_ms: z.number().int().min(0).optional(),
+            total_ms: z.number().int().min(0),
+          })
+          .optional(),
+      }),
+    )
+    .max(10)
+    .optional(),
+  failed_step: z.string().max(64).optional(),
 });
 
 // tsc names a detail a probe reports (lib/probes/types.ts) that the wire does not carry yet.

@@ -13,10 +13,9 @@ import { CHECK_TYPE_DEFINITIONS, CHECK_TYPES, type CheckConfig, type CheckType }
  * re-coercion deeper in.
  */
 
-export { PULL_MAX_INTERVAL_SECONDS, PUSH_MAX_INTERVAL_SECONDS } from './contract/fields.ts';
+export { HTTP_METHODS, PULL_MAX_INTERVAL_SECONDS, PUSH_MAX_INTERVAL_SECONDS } from './contract/fields.ts';
 export { PUSH_SLUG_PATTERN } from './push/push.ts';
 export { CHECK_TYPES, type CheckConfig, type CheckType } from './registry.ts';
-export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 const types = CHECK_TYPES.map((type) => [type, CHECK_TYPE_DEFINITIONS[type]] as const);
 

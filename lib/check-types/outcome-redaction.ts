@@ -26,6 +26,9 @@ function redactDetails(details: ProbeDetails, redact: Redact): ProbeDetails {
     ...details,
     ...(details.answers ? { answers: details.answers.map(redact) } : {}),
     ...(details.error_code !== undefined ? { error_code: redact(details.error_code) } : {}),
+    ...(details.steps
+      ? { steps: details.steps.map((s) => (s.error === undefined ? s : { ...s, error: redact(s.error) })) }
+      : {}),
   };
 }
 

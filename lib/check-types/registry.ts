@@ -11,6 +11,7 @@ import { domainCheckType } from './domain/domain.ts';
 import { grpcCheckType } from './grpc/grpc.ts';
 import { httpCheckType } from './http/http.ts';
 import { icmpCheckType } from './icmp/icmp.ts';
+import { multistepCheckType } from './multistep/multistep.ts';
 import { pushCheckType } from './push/push.ts';
 import { tcpCheckType } from './tcp/tcp.ts';
 import { tlsCheckType } from './tls/tls.ts';
@@ -32,6 +33,7 @@ export const CHECK_TYPE_DEFINITIONS = {
   icmp: icmpCheckType,
   domain: domainCheckType,
   grpc: grpcCheckType,
+  multistep: multistepCheckType,
 } satisfies Record<string, CheckTypeDefinition>;
 
 type Definitions = typeof CHECK_TYPE_DEFINITIONS;

@@ -163,6 +163,31 @@ const resultDetailsSchema = z
       description:
         "'certificate not verified (skip_verify)': the check's tls.skip_verify accepted the certificate unverified",
     }),
+    steps: z
+      .array(
+        z.object({
+          name: z.string(),
+          outcome: z.enum(['passed', 'degraded', 'failed', 'skipped']),
+          status_code: z.number().int(),
+          error: z.string().optional().meta({ description: 'Why it failed or is degraded' }),
+          timings: z
+            .object({
+              dns_ms: z.number().int().optional(),
+              connect_ms: z.number().int().optional(),
+              tls_ms: z.number().int().optional(),
+              first_byte_ms: z.number().int().optional(),
+              total_ms: z.number().int(),
+            })
+            .optional()
+            .meta({ description: "Whole ms of each phase of the step's last hop, and of the whole step" }),
+        }),
+      )
+      .optional()
+      .meta({ description: 'multistep: each step in order; those after the first failure are skipped' }),
+    failed_step: z
+      .string()
+      .optional()
+      .meta({ description: 'multistep: the name of the first step that failed' }),
   })
   .meta({ description: "What the probe found besides the outcome; the check type's own fields" });
 

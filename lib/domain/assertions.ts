@@ -4,6 +4,7 @@
  * No RE2 here: validating assertions at the API is ./http-assertions.ts, which loads it.
  */
 
+export { assertionProblem, HEADER_NAME } from './assertions/assertion-problem.ts';
 export type { PathSegment } from './assertions/assertion-syntax.ts';
 export { compileWith, parseJsonPath } from './assertions/assertion-syntax.ts';
 export type { ExpectedStatus } from './assertions/http-statuses.ts';

@@ -1,11 +1,12 @@
 import { RE2JS } from 're2js';
 import * as z from 'zod';
 import {
-  compileWith,
-  MAX_PATH_LENGTH,
-  MAX_PATTERN_LENGTH,
-  parseJsonPath,
-} from './assertions/assertion-syntax.ts';
+  assertionProblem,
+  HEADER_NAME,
+  HEADER_NAME_MESSAGE,
+  JSON_PATH_MESSAGE,
+} from './assertions/assertion-problem.ts';
+import { compileWith, MAX_PATH_LENGTH, MAX_PATTERN_LENGTH } from './assertions/assertion-syntax.ts';
 import {
   type ASSERTION_OPS,
   type ASSERTION_SOURCES,
@@ -40,42 +41,8 @@ function compilePattern(pattern: string): RE2JS | string {
   return compileWith(RE2JS, pattern);
 }
 
-/** An HTTP header name (RFC 9110 token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
-const NUMERIC_OPS: readonly AssertionOp[] = ['lt', 'lte', 'gt', 'gte'];
-
-/** Why an assertion cannot run, as [field, message], or undefined when it is well formed. */
-function assertionProblem(a: HttpAssertion): [string, string] | undefined {
-  const pathed = a.source === 'json' || a.source === 'header';
-  if (pathed && a.path === undefined) return ['path', `Enter a path for ${a.source} assertions.`];
-  if (!pathed && a.path !== undefined)
-    return ['path', 'Leave the path out: only json and header assertions take one.'];
-  if (a.source === 'json' && !parseJsonPath(a.path ?? '')) {
-    return ['path', JSON_PATH_MESSAGE];
-  }
-  if (a.source === 'header' && !HEADER_NAME.test(a.path ?? '')) return ['path', HEADER_NAME_MESSAGE];
-  if (a.op === 'exists') {
-    if (a.value !== undefined && typeof a.value !== 'boolean') {
-      return ['value', 'Use true (the default) or false for exists.'];
-    }
-    return undefined;
-  }
-  if (a.value === undefined) return ['value', `Enter a value for ${a.op}.`];
-  if (NUMERIC_OPS.includes(a.op) && typeof a.value !== 'number') {
-    return ['value', `Enter a number: ${a.op} compares numbers.`];
-  }
-  if (a.op === 'matches') {
-    if (typeof a.value !== 'string') return ['value', 'Enter a regular expression (a string) for matches.'];
-    const compiled = compilePattern(a.value);
-    if (typeof compiled === 'string') return ['value', compiled];
-  }
-  return undefined;
-}
-
 /** The json path syntax parseJsonPath reads, for the document (the parser is the rule). */
 const JSON_PATH_PATTERN = '^\\$(?:\\.[A-Za-z_$][A-Za-z0-9_$-]*|\\[[0-9]{1,9}\\])*$';
-const JSON_PATH_MESSAGE = 'Enter a json path in dotted form, such as $.data.items[0].status.';
-const HEADER_NAME_MESSAGE = 'Enter a header name.';
 const pathSchemas = {
   plain: {},
   json: {
@@ -130,14 +97,14 @@ export const assertionInputSchema = z
         if (issue.code !== 'invalid_union') return undefined;
         const parsed = storedAssertionSchema.safeParse(issue.input);
         if (!parsed.success) return 'Use {source, path?, op, value?} with a known source and op.';
-        const problem = assertionProblem(parsed.data);
+        const problem = assertionProblem(parsed.data, compilePattern);
         return problem ? `${problem[0]}: ${problem[1]}` : 'This is not a valid assertion.';
       },
     },
   )
   .superRefine((a, ctx) => {
     // What the document cannot state: a pattern RE2 refuses or that compiles too large.
-    const problem = assertionProblem(a);
+    const problem = assertionProblem(a, compilePattern);
     if (problem) ctx.addIssue({ code: 'custom', path: [problem[0]], message: problem[1] });
   })
   .meta({ id: 'HttpAssertion' });

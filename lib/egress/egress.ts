@@ -11,7 +11,7 @@ import {
   parseHttpUrl,
   type Resolve,
 } from './egress-guard.ts';
-import type { Http1Request, Http1Response } from './http1-client.ts';
+import type { HopTimings, Http1Request, Http1Response } from './http1-client.ts';
 
 /** One hop as a transport gets it: the request, and the guard it is judged by. */
 export interface TransportRequest extends Http1Request {
@@ -72,6 +72,8 @@ export interface HttpRequestOptions {
    * a default here would bundle undici into every function that probes (the worker), which never needs it.
    */
   transport: HttpTransport;
+  /** Filled with the last hop's phase marks (lib/egress/http1-message.ts); absent: none are taken. */
+  timings?: HopTimings;
 }
 
 /** What came back: the final response after redirects. */
@@ -147,7 +149,8 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
           cleartext = { guard: strict, lookup: createGuardedLookup(strict) };
         }
         const judged = clear && cleartext ? cleartext : { guard, lookup };
-        const result = await send(hop, { transport, ...judged, ca, insecure, signal, maxBodyBytes });
+        const timings = options.timings;
+        const result = await send(hop, { transport, ...judged, ca, insecure, signal, maxBodyBytes, timings });
         const location = REDIRECT_STATUSES.has(result.status) ? result.headers.location : undefined;
         if (location === undefined) {
           const latencyMs = Math.round(performance.now() - started);
@@ -204,6 +207,7 @@ interface SendContext {
   insecure: boolean;
   signal: CancelSignal;
   maxBodyBytes: number;
+  timings: HopTimings | undefined;
 }
 
 /** One hop; a redirect's body is never read, only its Location is needed. */
@@ -219,5 +223,6 @@ function send(hop: Hop, ctx: SendContext): Promise<HopResult> {
     ...(ctx.insecure ? { rejectUnauthorized: false } : {}),
     signal: ctx.signal,
     maxBodyBytes: (status) => (REDIRECT_STATUSES.has(status) ? 0 : ctx.maxBodyBytes),
+    ...(ctx.timings ? { timings: ctx.timings } : {}),
   });
 }

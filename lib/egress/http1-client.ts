@@ -10,14 +10,15 @@
  */
 
 import { connect as netConnect, type Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { connect as tlsConnect } from 'node:tls';
 import { toEgressError } from './egress-errors.ts';
 import { bareHost } from './egress-guard.ts';
-import type { Http1Request, Http1Response } from './http1-message.ts';
+import type { HopTimings, Http1Request, Http1Response } from './http1-message.ts';
 import { encodeRequest } from './http1-request-head.ts';
 import { ResponseReader } from './http1-response-reader.ts';
 
-export type { Http1Request, Http1Response } from './http1-message.ts';
+export type { HopTimings, Http1Request, Http1Response } from './http1-message.ts';
 
 /**
  * Sends one request on a fresh connection (`Connection: close` unless the caller set one) and
@@ -32,6 +33,7 @@ export async function http1Request(req: Http1Request): Promise<Http1Response> {
   const { bytes, servername } = encodeRequest(req);
   signal?.throwIfAborted();
   const socket = connect(req, servername);
+  if (req.timings) markPhases(socket, req.timings);
   const reader = new ResponseReader(req.method, req.maxBodyBytes);
   return new Promise<Http1Response>((resolve, reject) => {
     let settled = false;
@@ -73,6 +75,24 @@ export async function http1Request(req: Http1Request): Promise<Http1Response> {
     socket.on('error', onError);
     signal?.addEventListener('abort', onAbort, { once: true });
     socket.write(bytes);
+  });
+}
+
+/** Records when the socket's phases end (only asked for by the multistep checks). */
+function markPhases(socket: Socket, timings: HopTimings): void {
+  for (const key of ['lookup', 'connect', 'secure', 'firstByte'] as const) delete timings[key];
+  timings.start = performance.now();
+  socket.once('lookup', () => {
+    timings.lookup = performance.now();
+  });
+  socket.once('connect', () => {
+    timings.connect = performance.now();
+  });
+  socket.once('secureConnect', () => {
+    timings.secure = performance.now();
+  });
+  socket.once('data', () => {
+    timings.firstByte = performance.now();
   });
 }
 

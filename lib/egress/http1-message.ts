@@ -23,6 +23,20 @@ export interface Http1Request {
   signal?: CancelSignal;
   /** Body bytes kept (reading stops there), or a choice per status; 0 stops right after the head. */
   maxBodyBytes: number | ((status: number) => number);
+  /** Filled with this hop's phase marks when given (multistep checks report them); the http1 client fills it. */
+  timings?: HopTimings;
+}
+
+/**
+ * When a hop's phases ended (performance.now() marks); a phase that did not happen (no lookup for
+ * an IP literal, no TLS for http:) stays absent.
+ */
+export interface HopTimings {
+  start?: number;
+  lookup?: number;
+  connect?: number;
+  secure?: number;
+  firstByte?: number;
 }
 
 /** The final response (interim 1xx responses are skipped). */

@@ -129,6 +129,29 @@ export interface ProbeDetails {
   rdap_server?: string;
   /** http, tls, grpc with `tls.skip_verify`: the certificate was not verified (lib/probes/check-trust.ts). */
   tls_warning?: string;
+  /** multistep: each step in order (those after a failure `skipped`), and the first that failed. */
+  steps?: StepReport[];
+  failed_step?: string;
+}
+
+/** One step of a multistep run as its result shows it. */
+export interface StepReport {
+  name: string;
+  outcome: 'passed' | 'degraded' | 'failed' | 'skipped';
+  /** The HTTP status; 0 without a response (and for a skipped step). */
+  status_code: number;
+  /** Why it failed or is degraded; absent when it passed or was skipped. */
+  error?: string;
+  /** Whole ms of each phase of its last hop (absent when it did not happen) and of the whole step. */
+  timings?: StepTimings;
+}
+
+export interface StepTimings {
+  dns_ms?: number;
+  connect_ms?: number;
+  tls_ms?: number;
+  first_byte_ms?: number;
+  total_ms: number;
 }
 
 /** A probe run and when it began (epoch ms): the result's checked_at. */

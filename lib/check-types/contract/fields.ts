@@ -5,6 +5,9 @@ import * as z from 'zod';
  * lib/domain, so lib/check-types/check-config.ts may derive from the registry without a cycle.
  */
 
+/** The methods an http check, and a multistep check's step, may send. */
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
 /** The longest interval of a probed check: one day. */
 export const PULL_MAX_INTERVAL_SECONDS = 86_400;
 /** The longest interval of a push check: 30 days (monthly jobs). */

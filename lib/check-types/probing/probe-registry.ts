@@ -4,6 +4,7 @@ import { runDnsProbe } from '../dns/dns-probe.ts';
 import { runDomainProbe } from '../domain/domain-probe.ts';
 import { runGrpcProbe } from '../grpc/grpc-probe.ts';
 import { runIcmpProbe } from '../icmp/icmp-probe.ts';
+import { runMultistepProbe } from '../multistep/multistep-probe.ts';
 import type { CheckProbeJob, ProbedType } from '../registry.ts';
 import { runTcpProbe } from '../tcp/tcp-probe.ts';
 import { runTlsProbe } from '../tls/tls-probe.ts';
@@ -28,4 +29,5 @@ export const CHECK_TYPE_PROBES = {
   icmp: runIcmpProbe,
   domain: runDomainProbe,
   grpc: runGrpcProbe,
+  multistep: runMultistepProbe,
 } satisfies { [T in ProbedType]: ProbeOf<T> };

@@ -99,6 +99,17 @@ export function emptyDraft(check_type: CheckType): CheckDraft {
 }
 
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
+const jsonText = (v: unknown): string => (v === undefined || v === null ? '' : JSON.stringify(v, null, 2));
+
+/** A json input's value: parsed, or the text as given (the API names what is wrong); blank: left out. */
+function jsonValue(input: string): unknown {
+  if (input.trim() === '') return undefined;
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
 
 /** A draft holding a stored check's values (header values stay ********: the API keeps them). */
 export function draftOf(check: Schemas['Check']): CheckDraft {
@@ -132,7 +143,8 @@ export function draftOf(check: Schemas['Check']): CheckDraft {
   } else {
     const config: Record<string, unknown> = check.config;
     const fields = checkTypeForm(check.check_type).fields;
-    for (const f of fields) d.config[f.key] = str(config[f.key]);
+    for (const f of fields)
+      d.config[f.key] = f.kind === 'json' ? jsonText(config[f.key]) : str(config[f.key]);
     d.configKept = Object.fromEntries(
       Object.entries(config).filter(([k]) => !fields.some((f) => f.key === k)),
     );
@@ -237,6 +249,7 @@ function locationBodyOf(d: CheckDraft): Record<string, unknown> {
 function configOf(d: CheckDraft): Record<string, unknown> {
   const value = (f: CheckConfigField) => {
     const input = d.config[f.key] ?? '';
+    if (f.kind === 'json') return jsonValue(input);
     return f.kind === 'number' ? num(input) : f.kind === 'text' ? input.trim() : input;
   };
   const edited = compact(
@@ -305,6 +318,21 @@ export function CheckForm({
     const path = `config.${f.key}`;
     const value = d.config[f.key] ?? '';
     const onChange = (v: string) => setD((old) => ({ ...old, config: { ...old.config, [f.key]: v } }));
+    if (f.kind === 'json') {
+      const placeholder = typeof f.placeholder === 'function' ? f.placeholder(d) : f.placeholder;
+      return (
+        <TextAreaField
+          key={f.key}
+          label={f.label}
+          value={value}
+          onChange={onChange}
+          rows={8}
+          hint={`${f.hint ?? ''}${placeholder ? ` For example: ${placeholder}` : ''}`}
+          required={f.required}
+          error={errs[path]}
+        />
+      );
+    }
     if (f.kind === 'select') {
       return (
         <SelectField

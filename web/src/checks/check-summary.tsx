@@ -7,6 +7,7 @@ import { scrollRegion } from '../ui/scroll-region';
 import { everyWords } from '../ui/time-words';
 import { checkTypeForm, targetOf } from './check-types/registry';
 import { checkQueries } from './queries';
+import { StepResults } from './step-results';
 import { trustRows } from './tls-trust-fields';
 
 export { targetOf };
@@ -89,6 +90,9 @@ export function RecentResults({ checkId }: { checkId: string }) {
                       <span className="badge state-degraded" title="The check's tls.skip_verify is on">
                         {r.details.tls_warning}
                       </span>
+                    ) : null}
+                    {r.details?.steps ? (
+                      <StepResults steps={r.details.steps} failed={r.details.failed_step} />
                     ) : null}
                   </td>
                 </tr>

@@ -20,7 +20,9 @@ type CheckFieldKind =
   /** A whole number (sent as a JSON number; empty leaves the key out). */
   | 'number'
   /** One of `options` (the first is a new check's default). */
-  | 'select';
+  | 'select'
+  /** A JSON value in a multi-line input (sent parsed; text that is not JSON is sent as given, for the API to refuse). */
+  | 'json';
 
 export interface CheckConfigField {
   /** The config key (`config.<key>` in the API's field errors). */

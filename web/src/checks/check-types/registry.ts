@@ -5,6 +5,7 @@ import type { CheckType, CheckTypeForm } from './form';
 import { grpcForm } from './grpc';
 import { httpForm } from './http';
 import { icmpForm } from './icmp';
+import { multistepForm } from './multistep';
 import { pushForm } from './push';
 import { tcpForm } from './tcp';
 import { tlsForm } from './tls';
@@ -22,6 +23,7 @@ const CHECK_TYPE_FORMS = {
   icmp: icmpForm,
   domain: domainForm,
   grpc: grpcForm,
+  multistep: multistepForm,
 } satisfies { [T in CheckType]: CheckTypeForm<T> };
 
 export const CHECK_TYPES = Object.keys(CHECK_TYPE_FORMS) as CheckType[];

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEntity } from '../checks/check-fixtures.ts';
+import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
+import { type LoginApi, PASSWORD, startLoginApi, TOKEN } from './support/login-api.ts';
+
+/**
+ * Multistep checks through the API in both runtimes: create (secret variables read `********`),
+ * the 400s, POST /v1/checks/{id}/run against a login API on 127.0.0.1 (the result's steps, no
+ * secret anywhere it is shown or stored), and an update that keeps a secret by `********`.
+ */
+describe.each(bothRuntimes)('multistep checks ($runtime runtime)', ({ start }) => {
+  let api: ApiHarness;
+  let server: LoginApi;
+  let entityId: string;
+  const call = (method: string, path: string, body?: unknown) =>
+    api.request(method, path, { key: api.adminKey, body });
+
+  const config = (password: string) => ({
+    variables: { password: { value: password, secret: true } },
+    steps: [
+      {
+        name: 'login',
+        method: 'POST',
+        url: `${server.origin}/login`,
+        headers: { 'content-type': 'application/json' },
+        body: '{"user": "ada", "password": "{{variables.password}}"}',
+        extract: { token: { source: 'json_body', path: '$.token' } },
+      },
+      {
+        name: 'me',
+        url: `${server.origin}/me`,
+        headers: { authorization: 'Bearer {{steps.login.token}}' },
+        assertions: [{ source: 'json', path: '$.name', op: 'eq', value: 'ada' }],
+      },
+    ],
+  });
+  const create = (body: unknown) =>
+    call('POST', '/v1/checks', {
+      entity_id: entityId,
+      check_type: 'multistep',
+      interval_seconds: 3600,
+      config: body,
+    });
+
+  beforeAll(async () => {
+    server = await startLoginApi();
+    api = await start({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' } });
+    entityId = await newEntity(api);
+  }, 60_000);
+  afterAll(async () => {
+    await api?.close();
+    await server?.close();
+  });
+
+  it('creates a check whose secret variables read ********, and runs it now with each step in the result', async () => {
+    const created = await create(config(PASSWORD));
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({
+      check_type: 'multistep',
+      name: `Multistep 127.0.0.1:${new URL(server.origin).port} (2 steps)`,
+      config: { variables: { password: { value: '********', secret: true } } },
+    });
+    expect(created.text).not.toContain(PASSWORD);
+
+    const run = await call('POST', `/v1/checks/${created.body.id}/run`);
+
+    expect(run.status, run.text).toBe(200);
+    expect(run.body.result).toMatchObject({
+      manual: true,
+      success: true,
+      details: {
+        steps: [
+          { name: 'login', outcome: 'passed', status_code: 200, timings: { total_ms: expect.any(Number) } },
+          { name: 'me', outcome: 'passed', status_code: 200 },
+        ],
+      },
+    });
+    expect(server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it('stores a failing run with its first failing step, the secrets hidden', async () => {
+    const failing = config(PASSWORD);
+    failing.steps.push({
+      name: 'echo',
+      url: `${server.origin}/echo`,
+      headers: { 'x-pass': '{{variables.password}}' } as never,
+      assertions: [{ source: 'json', path: '$.headers.x-pass', op: 'eq', value: 'something else' }],
+    } as never);
+    const created = await create(failing);
+    expect(created.status, created.text).toBe(201);
+
+    const run = await call('POST', `/v1/checks/${created.body.id}/run`);
+    const listed = await call('GET', `/v1/checks/${created.body.id}/results`);
+
+    expect(run.body.result).toMatchObject({ success: false, details: { failed_step: 'echo' } });
+    expect(run.body.result.error_message).toMatch(/^step 3 "echo": assertion failed/);
+    for (const text of [run.text, listed.text]) {
+      expect(text).toContain('********');
+      expect(text).not.toContain(PASSWORD);
+      expect(text).not.toContain(TOKEN);
+    }
+  });
+
+  it('keeps a stored secret when an update sends ******** back', async () => {
+    const created = await create(config(PASSWORD));
+    const id = String(created.body.id);
+
+    const updated = await call('PUT', `/v1/checks/${id}`, { config: created.body.config });
+    expect(updated.status, updated.text).toBe(200);
+    const run = await call('POST', `/v1/checks/${id}/run`);
+
+    expect(run.body.result).toMatchObject({ success: true });
+  });
+
+  it.each([
+    [{ steps: [] }, 'config.steps', 'Give at least one step.'],
+    [
+      { steps: Array.from({ length: 11 }, (_, i) => ({ name: `s${i}`, url: 'https://example.com/' })) },
+      'config.steps',
+      'Use at most 10 steps.',
+    ],
+    [
+      { steps: [{ name: 'a', url: 'https://example.com/{{variables.nope}}' }] },
+      'config.steps.0.url',
+      '{{variables.nope}}: no variable is named "nope".',
+    ],
+  ])('refuses a bad config naming the field (%#)', async (body, path, message) => {
+    const res = await create(body);
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.details).toContainEqual(expect.objectContaining({ path, message }));
+  });
+});
