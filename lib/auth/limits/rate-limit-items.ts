@@ -39,7 +39,7 @@ const windowKey = (name: string, windowStartMs: number) => ({
 });
 
 /** One fixed window of a bucket name: its allowance (`burst`) is counted from `startMs` to `endMs`. */
-export interface RateWindow {
+interface RateWindow {
   startMs: number;
   endMs: number;
 }

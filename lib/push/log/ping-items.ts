@@ -116,8 +116,8 @@ export async function latestPings(table: Table, checkId: string, limit: number):
  * are read (two at most, oldest first) and each whose number is N or more back is deleted by key:
  * no scan of the log, whatever its size, and nothing more written with the ping. Pings written
  * before they kept their number have a `ping_slot` each (`PINGNO#<n>`, naming the ping that got
- * number n), through which they are still found and deleted; slots are no longer written, expire
- * with their pings and go with the check.
+ * number n), through which they are still found and deleted while they are the oldest; slots are
+ * no longer written, expire with their pings and go with the check.
  */
 
 const pingSeq = defineItem({
@@ -128,11 +128,16 @@ const pingSeq = defineItem({
   docKey: { check_id: '<chk_id>' },
 });
 
+const SLOT_PREFIX = 'PINGNO#';
+
 const pingSlot = defineItem({
   type: itemType('ping_slot'),
   schema: z.object({ check_id: z.string(), seq: z.number().int(), ping_id: z.string() }),
   // Only ever read by key: the number as it is.
-  key: (k: { check_id: string; seq: number }) => ({ pk: checkPartition(k.check_id), sk: `PINGNO#${k.seq}` }),
+  key: (k: { check_id: string; seq: number }) => ({
+    pk: checkPartition(k.check_id),
+    sk: `${SLOT_PREFIX}${k.seq}`,
+  }),
   ttl: (_r, c: { ttl: number }) => c.ttl,
   docKey: { check_id: '<chk_id>', seq: '<n>' },
 });
@@ -145,12 +150,14 @@ export async function nextPingSeq(table: Table, checkId: string): Promise<number
 
 /** Oldest pings looked at per eviction: one more than a ping adds, so a log past N shrinks back. */
 const EVICT_LOOK = 2;
+/** Slots read at most per eviction while pings from before numbers were kept remain. */
+const SLOTS_LOOK = 1000;
 
 /**
  * Keeps the check's log to the pings numbered after `seq - keep` (`seq`: the number of the ping
  * just written): deletes its oldest pings numbered `seq - keep` or lower, each by one DeleteItem
- * (a delete is idempotent, so a retried or concurrent eviction does no harm). A ping from before
- * numbers were kept goes through its slot, as it was written.
+ * (a delete is idempotent, so a retried or concurrent eviction does no harm). While the oldest is
+ * a ping from before numbers were kept, the slots say which of those are that far back.
  */
 export async function evictOldPings(table: Table, checkId: string, seq: number, keep: number): Promise<void> {
   const last = seq - keep;
@@ -162,7 +169,7 @@ export async function evictOldPings(table: Table, checkId: string, seq: number, 
   });
   for (const ping of page.items.map(parsePing)) {
     if (ping.seq === undefined) {
-      await evictSlottedPing(table, checkId, last);
+      await evictSlottedPings(table, checkId, last);
       return;
     }
     if (ping.seq > last) return;
@@ -170,9 +177,22 @@ export async function evictOldPings(table: Table, checkId: string, seq: number, 
   }
 }
 
-/** Deletes the ping that got number `seq` through its slot, and the slot, if still there. */
-async function evictSlottedPing(table: Table, checkId: string, seq: number): Promise<void> {
-  const slot = await pingSlot.get(table, { check_id: checkId, seq }, { consistent: true });
-  if (!slot) return;
-  await table.transact([pingDeletedOp(checkId, slot.ping_id), pingSlot.delete({ check_id: checkId, seq })]);
+/**
+ * Deletes the pings written with a slot whose number is `last` or lower, with their slots (slot
+ * keys are not zero-padded, so their order is not their numbers': a page of them is read whole).
+ */
+async function evictSlottedPings(table: Table, checkId: string, last: number): Promise<void> {
+  const page = await table.query({
+    pk: checkPartition(checkId),
+    sk: { op: 'beginsWith', prefix: SLOT_PREFIX },
+    limit: SLOTS_LOOK,
+    consistent: true,
+  });
+  for (const slot of page.items.map((item) => pingSlot.parse(item))) {
+    if (slot.seq > last) continue;
+    await table.transact([
+      pingDeletedOp(checkId, slot.ping_id),
+      pingSlot.delete({ check_id: checkId, seq: slot.seq }),
+    ]);
+  }
 }
