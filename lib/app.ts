@@ -76,6 +76,8 @@ export interface CoreDeps extends Pick<ProbingDeps, 'probeSoon'> {
   statusStream?: StatusStreamSettings;
   /** Where the per-key and per-address rate limits are kept; default this process's memory. */
   rateLimiter?: RateLimiter;
+  /** The tenant ceiling's limiter for pings (a lease over `rateLimiter` in the cloud); default `rateLimiter`. */
+  pingTenantLimiter?: RateLimiter;
   /** Where open streams hold their slots (the per-key and per-tenant caps); default this process's memory. */
   streamSlots?: StreamSlots;
   /** The notify queue: state-change events, deliveries and repeats (the local SQLite queue, SQS in the cloud). */

@@ -1,6 +1,6 @@
 import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { createApp } from '../app.ts';
-import { createStoreRateLimiter } from '../auth/limits.ts';
+import { createLeasedLimiter, createStoreRateLimiter } from '../auth/limits.ts';
 import { probeJobId } from '../checks/probe-job.ts';
 import { cellJobId } from '../checks/probing.ts';
 import type { LegacyStreamSettings } from '../mcp/legacy-sse.ts';
@@ -68,12 +68,15 @@ export function createCloudApp(
   );
   const { table, clock, logger } = base;
   // Rate limits hold across Lambda instances: every instance counts in the same table items.
+  const rateLimiter = createStoreRateLimiter({ table, clock });
   const app = createApp({
     table,
     clock,
     logger,
     config,
-    rateLimiter: createStoreRateLimiter({ table, clock }),
+    rateLimiter,
+    // A tenant's pings spend its ceiling through leases of several tokens: a few writes a window.
+    pingTenantLimiter: createLeasedLimiter({ shared: rateLimiter, clock }),
     // Each instance holds streams of its own: their caps are counted in lease items of the table.
     streamSlots: createStoreStreamSlots({ table, clock, logger, caps: config.streamCaps }),
     statusStream: overrides.statusStream ?? STATUS_STREAM_VIA_API_GATEWAY,

@@ -45,6 +45,7 @@ export interface PeopleDeps {
   config: Config;
   tenants: TenantStore;
   rateLimiter?: RateLimiter | undefined;
+  pingTenantLimiter?: RateLimiter | undefined;
   /** The app's one cursor seal (paged reads: the audit log). */
   cursors: CursorSeal;
   /** Outbound trust and resolution: OAuth client metadata documents and the SSO provider, through the SSRF guard. */
@@ -75,6 +76,7 @@ export function composePeople(deps: PeopleDeps) {
   const rateLimit = createRateLimitGuard({
     limiter,
     instanceLimiter: createMemoryRateLimiter({ clock: deps.clock }),
+    ...(deps.pingTenantLimiter ? { pingTenantLimiter: deps.pingTenantLimiter } : {}),
     config: deps.config,
     logger: deps.logger,
   });

@@ -64,6 +64,11 @@ describe('a ping URL report', () => {
     expect(runs.ping.perPing.byEntity.ping).toMatchObject({ wru: 2, gsiWru: 0 });
     expect(runs.keyed.perPing.byEntity.ping).toBeUndefined();
   });
+
+  it('keeps its number on the ping itself: one counter write, no slot item', () => {
+    expect(runs.ping.perPing.byEntity.ping_seq).toMatchObject({ wru: 1, gsiWru: 0 });
+    expect(runs.ping.perPing.byEntity.ping_slot).toBeUndefined();
+  });
 });
 
 describe('the rate limits of a report', () => {
@@ -71,7 +76,11 @@ describe('the rate limits of a report', () => {
     expect(runs.keyed.perPing.byEntity.rate_window).toMatchObject({ wru: 2, gsiWru: 0 });
   });
 
-  it("cost a ping one: the token's own bucket is in the instance's memory, its tenant's in the table", () => {
-    expect(runs.ping.perPing.byEntity.rate_window).toMatchObject({ wru: 1, gsiWru: 0 });
+  it("cost a ping a fraction of one: the token's own bucket is in the instance's memory, its tenant's leased from the table", () => {
+    const window = runs.ping.perPing.byEntity.rate_window;
+    expect(window?.gsiWru).toBe(0);
+    // The checks ping at the same second of each minute: leases of 1, 2, 4, … a window.
+    expect(window?.wru).toBeGreaterThan(0);
+    expect(window?.wru).toBeLessThanOrEqual(0.5);
   });
 });

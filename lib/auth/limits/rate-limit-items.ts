@@ -38,12 +38,15 @@ const windowKey = (name: string, windowStartMs: number) => ({
   start: String(windowStartMs).padStart(15, '0'),
 });
 
-interface Window {
+/** One fixed window of a bucket name: its allowance (`burst`) is counted from `startMs` to `endMs`. */
+interface RateWindow {
   startMs: number;
   endMs: number;
 }
+type Window = RateWindow;
 
-function windowAt(nowMs: number, policy: RatePolicy): Window {
+/** The window `nowMs` falls in under `policy` (how the shared limiter counts; leases follow it). */
+export function rateWindowAt(nowMs: number, policy: RatePolicy): Window {
   const lengthMs = Math.max(1, Math.round((policy.burst / policy.perSecond) * 1000));
   const startMs = nowMs - (nowMs % lengthMs);
   return { startMs, endMs: startMs + lengthMs };
@@ -83,7 +86,7 @@ export function createStoreRateLimiter(deps: { table: Table; clock: Clock }): Ra
   return {
     async take(name, policy, cost = 1) {
       const now = deps.clock.now();
-      const window = windowAt(now, policy);
+      const window = rateWindowAt(now, policy);
       const untilEnd = (window.endMs - now) / 1000;
       if (isExhausted(name, window) || cost > policy.burst)
         return decide(false, policy.burst, policy, untilEnd);
@@ -112,7 +115,7 @@ export function createStoreRateLimiter(deps: { table: Table; clock: Clock }): Ra
     },
     async peek(name, policy) {
       const now = deps.clock.now();
-      const window = windowAt(now, policy);
+      const window = rateWindowAt(now, policy);
       const untilEnd = (window.endMs - now) / 1000;
       if (isExhausted(name, window)) return decide(false, policy.burst, policy, untilEnd);
       const item = await rateWindow.get(deps.table, windowKey(name, window.startMs));

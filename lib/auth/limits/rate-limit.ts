@@ -14,6 +14,12 @@ export interface RateLimitGuardDeps {
    * shared `limiter` when absent. In the local runtime both are in memory anyway.
    */
   instanceLimiter?: RateLimiter;
+  /**
+   * The tenant ceiling's limiter for pings (see `admitPushToken`): in the cloud a lease over the
+   * shared one (leased-limiter.ts), so a tenant's pings cost a few table writes a window, not one
+   * each; the shared `limiter` when absent.
+   */
+  pingTenantLimiter?: RateLimiter;
   config: Pick<
     Config,
     'rateLimit' | 'tenantRateLimit' | 'authFailuresPerMinute' | 'authFailuresPerAddressPerMinute'
@@ -77,6 +83,7 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
     tenantId: string,
     ownLimiter: RateLimiter,
     ownPolicy: RatePolicy | undefined,
+    tenantLimiter: RateLimiter = limiter,
   ): Promise<Record<string, string>> => {
     let headers: Record<string, string> = {};
     if (ownPolicy) {
@@ -85,7 +92,7 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
       if (own && !own.allowed) throw new RateLimitedError(own.retryAfterSeconds, { headers });
     }
     if (tenantPolicy) {
-      const tenant = await failOpen('tenant', () => limiter.take(`TENANT#${tenantId}`, tenantPolicy));
+      const tenant = await failOpen('tenant', () => tenantLimiter.take(`TENANT#${tenantId}`, tenantPolicy));
       if (tenant && !tenant.allowed)
         throw new RateLimitedError(tenant.retryAfterSeconds, {
           headers,
@@ -136,14 +143,21 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
 
     /**
      * One ping with a check's push token (a ping URL): the token's own bucket, kept in this
-     * process's memory, then its tenant's, shared by every instance. A ping thus costs one table
-     * write in the cloud, not two (pings are the bulk of keyless traffic: docs/performance.md). The
-     * bound stays shared: a token gets at most its own rate per api instance, and whatever the
-     * number of instances never more than its tenant's ceiling, which every ping spends from
-     * (docs/api.md "Rate limits"). Unknown tokens are counted per address before this (`attempt`).
+     * process's memory, then its tenant's, shared by every instance through leases of several
+     * tokens (`pingTenantLimiter`). A ping thus costs a fraction of a table write in the cloud, not
+     * two (pings are the bulk of keyless traffic: docs/performance.md). The bound stays shared: a
+     * token gets at most its own rate per api instance, and whatever the number of instances never
+     * more than its tenant's ceiling, which every ping spends from (docs/api.md "Rate limits").
+     * Unknown tokens are counted per address before this (`attempt`).
      */
     admitPushToken: (tokenId: string, tenantId: string) =>
-      spend(`PING#${tokenId}`, tenantId, deps.instanceLimiter ?? limiter, deps.config.pingRateLimit),
+      spend(
+        `PING#${tokenId}`,
+        tenantId,
+        deps.instanceLimiter ?? limiter,
+        deps.config.pingRateLimit,
+        deps.pingTenantLimiter,
+      ),
 
     /**
      * Whether a ping body of `bytes` fits the tenant's day of ping bodies (`pingBodyBytesPerDay`, a

@@ -46,6 +46,11 @@ const pingSchema = z.object({
   result_id: z.string().optional(),
   /** The check was disabled (paused): the ping was kept and changed nothing (Healthchecks' "ignored"). */
   ignored: z.boolean().optional(),
+  /**
+   * The number the check's counter gave this ping (`ping_seq`): the log keeps the last N numbers.
+   * Pings written before it was stored have none and are found through their `ping_slot`.
+   */
+  seq: z.number().int().optional(),
 });
 export type PingRecord = z.infer<typeof pingSchema>;
 
@@ -72,7 +77,7 @@ export function pingRecordedOp(ping: PingRecord, retentionDays: number): WriteOp
   return pingItem.put(ping, { kind: 'itemNotExists' }, { ttl: pingTtl(ping, retentionDays) });
 }
 
-/** The delete of one ping (the log keeps the last N: lib/push/ping-window-items.ts). */
+/** The delete of one ping (the log keeps the last N: `evictOldPings` below). */
 function pingDeletedOp(checkId: string, pingId: string): WriteOp {
   return pingItem.delete({ check_id: checkId, id: pingId });
 }
@@ -106,10 +111,13 @@ export async function latestPings(table: Table, checkId: string, limit: number):
 
 /*
  * The items that bound a push check's ping log to its last N pings (docs/heartbeats.md
- * "The ping log's bounds"): `ping_seq`, the check's ping counter (`PINGSEQ`), and `ping_slot`, one
- * per ping (`PINGNO#<n>`), naming the ping that got number n. A ping takes the next number before
- * it is written, puts its slot in its own transaction, then deletes the ping N numbers back by
- * key: no scan of the log, whatever its size. Slots expire with their pings and go with the check.
+ * "The ping log's bounds"): `ping_seq`, the check's ping counter (`PINGSEQ`), whose number each
+ * ping takes before it is written and keeps (`seq`). Once it is written, the check's oldest pings
+ * are read (two at most, oldest first) and each whose number is N or more back is deleted by key:
+ * no scan of the log, whatever its size, and nothing more written with the ping. Pings written
+ * before they kept their number have a `ping_slot` each (`PINGNO#<n>`, naming the ping that got
+ * number n), through which they are still found and deleted while they are the oldest; slots are
+ * no longer written, expire with their pings and go with the check.
  */
 
 const pingSeq = defineItem({
@@ -120,11 +128,16 @@ const pingSeq = defineItem({
   docKey: { check_id: '<chk_id>' },
 });
 
+const SLOT_PREFIX = 'PINGNO#';
+
 const pingSlot = defineItem({
   type: itemType('ping_slot'),
   schema: z.object({ check_id: z.string(), seq: z.number().int(), ping_id: z.string() }),
   // Only ever read by key: the number as it is.
-  key: (k: { check_id: string; seq: number }) => ({ pk: checkPartition(k.check_id), sk: `PINGNO#${k.seq}` }),
+  key: (k: { check_id: string; seq: number }) => ({
+    pk: checkPartition(k.check_id),
+    sk: `${SLOT_PREFIX}${k.seq}`,
+  }),
   ttl: (_r, c: { ttl: number }) => c.ttl,
   docKey: { check_id: '<chk_id>', seq: '<n>' },
 });
@@ -135,15 +148,51 @@ export async function nextPingSeq(table: Table, checkId: string): Promise<number
   return pingSeq.parse(item).seq;
 }
 
-/** The put of ping `pingId`'s slot (in the ping's transaction), expiring with it (`ttl`, epoch seconds). */
-export function pingSlotOp(checkId: string, seq: number, pingId: string, ttl: number): WriteOp {
-  return pingSlot.put({ check_id: checkId, seq, ping_id: pingId }, undefined, { ttl });
+/** Oldest pings looked at per eviction: one more than a ping adds, so a log past N shrinks back. */
+const EVICT_LOOK = 2;
+/** Slots read at most per eviction while pings from before numbers were kept remain. */
+const SLOTS_LOOK = 1000;
+
+/**
+ * Keeps the check's log to the pings numbered after `seq - keep` (`seq`: the number of the ping
+ * just written): deletes its oldest pings numbered `seq - keep` or lower, each by one DeleteItem
+ * (a delete is idempotent, so a retried or concurrent eviction does no harm). While the oldest is
+ * a ping from before numbers were kept, the slots say which of those are that far back.
+ */
+export async function evictOldPings(table: Table, checkId: string, seq: number, keep: number): Promise<void> {
+  const last = seq - keep;
+  if (last < 1) return;
+  const page = await table.query({
+    pk: checkPartition(checkId),
+    sk: { op: 'beginsWith', prefix: PING_PREFIX },
+    limit: EVICT_LOOK,
+  });
+  for (const ping of page.items.map(parsePing)) {
+    if (ping.seq === undefined) {
+      await evictSlottedPings(table, checkId, last);
+      return;
+    }
+    if (ping.seq > last) return;
+    await table.transact([pingDeletedOp(checkId, ping.id)]);
+  }
 }
 
-/** Deletes the ping that got number `seq` and its slot, if still there (two reads of nothing otherwise). */
-export async function evictPing(table: Table, checkId: string, seq: number): Promise<void> {
-  if (seq < 1) return;
-  const slot = await pingSlot.get(table, { check_id: checkId, seq }, { consistent: true });
-  if (!slot) return;
-  await table.transact([pingDeletedOp(checkId, slot.ping_id), pingSlot.delete({ check_id: checkId, seq })]);
+/**
+ * Deletes the pings written with a slot whose number is `last` or lower, with their slots (slot
+ * keys are not zero-padded, so their order is not their numbers': a page of them is read whole).
+ */
+async function evictSlottedPings(table: Table, checkId: string, last: number): Promise<void> {
+  const page = await table.query({
+    pk: checkPartition(checkId),
+    sk: { op: 'beginsWith', prefix: SLOT_PREFIX },
+    limit: SLOTS_LOOK,
+    consistent: true,
+  });
+  for (const slot of page.items.map((item) => pingSlot.parse(item))) {
+    if (slot.seq > last) continue;
+    await table.transact([
+      pingDeletedOp(checkId, slot.ping_id),
+      pingSlot.delete({ check_id: checkId, seq: slot.seq }),
+    ]);
+  }
 }

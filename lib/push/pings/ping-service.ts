@@ -5,15 +5,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
-import {
-  evictPing,
-  newPing,
-  nextPingSeq,
-  type PingRecord,
-  pingRecordedOp,
-  pingSlotOp,
-  pingTtl,
-} from '../log/ping-items.ts';
+import { evictOldPings, newPing, nextPingSeq, type PingRecord, pingRecordedOp } from '../log/ping-items.ts';
 import type { PingAction } from './ping-request.ts';
 import { MAX_RUN_MS, type OpenRun, openRun, runEndedOp, runStartedOp } from './ping-run-items.ts';
 
@@ -155,14 +147,11 @@ export function createPingService(deps: PingServiceDeps) {
       const { tenantId, checkId } = input;
       const run = await deps.checkService.requireRun(tenantId, checkId);
       if (run.definition.check_type !== 'push') throw new NotFoundError('check');
-      // The check's log keeps its last pingLogKeep pings: this one takes the next number, and the
-      // one pingLogKeep numbers back goes once this one is written.
+      // The check's log keeps its last pingLogKeep pings: this one takes the next number and keeps
+      // it, and the oldest ones pingLogKeep numbers back go once this one is written.
       const seq = await nextPingSeq(deps.table, checkId);
-      const ping = await write(input, run, (p) => [
-        pingRecordedOp(p, input.retentionDays),
-        pingSlotOp(checkId, seq, p.id, pingTtl(p, input.retentionDays)),
-      ]);
-      await evictPing(deps.table, checkId, seq - deps.config.pingLogKeep).catch((err: unknown) => {
+      const ping = await write(input, run, (p) => [pingRecordedOp({ ...p, seq }, input.retentionDays)]);
+      await evictOldPings(deps.table, checkId, seq, deps.config.pingLogKeep).catch((err: unknown) => {
         // The ping is recorded: an older one left behind still expires with the retention.
         deps.logger.warn('an old ping was not deleted', { check_id: checkId, err });
       });
