@@ -5,7 +5,6 @@ import type { CheckReadService, CheckService } from '../../checks/services.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { IncidentService } from '../../incidents/incident-service.ts';
 import { ValidationError } from '../../platform/errors.ts';
-import type { StatusPageService } from '../../status-pages/pages/status-page-service.ts';
 import { RESOURCE_MIME_TYPE, type ResourceAddress, resourceUri } from './uris.ts';
 
 /** The services resources read through: the same ones the REST routes use, so the same rules hold. */
@@ -15,7 +14,11 @@ export interface ResourceDeps {
   checks: Pick<CheckService, 'read' | 'page'>;
   checkReads: Pick<CheckReadService, 'results'>;
   incidents: Pick<IncidentService, 'get' | 'list'>;
-  statusPages: Pick<StatusPageService, 'list' | 'get'>;
+  /** The owner's reads of status pages (lib/status-pages' page service, given by lib/app.ts). */
+  statusPages: {
+    list(tenantId: string): Promise<{ slug: string; title: string; visibility: string }[]>;
+    get(tenantId: string, slug: string): Promise<object>;
+  };
 }
 
 /** A listed resource (MCP `Resource`). */

@@ -31065,7 +31065,7 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED; Too many open `subscriptions/listen` streams for the key or the tenant (Retry-After), as a JSON-RPC error (-32000) */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -31073,7 +31073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description INTERNAL */
