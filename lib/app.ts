@@ -250,6 +250,7 @@ export function createApp(deps: CoreDeps) {
     pageAccess: people.pageAccess,
     pageDomains: deps.config.pageDomains,
   });
+  const mcpResources = { ...mcp.readers, statusPages: statusPages.pages };
   const routes: Route[] = [
     defineRoute({
       method: 'GET',
@@ -314,6 +315,8 @@ export function createApp(deps: CoreDeps) {
       tools: mcp.tools,
       relay: createMcpRelay({ table: deps.table, clock: deps.clock }),
       slots: streamSlots,
+      resources: mcpResources,
+      follow: status.follow,
       clock: deps.clock,
       logger: deps.logger,
       authenticateKey: async (ctx) =>

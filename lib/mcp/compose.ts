@@ -67,7 +67,7 @@ export interface McpDeps {
   logger: Logger;
 }
 
-/** MCP as the app composes it: the tool catalog over the built-ins (the same services as the routes) and runbook actions. */
+/** MCP as the app composes it: the tool catalog over the built-ins (the same services as the routes) and runbook actions, and the resources' readers. */
 export function composeMcp(deps: McpDeps) {
   const { table, clock, cursors } = deps;
   const catalog = {
@@ -78,16 +78,20 @@ export function composeMcp(deps: McpDeps) {
     maintenance: (tenantId: string) => maintenanceLookup(table, clock, tenantId),
     ruleChangeOps,
   };
+  const entities = createEntityService(catalog);
+  const checkReads = createCheckReadService({ table, checkService: deps.checkService, clock, cursors });
+  const search = createEntitySearch({ table, cursors });
+  const blueprints = createBlueprintService(catalog);
   const builtins = createBuiltins({
     clock,
     status: createStatusService({ table, clock, cursors }),
-    blueprints: createBlueprintService(catalog),
-    entities: createEntityService(catalog),
+    blueprints,
+    entities,
     entityStore: deps.entities,
     relations: createRelationStore(table),
     checkService: deps.checkService,
     policies: deps.policies,
-    checkReads: createCheckReadService({ table, checkService: deps.checkService, clock, cursors }),
+    checkReads,
     pingLog: createPingLogService({ table, checkService: deps.checkService, clock, cursors }),
     prober: deps.prober,
     runtime: deps.runtime,
@@ -97,7 +101,7 @@ export function composeMcp(deps: McpDeps) {
     uptime: createUptimeService({ table, clock, cursors, checkService: deps.checkService }),
     executions: createExecutionStore(table, cursors),
     actions: deps.actions,
-    search: createEntitySearch({ table, cursors }),
+    search,
     simulator: deps.simulator,
     audit: createAuditService({ table, clock, cursors }),
     config: deps.config,
@@ -114,5 +118,7 @@ export function composeMcp(deps: McpDeps) {
     clock,
     audit: deps.audit,
   });
-  return { tools };
+  // What vigil:// resources read through, but status pages (composed later: lib/app.ts adds them).
+  const readers = { blueprints, entities, checks: deps.checkService, checkReads, incidents: deps.incidents };
+  return { tools, readers };
 }

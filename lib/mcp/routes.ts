@@ -8,6 +8,7 @@ import type { PublicRoute, RouteContext } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import { UnauthorizedError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
+import type { FollowTransitions } from '../status/stream-follow.ts';
 import type { StreamSlots } from '../streams/stream-slots.ts';
 import {
   DEFAULT_LEGACY_STREAM,
@@ -20,15 +21,22 @@ import {
 } from './legacy-sse.ts';
 import type { ToolCatalog } from './ports.ts';
 import { connectionContext, connectionQuery } from './protocol/connection.ts';
+import { createMcpServer } from './protocol/server.ts';
 import { createStreamableEndpoint } from './protocol/streamable.ts';
 import { jsonRpcErrorBody, mcpRequestBody, mcpResponseBody } from './protocol/wire-schemas.ts';
 import type { McpRelay } from './relay.ts';
+import { createListenEndpoint } from './resources/listen.ts';
+import type { ResourceDeps } from './resources/reader.ts';
 
 export interface McpRouteDeps {
   tools: ToolCatalog;
   relay: McpRelay;
-  /** Caps on open legacy SSE streams per key and per tenant. */
+  /** Caps on open legacy SSE and subscriptions/listen streams per key and per tenant. */
   slots: StreamSlots;
+  /** What vigil:// resources read through (lib/mcp/resources/reader.ts). */
+  resources: ResourceDeps;
+  /** The console live stream's follower of entity transitions: what subscriptions/listen tells. */
+  follow: FollowTransitions;
   clock: Clock;
   logger: Logger;
   /** The app's key check under the rate limits (401, 403 ACCOUNT_DISABLED, 429 as on every route). */
@@ -93,7 +101,19 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
     settings: { ...DEFAULT_LEGACY_STREAM, ...deps.legacy },
   };
   const hosts = hostPolicyOf(deps.hosts);
-  const streamable = createStreamableEndpoint(deps.tools, legacy.logger);
+  const streamable = createStreamableEndpoint(deps.tools, legacy.logger, {
+    resources: deps.resources,
+    // A listen stream lasts as long as a legacy SSE stream may (a Lambda's timeout in the cloud).
+    listen: createListenEndpoint({
+      resources: deps.resources,
+      follow: deps.follow,
+      slots: deps.slots,
+      serverFor: (caller) =>
+        createMcpServer(deps.tools, caller, {}, { deps: deps.resources, subscribe: true }),
+      maxDurationMs: legacy.settings.maxDurationMs,
+      logger: legacy.logger,
+    }),
+  });
   return [
     defineRoute({
       method: 'POST',
@@ -116,7 +136,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
             also: {
               'text/event-stream': z.string().meta({
                 description:
-                  'Streamable HTTP lets a server answer with a stream, so clients must accept it (406 otherwise); this server answers JSON',
+                  'Streamable HTTP lets a server answer with a stream, so clients must accept it (406 otherwise); this server answers JSON, except `subscriptions/listen` (2026-07-28): an acknowledgement, then `notifications/resources/updated` as subscribed entities and incidents change',
               }),
             },
           },
@@ -143,6 +163,11 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
           },
           415: {
             description: 'Content-Type is not application/json (Streamable HTTP)',
+            schema: jsonRpcErrorBody,
+          },
+          429: {
+            description:
+              'Too many open `subscriptions/listen` streams for the key or the tenant (Retry-After), as a JSON-RPC error (-32000)',
             schema: jsonRpcErrorBody,
           },
         },

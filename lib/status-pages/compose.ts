@@ -14,7 +14,7 @@ import { pageIncidentRoutes } from './incidents/page-incident-routes.ts';
 import { createPageIncidentService } from './incidents/page-incident-service.ts';
 import { statusPageRoutes } from './pages/routes.ts';
 import { findPublicPage } from './pages/status-page-items.ts';
-import { createStatusPageService } from './pages/status-page-service.ts';
+import { createStatusPageService, type StatusPageService } from './pages/status-page-service.ts';
 import { publicStatusPageRoutes } from './public/public-routes.ts';
 import type { DailyUptimeReader } from './public/public-view.ts';
 import { createSubscribeService } from './subscribers/subscribe-service.ts';
@@ -39,6 +39,8 @@ export function composeStatusPages(deps: {
   pageDomains: readonly string[];
 }): {
   routes: Route[];
+  /** The owner's reads and writes of pages (MCP's status-page resources read through it). */
+  pages: StatusPageService;
   /** The router's host step: a request on a page's custom domain becomes its /p/{slug} one (domains/domain-requests.ts). */
   mapHost: (req: HttpRequest) => Promise<HttpRequest | Response>;
 } {
@@ -94,6 +96,7 @@ export function composeStatusPages(deps: {
       ...pageAccessRoutes({ ...deps, pageHosts }),
       ...ssoPassRoutes({ ...deps, pageHosts, publicOrigin }),
     ],
+    pages,
     mapHost: createDomainRequests({ table: deps.table, clock: deps.clock, hosts: pageHosts }),
   };
 }

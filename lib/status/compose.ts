@@ -32,5 +32,7 @@ export function composeStatus(deps: {
       ...metricsRoutes({ table }),
     ],
     consumer: statusStream.consumer,
+    /** The same transitions, followed by other streams (MCP's subscriptions/listen). */
+    follow: statusStream.follow,
   };
 }

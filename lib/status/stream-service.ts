@@ -18,6 +18,7 @@ import {
   transitionFrame,
   transitionsAfter,
 } from './stream-events.ts';
+import { createTransitionFollower } from './stream-follow.ts';
 import { createTransitionHub, createTransitionPublisher, type TransitionHub } from './stream-hub.ts';
 
 /**
@@ -202,7 +203,8 @@ export function createStatusStream(deps: StatusStreamDeps, settings: StatusStrea
   };
 
   const consumer: ChangeConsumer | undefined = hub ? createTransitionPublisher(hub) : undefined;
-  return { service, consumer };
+  const follow = createTransitionFollower(deps, hub, pollMs);
+  return { service, consumer, follow };
 }
 
 export type StatusStreamService = ReturnType<typeof createStatusStream>['service'];

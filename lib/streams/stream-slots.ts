@@ -1,7 +1,7 @@
 import { RateLimitedError } from '../platform/errors.ts';
 
 /**
- * Caps on open streams (GET /v1/status/stream, the legacy MCP SSE stream): a stream holds a slot
+ * Caps on open streams (GET /v1/status/stream, the legacy MCP SSE stream, MCP's subscriptions/listen): a stream holds a slot
  * of its API key and one of its tenant while it is open. In memory in the local runtime (one
  * process holds every stream, so a count is exact); as expiring lease items in the table in the
  * cloud (`store-stream-slots.ts`, over `stream-lease-items.ts`), where every Lambda instance holds
@@ -9,7 +9,7 @@ import { RateLimitedError } from '../platform/errors.ts';
  */
 
 /** Which streams share a cap: each kind is counted on its own. */
-export type StreamKind = 'status' | 'mcp_sse';
+export type StreamKind = 'status' | 'mcp_sse' | 'mcp_listen';
 
 /** Open streams allowed per kind; 0: not capped. */
 export interface StreamCaps {

@@ -2,6 +2,7 @@
 import '../support/lambda-streaming-global.ts';
 import { inject } from 'vitest';
 import { createMcpHandler } from '../../functions/mcp.ts';
+import type { App } from '../../lib/app.ts';
 import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { fakeStreamingRuntime } from '../status/stream-drivers.ts';
@@ -21,6 +22,11 @@ export interface McpRuntime {
   url: string;
   /** The tenant's admin key. */
   key: string;
+  tenantId: string;
+  /** The composed core behind the front (its recorder writes results as probes do). */
+  app: App;
+  /** Another tenant, and its admin key. */
+  createTenant(name: string): Promise<{ tenantId: string; key: string }>;
   close(): Promise<void>;
 }
 
@@ -32,7 +38,7 @@ export interface RuntimeOptions {
 async function startLocal(options: RuntimeOptions): Promise<McpRuntime> {
   const api = await startLocalHarness({ scheduler: false });
   const front = await localFront(api.local.url, options.addKey ? api.adminKey : undefined);
-  return ready(front, api.adminKey, () => api.close());
+  return ready(front, { key: api.adminKey, tenantId: api.tenantId, app: api.app }, () => api.close());
 }
 
 async function startFunction(options: RuntimeOptions): Promise<McpRuntime> {
@@ -44,16 +50,24 @@ async function startFunction(options: RuntimeOptions): Promise<McpRuntime> {
     VIGIL_AUTH_FAILURE_LIMIT: '0',
   });
   const cloud = createCloudApp(config, { dynamodb: table.client, logWrite: () => {} });
-  const { rawKey } = await cloud.app.tenants.createTenant({ name: 'Acme', email: 'ops@acme.test' });
+  const { rawKey, tenant } = await cloud.app.tenants.createTenant({ name: 'Acme', email: 'ops@acme.test' });
   const handler = createMcpHandler({ ...cloud, runtime: fakeStreamingRuntime() });
   const front = await functionUrlFront(handler, options.addKey ? rawKey : undefined);
-  return ready(front, rawKey, () => table.drop());
+  return ready(front, { key: rawKey, tenantId: tenant.id, app: cloud.app }, () => table.drop());
 }
 
-async function ready(front: McpFront, key: string, stop: () => Promise<void>): Promise<McpRuntime> {
+async function ready(
+  front: McpFront,
+  of: { key: string; tenantId: string; app: App },
+  stop: () => Promise<void>,
+): Promise<McpRuntime> {
   return {
     url: front.url,
-    key,
+    ...of,
+    createTenant: async (name) => {
+      const created = await of.app.tenants.createTenant({ name, email: `ops@${name.toLowerCase()}.test` });
+      return { tenantId: created.tenant.id, key: created.rawKey };
+    },
     close: async () => {
       await front.close();
       await stop();

@@ -105,14 +105,30 @@ describe.each(MCP_RUNTIMES)('MCP protocol revisions (%s)', (_name, start) => {
     });
   });
 
-  it('answers subscriptions/listen as a method it does not serve, holding no stream open', async () => {
-    const res = await post(
-      rt,
-      modernRequest(6, 'subscriptions/listen', { notifications: { toolsListChanged: true } }),
-    );
-    expect(res.status).toBe(404);
-    expect(res.type).toContain('application/json');
-    expect(res.json).toMatchObject({ id: 6, error: { code: -32601 } });
+  it('acknowledges a listen for changes it never tells with an empty filter and ends the stream', async () => {
+    // Tools and prompts do not change under a connection here (no listChanged capability).
+    const request = modernRequest(6, 'subscriptions/listen', { notifications: { toolsListChanged: true } });
+    const res = await fetch(rt.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${rt.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...request.headers,
+      },
+      body: JSON.stringify(request.body),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    // The whole stream: the acknowledgement, then the graceful end (an empty result), then its close.
+    const frames = (await res.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => JSON.parse(line.slice(5)));
+    expect(frames).toMatchObject([
+      { method: 'notifications/subscriptions/acknowledged', params: { notifications: {} } },
+      { id: 6, result: { resultType: 'complete' } },
+    ]);
   });
 
   it('refuses a 2025-era request naming an unknown revision in MCP-Protocol-Version', async () => {

@@ -1,6 +1,8 @@
 import { ProtocolError, ProtocolErrorCode, Server, type Tool } from '@modelcontextprotocol/server';
 import type { Principal } from '../../domain/principal.ts';
 import type { CallContext, McpTool, ToolCatalog } from '../ports.ts';
+import type { ResourceDeps } from '../resources/reader.ts';
+import { RESOURCE_CACHE_HINTS, registerResources } from '../resources/register.ts';
 import { narrowedCatalog, writeConfirmation } from './connection.ts';
 
 /** tools/list pages: small enough for a model's context, large enough that most tenants need one. */
@@ -35,9 +37,15 @@ function offsetOf(cursor: string | undefined): number {
  * protocol revisions' HTTP exchanges and the legacy relay share it; the SDK answers
  * `initialize` (2025-era) and `server/discover` (2026-07-28) from its info and capabilities.
  */
-export function createMcpServer(allTools: ToolCatalog, caller: Principal, context: CallContext = {}): Server {
+export function createMcpServer(
+  allTools: ToolCatalog,
+  caller: Principal,
+  context: CallContext = {},
+  resources?: { deps: ResourceDeps; subscribe: boolean },
+): Server {
   const catalog = narrowedCatalog(allTools, context.skills);
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, cacheHints: RESOURCE_CACHE_HINTS });
+  if (resources) registerResources(server, resources.deps, caller, resources);
   server.setRequestHandler('tools/list', async (request) => {
     const offset = offsetOf(request.params?.cursor);
     const tools = (await catalog.list(caller)).sort((a, b) =>

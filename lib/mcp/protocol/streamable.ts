@@ -1,12 +1,13 @@
 import {
   createMcpHandler,
   isLegacyRequest,
+  type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import * as z from 'zod';
 import type { Principal } from '../../domain/principal.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { CallContext, ToolCatalog } from '../ports.ts';
+import type { ResourceDeps } from '../resources/reader.ts';
 import { createMcpServer } from './server.ts';
 
 /** Who one HTTP exchange is for: what the route authenticated, handed to the server factory. */
@@ -31,14 +32,24 @@ export type StreamableEndpoint = (
  * transport answering JSON. The SDK decides which leg (`isLegacyRequest`), exactly as its own
  * entry would. Host, Origin and the key are checked by the route before this runs.
  */
-export function createStreamableEndpoint(catalog: ToolCatalog, logger: Logger): StreamableEndpoint {
+export function createStreamableEndpoint(
+  catalog: ToolCatalog,
+  logger: Logger,
+  served: {
+    /** Resources (lib/mcp/resources): both revisions read them; only 2026-07-28 subscribes. */
+    resources: ResourceDeps;
+    /** `subscriptions/listen`: a stream of its own per request (lib/mcp/resources/listen.ts). */
+    listen: (caller: Principal, request: Request) => Promise<Response>;
+  },
+): StreamableEndpoint {
+  const resources = (subscribe: boolean) => ({ deps: served.resources, subscribe });
   // The factory is handed the Request the route passed in, so the caller travels with it.
   const exchanges = new WeakMap<Request, Exchange>();
   const modern = createMcpHandler(
     ({ requestInfo }) => {
       const exchange = requestInfo === undefined ? undefined : exchanges.get(requestInfo);
       if (exchange === undefined) throw new Error('an MCP exchange without its caller');
-      return createMcpServer(catalog, exchange.caller, exchange.context);
+      return createMcpServer(catalog, exchange.caller, exchange.context, resources(true));
     },
     {
       legacy: 'reject',
@@ -46,8 +57,9 @@ export function createStreamableEndpoint(catalog: ToolCatalog, logger: Logger): 
     },
   );
   return async (caller, request, context = {}) => {
-    if (await isLegacyRequest(request)) return handleLegacyStreamable(catalog, caller, request, context);
-    if (request.headers.get('mcp-method') === LISTEN) return listenNotServed(request);
+    if (await isLegacyRequest(request))
+      return handleLegacyStreamable(createMcpServer(catalog, caller, context, resources(false)), request);
+    if (request.headers.get('mcp-method') === LISTEN) return served.listen(caller, request);
     exchanges.set(request, { caller, context });
     return modern.fetch(request);
   };
@@ -55,37 +67,13 @@ export function createStreamableEndpoint(catalog: ToolCatalog, logger: Logger): 
 
 /** The 2026-07-28 method that holds a stream open for change notifications. */
 const LISTEN = 'subscriptions/listen';
-const requestId = z.object({ id: z.union([z.string(), z.number()]) });
-
-/**
- * `subscriptions/listen` is not served yet: the server declares nothing a client could subscribe
- * to, and the SDK's stream would hold a connection (in the cloud, a Lambda invocation until its
- * timeout) that no change ever reaches, outside the per-key and per-tenant stream caps. Answered
- * as the SDK answers a method it does not serve (HTTP 404, -32601). The SDK itself refuses a
- * request whose `Mcp-Method` header and body disagree, so the header is enough to go by.
- */
-async function listenNotServed(request: Request): Promise<Response> {
-  const parsed = requestId.safeParse(await request.json().catch(() => undefined));
-  const body = {
-    jsonrpc: '2.0',
-    id: parsed.success ? parsed.data.id : null,
-    error: { code: -32601, message: `Method not found: ${LISTEN}` },
-  };
-  return new Response(JSON.stringify(body), { status: 404, headers: { 'content-type': 'application/json' } });
-}
 
 /**
  * One 2025-era Streamable HTTP exchange, stateless: a server and transport made for this request,
  * JSON answers (no SSE), both closed once the answer is built. Nothing outlives the request, so
  * any process (a Lambda invocation) can answer any POST.
  */
-async function handleLegacyStreamable(
-  catalog: ToolCatalog,
-  caller: Principal,
-  request: Request,
-  context: CallContext,
-): Promise<Response> {
-  const server = createMcpServer(catalog, caller, context);
+async function handleLegacyStreamable(server: Server, request: Request): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -32083,7 +32083,7 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED; Too many open `subscriptions/listen` streams for the key or the tenant (Retry-After), as a JSON-RPC error (-32000) */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -32091,7 +32091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description INTERNAL */
