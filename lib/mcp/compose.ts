@@ -29,9 +29,11 @@ import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
 import type { WhoService } from '../teams/who-service.ts';
 import { createUptimeService } from '../uptime/uptime-service.ts';
+import { createAppResources } from './apps/app-resources.ts';
 import { createBuiltins } from './builtins/index.ts';
 import { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';
-import type { McpTool } from './ports.ts';
+import type { McpCatalog, McpTool } from './ports.ts';
+import { createPromptCatalog } from './prompts/prompt-catalog.ts';
 import { createToolCatalog } from './tool-catalog.ts';
 
 export interface McpDeps {
@@ -67,7 +69,10 @@ export interface McpDeps {
   logger: Logger;
 }
 
-/** MCP as the app composes it: the tool catalog over the built-ins (the same services as the routes) and runbook actions. */
+/**
+ * MCP as the app composes it: the tool catalog over the built-ins (the same services as the routes)
+ * and runbook actions, with the prompts and the app views scoped by the same tool list.
+ */
 export function composeMcp(deps: McpDeps) {
   const { table, clock, cursors } = deps;
   const catalog = {
@@ -78,7 +83,7 @@ export function composeMcp(deps: McpDeps) {
     maintenance: (tenantId: string) => maintenanceLookup(table, clock, tenantId),
     ruleChangeOps,
   };
-  const builtins = createBuiltins({
+  const builtinDeps = {
     clock,
     status: createStatusService({ table, clock, cursors }),
     blueprints: createBlueprintService(catalog),
@@ -105,7 +110,8 @@ export function composeMcp(deps: McpDeps) {
     skills: deps.skills,
     toolsets: BUILTIN_TOOLSETS,
     logger: deps.logger,
-  });
+  };
+  const builtins = createBuiltins(builtinDeps);
   const tools = createToolCatalog({
     skills: deps.skills,
     builtins,
@@ -114,5 +120,10 @@ export function composeMcp(deps: McpDeps) {
     clock,
     audit: deps.audit,
   });
-  return { tools };
+  const served: McpCatalog = {
+    ...tools,
+    prompts: createPromptCatalog({ tools, reads: builtinDeps }),
+    apps: createAppResources({ tools, builtins: builtinDeps }),
+  };
+  return { tools: served };
 }

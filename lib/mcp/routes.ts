@@ -18,13 +18,13 @@ import {
   openLegacyStream,
   parseMessages,
 } from './legacy-sse.ts';
-import type { ToolCatalog } from './ports.ts';
+import type { McpCatalog } from './ports.ts';
 import { createStreamableEndpoint } from './protocol/streamable.ts';
 import { jsonRpcErrorBody, mcpRequestBody, mcpResponseBody } from './protocol/wire-schemas.ts';
 import type { McpRelay } from './relay.ts';
 
 export interface McpRouteDeps {
-  tools: ToolCatalog;
+  tools: McpCatalog;
   relay: McpRelay;
   /** Caps on open legacy SSE streams per key and per tenant. */
   slots: StreamSlots;

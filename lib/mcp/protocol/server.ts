@@ -1,6 +1,9 @@
 import { ProtocolError, ProtocolErrorCode, Server, type Tool } from '@modelcontextprotocol/server';
 import type { Principal } from '../../domain/principal.ts';
-import type { CallContext, McpTool, ToolCatalog } from '../ports.ts';
+import { serveAppResources } from '../apps/serve-apps.ts';
+import { UI_EXTENSION } from '../apps/ui.ts';
+import type { CallContext, McpCatalog, McpTool } from '../ports.ts';
+import { servePrompts } from '../prompts/serve-prompts.ts';
 
 /** tools/list pages: small enough for a model's context, large enough that most tenants need one. */
 const TOOLS_PAGE_SIZE = 50;
@@ -15,6 +18,7 @@ function listed(tool: McpTool): Tool {
     description: tool.description,
     inputSchema: tool.inputSchema as Tool['inputSchema'],
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    ...(tool._meta ? { _meta: tool._meta } : {}),
   };
 }
 
@@ -33,8 +37,12 @@ function offsetOf(cursor: string | undefined): number {
  * protocol revisions' HTTP exchanges and the legacy relay share it; the SDK answers
  * `initialize` (2025-era) and `server/discover` (2026-07-28) from its info and capabilities.
  */
-export function createMcpServer(catalog: ToolCatalog, caller: Principal, context: CallContext = {}): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
+export function createMcpServer(catalog: McpCatalog, caller: Principal, context: CallContext = {}): Server {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: {}, prompts: {}, resources: {}, extensions: { [UI_EXTENSION]: {} } },
+  });
+  servePrompts(server, catalog.prompts, caller);
+  serveAppResources(server, catalog.apps, caller);
   server.setRequestHandler('tools/list', async (request) => {
     const offset = offsetOf(request.params?.cursor);
     const tools = (await catalog.list(caller)).sort((a, b) =>

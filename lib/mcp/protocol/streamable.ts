@@ -6,7 +6,7 @@ import {
 import * as z from 'zod';
 import type { Principal } from '../../domain/principal.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { CallContext, ToolCatalog } from '../ports.ts';
+import type { CallContext, McpCatalog } from '../ports.ts';
 import { createMcpServer } from './server.ts';
 
 /** Who one HTTP exchange is for: what the route authenticated, handed to the server factory. */
@@ -31,7 +31,7 @@ export type StreamableEndpoint = (
  * transport answering JSON. The SDK decides which leg (`isLegacyRequest`), exactly as its own
  * entry would. Host, Origin and the key are checked by the route before this runs.
  */
-export function createStreamableEndpoint(catalog: ToolCatalog, logger: Logger): StreamableEndpoint {
+export function createStreamableEndpoint(catalog: McpCatalog, logger: Logger): StreamableEndpoint {
   // The factory is handed the Request the route passed in, so the caller travels with it.
   const exchanges = new WeakMap<Request, Exchange>();
   const modern = createMcpHandler(
@@ -80,7 +80,7 @@ async function listenNotServed(request: Request): Promise<Response> {
  * any process (a Lambda invocation) can answer any POST.
  */
 async function handleLegacyStreamable(
-  catalog: ToolCatalog,
+  catalog: McpCatalog,
   caller: Principal,
   request: Request,
   context: CallContext,
