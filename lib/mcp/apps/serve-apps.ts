@@ -4,7 +4,7 @@ import type { AppResources } from '../ports.ts';
 
 /**
  * resources/list and resources/read of the app views for one caller's server. A URI that is not a
- * view of this caller (another's, or a tool it does not have) is not found (-32002).
+ * view of this caller (another's, or a tool it does not have) is not found (the SDK's ResourceNotFoundError: -32602).
  */
 export function serveAppResources(server: Server, apps: AppResources, caller: Principal): void {
   server.setRequestHandler('resources/list', async () => ({ resources: await apps.list(caller) }));
