@@ -29,9 +29,11 @@ import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
 import type { WhoService } from '../teams/who-service.ts';
 import { createUptimeService } from '../uptime/uptime-service.ts';
+import { createAppResources } from './apps/app-resources.ts';
 import { createBuiltins } from './builtins/index.ts';
 import { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';
-import type { McpTool } from './ports.ts';
+import type { McpCatalog, McpTool } from './ports.ts';
+import { createPromptCatalog } from './prompts/prompt-catalog.ts';
 import { createToolCatalog } from './tool-catalog.ts';
 
 export interface McpDeps {
@@ -67,7 +69,11 @@ export interface McpDeps {
   logger: Logger;
 }
 
-/** MCP as the app composes it: the tool catalog over the built-ins (the same services as the routes) and runbook actions, and the resources' readers. */
+/**
+ * MCP as the app composes it: the tool catalog over the built-ins (the same services as the routes)
+ * and runbook actions, with the prompts and the app views scoped by the same tool list, and the
+ * readers of the vigil:// resources.
+ */
 export function composeMcp(deps: McpDeps) {
   const { table, clock, cursors } = deps;
   const catalog = {
@@ -82,7 +88,7 @@ export function composeMcp(deps: McpDeps) {
   const checkReads = createCheckReadService({ table, checkService: deps.checkService, clock, cursors });
   const search = createEntitySearch({ table, cursors });
   const blueprints = createBlueprintService(catalog);
-  const builtins = createBuiltins({
+  const builtinDeps = {
     clock,
     status: createStatusService({ table, clock, cursors }),
     blueprints,
@@ -109,7 +115,8 @@ export function composeMcp(deps: McpDeps) {
     skills: deps.skills,
     toolsets: BUILTIN_TOOLSETS,
     logger: deps.logger,
-  });
+  };
+  const builtins = createBuiltins(builtinDeps);
   const tools = createToolCatalog({
     skills: deps.skills,
     builtins,
@@ -118,7 +125,12 @@ export function composeMcp(deps: McpDeps) {
     clock,
     audit: deps.audit,
   });
+  const served: McpCatalog = {
+    ...tools,
+    prompts: createPromptCatalog({ tools, reads: builtinDeps }),
+    apps: createAppResources({ tools, builtins: builtinDeps }),
+  };
   // What vigil:// resources read through, but status pages (composed later: lib/app.ts adds them).
   const readers = { blueprints, entities, checks: deps.checkService, checkReads, incidents: deps.incidents };
-  return { tools, readers };
+  return { tools: served, readers };
 }

@@ -13,7 +13,7 @@ import type { Clock } from '../platform/clock.ts';
 import { RateLimitedError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import { type StreamSlots, takeStreamSlot } from '../streams/stream-slots.ts';
-import type { ToolCatalog } from './ports.ts';
+import type { McpCatalog } from './ports.ts';
 import { createMcpServer } from './protocol/server.ts';
 import type { McpRelay } from './relay.ts';
 
@@ -42,7 +42,7 @@ export const DEFAULT_LEGACY_STREAM: LegacyStreamSettings = {
  * (one response per request; notifications get none), as the relay queues them.
  */
 export async function exchange(
-  catalog: ToolCatalog,
+  catalog: McpCatalog,
   caller: Principal,
   messages: JSONRPCMessage[],
 ): Promise<JSONRPCMessage[]> {

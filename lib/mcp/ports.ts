@@ -1,9 +1,18 @@
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+} from '@modelcontextprotocol/server';
 import type { Principal } from '../domain/principal.ts';
 import type { EnabledTool } from '../skills/skill-store.ts';
 
-/** A tool as MCP clients see it: its definition and the skill it came from (the skills registry's). */
-export type McpTool = EnabledTool;
+/**
+ * A tool as MCP clients see it: its definition and the skill it came from (the skills registry's);
+ * `_meta` is a built-in's own (an app tool's `ui.resourceUri`, lib/mcp/apps).
+ */
+export type McpTool = EnabledTool & { _meta?: Record<string, unknown> };
 
 /**
  * The tools of a tenant (lib/mcp/tool-catalog.ts): the tools of its enabled skills with the
@@ -33,4 +42,29 @@ export interface CallContext {
   sourceIp?: string | undefined;
   skills?: ReadonlySet<string> | undefined;
   confirmWrites?: boolean | undefined;
+}
+
+/**
+ * The prompts of a caller (lib/mcp/prompts): the built-in ones whose tools the caller has, and one
+ * per runbook tool of the tenant's enabled skills the caller may call. `get` validates the
+ * arguments and throws the SDK's ProtocolError (-32602) for an unknown prompt or a bad argument.
+ */
+export interface PromptCatalog {
+  list(caller: Principal): Promise<Prompt[]>;
+  get(caller: Principal, name: string, args: Record<string, string>): Promise<GetPromptResult>;
+}
+
+/**
+ * The MCP Apps views (lib/mcp/apps): the `ui://vigil/...` resources of the app tools the caller
+ * has, and their reads (`undefined`: not a resource of this caller).
+ */
+export interface AppResources {
+  list(caller: Principal): Promise<Resource[]>;
+  read(caller: Principal, uri: string): Promise<ReadResourceResult | undefined>;
+}
+
+/** What /v1/mcp serves a caller: the tools, the prompts and the app views. */
+export interface McpCatalog extends ToolCatalog {
+  prompts: PromptCatalog;
+  apps: AppResources;
 }

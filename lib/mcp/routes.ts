@@ -19,7 +19,7 @@ import {
   openLegacyStream,
   parseMessages,
 } from './legacy-sse.ts';
-import type { ToolCatalog } from './ports.ts';
+import type { McpCatalog } from './ports.ts';
 import { connectionContext, connectionQuery } from './protocol/connection.ts';
 import { createMcpServer } from './protocol/server.ts';
 import { createStreamableEndpoint } from './protocol/streamable.ts';
@@ -29,7 +29,7 @@ import { createListenEndpoint } from './resources/listen.ts';
 import type { ResourceDeps } from './resources/reader.ts';
 
 export interface McpRouteDeps {
-  tools: ToolCatalog;
+  tools: McpCatalog;
   relay: McpRelay;
   /** Caps on open legacy SSE and subscriptions/listen streams per key and per tenant. */
   slots: StreamSlots;

@@ -39,9 +39,12 @@ export interface ToolCatalogDeps {
  * action; a tool with neither implementation keeps its manifest's (calling it changes nothing).
  */
 function withEffectiveAnnotations(tool: McpTool, builtins: ReadonlyMap<string, Builtin>): McpTool {
-  const annotations = builtins.get(tool.name)?.annotations ?? tool.annotations;
+  const builtin = builtins.get(tool.name);
+  const annotations = builtin?.annotations ?? tool.annotations;
   if (tool.action_id) return { ...tool, annotations: { ...annotations, readOnlyHint: false } };
-  return annotations ? { ...tool, annotations } : tool;
+  // A built-in's view (an app tool's ui.resourceUri) travels with it, as its annotations do.
+  const meta = builtin?.meta ? { _meta: builtin.meta } : {};
+  return annotations ? { ...tool, annotations, ...meta } : { ...tool, ...meta };
 }
 
 /** A caller may list and call a tool unless it is read-only and the tool's effective rule says it may change something. */

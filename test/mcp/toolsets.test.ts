@@ -80,7 +80,10 @@ describe.each(runtimes)('toolsets and find_tools ($runtime)', ({ start }) => {
     expect(found.tools.every((t) => !t.enabled && t.toolset === 'check-ops')).toBe(true);
     expect(found.tools.every((t) => t.description.length <= 160 && !t.description.includes('. '))).toBe(true);
     const catalog = await findTools(admin, { query: 'blast' });
-    expect(catalog.tools).toEqual([expect.objectContaining({ name: 'get_blast_radius', enabled: true })]);
+    expect(catalog.tools).toEqual([
+      expect.objectContaining({ name: 'get_blast_radius', enabled: true }),
+      expect.objectContaining({ name: 'show_blast_radius', enabled: true }),
+    ]);
     const bounded = await findTools(admin, { limit: 3 });
     expect(bounded.tools).toHaveLength(3);
     expect(bounded.total).toBe(BUILTIN_TOOLSETS.reduce((n, t) => n + t.tools.length, 0));

@@ -121,12 +121,15 @@ export function writes(
 export interface BuiltinTool {
   name: string;
   annotations: BuiltinAnnotations;
+  /** What tools/list shows as the tool's `_meta`: an app tool's view (`ui.resourceUri`, lib/mcp/apps). */
+  meta?: Record<string, unknown>;
   handler(deps: BuiltinDeps, caller: Principal, args: Record<string, unknown>): Promise<CallToolResult>;
 }
 
 /** A built-in bound to the app's services, as the tool catalog dispatches it. */
 export interface Builtin {
   annotations: BuiltinAnnotations;
+  meta?: Record<string, unknown> | undefined;
   run(caller: Principal, args: Record<string, unknown>): Promise<CallToolResult>;
 }
 

@@ -24,7 +24,12 @@ interface Reached {
  * on (upstream), otherwise what depends on it (the blast radius). Entities already deleted (their
  * relations still being purged) are skipped.
  */
-export async function walk(deps: BuiltinDeps, tenantId: string, startId: string, forward: boolean) {
+export async function walk(
+  deps: Pick<BuiltinDeps, 'relations' | 'status'>,
+  tenantId: string,
+  startId: string,
+  forward: boolean,
+) {
   const [relations, board] = await Promise.all([deps.relations.list(tenantId), deps.status.board(tenantId)]);
   const byId = new Map(board.entities.map((e) => [e.id, e]));
   const next = new Map<string, string[]>();

@@ -1,3 +1,4 @@
+import { showBlastRadius, showStatus } from '../apps/show-tools.ts';
 import { getActionRun } from './action-runs.ts';
 import { getAuditLog } from './audit-log.ts';
 import { getEntity, listBlueprints, listEntities } from './catalog.ts';
@@ -55,6 +56,8 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   silenceCheck,
   startMaintenance,
   resolveIncident,
+  showStatus,
+  showBlastRadius,
   findTools,
 ];
 
@@ -70,7 +73,11 @@ export function createBuiltins(deps: BuiltinDeps): ReadonlyMap<string, Builtin> 
   return new Map(
     BUILTIN_TOOLS.map((tool) => [
       tool.name,
-      { annotations: tool.annotations, run: (caller, args) => tool.handler(deps, caller, args) },
+      {
+        annotations: tool.annotations,
+        meta: tool.meta,
+        run: (caller, args) => tool.handler(deps, caller, args),
+      },
     ]),
   );
 }

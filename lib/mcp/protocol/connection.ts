@@ -48,12 +48,16 @@ export function connectionContext(query: {
 }
 
 /** The catalog as a connection narrowed to `skills` sees it: other skills' tools are unknown tools. */
-export function narrowedCatalog(catalog: ToolCatalog, skills: ReadonlySet<string> | undefined): ToolCatalog {
+export function narrowedCatalog<C extends ToolCatalog>(
+  catalog: C,
+  skills: ReadonlySet<string> | undefined,
+): C {
   if (skills === undefined) return catalog;
   // find_tools is listed whatever the skills (tool-catalog.ts): it stays when the connection narrows.
   const kept = (tool: McpTool) => skills.has(tool.skill_slug) || tool.skill_slug === BUILTIN_SLUG;
   const list: ToolCatalog['list'] = async (caller) => (await catalog.list(caller)).filter(kept);
   return {
+    ...catalog,
     list,
     async call(caller, name, args, context) {
       if (!(await list(caller)).some((t) => t.name === name)) return undefined;

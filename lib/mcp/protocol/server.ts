@@ -1,6 +1,8 @@
 import { ProtocolError, ProtocolErrorCode, Server, type Tool } from '@modelcontextprotocol/server';
 import type { Principal } from '../../domain/principal.ts';
-import type { CallContext, McpTool, ToolCatalog } from '../ports.ts';
+import { UI_EXTENSION } from '../apps/ui.ts';
+import type { CallContext, McpCatalog, McpTool } from '../ports.ts';
+import { servePrompts } from '../prompts/serve-prompts.ts';
 import type { ResourceDeps } from '../resources/reader.ts';
 import { RESOURCE_CACHE_HINTS, registerResources } from '../resources/register.ts';
 import { narrowedCatalog, writeConfirmation } from './connection.ts';
@@ -18,6 +20,7 @@ function listed(tool: McpTool): Tool {
     description: tool.description,
     inputSchema: tool.inputSchema as Tool['inputSchema'],
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    ...(tool._meta ? { _meta: tool._meta } : {}),
   };
 }
 
@@ -38,14 +41,18 @@ function offsetOf(cursor: string | undefined): number {
  * `initialize` (2025-era) and `server/discover` (2026-07-28) from its info and capabilities.
  */
 export function createMcpServer(
-  allTools: ToolCatalog,
+  allTools: McpCatalog,
   caller: Principal,
   context: CallContext = {},
   resources?: { deps: ResourceDeps; subscribe: boolean },
 ): Server {
   const catalog = narrowedCatalog(allTools, context.skills);
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, cacheHints: RESOURCE_CACHE_HINTS });
-  if (resources) registerResources(server, resources.deps, caller, resources);
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: {}, prompts: {}, extensions: { [UI_EXTENSION]: {} } },
+    cacheHints: RESOURCE_CACHE_HINTS,
+  });
+  servePrompts(server, catalog.prompts, caller);
+  if (resources) registerResources(server, resources.deps, caller, { ...resources, apps: catalog.apps });
   server.setRequestHandler('tools/list', async (request) => {
     const offset = offsetOf(request.params?.cursor);
     const tools = (await catalog.list(caller)).sort((a, b) =>

@@ -6,7 +6,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Principal } from '../../domain/principal.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { CallContext, ToolCatalog } from '../ports.ts';
+import type { CallContext, McpCatalog } from '../ports.ts';
 import type { ResourceDeps } from '../resources/reader.ts';
 import { createMcpServer } from './server.ts';
 
@@ -33,7 +33,7 @@ export type StreamableEndpoint = (
  * entry would. Host, Origin and the key are checked by the route before this runs.
  */
 export function createStreamableEndpoint(
-  catalog: ToolCatalog,
+  catalog: McpCatalog,
   logger: Logger,
   served: {
     /** Resources (lib/mcp/resources): both revisions read them; only 2026-07-28 subscribes. */

@@ -2,15 +2,16 @@ import {
   type CacheHint,
   ProtocolError,
   ProtocolErrorCode,
+  type Resource,
   ResourceNotFoundError,
   type Server,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import type { Principal } from '../../domain/principal.ts';
 import { AppError, NotFoundError } from '../../platform/errors.ts';
+import type { AppResources } from '../ports.ts';
 import {
   LIST_SECTIONS,
-  type ListedResource,
   listSection,
   type ResourceDeps,
   readResource,
@@ -56,23 +57,26 @@ function asProtocolError(err: unknown, uri?: string): unknown {
 }
 
 /**
- * Serves Vigil's resources on a server made for one caller: templates, a paged list (entities,
- * checks, incidents, status pages, in that order) and reads, all in the caller's tenant.
- * `subscribe` declares `resources.subscribe`, which `subscriptions/listen` (2026-07-28) honours.
+ * Serves Vigil's resources on a server made for one caller: templates, a paged list (the app views
+ * of lib/mcp/apps first, then entities, checks, incidents, status pages) and reads (`ui://` of the
+ * app views, `vigil://` of the rest), all in the caller's tenant. `subscribe` declares
+ * `resources.subscribe`, which `subscriptions/listen` (2026-07-28) honours.
  */
 export function registerResources(
   server: Server,
   deps: ResourceDeps,
   caller: Principal,
-  options: { subscribe: boolean },
+  options: { subscribe: boolean; apps: AppResources },
 ): void {
+  const { apps } = options;
   server.registerCapabilities({ resources: { subscribe: options.subscribe, listChanged: false } });
   server.setRequestHandler('resources/templates/list', async () => ({
     resourceTemplates: RESOURCE_TEMPLATES,
   }));
   server.setRequestHandler('resources/list', async (request) => {
     let { section, inner } = cursorOf(request.params?.cursor);
-    const resources: ListedResource[] = [];
+    // The app views (a few, the caller's tools decide) lead the first page.
+    const resources: Resource[] = request.params?.cursor === undefined ? await apps.list(caller) : [];
     try {
       while (section < LIST_SECTIONS.length && resources.length < RESOURCES_PAGE_SIZE) {
         const name = LIST_SECTIONS[section] ?? 'status-pages';
@@ -93,6 +97,12 @@ export function registerResources(
   });
   server.setRequestHandler('resources/read', async (request) => {
     const uri = request.params.uri;
+    if (uri.startsWith('ui://')) {
+      // A view of a tool the caller does not have, or of another tenant's entity, is not found.
+      const view = await apps.read(caller, uri);
+      if (!view) throw new ResourceNotFoundError(uri.slice(0, 256));
+      return view;
+    }
     const address = parseResourceUri(uri);
     if (address === undefined) throw new ResourceNotFoundError(uri.slice(0, 256));
     try {

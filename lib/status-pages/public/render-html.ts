@@ -48,7 +48,8 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const STATE_WORDS: Record<PublicState, string> = {
+/** How the pages name a state. */
+export const STATE_WORDS: Record<PublicState, string> = {
   up: 'Operational',
   degraded: 'Degraded',
   down: 'Down',
@@ -106,6 +107,14 @@ function documentOf(title: string, body: string, head = ''): string {
     `<title>${escapeHtml(title)}</title>${head}<style>${STYLE}</style></head>`,
     `<body><main>${body}</main></body></html>`,
   ].join('');
+}
+
+/**
+ * A light document in the public pages' look and stylesheet, without the page's feeds or forms: the
+ * MCP status app's views (lib/mcp/apps). `body` must be HTML built from escaped text.
+ */
+export function renderLightDocument(title: string, body: string): string {
+  return documentOf(title, body);
 }
 
 /** The whole page, its links under `links` (/p/{slug}, or the root of its custom domain). */

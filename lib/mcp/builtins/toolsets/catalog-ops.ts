@@ -12,7 +12,7 @@ import { builtinAnnotations } from '../index.ts';
 /**
  * The catalog-ops toolset (SPEC.md "Skills and MCP"): SPEC's seven catalog tools (create_check
  * among them) and the catalog's other reads: get_blast_radius, explain_entity_state, get_uptime and
- * search_entities. Every new tenant starts with it registered (lib/mcp/builtin-tools.ts). The
+ * search_entities, and the status app's show_status and show_blast_radius. Every new tenant starts with it registered (lib/mcp/builtin-tools.ts). The
  * annotations are the built-ins' own: tools/list shows those whatever a manifest says, so a
  * SPEC-shaped manifest without annotations works the same.
  */
@@ -21,7 +21,7 @@ export const CATALOG_OPS_MANIFEST = {
   slug: 'catalog-ops',
   name: 'Catalog operations',
   description: 'Read the service catalog and its health, explain states and dependencies, add checks.',
-  version: '2.0.0',
+  version: '2.1.0',
   enabled: true,
   tools: [
     {
@@ -153,6 +153,20 @@ export const CATALOG_OPS_MANIFEST = {
         additionalProperties: false,
       },
       annotations: builtinAnnotations('search_entities'),
+    },
+    {
+      name: 'show_status',
+      description:
+        'The status board as a view (MCP Apps, ui://vigil/status): counts and entities, problems first; hosts without MCP Apps get the same as text.',
+      inputSchema: noInput,
+      annotations: builtinAnnotations('show_status'),
+    },
+    {
+      name: 'show_blast_radius',
+      description:
+        'What depends on an entity, directly or transitively, as a view (MCP Apps, ui://vigil/blast-radius): lists by distance with states; hosts without MCP Apps get the same as text.',
+      inputSchema: entityRef,
+      annotations: builtinAnnotations('show_blast_radius'),
     },
   ],
 } satisfies CreateSkillBody;
