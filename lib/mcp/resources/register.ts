@@ -10,12 +10,7 @@ import * as z from 'zod';
 import type { Principal } from '../../domain/principal.ts';
 import { AppError, NotFoundError } from '../../platform/errors.ts';
 import type { AppResources } from '../ports.ts';
-import {
-  LIST_SECTIONS,
-  listSection,
-  type ResourceDeps,
-  readResource,
-} from './reader.ts';
+import { LIST_SECTIONS, listSection, type ResourceDeps, readResource } from './reader.ts';
 import { parseResourceUri, RESOURCE_MIME_TYPE, RESOURCE_TEMPLATES } from './uris.ts';
 
 /** resources/list pages: as tools/list's. */
