@@ -144,7 +144,14 @@ describe.each(MCP_RUNTIMES)('MCP resources and subscriptions (%s)', (_name, star
     const res = await call(rt, 'resources/list');
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     const uris = res.json.result.resources.map((r: { uri: string }) => r.uri);
-    expect(uris).toEqual([entityUri, `vigil://checks/${checkId}`, 'vigil://status-pages/acme-status']);
+    // The status app's views (test/mcp/status-app.test.ts) lead the first page.
+    expect(uris).toEqual([
+      'ui://vigil/status',
+      'ui://vigil/blast-radius',
+      entityUri,
+      `vigil://checks/${checkId}`,
+      'vigil://status-pages/acme-status',
+    ]);
     expect(res.json.result).toMatchObject({ ttlMs: 30_000, cacheScope: 'private' });
     expect(res.json.result.nextCursor).toBeUndefined();
   });

@@ -73,7 +73,10 @@ describe.each(runtimes)('the MCP status app ($runtime)', ({ start }) => {
     expect(meta('show_blast_radius')).toEqual({ ui: { resourceUri: 'ui://vigil/blast-radius' } });
     expect(meta('get_blast_radius')).toBeUndefined();
     const { resources } = await client.listResources();
-    expect(resources.map((r) => [r.uri, r.mimeType])).toEqual([
+    // The views lead the list; the tenant's vigil:// resources follow (test/mcp/resources.test.ts).
+    const views = resources.filter((r) => r.uri.startsWith('ui://'));
+    expect(resources.slice(0, views.length)).toEqual(views);
+    expect(views.map((r) => [r.uri, r.mimeType])).toEqual([
       ['ui://vigil/status', APP_MIME],
       ['ui://vigil/blast-radius', APP_MIME],
     ]);
@@ -103,10 +106,12 @@ describe.each(runtimes)('the MCP status app ($runtime)', ({ start }) => {
       arguments: { blueprint_slug: 'svc', entity_slug: 'e1' },
     })) as CallToolResult;
     expect(result.isError).toBeFalsy();
+    // The lines, then the data as compact JSON (as every tool's text block: docs/mcp.md).
     expect(firstText(result).split('\n')).toEqual([
       `2 entities depend on ${NASTY} (svc/e1), which is down, directly or transitively; 1 of them are not up.`,
       '- API (svc/e2): up (directly)',
       '- Web (svc/e3): unknown (2 steps away)',
+      JSON.stringify(result.structuredContent),
     ]);
     const view = html(result);
     expect(view.uri).toBe('ui://vigil/blast-radius/svc/e1');
@@ -142,7 +147,8 @@ describe.each(runtimes)('the MCP status app ($runtime)', ({ start }) => {
     try {
       await notFound(stranger, 'ui://vigil/blast-radius/svc/e1');
       await call('DELETE', '/v1/skills/catalog-ops', undefined, 204);
-      expect((await client.listResources()).resources).toEqual([]);
+      const left = (await client.listResources()).resources;
+      expect(left.filter((r) => r.uri.startsWith('ui://'))).toEqual([]);
       await notFound(client, 'ui://vigil/status');
     } finally {
       await stranger.close();

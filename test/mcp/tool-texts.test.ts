@@ -17,8 +17,9 @@ import { connectSdkClient } from './sdk-client.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are inspected freely
 const data = (result: CallToolResult): any => result.structuredContent;
+/** The text blocks (an app tool's embedded view follows its text: not the model's words). */
 const text = (result: CallToolResult) =>
-  result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+  result.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
 
 /** The summary of a result: its text without the data that follows it (compact or indented JSON). */
 function summaryOf(result: CallToolResult): string {
@@ -295,6 +296,8 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
         ['Started maintenance window "Ledger reindex" now'],
       ],
       find_tools: [{ query: 'check' }, ['tool(s)', 'enabled']],
+      show_status: [{}, ['- Ledger (service/ledger): down', '- Shop (service/shop)']],
+      show_blast_radius: [ledger, ['- Web front (service/web): degraded']],
     };
     expect(Object.keys(expected).sort()).toEqual(BUILTIN_TOOLS.map((t) => t.name).sort());
     const summaries = [summaryOf(window), summaryOf(ran)];

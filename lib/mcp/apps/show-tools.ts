@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { BuiltinTool } from '../builtins/deps.ts';
 import { READS } from '../builtins/deps.ts';
 import { load } from '../builtins/graph.ts';
-import { asToolResult } from '../builtins/result.ts';
+import { asToolResult, toolResult } from '../builtins/result.ts';
 import { blastRadiusHtml, radiusText, readBlastRadius } from './blast-radius-view.ts';
 import { readStatusView, statusViewHtml, statusViewText } from './status-view.ts';
 import { APP_MIME_TYPE, UI_URIS, uiMeta, VIEW_META } from './ui.ts';
@@ -17,13 +17,15 @@ import { APP_MIME_TYPE, UI_URIS, uiMeta, VIEW_META } from './ui.ts';
 const blastRadiusUri = (blueprintSlug: string, slug: string) =>
   `${UI_URIS.blastRadius}/${blueprintSlug}/${slug}`;
 
+/** A tool result (toolResult's text, summary then the data) with the view embedded after it. */
 function appResult(text: string, uri: string, html: string, data: Record<string, unknown>): CallToolResult {
+  const result = toolResult(text, data, { compact: true });
   return {
+    ...result,
     content: [
-      { type: 'text', text },
+      ...result.content,
       { type: 'resource', resource: { uri, mimeType: APP_MIME_TYPE, text: html, _meta: VIEW_META } },
     ],
-    structuredContent: data,
   };
 }
 
