@@ -9,7 +9,7 @@ import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
 import type { RetrySchedule } from '../platform/job-queue.ts';
 import { createActionJobQueue } from './action-queue.ts';
-import { createPowertoolsLogger, fromPowertools } from './lambda-edge.ts';
+import { createPowertoolsLogger, fromPowertools, type LambdaLoggerOptions } from './lambda-edge.ts';
 import { createNotifyJobQueue, deferredJobQueue } from './notify-queue.ts';
 import type { SqsJobQueue } from './sqs-job-queue.ts';
 import { createProbeJobQueue } from './worker.ts';
@@ -40,6 +40,8 @@ export interface CloudBaseOverrides {
 /** How a function wraps the AWS clients the base creates; the HTTP functions trace them (X-Ray). */
 export interface CloudBaseHooks {
   traceClient?: <C extends object>(client: C) => C;
+  /** The correlation id's search, for the HTTP edges (LambdaLoggerOptions). */
+  correlationIdSearchFn?: LambdaLoggerOptions['correlationIdSearchFn'];
 }
 
 /**
@@ -56,6 +58,7 @@ export function createCloudBase(
   const powertools = createPowertoolsLogger({
     level: config.logLevel,
     ...(overrides.logWrite ? { write: overrides.logWrite } : {}),
+    ...(hooks.correlationIdSearchFn ? { correlationIdSearchFn: hooks.correlationIdSearchFn } : {}),
   });
   const logger = fromPowertools(powertools);
   const client = traced(

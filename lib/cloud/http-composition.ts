@@ -1,3 +1,4 @@
+import { search } from '@aws-lambda-powertools/logger/correlationId';
 import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { createApp } from '../app.ts';
 import { createLeasedLimiter, createStoreRateLimiter } from '../auth/limits.ts';
@@ -61,11 +62,11 @@ export function createCloudApp(
   edge: { tracer?: Tracer; sendsEmail?: boolean } = {},
 ) {
   const { tracer } = edge;
-  const base = createCloudBase(
-    config,
-    overrides,
-    tracer ? { traceClient: (client) => tracer.captureAWSv3Client(client) } : {},
-  );
+  const base = createCloudBase(config, overrides, {
+    ...(tracer ? { traceClient: (client) => tracer.captureAWSv3Client(client) } : {}),
+    // The HTTP edges name where their events carry the correlation id (injectLambdaContext).
+    correlationIdSearchFn: search,
+  });
   const { table, clock, logger } = base;
   // Rate limits hold across Lambda instances: every instance counts in the same table items.
   const rateLimiter = createStoreRateLimiter({ table, clock });

@@ -1,6 +1,5 @@
 import type { LogItem } from '@aws-lambda-powertools/logger';
 import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
-import { search } from '@aws-lambda-powertools/logger/correlationId';
 import { INTERNAL_ERROR_BODY } from '../http/error-response.ts';
 import { type Logger, type LogLevel, redact } from '../platform/logger.ts';
 
@@ -19,6 +18,12 @@ class LineLogger extends PowertoolsLogger {
 
 export interface LambdaLoggerOptions {
   level: LogLevel;
+  /**
+   * Powertools' JMESPath search, for an edge that names where its event carries the correlation id
+   * (injectLambdaContext's correlationIdPath): the HTTP edges pass it (http-composition.ts); the
+   * queue and stream functions leave it, and the JMESPath engine, out of their bundles.
+   */
+  correlationIdSearchFn?: (expression: string, data: unknown) => unknown;
   /** Where the JSON lines go; default stdout, where Lambda sends them to CloudWatch Logs. */
   write?: (line: string) => void;
 }
@@ -31,8 +36,7 @@ export function createPowertoolsLogger(options: LambdaLoggerOptions): Powertools
   const settings = {
     serviceName: 'vigil',
     logLevel: options.level.toUpperCase() as Uppercase<LogLevel>,
-    // Lets an edge name where its event carries the correlation id (injectLambdaContext's correlationIdPath).
-    correlationIdSearchFn: search,
+    ...(options.correlationIdSearchFn ? { correlationIdSearchFn: options.correlationIdSearchFn } : {}),
   };
   return options.write ? new LineLogger(settings, options.write) : new PowertoolsLogger(settings);
 }
