@@ -2,8 +2,8 @@ import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
 } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_RUNTIMES, type McpRuntime } from './mcp-runtimes.ts';
+import { describe, expect, it } from 'vitest';
+import { MCP_RUNTIMES, mcpRuntimeOf } from './mcp-runtimes.ts';
 
 // A connection's URL narrows it to some skills (?skills=) and says whether built-in writes are
 // confirmed on 2026-07-28 (?confirm=off opts out): lib/mcp/protocol/connection.ts, both runtimes.
@@ -16,15 +16,7 @@ const CREATE = { entity_id: 'ent_01JZZZZZZZZZZZZZZZZZZZZZZZ', target_url: 'http:
 type Answer = { action: 'accept'; content: { confirm: boolean } } | { action: 'decline' };
 
 describe.each(MCP_RUNTIMES)('MCP connection options (%s)', (_name, start) => {
-  let rt: McpRuntime;
-  const open: ClientV2[] = [];
-  beforeAll(async () => {
-    rt = await start();
-  }, 60_000);
-  afterAll(async () => {
-    for (const client of open) await client.close();
-    await rt?.close();
-  });
+  const runtime = mcpRuntimeOf(start);
 
   /** A v2 client on 2026-07-28 (or 2025-11-25: `legacy`), connected to `query`'s URL; `answer` is its user's reply to a confirmation. */
   async function connect(query: string, options: { legacy?: boolean; answer?: Answer } = {}) {
@@ -39,9 +31,9 @@ describe.each(MCP_RUNTIMES)('MCP connection options (%s)', (_name, start) => {
         asked.push(request.params.message);
         return answer;
       });
-    open.push(client);
-    const headers = { authorization: `Bearer ${rt.key}` };
-    await client.connect(new TransportV2(new URL(`${rt.url}${query}`), { requestInit: { headers } }));
+    runtime.keep(client);
+    const headers = { authorization: `Bearer ${runtime.rt.key}` };
+    await client.connect(new TransportV2(new URL(`${runtime.rt.url}${query}`), { requestInit: { headers } }));
     return { client, asked };
   }
 
@@ -64,10 +56,10 @@ describe.each(MCP_RUNTIMES)('MCP connection options (%s)', (_name, start) => {
   });
 
   it('refuses a skills list that is not slugs, in words', async () => {
-    const res = await fetch(`${rt.url}?skills=${encodeURIComponent('catalog-ops;DROP')}`, {
+    const res = await fetch(`${runtime.rt.url}?skills=${encodeURIComponent('catalog-ops;DROP')}`, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${rt.key}`,
+        authorization: `Bearer ${runtime.rt.key}`,
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
       },

@@ -1,6 +1,6 @@
 // The runtime's global first: functions/mcp.ts reads it when it loads.
 import '../support/lambda-streaming-global.ts';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createMcpHandler } from '../../functions/mcp.ts';
 import type { App } from '../../lib/app.ts';
 import { createCloudApp } from '../../lib/cloud/http-composition.ts';
@@ -80,3 +80,31 @@ export const MCP_RUNTIMES: ReadonlyArray<[string, (options?: RuntimeOptions) => 
   ['local runtime', (options = {}) => startLocal(options)],
   ['cloud MCP function (function URL events, DynamoDB Local)', (options = {}) => startFunction(options)],
 ];
+
+/**
+ * A describe block's runtime: started before its tests by `start` (one of MCP_RUNTIMES), closed
+ * after them with every client its tests kept open (`keep`).
+ */
+export function mcpRuntimeOf(start: () => Promise<McpRuntime>) {
+  let rt: McpRuntime | undefined;
+  const clients: Array<{ close(): Promise<void> }> = [];
+  beforeAll(async () => {
+    rt = await start();
+  }, 60_000);
+  afterAll(async () => {
+    for (const client of clients) await client.close();
+    await rt?.close();
+  });
+  return {
+    /** The runtime (after beforeAll). */
+    get rt(): McpRuntime {
+      if (!rt) throw new Error('the MCP runtime is read before its beforeAll started it');
+      return rt;
+    },
+    /** Closes `client` after the block's tests; answers it. */
+    keep<C extends { close(): Promise<void> }>(client: C): C {
+      clients.push(client);
+      return client;
+    },
+  };
+}

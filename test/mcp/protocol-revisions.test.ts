@@ -4,8 +4,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_RUNTIMES, type McpRuntime } from './mcp-runtimes.ts';
+import { describe, expect, it } from 'vitest';
+import { MCP_RUNTIMES, type McpRuntime, mcpRuntimeOf } from './mcp-runtimes.ts';
 
 // The MCP endpoint speaks 2026-07-28 (stateless: no initialize, the revision in every request's
 // `_meta`, server/discover, resultType) and 2025-11-25 (initialize, then plain requests), chosen
@@ -59,18 +59,10 @@ async function post(rt: McpRuntime, request: { body: unknown; headers?: Record<s
 }
 
 describe.each(MCP_RUNTIMES)('MCP protocol revisions (%s)', (_name, start) => {
-  let rt: McpRuntime;
-  const open: Array<{ close(): Promise<void> }> = [];
-  beforeAll(async () => {
-    rt = await start();
-  }, 60_000);
-  afterAll(async () => {
-    for (const client of open) await client.close();
-    await rt?.close();
-  });
+  const runtime = mcpRuntimeOf(start);
 
   it('answers server/discover with the revision, the tools capability and its name, without initialize', async () => {
-    const res = await post(rt, modernRequest(1, 'server/discover'));
+    const res = await post(runtime.rt, modernRequest(1, 'server/discover'));
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     // Lists the revisions a client selects by discovery; 2025-era clients initialize instead.
     expect(res.json.result).toMatchObject({
@@ -82,12 +74,12 @@ describe.each(MCP_RUNTIMES)('MCP protocol revisions (%s)', (_name, start) => {
   });
 
   it('lists tools and calls one with the revision in each request', async () => {
-    const list = await post(rt, modernRequest(2, 'tools/list'));
+    const list = await post(runtime.rt, modernRequest(2, 'tools/list'));
     expect(list.status, JSON.stringify(list.json)).toBe(200);
     expect(list.json.result.resultType).toBe('complete');
     expect(list.json.result.tools.map((t: { name: string }) => t.name)).toContain('get_status_summary');
     const call = await post(
-      rt,
+      runtime.rt,
       modernRequest(3, 'tools/call', { name: 'get_status_summary', arguments: {} }),
     );
     expect(call.status, JSON.stringify(call.json)).toBe(200);
@@ -97,7 +89,7 @@ describe.each(MCP_RUNTIMES)('MCP protocol revisions (%s)', (_name, start) => {
   });
 
   it('refuses a revision it does not speak with the spec error naming the ones it does', async () => {
-    const res = await post(rt, modernRequest(4, 'tools/list', {}, '2099-01-01'));
+    const res = await post(runtime.rt, modernRequest(4, 'tools/list', {}, '2099-01-01'));
     expect(res.status).toBe(400);
     expect(res.json).toMatchObject({
       id: 4,
@@ -108,10 +100,10 @@ describe.each(MCP_RUNTIMES)('MCP protocol revisions (%s)', (_name, start) => {
   it('acknowledges a listen for changes it never tells with an empty filter and ends the stream', async () => {
     // Tools and prompts do not change under a connection here (no listChanged capability).
     const request = modernRequest(6, 'subscriptions/listen', { notifications: { toolsListChanged: true } });
-    const res = await fetch(rt.url, {
+    const res = await fetch(runtime.rt.url, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${rt.key}`,
+        authorization: `Bearer ${runtime.rt.key}`,
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         ...request.headers,
@@ -132,7 +124,7 @@ describe.each(MCP_RUNTIMES)('MCP protocol revisions (%s)', (_name, start) => {
   });
 
   it('refuses a 2025-era request naming an unknown revision in MCP-Protocol-Version', async () => {
-    const res = await post(rt, {
+    const res = await post(runtime.rt, {
       body: { jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} },
       headers: { 'mcp-protocol-version': '1999-01-01' },
     });
@@ -142,9 +134,11 @@ describe.each(MCP_RUNTIMES)('MCP protocol revisions (%s)', (_name, start) => {
 
   it('serves an SDK v2 client on 2026-07-28 (server/discover, no initialize)', async () => {
     const client = new ClientV2(CLIENT_INFO, { versionNegotiation: { mode: { pin: MODERN } } });
-    open.push(client);
+    runtime.keep(client);
     await client.connect(
-      new TransportV2(new URL(rt.url), { requestInit: { headers: { authorization: `Bearer ${rt.key}` } } }),
+      new TransportV2(new URL(runtime.rt.url), {
+        requestInit: { headers: { authorization: `Bearer ${runtime.rt.key}` } },
+      }),
     );
     expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
     const result = await client.callTool({ name: 'get_status_summary', arguments: {} });
@@ -153,9 +147,11 @@ describe.each(MCP_RUNTIMES)('MCP protocol revisions (%s)', (_name, start) => {
 
   it('serves an SDK v2 client on 2025-11-25 (initialize)', async () => {
     const client = new ClientV2(CLIENT_INFO);
-    open.push(client);
+    runtime.keep(client);
     await client.connect(
-      new TransportV2(new URL(rt.url), { requestInit: { headers: { authorization: `Bearer ${rt.key}` } } }),
+      new TransportV2(new URL(runtime.rt.url), {
+        requestInit: { headers: { authorization: `Bearer ${runtime.rt.key}` } },
+      }),
     );
     expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
     const result = await client.callTool({ name: 'get_status_summary', arguments: {} });
@@ -164,9 +160,11 @@ describe.each(MCP_RUNTIMES)('MCP protocol revisions (%s)', (_name, start) => {
 
   it('serves an SDK v1 client (2025-11-25)', async () => {
     const client = new ClientV1(CLIENT_INFO);
-    open.push(client);
+    runtime.keep(client);
     await client.connect(
-      new TransportV1(new URL(rt.url), { requestInit: { headers: { authorization: `Bearer ${rt.key}` } } }),
+      new TransportV1(new URL(runtime.rt.url), {
+        requestInit: { headers: { authorization: `Bearer ${runtime.rt.key}` } },
+      }),
     );
     expect(client.getServerVersion()?.name).toBe('vigil');
     const result = await client.callTool({ name: 'get_status_summary', arguments: {} });

@@ -1,18 +1,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_RUNTIMES, type McpRuntime } from './mcp-runtimes.ts';
 
 // Resources (vigil://entities, checks, incidents, status pages) and subscriptions/listen on both
 // runtimes: the local process and the cloud MCP function behind its function URL (a streamed response).
-
-vi.hoisted(() => {
-  Object.assign(globalThis, {
-    awslambda: {
-      streamifyResponse: (handler: unknown) => handler,
-      HttpResponseStream: { from: (stream: unknown) => stream },
-    },
-  });
-});
 
 const MODERN = '2026-07-28';
 const META = {
