@@ -41,6 +41,30 @@ describe('alert truth (issue 51 cases, local flow)', () => {
         201,
       )
     ).id;
+  /**
+   * An entity whose check (a cooldown of 20 s, its own channel) went down, recovered 25 s later and
+   * failed again 5 s after that: inside the cooldown the recovery opened.
+   */
+  const refailedInCooldown = async (entity: string) => {
+    const { entityId, checkId } = await h.entityWithCheck(entity);
+    await h.policy(checkId, { cooldown_seconds: 20 });
+    const channel = await h.channel(checkId);
+    await result(checkId, 'up');
+    await result(checkId, 'down');
+    await wait(25_000);
+    await result(checkId, 'up');
+    await wait(5_000);
+    await result(checkId, 'down');
+    return { entityId, checkId, channel };
+  };
+  /** An entity with two checks (its own and a push check named `second`), neither with a cooldown. */
+  const twoChecks = async (entity: string, second: string) => {
+    const { entityId, checkId } = await h.entityWithCheck(entity);
+    const other = await secondCheck(entityId, second);
+    await h.policy(checkId, { cooldown_seconds: 0 });
+    await h.policy(other, { cooldown_seconds: 0 });
+    return { entityId, first: checkId, second: other };
+  };
 
   /** What a channel was told about an entity, in order: `kind:to_state` (a digest's events each as `digest/kind:to_state`). */
   const told = (channelId: string, entityId: string): string[] => {
@@ -118,31 +142,15 @@ describe('alert truth (issue 51 cases, local flow)', () => {
   });
 
   it('tells a re-failure that came inside the cooldown after a recovery once the cooldown ends', async () => {
-    const { entityId, checkId } = await h.entityWithCheck('Nightly backup');
-    await h.policy(checkId, { cooldown_seconds: 20 });
-    const channel = await h.channel(checkId);
-    await result(checkId, 'up');
-    await result(checkId, 'down');
-    await wait(25_000);
-    await result(checkId, 'up');
-    await wait(5_000);
-    await result(checkId, 'down');
+    const { entityId, channel } = await refailedInCooldown('Nightly backup');
     await wait(120_000);
 
     expect(told(channel.id, entityId)).toEqual(['alert:down', 'recovery:up', 'alert:down']);
   });
 
   it('never sends two recoveries in a row', async () => {
-    const { entityId, checkId } = await h.entityWithCheck('Queue');
-    await h.policy(checkId, { cooldown_seconds: 20 });
-    const channel = await h.channel(checkId);
-    await result(checkId, 'up');
-    await result(checkId, 'down');
-    await wait(25_000);
-    await result(checkId, 'up');
-    await wait(5_000);
-    // Inside the cooldown: this down is held; the next recovery comes after the cooldown's end.
-    await result(checkId, 'down');
+    // The second down is inside the cooldown: held; the next recovery comes after the cooldown's end.
+    const { entityId, checkId, channel } = await refailedInCooldown('Queue');
     await wait(25_000);
     await result(checkId, 'up');
     await wait(120_000);
@@ -154,10 +162,7 @@ describe('alert truth (issue 51 cases, local flow)', () => {
   });
 
   it('tells a channel that heard "degraded" from one check that the entity went down through another', async () => {
-    const { entityId, checkId: a } = await h.entityWithCheck('Search');
-    const b = await secondCheck(entityId, 'index job');
-    await h.policy(a, { cooldown_seconds: 0 });
-    await h.policy(b, { cooldown_seconds: 0 });
+    const { entityId, first: a, second: b } = await twoChecks('Search', 'index job');
     const channel = await h.channel(a);
     await result(a, 'up');
     await result(b, 'up');
@@ -196,10 +201,7 @@ describe('alert truth (issue 51 cases, local flow)', () => {
   });
 
   it('tells a second check starting to fail on an entity already down as also_failing to its channels', async () => {
-    const { entityId, checkId: web } = await h.entityWithCheck('Shop');
-    const cron = await secondCheck(entityId, 'nightly export');
-    await h.policy(web, { cooldown_seconds: 0 });
-    await h.policy(cron, { cooldown_seconds: 0 });
+    const { entityId, first: web, second: cron } = await twoChecks('Shop', 'nightly export');
     const webChannel = await h.channel(web);
     const cronChannel = await h.channel(cron);
     await result(web, 'up');

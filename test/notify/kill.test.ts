@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually } from '../local/scheduler-helpers.ts';
-import { callServer, type ServeProcess, signalGroup, startServeProcess } from '../support/serve-process.ts';
+import {
+  callServer,
+  type ServeProcess,
+  servedPushCheck,
+  signalGroup,
+  startServeProcess,
+} from '../support/serve-process.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'vigil-notify-kill-'));
@@ -46,25 +52,19 @@ describe('notifications across a kill -9', () => {
     let proc: ServeProcess = await startServeProcess(env);
     const key = /vgl_[0-9A-Za-z]{38}/.exec(proc.stdout())?.[0] ?? '';
     let base = proc.url;
-    await callServer(base, key, 'POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });
-    const entity = await callServer(base, key, 'POST', '/v1/blueprints/svc/entities', {
-      slug: 'api',
-      name: 'API',
-    });
-    const check = await callServer(base, key, 'POST', '/v1/checks', {
-      entity_id: entity.body.id,
-      check_type: 'push',
-      failure_threshold: 1,
-      interval_seconds: 3600,
-    });
-    expect(check.status).toBe(201);
-    const channel = await callServer(base, key, 'POST', `/v1/checks/${check.body.id}/policy/channels`, {
+    const checkId = await servedPushCheck(
+      base,
+      key,
+      { slug: 'svc', name: 'Service' },
+      { slug: 'api', name: 'API' },
+    );
+    const channel = await callServer(base, key, 'POST', `/v1/checks/${checkId}/policy/channels`, {
       channel_type: 'webhook',
       config: { url: `https://127.0.0.1:${address.port}/hook` },
     });
     expect(channel.status).toBe(201);
 
-    const pushed = await callServer(base, key, 'POST', `/v1/checks/${check.body.id}/results`, {
+    const pushed = await callServer(base, key, 'POST', `/v1/checks/${checkId}/results`, {
       success: false,
       latency_ms: 3,
       error_message: 'disk full',
@@ -81,14 +81,14 @@ describe('notifications across a kill -9', () => {
     try {
       await eventually(() => requests.length >= 2, 'the send after the restart', 15_000);
       const logs = await eventually(async () => {
-        const res = await callServer(base, key, 'GET', `/v1/notify/logs?check_id=${check.body.id}`);
+        const res = await callServer(base, key, 'GET', `/v1/notify/logs?check_id=${checkId}`);
         return res.body?.logs?.[0]?.status === 'sent' ? res.body.logs : undefined;
       }, 'the delivery logged sent');
       expect(logs).toHaveLength(1);
       expect(requests[1]?.delivery).toBe(requests[0]?.delivery);
       expect(requests[1]?.delivery).toBe(logs[0].id);
       expect(JSON.parse(requests[1]?.body ?? '{}')).toMatchObject({
-        check_id: check.body.id,
+        check_id: checkId,
         to_state: 'down',
       });
     } finally {

@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { callServer, type ServeProcess, signalGroup, startServeProcess } from '../support/serve-process.ts';
+import {
+  callServer,
+  type ServeProcess,
+  servedPushCheck,
+  signalGroup,
+  startServeProcess,
+} from '../support/serve-process.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'vigil-durability-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -32,19 +38,12 @@ describe('push durability', () => {
     let proc: ServeProcess = await startServeProcess({ VIGIL_DATA_DIR: dataDir });
     const key = /vgl_[0-9A-Za-z]{38}/.exec(proc.stdout())?.[0] ?? '';
     const base = proc.url;
-    await callServer(base, key, 'POST', '/v1/blueprints', { slug: 'agent', name: 'Agent' });
-    const entity = await callServer(base, key, 'POST', '/v1/blueprints/agent/entities', {
-      slug: 'host-1',
-      name: 'Host 1',
-    });
-    const check = await callServer(base, key, 'POST', '/v1/checks', {
-      entity_id: entity.body.id,
-      check_type: 'push',
-      failure_threshold: 1,
-      interval_seconds: 3600,
-    });
-    expect(check.status).toBe(201);
-    const checkId: string = check.body.id;
+    const checkId = await servedPushCheck(
+      base,
+      key,
+      { slug: 'agent', name: 'Agent' },
+      { slug: 'host-1', name: 'Host 1' },
+    );
 
     const acknowledged = new Set<string>();
     let sent = 0;

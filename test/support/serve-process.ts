@@ -27,6 +27,29 @@ export async function callServer(base: string, key: string, method: string, path
 }
 
 /**
+ * A push check (failing on its first failure, an hour's interval) of a new entity `entity` of a new
+ * blueprint `blueprint` on a served process; answers the check's id.
+ */
+export async function servedPushCheck(
+  base: string,
+  key: string,
+  blueprint: { slug: string; name: string },
+  entity: { slug: string; name: string },
+): Promise<string> {
+  await callServer(base, key, 'POST', '/v1/blueprints', blueprint);
+  const made = await callServer(base, key, 'POST', `/v1/blueprints/${blueprint.slug}/entities`, entity);
+  const check = await callServer(base, key, 'POST', '/v1/checks', {
+    entity_id: made.body.id,
+    check_type: 'push',
+    failure_threshold: 1,
+    interval_seconds: 3600,
+  });
+  if (check.status !== 201)
+    throw new Error(`creating the push check: ${check.status} ${JSON.stringify(check.body)}`);
+  return check.body.id;
+}
+
+/**
  * Runs the server with the given environment and waits until it prints its URL: `npm start` when
  * `viaNpm` (npm re-raises signals, so its exit code is not the server's), else the same entry point
  * directly (`node bin/serve.ts`, which is what the start script runs). The process
