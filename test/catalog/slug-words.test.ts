@@ -67,7 +67,10 @@ describe.each(runtimes)('a refused slug says the rule in words ($runtime runtime
     expect(type.status, type.text).toBe(400);
     expect(type.body.code).toBe('VALIDATION_ERROR');
     expect(type.body.details).toEqual([
-      { path: 'check_type', message: 'Choose one of: http, tcp, tls, dns, push, icmp, domain or grpc.' },
+      {
+        path: 'check_type',
+        message: 'Choose one of: http, tcp, tls, dns, push, icmp, domain, grpc or multistep.',
+      },
     ]);
     const interval = await api.request('POST', '/v1/checks', {
       key: api.adminKey,

@@ -42,6 +42,7 @@ describe('check shapes in the OpenAPI document', () => {
         'GrpcCheck',
         'HttpCheck',
         'IcmpCheck',
+        'MultistepCheck',
         'PushCheck',
         'TcpCheck',
         'TlsCheck',
@@ -50,6 +51,7 @@ describe('check shapes in the OpenAPI document', () => {
     for (const [name, type] of [
       ['HttpCheck', 'http'],
       ['PushCheck', 'push'],
+      ['MultistepCheck', 'multistep'],
     ]) {
       expect(schemas[name as string].properties.check_type).toMatchObject({ const: type });
     }

@@ -25,7 +25,7 @@ describe('skill manifest', () => {
   it('accepts the catalog-ops manifest and defaults enabled to true', () => {
     const parsed = createSkillBody.parse(CATALOG_OPS_MANIFEST);
     expect(parsed.tools.map((t) => t.name)).toEqual(CATALOG_OPS_MANIFEST.tools.map((t) => t.name));
-    expect(parsed.tools).toHaveLength(11);
+    expect(parsed.tools).toHaveLength(13);
     expect(createSkillBody.parse(manifest()).enabled).toBe(true);
   });
 

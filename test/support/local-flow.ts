@@ -118,21 +118,25 @@ export function driveFlow<B>(
   parts: { table: SqliteTable; app: App; queue: ReturnType<typeof createSqliteJobQueue<B>> },
   time: ManualTime,
   handle: (job: ReceivedJob<B>) => Promise<void>,
+  options: { inProcess?: boolean } = {},
 ) {
   const { table, app, queue } = parts;
   const runner = startJobRunner({ queue, handle, concurrency: 4, logger: silentLogger });
   // A notify job never waits on fake time (a retry goes back to the queue), so a step may wait for
   // the running ones as long as a loaded machine needs (bounded): a job still sending when the clock
-  // moved on would queue its next step late.
-  time.settleWhile(() => runner.pending > 0, 10_000, { inProcess: true });
+  // moved on would queue its next step late. `inProcess`: the jobs and what the timers start touch
+  // nothing but SQLite and in-memory senders (the notify flow), so a step yields a turn, not 2 ms;
+  // the action flow calls a real receiver and keeps the real pauses.
+  const { inProcess = false } = options;
+  time.settleWhile(() => runner.pending > 0, 10_000, { inProcess });
   const pump = createChangePump({ table, consumers: app.consumers, logger: silentLogger });
   /** One round: the change feed to the consumers, a ms of fake time, the runner idle. */
   const round = async () => {
     await pump.drain();
     await time.advance(1);
-    // The queue runs on fake time, so the runner's grace for a real timer to hand a job over buys
-    // nothing here: wait for it only while it has jobs (a step's settle already waited for them).
-    if (runner.pending > 0) await runner.idle();
+    // In process, the queue runs on fake time, so the runner's grace for a real timer to hand a job
+    // over buys nothing: wait for it only while it has jobs (a step's settle already waited for them).
+    if (!inProcess || runner.pending > 0) await runner.idle();
   };
   return {
     runner,

@@ -63,7 +63,7 @@ async function startFlowHarness(paging?: Parameters<typeof openNotifyParts>[3]) 
   // Loopback allowed: tenant channels made through the API may name 127.0.0.1 (the senders are fake).
   const parts = openNotifyParts(dir, time, senders, paging);
   const { app, notifier } = parts;
-  const flow = driveFlow(parts, time, notifier.handle);
+  const flow = driveFlow(parts, time, notifier.handle, { inProcess: true });
   const base = await flowTenant(parts, time, flow);
   const { call, tenantId } = base;
 

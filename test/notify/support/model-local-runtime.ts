@@ -45,7 +45,7 @@ export async function startModelLocalRuntime(): Promise<ModelRuntime> {
       handled.push({ id: job.id, body: job.body });
     };
     await parts.queue.load();
-    return { ...parts, ...driveFlow(parts, time, handle) };
+    return { ...parts, ...driveFlow(parts, time, handle, { inProcess: true }) };
   };
 
   let parts = await open();
