@@ -1,18 +1,8 @@
 import { RE2JS } from 're2js';
 import * as z from 'zod';
-import {
-  assertionProblem,
-  HEADER_NAME,
-  HEADER_NAME_MESSAGE,
-  JSON_PATH_MESSAGE,
-} from './assertions/assertion-problem.ts';
-import { compileWith, MAX_PATH_LENGTH, MAX_PATTERN_LENGTH } from './assertions/assertion-syntax.ts';
-import {
-  type ASSERTION_OPS,
-  type ASSERTION_SOURCES,
-  assertionValueSchema,
-  storedAssertionSchema,
-} from './assertions/stored-assertions.ts';
+import { assertionInput } from './assertions/assertion-input.ts';
+import { compileWith } from './assertions/assertion-syntax.ts';
+import type { ASSERTION_OPS, ASSERTION_SOURCES } from './assertions/stored-assertions.ts';
 
 /**
  * HTTP assertions (DECISIONS.md "HTTP assertions and degraded"): what an http check asserts on
@@ -41,73 +31,11 @@ function compilePattern(pattern: string): RE2JS | string {
   return compileWith(RE2JS, pattern);
 }
 
-/** The json path syntax parseJsonPath reads, for the document (the parser is the rule). */
-const JSON_PATH_PATTERN = '^\\$(?:\\.[A-Za-z_$][A-Za-z0-9_$-]*|\\[[0-9]{1,9}\\])*$';
-const pathSchemas = {
-  plain: {},
-  json: {
-    path: z
-      .string()
-      .max(MAX_PATH_LENGTH)
-      .regex(new RegExp(JSON_PATH_PATTERN), { error: JSON_PATH_MESSAGE })
-      .meta({ description: 'A json path in dotted form: $.data.items[0].status' }),
-  },
-  header: {
-    path: z
-      .string()
-      .regex(HEADER_NAME, { error: HEADER_NAME_MESSAGE })
-      .meta({ description: 'The header name (any case)' }),
-  },
-} as const;
-const sourceSchemas = {
-  plain: z.enum(['status', 'body', 'latency_ms']),
-  json: z.literal('json'),
-  header: z.literal('header'),
-} as const;
-const opShapes = [
-  { op: z.enum(['eq', 'ne', 'contains', 'not_contains']), value: assertionValueSchema },
-  { op: z.enum(['lt', 'lte', 'gt', 'gte']), value: z.number() },
-  {
-    op: z.literal('matches'),
-    value: z
-      .string()
-      .max(MAX_PATTERN_LENGTH)
-      .meta({ description: 'An RE2 regular expression (no lookaround or backreferences)' }),
-  },
-  {
-    op: z.literal('exists'),
-    value: z.boolean().optional().meta({ description: 'true (the default): must exist; false: must not' }),
-  },
-] as const;
-
 /**
- * One assertion as requests send it: one shape per kind of source (json and header take a path,
- * the others none) and kind of op (numbers for lt/lte/gt/gte, a regex for matches, a boolean or
- * nothing for exists), so the document states them; a refusal names the field (assertionProblem).
+ * One assertion as requests send it (./assertions/assertion-input.ts), RE2 refusing the patterns
+ * it cannot run linearly or that compile too large.
  */
-export const assertionInputSchema = z
-  .union(
-    (['plain', 'json', 'header'] as const).flatMap((kind) =>
-      opShapes.map((shape) =>
-        z.strictObject({ source: sourceSchemas[kind], ...pathSchemas[kind], ...shape }),
-      ),
-    ) as unknown as [z.ZodType<HttpAssertion>, ...z.ZodType<HttpAssertion>[]],
-    {
-      error: (issue) => {
-        if (issue.code !== 'invalid_union') return undefined;
-        const parsed = storedAssertionSchema.safeParse(issue.input);
-        if (!parsed.success) return 'Use {source, path?, op, value?} with a known source and op.';
-        const problem = assertionProblem(parsed.data, compilePattern);
-        return problem ? `${problem[0]}: ${problem[1]}` : 'This is not a valid assertion.';
-      },
-    },
-  )
-  .superRefine((a, ctx) => {
-    // What the document cannot state: a pattern RE2 refuses or that compiles too large.
-    const problem = assertionProblem(a, compilePattern);
-    if (problem) ctx.addIssue({ code: 'custom', path: [problem[0]], message: problem[1] });
-  })
-  .meta({ id: 'HttpAssertion' });
+export const assertionInputSchema = assertionInput(compilePattern).meta({ id: 'HttpAssertion' });
 
 export const assertionsInputSchema = z
   .array(assertionInputSchema)

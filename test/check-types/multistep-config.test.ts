@@ -64,7 +64,8 @@ describe('multistep config', () => {
       'steps.2.url: Enter an absolute http:// or https:// URL (references may follow the host).',
       'steps.3.extract.v.path: Enter a json path in dotted form, such as $.data.token.',
       'steps.4.extract.v.source: Use {source: json_body, path}, {source: header, name}, {source: body_regex, pattern} or {source: cookie, name}.',
-      'steps.5.assertions.0.path: Enter a path for json assertions.',
+      // As the http check's API says it: the union names the assertion, then its field.
+      'steps.5.assertions.0: path: Enter a path for json assertions.',
     ]);
     expect(refusals({ steps: [step('a'), step('a')] })).toEqual(['steps.1.name: Another step is named "a".']);
   });

@@ -3418,14 +3418,101 @@ export interface components {
                     body?: string;
                     /** @description The status this step must answer; absent: any 2xx */
                     expected_status?: number;
-                    assertions?: {
+                    assertions?: ({
                         /** @enum {string} */
-                        source: "status" | "body" | "json" | "header" | "latency_ms";
-                        path?: string;
+                        source: "status" | "body" | "latency_ms";
                         /** @enum {string} */
-                        op: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "contains" | "not_contains" | "matches" | "exists";
-                        value?: string | number | boolean | null;
-                    }[];
+                        op: "eq" | "ne" | "contains" | "not_contains";
+                        value: string | number | boolean | null;
+                    } | {
+                        /** @enum {string} */
+                        source: "status" | "body" | "latency_ms";
+                        /** @enum {string} */
+                        op: "lt" | "lte" | "gt" | "gte";
+                        value: number;
+                    } | {
+                        /** @enum {string} */
+                        source: "status" | "body" | "latency_ms";
+                        /** @constant */
+                        op: "matches";
+                        /** @description An RE2 regular expression (no lookaround or backreferences) */
+                        value: string;
+                    } | {
+                        /** @enum {string} */
+                        source: "status" | "body" | "latency_ms";
+                        /** @constant */
+                        op: "exists";
+                        /** @description true (the default): must exist; false: must not */
+                        value?: boolean;
+                    } | {
+                        /** @constant */
+                        source: "json";
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        path: string;
+                        /** @enum {string} */
+                        op: "eq" | "ne" | "contains" | "not_contains";
+                        value: string | number | boolean | null;
+                    } | {
+                        /** @constant */
+                        source: "json";
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        path: string;
+                        /** @enum {string} */
+                        op: "lt" | "lte" | "gt" | "gte";
+                        value: number;
+                    } | {
+                        /** @constant */
+                        source: "json";
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        path: string;
+                        /** @constant */
+                        op: "matches";
+                        /** @description An RE2 regular expression (no lookaround or backreferences) */
+                        value: string;
+                    } | {
+                        /** @constant */
+                        source: "json";
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        path: string;
+                        /** @constant */
+                        op: "exists";
+                        /** @description true (the default): must exist; false: must not */
+                        value?: boolean;
+                    } | {
+                        /** @constant */
+                        source: "header";
+                        /** @description The header name (any case) */
+                        path: string;
+                        /** @enum {string} */
+                        op: "eq" | "ne" | "contains" | "not_contains";
+                        value: string | number | boolean | null;
+                    } | {
+                        /** @constant */
+                        source: "header";
+                        /** @description The header name (any case) */
+                        path: string;
+                        /** @enum {string} */
+                        op: "lt" | "lte" | "gt" | "gte";
+                        value: number;
+                    } | {
+                        /** @constant */
+                        source: "header";
+                        /** @description The header name (any case) */
+                        path: string;
+                        /** @constant */
+                        op: "matches";
+                        /** @description An RE2 regular expression (no lookaround or backreferences) */
+                        value: string;
+                    } | {
+                        /** @constant */
+                        source: "header";
+                        /** @description The header name (any case) */
+                        path: string;
+                        /** @constant */
+                        op: "exists";
+                        /** @description true (the default): must exist; false: must not */
+                        value?: boolean;
+                    })[];
                     extract?: {
                         [key: string]: {
                             /** @constant */
@@ -10324,14 +10411,101 @@ export interface operations {
                             body?: string;
                             /** @description The status this step must answer; absent: any 2xx */
                             expected_status?: number;
-                            assertions?: {
+                            assertions?: ({
                                 /** @enum {string} */
-                                source: "status" | "body" | "json" | "header" | "latency_ms";
-                                path?: string;
+                                source: "status" | "body" | "latency_ms";
                                 /** @enum {string} */
-                                op: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "contains" | "not_contains" | "matches" | "exists";
-                                value?: string | number | boolean | null;
-                            }[];
+                                op: "eq" | "ne" | "contains" | "not_contains";
+                                value: string | number | boolean | null;
+                            } | {
+                                /** @enum {string} */
+                                source: "status" | "body" | "latency_ms";
+                                /** @enum {string} */
+                                op: "lt" | "lte" | "gt" | "gte";
+                                value: number;
+                            } | {
+                                /** @enum {string} */
+                                source: "status" | "body" | "latency_ms";
+                                /** @constant */
+                                op: "matches";
+                                /** @description An RE2 regular expression (no lookaround or backreferences) */
+                                value: string;
+                            } | {
+                                /** @enum {string} */
+                                source: "status" | "body" | "latency_ms";
+                                /** @constant */
+                                op: "exists";
+                                /** @description true (the default): must exist; false: must not */
+                                value?: boolean;
+                            } | {
+                                /** @constant */
+                                source: "json";
+                                /** @description A json path in dotted form: $.data.items[0].status */
+                                path: string;
+                                /** @enum {string} */
+                                op: "eq" | "ne" | "contains" | "not_contains";
+                                value: string | number | boolean | null;
+                            } | {
+                                /** @constant */
+                                source: "json";
+                                /** @description A json path in dotted form: $.data.items[0].status */
+                                path: string;
+                                /** @enum {string} */
+                                op: "lt" | "lte" | "gt" | "gte";
+                                value: number;
+                            } | {
+                                /** @constant */
+                                source: "json";
+                                /** @description A json path in dotted form: $.data.items[0].status */
+                                path: string;
+                                /** @constant */
+                                op: "matches";
+                                /** @description An RE2 regular expression (no lookaround or backreferences) */
+                                value: string;
+                            } | {
+                                /** @constant */
+                                source: "json";
+                                /** @description A json path in dotted form: $.data.items[0].status */
+                                path: string;
+                                /** @constant */
+                                op: "exists";
+                                /** @description true (the default): must exist; false: must not */
+                                value?: boolean;
+                            } | {
+                                /** @constant */
+                                source: "header";
+                                /** @description The header name (any case) */
+                                path: string;
+                                /** @enum {string} */
+                                op: "eq" | "ne" | "contains" | "not_contains";
+                                value: string | number | boolean | null;
+                            } | {
+                                /** @constant */
+                                source: "header";
+                                /** @description The header name (any case) */
+                                path: string;
+                                /** @enum {string} */
+                                op: "lt" | "lte" | "gt" | "gte";
+                                value: number;
+                            } | {
+                                /** @constant */
+                                source: "header";
+                                /** @description The header name (any case) */
+                                path: string;
+                                /** @constant */
+                                op: "matches";
+                                /** @description An RE2 regular expression (no lookaround or backreferences) */
+                                value: string;
+                            } | {
+                                /** @constant */
+                                source: "header";
+                                /** @description The header name (any case) */
+                                path: string;
+                                /** @constant */
+                                op: "exists";
+                                /** @description true (the default): must exist; false: must not */
+                                value?: boolean;
+                            })[];
                             extract?: {
                                 [key: string]: {
                                     /** @constant */
@@ -27268,14 +27442,101 @@ export interface operations {
                                 body?: string;
                                 /** @description The status this step must answer; absent: any 2xx */
                                 expected_status?: number;
-                                assertions?: {
+                                assertions?: ({
                                     /** @enum {string} */
-                                    source: "status" | "body" | "json" | "header" | "latency_ms";
-                                    path?: string;
+                                    source: "status" | "body" | "latency_ms";
                                     /** @enum {string} */
-                                    op: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "contains" | "not_contains" | "matches" | "exists";
-                                    value?: string | number | boolean | null;
-                                }[];
+                                    op: "eq" | "ne" | "contains" | "not_contains";
+                                    value: string | number | boolean | null;
+                                } | {
+                                    /** @enum {string} */
+                                    source: "status" | "body" | "latency_ms";
+                                    /** @enum {string} */
+                                    op: "lt" | "lte" | "gt" | "gte";
+                                    value: number;
+                                } | {
+                                    /** @enum {string} */
+                                    source: "status" | "body" | "latency_ms";
+                                    /** @constant */
+                                    op: "matches";
+                                    /** @description An RE2 regular expression (no lookaround or backreferences) */
+                                    value: string;
+                                } | {
+                                    /** @enum {string} */
+                                    source: "status" | "body" | "latency_ms";
+                                    /** @constant */
+                                    op: "exists";
+                                    /** @description true (the default): must exist; false: must not */
+                                    value?: boolean;
+                                } | {
+                                    /** @constant */
+                                    source: "json";
+                                    /** @description A json path in dotted form: $.data.items[0].status */
+                                    path: string;
+                                    /** @enum {string} */
+                                    op: "eq" | "ne" | "contains" | "not_contains";
+                                    value: string | number | boolean | null;
+                                } | {
+                                    /** @constant */
+                                    source: "json";
+                                    /** @description A json path in dotted form: $.data.items[0].status */
+                                    path: string;
+                                    /** @enum {string} */
+                                    op: "lt" | "lte" | "gt" | "gte";
+                                    value: number;
+                                } | {
+                                    /** @constant */
+                                    source: "json";
+                                    /** @description A json path in dotted form: $.data.items[0].status */
+                                    path: string;
+                                    /** @constant */
+                                    op: "matches";
+                                    /** @description An RE2 regular expression (no lookaround or backreferences) */
+                                    value: string;
+                                } | {
+                                    /** @constant */
+                                    source: "json";
+                                    /** @description A json path in dotted form: $.data.items[0].status */
+                                    path: string;
+                                    /** @constant */
+                                    op: "exists";
+                                    /** @description true (the default): must exist; false: must not */
+                                    value?: boolean;
+                                } | {
+                                    /** @constant */
+                                    source: "header";
+                                    /** @description The header name (any case) */
+                                    path: string;
+                                    /** @enum {string} */
+                                    op: "eq" | "ne" | "contains" | "not_contains";
+                                    value: string | number | boolean | null;
+                                } | {
+                                    /** @constant */
+                                    source: "header";
+                                    /** @description The header name (any case) */
+                                    path: string;
+                                    /** @enum {string} */
+                                    op: "lt" | "lte" | "gt" | "gte";
+                                    value: number;
+                                } | {
+                                    /** @constant */
+                                    source: "header";
+                                    /** @description The header name (any case) */
+                                    path: string;
+                                    /** @constant */
+                                    op: "matches";
+                                    /** @description An RE2 regular expression (no lookaround or backreferences) */
+                                    value: string;
+                                } | {
+                                    /** @constant */
+                                    source: "header";
+                                    /** @description The header name (any case) */
+                                    path: string;
+                                    /** @constant */
+                                    op: "exists";
+                                    /** @description true (the default): must exist; false: must not */
+                                    value?: boolean;
+                                })[];
                                 extract?: {
                                     [key: string]: {
                                         /** @constant */
@@ -30832,14 +31093,101 @@ export interface operations {
                                 body?: string;
                                 /** @description The status this step must answer; absent: any 2xx */
                                 expected_status?: number;
-                                assertions?: {
+                                assertions?: ({
                                     /** @enum {string} */
-                                    source: "status" | "body" | "json" | "header" | "latency_ms";
-                                    path?: string;
+                                    source: "status" | "body" | "latency_ms";
                                     /** @enum {string} */
-                                    op: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "contains" | "not_contains" | "matches" | "exists";
-                                    value?: string | number | boolean | null;
-                                }[];
+                                    op: "eq" | "ne" | "contains" | "not_contains";
+                                    value: string | number | boolean | null;
+                                } | {
+                                    /** @enum {string} */
+                                    source: "status" | "body" | "latency_ms";
+                                    /** @enum {string} */
+                                    op: "lt" | "lte" | "gt" | "gte";
+                                    value: number;
+                                } | {
+                                    /** @enum {string} */
+                                    source: "status" | "body" | "latency_ms";
+                                    /** @constant */
+                                    op: "matches";
+                                    /** @description An RE2 regular expression (no lookaround or backreferences) */
+                                    value: string;
+                                } | {
+                                    /** @enum {string} */
+                                    source: "status" | "body" | "latency_ms";
+                                    /** @constant */
+                                    op: "exists";
+                                    /** @description true (the default): must exist; false: must not */
+                                    value?: boolean;
+                                } | {
+                                    /** @constant */
+                                    source: "json";
+                                    /** @description A json path in dotted form: $.data.items[0].status */
+                                    path: string;
+                                    /** @enum {string} */
+                                    op: "eq" | "ne" | "contains" | "not_contains";
+                                    value: string | number | boolean | null;
+                                } | {
+                                    /** @constant */
+                                    source: "json";
+                                    /** @description A json path in dotted form: $.data.items[0].status */
+                                    path: string;
+                                    /** @enum {string} */
+                                    op: "lt" | "lte" | "gt" | "gte";
+                                    value: number;
+                                } | {
+                                    /** @constant */
+                                    source: "json";
+                                    /** @description A json path in dotted form: $.data.items[0].status */
+                                    path: string;
+                                    /** @constant */
+                                    op: "matches";
+                                    /** @description An RE2 regular expression (no lookaround or backreferences) */
+                                    value: string;
+                                } | {
+                                    /** @constant */
+                                    source: "json";
+                                    /** @description A json path in dotted form: $.data.items[0].status */
+                                    path: string;
+                                    /** @constant */
+                                    op: "exists";
+                                    /** @description true (the default): must exist; false: must not */
+                                    value?: boolean;
+                                } | {
+                                    /** @constant */
+                                    source: "header";
+                                    /** @description The header name (any case) */
+                                    path: string;
+                                    /** @enum {string} */
+                                    op: "eq" | "ne" | "contains" | "not_contains";
+                                    value: string | number | boolean | null;
+                                } | {
+                                    /** @constant */
+                                    source: "header";
+                                    /** @description The header name (any case) */
+                                    path: string;
+                                    /** @enum {string} */
+                                    op: "lt" | "lte" | "gt" | "gte";
+                                    value: number;
+                                } | {
+                                    /** @constant */
+                                    source: "header";
+                                    /** @description The header name (any case) */
+                                    path: string;
+                                    /** @constant */
+                                    op: "matches";
+                                    /** @description An RE2 regular expression (no lookaround or backreferences) */
+                                    value: string;
+                                } | {
+                                    /** @constant */
+                                    source: "header";
+                                    /** @description The header name (any case) */
+                                    path: string;
+                                    /** @constant */
+                                    op: "exists";
+                                    /** @description true (the default): must exist; false: must not */
+                                    value?: boolean;
+                                })[];
                                 extract?: {
                                     [key: string]: {
                                         /** @constant */
