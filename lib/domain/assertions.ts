@@ -5,7 +5,7 @@
  */
 
 export { assertionInput } from './assertions/assertion-input.ts';
-export { assertionProblem, HEADER_NAME } from './assertions/assertion-problem.ts';
+export { HEADER_NAME } from './assertions/assertion-problem.ts';
 export type { PathSegment } from './assertions/assertion-syntax.ts';
 export { compileWith, parseJsonPath } from './assertions/assertion-syntax.ts';
 export type { ExpectedStatus } from './assertions/http-statuses.ts';
