@@ -4,7 +4,7 @@
  * No RE2 here: validating assertions at the API is ./http-assertions.ts, which loads it.
  */
 
-export { assertionInput } from './assertions/assertion-input.ts';
+export { assertionInput, jsonPathSchema } from './assertions/assertion-input.ts';
 export { HEADER_NAME } from './assertions/assertion-problem.ts';
 export type { PathSegment } from './assertions/assertion-syntax.ts';
 export { compileWith, parseJsonPath } from './assertions/assertion-syntax.ts';

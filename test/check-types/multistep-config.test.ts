@@ -62,7 +62,7 @@ describe('multistep config', () => {
     ).toEqual([
       'steps.1.name: Use a letter or "_" then letters, digits or "_" (64 characters at most).',
       'steps.2.url: Enter an absolute http:// or https:// URL (references may follow the host).',
-      'steps.3.extract.v.path: Enter a json path in dotted form, such as $.data.token.',
+      'steps.3.extract.v.path: Enter a json path in dotted form, such as $.data.items[0].status.',
       'steps.4.extract.v.source: Use {source: json_body, path}, {source: header, name}, {source: body_regex, pattern} or {source: cookie, name}.',
       // As the http check's API says it: the union names the assertion, then its field.
       'steps.5.assertions.0: path: Enter a path for json assertions.',

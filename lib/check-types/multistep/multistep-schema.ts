@@ -2,7 +2,7 @@ import * as z from 'zod';
 import {
   assertionInput,
   HEADER_NAME,
-  parseJsonPath,
+  jsonPathSchema,
   storedAssertionSchema,
 } from '../../domain/assertions.ts';
 import { REDACTED } from '../../domain/redaction.ts';
@@ -40,12 +40,7 @@ const extraction = z.discriminatedUnion(
   [
     z.strictObject({
       source: z.literal('json_body'),
-      path: z
-        .string()
-        .refine(
-          (p) => parseJsonPath(p) !== undefined,
-          'Enter a json path in dotted form, such as $.data.token.',
-        ),
+      path: jsonPathSchema,
     }),
     z.strictObject({
       source: z.literal('header'),

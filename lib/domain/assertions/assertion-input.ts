@@ -20,15 +20,16 @@ type StoredAssertion = z.infer<typeof storedAssertionSchema>;
  */
 /** The json path syntax parseJsonPath reads, for the document (the parser is the rule). */
 const JSON_PATH_PATTERN = '^\\$(?:\\.[A-Za-z_$][A-Za-z0-9_$-]*|\\[[0-9]{1,9}\\])*$';
+/** A json path as requests send it: the pattern states the syntax parseJsonPath reads. */
+export const jsonPathSchema = z
+  .string()
+  .max(MAX_PATH_LENGTH)
+  .regex(new RegExp(JSON_PATH_PATTERN), { error: JSON_PATH_MESSAGE })
+  .meta({ description: 'A json path in dotted form: $.data.items[0].status' });
+
 const pathSchemas = {
   plain: {},
-  json: {
-    path: z
-      .string()
-      .max(MAX_PATH_LENGTH)
-      .regex(new RegExp(JSON_PATH_PATTERN), { error: JSON_PATH_MESSAGE })
-      .meta({ description: 'A json path in dotted form: $.data.items[0].status' }),
-  },
+  json: { path: jsonPathSchema },
   header: {
     path: z
       .string()

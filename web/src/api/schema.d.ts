@@ -3517,6 +3517,7 @@ export interface components {
                         [key: string]: {
                             /** @constant */
                             source: "json_body";
+                            /** @description A json path in dotted form: $.data.items[0].status */
                             path: string;
                         } | {
                             /** @constant */
@@ -10510,6 +10511,7 @@ export interface operations {
                                 [key: string]: {
                                     /** @constant */
                                     source: "json_body";
+                                    /** @description A json path in dotted form: $.data.items[0].status */
                                     path: string;
                                 } | {
                                     /** @constant */
@@ -27541,6 +27543,7 @@ export interface operations {
                                     [key: string]: {
                                         /** @constant */
                                         source: "json_body";
+                                        /** @description A json path in dotted form: $.data.items[0].status */
                                         path: string;
                                     } | {
                                         /** @constant */
@@ -31192,6 +31195,7 @@ export interface operations {
                                     [key: string]: {
                                         /** @constant */
                                         source: "json_body";
+                                        /** @description A json path in dotted form: $.data.items[0].status */
                                         path: string;
                                     } | {
                                         /** @constant */
