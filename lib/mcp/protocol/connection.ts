@@ -98,15 +98,17 @@ function appliesWrite(tool: McpTool, args: Record<string, unknown>): boolean {
  * have no input-required results: their writes run as before, behind the key's write permission.
  * Runbook tools (a skill's action) run as SPEC has them.
  */
-export function writeConfirmation(
-  tool: McpTool,
+export async function writeConfirmation(
+  toolOf: () => Promise<McpTool | undefined>,
   args: Record<string, unknown>,
   request: CallRequestView,
   context: CallContext,
-): InputRequiredResult | CallToolResult | undefined {
+): Promise<InputRequiredResult | CallToolResult | undefined> {
   if (context.confirmWrites === false || request.envelope?.[PROTOCOL_VERSION_META_KEY] === undefined)
     return undefined;
-  if (!appliesWrite(tool, args)) return undefined;
+  // Read only where a confirmation can apply: a 2025-era or opted-out call lists no tools for it.
+  const tool = await toolOf();
+  if (!tool || !appliesWrite(tool, args)) return undefined;
   const answer = request.inputResponses?.[CONFIRM_KEY];
   if (answer !== undefined) {
     if (acceptedContent(request.inputResponses, CONFIRM_KEY, confirmation)?.confirm === true)

@@ -64,8 +64,8 @@ export function createMcpServer(
   });
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
-    const tool = (await catalog.list(caller)).find((t) => t.name === name);
-    const asked = tool && writeConfirmation(tool, args ?? {}, ctx.mcpReq, context);
+    const toolOf = async () => (await catalog.list(caller)).find((t) => t.name === name);
+    const asked = await writeConfirmation(toolOf, args ?? {}, ctx.mcpReq, context);
     if (asked) return asked;
     const result = await catalog.call(caller, name, args ?? {}, context);
     if (result === undefined)
