@@ -9,7 +9,12 @@ import { createEntityStore } from './catalog/entity-store.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { createRunNow } from './checks/probing.ts';
 import { checkRoutes } from './checks/routes.ts';
-import { createCheckReadService, createCheckService, ruleChangeOps } from './checks/services.ts';
+import {
+  createCheckReadService,
+  createCheckService,
+  createDraftRun,
+  ruleChangeOps,
+} from './checks/services.ts';
 import { composeConfigDocs } from './config-doc/compose.ts';
 import { composeContacts } from './contacts/compose.ts';
 import type { EgressSettings } from './egress/egress.ts';
@@ -120,6 +125,12 @@ export function createApp(deps: CoreDeps) {
   const catalogDeps = { ...catalog, ruleChangeOps };
   const checkService = createCheckService({ ...checkDeps, entities, cursors, runtime: deps.config.runtime });
   const runNow = createRunNow({ ...checkDeps, ...jobRunner, checkService, limiter: people.limiter });
+  const draftRun = createDraftRun({
+    prober: jobRunner.prober,
+    entities,
+    limiter: people.limiter,
+    runtime: deps.config.runtime,
+  });
   const escalation = composeEscalation({ table: deps.table, clock: deps.clock });
   const emailDailyLimit = async (tenantId: string) =>
     (await tenants.getTenant(tenantId))?.email_daily_limit ?? DEFAULT_LIMITS.email_daily_limit;
@@ -269,6 +280,7 @@ export function createApp(deps: CoreDeps) {
       checkService,
       reads: createCheckReadService({ table: deps.table, checkService, clock: deps.clock, cursors }),
       runNow,
+      draftRun,
     }),
     ...status.routes,
     ...pushFeatureRoutes({

@@ -9,6 +9,7 @@ import { type CheckFilter, checkFilterQuery, filterParams } from './definitions/
 import { locationName } from './definitions/check-locations-input.ts';
 import { publicCheck } from './records.ts';
 import {
+  draftRunSchema,
   publicCheckSchema,
   resultsPageSchema,
   runCompletedSchema,
@@ -19,6 +20,7 @@ import {
 import { RECENT_PAGE_MAX, RECENT_RESULTS } from './results/check-recent.ts';
 import { sparklineQuery } from './results/sparkline-reads.ts';
 import type { CheckService } from './services/check-service.ts';
+import type { DraftRun } from './services/draft-run.ts';
 import type { CheckReadService } from './services/read-service.ts';
 import type { RunNow } from './services/run-now.ts';
 
@@ -26,6 +28,7 @@ export interface CheckRouteDeps {
   checkService: CheckService;
   reads: CheckReadService;
   runNow: RunNow;
+  draftRun: DraftRun;
 }
 
 /** The path of every /v1/checks/{id} route (push routes included). */
@@ -155,6 +158,22 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
             principal,
           ),
         ),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/checks/run-draft',
+      auth: 'key',
+      operationId: 'runDraftCheck',
+      tag,
+      summary:
+        "Probe a check that is not saved yet, once (the console editor's Run now): the create body, the outcome it would store (steps included); nothing is stored, no state moves",
+      schemas: {
+        body: createCheckBody,
+        responses: { 200: draftRunSchema },
+        // NOT_FOUND: entity_id names no entity of the tenant. CONFLICT: a push check. RATE_LIMITED: the tenant's manual runs.
+        errors: ['NOT_FOUND', 'CONFLICT', 'RATE_LIMITED'],
+      },
+      handler: async ({ principal, body }) => ok(await deps.draftRun(principal.tenantId, body)),
     }),
     defineRoute({
       method: 'GET',

@@ -9,6 +9,8 @@ export { migrateEntityAggregates } from './migration/aggregate-migration.ts';
 export { migrateChecksToCells } from './migration/cell-migration.ts';
 export { migrateCheckItems } from './migration/check-migration.ts';
 export type { CheckService } from './services/check-service.ts';
+/** POST /v1/checks/run-draft: a check not saved yet, probed once (the console editor's Run now). */
+export { createDraftRun } from './services/draft-run.ts';
 /** The check service as the compositions build it: create and update refuse unknown locations. */
 export { createLocatedCheckService as createCheckService } from './services/located-check-service.ts';
 export type { ProbeSoon } from './services/probe-soon.ts';

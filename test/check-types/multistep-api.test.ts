@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEntity } from '../checks/check-fixtures.ts';
 import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
-import { type LoginApi, PASSWORD, startLoginApi, TOKEN } from './support/login-api.ts';
+import { type LoginApi, loginSteps, PASSWORD, startLoginApi, TOKEN } from './support/login-api.ts';
 
 /**
  * Multistep checks through the API in both runtimes: create (secret variables read `********`),
@@ -15,25 +15,7 @@ describe.each(bothRuntimes)('multistep checks ($runtime runtime)', ({ start }) =
   const call = (method: string, path: string, body?: unknown) =>
     api.request(method, path, { key: api.adminKey, body });
 
-  const config = (password: string) => ({
-    variables: { password: { value: password, secret: true } },
-    steps: [
-      {
-        name: 'login',
-        method: 'POST',
-        url: `${server.origin}/login`,
-        headers: { 'content-type': 'application/json' },
-        body: '{"user": "ada", "password": "{{variables.password}}"}',
-        extract: { token: { source: 'json_body', path: '$.token' } },
-      },
-      {
-        name: 'me',
-        url: `${server.origin}/me`,
-        headers: { authorization: 'Bearer {{steps.login.token}}' },
-        assertions: [{ source: 'json', path: '$.name', op: 'eq', value: 'ada' }],
-      },
-    ],
-  });
+  const config = (password: string) => loginSteps(server.origin, password);
   const create = (body: unknown) =>
     call('POST', '/v1/checks', {
       entity_id: entityId,

@@ -351,6 +351,8 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'POST /v1/checks/{id}/results': { success: true, latency_ms: 5 },
     'POST /v1/checks/{id}/heartbeat': undefined,
     'POST /v1/checks/{id}/run': undefined,
+    // A push draft: never probed (409), so the sweeps send nothing out.
+    'POST /v1/checks/run-draft': { entity_id: fx.ids.entityId, check_type: 'push' },
     'POST /v1/checks/{id}/push-tokens': undefined,
     'DELETE /v1/checks/{id}/push-tokens/{token_id}': undefined,
     'POST /v1/checks/{check_id}/policy': { silenced: true },

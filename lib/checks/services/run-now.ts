@@ -12,6 +12,17 @@ export const RUN_PER_CHECK: RatePolicy = { burst: 2, perSecond: 1 / 30 };
 /** Manual runs of one tenant's checks together: twenty at once, then one every 5 s. */
 const RUN_PER_TENANT: RatePolicy = { burst: 20, perSecond: 1 / 5 };
 
+async function spend(limiter: RateLimiter, bucket: string, policy: RatePolicy, what: string) {
+  const decision = await limiter.take(bucket, policy);
+  if (!decision.allowed) {
+    throw new RateLimitedError(decision.retryAfterSeconds, { message: `too many manual runs of ${what}` });
+  }
+}
+
+/** A manual run's share of its tenant's budget: a saved check's run and a draft's (draft-run.ts) alike. */
+export const spendManualRun = (limiter: RateLimiter, tenantId: string) =>
+  spend(limiter, `RUN#${tenantId}`, RUN_PER_TENANT, "this account's checks");
+
 /** The cell runner's deps (a pull check's run is its one-off slot, probed in this process) and: */
 export interface RunNowDeps extends Pick<CellRunnerDeps, 'table' | 'prober' | 'tenants'> {
   checkService: Pick<CheckService, 'requireCheck'>;
@@ -35,12 +46,6 @@ export type RunNowAnswer =
  */
 export function createRunNow(deps: RunNowDeps) {
   const cells = createCellRunner(deps);
-  const spend = async (bucket: string, policy: RatePolicy, what: string) => {
-    const decision = await deps.limiter.take(bucket, policy);
-    if (!decision.allowed) {
-      throw new RateLimitedError(decision.retryAfterSeconds, { message: `too many manual runs of ${what}` });
-    }
-  };
 
   return async (tenantId: string, checkId: string): Promise<RunNowAnswer> => {
     const check = await deps.checkService.requireCheck(tenantId, checkId);
@@ -52,8 +57,8 @@ export function createRunNow(deps: RunNowDeps) {
           : 'the check is disabled: enable it to run it',
       );
     }
-    await spend(`RUN#${tenantId}#${checkId}`, RUN_PER_CHECK, 'this check');
-    await spend(`RUN#${tenantId}`, RUN_PER_TENANT, "this account's checks");
+    await spend(deps.limiter, `RUN#${tenantId}#${checkId}`, RUN_PER_CHECK, 'this check');
+    await spendManualRun(deps.limiter, tenantId);
     if (job.kind !== 'cell') {
       if (!deps.probeSoon) throw new ConflictError('no probe queue here to dispatch a located check to');
       await deps.probeSoon(job);

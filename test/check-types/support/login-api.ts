@@ -111,3 +111,27 @@ export async function startLoginApi(): Promise<LoginApi> {
     },
   };
 }
+
+/**
+ * A multistep config that logs in to the API at `origin` with `password` (a secret variable) and
+ * reads /me with the token it extracted: passes with PASSWORD, fails at "login" otherwise.
+ */
+export const loginSteps = (origin: string, password: string) => ({
+  variables: { password: { value: password, secret: true } },
+  steps: [
+    {
+      name: 'login',
+      method: 'POST',
+      url: `${origin}/login`,
+      headers: { 'content-type': 'application/json' },
+      body: '{"user": "ada", "password": "{{variables.password}}"}',
+      extract: { token: { source: 'json_body', path: '$.token' } },
+    },
+    {
+      name: 'me',
+      url: `${origin}/me`,
+      headers: { authorization: 'Bearer {{steps.login.token}}' },
+      assertions: [{ source: 'json', path: '$.name', op: 'eq', value: 'ada' }],
+    },
+  ],
+});

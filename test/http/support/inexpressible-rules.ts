@@ -580,14 +580,18 @@ export const INEXPRESSIBLE_JSON_RPC: readonly { message: RegExp; why: string }[]
   },
 ];
 
+/** Operations whose body is another's, refused by the same rules: a draft run takes a create body. */
+const SAME_BODY: Record<string, string> = { 'POST /v1/checks/run-draft': 'POST /v1/checks' };
+
 /** The rule that explains a detail of a 400 answer to `operation`, if any. */
 export function inexpressible(
   operation: string,
   detail: { path: string; message: string },
 ): InexpressibleRule | undefined {
+  const bodyOf = SAME_BODY[operation] ?? operation;
   const own = INEXPRESSIBLE.find(
     (rule) =>
-      (rule.operation === '*' || rule.operation === operation) &&
+      (rule.operation === '*' || rule.operation === bodyOf) &&
       rule.path.test(detail.path) &&
       rule.message.test(detail.message),
   );

@@ -726,6 +726,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/checks/run-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Probe a check that is not saved yet, once (the console editor's Run now): the create body, the outcome it would store (steps included); nothing is stored, no state moves */
+        post: operations["runDraftCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/checks/{id}": {
         parameters: {
             query?: never;
@@ -3644,6 +3661,57 @@ export interface components {
             op: "exists";
             /** @description true (the default): must exist; false: must not */
             value?: boolean;
+        };
+        DraftRun: {
+            /**
+             * @description A draft run is never stored
+             * @constant
+             */
+            stored: false;
+            checked_at: components["schemas"]["Timestamp"];
+            /** @enum {string} */
+            outcome: "up" | "degraded" | "down";
+            success: boolean;
+            /**
+             * @description A success that is degraded (error_message says why)
+             * @constant
+             */
+            degraded?: true;
+            status_code: number;
+            latency_ms: number;
+            error_message: string;
+            /** @description What the probe found besides the outcome; the check type's own fields */
+            details?: {
+                /** @description tls: whole days until the certificate expires */
+                days_left?: number;
+                /** @description dns: the answers */
+                answers?: string[];
+                /** @description The OpenSSL or Node code of a TLS failure (e.g. CERT_HAS_EXPIRED) */
+                error_code?: string;
+                /** @description 'certificate not verified (skip_verify)': the check's tls.skip_verify accepted the certificate unverified */
+                tls_warning?: string;
+                /** @description multistep: each step in order; those after the first failure are skipped */
+                steps?: {
+                    name: string;
+                    /** @enum {string} */
+                    outcome: "passed" | "degraded" | "failed" | "skipped";
+                    status_code: number;
+                    /** @description Why it failed or is degraded */
+                    error?: string;
+                    /** @description Whole ms of each phase of the step's last hop, and of the whole step */
+                    timings?: {
+                        dns_ms?: number;
+                        connect_ms?: number;
+                        tls_ms?: number;
+                        first_byte_ms?: number;
+                        total_ms: number;
+                    };
+                }[];
+                /** @description multistep: the name of the first step that failed */
+                failed_step?: string;
+            } & {
+                [key: string]: unknown;
+            };
         };
         Result: {
             /** @description res_ + a 26-character ULID */
@@ -10567,6 +10635,758 @@ export interface operations {
                 };
             };
             /** @description LIMIT_EXCEEDED, ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runDraftCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "http";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
+                    /** @enum {string} */
+                    method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    body?: string | null;
+                    expected_status?: number;
+                    expected_statuses?: (number | string)[] | null;
+                    body_contains?: string;
+                    assertions?: components["schemas"]["HttpAssertion"][];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
+                    tls?: {
+                        /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                        ca_pem?: string;
+                        /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                        skip_verify?: boolean;
+                    } | null;
+                    interval_seconds?: number;
+                    timeout_ms?: number;
+                    failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
+                    slo_target?: number | null;
+                    enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
+                    /** @description An absolute http or https URL */
+                    target_url: string;
+                    config?: Record<string, never>;
+                    /** @constant */
+                    execution_mode?: "pull";
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "tcp";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
+                    /**
+                     * @description Only http checks have a method; tcp checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; tcp checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; tcp checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; tcp checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /** @description Only http checks expect statuses; tcp checks leave it out */
+                    expected_statuses?: null;
+                    /**
+                     * @description Only http checks read a body; tcp checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    /** @description Only http checks assert; tcp checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
+                    tls?: null;
+                    interval_seconds?: number;
+                    timeout_ms?: number;
+                    failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
+                    slo_target?: number | null;
+                    enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
+                    /** @description Only http checks have a target URL; tcp checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "pull";
+                    config: {
+                        host: string;
+                        port: number;
+                    };
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "tls";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
+                    /**
+                     * @description Only http checks have a method; tls checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; tls checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; tls checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; tls checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /** @description Only http checks expect statuses; tls checks leave it out */
+                    expected_statuses?: null;
+                    /**
+                     * @description Only http checks read a body; tls checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    /** @description Only http checks assert; tls checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
+                    tls?: {
+                        /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                        ca_pem?: string;
+                        /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                        skip_verify?: boolean;
+                    } | null;
+                    interval_seconds?: number;
+                    timeout_ms?: number;
+                    failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
+                    slo_target?: number | null;
+                    enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
+                    /** @description Only http checks have a target URL; tls checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "pull";
+                    config: {
+                        host: string;
+                        port?: number;
+                        servername?: string;
+                        expiry_threshold_days?: number;
+                    };
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "dns";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
+                    /**
+                     * @description Only http checks have a method; dns checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; dns checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; dns checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; dns checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /** @description Only http checks expect statuses; dns checks leave it out */
+                    expected_statuses?: null;
+                    /**
+                     * @description Only http checks read a body; dns checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    /** @description Only http checks assert; dns checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
+                    tls?: null;
+                    interval_seconds?: number;
+                    timeout_ms?: number;
+                    failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
+                    slo_target?: number | null;
+                    enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
+                    /** @description Only http checks have a target URL; dns checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "pull";
+                    config: {
+                        hostname: string;
+                        /** @enum {string} */
+                        record_type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA";
+                        expected_value?: string;
+                        nameserver?: string;
+                    };
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "push";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
+                    /**
+                     * @description Only http checks have a method; push checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; push checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; push checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; push checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /** @description Only http checks expect statuses; push checks leave it out */
+                    expected_statuses?: null;
+                    /**
+                     * @description Only http checks read a body; push checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    /** @description Only http checks assert; push checks leave it out */
+                    assertions?: unknown[];
+                    degraded_latency_ms?: null;
+                    tls?: null;
+                    /** @description Seconds between reports (push checks, up to 30 days) or probes (others, up to 1 day) */
+                    interval_seconds?: number;
+                    /**
+                     * @description Push checks are not probed: leave it out
+                     * @constant
+                     */
+                    timeout_ms?: 5000;
+                    failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
+                    slo_target?: number | null;
+                    enabled?: boolean;
+                    /** @description Push checks are not probed: only ["default"] */
+                    locations?: "default"[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
+                    /** @description Only http checks have a target URL; push checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "push";
+                    config?: {
+                        /** @description With an interval: the whole silence allowed after a success before the check fails (at least interval_seconds; default interval_seconds x 2). With a schedule: how long after an expected time a success may still arrive (default 3600), and how long a started run may take */
+                        grace_seconds?: number;
+                        /** @description Expect a run at each time of this cron schedule instead of every interval_seconds (interval_seconds is then derived: the gap between the next two expected times) */
+                        schedule?: {
+                            /**
+                             * @description A 5-field cron expression (minute hour day-of-month month day-of-week): when a run is expected
+                             * @example 0 3 * * *
+                             */
+                            cron: string;
+                            /**
+                             * @description The IANA timezone the expression is read in (DST followed); default UTC
+                             * @default UTC
+                             * @example Europe/Berlin
+                             */
+                            timezone?: string;
+                        };
+                        /** @description A run (from /start to its end) longer than this is recorded as degraded */
+                        max_duration_seconds?: number;
+                        /**
+                         * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
+                         * @example nightly-backup
+                         */
+                        slug?: string;
+                    };
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "icmp";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
+                    /**
+                     * @description Only http checks have a method; icmp checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; icmp checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; icmp checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; icmp checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /** @description Only http checks expect statuses; icmp checks leave it out */
+                    expected_statuses?: null;
+                    /**
+                     * @description Only http checks read a body; icmp checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    /** @description Only http checks assert; icmp checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
+                    tls?: null;
+                    interval_seconds?: number;
+                    timeout_ms?: number;
+                    failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
+                    slo_target?: number | null;
+                    enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
+                    /** @description Only http checks have a target URL; icmp checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "pull";
+                    config: {
+                        /** @description The host to send echo requests to: a name or an IPv4 or IPv6 address. */
+                        host: string;
+                        /** @description Echo requests sent per run, 0.2 s apart (1 to 10; default 3). */
+                        count?: number;
+                        /** @description Packet loss above this percentage is degraded; losing every echo request is down (0 to 99; default 0: any loss is degraded). */
+                        max_loss_percent?: number;
+                        /** @description An average round trip slower than this (ms) is degraded; absent: never. */
+                        degraded_rtt_ms?: number;
+                    };
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "domain";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
+                    /**
+                     * @description Only http checks have a method; domain checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; domain checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; domain checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; domain checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /** @description Only http checks expect statuses; domain checks leave it out */
+                    expected_statuses?: null;
+                    /**
+                     * @description Only http checks read a body; domain checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    /** @description Only http checks assert; domain checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
+                    tls?: null;
+                    interval_seconds?: number;
+                    timeout_ms?: number;
+                    failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
+                    slo_target?: number | null;
+                    enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
+                    /** @description Only http checks have a target URL; domain checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "pull";
+                    config: {
+                        /** @description The registered domain whose expiry is watched (example.com, example.co.uk). */
+                        domain: string;
+                        /** @description Degraded when the registration expires within this many days; default 30. */
+                        expiry_threshold_days?: number;
+                    };
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "grpc";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
+                    /**
+                     * @description Only http checks have a method; grpc checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; grpc checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; grpc checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; grpc checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /** @description Only http checks expect statuses; grpc checks leave it out */
+                    expected_statuses?: null;
+                    /**
+                     * @description Only http checks read a body; grpc checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    /** @description Only http checks assert; grpc checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
+                    tls?: {
+                        /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                        ca_pem?: string;
+                        /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                        skip_verify?: boolean;
+                    } | null;
+                    interval_seconds?: number;
+                    timeout_ms?: number;
+                    failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
+                    slo_target?: number | null;
+                    enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
+                    /** @description Only http checks have a target URL; grpc checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "pull";
+                    config: {
+                        /** @description The gRPC server: a name or an IP address. */
+                        host: string;
+                        /** @description The gRPC server port. */
+                        port: number;
+                        /** @description The service asked about (e.g. "my.package.Orders"); "" or absent: the server as a whole. */
+                        service?: string;
+                        /** @description Connect with TLS (trusted per check by the check-level `tls` field) instead of plaintext; default false. */
+                        use_tls?: boolean;
+                        /** @description Metadata sent with each call (e.g. an authorization token): write-only, always shown as ********. */
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                    };
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "multistep";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
+                    /**
+                     * @description Only http checks have a method; multistep checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; multistep checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; multistep checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; multistep checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /** @description Only http checks expect statuses; multistep checks leave it out */
+                    expected_statuses?: null;
+                    /**
+                     * @description Only http checks read a body; multistep checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    /** @description Only http checks assert; multistep checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
+                    tls?: {
+                        /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                        ca_pem?: string;
+                        /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                        skip_verify?: boolean;
+                    } | null;
+                    interval_seconds?: number;
+                    timeout_ms?: number;
+                    failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
+                    slo_target?: number | null;
+                    enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
+                    /** @description Only http checks have a target URL; multistep checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "pull";
+                    config: {
+                        variables?: {
+                            [key: string]: {
+                                value: string;
+                                /** @description Write-only: read back as ******** and hidden in every result and error. Default false. */
+                                secret?: boolean;
+                            };
+                        };
+                        steps: {
+                            /** @description Unique in the check; later steps read its values as {{steps.<name>.<var>}} */
+                            name: string;
+                            /**
+                             * @description GET when absent
+                             * @enum {string}
+                             */
+                            method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+                            /** @description An absolute http(s) URL; may hold {{variables.x}} and {{steps.<name>.<var>}} */
+                            url: string;
+                            headers?: {
+                                [key: string]: string;
+                            };
+                            body?: string;
+                            /** @description The status this step must answer; absent: any 2xx */
+                            expected_status?: number;
+                            assertions?: ({
+                                /** @enum {string} */
+                                source: "status" | "body" | "latency_ms";
+                                /** @enum {string} */
+                                op: "eq" | "ne" | "contains" | "not_contains";
+                                value: string | number | boolean | null;
+                            } | {
+                                /** @enum {string} */
+                                source: "status" | "body" | "latency_ms";
+                                /** @enum {string} */
+                                op: "lt" | "lte" | "gt" | "gte";
+                                value: number;
+                            } | {
+                                /** @enum {string} */
+                                source: "status" | "body" | "latency_ms";
+                                /** @constant */
+                                op: "matches";
+                                /** @description An RE2 regular expression (no lookaround or backreferences) */
+                                value: string;
+                            } | {
+                                /** @enum {string} */
+                                source: "status" | "body" | "latency_ms";
+                                /** @constant */
+                                op: "exists";
+                                /** @description true (the default): must exist; false: must not */
+                                value?: boolean;
+                            } | {
+                                /** @constant */
+                                source: "json";
+                                /** @description A json path in dotted form: $.data.items[0].status */
+                                path: string;
+                                /** @enum {string} */
+                                op: "eq" | "ne" | "contains" | "not_contains";
+                                value: string | number | boolean | null;
+                            } | {
+                                /** @constant */
+                                source: "json";
+                                /** @description A json path in dotted form: $.data.items[0].status */
+                                path: string;
+                                /** @enum {string} */
+                                op: "lt" | "lte" | "gt" | "gte";
+                                value: number;
+                            } | {
+                                /** @constant */
+                                source: "json";
+                                /** @description A json path in dotted form: $.data.items[0].status */
+                                path: string;
+                                /** @constant */
+                                op: "matches";
+                                /** @description An RE2 regular expression (no lookaround or backreferences) */
+                                value: string;
+                            } | {
+                                /** @constant */
+                                source: "json";
+                                /** @description A json path in dotted form: $.data.items[0].status */
+                                path: string;
+                                /** @constant */
+                                op: "exists";
+                                /** @description true (the default): must exist; false: must not */
+                                value?: boolean;
+                            } | {
+                                /** @constant */
+                                source: "header";
+                                /** @description The header name (any case) */
+                                path: string;
+                                /** @enum {string} */
+                                op: "eq" | "ne" | "contains" | "not_contains";
+                                value: string | number | boolean | null;
+                            } | {
+                                /** @constant */
+                                source: "header";
+                                /** @description The header name (any case) */
+                                path: string;
+                                /** @enum {string} */
+                                op: "lt" | "lte" | "gt" | "gte";
+                                value: number;
+                            } | {
+                                /** @constant */
+                                source: "header";
+                                /** @description The header name (any case) */
+                                path: string;
+                                /** @constant */
+                                op: "matches";
+                                /** @description An RE2 regular expression (no lookaround or backreferences) */
+                                value: string;
+                            } | {
+                                /** @constant */
+                                source: "header";
+                                /** @description The header name (any case) */
+                                path: string;
+                                /** @constant */
+                                op: "exists";
+                                /** @description true (the default): must exist; false: must not */
+                                value?: boolean;
+                            })[];
+                            extract?: {
+                                [key: string]: {
+                                    /** @constant */
+                                    source: "json_body";
+                                    /** @description A json path in dotted form: $.data.items[0].status */
+                                    path: string;
+                                } | {
+                                    /** @constant */
+                                    source: "header";
+                                    name: string;
+                                } | {
+                                    /** @constant */
+                                    source: "body_regex";
+                                    /** @description An RE2 pattern; the first capture group (or the whole match) is the value */
+                                    pattern: string;
+                                } | {
+                                    /** @constant */
+                                    source: "cookie";
+                                    name: string;
+                                };
+                            };
+                            /** @description This step's own budget; absent: what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                            /** @description This step passing slower than this (ms) makes the result degraded */
+                            degraded_latency_ms?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DraftRun"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY */
             403: {
                 headers: {
                     [name: string]: unknown;

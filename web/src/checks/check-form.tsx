@@ -12,6 +12,7 @@ import {
   scheduleDraftOf,
 } from './check-types/push-schedule';
 import { CHECK_TYPES, checkTypeForm } from './check-types/registry';
+import { type DraftRunAnswer, DraftRunButton } from './draft-run';
 import { LocationPicker } from './location-picker';
 import { DEFAULT_LOCATION, defaultQuorum } from './locations';
 import { type TrustDraft, TrustFields, trustBodyOf, trustDraftOf } from './tls-trust-fields';
@@ -264,12 +265,15 @@ export function CheckForm({
   editing,
   submitLabel,
   onSubmit,
+  onTryRun,
   before,
 }: {
   initial: CheckDraft;
   editing: boolean;
   submitLabel: string;
   onSubmit: (body: Record<string, unknown>) => Promise<unknown>;
+  /** A new check's "Run now": the draft probed once, not saved (POST /v1/checks/run-draft). */
+  onTryRun?: (body: Record<string, unknown>) => Promise<DraftRunAnswer>;
   before?: React.ReactNode;
 }) {
   const [d, setD] = useState(initial);
@@ -487,6 +491,7 @@ export function CheckForm({
         <button type="submit" className="primary" disabled={busy}>
           {submitLabel}
         </button>
+        {onTryRun && !pushed ? <DraftRunButton body={() => bodyOf(d, editing)} run={onTryRun} /> : null}
       </div>
     </form>
   );

@@ -24,9 +24,18 @@ function timingsText(timings: StepReport['timings']): string {
 }
 
 /** A multistep result's steps, in order: each one's outcome, status, timings and error (the first failure marked). */
-export function StepResults({ steps, failed }: { steps: StepReport[]; failed: string | undefined }) {
+export function StepResults({
+  steps,
+  failed,
+  open = false,
+}: {
+  steps: StepReport[];
+  failed: string | undefined;
+  /** Shown unfolded (a draft's run, read at once). */
+  open?: boolean;
+}) {
   return (
-    <details>
+    <details open={open}>
       <summary>
         {steps.length} steps{failed ? `, failed at "${failed}"` : ''}
       </summary>

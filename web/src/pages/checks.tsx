@@ -260,6 +260,14 @@ export function NewCheckPage() {
       throw err;
     }
   };
+  // Run now, before saving: the draft probed once for the chosen entity, nothing stored.
+  const tryRun = async (body: Record<string, unknown>) => {
+    if (!entityId) {
+      setEntityError('Choose the entity this check watches');
+      throw new Error('Choose the entity this check watches.');
+    }
+    return must(api.POST('/v1/checks/run-draft', { body: { ...body, entity_id: entityId } as never }));
+  };
   const type = (params.get('type') as CheckType | null) ?? 'http';
   return (
     <Page title="New check">
@@ -269,6 +277,7 @@ export function NewCheckPage() {
           editing={false}
           submitLabel="Create check"
           onSubmit={create}
+          onTryRun={tryRun}
           before={
             <EntityPicker
               blueprint={blueprint}

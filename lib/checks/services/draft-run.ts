@@ -1,0 +1,64 @@
+import type { EntityStore } from '../../catalog/entity-store.ts';
+import type { Runtime } from '../../platform/config.ts';
+import { ConflictError, NotFoundError } from '../../platform/errors.ts';
+import type { RateLimiter } from '../../platform/rate-limiter.ts';
+import type { ProbeOutcome, Prober } from '../../probes/types.ts';
+import { type CreateCheckBody, definitionFromCreate } from '../check-input.ts';
+import { probeDefinition } from '../probe-job.ts';
+import { spendManualRun } from './run-now.ts';
+
+export interface DraftRunDeps {
+  /** The app's prober: the checks' SSRF rules, their secrets' redaction (runProbe). */
+  prober: Prober;
+  entities: Pick<EntityStore, 'existing'>;
+  /** The manual runs' limiter: a draft spends the tenant's run budget as a saved check's run does. */
+  limiter: RateLimiter;
+  runtime?: Runtime | undefined;
+}
+
+/** What a draft's run answers: the outcome it would have stored, nothing stored. */
+export interface DraftRunAnswer {
+  stored: false;
+  checked_at: string;
+  outcome: 'up' | 'degraded' | 'down';
+  success: boolean;
+  degraded?: true;
+  status_code: number;
+  latency_ms: number;
+  error_message: string;
+  details?: ProbeOutcome['details'];
+}
+
+/**
+ * POST /v1/checks/run-draft: a check that is not saved yet, probed once in this process as its
+ * saved form would be (the create body's rules, the runtime's refusals, the SSRF guard, secrets
+ * hidden in what comes back), for the console editor's "Run now" before saving (docs/api.md).
+ * Nothing is stored, no state moves and nobody is told; it spends the tenant's manual-run budget
+ * (429 with Retry-After). The entity must be the caller's (404), as a create's must.
+ */
+export function createDraftRun(deps: DraftRunDeps) {
+  return async (tenantId: string, body: CreateCheckBody): Promise<DraftRunAnswer> => {
+    const definition = definitionFromCreate(body, deps.runtime);
+    if (!(await deps.entities.existing(tenantId, [body.entity_id])).has(body.entity_id))
+      throw new NotFoundError('entity');
+    const job = probeDefinition(definition);
+    if (!job || definition.execution_mode !== 'pull')
+      throw new ConflictError('push checks are not probed: their agent reports results');
+    await spendManualRun(deps.limiter, tenantId);
+    const { outcome, startedMs } = await deps.prober(job);
+    const degraded = outcome.success && outcome.degraded === true;
+    return {
+      stored: false,
+      checked_at: new Date(startedMs).toISOString(),
+      outcome: !outcome.success ? 'down' : degraded ? 'degraded' : 'up',
+      success: outcome.success,
+      ...(degraded ? { degraded: true as const } : {}),
+      status_code: outcome.status_code,
+      latency_ms: outcome.latency_ms,
+      error_message: outcome.error_message,
+      ...(outcome.details ? { details: outcome.details } : {}),
+    };
+  };
+}
+
+export type DraftRun = ReturnType<typeof createDraftRun>;
