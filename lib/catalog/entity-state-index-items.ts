@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { State } from '../domain/states.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
+import { migrationMarker } from '../store/marked-migration.ts';
 import type { PageSource } from '../store/paging.ts';
 import type { Condition, Item, Table, WriteOp } from '../store/table.ts';
 
@@ -60,12 +61,8 @@ const entries = defineItem({
   docKey: { tenant_id: '<tnt>', state: '<state>' as BoardState, blueprint_slug: '<bp_slug>', slug: '<slug>' },
 });
 
-const marker = defineItem({
-  type: itemType('migration'),
-  schema: z.object({ tenants_seeded: z.number().int(), completed_at: z.string() }),
-  key: (_k: Record<string, unknown>) => ({ pk: 'MIGRATION', sk: 'status-counters' }),
-  docKey: {},
-});
+/** Stored once every tenant's counters were seeded (lib/status/status-migration.ts). */
+export const countersMarker = migrationMarker('status-counters', 'tenants_seeded');
 
 /** The entity an index entry or a counter change is about. */
 export interface IndexedEntity {
@@ -140,21 +137,11 @@ export function countersSeededOp(
   );
 }
 
-/** The marker put once every tenant is seeded. */
-export function countersMigratedOp(tenantsSeeded: number, completedAt: string): WriteOp {
-  return marker.put({ tenants_seeded: tenantsSeeded, completed_at: completedAt });
-}
-
 // Reads
 
 /** The tenant's counter item (consistent), or undefined before its first entity write. */
 export function readStatusCounters(table: Table, tenantId: string): Promise<StatusCounters | undefined> {
   return counters.get(table, { tenant_id: tenantId }, { consistent: true });
-}
-
-/** Whether every tenant's counters were seeded (the marker exists; consistent). */
-export async function countersMigrated(table: Table): Promise<boolean> {
-  return (await marker.get(table, {}, { consistent: true })) !== undefined;
 }
 
 /** The paged list of the entities in one state (or one blueprint's), for sealed cursors. */

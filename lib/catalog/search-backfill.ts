@@ -2,7 +2,7 @@ import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ConditionFailedError, MAX_TRANSACTION_OPS, type Table } from '../store/table.ts';
 import { type EntityPointer, listEntityPointers, pointerNamedOps, readEntityItems } from './entity-items.ts';
-import { searchKeysBackfilled, searchKeysMarkerOp } from './search-backfill-items.ts';
+import { searchKeysMarker } from './search-backfill-items.ts';
 
 /**
  * Gives the id pointers written before search_entities' indexes their name and index keys
@@ -49,7 +49,7 @@ export async function backfillSearchKeys(deps: {
   logger: Logger;
   clock: Clock;
 }): Promise<number> {
-  if (await searchKeysBackfilled(deps.table)) return 0;
+  if (await searchKeysMarker.done(deps.table)) return 0;
   let named = 0;
   for (const tenant of await deps.tenants.listTenants()) {
     for (let attempt = 1; ; attempt += 1) {
@@ -61,7 +61,7 @@ export async function backfillSearchKeys(deps: {
       }
     }
   }
-  await deps.table.transact([searchKeysMarkerOp(named, isoTime(deps.clock.now()))]);
+  await deps.table.transact([searchKeysMarker.op(named, isoTime(deps.clock.now()))]);
   if (named > 0) deps.logger.info('entity search keys backfilled', { pointers: named });
   return named;
 }

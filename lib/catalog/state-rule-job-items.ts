@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { STATE_RULES } from '../domain/states.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
+import { migrationMarker } from '../store/marked-migration.ts';
 import type { Condition, Item, Table, WriteOp } from '../store/table.ts';
 
 /**
@@ -72,19 +73,4 @@ export function stateRuleJobDoneOp(job: StateRuleJob): WriteOp {
 }
 
 /** The marker of the entity aggregates' migration (lib/checks/migration/aggregate-migration.ts). */
-const marker = defineItem({
-  type: itemType('migration'),
-  schema: z.object({ entities_moved: z.number().int(), completed_at: z.string() }),
-  key: (_: object) => ({ pk: 'MIGRATION', sk: 'entity-state-rule' }),
-  docKey: {},
-});
-
-/** Whether every stored entity was re-aggregated by its state rule (consistent). */
-export async function aggregatesMigrated(table: Table): Promise<boolean> {
-  return (await marker.get(table, {}, { consistent: true })) !== undefined;
-}
-
-/** The put of the aggregates migration's marker. */
-export function aggregatesMigratedOp(moved: number, completedAt: string): WriteOp {
-  return marker.put({ entities_moved: moved, completed_at: completedAt });
-}
+export const aggregatesMarker = migrationMarker('entity-state-rule', 'entities_moved');

@@ -9,6 +9,7 @@ import { unchanged } from '../store/conditions.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { batchGetAll, queryAll } from '../store/items.ts';
+import { migrationMarker } from '../store/marked-migration.ts';
 import type { PageSource } from '../store/paging.ts';
 import { tenantPk } from '../store/partitions.ts';
 import { type Item, MAX_QUERY_LIMIT, type Table, type WriteOp } from '../store/table.ts';
@@ -228,19 +229,4 @@ export function definitionReplacedOp(definition: CheckDefinitionRecord, version:
 }
 
 /** Written once every tenant's checks are in the definition-and-state layout: later runs read only this. */
-const layoutMarker = defineItem({
-  type: itemType('migration'),
-  schema: z.object({ checks_moved: z.number().int().optional(), completed_at: z.string().optional() }),
-  key: (_: object) => ({ pk: 'MIGRATION', sk: 'check-state-items' }),
-  docKey: {},
-});
-
-/** Whether the check layout migration has completed. */
-export async function checkLayoutMigrated(table: Table): Promise<boolean> {
-  return (await layoutMarker.get(table, {}, { consistent: true })) !== undefined;
-}
-
-/** The put of the check layout migration's marker. */
-export function checkLayoutMarkerOp(moved: number, completedAt: string): WriteOp {
-  return layoutMarker.put({ checks_moved: moved, completed_at: completedAt });
-}
+export const checkLayoutMarker = migrationMarker('check-state-items', 'checks_moved', true);

@@ -3,15 +3,27 @@
  * report's unsubscribe): one frame and one set of headers for them all.
  */
 
+/**
+ * The headers of an HTML page Vigil serves (these small pages, the public status pages and their
+ * forms): its caching and content security policy, and the same guards on every one (no sniffing,
+ * no referrer, no framing).
+ */
+export function htmlHeaders(cacheControl: string, contentSecurityPolicy: string): Record<string, string> {
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': cacheControl,
+    'content-security-policy': contentSecurityPolicy,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+  };
+}
+
 /** Headers of those pages: no script, no framing, forms only to this origin, never cached. */
-export const SMALL_PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-};
+export const SMALL_PAGE_HEADERS = htmlHeaders(
+  'no-store',
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+);
 
 /** A whole page around `bodyHtml`, headed by `titleHtml` (both already escaped by the caller). */
 export function smallPage(titleHtml: string, bodyHtml: string): string {

@@ -3,7 +3,7 @@ import { transactIf } from '../store/items.ts';
 import { type MigrationDeps, runMarkedMigration } from '../store/marked-migration.ts';
 import type { Table } from '../store/table.ts';
 import { expireAlsoFailing } from './also-failing-items.ts';
-import { incidentExpiryMigrated, incidentExpiryMigratedOp } from './incident-expiry-items.ts';
+import { incidentExpiryMarker } from './incident-expiry-items.ts';
 import {
   forEachUnexpiredResolved,
   type IncidentRecord,
@@ -73,8 +73,7 @@ export async function resolveExpiring(
 export function migrateIncidentExpiry(deps: MigrationDeps): Promise<number> {
   const { table } = deps;
   return runMarkedMigration(deps, {
-    done: incidentExpiryMigrated,
-    markerOp: incidentExpiryMigratedOp,
+    marker: incidentExpiryMarker,
     message: 'resolved incidents given their expiry',
     field: 'incidents',
     perTenant: async (tenant) => {

@@ -1,4 +1,4 @@
-import { countersMigrated, readStatusCounters } from '../catalog/entity-state-index-items.ts';
+import { countersMarker, readStatusCounters } from '../catalog/entity-state-index-items.ts';
 import type { Table } from '../store/table.ts';
 
 /**
@@ -21,7 +21,7 @@ const migrated = new WeakSet<Table>();
 /** Whether every tenant of `table` has been seeded (the marker exists). */
 async function allSeeded(table: Table): Promise<boolean> {
   if (migrated.has(table)) return true;
-  if (!(await countersMigrated(table))) return false;
+  if (!(await countersMarker.done(table))) return false;
   migrated.add(table);
   return true;
 }

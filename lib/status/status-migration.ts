@@ -1,8 +1,7 @@
 import type { TenantStore } from '../auth/tenants.ts';
 import { entityUnchangedOp, listEntityStates } from '../catalog/entity-items.ts';
 import {
-  countersMigrated,
-  countersMigratedOp,
+  countersMarker,
   countersSeededOp,
   readStatusCounters,
   seededEntryOp,
@@ -57,7 +56,7 @@ export async function migrateStatusCounters(deps: {
   logger: Logger;
   clock: Clock;
 }): Promise<number> {
-  if (await countersMigrated(deps.table)) return 0;
+  if (await countersMarker.done(deps.table)) return 0;
   let seeded = 0;
   for (const tenant of await deps.tenants.listTenants()) {
     for (let attempt = 1; ; attempt += 1) {
@@ -71,7 +70,7 @@ export async function migrateStatusCounters(deps: {
       }
     }
   }
-  await deps.table.transact([countersMigratedOp(seeded, isoTime(deps.clock.now()))]);
+  await deps.table.transact([countersMarker.op(seeded, isoTime(deps.clock.now()))]);
   if (seeded > 0) deps.logger.info('status counters seeded', { tenants: seeded });
   return seeded;
 }

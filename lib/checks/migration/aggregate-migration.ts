@@ -1,6 +1,6 @@
 import { listBlueprints } from '../../catalog/blueprint-items.ts';
 import { listEntityStates } from '../../catalog/entity-items.ts';
-import { aggregatesMigrated, aggregatesMigratedOp } from '../../catalog/state-rule-job-items.ts';
+import { aggregatesMarker } from '../../catalog/state-rule-job-items.ts';
 import { DEFAULT_STATE_RULE } from '../../domain/states.ts';
 import { type MigrationDeps, runMarkedMigration } from '../../store/marked-migration.ts';
 import { applyStateRule } from '../definitions/entity-restate.ts';
@@ -18,8 +18,7 @@ import { applyStateRule } from '../definitions/entity-restate.ts';
 export function migrateEntityAggregates(deps: MigrationDeps): Promise<number> {
   const { table } = deps;
   return runMarkedMigration(deps, {
-    done: aggregatesMigrated,
-    markerOp: aggregatesMigratedOp,
+    marker: aggregatesMarker,
     message: 'entity aggregates migrated',
     field: 'entities_moved',
     perTenant: async (tenant) => {

@@ -5,13 +5,7 @@ import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { parseItem } from '../../store/items.ts';
 import { ConditionFailedError, type Item, type Table } from '../../store/table.ts';
-import {
-  checkLayoutMarkerOp,
-  checkLayoutMigrated,
-  definitionReplacedOp,
-  isDefinition,
-  tenantCheckItems,
-} from '../check-items.ts';
+import { checkLayoutMarker, definitionReplacedOp, isDefinition, tenantCheckItems } from '../check-items.ts';
 import { isState, stateMigratedOp } from '../results/check-state-items.ts';
 
 /**
@@ -64,7 +58,7 @@ export async function migrateCheckItems(deps: {
   logger: Logger;
   clock: Clock;
 }): Promise<number> {
-  if (await checkLayoutMigrated(deps.table)) return 0;
+  if (await checkLayoutMarker.done(deps.table)) return 0;
   let moved = 0;
   for (const tenant of await deps.tenants.listTenants()) {
     let pending = firstLayoutItems(await tenantCheckItems(deps.table, tenant.id));
@@ -87,7 +81,7 @@ export async function migrateCheckItems(deps: {
       );
     }
   }
-  await deps.table.transact([checkLayoutMarkerOp(moved, isoTime(deps.clock.now()))]);
+  await deps.table.transact([checkLayoutMarker.op(moved, isoTime(deps.clock.now()))]);
   if (moved > 0) deps.logger.info('checks moved to the definition and state layout', { checks: moved });
   return moved;
 }

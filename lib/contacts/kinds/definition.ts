@@ -68,3 +68,28 @@ export interface ContactKindDefinition {
 export function defineContactKind(definition: ContactKindDefinition): ContactKindDefinition {
   return definition;
 }
+
+/**
+ * The `missing` and `send` of a kind that sends from an account of the tenant's shared channels
+ * (`accountOf`; ./provider-accounts.ts): without one, a send fails in the words `none` and `missing`
+ * adds how to get one (`add`).
+ */
+export function sendingFrom<A>(
+  accountOf: (accounts: ProviderAccounts) => A | undefined,
+  words: { none: string; add: string },
+  send: (
+    deps: ContactSendDeps,
+    account: A,
+    target: ContactTarget,
+    message: ContactMessage,
+  ) => Promise<SendResult>,
+): Pick<ContactKindDefinition, 'missing' | 'send'> {
+  return {
+    missing: (accounts) => (accountOf(accounts) ? undefined : `${words.none}: ${words.add}`),
+    send(deps, accounts, target, message) {
+      const account = accountOf(accounts);
+      if (!account) return Promise.resolve({ ok: false, error: words.none });
+      return send(deps, account, target, message);
+    },
+  };
+}

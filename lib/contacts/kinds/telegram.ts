@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { defineContactKind } from './definition.ts';
-import { failed, postToProvider } from './provider-post.ts';
+import { defineContactKind, sendingFrom } from './definition.ts';
+import { postToProvider } from './provider-post.ts';
 
 /**
  * Telegram (Bot API sendMessage, https://core.telegram.org/bots/api#sendmessage) from the bot of
@@ -17,26 +17,26 @@ export const telegramContact = defineContactKind({
     .string()
     .regex(/^-?\d{1,20}$/, 'Enter your chat id with the account’s bot: a number such as 123456789.')
     .meta({ description: 'Your chat id with the account’s Telegram bot' }),
-  missing: (accounts) =>
-    accounts.telegram
-      ? undefined
-      : 'this account has no shared Telegram channel: an admin adds one, and its bot sends the messages',
-  send(deps, accounts, target, message) {
-    const token = accounts.telegram?.bot_token;
-    if (!token) return Promise.resolve(failed('this account has no shared Telegram channel'));
-    return postToProvider(
-      deps,
-      'Telegram',
-      {
-        url: `${TELEGRAM_API}/bot${token}/sendMessage`,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          chat_id: target.address,
-          text: escaped(message.text),
-          parse_mode: 'MarkdownV2',
-        }),
-      },
-      [token],
-    );
-  },
+  ...sendingFrom(
+    (accounts) => accounts.telegram?.bot_token,
+    {
+      none: 'this account has no shared Telegram channel',
+      add: 'an admin adds one, and its bot sends the messages',
+    },
+    (deps, token, target, message) =>
+      postToProvider(
+        deps,
+        'Telegram',
+        {
+          url: `${TELEGRAM_API}/bot${token}/sendMessage`,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            chat_id: target.address,
+            text: escaped(message.text),
+            parse_mode: 'MarkdownV2',
+          }),
+        },
+        [token],
+      ),
+  ),
 });

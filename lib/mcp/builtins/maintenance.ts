@@ -1,4 +1,5 @@
 import { issueSentence } from '../../http/issue-messages.ts';
+import { WINDOW_LIMITS } from '../../maintenance/maintenance-items.ts';
 import { windowBody } from '../../maintenance/request-schemas.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
@@ -104,6 +105,27 @@ export const startMaintenance: BuiltinTool = {
   },
 };
 
+/** What a window covers, as both maintenance write tools take it (within POST /v1/maintenance's limits). */
+export const COVERAGE_PROPERTIES = {
+  entity_ids: {
+    type: 'array',
+    maxItems: WINDOW_LIMITS.entityIds,
+    items: { type: 'string' },
+    description: 'Entities covered (ent_…)',
+  },
+  blueprint_slugs: {
+    type: 'array',
+    maxItems: WINDOW_LIMITS.blueprintSlugs,
+    items: { type: 'string' },
+    description: 'Every entity of these blueprints is covered',
+  },
+  include_dependents: {
+    type: 'boolean',
+    default: false,
+    description: 'Also cover entities that depend on a covered one, transitively',
+  },
+};
+
 /** create_maintenance and start_maintenance as the incident-ops manifest offers them. */
 export const MAINTENANCE_WRITE_ENTRIES = [
   {
@@ -121,25 +143,13 @@ export const MAINTENANCE_WRITE_ENTRIES = [
           description: 'What it is for',
         },
         duration_minutes: { type: 'integer', minimum: 1, maximum: 10080, description: 'How long, from now' },
-        entity_ids: {
-          type: 'array',
-          maxItems: 100,
-          items: { type: 'string' },
-          description: 'Entities (ent_…)',
-        },
+        ...COVERAGE_PROPERTIES,
         check_ids: {
           type: 'array',
           maxItems: MAX_CHECK_IDS,
           items: { type: 'string' },
           description: 'Checks (chk_…): each covers its entity',
         },
-        blueprint_slugs: {
-          type: 'array',
-          maxItems: 20,
-          items: { type: 'string' },
-          description: 'Every entity of these blueprints',
-        },
-        include_dependents: { type: 'boolean', default: false, description: 'Also what depends on them' },
       },
       required: ['duration_minutes'],
       additionalProperties: false,

@@ -1,3 +1,4 @@
+import { htmlHeaders } from '../../http/small-page.ts';
 import type { RouteContext } from '../../http/types.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';
@@ -29,14 +30,7 @@ const GATE_CACHE_MS = 30_000;
 const GATE_CACHE_ENTRIES = 1000;
 const PRIVATE_CACHE = 'private, no-store';
 
-export const FORM_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': PRIVATE_CACHE,
-  'content-security-policy': FORM_CSP,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-};
+export const FORM_HEADERS = htmlHeaders(PRIVATE_CACHE, FORM_CSP);
 
 interface Privacy {
   visibility: 'public' | 'password' | 'sso';

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { entityNamer } from '../../catalog/entity-names.ts';
 import { SLUG } from '../../domain/formats.ts';
 import { defineRoute } from '../../http/define-route.ts';
+import { htmlHeaders } from '../../http/small-page.ts';
 import type { PublicRoute } from '../../http/types.ts';
 import type { Table } from '../../store/table.ts';
 import type { PageGate } from '../access/page-gate.ts';
@@ -26,14 +27,7 @@ const PUBLIC_CACHE = 'public, max-age=30';
 const tag = 'Public status pages';
 
 /** The headers of a public page's HTML (and of the 404 page). */
-export const HTML_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': PUBLIC_CACHE,
-  'content-security-policy': PAGE_CSP,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-};
+export const HTML_HEADERS = htmlHeaders(PUBLIC_CACHE, PAGE_CSP);
 const SVG_HEADERS = {
   'content-type': 'image/svg+xml; charset=utf-8',
   'cache-control': PUBLIC_CACHE,

@@ -1,3 +1,4 @@
+import { htmlHeaders } from '../../http/small-page.ts';
 import { escapeHtml } from '../public/html-text.ts';
 import type { SubscriberRecord } from './subscriber-items.ts';
 
@@ -8,15 +9,10 @@ import type { SubscriberRecord } from './subscriber-items.ts';
  */
 
 /** Headers of these pages: no script, no framing, forms only to this origin, never cached. */
-export const SUBSCRIBER_PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'content-security-policy':
-    "default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-};
+export const SUBSCRIBER_PAGE_HEADERS = htmlHeaders(
+  'no-store',
+  "default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+);
 
 /** The style of the subscribe form on the public page (render-html.ts hashes it with its own). */
 export const SUBSCRIBE_STYLE =

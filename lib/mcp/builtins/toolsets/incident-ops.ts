@@ -2,7 +2,7 @@ import type { CreateSkillBody } from '../../../skills/manifest.ts';
 import { noInput } from '../catalog-ops-schemas.ts';
 import { INCIDENT_TOOL_ENTRIES } from '../incidents.ts';
 import { builtinAnnotations } from '../index.ts';
-import { MAINTENANCE_WRITE_ENTRIES } from '../maintenance.ts';
+import { COVERAGE_PROPERTIES, MAINTENANCE_WRITE_ENTRIES } from '../maintenance.ts';
 
 /** The incident-ops toolset: acknowledge, resolve and annotate incidents; maintenance windows that quiet alerts. */
 export const INCIDENT_OPS_MANIFEST = {
@@ -28,23 +28,7 @@ export const INCIDENT_OPS_MANIFEST = {
         type: 'object',
         properties: {
           name: { type: 'string', minLength: 1, maxLength: 100, description: 'What the window is for' },
-          entity_ids: {
-            type: 'array',
-            maxItems: 100,
-            items: { type: 'string' },
-            description: 'Entities covered (ent_…)',
-          },
-          blueprint_slugs: {
-            type: 'array',
-            maxItems: 20,
-            items: { type: 'string' },
-            description: 'Every entity of these blueprints is covered',
-          },
-          include_dependents: {
-            type: 'boolean',
-            default: false,
-            description: 'Also cover entities that depend on a covered one, transitively',
-          },
+          ...COVERAGE_PROPERTIES,
           starts_at: { type: 'string', description: 'One-off: ISO 8601 UTC start' },
           ends_at: { type: 'string', description: 'One-off: ISO 8601 UTC end' },
           cron: { type: 'string', maxLength: 200, description: 'Recurring: 5-field cron expression' },
