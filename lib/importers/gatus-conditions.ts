@@ -55,7 +55,7 @@ function placeholderOf(text: string): Side | undefined {
 }
 
 /** A Gatus json path after `[BODY]` (`.data[0].id`) as Vigil's dotted `$.data[0].id`; undefined for wildcards. */
-function jsonPath(path: string): string | undefined {
+export function jsonPath(path: string): string | undefined {
   if (path.includes('*')) return undefined;
   const dotted = `$${path.startsWith('.') || path.startsWith('[') ? '' : '.'}${path}`;
   return /^\$(?:\.[A-Za-z_$][\w$-]*|\[\d{1,9}\])*$/.test(dotted) ? dotted : undefined;

@@ -212,23 +212,40 @@ function httpFields(
     fields.method = endpoint.method.toUpperCase();
   }
   if (typeof endpoint.body === 'string' && endpoint.body !== '') fields.body = endpoint.body;
-  const headers = asRecord(endpoint.headers);
-  if (headers) {
-    fields.headers = Object.fromEntries(
-      Object.entries(headers).map(([header, value]) => {
-        const own = referencedEnv(value);
-        if (own) return [header, envRef(own)];
-        if (!SECRET_HEADER.test(header)) return [header, String(value)];
-        const variable = envName('GATUS', name, header);
-        unmapped.push(
-          `${path}.headers.${header}: a secret, not copied; set ${variable} in the environment of plan and apply`,
-        );
-        return [header, envRef(variable)];
-      }),
-    );
-  }
+  const headers = requestHeaders(endpoint, path, name, unmapped);
+  if (headers) fields.headers = headers;
   return fields;
 }
+
+/** An endpoint's headers, a credential's value held as a `${ENV}` reference (a line says which), never copied. */
+export function requestHeaders(
+  endpoint: Record<string, unknown>,
+  path: string,
+  name: string,
+  unmapped: string[],
+): Record<string, string> | undefined {
+  const headers = asRecord(endpoint.headers);
+  if (!headers) return undefined;
+  return Object.fromEntries(
+    Object.entries(headers).map(([header, value]) => {
+      const own = referencedEnv(value);
+      if (own) return [header, envRef(own)];
+      // A suite's `Bearer [CONTEXT].token` names where the credential is (a context value, a stored one).
+      if (!SECRET_HEADER.test(header) || String(value).includes('[CONTEXT].')) return [header, String(value)];
+      return [header, secretReference(`${path}.headers.${header}`, name, header, unmapped)];
+    }),
+  );
+}
+
+/** A secret's `${ENV}` reference, named after what holds it, and the line that says to set it. */
+export function secretReference(path: string, owner: string, field: string, unmapped: string[]): string {
+  const variable = envName('GATUS', owner, field);
+  unmapped.push(`${path}: a secret, not copied; set ${variable} in the environment of plan and apply`);
+  return envRef(variable);
+}
+
+/** A name that holds a credential (a header's, a suite context key's). */
+export const isSecretName = (name: string) => SECRET_HEADER.test(name);
 
 /** Gatus's `client`: its timeout and `insecure` have Vigil equivalents, the rest is listed. */
 function clientFields(raw: unknown, path: string, host: ConditionHost, unmapped: string[]) {

@@ -2,13 +2,14 @@ import { parseDocument } from 'yaml';
 import { alertSettings, type GatusChannels, gatusChannels } from './gatus-alerting.ts';
 import { endpointChecks, intervalSeconds } from './gatus-endpoints.ts';
 import { gatusWindow } from './gatus-maintenance.ts';
+import { suiteCheck } from './gatus-suites.ts';
 import { asRecord, configDocument, slugAllocator } from './import-common.ts';
 import { type Conversion, ImportError, type TextImporter } from './importer.ts';
 
 /**
  * Gatus's YAML configuration (README "Configuration") as a Vigil document: every endpoint and
  * external endpoint an entity of blueprint `gatus` (one per group, else one per endpoint) with
- * its checks; the alerting providers shared channels; the maintenance a recurring window over the
+ * its checks, every suite a multistep check (gatus-suites.ts); the alerting providers shared channels; the maintenance a recurring window over the
  * blueprint. Gatus's own settings (storage, web, ui, security, metrics …) have nothing to import
  * and are listed with everything else left out, by YAML path.
  */
@@ -34,7 +35,7 @@ const GATUS_OWN = new Set([
   'concurrency',
   'announcements',
 ]);
-const READ = new Set(['endpoints', 'external-endpoints', 'alerting', 'maintenance']);
+const READ = new Set(['endpoints', 'external-endpoints', 'suites', 'alerting', 'maintenance']);
 const EXTERNAL_KEYS = new Set([
   'name',
   'group',
@@ -120,6 +121,11 @@ function convertGatus(text: string): Conversion {
     const entity = entityOf(endpoint);
     checks.push(externalCheck(endpoint, path, entity, channels, unmapped));
     windowsOf(endpoint, path, entity);
+  });
+  // A suite is one multistep check of its group's entity (or its own).
+  eachOf(config.suites, 'suites', unmapped, (suite, path) => {
+    const check = suiteCheck(suite, path, entityOf(suite), unmapped);
+    if (check) checks.push(check);
   });
   if (config.maintenance !== undefined) {
     const window = gatusWindow(config.maintenance, 'maintenance', unmapped);

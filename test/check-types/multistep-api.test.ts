@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newEntity } from '../checks/check-fixtures.ts';
-import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
-import { type LoginApi, loginSteps, PASSWORD, startLoginApi, TOKEN } from './support/login-api.ts';
+import { describe, expect, it } from 'vitest';
+import { bothRuntimes } from '../support/api-harness.ts';
+import { loginSteps, PASSWORD, TOKEN } from './support/login-api.ts';
+import { useLoginApp } from './support/login-app.ts';
 
 /**
  * Multistep checks through the API in both runtimes: create (secret variables read `********`),
@@ -9,37 +9,25 @@ import { type LoginApi, loginSteps, PASSWORD, startLoginApi, TOKEN } from './sup
  * secret anywhere it is shown or stored), and an update that keeps a secret by `********`.
  */
 describe.each(bothRuntimes)('multistep checks ($runtime runtime)', ({ start }) => {
-  let api: ApiHarness;
-  let server: LoginApi;
-  let entityId: string;
+  const app = useLoginApp(start);
   const call = (method: string, path: string, body?: unknown) =>
-    api.request(method, path, { key: api.adminKey, body });
+    app.api.request(method, path, { key: app.api.adminKey, body });
 
-  const config = (password: string) => loginSteps(server.origin, password);
+  const config = (password: string) => loginSteps(app.server.origin, password);
   const create = (body: unknown) =>
     call('POST', '/v1/checks', {
-      entity_id: entityId,
+      entity_id: app.entityId,
       check_type: 'multistep',
       interval_seconds: 3600,
       config: body,
     });
-
-  beforeAll(async () => {
-    server = await startLoginApi();
-    api = await start({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' } });
-    entityId = await newEntity(api);
-  }, 60_000);
-  afterAll(async () => {
-    await api?.close();
-    await server?.close();
-  });
 
   it('creates a check whose secret variables read ********, and runs it now with each step in the result', async () => {
     const created = await create(config(PASSWORD));
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({
       check_type: 'multistep',
-      name: `Multistep 127.0.0.1:${new URL(server.origin).port} (2 steps)`,
+      name: `Multistep 127.0.0.1:${new URL(app.server.origin).port} (2 steps)`,
       config: { variables: { password: { value: '********', secret: true } } },
     });
     expect(created.text).not.toContain(PASSWORD);
@@ -57,14 +45,14 @@ describe.each(bothRuntimes)('multistep checks ($runtime runtime)', ({ start }) =
         ],
       },
     });
-    expect(server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(app.server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
   it('stores a failing run with its first failing step, the secrets hidden', async () => {
     const failing = config(PASSWORD);
     failing.steps.push({
       name: 'echo',
-      url: `${server.origin}/echo`,
+      url: `${app.server.origin}/echo`,
       headers: { 'x-pass': '{{variables.password}}' } as never,
       assertions: [{ source: 'json', path: '$.headers.x-pass', op: 'eq', value: 'something else' }],
     } as never);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoginApi, loginSteps, PASSWORD, startLoginApi } from '../check-types/support/login-api.ts';
+import { loginSteps, PASSWORD } from '../check-types/support/login-api.ts';
+import { useLoginApp } from '../check-types/support/login-app.ts';
 import { type ApiHarness, bothRuntimes, runtimes } from '../support/api-harness.ts';
 import { newEntity } from './check-fixtures.ts';
 
@@ -9,30 +10,18 @@ import { newEntity } from './check-fixtures.ts';
  * the cloud the API function probes, as POST /v1/checks/{id}/run does for a pull check).
  */
 describe.each(bothRuntimes)('running a draft check ($runtime runtime)', ({ start }) => {
-  let api: ApiHarness;
-  let server: LoginApi;
-  let entityId: string;
+  const app = useLoginApp(start);
   const call = (method: string, path: string, options: { body?: unknown; key?: string } = {}) =>
-    api.request(method, path, { key: options.key ?? api.adminKey, ...options });
-  const steps = (password: string) => loginSteps(server.origin, password);
+    app.api.request(method, path, { key: options.key ?? app.api.adminKey, ...options });
+  const steps = (password: string) => loginSteps(app.server.origin, password);
   const draft = (config: unknown, key?: string) =>
     call('POST', '/v1/checks/run-draft', {
-      body: { entity_id: entityId, check_type: 'multistep', config },
+      body: { entity_id: app.entityId, check_type: 'multistep', config },
       ...(key ? { key } : {}),
     });
 
-  beforeAll(async () => {
-    server = await startLoginApi();
-    api = await start({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' } });
-    entityId = await newEntity(api);
-  }, 60_000);
-  afterAll(async () => {
-    await api?.close();
-    await server?.close();
-  });
-
   it("answers each step's outcome of a passing draft, and stores no check and no result", async () => {
-    const before = server.requests.length;
+    const before = app.server.requests.length;
 
     const run = await draft(steps(PASSWORD));
 
@@ -48,7 +37,7 @@ describe.each(bothRuntimes)('running a draft check ($runtime runtime)', ({ start
         ],
       },
     });
-    expect(server.requests.length - before).toBe(2);
+    expect(app.server.requests.length - before).toBe(2);
     expect((await call('GET', '/v1/checks')).body).toEqual([]);
   });
 
@@ -72,15 +61,15 @@ describe.each(bothRuntimes)('running a draft check ($runtime runtime)', ({ start
   });
 
   it("refuses what a create refuses: a bad config (400), another tenant's entity (404), a push check (409), a read-only key (403)", async () => {
-    const other = await api.createTenant('Elsewhere');
+    const other = await app.api.createTenant('Elsewhere');
     const readOnly = (await call('POST', '/v1/auth/keys', { body: { label: 'ro', is_read_only: true } })).body
       .key as string;
-    const before = server.requests.length;
+    const before = app.server.requests.length;
 
     const invalid = await draft({ steps: [] });
     const foreign = await draft(steps(PASSWORD), other.key);
     const push = await call('POST', '/v1/checks/run-draft', {
-      body: { entity_id: entityId, check_type: 'push', interval_seconds: 3600 },
+      body: { entity_id: app.entityId, check_type: 'push', interval_seconds: 3600 },
     });
     const denied = await draft(steps(PASSWORD), readOnly);
 
@@ -88,7 +77,7 @@ describe.each(bothRuntimes)('running a draft check ($runtime runtime)', ({ start
     expect(foreign.status, foreign.text).toBe(404);
     expect(push.status, push.text).toBe(409);
     expect(denied.status, denied.text).toBe(403);
-    expect(server.requests.length).toBe(before);
+    expect(app.server.requests.length).toBe(before);
   });
 });
 
