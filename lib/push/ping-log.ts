@@ -1,3 +1,4 @@
+import { latestPingedResult } from '../checks/results/result-items.ts';
 import type { CheckService } from '../checks/services.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -13,7 +14,9 @@ import { redactPingBody } from './log/ping-redaction.ts';
  * get_ping_log and list_heartbeats): newest first, in pages with sealed cursors (store/paging.ts),
  * expired pings left out (TTL deletion is lazy). The check is resolved in the caller's tenant
  * first (404 otherwise); a pull check has no ping log (409, as its ping URLs are refused).
- * Read-only principals get bodies redacted (ping-redaction.ts).
+ * Read-only principals get bodies redacted (ping-redaction.ts). A plain success (no body, run id
+ * or run) is not in the log, only among the check's results (lib/push/pings/ping-service.ts);
+ * `latest` still counts it.
  */
 
 /** Pings per page: at most this many (default PING_PAGE_DEFAULT). */
@@ -60,6 +63,12 @@ function publicPing(ping: PingRecord, readOnly: boolean): PublicPing {
     ...(ping.duration_ms !== undefined ? { duration_ms: ping.duration_ms } : {}),
     ...(ping.ignored ? { ignored: true } : {}),
   };
+}
+
+/** A check's newest ping: when, and what it reported. */
+export interface LatestPing {
+  at: string;
+  kind: PingRecord['kind'];
 }
 
 export interface PingLogDeps {
@@ -109,15 +118,25 @@ export function createPingLogService(deps: PingLogDeps) {
       return fit < first.pings.length ? read(checkId, { ...page, limit: fit }, caller.readOnly) : first;
     },
 
-    /** The check's newest ping (any kind), or null (no tenant check: callers resolved the check). */
-    async latest(checkId: string): Promise<PingRecord | null> {
+    /**
+     * The check's newest ping (any kind), or null (no tenant check: callers resolved the check):
+     * its newest log item, or the newest plain success (recorded only as a result) if that is newer.
+     */
+    async latest(checkId: string): Promise<LatestPing | null> {
       const source = pingsSource(checkId);
-      const [newest] = await readNewestFirst(
-        deps.table,
-        { pk: source.pk, sk: { op: 'beginsWith', prefix: source.prefix }, consistent: true },
-        { want: 1, keep: unexpired(deps.clock.now()), cursor: undefined },
-      );
-      return newest ? parsePing(newest) : null;
+      const now = deps.clock.now();
+      const [newest, pinged] = await Promise.all([
+        readNewestFirst(
+          deps.table,
+          { pk: source.pk, sk: { op: 'beginsWith', prefix: source.prefix }, consistent: true },
+          { want: 1, keep: unexpired(now), cursor: undefined },
+        ),
+        latestPingedResult(deps.table, checkId),
+      ]);
+      const logged = newest[0] ? parsePing(newest[0]) : undefined;
+      if (pinged && (!logged || pinged.checked_at > logged.at))
+        return { at: pinged.checked_at, kind: 'success' };
+      return logged ? { at: logged.at, kind: logged.kind } : null;
     },
   };
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFakeClock } from '../../lib/platform/clock.ts';
+import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
+import { createPingLogService } from '../../lib/push/ping-log.ts';
+import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { pingKit } from '../support/ping-compat-kit.ts';
 
@@ -45,9 +47,10 @@ describe.each(runtimes)('Pinging API runs ($runtime runtime)', ({ start }) => {
     clock.advance(10_000);
     await api.request('GET', `/ping/${token}`);
 
-    const [second, first] = await kit.pings(checkId);
-    expect(first?.duration_ms).toBe(10_000);
-    expect(second?.duration_ms).toBeUndefined();
+    // The second success has no run to end: a plain success, its result only (not logged).
+    const [end, start] = await kit.pings(checkId);
+    expect([start?.kind, end?.kind, end?.duration_ms]).toEqual(['start', 'success', 10_000]);
+    expect(await kit.pings(checkId)).toHaveLength(2);
     expect((await kit.results(checkId)).map((r) => r.latency_ms)).toEqual([0, 10_000]);
   });
 
@@ -88,13 +91,42 @@ describe.each(runtimes)('Pinging API runs ($runtime runtime)', ({ start }) => {
     await api.request('GET', `/ping/${token}`);
 
     const ends = (await kit.pings(checkId)).filter((p) => p.kind !== 'start');
+    // The last end, with no run id and no run started on the state, is a plain success: not logged.
     expect(ends.map((p) => [p.rid, p.duration_ms])).toEqual([
-      [undefined, undefined],
       [RID_A, undefined],
       [RID_B, 5_000],
       [RID_A, 3_000],
     ]);
     expect((await kit.results(checkId)).map((r) => r.latency_ms)).toEqual([0, 0, 5_000, 3_000]);
+  });
+
+  it("the log's latest ping counts a plain success (its result only), never a keyed result", async () => {
+    const { checkId, token } = await kit.pushCheck();
+    const cursors = createCursorSeal(async () => Buffer.alloc(32, 7));
+    const pingLog = createPingLogService({
+      table: api.table,
+      clock,
+      checkService: api.app.checkService,
+      cursors,
+    });
+    expect(await pingLog.latest(checkId)).toBeNull();
+    kit.expectText(await api.request('POST', `/ping/${token}/log`, { rawBody: 'hello' }), 200, 'OK');
+    expect(await pingLog.latest(checkId)).toEqual({ at: isoTime(clock.now()), kind: 'log' });
+    clock.advance(60_000);
+    kit.expectText(await api.request('GET', `/ping/${token}`), 200, 'OK');
+    const plainAt = isoTime(clock.now());
+    expect(await pingLog.latest(checkId)).toEqual({ at: plainAt, kind: 'success' });
+    expect(await kit.pings(checkId)).toHaveLength(1);
+    clock.advance(60_000);
+    const keyed = await api.request('POST', `/v1/checks/${checkId}/results`, {
+      key: api.adminKey,
+      body: { success: true, latency_ms: 5 },
+    });
+    expect(keyed.status, keyed.text).toBe(201);
+    expect(await pingLog.latest(checkId)).toEqual({ at: plainAt, kind: 'success' });
+    clock.advance(60_000);
+    kit.expectText(await api.request('GET', `/ping/${token}/fail`), 200, 'OK');
+    expect(await pingLog.latest(checkId)).toEqual({ at: isoTime(clock.now()), kind: 'fail' });
   });
 
   it('a start older than 72 hours is not paired (Healthchecks looks back 72 h)', async () => {

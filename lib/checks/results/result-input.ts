@@ -33,6 +33,8 @@ export interface ResultInput {
   inconclusive?: boolean;
   /** Probed on request (POST /v1/checks/{id}/run): the result says `manual: true`. */
   manual?: boolean;
+  /** A plain success from a ping URL, not in the ping log: the result keeps `pinged: true`. */
+  pinged?: boolean;
 }
 
 export type RecordOutcome =

@@ -32,6 +32,11 @@ export const resultSchema = z.object({
   inconclusive: z.boolean().optional(),
   /** Probed on request (POST /v1/checks/{id}/run), not on the check's schedule. */
   manual: z.boolean().optional(),
+  /**
+   * A plain success reported to a ping URL (no body, run id or run): stored only as this result,
+   * not also in the ping log (lib/push/pings/ping-service.ts); the log's latest ping reads it.
+   */
+  pinged: z.boolean().optional(),
 });
 export type ResultRecord = z.infer<typeof resultSchema>;
 
@@ -101,6 +106,29 @@ export async function latestResults(table: Table, checkId: string, limit: number
     const result = resultSchema.safeParse(item);
     return result.success ? [result.data] : [];
   });
+}
+
+/** How many of a check's newest results `latestPingedResult` looks through. */
+const PINGED_LOOK = 25;
+
+/**
+ * The newest plain success a ping URL recorded (`pinged`) among the check's newest PINGED_LOOK
+ * results, strongly consistent; undefined when none is among them (the ping log's latest ping
+ * compares it with its newest item: lib/push/ping-log.ts).
+ */
+export async function latestPingedResult(table: Table, checkId: string): Promise<ResultRecord | undefined> {
+  const page = await table.query({
+    pk: checkPartition(checkId),
+    sk: { op: 'beginsWith', prefix: RESULT_PREFIX },
+    direction: 'desc',
+    limit: PINGED_LOOK,
+    consistent: true,
+  });
+  for (const item of page.items) {
+    const result = resultSchema.safeParse(item);
+    if (result.success && result.data.pinged) return result.data;
+  }
+  return undefined;
 }
 
 /** The check's results stored at times from `from` to `to` (ISO, inclusive), at most `max` + 1, strongly consistent. */

@@ -89,6 +89,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       ...(input.locations ? { locations: input.locations } : {}),
       ...(input.inconclusive ? { inconclusive: true } : {}),
       ...(input.manual ? { manual: true } : {}),
+      ...(input.pinged ? { pinged: true } : {}),
     };
     const ttl = Math.floor(input.checkedAtMs / 1000) + tenant.retention_days * 86_400;
     if (input.inconclusive) {

@@ -42,8 +42,29 @@ const FAIL_MESSAGE = 'failure reported to the ping URL';
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 /**
- * Records pings (Healthchecks' Pinging API, DECISIONS.md "Heartbeats"): each ping's log item is
- * written in the same transaction as what it records. A success, /fail or /<exit status> is a
+ * A plain success: a success with no body, no run id, to an enabled check with no run started.
+ * It is recorded as its result only (marked `pinged`), with no ping log item and no ping number:
+ * the log keeps what a user reads there (bodies, starts, fails, exit statuses, logs, runs,
+ * ignored pings) and the results list every success (issue 58: one copy of each success).
+ */
+function plainSuccess(
+  input: PingInput,
+  run: { definition: { enabled: boolean }; state: { run_started_at?: string | null | undefined } },
+): boolean {
+  return (
+    input.kind === 'success' &&
+    input.body === '' &&
+    !input.bodyTruncated &&
+    !input.bodyOverBudget &&
+    input.rid === undefined &&
+    run.definition.enabled &&
+    !run.state.run_started_at
+  );
+}
+
+/**
+ * Records pings (Healthchecks' Pinging API, DECISIONS.md "Heartbeats"): each logged ping's item is
+ * written in the same transaction as what it records; a plain success (above) is only its result. A success, /fail or /<exit status> is a
  * result (its run's duration, from the start of the same run id, is the result's latency_ms, and a
  * success slower than max_duration_seconds is degraded); a /start keeps the run's start on the
  * check's state and as an open run; a /log is only a log item. A disabled (paused) check keeps
@@ -143,10 +164,26 @@ export function createPingService(deps: PingServiceDeps) {
   };
 
   return {
-    async record(input: PingInput): Promise<PingRecord> {
+    /** Records a ping: its log item (returned), or null for a plain success, stored only as its result. */
+    async record(input: PingInput): Promise<PingRecord | null> {
       const { tenantId, checkId } = input;
       const run = await deps.checkService.requireRun(tenantId, checkId);
       if (run.definition.check_type !== 'push') throw new NotFoundError('check');
+      if (plainSuccess(input, run)) {
+        const outcome = await deps.recorder.record({
+          tenantId,
+          checkId,
+          success: true,
+          status_code: 0,
+          latency_ms: 0,
+          error_message: '',
+          checkedAtMs: deps.clock.now(),
+          run,
+          pinged: true,
+        });
+        if (outcome.status !== 'gone') return null;
+        // Paused or deleted since it was read: logged below as any ping to a paused check (ignored).
+      }
       // The check's log keeps its last pingLogKeep pings: this one takes the next number and keeps
       // it, and the oldest ones pingLogKeep numbers back go once this one is written.
       const seq = await nextPingSeq(deps.table, checkId);

@@ -12,7 +12,8 @@ import { checkKeys } from './queries';
  * "Last pings" of a push check (GET /v1/checks/{id}/pings): each ping's time, kind, exit status,
  * HTTP method and run id, a run's start → end with its duration, and its body, expandable, as preformatted
  * text (React writes it as text: a body is never read as HTML). Read-only keys get bodies with
- * secret-looking lines redacted by the API.
+ * secret-looking lines redacted by the API. A plain success (no body, run id or run) is not logged:
+ * it is among the check's results.
  */
 
 type Ping = Schemas['Ping'];
@@ -100,7 +101,10 @@ export function LastPings({ checkId }: { checkId: string }) {
       ) : (
         <>
           {pings.data.pings.length === 0 ? (
-            <Empty title="No pings yet.">Each request to a ping URL of this check shows here.</Empty>
+            <Empty title="No pings logged yet.">
+              Starts, failures, exit statuses, log lines and pings with a body show here; a plain success
+              shows among the check's results only.
+            </Empty>
           ) : (
             <div className="table-wrap" {...scrollRegion('Last pings')}>
               <table aria-label="Last pings">
