@@ -21,6 +21,8 @@ const config: KnipConfig = {
     'bench/generator-cells.ts',
     // Bench child processes, spawned by path (bench/child.ts `startChild`, bench/processes.ts).
     'bench/{alerts-receiver,bare-loop,bare-server,parent-guard,runtime-child,target-server}.ts',
+    // The browser runner's child process, spawned by path (lib/probes/browser-runner.ts).
+    'lib/probes/browser/browser-child.ts',
     // Scripts the tests spawn by path (`node <path>`).
     'test/support/crash-serve.ts',
     'test/check-types/support/icmp-probe-cli.ts',

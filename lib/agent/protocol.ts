@@ -112,25 +112,40 @@ const probeDetailsSchema = z.strictObject({
   tls_warning: z.string().max(MAX_DETAIL_TEXT).optional(),
   steps: z
     .array(
-      z.strictObject({
-        name: z.string().max(64),
-        outcome: z.enum(['passed', 'degraded', 'failed', 'skipped']),
-        status_code: z.number().int().min(0),
-        error: z.string().max(MAX_DETAIL_TEXT).optional(),
-        timings: z
-          .strictObject({
-            dns_ms: z.number().int().min(0).optional(),
-            connect_ms: z.number().int().min(0).optional(),
-            tls_ms: z.number().int().min(0).optional(),
-            first_byte_ms: z.number().int().min(0).optional(),
-            total_ms: z.number().int().min(0),
-          })
-          .optional(),
-      }),
+      z.union([
+        z.strictObject({
+          name: z.string().max(64),
+          outcome: z.enum(['passed', 'degraded', 'failed', 'skipped']),
+          status_code: z.number().int().min(0),
+          error: z.string().max(MAX_DETAIL_TEXT).optional(),
+          timings: z
+            .strictObject({
+              dns_ms: z.number().int().min(0).optional(),
+              connect_ms: z.number().int().min(0).optional(),
+              tls_ms: z.number().int().min(0).optional(),
+              first_byte_ms: z.number().int().min(0).optional(),
+              total_ms: z.number().int().min(0),
+            })
+            .optional(),
+        }),
+        z.strictObject({
+          action: z.string().max(16),
+          outcome: z.enum(['passed', 'failed', 'skipped']),
+          ms: z.number().int().min(0),
+          error: z.string().max(MAX_DETAIL_TEXT).optional(),
+        }),
+      ]),
     )
-    .max(10)
+    .max(30)
     .optional(),
   failed_step: z.string().max(64).optional(),
+  vitals: z
+    .strictObject({
+      lcp_ms: z.number().min(0).optional(),
+      cls: z.number().min(0).optional(),
+      ttfb_ms: z.number().min(0).optional(),
+    })
+    .optional(),
 });
 
 // tsc names a detail a probe reports (lib/probes/types.ts) that the wire does not carry yet.

@@ -2,6 +2,7 @@ import { setImmediate } from 'node:timers';
 import { parentPort, workerData } from 'node:worker_threads';
 import * as z from 'zod';
 import { systemClock } from '../platform/clock.ts';
+import { createBrowserRunner } from '../probes/browser-runner.ts';
 import { probeTransport } from '../probes/probe-transport.ts';
 import type { ProbeDefinition, Probed } from '../probes/types.ts';
 import { inProcessProber } from './run-probe.ts';
@@ -25,6 +26,7 @@ const settings = z
     allowPrivate: z.boolean(),
     tlsCa: z.array(z.string()).optional(),
     httpClient: z.enum(['http1', 'undici']).optional(),
+    browser: z.object({ runs: z.number().int().min(1), chromiumPath: z.string() }).optional(),
   })
   .parse(workerData);
 if (!parentPort) throw new Error('probe-thread.ts runs only as a worker thread');
@@ -34,6 +36,14 @@ const prober = inProcessProber({
   allowPrivate: settings.allowPrivate,
   ...(settings.tlsCa ? { tlsCa: settings.tlsCa } : {}),
   transport: probeTransport(settings.httpClient ?? 'http1'),
+  ...(settings.browser
+    ? {
+        browserRunner: createBrowserRunner({
+          concurrency: settings.browser.runs,
+          executablePath: settings.browser.chromiumPath,
+        }),
+      }
+    : {}),
 });
 
 let answers: ProbeAnswer[] = [];

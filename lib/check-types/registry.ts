@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import type { HttpProbeDefinition } from '../probes/types.ts';
+import { browserCheckType } from './browser/browser.ts';
 import type {
   CheckTypeDefinition,
   ConfiguredProbeJob,
@@ -34,6 +35,7 @@ export const CHECK_TYPE_DEFINITIONS = {
   domain: domainCheckType,
   grpc: grpcCheckType,
   multistep: multistepCheckType,
+  browser: browserCheckType,
 } satisfies Record<string, CheckTypeDefinition>;
 
 type Definitions = typeof CHECK_TYPE_DEFINITIONS;

@@ -17,6 +17,7 @@ import {
   transitionSchema,
 } from './records.ts';
 import { recentSchema } from './results/check-recent.ts';
+import { resultStepsSchema, resultVitalsSchema } from './results/result-step-schemas.ts';
 
 /** Response bodies of the check routes: publicCheck, publicResult and publicTransition as schemas. */
 
@@ -163,31 +164,12 @@ const resultDetailsSchema = z
       description:
         "'certificate not verified (skip_verify)': the check's tls.skip_verify accepted the certificate unverified",
     }),
-    steps: z
-      .array(
-        z.object({
-          name: z.string(),
-          outcome: z.enum(['passed', 'degraded', 'failed', 'skipped']),
-          status_code: z.number().int(),
-          error: z.string().optional().meta({ description: 'Why it failed or is degraded' }),
-          timings: z
-            .object({
-              dns_ms: z.number().int().optional(),
-              connect_ms: z.number().int().optional(),
-              tls_ms: z.number().int().optional(),
-              first_byte_ms: z.number().int().optional(),
-              total_ms: z.number().int(),
-            })
-            .optional()
-            .meta({ description: "Whole ms of each phase of the step's last hop, and of the whole step" }),
-        }),
-      )
-      .optional()
-      .meta({ description: 'multistep: each step in order; those after the first failure are skipped' }),
+    steps: resultStepsSchema,
     failed_step: z
       .string()
       .optional()
       .meta({ description: 'multistep: the name of the first step that failed' }),
+    vitals: resultVitalsSchema,
   })
   .meta({ description: "What the probe found besides the outcome; the check type's own fields" });
 

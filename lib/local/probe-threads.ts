@@ -9,6 +9,8 @@ export interface ProbeThreadsOptions {
   allowPrivate: boolean;
   tlsCa?: string[];
   httpClient?: ProbeHttpClient;
+  /** The browser runs the threads may have going at once, shared out between them, and the Chromium they start. */
+  browser?: { runs: number; chromiumPath: string };
   /** Starts one probe thread (tests wrap it); default: lib/check-types/probe-thread.ts on a worker. */
   startWorker?: (name: string, workerData: unknown) => Worker;
 }
@@ -45,6 +47,15 @@ export function startProbeThreads(options: ProbeThreadsOptions): ProbeThreads {
     allowPrivate: options.allowPrivate,
     ...(options.tlsCa ? { tlsCa: options.tlsCa } : {}),
     ...(options.httpClient ? { httpClient: options.httpClient } : {}),
+    ...(options.browser
+      ? {
+          browser: {
+            // Each thread keeps its own pool: their sum is the setting (at least one run per thread).
+            runs: Math.max(1, Math.floor(options.browser.runs / Math.max(1, options.threads))),
+            chromiumPath: options.browser.chromiumPath,
+          },
+        }
+      : {}),
   };
   const startWorker =
     options.startWorker ??

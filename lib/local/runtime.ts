@@ -14,6 +14,7 @@ import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
 import { createMemoryRateLimiter } from '../platform/rate-limiter.ts';
+import { createBrowserRunner } from '../probes/browser-runner.ts';
 import { probeTransport } from '../probes/probe-transport.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../sqlite/sqlite-table.ts';
 import { type ActionSchedule, type ActionScheduleDeps, createActionSchedule } from './action-schedule.ts';
@@ -105,6 +106,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           threads: config.probeThreads,
           allowPrivate: config.allowPrivateTargets,
           httpClient: config.probeHttpClient,
+          browser: { runs: config.browserRuns, chromiumPath: config.chromiumPath },
           ...(options.probe?.tlsCa ? { tlsCa: options.probe.tlsCa } : {}),
         })
       : undefined;
@@ -150,7 +152,19 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     config,
     rateLimiter: createMemoryRateLimiter({ clock }),
     // VIGIL_PROBE_HTTP_CLIENT picks the transport here, so only this runtime bundles undici for probes.
-    probe: { ...options.probe, transport: probeTransport(config.probeHttpClient) },
+    probe: {
+      ...options.probe,
+      transport: probeTransport(config.probeHttpClient),
+      // Browser checks run on the probe threads' runners when there are threads, else on this one.
+      ...(probeThreads
+        ? {}
+        : {
+            browser: createBrowserRunner({
+              concurrency: config.browserRuns,
+              executablePath: config.chromiumPath,
+            }),
+          }),
+    },
     ...(probeThreads ? { prober: probeThreads.prober } : {}),
     // The change pump runs the consumers in this process, so open streams hear of transitions at once.
     statusStream: { follow: 'push', ...options.statusStream },

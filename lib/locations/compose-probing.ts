@@ -18,7 +18,7 @@ export interface ProbingDeps {
   logger: Logger;
   config: Pick<Config, 'dueShards' | 'allowPrivateTargets'> & Partial<Pick<Config, 'firstProbe'>>;
   /** Probe settings: extra trusted CAs (tests), the http probes' transport (the local runtime's choice). */
-  probe?: Pick<ProbeDeps, 'tlsCa' | 'transport'>;
+  probe?: Pick<ProbeDeps, 'tlsCa' | 'transport' | 'browserRunner'>;
   /** Where probes run; default on the event loop (the local runtime may hand them to probe threads). */
   prober?: Prober;
   /** Queues a check's one-off probe (the runtime's probe queue); absent: none is queued. */

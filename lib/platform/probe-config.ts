@@ -13,6 +13,8 @@ export const probeEnv = {
   VIGIL_DUE_SHARDS: z.coerce.number().int().min(1).max(256).default(4),
   VIGIL_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(10000).default(256),
   VIGIL_PROBE_THREADS: z.coerce.number().int().min(0).max(64).default(1),
+  VIGIL_BROWSER_RUNS: z.coerce.number().int().min(1).max(32).default(2),
+  VIGIL_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
 };
 
 export interface ProbeSettings {
@@ -22,6 +24,10 @@ export interface ProbeSettings {
   workerConcurrency: number;
   /** Local runtime: threads the probes run on (0: on the event loop). */
   probeThreads: number;
+  /** Local runtime: browser checks run at once (each a child process with its own Chromium). */
+  browserRuns: number;
+  /** Local runtime: the Chromium browser checks start (Debian's by default). */
+  chromiumPath: string;
 }
 
 export function probeSettings(e: {
@@ -29,11 +35,15 @@ export function probeSettings(e: {
   VIGIL_DUE_SHARDS: number;
   VIGIL_WORKER_CONCURRENCY: number;
   VIGIL_PROBE_THREADS: number;
+  VIGIL_BROWSER_RUNS: number;
+  VIGIL_CHROMIUM_PATH: string;
 }): ProbeSettings {
   return {
     firstProbe: e.VIGIL_FIRST_PROBE,
     dueShards: e.VIGIL_DUE_SHARDS,
     workerConcurrency: e.VIGIL_WORKER_CONCURRENCY,
     probeThreads: e.VIGIL_PROBE_THREADS,
+    browserRuns: e.VIGIL_BROWSER_RUNS,
+    chromiumPath: e.VIGIL_CHROMIUM_PATH,
   };
 }

@@ -3,6 +3,7 @@ import type { HttpAssertion } from '../domain/http-assertions.ts';
 import type { HttpTransport } from '../egress/egress.ts';
 import type { Resolve } from '../egress/egress-guard.ts';
 import type { Clock } from '../platform/clock.ts';
+import type { BrowserRunner } from './browser-runner.ts';
 
 /** Per-check TLS trust (http, tls and grpc checks): an extra CA, or no verification at all. */
 export interface CheckTlsTrust {
@@ -89,6 +90,11 @@ export interface ProbeDeps {
    * local runtime may pass undici (lib/probes/probe-transport.ts), so only it bundles undici for probes.
    */
   transport?: HttpTransport;
+  /**
+   * Runs browser checks, each in a sandboxed child process (lib/probes/browser-runner.ts): the
+   * local runtime's bounded pool. Absent: browser checks fail saying no browser runs here.
+   */
+  browserRunner?: BrowserRunner;
 }
 
 /** http1: lib/egress/http1-client.ts (the default, see docs/performance.md); undici: the channels' client. */
@@ -129,13 +135,33 @@ export interface ProbeDetails {
   rdap_server?: string;
   /** http, tls, grpc with `tls.skip_verify`: the certificate was not verified (lib/probes/check-trust.ts). */
   tls_warning?: string;
-  /** multistep: each step in order (those after a failure `skipped`), and the first that failed. */
+  /** multistep, browser: each step in order (those after a failure `skipped`); multistep: the first that failed. */
   steps?: StepReport[];
   failed_step?: string;
+  /** browser: the last page's Web Vitals (each absent when the page did not report it). */
+  vitals?: BrowserVitals;
+}
+
+/** One step of a multistep or a browser run as its result shows it. */
+type StepReport = ApiStepReport | BrowserStepReport;
+
+/** One step of a browser run: its action, outcome, whole ms, and why it failed. */
+export interface BrowserStepReport {
+  action: string;
+  outcome: 'passed' | 'failed' | 'skipped';
+  ms: number;
+  error?: string;
+}
+
+/** A browser run's Web Vitals, read from the page (PerformanceObserver, navigation timing). */
+interface BrowserVitals {
+  lcp_ms?: number;
+  cls?: number;
+  ttfb_ms?: number;
 }
 
 /** One step of a multistep run as its result shows it. */
-export interface StepReport {
+export interface ApiStepReport {
   name: string;
   outcome: 'passed' | 'degraded' | 'failed' | 'skipped';
   /** The HTTP status; 0 without a response (and for a skipped step). */

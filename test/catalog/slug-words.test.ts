@@ -69,7 +69,7 @@ describe.each(runtimes)('a refused slug says the rule in words ($runtime runtime
     expect(type.body.details).toEqual([
       {
         path: 'check_type',
-        message: 'Choose one of: http, tcp, tls, dns, push, icmp, domain, grpc or multistep.',
+        message: 'Choose one of: http, tcp, tls, dns, push, icmp, domain, grpc, multistep or browser.',
       },
     ]);
     const interval = await api.request('POST', '/v1/checks', {

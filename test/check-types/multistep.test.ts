@@ -2,13 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multistepInput } from '../../lib/check-types/multistep/multistep-schema.ts';
 import { runProbe } from '../../lib/check-types/run-probe.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
-import type { ProbeDeps } from '../../lib/probes/types.ts';
+import type { ApiStepReport, ProbeDeps, ProbeOutcome } from '../../lib/probes/types.ts';
 import { type LoginApi, PASSWORD, SESSION, startLoginApi, TOKEN } from './support/login-api.ts';
 
 /** Multistep checks against a login API on 127.0.0.1: values pass between steps, secrets stay hidden, the guard holds. */
 
 const deps: ProbeDeps = { clock: systemClock, allowPrivate: true };
 let api: LoginApi;
+
+/** A multistep run's steps (a result's steps may be a browser run's too). */
+const apiSteps = (outcome: ProbeOutcome) =>
+  (outcome.details?.steps ?? []).filter((s): s is ApiStepReport => 'name' in s);
 
 beforeAll(async () => {
   api = await startLoginApi();
@@ -68,13 +72,13 @@ describe('a login flow', () => {
 
     expect(outcome.error_message).toBe('');
     expect(outcome.success).toBe(true);
-    expect(outcome.details?.steps?.map((s) => [s.name, s.outcome, s.status_code])).toEqual([
+    expect(apiSteps(outcome).map((s) => [s.name, s.outcome, s.status_code])).toEqual([
       ['login', 'passed', 200],
       ['me', 'passed', 200],
       ['orders', 'passed', 200],
       ['form', 'passed', 200],
     ]);
-    for (const step of outcome.details?.steps ?? []) {
+    for (const step of apiSteps(outcome)) {
       expect(step.timings).toMatchObject({
         connect_ms: expect.any(Number),
         first_byte_ms: expect.any(Number),

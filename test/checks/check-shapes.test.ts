@@ -37,6 +37,7 @@ describe('check shapes in the OpenAPI document', () => {
     const variants = schemas.Check.oneOf ?? schemas.Check.anyOf;
     expect(variants.map((v: { $ref: string }) => v.$ref).sort()).toEqual(
       [
+        'BrowserCheck',
         'DnsCheck',
         'DomainCheck',
         'GrpcCheck',
@@ -52,6 +53,7 @@ describe('check shapes in the OpenAPI document', () => {
       ['HttpCheck', 'http'],
       ['PushCheck', 'push'],
       ['MultistepCheck', 'multistep'],
+      ['BrowserCheck', 'browser'],
     ]) {
       expect(schemas[name as string].properties.check_type).toMatchObject({ const: type });
     }

@@ -138,7 +138,7 @@ describe('the OpenAPI document', () => {
       checkBody.oneOf.map(
         (o: { properties: { check_type: { const: string } } }) => o.properties.check_type.const,
       ),
-    ).toEqual(['http', 'tcp', 'tls', 'dns', 'push', 'icmp', 'domain', 'grpc', 'multistep']);
+    ).toEqual(['http', 'tcp', 'tls', 'dns', 'push', 'icmp', 'domain', 'grpc', 'multistep', 'browser']);
     const channelBody = doc.components.schemas.TenantChannelInput;
     expect(body('post', '/v1/notify/channels').$ref).toBe('#/components/schemas/TenantChannelInput');
     expect(channelBody.discriminator).toEqual({ propertyName: 'channel_type' });

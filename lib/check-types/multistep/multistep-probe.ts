@@ -1,7 +1,7 @@
 import { secretRedactor } from '../../domain/redaction.ts';
 import { withTrustWarning } from '../../probes/check-trust.ts';
 import { degraded, failed, passed, startTimer } from '../../probes/outcome.ts';
-import type { ProbeDeps, ProbeOutcome, StepReport } from '../../probes/types.ts';
+import type { ApiStepReport, ProbeDeps, ProbeOutcome } from '../../probes/types.ts';
 import type { MultistepProbeJob } from './multistep.ts';
 import { now, runStep } from './step-run.ts';
 import type { TemplateScope } from './templates.ts';
@@ -29,8 +29,8 @@ export async function runMultistepProbe(job: MultistepProbeJob, deps: ProbeDeps)
   const secrets = Object.values(variables)
     .filter((v) => v.secret === true)
     .map((v) => v.value);
-  const reports: StepReport[] = [];
-  let failure: { index: number; report: StepReport } | undefined;
+  const reports: ApiStepReport[] = [];
+  let failure: { index: number; report: ApiStepReport } | undefined;
   for (const [index, step] of job.steps.entries()) {
     if (failure) {
       reports.push({ name: step.name, outcome: 'skipped', status_code: 0 });

@@ -1,16 +1,21 @@
 import { REDACTED } from '../../domain/redaction.ts';
 import { ValidationError } from '../../platform/errors.ts';
-import type { MultistepConfig } from './multistep-schema.ts';
 
 /**
- * A multistep check's secret variables are written only, as http header values and gRPC metadata
+ * A multistep or browser check's secret variables are written only, as http header values and gRPC metadata
  * are: responses show `********`; an update that sends `********` back keeps the stored value as
  * long as the steps still go to the origins they went to (a stored secret is sent only where it
  * was given for).
  */
 
+/** What a config with variables holds: the variables, and steps that may name a URL. */
+interface WithVariables {
+  variables?: Record<string, { value: string; secret?: boolean | undefined }> | undefined;
+  steps: readonly { url?: string | undefined }[];
+}
+
 /** The config as shown: secret variables' values redacted. */
-export function presentSecretVariables(config: MultistepConfig): MultistepConfig {
+export function presentSecretVariables<C extends WithVariables>(config: C): C {
   if (!config.variables) return config;
   const variables = Object.fromEntries(
     Object.entries(config.variables).map(([name, v]) => [name, v.secret ? { ...v, value: REDACTED } : v]),
@@ -31,7 +36,7 @@ function origins(steps: unknown): string[] {
 /** An incoming config with each `********` secret value replaced by the stored one. */
 export function keepSecretVariables(
   incoming: Record<string, unknown>,
-  stored: MultistepConfig | undefined,
+  stored: WithVariables | undefined,
 ): Record<string, unknown> {
   const variables = incoming.variables;
   if (variables === null || typeof variables !== 'object' || Array.isArray(variables)) return incoming;

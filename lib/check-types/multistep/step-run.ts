@@ -6,7 +6,7 @@ import { evaluateAssertions } from '../../probes/assertions.ts';
 import { trustedCa } from '../../probes/check-trust.ts';
 import { describeError, startTimer } from '../../probes/outcome.ts';
 import { loadPatternEngine } from '../../probes/pattern-engine.ts';
-import type { CheckTlsTrust, ProbeDeps, StepReport, StepTimings } from '../../probes/types.ts';
+import type { ApiStepReport, CheckTlsTrust, ProbeDeps, StepTimings } from '../../probes/types.ts';
 import { extract } from './extract.ts';
 import type { MultistepStep } from './multistep-schema.ts';
 import { render, type TemplateScope } from './templates.ts';
@@ -28,7 +28,7 @@ export interface StepContext {
 
 /** A step's report, its extracted values when it passed, and the values it sent that results must not show. */
 export interface StepRun {
-  report: StepReport;
+  report: ApiStepReport;
   extracted: Record<string, string>;
   sent: string[];
 }
@@ -125,7 +125,7 @@ export async function runStep(step: MultistepStep, ctx: StepContext): Promise<St
       extracted[name] = found.value;
     }
     const slow = step.degraded_latency_ms !== undefined && latency > step.degraded_latency_ms;
-    const report: StepReport = {
+    const report: ApiStepReport = {
       name: step.name,
       outcome: slow ? 'degraded' : 'passed',
       status_code: res.status,

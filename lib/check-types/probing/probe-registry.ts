@@ -1,5 +1,6 @@
 import { runHttpProbe } from '../../probes/http-probe.ts';
 import type { ProbeDeps, ProbeOutcome } from '../../probes/types.ts';
+import { runBrowserProbe } from '../browser/browser-probe.ts';
 import { runDnsProbe } from '../dns/dns-probe.ts';
 import { runDomainProbe } from '../domain/domain-probe.ts';
 import { runGrpcProbe } from '../grpc/grpc-probe.ts';
@@ -30,4 +31,5 @@ export const CHECK_TYPE_PROBES = {
   domain: runDomainProbe,
   grpc: runGrpcProbe,
   multistep: runMultistepProbe,
+  browser: runBrowserProbe,
 } satisfies { [T in ProbedType]: ProbeOf<T> };

@@ -342,6 +342,13 @@ const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     message: /VIGIL_EGRESS_ALLOW|could not resolve/,
     why: "the SSRF guard resolves the host at create time, and keeps http:// to VIGIL_EGRESS_ALLOW (this test's resolver answers 127.0.0.1, allowed)",
   },
+  {
+    operation: '*',
+    path: /^config\.steps\.\d+\.(action|selector|url|value|text|subject|count|op)$/,
+    message:
+      /^(Start with a goto step|[a-z_]+( [a-z]+)? (takes|does not take) |wait_for takes exactly one of|assert takes a subject|Enter an absolute http)/,
+    why: "a browser step's fields by its action (and an assert's by its subject), and a first step that is a goto: one flat step shape with a refinement, which its JSON Schema does not state as alternatives (to do: a discriminated union by action)",
+  },
   ...['POST /v1/escalation-policies', 'PUT /v1/escalation-policies/{id}'].map((operation) => ({
     operation,
     path: /^steps\.\d+\.targets\.\d+\.id$/,

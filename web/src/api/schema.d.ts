@@ -2888,7 +2888,7 @@ export interface components {
             state: "up" | "degraded" | "down" | "unknown";
         };
         /** @description The fields a check returns depend on its check_type */
-        Check: components["schemas"]["HttpCheck"] | components["schemas"]["TcpCheck"] | components["schemas"]["TlsCheck"] | components["schemas"]["DnsCheck"] | components["schemas"]["PushCheck"] | components["schemas"]["IcmpCheck"] | components["schemas"]["DomainCheck"] | components["schemas"]["GrpcCheck"] | components["schemas"]["MultistepCheck"];
+        Check: components["schemas"]["HttpCheck"] | components["schemas"]["TcpCheck"] | components["schemas"]["TlsCheck"] | components["schemas"]["DnsCheck"] | components["schemas"]["PushCheck"] | components["schemas"]["IcmpCheck"] | components["schemas"]["DomainCheck"] | components["schemas"]["GrpcCheck"] | components["schemas"]["MultistepCheck"] | components["schemas"]["BrowserCheck"];
         HttpCheck: {
             /** @description chk_ + a 26-character ULID */
             id: string;
@@ -3567,6 +3567,90 @@ export interface components {
                 skip_verify?: boolean;
             } | null;
         };
+        BrowserCheck: {
+            /** @description chk_ + a 26-character ULID */
+            id: string;
+            /** @description The name given on create or update; without one, derived from the type and target on every read ("HTTP GET api.example.com/health") */
+            name: string;
+            /** @description true when no name was given and `name` is the derived one */
+            name_is_default: boolean;
+            /** @description ent_ + a 26-character ULID */
+            entity_id: string;
+            /** @description The entity's blueprint (with entity_slug: its address) */
+            blueprint_slug: string;
+            entity_slug: string;
+            /** @description The entity's name (every answer of the /v1/checks routes carries it) */
+            entity_name?: string;
+            /** @constant */
+            check_type: "browser";
+            /** @constant */
+            execution_mode: "pull";
+            interval_seconds: number;
+            failure_threshold: number;
+            enabled: boolean;
+            /** @enum {string} */
+            state: "unknown" | "up" | "down" | "degraded";
+            consecutive_failures: number;
+            /** @description Consecutive successes a down or degraded check needs to recover (1 to 10) */
+            success_threshold: number;
+            /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
+            slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
+            last_result_at: components["schemas"]["Timestamp"] | null;
+            next_run_at: components["schemas"]["Timestamp"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            recent?: components["schemas"]["CheckRecent"];
+            config: {
+                variables?: {
+                    [key: string]: {
+                        value: string;
+                        /** @description Write-only: read back as ******** and hidden in every result and error. Default false. */
+                        secret?: boolean;
+                    };
+                };
+                steps: {
+                    /** @enum {string} */
+                    action: "goto" | "click" | "fill" | "press" | "select" | "wait_for" | "assert" | "screenshot";
+                    /** @description A Playwright selector (CSS, `text=…`, `role=…`): click, fill, select, press (optional: the page), wait_for, assert text (optional: the page) and count */
+                    selector?: string;
+                    /** @description goto: an absolute http(s) URL; wait_for and assert url: a part the page URL contains. May hold {{variables.x}} */
+                    url?: string;
+                    /** @description fill: the text typed; select: the option value; press: the key ("Enter", "Control+A"). May hold {{variables.x}} */
+                    value?: string;
+                    /** @description wait_for and assert text: text the page (or the selector) shows; assert title: a part of the title */
+                    text?: string;
+                    /**
+                     * @description assert only: what it checks: text (text, selector?), title (text), url (url), count (selector, count, op?)
+                     * @enum {string}
+                     */
+                    subject?: "text" | "title" | "url" | "count";
+                    /** @description assert count: the number of elements the selector matches */
+                    count?: number;
+                    /**
+                     * @description assert count: eq (default), gte or lte
+                     * @enum {string}
+                     */
+                    op?: "eq" | "gte" | "lte";
+                    /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                    timeout_ms?: number;
+                }[];
+                /** @description The page size in CSS pixels; default 1280 x 720 */
+                viewport?: {
+                    width: number;
+                    height: number;
+                };
+            };
+            /** @description How long a probe may take (ms) */
+            timeout_ms: number;
+            /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+            degraded_latency_ms: number | null;
+        };
         HttpAssertion: {
             /** @enum {string} */
             source: "status" | "body" | "latency_ms";
@@ -3690,28 +3774,50 @@ export interface components {
                 error_code?: string;
                 /** @description 'certificate not verified (skip_verify)': the check's tls.skip_verify accepted the certificate unverified */
                 tls_warning?: string;
-                /** @description multistep: each step in order; those after the first failure are skipped */
-                steps?: {
-                    name: string;
-                    /** @enum {string} */
-                    outcome: "passed" | "degraded" | "failed" | "skipped";
-                    status_code: number;
-                    /** @description Why it failed or is degraded */
-                    error?: string;
-                    /** @description Whole ms of each phase of the step's last hop, and of the whole step */
-                    timings?: {
-                        dns_ms?: number;
-                        connect_ms?: number;
-                        tls_ms?: number;
-                        first_byte_ms?: number;
-                        total_ms: number;
-                    };
-                }[];
+                /** @description multistep, browser: each step in order; those after the first failure are skipped */
+                steps?: (components["schemas"]["ApiStepResult"] | components["schemas"]["BrowserStepResult"])[];
                 /** @description multistep: the name of the first step that failed */
                 failed_step?: string;
+                /** @description browser: the last page's Web Vitals (each absent when the page did not report it) */
+                vitals?: {
+                    /** @description Largest Contentful Paint, ms */
+                    lcp_ms?: number;
+                    /** @description Cumulative Layout Shift */
+                    cls?: number;
+                    /** @description Time to first byte of the last document, ms */
+                    ttfb_ms?: number;
+                };
             } & {
                 [key: string]: unknown;
             };
+        };
+        /** @description A multistep check's step */
+        ApiStepResult: {
+            name: string;
+            /** @enum {string} */
+            outcome: "passed" | "degraded" | "failed" | "skipped";
+            status_code: number;
+            /** @description Why it failed or is degraded */
+            error?: string;
+            /** @description Whole ms of each phase of the step's last hop, and of the whole step */
+            timings?: {
+                dns_ms?: number;
+                connect_ms?: number;
+                tls_ms?: number;
+                first_byte_ms?: number;
+                total_ms: number;
+            };
+        };
+        /** @description A browser check's step */
+        BrowserStepResult: {
+            /** @description The step's action: goto, click, fill, … */
+            action: string;
+            /** @enum {string} */
+            outcome: "passed" | "failed" | "skipped";
+            /** @description Whole ms the step took */
+            ms: number;
+            /** @description Why it failed */
+            error?: string;
         };
         Result: {
             /** @description res_ + a 26-character ULID */
@@ -3743,25 +3849,19 @@ export interface components {
                 error_code?: string;
                 /** @description 'certificate not verified (skip_verify)': the check's tls.skip_verify accepted the certificate unverified */
                 tls_warning?: string;
-                /** @description multistep: each step in order; those after the first failure are skipped */
-                steps?: {
-                    name: string;
-                    /** @enum {string} */
-                    outcome: "passed" | "degraded" | "failed" | "skipped";
-                    status_code: number;
-                    /** @description Why it failed or is degraded */
-                    error?: string;
-                    /** @description Whole ms of each phase of the step's last hop, and of the whole step */
-                    timings?: {
-                        dns_ms?: number;
-                        connect_ms?: number;
-                        tls_ms?: number;
-                        first_byte_ms?: number;
-                        total_ms: number;
-                    };
-                }[];
+                /** @description multistep, browser: each step in order; those after the first failure are skipped */
+                steps?: (components["schemas"]["ApiStepResult"] | components["schemas"]["BrowserStepResult"])[];
                 /** @description multistep: the name of the first step that failed */
                 failed_step?: string;
+                /** @description browser: the last page's Web Vitals (each absent when the page did not report it) */
+                vitals?: {
+                    /** @description Largest Contentful Paint, ms */
+                    lcp_ms?: number;
+                    /** @description Cumulative Layout Shift */
+                    cls?: number;
+                    /** @description Time to first byte of the last document, ms */
+                    ttfb_ms?: number;
+                };
             } & {
                 [key: string]: unknown;
             };
@@ -3777,6 +3877,7 @@ export interface components {
              * @constant
              */
             manual?: true;
+            pinged?: boolean;
             /**
              * @description down: failed; degraded: succeeded slower than degraded_latency_ms or inside a tls expiry threshold; inconclusive: a located slot too few locations reported to decide (neither up nor down: it moved no state)
              * @enum {string}
@@ -9860,8 +9961,8 @@ export interface operations {
                 entity_id?: string;
                 /** @description Only the checks of this blueprint's entities (its slug) */
                 blueprint?: string;
-                /** @description Only checks of this type: http, tcp, tls, dns, push, icmp, domain, grpc, multistep */
-                type?: "http" | "tcp" | "tls" | "dns" | "push" | "icmp" | "domain" | "grpc" | "multistep";
+                /** @description Only checks of this type: http, tcp, tls, dns, push, icmp, domain, grpc, multistep, browser */
+                type?: "http" | "tcp" | "tls" | "dns" | "push" | "icmp" | "domain" | "grpc" | "multistep" | "browser";
                 /** @description Only checks in this state: up, down, degraded, unknown */
                 state?: "up" | "down" | "degraded" | "unknown";
                 /** @description Only checks whose name or entity's name contains this text (any case) */
@@ -10601,6 +10702,93 @@ export interface operations {
                             /** @description This step passing slower than this (ms) makes the result degraded */
                             degraded_latency_ms?: number;
                         }[];
+                    };
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "browser";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
+                    /**
+                     * @description Only http checks have a method; browser checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; browser checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; browser checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; browser checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /** @description Only http checks expect statuses; browser checks leave it out */
+                    expected_statuses?: null;
+                    /**
+                     * @description Only http checks read a body; browser checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    /** @description Only http checks assert; browser checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
+                    tls?: null;
+                    interval_seconds?: number;
+                    timeout_ms?: number;
+                    failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
+                    slo_target?: number | null;
+                    enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
+                    /** @description Only http checks have a target URL; browser checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "pull";
+                    config: {
+                        variables?: {
+                            [key: string]: {
+                                value: string;
+                                /** @description Write-only: read back as ******** and hidden in every result and error. Default false. */
+                                secret?: boolean;
+                            };
+                        };
+                        steps: {
+                            /** @enum {string} */
+                            action: "goto" | "click" | "fill" | "press" | "select" | "wait_for" | "assert" | "screenshot";
+                            /** @description A Playwright selector (CSS, `text=…`, `role=…`): click, fill, select, press (optional: the page), wait_for, assert text (optional: the page) and count */
+                            selector?: string;
+                            /** @description goto: an absolute http(s) URL; wait_for and assert url: a part the page URL contains. May hold {{variables.x}} */
+                            url?: string;
+                            /** @description fill: the text typed; select: the option value; press: the key ("Enter", "Control+A"). May hold {{variables.x}} */
+                            value?: string;
+                            /** @description wait_for and assert text: text the page (or the selector) shows; assert title: a part of the title */
+                            text?: string;
+                            /**
+                             * @description assert only: what it checks: text (text, selector?), title (text), url (url), count (selector, count, op?)
+                             * @enum {string}
+                             */
+                            subject?: "text" | "title" | "url" | "count";
+                            /** @description assert count: the number of elements the selector matches */
+                            count?: number;
+                            /**
+                             * @description assert count: eq (default), gte or lte
+                             * @enum {string}
+                             */
+                            op?: "eq" | "gte" | "lte";
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        }[];
+                        /** @description The page size in CSS pixels; default 1280 x 720 */
+                        viewport?: {
+                            width: number;
+                            height: number;
+                        };
                     };
                 };
             };
@@ -11353,6 +11541,93 @@ export interface operations {
                             /** @description This step passing slower than this (ms) makes the result degraded */
                             degraded_latency_ms?: number;
                         }[];
+                    };
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "browser";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
+                    /**
+                     * @description Only http checks have a method; browser checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; browser checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; browser checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; browser checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /** @description Only http checks expect statuses; browser checks leave it out */
+                    expected_statuses?: null;
+                    /**
+                     * @description Only http checks read a body; browser checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    /** @description Only http checks assert; browser checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
+                    tls?: null;
+                    interval_seconds?: number;
+                    timeout_ms?: number;
+                    failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
+                    slo_target?: number | null;
+                    enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
+                    /** @description Only http checks have a target URL; browser checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "pull";
+                    config: {
+                        variables?: {
+                            [key: string]: {
+                                value: string;
+                                /** @description Write-only: read back as ******** and hidden in every result and error. Default false. */
+                                secret?: boolean;
+                            };
+                        };
+                        steps: {
+                            /** @enum {string} */
+                            action: "goto" | "click" | "fill" | "press" | "select" | "wait_for" | "assert" | "screenshot";
+                            /** @description A Playwright selector (CSS, `text=…`, `role=…`): click, fill, select, press (optional: the page), wait_for, assert text (optional: the page) and count */
+                            selector?: string;
+                            /** @description goto: an absolute http(s) URL; wait_for and assert url: a part the page URL contains. May hold {{variables.x}} */
+                            url?: string;
+                            /** @description fill: the text typed; select: the option value; press: the key ("Enter", "Control+A"). May hold {{variables.x}} */
+                            value?: string;
+                            /** @description wait_for and assert text: text the page (or the selector) shows; assert title: a part of the title */
+                            text?: string;
+                            /**
+                             * @description assert only: what it checks: text (text, selector?), title (text), url (url), count (selector, count, op?)
+                             * @enum {string}
+                             */
+                            subject?: "text" | "title" | "url" | "count";
+                            /** @description assert count: the number of elements the selector matches */
+                            count?: number;
+                            /**
+                             * @description assert count: eq (default), gte or lte
+                             * @enum {string}
+                             */
+                            op?: "eq" | "gte" | "lte";
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        }[];
+                        /** @description The page size in CSS pixels; default 1280 x 720 */
+                        viewport?: {
+                            width: number;
+                            height: number;
+                        };
                     };
                 };
             };
@@ -12293,7 +12568,7 @@ export interface operations {
                                 /** @description chk_ + a 26-character ULID */
                                 id: string;
                                 /** @enum {string} */
-                                check_type: "http" | "tcp" | "tls" | "dns" | "push" | "icmp" | "domain" | "grpc" | "multistep";
+                                check_type: "http" | "tcp" | "tls" | "dns" | "push" | "icmp" | "domain" | "grpc" | "multistep" | "browser";
                                 /** @enum {string} */
                                 state: "unknown" | "up" | "down" | "degraded";
                             }[];
@@ -24551,6 +24826,39 @@ export interface operations {
                                     timeout_ms?: number;
                                     degraded_latency_ms?: number;
                                 }[];
+                            } | {
+                                /** @constant */
+                                check_type: "browser";
+                                timeout_ms: number;
+                                degraded_latency_ms?: number;
+                                tls?: {
+                                    ca_pem?: string;
+                                    skip_verify?: boolean;
+                                };
+                                variables?: {
+                                    [key: string]: {
+                                        value: string;
+                                        secret?: boolean;
+                                    };
+                                };
+                                steps: {
+                                    /** @enum {string} */
+                                    action: "goto" | "click" | "fill" | "press" | "select" | "wait_for" | "assert" | "screenshot";
+                                    selector?: string;
+                                    url?: string;
+                                    value?: string;
+                                    text?: string;
+                                    /** @enum {string} */
+                                    subject?: "text" | "title" | "url" | "count";
+                                    count?: number;
+                                    /** @enum {string} */
+                                    op?: "eq" | "gte" | "lte";
+                                    timeout_ms?: number;
+                                }[];
+                                viewport?: {
+                                    width: number;
+                                    height: number;
+                                };
                             };
                         }[];
                     };
@@ -24650,7 +24958,7 @@ export interface operations {
                             expires_at?: string;
                             rdap_server?: string;
                             tls_warning?: string;
-                            steps?: {
+                            steps?: ({
                                 name: string;
                                 /** @enum {string} */
                                 outcome: "passed" | "degraded" | "failed" | "skipped";
@@ -24663,8 +24971,19 @@ export interface operations {
                                     first_byte_ms?: number;
                                     total_ms: number;
                                 };
-                            }[];
+                            } | {
+                                action: string;
+                                /** @enum {string} */
+                                outcome: "passed" | "failed" | "skipped";
+                                ms: number;
+                                error?: string;
+                            })[];
                             failed_step?: string;
+                            vitals?: {
+                                lcp_ms?: number;
+                                cls?: number;
+                                ttfb_ms?: number;
+                            };
                         };
                     };
                 }[];
@@ -28631,6 +28950,335 @@ export interface operations {
                                 template?: components["schemas"]["MessageTemplate"];
                             }))[];
                         };
+                    } | {
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "browser";
+                        /**
+                         * @description A successful probe slower than this (ms) makes the check degraded; null: never
+                         * @default null
+                         */
+                        degraded_latency_ms?: number | null;
+                        /** @default 60 */
+                        interval_seconds?: number;
+                        /** @default 5000 */
+                        timeout_ms?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: string[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /**
+                         * @default pull
+                         * @constant
+                         */
+                        execution_mode?: "pull";
+                        config: {
+                            variables?: {
+                                [key: string]: {
+                                    value: string;
+                                    /** @description Write-only: read back as ******** and hidden in every result and error. Default false. */
+                                    secret?: boolean;
+                                };
+                            };
+                            steps: {
+                                /** @enum {string} */
+                                action: "goto" | "click" | "fill" | "press" | "select" | "wait_for" | "assert" | "screenshot";
+                                /** @description A Playwright selector (CSS, `text=…`, `role=…`): click, fill, select, press (optional: the page), wait_for, assert text (optional: the page) and count */
+                                selector?: string;
+                                /** @description goto: an absolute http(s) URL; wait_for and assert url: a part the page URL contains. May hold {{variables.x}} */
+                                url?: string;
+                                /** @description fill: the text typed; select: the option value; press: the key ("Enter", "Control+A"). May hold {{variables.x}} */
+                                value?: string;
+                                /** @description wait_for and assert text: text the page (or the selector) shows; assert title: a part of the title */
+                                text?: string;
+                                /**
+                                 * @description assert only: what it checks: text (text, selector?), title (text), url (url), count (selector, count, op?)
+                                 * @enum {string}
+                                 */
+                                subject?: "text" | "title" | "url" | "count";
+                                /** @description assert count: the number of elements the selector matches */
+                                count?: number;
+                                /**
+                                 * @description assert count: eq (default), gte or lte
+                                 * @enum {string}
+                                 */
+                                op?: "eq" | "gte" | "lte";
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            }[];
+                            /** @description The page size in CSS pixels; default 1280 x 720 */
+                            viewport?: {
+                                width: number;
+                                height: number;
+                            };
+                        };
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
+                                    region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
+                                    priorities?: {
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    app_token: string;
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
                     })[];
                     maintenance?: {
                         name: string;
@@ -32037,6 +32685,335 @@ export interface operations {
                                 /** @description This step passing slower than this (ms) makes the result degraded */
                                 degraded_latency_ms?: number;
                             }[];
+                        };
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
+                                    region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
+                                    priorities?: {
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    app_token: string;
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    } | {
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "browser";
+                        /**
+                         * @description A successful probe slower than this (ms) makes the check degraded; null: never
+                         * @default null
+                         */
+                        degraded_latency_ms?: number | null;
+                        /** @default 60 */
+                        interval_seconds?: number;
+                        /** @default 5000 */
+                        timeout_ms?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: string[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /**
+                         * @default pull
+                         * @constant
+                         */
+                        execution_mode?: "pull";
+                        config: {
+                            variables?: {
+                                [key: string]: {
+                                    value: string;
+                                    /** @description Write-only: read back as ******** and hidden in every result and error. Default false. */
+                                    secret?: boolean;
+                                };
+                            };
+                            steps: {
+                                /** @enum {string} */
+                                action: "goto" | "click" | "fill" | "press" | "select" | "wait_for" | "assert" | "screenshot";
+                                /** @description A Playwright selector (CSS, `text=…`, `role=…`): click, fill, select, press (optional: the page), wait_for, assert text (optional: the page) and count */
+                                selector?: string;
+                                /** @description goto: an absolute http(s) URL; wait_for and assert url: a part the page URL contains. May hold {{variables.x}} */
+                                url?: string;
+                                /** @description fill: the text typed; select: the option value; press: the key ("Enter", "Control+A"). May hold {{variables.x}} */
+                                value?: string;
+                                /** @description wait_for and assert text: text the page (or the selector) shows; assert title: a part of the title */
+                                text?: string;
+                                /**
+                                 * @description assert only: what it checks: text (text, selector?), title (text), url (url), count (selector, count, op?)
+                                 * @enum {string}
+                                 */
+                                subject?: "text" | "title" | "url" | "count";
+                                /** @description assert count: the number of elements the selector matches */
+                                count?: number;
+                                /**
+                                 * @description assert count: eq (default), gte or lte
+                                 * @enum {string}
+                                 */
+                                op?: "eq" | "gte" | "lte";
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            }[];
+                            /** @description The page size in CSS pixels; default 1280 x 720 */
+                            viewport?: {
+                                width: number;
+                                height: number;
+                            };
                         };
                         /**
                          * @description The check’s notification policy; absent: the defaults, no channels

@@ -1,6 +1,7 @@
 import type { Schemas } from '../api/client';
 
 type StepReport = NonNullable<NonNullable<Schemas['Result']['details']>['steps']>[number];
+type ApiStep = Schemas['ApiStepResult'];
 
 /** The state colour of a step's outcome (a skipped step did not run: unknown). */
 const STEP_CLASS: Record<StepReport['outcome'], string> = {
@@ -11,7 +12,7 @@ const STEP_CLASS: Record<StepReport['outcome'], string> = {
 };
 
 /** "dns 1 · connect 2 · tls 5 · first byte 40 · total 48 ms": the phases a step's last hop went through. */
-function timingsText(timings: StepReport['timings']): string {
+function timingsText(timings: ApiStep['timings']): string {
   if (!timings) return '';
   const phases: [string, number | undefined][] = [
     ['dns', timings.dns_ms],
@@ -23,7 +24,17 @@ function timingsText(timings: StepReport['timings']): string {
   return [...taken, `total ${timings.total_ms} ms`].join(' · ');
 }
 
-/** A multistep result's steps, in order: each one's outcome, status, timings and error (the first failure marked). */
+/** A step's label: a multistep step's name, or a browser step's number and action ("2. click"). */
+const stepLabel = (s: StepReport, index: number) => ('name' in s ? s.name : `${index + 1}. ${s.action}`);
+
+/** What a step's line shows after its outcome: status and phases (multistep), or its ms (browser). */
+function stepFacts(s: StepReport): string {
+  if (!('name' in s)) return s.outcome === 'skipped' ? '' : ` ${s.ms} ms`;
+  const timings = s.timings ? ` ${timingsText(s.timings)}` : '';
+  return `${s.status_code ? ` ${s.status_code}` : ''}${timings}`;
+}
+
+/** A multistep or browser result's steps, in order: each one's outcome, status, timings and error (the first failure marked). */
 export function StepResults({
   steps,
   failed,
@@ -40,11 +51,11 @@ export function StepResults({
         {steps.length} steps{failed ? `, failed at "${failed}"` : ''}
       </summary>
       <ol aria-label="Steps">
-        {steps.map((s) => (
-          <li key={s.name}>
-            <strong>{s.name}</strong> <span className={`badge ${STEP_CLASS[s.outcome]}`}>{s.outcome}</span>
-            {s.status_code ? ` ${s.status_code}` : ''}
-            {s.timings ? <span className="muted"> {timingsText(s.timings)}</span> : null}
+        {steps.map((s, index) => (
+          <li key={stepLabel(s, index)}>
+            <strong>{stepLabel(s, index)}</strong>{' '}
+            <span className={`badge ${STEP_CLASS[s.outcome]}`}>{s.outcome}</span>
+            <span className="muted">{stepFacts(s)}</span>
             {s.error ? <div>{s.error}</div> : null}
           </li>
         ))}

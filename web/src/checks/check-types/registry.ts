@@ -1,4 +1,5 @@
 import type { Schemas } from '../../api/client';
+import { browserForm } from './browser';
 import { dnsForm } from './dns';
 import { domainForm } from './domain';
 import type { CheckType, CheckTypeForm } from './form';
@@ -24,6 +25,7 @@ const CHECK_TYPE_FORMS = {
   domain: domainForm,
   grpc: grpcForm,
   multistep: multistepForm,
+  browser: browserForm,
 } satisfies { [T in CheckType]: CheckTypeForm<T> };
 
 export const CHECK_TYPES = Object.keys(CHECK_TYPE_FORMS) as CheckType[];

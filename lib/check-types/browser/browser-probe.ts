@@ -1,0 +1,70 @@
+import { secretRedactor } from '../../domain/redaction.ts';
+import type { BrowserRunAnswer } from '../../probes/browser-wire.ts';
+import { failed, passed, startTimer } from '../../probes/outcome.ts';
+import type { BrowserStepReport, ProbeDeps, ProbeOutcome } from '../../probes/types.ts';
+import { render } from '../multistep/templates.ts';
+import type { BrowserProbeJob } from './browser.ts';
+
+/** The longest a browser run's steps may take together, whatever the check's timeout_ms says. */
+const MAX_RUN_MS = 60_000;
+
+/** The step fields that may hold `{{variables.x}}`. */
+const TEMPLATED = ['selector', 'url', 'value', 'text'] as const;
+
+/** A step's error as stored: at most 500 characters (a result holds up to 30 steps). */
+const bounded = (text: string) => (text.length > 500 ? `${text.slice(0, 499)}…` : text);
+
+/**
+ * Runs a browser check in the runtime's browser runner (a sandboxed child process per run, every
+ * request through the SSRF guard: lib/probes/browser-runner.ts) with its references filled from
+ * its variables. Up when every step passes; the first failure ends the run (later steps
+ * `skipped`). Secret values never reach the result: every error is redacted here. Never throws.
+ */
+export async function runBrowserProbe(job: BrowserProbeJob, deps: ProbeDeps): Promise<ProbeOutcome> {
+  const elapsed = startTimer();
+  const variables = job.variables ?? {};
+  const scope = {
+    variables: Object.fromEntries(Object.entries(variables).map(([name, v]) => [name, v.value])),
+    steps: {},
+  };
+  const redact = secretRedactor(
+    Object.values(variables)
+      .filter((v) => v.secret === true && v.value !== '')
+      .map((v) => v.value),
+  );
+  if (!deps.browserRunner)
+    return failed('browser checks are not run here: this runtime has no browser runner', 0);
+  let answer: BrowserRunAnswer;
+  try {
+    const steps = job.steps.map((step) => {
+      const filled = { ...step };
+      for (const field of TEMPLATED) {
+        const text = step[field];
+        if (text !== undefined) filled[field] = render(text, scope);
+      }
+      return filled;
+    });
+    answer = await deps.browserRunner({
+      steps,
+      ...(job.viewport ? { viewport: job.viewport } : {}),
+      timeoutMs: Math.min(job.timeout_ms, MAX_RUN_MS),
+      allowPrivate: deps.allowPrivate,
+    });
+  } catch (err) {
+    return failed(redact(err instanceof Error ? err.message : String(err)), elapsed());
+  }
+  const steps: BrowserStepReport[] = answer.steps.map((s) =>
+    s.error === undefined ? s : { ...s, error: bounded(redact(s.error)) },
+  );
+  const details = { steps, vitals: answer.vitals };
+  const index = steps.findIndex((s) => s.outcome === 'failed');
+  const failure = steps[index];
+  if (failure)
+    return failed(
+      `step ${index + 1} (${failure.action}): ${failure.error ?? 'failed'}`,
+      elapsed(),
+      0,
+      details,
+    );
+  return passed(elapsed(), 0, details);
+}

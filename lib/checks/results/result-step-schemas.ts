@@ -1,0 +1,55 @@
+import * as z from 'zod';
+
+/**
+ * What a scripted check's result adds to its details (lib/checks/responses.ts): each step of a
+ * multistep or browser run, and a browser run's Web Vitals.
+ */
+
+export const resultStepsSchema = z
+  .array(
+    z.union([
+      z
+        .object({
+          name: z.string(),
+          outcome: z.enum(['passed', 'degraded', 'failed', 'skipped']),
+          status_code: z.number().int(),
+          error: z.string().optional().meta({ description: 'Why it failed or is degraded' }),
+          timings: z
+            .object({
+              dns_ms: z.number().int().optional(),
+              connect_ms: z.number().int().optional(),
+              tls_ms: z.number().int().optional(),
+              first_byte_ms: z.number().int().optional(),
+              total_ms: z.number().int(),
+            })
+            .optional()
+            .meta({
+              description: "Whole ms of each phase of the step's last hop, and of the whole step",
+            }),
+        })
+        .meta({ id: 'ApiStepResult', description: "A multistep check's step" }),
+      z
+        .object({
+          action: z.string().meta({ description: "The step's action: goto, click, fill, …" }),
+          outcome: z.enum(['passed', 'failed', 'skipped']),
+          ms: z.number().int().meta({ description: 'Whole ms the step took' }),
+          error: z.string().optional().meta({ description: 'Why it failed' }),
+        })
+        .meta({ id: 'BrowserStepResult', description: "A browser check's step" }),
+    ]),
+  )
+  .optional()
+  .meta({
+    description: 'multistep, browser: each step in order; those after the first failure are skipped',
+  });
+
+export const resultVitalsSchema = z
+  .object({
+    lcp_ms: z.number().optional().meta({ description: 'Largest Contentful Paint, ms' }),
+    cls: z.number().optional().meta({ description: 'Cumulative Layout Shift' }),
+    ttfb_ms: z.number().optional().meta({ description: 'Time to first byte of the last document, ms' }),
+  })
+  .optional()
+  .meta({
+    description: "browser: the last page's Web Vitals (each absent when the page did not report it)",
+  });

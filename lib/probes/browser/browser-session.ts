@@ -1,0 +1,172 @@
+import { performance } from 'node:perf_hooks';
+import { chromium, type Page } from 'playwright-core';
+import { bareHost } from '../../egress/egress-guard.ts';
+import type { BrowserRunAnswer, RunRequest } from '../browser-wire.ts';
+import { type Refusal, startGuardedProxy } from './guarded-proxy.ts';
+import { runPageStep } from './page-steps.ts';
+
+/**
+ * A browser check's run, inside the runner's child process (./browser-child.ts): the guarded
+ * proxy, then Chromium headless sending everything through it (loopback included), then the steps
+ * in order until the first failure (the rest `skipped`), then the last page's Web Vitals.
+ */
+
+/** A step's budget when it names none. */
+const STEP_TIMEOUT_MS = 10_000;
+/** A screenshot larger than this is left out (a result keeps a bounded size). */
+const MAX_SCREENSHOT_BYTES = 512 * 1024;
+
+/** Chromium's switches: every request through the proxy, no path around it (WebRTC, QUIC, prefetch). */
+const chromiumArgs = (proxy: string) => [
+  `--proxy-server=${proxy}`,
+  '--proxy-bypass-list=<-loopback>',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--disable-quic',
+  '--dns-prefetch-disable',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-domain-reliability',
+  '--disable-sync',
+  '--no-pings',
+  '--disable-dev-shm-usage',
+  '--renderer-process-limit=1',
+  '--js-flags=--max-old-space-size=256',
+];
+
+/** Records LCP and CLS as the page reports them (run in each page before its scripts). */
+const VITALS_SCRIPT = `(() => {
+  const v = { cls: 0 };
+  Object.defineProperty(window, '__vigilVitals', { value: v });
+  try { new PerformanceObserver((l) => { for (const e of l.getEntries()) v.lcp = e.startTime; })
+    .observe({ type: 'largest-contentful-paint', buffered: true }); } catch {}
+  try { new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) v.cls += e.value; })
+    .observe({ type: 'layout-shift', buffered: true }); } catch {}
+})()`;
+const READ_VITALS = `(() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const v = window.__vigilVitals || {};
+  return { lcp: v.lcp, cls: v.cls, ttfb: nav ? nav.responseStart : undefined };
+})()`;
+
+/** A URL's host as the proxy names it: lower case, an IPv6 address without its brackets. */
+function hostOf(url: string): string {
+  try {
+    return bareHost(new URL(url).hostname).toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+
+async function readVitals(page: Page): Promise<BrowserRunAnswer['vitals']> {
+  try {
+    const raw = (await page.evaluate(READ_VITALS)) as { lcp?: unknown; cls?: unknown; ttfb?: unknown };
+    const num = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+    const lcp = num(raw.lcp);
+    const cls = num(raw.cls);
+    const ttfb = num(raw.ttfb);
+    return {
+      ...(lcp !== undefined ? { lcp_ms: Math.round(lcp) } : {}),
+      ...(cls !== undefined ? { cls: Math.round(cls * 1000) / 1000 } : {}),
+      ...(ttfb !== undefined && ttfb > 0 ? { ttfb_ms: Math.round(ttfb) } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+async function screenshot(page: Page): Promise<string | undefined> {
+  try {
+    const jpeg = await page.screenshot({ type: 'jpeg', quality: 60, timeout: 5000 });
+    return jpeg.length <= MAX_SCREENSHOT_BYTES ? jpeg.toString('base64') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs the request's steps; never throws (a failure is a failed step). */
+export async function runBrowserSession(request: RunRequest): Promise<BrowserRunAnswer> {
+  const proxy = await startGuardedProxy({ allowPrivate: request.allowPrivate });
+  const steps: BrowserRunAnswer['steps'] = [];
+  const screenshots: BrowserRunAnswer['screenshots'] = [];
+  let vitals: BrowserRunAnswer['vitals'] = {};
+  const browser = await chromium.launch({
+    executablePath: request.executablePath,
+    args: chromiumArgs(proxy.url),
+    timeout: 15_000,
+  });
+  try {
+    const context = await browser.newContext({
+      viewport: request.viewport ?? { width: 1280, height: 720 },
+      serviceWorkers: 'block',
+    });
+    await context.addInitScript(VITALS_SCRIPT);
+    const page = await context.newPage();
+    // The hosts the page asked for (documents, subresources, redirects, websockets): a refusal of
+    // one of them is the page's; Chromium's own traffic (updates) is refused without failing a step.
+    const asked = new Set<string>();
+    page.on('request', (r) => asked.add(hostOf(r.url())));
+    page.on('websocket', (ws) => asked.add(hostOf(ws.url())));
+    // The page's events and the proxy's refusals arrive apart: a refusal waits until its host is
+    // known to be the page's (a round trip to the page first, so the events before it are in).
+    const pending: Refusal[] = [];
+    const refusal = async () => {
+      await page.evaluate('0').catch(() => undefined);
+      pending.push(...proxy.takeRefusals());
+      const index = pending.findIndex((r) => asked.has(bareHost(r.host).toLowerCase()));
+      return index < 0 ? undefined : pending.splice(index, 1)[0];
+    };
+    const deadline = performance.now() + request.timeoutMs;
+    let failed = false;
+    for (const [index, step] of request.steps.entries()) {
+      if (failed) {
+        steps.push({ action: step.action, outcome: 'skipped', ms: 0 });
+        continue;
+      }
+      const started = performance.now();
+      const left = Math.floor(deadline - started);
+      let error: string | undefined;
+      if (left <= 0) error = `the check's timeout_ms of ${request.timeoutMs} ms ran out before this step`;
+      else {
+        const own = step.timeout_ms ?? STEP_TIMEOUT_MS;
+        try {
+          await runPageStep(page, step, Math.min(own, left));
+        } catch (err) {
+          error =
+            left <= own && performance.now() >= deadline - 5
+              ? `the check's timeout_ms of ${request.timeoutMs} ms ran out during this step`
+              : firstLine(err);
+        }
+      }
+      // A request the guard refused fails the step that made it, whatever the page made of the 403.
+      const refused = await refusal();
+      if (refused) error = `the SSRF guard refused ${refused.host}: ${refused.reason}`;
+      const ms = Math.max(0, Math.round(performance.now() - started));
+      if (error !== undefined || step.action === 'screenshot') {
+        const shot = await screenshot(page);
+        if (shot) screenshots.push({ step: index, jpeg: shot });
+      }
+      steps.push({
+        action: step.action,
+        outcome: error === undefined ? 'passed' : 'failed',
+        ms,
+        ...(error ? { error } : {}),
+      });
+      failed = error !== undefined;
+    }
+    vitals = await readVitals(page);
+    // A request the page made after its last step (a late fetch) fails that step too.
+    const late = await refusal();
+    const last = steps.findLast((s) => s.outcome !== 'skipped');
+    if (late && last && last.outcome === 'passed') {
+      last.outcome = 'failed';
+      last.error = `the SSRF guard refused ${late.host}: ${late.reason}`;
+    }
+  } finally {
+    await browser.close().catch(() => undefined);
+    await proxy.close();
+  }
+  return { steps, vitals, screenshots };
+}
