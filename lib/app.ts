@@ -35,7 +35,6 @@ import { composeMcp } from './mcp/compose.ts';
 import type { LegacyStreamSettings } from './mcp/legacy-sse.ts';
 import { createMcpRelay } from './mcp/relay.ts';
 import { mcpRoutes } from './mcp/routes.ts';
-import { createMcpSessions } from './mcp/sessions/sessions.ts';
 import { composeNotifications } from './notify/compose.ts';
 import type { EmailTransport } from './notify/email-transport.ts';
 import type { NotifyJob } from './notify/jobs.ts';
@@ -315,7 +314,7 @@ export function createApp(deps: CoreDeps) {
     ...mcpRoutes({
       tools: mcp.tools,
       relay: createMcpRelay({ table: deps.table, clock: deps.clock }),
-      sessions: createMcpSessions({ table: deps.table, clock: deps.clock }),
+      table: deps.table,
       slots: streamSlots,
       resources: mcpResources,
       follow: status.follow,

@@ -7,6 +7,7 @@ import type { PublicRoute, RouteContext } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { FollowTransitions } from '../status/stream-follow.ts';
+import type { Table } from '../store/table.ts';
 import type { StreamSlots } from '../streams/stream-slots.ts';
 import {
   DEFAULT_LEGACY_STREAM,
@@ -27,13 +28,13 @@ import type { McpRelay } from './relay.ts';
 import { createListenEndpoint } from './resources/listen.ts';
 import type { ResourceDeps } from './resources/reader.ts';
 import { createSessionStream } from './sessions/session-stream.ts';
-import { type McpSessions, sessionNotFound } from './sessions/sessions.ts';
+import { createMcpSessions, sessionNotFound } from './sessions/sessions.ts';
 
 export interface McpRouteDeps {
   tools: McpCatalog;
   relay: McpRelay;
-  /** The 2025-era Streamable HTTP sessions (lib/mcp/sessions). */
-  sessions: McpSessions;
+  /** Where the 2025-era Streamable HTTP sessions are kept (lib/mcp/sessions). */
+  table: Table;
   /** Caps on open legacy SSE, subscriptions/listen and session streams per key and per tenant. */
   slots: StreamSlots;
   /** What vigil:// resources read through (lib/mcp/resources/reader.ts). */
@@ -73,6 +74,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
     settings: { ...DEFAULT_LEGACY_STREAM, ...deps.legacy },
   };
   const hosts = hostPolicyOf(deps.hosts);
+  const sessions = createMcpSessions({ table: deps.table, clock: deps.clock });
   const streamable = createStreamableEndpoint(deps.tools, legacy.logger, {
     resources: deps.resources,
     // A listen stream lasts as long as a legacy SSE stream may (a Lambda's timeout in the cloud).
@@ -85,11 +87,11 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
       maxDurationMs: legacy.settings.maxDurationMs,
       logger: legacy.logger,
     }),
-    sessions: deps.sessions,
+    sessions,
   });
   // A session's stream lasts as long as a legacy SSE stream may, and looks at its session as often as it keeps alive.
   const sessionStream = createSessionStream({
-    sessions: deps.sessions,
+    sessions,
     follow: deps.follow,
     slots: deps.slots,
     maxDurationMs: legacy.settings.maxDurationMs,
@@ -268,7 +270,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
         const sessionId = ctx.headers['mcp-session-id'];
         if (sessionId === undefined)
           return jsonRpcErrorResponse(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-        if (!(await deps.sessions.close(caller, sessionId))) return sessionNotFound();
+        if (!(await sessions.close(caller, sessionId))) return sessionNotFound();
         return new Response(null, { status: 204 });
       },
     }),

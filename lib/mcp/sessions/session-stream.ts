@@ -28,7 +28,7 @@ export interface SessionStreamDeps {
 const RECONNECT_MS = 2000;
 
 /** The URIs a transition tells to a session subscribed to `subscriptions`. */
-export function updatedUris(t: TransitionRecord, subscriptions: SessionSubscription[]): string[] {
+function updatedUris(t: TransitionRecord, subscriptions: SessionSubscription[]): string[] {
   const entity =
     t.blueprint_slug !== undefined && t.entity_slug !== undefined
       ? resourceUri({ kind: 'entity', blueprint: t.blueprint_slug, slug: t.entity_slug })

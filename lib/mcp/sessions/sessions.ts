@@ -4,7 +4,6 @@ import type { Principal } from '../../domain/principal.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
-import { jsonRpcErrorResponse } from '../legacy-sse.ts';
 import {
   getHttpSession,
   type HttpSessionRecord,
@@ -16,7 +15,7 @@ import {
 } from './session-items.ts';
 
 /** A session unused this long expires (each use moves its expiry later). */
-export const SESSION_IDLE_SECONDS = 3600;
+const SESSION_IDLE_SECONDS = 3600;
 /** At most this many resources subscribed on one session (as on one `subscriptions/listen` stream). */
 export const MAX_SESSION_SUBSCRIPTIONS = 100;
 /** Tries of a subscription change that meets another's (two POSTs of one session at once). */
@@ -181,5 +180,9 @@ export type McpSessions = ReturnType<typeof createMcpSessions>;
 
 /** The transport spec's answer to a request of an unknown, ended or another caller's session: the client initializes again. */
 export function sessionNotFound(): Response {
-  return jsonRpcErrorResponse(404, -32001, 'Session not found: send initialize again');
+  const error = { code: -32001, message: 'Session not found: send initialize again' };
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error, id: null }), {
+    status: 404,
+    headers: { 'content-type': 'application/json' },
+  });
 }
