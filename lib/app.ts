@@ -326,6 +326,7 @@ export function createApp(deps: CoreDeps) {
     ...mcpRoutes({
       tools: mcp.tools,
       relay: createMcpRelay({ table: deps.table, clock: deps.clock }),
+      table: deps.table,
       slots: streamSlots,
       resources: mcpResources,
       follow: status.follow,

@@ -52,6 +52,8 @@ export interface CallContext {
 export interface PromptCatalog {
   list(caller: Principal): Promise<Prompt[]>;
   get(caller: Principal, name: string, args: Record<string, string>): Promise<GetPromptResult>;
+  /** The same prompts scoped by other tools (a connection narrowed to some skills lists fewer). */
+  over(tools: Pick<ToolCatalog, 'list'>): PromptCatalog;
 }
 
 /**

@@ -1,14 +1,13 @@
 import * as z from 'zod';
 import type { Principal } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
-import { browserRefusal, type HostPolicy, hostPolicyOf } from '../http/origin-policy.ts';
-import { publicOrigin, resourceMetadataUrl } from '../http/public-origin.ts';
+import { hostPolicyOf } from '../http/origin-policy.ts';
 import { webRequest } from '../http/stream-web.ts';
 import type { PublicRoute, RouteContext } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
-import { UnauthorizedError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { FollowTransitions } from '../status/stream-follow.ts';
+import type { Table } from '../store/table.ts';
 import type { StreamSlots } from '../streams/stream-slots.ts';
 import {
   DEFAULT_LEGACY_STREAM,
@@ -20,6 +19,7 @@ import {
   parseMessages,
 } from './legacy-sse.ts';
 import type { McpCatalog } from './ports.ts';
+import { callerOf, rpcAuthErrors } from './protocol/caller.ts';
 import { connectionContext, connectionQuery } from './protocol/connection.ts';
 import { createMcpServer } from './protocol/server.ts';
 import { createStreamableEndpoint } from './protocol/streamable.ts';
@@ -27,11 +27,15 @@ import { jsonRpcErrorBody, mcpRequestBody, mcpResponseBody } from './protocol/wi
 import type { McpRelay } from './relay.ts';
 import { createListenEndpoint } from './resources/listen.ts';
 import type { ResourceDeps } from './resources/reader.ts';
+import { createSessionStream } from './sessions/session-stream.ts';
+import { createMcpSessions, sessionNotFound } from './sessions/sessions.ts';
 
 export interface McpRouteDeps {
   tools: McpCatalog;
   relay: McpRelay;
-  /** Caps on open legacy SSE and subscriptions/listen streams per key and per tenant. */
+  /** Where the 2025-era Streamable HTTP sessions are kept (lib/mcp/sessions). */
+  table: Table;
+  /** Caps on open legacy SSE, subscriptions/listen and session streams per key and per tenant. */
   slots: StreamSlots;
   /** What vigil:// resources read through (lib/mcp/resources/reader.ts). */
   resources: ResourceDeps;
@@ -47,9 +51,6 @@ export interface McpRouteDeps {
   hosts: Parameters<typeof hostPolicyOf>[0];
 }
 
-/** JSON-RPC's implementation-defined server error range: the code MCP clients see with a 401. */
-const UNAUTHORIZED_RPC = -32001;
-
 const tag = 'MCP';
 /** Envelope errors (the key's tenant disabled, the rate limits); a missing or unknown key is JSON-RPC. */
 const errors = ['ACCOUNT_DISABLED', 'RATE_LIMITED'] as const;
@@ -61,37 +62,9 @@ const sessionQuery = z.object({
 });
 
 /**
- * The caller, or the 401 MCP clients understand: `WWW-Authenticate: Bearer` and a JSON-RPC error
- * body. The key is checked here rather than by the router because read-only keys may POST
- * (read-only tools) and the 401 body is JSON-RPC, not the API's error envelope. A Host the server
- * is not known by (DNS rebinding) and a browser page of another origin are refused first, as MCP
- * requires: 403 with a JSON-RPC error, as the SDK's own. Not the SDK transport's
- * allowedHosts/allowedOrigins: they match whole `host:port` values (loopback on any port cannot be
- * said), do not cover the legacy SSE GET, and would answer after the key check.
+ * GET, POST and DELETE /v1/mcp: Streamable HTTP (2026-07-28 stateless; 2025-11-25 and the 2025
+ * revisions before it with sessions) and the 2024-11-05 HTTP+SSE transport.
  */
-async function callerOf(
-  deps: McpRouteDeps,
-  hosts: HostPolicy,
-  ctx: RouteContext,
-): Promise<Principal | Response> {
-  const refusal = browserRefusal(ctx.headers, hosts, ctx.platformHost);
-  if (refusal === 'host')
-    return jsonRpcErrorResponse(403, -32000, 'Forbidden: this server does not answer under this Host');
-  if (refusal === 'origin')
-    return jsonRpcErrorResponse(403, -32000, 'Forbidden: requests from this Origin are not allowed');
-  try {
-    return await deps.authenticateKey(ctx);
-  } catch (err) {
-    if (!(err instanceof UnauthorizedError)) throw err;
-    // The pointer OAuth clients discover the authorization server by (MCP authorization, RFC 9728 5.1).
-    const metadata = resourceMetadataUrl(publicOrigin(hosts, ctx));
-    return jsonRpcErrorResponse(401, UNAUTHORIZED_RPC, err.message, {
-      'WWW-Authenticate': `Bearer resource_metadata="${metadata}"`,
-    });
-  }
-}
-
-/** GET and POST /v1/mcp: Streamable HTTP (stateless; 2026-07-28 and 2025-11-25) and the 2024-11-05 HTTP+SSE transport. */
 export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
   const legacy: LegacyStreamDeps = {
     relay: deps.relay,
@@ -101,6 +74,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
     settings: { ...DEFAULT_LEGACY_STREAM, ...deps.legacy },
   };
   const hosts = hostPolicyOf(deps.hosts);
+  const sessions = createMcpSessions({ table: deps.table, clock: deps.clock });
   const streamable = createStreamableEndpoint(deps.tools, legacy.logger, {
     resources: deps.resources,
     // A listen stream lasts as long as a legacy SSE stream may (a Lambda's timeout in the cloud).
@@ -113,6 +87,17 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
       maxDurationMs: legacy.settings.maxDurationMs,
       logger: legacy.logger,
     }),
+    sessions,
+  });
+  // A session's stream lasts as long as a legacy SSE stream may, and looks at its session as often as it keeps alive.
+  const sessionStream = createSessionStream({
+    sessions,
+    follow: deps.follow,
+    slots: deps.slots,
+    maxDurationMs: legacy.settings.maxDurationMs,
+    heartbeatMs: legacy.settings.heartbeatMs,
+    checkMs: legacy.settings.heartbeatMs,
+    logger: legacy.logger,
   });
   return [
     defineRoute({
@@ -124,7 +109,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
       operationId: 'postMcp',
       tag,
       summary:
-        "MCP messages (Authorization: Bearer <API key>): Streamable HTTP, stateless, protocol 2026-07-28 (the revision in each request's `_meta`; server/discover) or 2025-11-25 (initialize first), chosen per request; with ?sessionId a legacy SSE message, answered 202 and on its stream",
+        "MCP messages (Authorization: Bearer <API key>): Streamable HTTP, protocol 2026-07-28 (stateless: the revision in each request's `_meta`; server/discover) or 2025-11-25 (initialize answers an Mcp-Session-Id the later requests carry; resources/subscribe on it), chosen per request; with ?sessionId a legacy SSE message, answered 202 and on its stream",
       schemas: {
         query: sessionQuery,
         checksKey: true,
@@ -151,10 +136,10 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
               'JSON-RPC -32700/-32600/-32000/-32602/-32020/-32022: a body that is not a JSON-RPC message or batch, an unsupported MCP-Protocol-Version (2026-07-28: -32022 naming the supported revisions), a malformed `_meta` or headers that disagree with it',
             schema: jsonRpcErrorBody,
           },
-          401: { description: 'UNAUTHORIZED, as a JSON-RPC error (-32001)', schema: jsonRpcErrorBody },
-          403: {
+          ...rpcAuthErrors,
+          404: {
             description:
-              "A Host the server is not known by (DNS rebinding) or an Origin other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000)",
+              "An Mcp-Session-Id that is unknown, ended, expired or another key's, as a JSON-RPC error (-32001: initialize again); a legacy ?sessionId that is, as the API's envelope",
             schema: jsonRpcErrorBody,
           },
           406: {
@@ -198,34 +183,38 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
       operationId: 'openMcpStream',
       tag,
       summary:
-        'The 2024-11-05 SSE stream (Authorization: Bearer <API key>): an `endpoint` event, then `message` events; 405 for a Streamable HTTP GET',
+        "The 2024-11-05 SSE stream (Authorization: Bearer <API key>): an `endpoint` event, then `message` events; with Mcp-Session-Id (2025-era Streamable HTTP) the session's stream of `notifications/resources/updated`; 405 for a Streamable HTTP GET without one",
       schemas: {
         responses: {
           200: {
             contentType: 'text/event-stream',
             schema: z.string().meta({
               description:
-                'Server-Sent Events: `endpoint` (data: /v1/mcp?sessionId=…), then a `message` event per JSON-RPC answer',
+                "Server-Sent Events: `endpoint` (data: /v1/mcp?sessionId=…), then a `message` event per JSON-RPC answer; on a session's stream a `message` event per `notifications/resources/updated` of a subscribed resource",
             }),
           },
         },
         checksKey: true,
         errors,
         otherErrors: {
-          401: { description: 'UNAUTHORIZED, as a JSON-RPC error (-32001)', schema: jsonRpcErrorBody },
-          403: {
+          ...rpcAuthErrors,
+          404: {
             description:
-              "A Host the server is not known by (DNS rebinding) or an Origin other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000)",
+              "An Mcp-Session-Id that is unknown, ended, expired or another key's, as a JSON-RPC error (-32001: initialize again)",
             schema: jsonRpcErrorBody,
           },
           405: {
             description:
-              'A Streamable HTTP GET (MCP-Protocol-Version or Mcp-Session-Id set): this server keeps no sessions',
+              'A Streamable HTTP GET without a session (MCP-Protocol-Version set, no Mcp-Session-Id): nothing to stream',
+            schema: jsonRpcErrorBody,
+          },
+          406: {
+            description: 'A session stream whose Accept does not list text/event-stream',
             schema: jsonRpcErrorBody,
           },
           429: {
             description:
-              'Too many open legacy SSE streams for the key or the tenant (Retry-After), as a JSON-RPC error (-32000)',
+              'Too many open legacy SSE or session streams for the key or the tenant (Retry-After), as a JSON-RPC error (-32000)',
             schema: jsonRpcErrorBody,
           },
         },
@@ -233,17 +222,56 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
       handler: async (ctx) => {
         const caller = await callerOf(deps, hosts, ctx);
         if (caller instanceof Response) return caller;
-        // Streamable HTTP's GET (a server-to-client stream) needs a session; this server keeps none.
-        if (ctx.headers['mcp-protocol-version'] !== undefined || ctx.headers['mcp-session-id'] !== undefined)
+        const sessionId = ctx.headers['mcp-session-id'];
+        if (sessionId !== undefined) return sessionStream(caller, sessionId, ctx.headers.accept);
+        // Streamable HTTP's GET (a server-to-client stream) belongs to a session.
+        if (ctx.headers['mcp-protocol-version'] !== undefined)
           return jsonRpcErrorResponse(
             405,
             -32000,
-            'Method not allowed: the Streamable HTTP endpoint is stateless',
+            'Method not allowed: a Streamable HTTP GET needs an Mcp-Session-Id',
             {
-              Allow: 'POST',
+              Allow: 'POST, DELETE',
             },
           );
         return openLegacyStream(legacy, caller);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/mcp',
+      auth: 'none',
+      limit: 'credential',
+      body: 'raw',
+      operationId: 'endMcpSession',
+      tag,
+      summary:
+        'Ends a 2025-era Streamable HTTP session (Authorization: Bearer <API key>, Mcp-Session-Id): its later requests get 404 and its stream ends',
+      schemas: {
+        responses: { 204: null },
+        checksKey: true,
+        errors,
+        otherErrors: {
+          ...rpcAuthErrors,
+          400: {
+            description: 'No Mcp-Session-Id header, as a JSON-RPC error (-32000)',
+            schema: jsonRpcErrorBody,
+          },
+          404: {
+            description:
+              "An Mcp-Session-Id that is unknown, ended, expired or another key's, as a JSON-RPC error (-32001)",
+            schema: jsonRpcErrorBody,
+          },
+        },
+      },
+      handler: async (ctx) => {
+        const caller = await callerOf(deps, hosts, ctx);
+        if (caller instanceof Response) return caller;
+        const sessionId = ctx.headers['mcp-session-id'];
+        if (sessionId === undefined)
+          return jsonRpcErrorResponse(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+        if (!(await sessions.close(caller, sessionId))) return sessionNotFound();
+        return new Response(null, { status: 204 });
       },
     }),
   ];

@@ -9,7 +9,7 @@ import { RateLimitedError } from '../platform/errors.ts';
  */
 
 /** Which streams share a cap: each kind is counted on its own. */
-export type StreamKind = 'status' | 'mcp_sse' | 'mcp_listen';
+export type StreamKind = 'status' | 'mcp_sse' | 'mcp_listen' | 'mcp_session';
 
 /** Open streams allowed per kind; 0: not capped. */
 export interface StreamCaps {

@@ -54,6 +54,7 @@ describe.each(runtimes)('rate limits over the whole route table ($runtime runtim
     );
 
     expect(own.map((r) => `${r.method} ${r.path} ${r.limit}`).sort()).toEqual([
+      'DELETE /v1/mcp credential',
       'GET /v1/mcp credential',
       'POST /p/{slug}/access credential',
       'POST /v1/actions/executions/{exec_id}/events credential',

@@ -137,6 +137,8 @@ const NEVER_SUCCEEDS: Record<string, string> = {
     'a client id exists only once registered (POST /oauth/register answers it) or as a reachable metadata document (400; test/oauth covers the successes)',
   'POST /oauth/token':
     'codes and refresh tokens exist only once issued (400 invalid_grant; test/oauth covers the successes)',
+  'DELETE /v1/mcp':
+    'a session id exists only once an initialize answered it, in its Mcp-Session-Id header, which the tester does not send (400; test/mcp/sessions covers the successes)',
   'POST /v1/session':
     'a generated e-mail and password are never a member’s (401; test/people/sessions covers the successes)',
   'POST /p/{slug}/access':

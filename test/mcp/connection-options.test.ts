@@ -55,6 +55,21 @@ describe.each(MCP_RUNTIMES)('MCP connection options (%s)', (_name, start) => {
     expect((await catalog.client.listTools()).tools.map((t) => t.name).sort()).toEqual(everything.sort());
   });
 
+  it('lists and gets only the prompts whose tools a narrowed connection can call', async () => {
+    const all = await connect('');
+    const prompts = (await all.client.listPrompts()).prompts.map((p) => p.name);
+    expect(prompts).toContain('why_was_i_paged');
+
+    const narrowed = await connect('?skills=incident-ops');
+    expect((await narrowed.client.listPrompts()).prompts).toEqual([]);
+    await expect(narrowed.client.getPrompt({ name: 'why_was_i_paged', arguments: {} })).rejects.toThrow(
+      /unknown prompt: why_was_i_paged/,
+    );
+
+    const same = await connect('?skills=catalog-ops');
+    expect((await same.client.listPrompts()).prompts.map((p) => p.name)).toEqual(prompts);
+  });
+
   it('refuses a skills list that is not slugs, in words', async () => {
     const res = await fetch(`${runtime.rt.url}?skills=${encodeURIComponent('catalog-ops;DROP')}`, {
       method: 'POST',

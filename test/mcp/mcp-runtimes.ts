@@ -5,6 +5,7 @@ import { createMcpHandler } from '../../functions/mcp.ts';
 import type { App } from '../../lib/app.ts';
 import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
+import type { Table } from '../../lib/store/table.ts';
 import { fakeStreamingRuntime } from '../status/stream-drivers.ts';
 import { startLocalHarness } from '../support/api-harness.ts';
 import { createTestTable } from '../support/dynamodb-local.ts';
@@ -25,6 +26,8 @@ export interface McpRuntime {
   tenantId: string;
   /** The composed core behind the front (its recorder writes results as probes do). */
   app: App;
+  /** The table behind it (SQLite, or DynamoDB Local), for a test that stores what no route can (an expired session). */
+  table: Table;
   /** Another tenant, and its admin key. */
   createTenant(name: string): Promise<{ tenantId: string; key: string }>;
   close(): Promise<void>;
@@ -38,7 +41,11 @@ export interface RuntimeOptions {
 async function startLocal(options: RuntimeOptions): Promise<McpRuntime> {
   const api = await startLocalHarness({ scheduler: false });
   const front = await localFront(api.local.url, options.addKey ? api.adminKey : undefined);
-  return ready(front, { key: api.adminKey, tenantId: api.tenantId, app: api.app }, () => api.close());
+  return ready(
+    front,
+    { key: api.adminKey, tenantId: api.tenantId, app: api.app, table: api.local.table },
+    () => api.close(),
+  );
 }
 
 async function startFunction(options: RuntimeOptions): Promise<McpRuntime> {
@@ -53,12 +60,14 @@ async function startFunction(options: RuntimeOptions): Promise<McpRuntime> {
   const { rawKey, tenant } = await cloud.app.tenants.createTenant({ name: 'Acme', email: 'ops@acme.test' });
   const handler = createMcpHandler({ ...cloud, runtime: fakeStreamingRuntime() });
   const front = await functionUrlFront(handler, options.addKey ? rawKey : undefined);
-  return ready(front, { key: rawKey, tenantId: tenant.id, app: cloud.app }, () => table.drop());
+  return ready(front, { key: rawKey, tenantId: tenant.id, app: cloud.app, table: cloud.table }, () =>
+    table.drop(),
+  );
 }
 
 async function ready(
   front: McpFront,
-  of: { key: string; tenantId: string; app: App },
+  of: { key: string; tenantId: string; app: App; table: Table },
   stop: () => Promise<void>,
 ): Promise<McpRuntime> {
   return {

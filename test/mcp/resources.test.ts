@@ -178,20 +178,20 @@ describe.each(MCP_RUNTIMES)('MCP resources and subscriptions (%s)', (_name, star
     expect(own.json.result.contents).toHaveLength(1);
   });
 
-  it('serves resources on 2025-11-25 too, without subscriptions (no session to send them on)', async () => {
+  it('serves resources on 2025-11-25 too, with subscriptions on its session (test/mcp/sessions.test.ts)', async () => {
     const client = new Client({ name: 'vigil-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(rt.url), {
-        requestInit: { headers: { authorization: `Bearer ${rt.key}` } },
-      }),
-    );
+    const transport = new StreamableHTTPClientTransport(new URL(rt.url), {
+      requestInit: { headers: { authorization: `Bearer ${rt.key}` } },
+    });
+    await client.connect(transport);
     try {
-      expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: false, listChanged: false });
+      expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: true, listChanged: false });
       const listed = await client.listResources();
       expect(listed.resources.map((r) => r.uri)).toContain(entityUri);
       const read = await client.readResource({ uri: entityUri });
       expect(read.contents[0]?.uri).toBe(entityUri);
     } finally {
+      await transport.terminateSession();
       await client.close();
     }
   });

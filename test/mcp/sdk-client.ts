@@ -5,12 +5,16 @@ import type { ApiHarness } from '../support/api-harness.ts';
 /**
  * The harness as the SDK's fetch (`/v1/mcp`, and the OAuth endpoints of test/oauth): real HTTP to
  * the local runtime, the api Lambda handler over DynamoDB Local in the cloud harness. The Streamable
- * HTTP answers are JSON (the server is stateless), so a buffered answer is the whole answer; a
+ * HTTP answers to POSTs are JSON, so a buffered answer is the whole answer (a session's GET stream is not asked for); a
  * redirect (OAuth's 302) comes back without its body, as a browser's fetch sees it.
  */
 export function harnessFetch(api: ApiHarness): FetchLike {
   return async (url, init) => {
     const request = new Request(url, init);
+    // A session's GET stream never ends, so a buffered answer cannot carry it: the client hears
+    // what a server without one answers (405), and goes on without server-sent messages.
+    if (request.method === 'GET' && request.headers.has('mcp-session-id'))
+      return new Response(null, { status: 405 });
     const { pathname, search } = new URL(request.url);
     const body = Buffer.from(await request.arrayBuffer());
     const res = await api.request(request.method, `${pathname}${search}`, {

@@ -177,18 +177,26 @@ describe('the /v1/mcp endpoint over HTTP (local runtime)', () => {
     expect(get.headers.get('www-authenticate')).toBe(expected);
   });
 
-  it('answers 405 to a GET carrying MCP-Protocol-Version or Mcp-Session-Id', async () => {
-    for (const header of [{ 'mcp-protocol-version': '2025-06-18' }, { 'mcp-session-id': 'abc' }] as Record<
-      string,
-      string
-    >[]) {
-      const res = await fetch(url(), {
-        headers: { authorization: `Bearer ${api.adminKey}`, accept: 'text/event-stream', ...header },
-      });
-      expect(res.status).toBe(405);
-      expect(res.headers.get('allow')).toBe('POST');
-      expect(((await res.json()) as { jsonrpc: string }).jsonrpc).toBe('2.0');
-    }
+  it('answers 405 to a Streamable HTTP GET without a session, and 404 to one naming no session', async () => {
+    const res = await fetch(url(), {
+      headers: {
+        authorization: `Bearer ${api.adminKey}`,
+        accept: 'text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+    });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST, DELETE');
+    expect(((await res.json()) as { jsonrpc: string }).jsonrpc).toBe('2.0');
+    const unknown = await fetch(url(), {
+      headers: {
+        authorization: `Bearer ${api.adminKey}`,
+        accept: 'text/event-stream',
+        'mcp-session-id': 'abc',
+      },
+    });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { code: number } }).error.code).toBe(-32001);
   });
 
   it("answers 404 to another tenant's key posting to a session, and the session keeps working", async () => {

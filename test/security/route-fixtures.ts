@@ -332,6 +332,7 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'POST /v1/settings/users/accept': { token: 'vgi_x', name: 'x' },
     'POST /v1/session': { email: 'nobody@example.com', password: FIXTURE_PASSWORD },
     'DELETE /v1/session': undefined,
+    'DELETE /v1/mcp': undefined,
     'DELETE /v1/sessions/{id}': undefined,
     'POST /v1/me/password': { current_password: FIXTURE_PASSWORD, password: FIXTURE_PASSWORD },
     'POST /v1/me/totp': undefined,

@@ -59,5 +59,7 @@ export function createPromptCatalog(deps: {
       } else throw invalidPrompt(`unknown prompt: ${name}`);
       return { description, messages: [{ role: 'user', content: { type: 'text', text } }] };
     },
+
+    over: (tools) => createPromptCatalog({ tools, reads: deps.reads }),
   };
 }

@@ -8,7 +8,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import type { CallContext, McpTool, ToolCatalog } from '../ports.ts';
+import type { CallContext, McpCatalog, McpTool, ToolCatalog } from '../ports.ts';
 import { BUILTIN_SLUG } from '../tool-catalog.ts';
 
 /**
@@ -47,8 +47,12 @@ export function connectionContext(query: {
   };
 }
 
-/** The catalog as a connection narrowed to `skills` sees it: other skills' tools are unknown tools. */
-export function narrowedCatalog<C extends ToolCatalog>(
+/**
+ * The catalog as a connection narrowed to `skills` sees it: other skills' tools are unknown tools,
+ * and the prompts that lead to them are unknown prompts (a prompt is listed when every tool it
+ * leads to is, as for the caller's own tools).
+ */
+export function narrowedCatalog<C extends McpCatalog>(
   catalog: C,
   skills: ReadonlySet<string> | undefined,
 ): C {
@@ -59,6 +63,7 @@ export function narrowedCatalog<C extends ToolCatalog>(
   return {
     ...catalog,
     list,
+    prompts: catalog.prompts.over({ list }),
     async call(caller, name, args, context) {
       if (!(await list(caller)).some((t) => t.name === name)) return undefined;
       return catalog.call(caller, name, args, context);

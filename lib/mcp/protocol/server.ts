@@ -5,6 +5,7 @@ import type { CallContext, McpCatalog, McpTool } from '../ports.ts';
 import { servePrompts } from '../prompts/serve-prompts.ts';
 import type { ResourceDeps } from '../resources/reader.ts';
 import { RESOURCE_CACHE_HINTS, registerResources } from '../resources/register.ts';
+import { type SessionScope, serveSubscriptions } from '../sessions/session-subscriptions.ts';
 import { narrowedCatalog, writeConfirmation } from './connection.ts';
 
 /** tools/list pages: small enough for a model's context, large enough that most tenants need one. */
@@ -44,7 +45,7 @@ export function createMcpServer(
   allTools: McpCatalog,
   caller: Principal,
   context: CallContext = {},
-  resources?: { deps: ResourceDeps; subscribe: boolean },
+  resources?: { deps: ResourceDeps; subscribe: boolean; session?: SessionScope | undefined },
 ): Server {
   const catalog = narrowedCatalog(allTools, context.skills);
   const server = new Server(SERVER_INFO, {
@@ -53,6 +54,8 @@ export function createMcpServer(
   });
   servePrompts(server, catalog.prompts, caller);
   if (resources) registerResources(server, resources.deps, caller, { ...resources, apps: catalog.apps });
+  // A 2025-era session keeps subscriptions on its item; its GET stream tells them.
+  if (resources?.session) serveSubscriptions(server, caller, resources.session);
   server.setRequestHandler('tools/list', async (request) => {
     const offset = offsetOf(request.params?.cursor);
     const tools = (await catalog.list(caller)).sort((a, b) =>

@@ -585,6 +585,10 @@ export const INEXPRESSIBLE_JSON_RPC: readonly { message: RegExp; why: string }[]
     message: /Only one initialization request is allowed/,
     why: 'a batch may hold one initialize request: a count of items matching a schema (JSON Schema has maxContains, which the SDK schema does not use)',
   },
+  {
+    message: /Mcp-Session-Id header is required/,
+    why: 'DELETE /v1/mcp names the session it ends in the Mcp-Session-Id header, a header the route table does not state (the transport reads it); test/mcp/sessions covers it',
+  },
 ];
 
 /** Operations whose body is another's, refused by the same rules: a draft run takes a create body. */

@@ -2671,12 +2671,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The 2024-11-05 SSE stream (Authorization: Bearer <API key>): an `endpoint` event, then `message` events; 405 for a Streamable HTTP GET */
+        /** The 2024-11-05 SSE stream (Authorization: Bearer <API key>): an `endpoint` event, then `message` events; with Mcp-Session-Id (2025-era Streamable HTTP) the session's stream of `notifications/resources/updated`; 405 for a Streamable HTTP GET without one */
         get: operations["openMcpStream"];
         put?: never;
-        /** MCP messages (Authorization: Bearer <API key>): Streamable HTTP, stateless, protocol 2026-07-28 (the revision in each request's `_meta`; server/discover) or 2025-11-25 (initialize first), chosen per request; with ?sessionId a legacy SSE message, answered 202 and on its stream */
+        /** MCP messages (Authorization: Bearer <API key>): Streamable HTTP, protocol 2026-07-28 (stateless: the revision in each request's `_meta`; server/discover) or 2025-11-25 (initialize answers an Mcp-Session-Id the later requests carry; resources/subscribe on it), chosen per request; with ?sessionId a legacy SSE message, answered 202 and on its stream */
         post: operations["postMcp"];
-        delete?: never;
+        /** Ends a 2025-era Streamable HTTP session (Authorization: Bearer <API key>, Mcp-Session-Id): its later requests get 404 and its stream ends */
+        delete: operations["endMcpSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -33885,8 +33886,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description A Streamable HTTP GET (MCP-Protocol-Version or Mcp-Session-Id set): this server keeps no sessions */
+            /** @description An Mcp-Session-Id that is unknown, ended, expired or another key's, as a JSON-RPC error (-32001: initialize again) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description A Streamable HTTP GET without a session (MCP-Protocol-Version set, no Mcp-Session-Id): nothing to stream */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description A session stream whose Accept does not list text/event-stream */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33903,7 +33922,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED; Too many open legacy SSE streams for the key or the tenant (Retry-After), as a JSON-RPC error (-32000) */
+            /** @description RATE_LIMITED; Too many open legacy SSE or session streams for the key or the tenant (Retry-After), as a JSON-RPC error (-32000) */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -34196,13 +34215,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description NOT_FOUND; An Mcp-Session-Id that is unknown, ended, expired or another key's, as a JSON-RPC error (-32001: initialize again); a legacy ?sessionId that is, as the API's envelope */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description Accept does not list both application/json and text/event-stream (Streamable HTTP) */
@@ -34241,6 +34260,95 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endMcpSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Any content type and body; never parsed */
+        requestBody?: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No Mcp-Session-Id header, as a JSON-RPC error (-32000) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description UNAUTHORIZED, as a JSON-RPC error (-32001) */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED; A Host the server is not known by (DNS rebinding) or an Origin other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description An Mcp-Session-Id that is unknown, ended, expired or another key's, as a JSON-RPC error (-32001) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description INTERNAL */
