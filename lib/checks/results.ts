@@ -14,6 +14,8 @@ export { entityDailyChecks } from './results/daily-checks.ts';
 export { checkBuckets, checkDailyRollups, type DailyCheck } from './results/day-rollups.ts';
 export { type LatestResult, lastErrorOf, latestResultsOf } from './results/latest-results.ts';
 export { locationUptimeDays } from './results/location-uptime-items.ts';
+/** A push check's newest result kept for a plain success ping (the ping log's latest). */
+export { latestPingedResult } from './results/result-items.ts';
 export {
   checkTransitionsSource,
   entityTransitionEvent,

@@ -1,4 +1,4 @@
-import { latestPingedResult } from '../checks/results/result-items.ts';
+import { latestPingedResult } from '../checks/results.ts';
 import type { CheckService } from '../checks/services.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
