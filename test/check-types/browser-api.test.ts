@@ -52,14 +52,31 @@ describe.each(bothRuntimes)('browser checks ($runtime runtime)', ({ runtime, sta
   it('refuses an interval under a minute and a step whose fields do not fit its action', async () => {
     const often = await create(config, 30);
     const misfit = await create({ steps: [{ action: 'goto', url: 'http://127.0.0.1:9/', selector: '#x' }] });
+    const unnamed = await create({
+      steps: [{ action: 'goto', url: 'http://127.0.0.1:9/' }, { action: 'click' }],
+    });
+    const twoWaits = await create({
+      steps: [
+        { action: 'goto', url: 'http://127.0.0.1:9/' },
+        { action: 'wait_for', text: 'a', url: 'b' },
+      ],
+    });
 
     expect(often.status).toBe(400);
     expect(misfit.status).toBe(400);
+    expect(unnamed.status).toBe(400);
+    expect(twoWaits.status).toBe(400);
     if (runtime === 'local') {
       expect(often.text).toContain('interval_seconds');
       expect(misfit.body).toMatchObject({
-        details: [{ path: 'config.steps.0.selector', message: 'goto does not take selector.' }],
+        details: [{ path: 'config.steps.0.selector', message: 'Unknown field: selector.' }],
       });
+      expect(unnamed.body.details).toEqual([
+        { path: 'config.steps.1.selector', message: expect.any(String) },
+      ]);
+      expect(twoWaits.body.details).toEqual([
+        { path: 'config.steps.1.action', message: 'wait_for takes exactly one of selector, text or url.' },
+      ]);
     }
   });
 });

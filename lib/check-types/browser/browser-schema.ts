@@ -5,8 +5,8 @@ import { NAME_PATTERN, references } from '../multistep/templates.ts';
 
 /**
  * A browser check's config (DECISIONS.md "Scripted checks"): variables, up to 30 steps a headless
- * Chromium runs in order, and the viewport. One flat step shape, `action` deciding which fields it
- * reads: `wait_for` takes exactly one of `selector`, `text`, `url`; `assert` names its `subject`
+ * Chromium runs in order, and the viewport. A step's fields are its action's (a discriminated
+ * union): `wait_for` takes exactly one of `selector`, `text`, `url`; `assert` names its `subject`
  * (text, title, url, count). `input` is the request's (strict, sentence-long messages, each
  * step's fields and references checked); `stored` reads an item back without checking again.
  */
@@ -29,78 +29,92 @@ const variable = z.strictObject({
 const text = (what: string, max: number) =>
   z.string().min(1, `Enter the ${what}.`).max(max, `Enter a ${what} of ${max} characters or fewer.`);
 
-const step = z.strictObject({
-  action: z.enum(BROWSER_ACTIONS, {
-    error: `Use one of: ${BROWSER_ACTIONS.join(', ')}.`,
-  }),
-  selector: text('selector', 1024).optional().meta({
-    description:
-      'A Playwright selector (CSS, `text=…`, `role=…`): click, fill, select, press (optional: the page), wait_for, assert text (optional: the page) and count',
-  }),
-  url: z.string().max(2048, 'Enter a URL of 2048 characters or fewer.').optional().meta({
-    description:
-      'goto: an absolute http(s) URL; wait_for and assert url: a part the page URL contains. May hold {{variables.x}}',
-  }),
-  value: z.string().max(4096, 'Enter a value of 4096 characters or fewer.').optional().meta({
-    description:
-      'fill: the text typed; select: the option value; press: the key ("Enter", "Control+A"). May hold {{variables.x}}',
-  }),
-  text: text('text', 1024).optional().meta({
-    description:
-      'wait_for and assert text: text the page (or the selector) shows; assert title: a part of the title',
-  }),
-  subject: z.enum(ASSERT_SUBJECTS).optional().meta({
-    description:
-      'assert only: what it checks: text (text, selector?), title (text), url (url), count (selector, count, op?)',
-  }),
-  count: z.number().int().min(0).max(10_000).optional().meta({
-    description: 'assert count: the number of elements the selector matches',
-  }),
-  op: z.enum(COUNT_OPS).optional().meta({ description: 'assert count: eq (default), gte or lte' }),
+const selector = text('selector', 1024).meta({
+  description: 'A Playwright selector (CSS, `text=…`, `role=…`)',
+});
+const value = (what: string) =>
+  z
+    .string()
+    .max(4096, 'Enter a value of 4096 characters or fewer.')
+    .meta({ description: `${what}. May hold {{variables.x}}` });
+const urlPart = z
+  .string()
+  .max(2048, 'Enter a URL of 2048 characters or fewer.')
+  .meta({ description: 'A part the page URL contains. May hold {{variables.x}}' });
+const own = {
   timeout_ms: z.number().int().min(100).max(60_000).optional().meta({
     description: "This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms",
   }),
-});
+};
+/** A step of `action`, with the fields it takes (each strict: a field it does not take is refused). */
+const action = <A extends (typeof BROWSER_ACTIONS)[number], S extends z.ZodRawShape>(name: A, shape: S) =>
+  z.strictObject({ action: z.literal(name), ...shape, ...own });
+/** An assert step checking `subject`. */
+const assertOf = <S extends (typeof ASSERT_SUBJECTS)[number], F extends z.ZodRawShape>(
+  subject: S,
+  shape: F,
+) => action('assert', { subject: z.literal(subject), ...shape });
+
+/**
+ * One step, its fields by its action (an assert's by its subject): the document states each as an
+ * alternative. `wait_for` is one shape whose one field of three is checked by stepProblem.
+ */
+const step = z.discriminatedUnion(
+  'action',
+  [
+    action('goto', {
+      url: z
+        .string()
+        .max(2048, 'Enter a URL of 2048 characters or fewer.')
+        .regex(
+          /^https?:\/\/[^/{}\s]/i,
+          'Enter an absolute http:// or https:// URL (references may follow the host).',
+        )
+        .meta({ description: 'An absolute http(s) URL; may hold {{variables.x}} after the host' }),
+    }),
+    action('click', { selector }),
+    action('fill', { selector, value: value('The text typed') }),
+    action('press', { value: value('The key ("Enter", "Control+A")'), selector: selector.optional() }),
+    action('select', { selector, value: value('The option value') }),
+    action('screenshot', {}),
+    action('wait_for', {
+      selector: selector.optional(),
+      text: text('text', 1024).optional().meta({ description: 'Text the page shows' }),
+      url: urlPart.optional(),
+    }),
+    z.discriminatedUnion(
+      'subject',
+      [
+        assertOf('text', {
+          text: text('text', 1024).meta({ description: 'Text the page (or the selector) shows' }),
+          selector: selector.optional(),
+        }),
+        assertOf('title', { text: text('text', 1024).meta({ description: 'A part of the title' }) }),
+        assertOf('url', { url: urlPart }),
+        assertOf('count', {
+          selector,
+          count: z
+            .number()
+            .int()
+            .min(0)
+            .max(10_000)
+            .meta({ description: 'The number of elements it matches' }),
+          op: z.enum(COUNT_OPS).optional().meta({ description: 'eq (default), gte or lte' }),
+        }),
+      ],
+      { error: 'assert takes a subject: text, title, url or count.' },
+    ),
+  ],
+  { error: `Use one of: ${BROWSER_ACTIONS.join(', ')}.` },
+);
 
 type BrowserStep = z.output<typeof step>;
 
-/** The fields each action (and each assert subject) takes: required, and optional. */
-const FIELDS: Record<string, { required: (keyof BrowserStep)[]; optional: (keyof BrowserStep)[] }> = {
-  goto: { required: ['url'], optional: [] },
-  click: { required: ['selector'], optional: [] },
-  fill: { required: ['selector', 'value'], optional: [] },
-  press: { required: ['value'], optional: ['selector'] },
-  select: { required: ['selector', 'value'], optional: [] },
-  screenshot: { required: [], optional: [] },
-  'assert:text': { required: ['subject', 'text'], optional: ['selector'] },
-  'assert:title': { required: ['subject', 'text'], optional: [] },
-  'assert:url': { required: ['subject', 'url'], optional: [] },
-  'assert:count': { required: ['subject', 'selector', 'count'], optional: ['op'] },
-};
-const STEP_FIELDS = ['selector', 'url', 'value', 'text', 'subject', 'count', 'op'] as const;
-
-/** Why a step's fields do not fit its action, as [field, message], or undefined. */
+/** Why a wait_for step does not name exactly one of selector, text and url, as [field, message]. */
 function stepProblem(s: BrowserStep): [string, string] | undefined {
-  if (s.action === 'wait_for') {
-    const given = (['selector', 'text', 'url'] as const).filter((f) => s[f] !== undefined);
-    if (given.length !== 1) return ['action', 'wait_for takes exactly one of selector, text or url.'];
-    const extra = STEP_FIELDS.find((f) => s[f] !== undefined && f !== given[0]);
-    return extra ? [extra, `wait_for does not take ${extra}.`] : undefined;
-  }
-  if (s.action === 'assert' && s.subject === undefined)
-    return ['subject', 'assert takes a subject: text, title, url or count.'];
-  const key = s.action === 'assert' ? `assert:${s.subject}` : s.action;
-  const fields = FIELDS[key];
-  if (!fields) return ['action', `Use one of: ${BROWSER_ACTIONS.join(', ')}.`];
-  const missing = fields.required.find((f) => s[f] === undefined);
-  if (missing) return [missing, `${key.replace(':', ' ')} takes ${missing}.`];
-  const extra = STEP_FIELDS.find(
-    (f) => s[f] !== undefined && !fields.required.includes(f) && !fields.optional.includes(f),
-  );
-  if (extra) return [extra, `${key.replace(':', ' ')} does not take ${extra}.`];
-  if (s.action === 'goto' && !/^https?:\/\/[^/{}\s]/i.test(s.url ?? ''))
-    return ['url', 'Enter an absolute http:// or https:// URL (references may follow the host).'];
-  return undefined;
+  if (s.action !== 'wait_for') return undefined;
+  const given = (['selector', 'text', 'url'] as const).filter((f) => s[f] !== undefined);
+  return given.length === 1 ? undefined : ['action', 'wait_for takes exactly one of selector, text or url.'];
 }
 
 const viewport = z.strictObject({
@@ -125,7 +139,8 @@ export const browserInput = z.strictObject(inputShape).superRefine((config, ctx)
     const problem = stepProblem(s);
     if (problem) ctx.addIssue({ code: 'custom', path: ['steps', index, problem[0]], message: problem[1] });
     for (const field of ['selector', 'url', 'value', 'text'] as const) {
-      for (const ref of references(s[field] ?? '')) {
+      const written = (s as Partial<Record<typeof field, string>>)[field];
+      for (const ref of references(written ?? '')) {
         const message =
           ref.kind !== 'variable'
             ? `${ref.text} is not a reference: use {{variables.<name>}}.`
@@ -157,7 +172,8 @@ export const browserStored = z.object({
   viewport: z.object({ width: z.number().int(), height: z.number().int() }).optional(),
 });
 
-export type BrowserConfig = z.output<typeof browserInput>;
+/** A config as the runner reads it: every step one flat shape (what browserInput admits is one of them). */
+export type BrowserConfig = z.output<typeof browserStored>;
 
 /** The config as the Check responses show it: a secret variable's value reads `********`. */
 export const browserView = z.strictObject(inputShape);

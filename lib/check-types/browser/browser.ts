@@ -21,7 +21,7 @@ const stepCount = (config: BrowserConfig) =>
  * (./browser-probe.ts, lib/probes/browser-runner.ts); up when every step passes. At most once a
  * minute: a run starts a browser.
  */
-export const browserCheckType = defineCheckType('browser', {
+export const browserCheckType = defineCheckType<'browser', BrowserConfig>('browser', {
   label: 'Browser',
   input: browserInput,
   stored: browserStored as z.ZodType<BrowserConfig>,

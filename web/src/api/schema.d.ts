@@ -3615,32 +3615,109 @@ export interface components {
                         secret?: boolean;
                     };
                 };
-                steps: {
-                    /** @enum {string} */
-                    action: "goto" | "click" | "fill" | "press" | "select" | "wait_for" | "assert" | "screenshot";
-                    /** @description A Playwright selector (CSS, `text=…`, `role=…`): click, fill, select, press (optional: the page), wait_for, assert text (optional: the page) and count */
+                steps: ({
+                    /** @constant */
+                    action: "goto";
+                    /** @description An absolute http(s) URL; may hold {{variables.x}} after the host */
+                    url: string;
+                    /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                    timeout_ms?: number;
+                } | {
+                    /** @constant */
+                    action: "click";
+                    /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                    selector: string;
+                    /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                    timeout_ms?: number;
+                } | {
+                    /** @constant */
+                    action: "fill";
+                    /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                    selector: string;
+                    /** @description The text typed. May hold {{variables.x}} */
+                    value: string;
+                    /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                    timeout_ms?: number;
+                } | {
+                    /** @constant */
+                    action: "press";
+                    /** @description The key ("Enter", "Control+A"). May hold {{variables.x}} */
+                    value: string;
+                    /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
                     selector?: string;
-                    /** @description goto: an absolute http(s) URL; wait_for and assert url: a part the page URL contains. May hold {{variables.x}} */
-                    url?: string;
-                    /** @description fill: the text typed; select: the option value; press: the key ("Enter", "Control+A"). May hold {{variables.x}} */
-                    value?: string;
-                    /** @description wait_for and assert text: text the page (or the selector) shows; assert title: a part of the title */
+                    /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                    timeout_ms?: number;
+                } | {
+                    /** @constant */
+                    action: "select";
+                    /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                    selector: string;
+                    /** @description The option value. May hold {{variables.x}} */
+                    value: string;
+                    /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                    timeout_ms?: number;
+                } | {
+                    /** @constant */
+                    action: "screenshot";
+                    /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                    timeout_ms?: number;
+                } | {
+                    /** @constant */
+                    action: "wait_for";
+                    /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                    selector?: string;
+                    /** @description Text the page shows */
                     text?: string;
+                    /** @description A part the page URL contains. May hold {{variables.x}} */
+                    url?: string;
+                    /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                    timeout_ms?: number;
+                } | ({
+                    /** @constant */
+                    action: "assert";
+                    /** @constant */
+                    subject: "text";
+                    /** @description Text the page (or the selector) shows */
+                    text: string;
+                    /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                    selector?: string;
+                    /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                    timeout_ms?: number;
+                } | {
+                    /** @constant */
+                    action: "assert";
+                    /** @constant */
+                    subject: "title";
+                    /** @description A part of the title */
+                    text: string;
+                    /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                    timeout_ms?: number;
+                } | {
+                    /** @constant */
+                    action: "assert";
+                    /** @constant */
+                    subject: "url";
+                    /** @description A part the page URL contains. May hold {{variables.x}} */
+                    url: string;
+                    /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                    timeout_ms?: number;
+                } | {
+                    /** @constant */
+                    action: "assert";
+                    /** @constant */
+                    subject: "count";
+                    /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                    selector: string;
+                    /** @description The number of elements it matches */
+                    count: number;
                     /**
-                     * @description assert only: what it checks: text (text, selector?), title (text), url (url), count (selector, count, op?)
-                     * @enum {string}
-                     */
-                    subject?: "text" | "title" | "url" | "count";
-                    /** @description assert count: the number of elements the selector matches */
-                    count?: number;
-                    /**
-                     * @description assert count: eq (default), gte or lte
+                     * @description eq (default), gte or lte
                      * @enum {string}
                      */
                     op?: "eq" | "gte" | "lte";
                     /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
                     timeout_ms?: number;
-                }[];
+                }))[];
                 /** @description The page size in CSS pixels; default 1280 x 720 */
                 viewport?: {
                     width: number;
@@ -10759,32 +10836,109 @@ export interface operations {
                                 secret?: boolean;
                             };
                         };
-                        steps: {
-                            /** @enum {string} */
-                            action: "goto" | "click" | "fill" | "press" | "select" | "wait_for" | "assert" | "screenshot";
-                            /** @description A Playwright selector (CSS, `text=…`, `role=…`): click, fill, select, press (optional: the page), wait_for, assert text (optional: the page) and count */
+                        steps: ({
+                            /** @constant */
+                            action: "goto";
+                            /** @description An absolute http(s) URL; may hold {{variables.x}} after the host */
+                            url: string;
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "click";
+                            /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                            selector: string;
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "fill";
+                            /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                            selector: string;
+                            /** @description The text typed. May hold {{variables.x}} */
+                            value: string;
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "press";
+                            /** @description The key ("Enter", "Control+A"). May hold {{variables.x}} */
+                            value: string;
+                            /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
                             selector?: string;
-                            /** @description goto: an absolute http(s) URL; wait_for and assert url: a part the page URL contains. May hold {{variables.x}} */
-                            url?: string;
-                            /** @description fill: the text typed; select: the option value; press: the key ("Enter", "Control+A"). May hold {{variables.x}} */
-                            value?: string;
-                            /** @description wait_for and assert text: text the page (or the selector) shows; assert title: a part of the title */
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "select";
+                            /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                            selector: string;
+                            /** @description The option value. May hold {{variables.x}} */
+                            value: string;
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "screenshot";
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "wait_for";
+                            /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                            selector?: string;
+                            /** @description Text the page shows */
                             text?: string;
+                            /** @description A part the page URL contains. May hold {{variables.x}} */
+                            url?: string;
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | ({
+                            /** @constant */
+                            action: "assert";
+                            /** @constant */
+                            subject: "text";
+                            /** @description Text the page (or the selector) shows */
+                            text: string;
+                            /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                            selector?: string;
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "assert";
+                            /** @constant */
+                            subject: "title";
+                            /** @description A part of the title */
+                            text: string;
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "assert";
+                            /** @constant */
+                            subject: "url";
+                            /** @description A part the page URL contains. May hold {{variables.x}} */
+                            url: string;
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "assert";
+                            /** @constant */
+                            subject: "count";
+                            /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                            selector: string;
+                            /** @description The number of elements it matches */
+                            count: number;
                             /**
-                             * @description assert only: what it checks: text (text, selector?), title (text), url (url), count (selector, count, op?)
-                             * @enum {string}
-                             */
-                            subject?: "text" | "title" | "url" | "count";
-                            /** @description assert count: the number of elements the selector matches */
-                            count?: number;
-                            /**
-                             * @description assert count: eq (default), gte or lte
+                             * @description eq (default), gte or lte
                              * @enum {string}
                              */
                             op?: "eq" | "gte" | "lte";
                             /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
                             timeout_ms?: number;
-                        }[];
+                        }))[];
                         /** @description The page size in CSS pixels; default 1280 x 720 */
                         viewport?: {
                             width: number;
@@ -11598,32 +11752,109 @@ export interface operations {
                                 secret?: boolean;
                             };
                         };
-                        steps: {
-                            /** @enum {string} */
-                            action: "goto" | "click" | "fill" | "press" | "select" | "wait_for" | "assert" | "screenshot";
-                            /** @description A Playwright selector (CSS, `text=…`, `role=…`): click, fill, select, press (optional: the page), wait_for, assert text (optional: the page) and count */
+                        steps: ({
+                            /** @constant */
+                            action: "goto";
+                            /** @description An absolute http(s) URL; may hold {{variables.x}} after the host */
+                            url: string;
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "click";
+                            /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                            selector: string;
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "fill";
+                            /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                            selector: string;
+                            /** @description The text typed. May hold {{variables.x}} */
+                            value: string;
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "press";
+                            /** @description The key ("Enter", "Control+A"). May hold {{variables.x}} */
+                            value: string;
+                            /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
                             selector?: string;
-                            /** @description goto: an absolute http(s) URL; wait_for and assert url: a part the page URL contains. May hold {{variables.x}} */
-                            url?: string;
-                            /** @description fill: the text typed; select: the option value; press: the key ("Enter", "Control+A"). May hold {{variables.x}} */
-                            value?: string;
-                            /** @description wait_for and assert text: text the page (or the selector) shows; assert title: a part of the title */
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "select";
+                            /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                            selector: string;
+                            /** @description The option value. May hold {{variables.x}} */
+                            value: string;
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "screenshot";
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "wait_for";
+                            /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                            selector?: string;
+                            /** @description Text the page shows */
                             text?: string;
+                            /** @description A part the page URL contains. May hold {{variables.x}} */
+                            url?: string;
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | ({
+                            /** @constant */
+                            action: "assert";
+                            /** @constant */
+                            subject: "text";
+                            /** @description Text the page (or the selector) shows */
+                            text: string;
+                            /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                            selector?: string;
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "assert";
+                            /** @constant */
+                            subject: "title";
+                            /** @description A part of the title */
+                            text: string;
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "assert";
+                            /** @constant */
+                            subject: "url";
+                            /** @description A part the page URL contains. May hold {{variables.x}} */
+                            url: string;
+                            /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                            timeout_ms?: number;
+                        } | {
+                            /** @constant */
+                            action: "assert";
+                            /** @constant */
+                            subject: "count";
+                            /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                            selector: string;
+                            /** @description The number of elements it matches */
+                            count: number;
                             /**
-                             * @description assert only: what it checks: text (text, selector?), title (text), url (url), count (selector, count, op?)
-                             * @enum {string}
-                             */
-                            subject?: "text" | "title" | "url" | "count";
-                            /** @description assert count: the number of elements the selector matches */
-                            count?: number;
-                            /**
-                             * @description assert count: eq (default), gte or lte
+                             * @description eq (default), gte or lte
                              * @enum {string}
                              */
                             op?: "eq" | "gte" | "lte";
                             /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
                             timeout_ms?: number;
-                        }[];
+                        }))[];
                         /** @description The page size in CSS pixels; default 1280 x 720 */
                         viewport?: {
                             width: number;
@@ -29003,32 +29234,109 @@ export interface operations {
                                     secret?: boolean;
                                 };
                             };
-                            steps: {
-                                /** @enum {string} */
-                                action: "goto" | "click" | "fill" | "press" | "select" | "wait_for" | "assert" | "screenshot";
-                                /** @description A Playwright selector (CSS, `text=…`, `role=…`): click, fill, select, press (optional: the page), wait_for, assert text (optional: the page) and count */
+                            steps: ({
+                                /** @constant */
+                                action: "goto";
+                                /** @description An absolute http(s) URL; may hold {{variables.x}} after the host */
+                                url: string;
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "click";
+                                /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                                selector: string;
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "fill";
+                                /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                                selector: string;
+                                /** @description The text typed. May hold {{variables.x}} */
+                                value: string;
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "press";
+                                /** @description The key ("Enter", "Control+A"). May hold {{variables.x}} */
+                                value: string;
+                                /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
                                 selector?: string;
-                                /** @description goto: an absolute http(s) URL; wait_for and assert url: a part the page URL contains. May hold {{variables.x}} */
-                                url?: string;
-                                /** @description fill: the text typed; select: the option value; press: the key ("Enter", "Control+A"). May hold {{variables.x}} */
-                                value?: string;
-                                /** @description wait_for and assert text: text the page (or the selector) shows; assert title: a part of the title */
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "select";
+                                /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                                selector: string;
+                                /** @description The option value. May hold {{variables.x}} */
+                                value: string;
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "screenshot";
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "wait_for";
+                                /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                                selector?: string;
+                                /** @description Text the page shows */
                                 text?: string;
+                                /** @description A part the page URL contains. May hold {{variables.x}} */
+                                url?: string;
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | ({
+                                /** @constant */
+                                action: "assert";
+                                /** @constant */
+                                subject: "text";
+                                /** @description Text the page (or the selector) shows */
+                                text: string;
+                                /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                                selector?: string;
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "assert";
+                                /** @constant */
+                                subject: "title";
+                                /** @description A part of the title */
+                                text: string;
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "assert";
+                                /** @constant */
+                                subject: "url";
+                                /** @description A part the page URL contains. May hold {{variables.x}} */
+                                url: string;
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "assert";
+                                /** @constant */
+                                subject: "count";
+                                /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                                selector: string;
+                                /** @description The number of elements it matches */
+                                count: number;
                                 /**
-                                 * @description assert only: what it checks: text (text, selector?), title (text), url (url), count (selector, count, op?)
-                                 * @enum {string}
-                                 */
-                                subject?: "text" | "title" | "url" | "count";
-                                /** @description assert count: the number of elements the selector matches */
-                                count?: number;
-                                /**
-                                 * @description assert count: eq (default), gte or lte
+                                 * @description eq (default), gte or lte
                                  * @enum {string}
                                  */
                                 op?: "eq" | "gte" | "lte";
                                 /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
                                 timeout_ms?: number;
-                            }[];
+                            }))[];
                             /** @description The page size in CSS pixels; default 1280 x 720 */
                             viewport?: {
                                 width: number;
@@ -32984,32 +33292,109 @@ export interface operations {
                                     secret?: boolean;
                                 };
                             };
-                            steps: {
-                                /** @enum {string} */
-                                action: "goto" | "click" | "fill" | "press" | "select" | "wait_for" | "assert" | "screenshot";
-                                /** @description A Playwright selector (CSS, `text=…`, `role=…`): click, fill, select, press (optional: the page), wait_for, assert text (optional: the page) and count */
+                            steps: ({
+                                /** @constant */
+                                action: "goto";
+                                /** @description An absolute http(s) URL; may hold {{variables.x}} after the host */
+                                url: string;
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "click";
+                                /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                                selector: string;
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "fill";
+                                /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                                selector: string;
+                                /** @description The text typed. May hold {{variables.x}} */
+                                value: string;
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "press";
+                                /** @description The key ("Enter", "Control+A"). May hold {{variables.x}} */
+                                value: string;
+                                /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
                                 selector?: string;
-                                /** @description goto: an absolute http(s) URL; wait_for and assert url: a part the page URL contains. May hold {{variables.x}} */
-                                url?: string;
-                                /** @description fill: the text typed; select: the option value; press: the key ("Enter", "Control+A"). May hold {{variables.x}} */
-                                value?: string;
-                                /** @description wait_for and assert text: text the page (or the selector) shows; assert title: a part of the title */
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "select";
+                                /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                                selector: string;
+                                /** @description The option value. May hold {{variables.x}} */
+                                value: string;
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "screenshot";
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "wait_for";
+                                /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                                selector?: string;
+                                /** @description Text the page shows */
                                 text?: string;
+                                /** @description A part the page URL contains. May hold {{variables.x}} */
+                                url?: string;
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | ({
+                                /** @constant */
+                                action: "assert";
+                                /** @constant */
+                                subject: "text";
+                                /** @description Text the page (or the selector) shows */
+                                text: string;
+                                /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                                selector?: string;
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "assert";
+                                /** @constant */
+                                subject: "title";
+                                /** @description A part of the title */
+                                text: string;
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "assert";
+                                /** @constant */
+                                subject: "url";
+                                /** @description A part the page URL contains. May hold {{variables.x}} */
+                                url: string;
+                                /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
+                                timeout_ms?: number;
+                            } | {
+                                /** @constant */
+                                action: "assert";
+                                /** @constant */
+                                subject: "count";
+                                /** @description A Playwright selector (CSS, `text=…`, `role=…`) */
+                                selector: string;
+                                /** @description The number of elements it matches */
+                                count: number;
                                 /**
-                                 * @description assert only: what it checks: text (text, selector?), title (text), url (url), count (selector, count, op?)
-                                 * @enum {string}
-                                 */
-                                subject?: "text" | "title" | "url" | "count";
-                                /** @description assert count: the number of elements the selector matches */
-                                count?: number;
-                                /**
-                                 * @description assert count: eq (default), gte or lte
+                                 * @description eq (default), gte or lte
                                  * @enum {string}
                                  */
                                 op?: "eq" | "gte" | "lte";
                                 /** @description This step's own budget; absent: 10 s, cut to what is left of the check's timeout_ms */
                                 timeout_ms?: number;
-                            }[];
+                            }))[];
                             /** @description The page size in CSS pixels; default 1280 x 720 */
                             viewport?: {
                                 width: number;
