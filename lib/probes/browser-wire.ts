@@ -21,21 +21,24 @@ export const COUNT_OPS = ['eq', 'gte', 'lte'] as const;
  * step log, vitals and screenshots.
  */
 
+/** One step in its flat form, as stored and as the child reads it (lenient: unknown keys dropped). */
+export const browserStepSchema = z.object({
+  action: z.enum(BROWSER_ACTIONS),
+  selector: z.string().optional(),
+  url: z.string().optional(),
+  value: z.string().optional(),
+  text: z.string().optional(),
+  subject: z.enum(ASSERT_SUBJECTS).optional(),
+  count: z.number().int().optional(),
+  op: z.enum(COUNT_OPS).optional(),
+  timeout_ms: z.number().int().optional(),
+});
+/** The page size in CSS pixels. */
+export const viewportSchema = z.object({ width: z.number().int(), height: z.number().int() });
+
 export const runRequestSchema = z.object({
-  steps: z.array(
-    z.object({
-      action: z.enum(BROWSER_ACTIONS),
-      selector: z.string().optional(),
-      url: z.string().optional(),
-      value: z.string().optional(),
-      text: z.string().optional(),
-      subject: z.enum(ASSERT_SUBJECTS).optional(),
-      count: z.number().int().optional(),
-      op: z.enum(COUNT_OPS).optional(),
-      timeout_ms: z.number().int().optional(),
-    }),
-  ),
-  viewport: z.object({ width: z.number().int(), height: z.number().int() }).optional(),
+  steps: z.array(browserStepSchema),
+  viewport: viewportSchema.optional(),
   /** The ms the steps may take together. */
   timeoutMs: z.number().int().min(1),
   allowPrivate: z.boolean(),

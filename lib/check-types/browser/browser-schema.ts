@@ -1,6 +1,12 @@
 import * as z from 'zod';
 import { REDACTED } from '../../domain/redaction.ts';
-import { ASSERT_SUBJECTS, BROWSER_ACTIONS, COUNT_OPS } from '../../probes/browser-wire.ts';
+import {
+  type ASSERT_SUBJECTS,
+  BROWSER_ACTIONS,
+  browserStepSchema,
+  COUNT_OPS,
+  viewportSchema,
+} from '../../probes/browser-wire.ts';
 import { NAME_PATTERN, references } from '../multistep/templates.ts';
 
 /**
@@ -156,20 +162,8 @@ export const browserInput = z.strictObject(inputShape).superRefine((config, ctx)
 /** The config as stored: read back leniently (unknown keys dropped). */
 export const browserStored = z.object({
   variables: z.record(z.string(), z.object({ value: z.string(), secret: z.boolean().optional() })).optional(),
-  steps: z.array(
-    z.object({
-      action: z.enum(BROWSER_ACTIONS),
-      selector: z.string().optional(),
-      url: z.string().optional(),
-      value: z.string().optional(),
-      text: z.string().optional(),
-      subject: z.enum(ASSERT_SUBJECTS).optional(),
-      count: z.number().int().optional(),
-      op: z.enum(COUNT_OPS).optional(),
-      timeout_ms: z.number().int().optional(),
-    }),
-  ),
-  viewport: z.object({ width: z.number().int(), height: z.number().int() }).optional(),
+  steps: z.array(browserStepSchema),
+  viewport: viewportSchema.optional(),
 });
 
 /** A config as the runner reads it: every step one flat shape (what browserInput admits is one of them). */

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { type ConfiguredProbeJob, defineCheckType } from '../contract/definition.ts';
-import { keepSecretVariables, presentSecretVariables } from '../multistep/secret-variables.ts';
+import { secretVariableHooks } from '../multistep/secret-variables.ts';
 import { type BrowserConfig, browserInput, browserStored, browserView } from './browser-schema.ts';
 
 /** What a browser probe runs: the config with the common probe fields. */
@@ -32,12 +32,7 @@ export const browserCheckType = defineCheckType<'browser', BrowserConfig>('brows
   },
   minIntervalSeconds: 60,
   view: browserView,
-  present: (config) => presentSecretVariables(config),
-  keep: (incoming, stored) => keepSecretVariables(incoming, stored),
-  secrets: (config) =>
-    Object.values(config.variables ?? {})
-      .filter((v) => v.secret === true)
-      .map((v) => v.value),
+  ...secretVariableHooks,
   defaultName: (config) => `Browser ${firstHost(config)} (${stepCount(config)})`,
   targetLabel: (config) => `browser ${firstHost(config)} (${stepCount(config)})`,
 });

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import { type ConfiguredProbeJob, defineCheckType } from '../contract/definition.ts';
 import { type MultistepConfig, multistepInput, multistepStored, multistepView } from './multistep-schema.ts';
-import { keepSecretVariables, presentSecretVariables } from './secret-variables.ts';
+import { secretVariableHooks } from './secret-variables.ts';
 
 /** What a multistep probe runs: the config with the common probe fields. */
 export type MultistepProbeJob = ConfiguredProbeJob<'multistep', MultistepConfig>;
@@ -19,18 +19,13 @@ const stepCount = (config: MultistepConfig) =>
  * multistep: ordered HTTP requests (login, then the API it unlocks), each with the http check's
  * assertions and extractions later steps use; up when every step passes (./multistep-probe.ts).
  */
-export const multistepCheckType = defineCheckType('multistep', {
+export const multistepCheckType = defineCheckType<'multistep', MultistepConfig>('multistep', {
   label: 'Multistep API',
   input: multistepInput,
   stored: multistepStored as z.ZodType<MultistepConfig>,
   tls: true,
   view: multistepView,
-  present: (config) => presentSecretVariables(config),
-  keep: (incoming, stored) => keepSecretVariables(incoming, stored),
-  secrets: (config) =>
-    Object.values(config.variables ?? {})
-      .filter((v) => v.secret === true)
-      .map((v) => v.value),
+  ...secretVariableHooks,
   defaultName: (config) => `Multistep ${firstHost(config)} (${stepCount(config)})`,
   targetLabel: (config) => `multistep ${firstHost(config)} (${stepCount(config)})`,
 });

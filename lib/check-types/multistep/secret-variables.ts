@@ -15,7 +15,7 @@ interface WithVariables {
 }
 
 /** The config as shown: secret variables' values redacted. */
-export function presentSecretVariables<C extends WithVariables>(config: C): C {
+function presentSecretVariables<C extends WithVariables>(config: C): C {
   if (!config.variables) return config;
   const variables = Object.fromEntries(
     Object.entries(config.variables).map(([name, v]) => [name, v.secret ? { ...v, value: REDACTED } : v]),
@@ -34,7 +34,7 @@ function origins(steps: unknown): string[] {
 }
 
 /** An incoming config with each `********` secret value replaced by the stored one. */
-export function keepSecretVariables(
+function keepSecretVariables(
   incoming: Record<string, unknown>,
   stored: WithVariables | undefined,
 ): Record<string, unknown> {
@@ -65,3 +65,16 @@ export function keepSecretVariables(
     ),
   };
 }
+
+/**
+ * A check type's hooks for write-only secret variables (multistep, browser): shown as `********`,
+ * kept by `********` on update, and hidden in every result (the definition's `secrets`).
+ */
+export const secretVariableHooks = {
+  present: presentSecretVariables,
+  keep: keepSecretVariables,
+  secrets: (config: WithVariables): string[] =>
+    Object.values(config.variables ?? {})
+      .filter((v) => v.secret === true)
+      .map((v) => v.value),
+};
