@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { REDACTED } from '../../domain/redaction.ts';
 import {
   type ASSERT_SUBJECTS,
   BROWSER_ACTIONS,
@@ -7,6 +6,7 @@ import {
   COUNT_OPS,
   viewportSchema,
 } from '../../probes/browser-wire.ts';
+import { variable } from '../multistep/multistep-schema.ts';
 import { NAME_PATTERN, references } from '../multistep/templates.ts';
 
 /**
@@ -21,16 +21,6 @@ const MAX_STEPS = 30;
 const MAX_VARIABLES = 20;
 
 const NAME_MESSAGE = 'Use a letter or "_" then letters, digits or "_" (64 characters at most).';
-
-const variable = z.strictObject({
-  value: z.string().max(4096, 'Enter a value of 4096 characters or fewer.'),
-  secret: z
-    .boolean()
-    .optional()
-    .meta({
-      description: `Write-only: read back as ${REDACTED} and hidden in every result and error. Default false.`,
-    }),
-});
 
 const text = (what: string, max: number) =>
   z.string().min(1, `Enter the ${what}.`).max(max, `Enter a ${what} of ${max} characters or fewer.`);

@@ -25,7 +25,8 @@ const MAX_ASSERTIONS = 20;
 const NAME_MESSAGE = 'Use a letter or "_" then letters, digits or "_" (64 characters at most).';
 const name = z.string().regex(NAME_PATTERN, NAME_MESSAGE);
 
-const variable = z.strictObject({
+/** A variable of a scripted check (multistep, browser): its value, and whether it is a write-only secret. */
+export const variable = z.strictObject({
   value: z.string().max(4096, 'Enter a value of 4096 characters or fewer.'),
   secret: z
     .boolean()
