@@ -1,7 +1,7 @@
 import { REGION_RUN } from '../lib/agent/region-function.ts';
 import { PRICES } from '../test/support/cost-prices.ts';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local.ts';
-import { LEASE_WAIT_SECONDS_IDLE, regionFixedMonthly } from '../test/support/location-cost-fixed.ts';
+import { regionFixedMonthly } from '../test/support/location-cost-fixed.ts';
 import { type LocationCostRun, runLocationCost } from '../test/support/location-cost-run.ts';
 import { table } from './markdown.ts';
 import { round } from './stats.ts';
@@ -44,7 +44,7 @@ export function formatLocationCost(f: LocationCostBenchFigures): string {
   const m = f.perSlot.dollarsPerMillion;
   const perProbe = (v: number) => usd(v / n);
   const row = (label: string, v: number) => [label, usd(v), perProbe(v)];
-  const fixed = regionFixedMonthly();
+  const fixed = regionFixedMonthly(f.idleLease);
   const out = [
     `Cost of a located check in the cloud runtime (${f.checks} http checks, ${f.slots} metered slots each, probed from ${n} AWS regions (${f.regions.join(', ')}), quorum ${f.quorum}, every region up; leases of ${f.leaseBatch} jobs, result posts of ${f.postBatch}; the generator, the worker and the api function's agent routes over DynamoDB Local under the cost meter; us-east-1 list prices: API Gateway HTTP API $${PRICES.apiGatewayRequest * 1e6}/M, WRU $${PRICES.writeRequestUnit * 1e6}/M, RRU $${PRICES.readRequestUnit * 1e6}/M, SQS $${PRICES.sqsRequest * 1e6}/M; ${f.decided} of ${f.located} slots decided):\n`,
     table(
@@ -72,7 +72,7 @@ export function formatLocationCost(f: LocationCostBenchFigures): string {
         usd(c.dollars),
       ]),
     ),
-    `\nFixed, per region and 30-day month, whatever the checks (the region function runs every minute for ${REGION_RUN.leaseForMs / 1000} s; idle, its leases wait ${LEASE_WAIT_SECONDS_IDLE} s in the home api function):\n`,
+    `\nFixed, per region and 30-day month, whatever the checks (the region function runs every minute for ${REGION_RUN.leaseForMs / 1000} s; idle, it short-polls the home every ${REGION_RUN.idlePollMs / 1000} s, each idle lease metered: ${usd(f.idleLease.dollarsPerMillion.atScale)} per million):\n`,
     table(
       ['per region and month', '$'],
       fixed.rows.map(([label, dollars]) => [label, usd(dollars)]),

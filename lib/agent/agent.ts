@@ -29,6 +29,13 @@ export interface AgentSettings {
    * Unset: the agent leases until stopped.
    */
   leaseUntilMs?: number;
+  /**
+   * Short polls instead of long-polls: each lease waits 0 s in Vigil, and after one that found
+   * nothing the agent pauses this long itself. A long-poll bills its wait in a cloud home's api
+   * function; a short poll bills only its read (an AWS region's probe function, which runs for its
+   * minute anyway). Unset: long-polls of MAX_WAIT_SECONDS.
+   */
+  idlePollMs?: number;
 }
 
 export interface AgentDeps {
@@ -50,7 +57,7 @@ const ACKED_TTL_MS = 15 * 60_000;
 const MAX_ACKED = 20_000;
 
 /**
- * The agent: leases jobs for its location (long-poll), probes them with the workers' prober, at
+ * The agent: leases jobs for its location (long-polls, or short polls: `idlePollMs`), probes them with the workers' prober, at
  * most `concurrency` at once, and posts their results until acknowledged; heartbeats meanwhile.
  * `stop()` (SIGTERM) stops leasing and heartbeats; probes already running finish and their results
  * are posted; `run()` then resolves, or sooner at `abort()` (the grace is over) with what is still
@@ -134,15 +141,17 @@ export function createAgent(deps: AgentDeps, settings: AgentSettings) {
         await room.wait(signal);
         continue;
       }
-      let waitSeconds = MAX_WAIT_SECONDS;
+      const shortPolls = settings.idlePollMs !== undefined;
+      let waitSeconds = shortPolls ? 0 : MAX_WAIT_SECONDS;
+      let leftMs = Number.POSITIVE_INFINITY;
       if (settings.leaseUntilMs !== undefined) {
-        const leftMs = settings.leaseUntilMs - clock.now();
+        leftMs = settings.leaseUntilMs - clock.now();
         if (leftMs < MIN_LEASE_WAIT_MS) {
           stopping.abort();
           room.nudge();
           return;
         }
-        waitSeconds = Math.min(MAX_WAIT_SECONDS, Math.floor(leftMs / 1000));
+        waitSeconds = Math.min(waitSeconds, Math.floor(leftMs / 1000));
       }
       let jobs: ReadJob[];
       try {
@@ -173,6 +182,9 @@ export function createAgent(deps: AgentDeps, settings: AgentSettings) {
         if (sent) sender.add(sent);
       }
       metrics.leased(jobs.length, again);
+      // Nothing due: the next short poll after a pause (a long-poll has waited in Vigil already).
+      if (jobs.length === 0 && settings.idlePollMs !== undefined)
+        await pause(Math.min(settings.idlePollMs, leftMs - MIN_LEASE_WAIT_MS), signal);
     }
   };
 

@@ -15,6 +15,8 @@ export interface BoundedRunSettings {
   maxUnsent: number;
   heartbeatIntervalMs: number;
   maxBackoffMs: number;
+  /** Short polls with this pause after an empty lease (lib/agent/agent.ts `idlePollMs`); unset: long-polls. */
+  idlePollMs?: number;
 }
 
 export interface BoundedRunOutcome {
@@ -73,6 +75,7 @@ export async function runAgentFor(
       heartbeatIntervalMs: settings.heartbeatIntervalMs,
       maxBackoffMs: settings.maxBackoffMs,
       leaseUntilMs: startedMs + settings.leaseForMs,
+      ...(settings.idlePollMs !== undefined ? { idlePollMs: settings.idlePollMs } : {}),
     },
   );
   stopRun = () => agent.abort();

@@ -16,7 +16,7 @@ export interface ResultIntakeDeps {
 
 /**
  * `POST /v1/agent/results`: each result of a batch is taken on its own, in order, and answered
- * `recorded` (stored with the deletion of its job, and its slot decided if it can be), `duplicate`
+ * `recorded` (stored, its job deleted after it, and its slot decided if it can be), `duplicate`
  * (this location's result for the slot is stored already) or `expired` (a job id this location
  * was never given, a job past its deadline or whose check no longer probes from here: nothing is
  * stored). Idempotent by (job, location): the same result posted again answers `duplicate`.
@@ -59,11 +59,12 @@ export function createResultIntake(deps: ResultIntakeDeps) {
         ...(result.details ? { details: { ...result.details } } : {}),
         ...(job.manual ? { manual: true as const } : {}),
       },
-      alsoCommit: [deleteJob],
     });
-    if (outcome === 'recorded') return 'recorded';
-    // Not stored with the result: the job is of no use any more either way.
+    // The job is of no use any more whatever the outcome. Deleted after the result, on its own (1
+    // write unit; in the result's transaction it cost 2): if that delete is lost, the job is
+    // leased again once its lease runs out, and its second result answers `duplicate` and deletes it.
     await table.transact([deleteJob]);
+    if (outcome === 'recorded') return 'recorded';
     return outcome === 'duplicate' ? 'duplicate' : 'expired';
   };
 

@@ -118,6 +118,21 @@ describe('the AWS region probe function', () => {
     expect(key.reads).toEqual([SECRET_ID]);
   });
 
+  it('short-polls the home while nothing is due: each lease waits 0 s there, a pause of its own between', async () => {
+    const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
+    cleanups.push(vigil.stop);
+    const { invoke } = regionLambda(vigil, secret(TEST_LOCATION_KEY).read);
+
+    const answer = await invoke();
+
+    expect(answer).toEqual({ leased: 0, answered: 0, unsent: 0, refused: false });
+    // A long-poll would have waited the run's 2 s in the home's api function, billed there.
+    expect(vigil.state.leases.map((l) => l.wait_seconds)).toEqual(vigil.state.leases.map(() => 0));
+    // One lease, then 1 s of pause (REGION_RUN.idlePollMs) leaves less than a lease's second: at most two.
+    expect(vigil.state.leases.length).toBeGreaterThanOrEqual(1);
+    expect(vigil.state.leases.length).toBeLessThanOrEqual(2);
+  });
+
   it('drops what the home did not take by its hard stop, and probes that job again when it is leased again', async () => {
     const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
     const target = await startHttpTarget();

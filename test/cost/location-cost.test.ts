@@ -37,9 +37,14 @@ describe('a located slot (3 regions, quorum 2) in the cloud runtime', () => {
 
   it('writes a location job and a location result per region and slot, and the slot one result', () => {
     const { byEntity } = run.snapshot;
-    expect(byEntity.location_job?.wru).toBeGreaterThan(0);
-    // Each region's result is put in a transaction (2 WRU an item of 1 KB or less).
-    expect((byEntity.location_result?.wru ?? 0) / run.located).toBeGreaterThanOrEqual(3 * 2);
+    // Per region: the job's put (conditional), its lease (a conditional update) and its delete,
+    // each a single write of an item under 1 KB (1 WRU), none in a transaction.
+    expect((byEntity.location_job?.wru ?? 0) / run.located).toBe(3 * 3);
+    // The fan-out checks no absent location result (a transaction's condition check, 2 WRU).
+    expect(byEntity['(missing)']).toBeUndefined();
+    // Each region's result is put in a transaction with its uptime count (2 WRU an item of 1 KB or less).
+    expect((byEntity.location_result?.wru ?? 0) / run.located).toBe(3 * 2);
+    expect((byEntity.location_uptime?.wru ?? 0) / run.located).toBe(3 * 2);
     expect((byEntity.result?.wru ?? 0) / run.located).toBeGreaterThan(0);
     // Nothing changes state in the steady state: no transition, no alert.
     expect(byEntity.transition).toBeUndefined();
@@ -51,5 +56,14 @@ describe('a located slot (3 regions, quorum 2) in the cloud runtime', () => {
     expect(run.snapshot.apiRequests).toBe(3 * SLOTS * perRegionAndMinute);
     expect(run.snapshot.invocations.api).toBe(run.snapshot.apiRequests);
     expect(run.snapshot.invocations.worker).toBe(2 * run.located);
+  });
+
+  it('answers an idle lease (nothing due) with one api invocation and no write but its rate limit', () => {
+    const { idleLease } = run;
+    expect(idleLease.invocations.api).toBe(1);
+    expect(Object.keys(idleLease.byEntity).filter((t) => idleLease.byEntity[t]?.wru)).toEqual(
+      idleLease.wru > 0 ? ['rate_window'] : [],
+    );
+    expect(idleLease.rru).toBeGreaterThan(0);
   });
 });

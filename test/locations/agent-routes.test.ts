@@ -127,6 +127,35 @@ describe.each(bothRuntimes)('the agent protocol’s lease and results ($runtime 
     });
   });
 
+  it('takes a job put again after its result (a lost delete, a racing fan-out) once more: duplicate, and gone', async () => {
+    const slotMs = await officeJob();
+    const jobId = `${checkId}:${slotMs}`;
+    await lease(office.key);
+    const recorded = await post(office.key, [{ job_id: jobId, slot: slotMs, result: wireResult(slotMs) }]);
+    expect(recorded.body.results.map((r: { status: string }) => r.status)).toEqual(['recorded']);
+    // The job is there again, as if its delete (no longer in the result's transaction) were lost.
+    await putLocationJob(api, {
+      location: 'office',
+      checkId,
+      slotMs,
+      deadlineMs: slotMs + DEADLINE_AFTER_MS,
+    });
+
+    const again = await lease(office.key);
+    const second = await post(office.key, [
+      { job_id: jobId, slot: slotMs, result: wireResult(slotMs, false) },
+    ]);
+
+    expect(again.body.jobs.map((j: { job_id: string }) => j.job_id)).toEqual([jobId]);
+    expect(second.body.results).toEqual([{ job_id: jobId, slot: slotMs, status: 'duplicate' }]);
+    expect(await getLocationJob(api.table, api.tenantId, 'office', checkId, slotMs)).toBeUndefined();
+    // The first result stays the location's only one for the slot.
+    expect(await slotLocationResults(api.table, checkId, slotMs)).toEqual([
+      expect.objectContaining({ location: 'office', success: true }),
+    ]);
+    expect(await lease(office.key)).toMatchObject({ body: { jobs: [] } });
+  });
+
   it('answers expired for a job it does not know, one of another location, and one past its deadline', async () => {
     const slotMs = await officeJob();
     const late = await officeJob();

@@ -1,31 +1,31 @@
-import { MAX_WAIT_SECONDS } from '../../lib/agent/protocol.ts';
 import { REGION_RUN } from '../../lib/agent/region-function.ts';
-import { LAMBDA_MEMORY_GB, PRICES } from './cost-prices.ts';
+import { type CostFigures, LAMBDA_MEMORY_GB, PRICES } from './cost-prices.ts';
 
 /**
  * The fixed part of an AWS region probe location's bill (infra/probe-region.ts): what it costs
- * each month with no check at all, stated from the design, not metered. The region function is
- * invoked every minute and runs its 50 s whatever the work; while idle, each lease it asks for
- * waits MAX_WAIT_SECONDS in the home's api function (a long-poll bills its wall time there), which
- * reads the location's jobs every 500 ms meanwhile (lib/locations/lease-service.ts).
+ * each month with no check at all. The region function is invoked every minute and runs its 50 s
+ * whatever the work; while nothing is due it short-polls the home (lib/agent/region-function.ts):
+ * a lease that waits 0 s, then a pause of REGION_RUN.idlePollMs of its own. What one such idle
+ * lease costs the home (API Gateway, the api function, DynamoDB) is metered
+ * (test/support/location-cost-run.ts `idleLease`); the rest is stated from the design.
  */
 
-export const LEASE_WAIT_SECONDS_IDLE = MAX_WAIT_SECONDS;
 const MINUTES_PER_MONTH = 30 * 24 * 60;
 /** Secrets Manager: per secret and month (https://aws.amazon.com/secrets-manager/pricing/). */
 const SECRET_MONTHLY = 0.4;
 /** The region function's billed time per run: its lease time and the last posts. */
 const REGION_RUN_SECONDS = REGION_RUN.leaseForMs / 1000 + 2;
-/** An idle lease's reads: one every 500 ms, each a consistent query finding nothing (1 RRU). */
-const IDLE_READS_PER_SECOND = 2;
 
-export function regionFixedMonthly(): { rows: [string, number][]; total: number } {
+/** Idle leases a run asks at most: one per pause (a lease's own round trip only spaces them more). */
+const IDLE_LEASES_PER_RUN = Math.ceil(REGION_RUN.leaseForMs / REGION_RUN.idlePollMs);
+
+export function regionFixedMonthly(idleLease: CostFigures): { rows: [string, number][]; total: number } {
   const runs = MINUTES_PER_MONTH;
   const gbSecond = LAMBDA_MEMORY_GB * PRICES.lambdaGbSecond;
-  // Leases of 20, 20 and 10 s fill the 50 s of a run.
-  const leaseSecondsPerRun = REGION_RUN.leaseForMs / 1000;
-  const leasesPerRun = Math.ceil(leaseSecondsPerRun / LEASE_WAIT_SECONDS_IDLE);
   const heartbeatsPerRun = Math.ceil(REGION_RUN.leaseForMs / REGION_RUN.heartbeatIntervalMs);
+  const leases = runs * IDLE_LEASES_PER_RUN;
+  const perLease = (dollarsPerMillion: number) => (leases * dollarsPerMillion) / 1e6;
+  const idle = idleLease.dollarsPerMillion;
   const rows: [string, number][] = [
     [
       `region function: ${runs} runs of ~${REGION_RUN_SECONDS} s at ${LAMBDA_MEMORY_GB * 1024} MB (x86 price; arm64 is 20% less)`,
@@ -34,17 +34,16 @@ export function regionFixedMonthly(): { rows: [string, number][]; total: number 
     [`EventBridge Scheduler: ${runs} invocations`, runs * PRICES.schedulerInvocation],
     ['Secrets Manager: the location key secret', SECRET_MONTHLY],
     [
-      `home API Gateway: ${leasesPerRun} leases and ${heartbeatsPerRun} heartbeats a minute`,
-      runs * (leasesPerRun + heartbeatsPerRun) * PRICES.apiGatewayRequest,
+      `home API Gateway: ${IDLE_LEASES_PER_RUN} idle leases (short polls, ${REGION_RUN.idlePollMs / 1000} s apart) and ${heartbeatsPerRun} heartbeats a minute`,
+      perLease(idle.apiGateway) + runs * heartbeatsPerRun * PRICES.apiGatewayRequest,
     ],
+    [`home api function: the idle leases (metered: a key read, a query; no wait)`, perLease(idle.lambda)],
     [
-      `home api function: idle leases held ${leaseSecondsPerRun} s a minute (a long-poll bills its wait)`,
-      runs * (leasesPerRun * PRICES.lambdaInvocation + leaseSecondsPerRun * gbSecond),
-    ],
-    [
-      `home DynamoDB: the idle leases' reads (${IDLE_READS_PER_SECOND} a second)`,
-      runs * leaseSecondsPerRun * IDLE_READS_PER_SECOND * PRICES.readRequestUnit,
+      `home DynamoDB: the idle leases (metered: ${round2(idleLease.wru)} WRU, ${round2(idleLease.rru)} RRU each)`,
+      perLease(idle.dynamodb),
     ],
   ];
   return { rows, total: rows.reduce((sum, [, dollars]) => sum + dollars, 0) };
 }
+
+const round2 = (v: number) => Math.round(v * 100) / 100;

@@ -17,7 +17,8 @@ import { withMeteredPipeline } from './metered-pipeline.ts';
  * /v1/agent/results`: the location's result, the job's delete, the decision); the decide jobs
  * come back through the worker at their deadline, in the next minute (a duplicate decision). The
  * change feed is drained through the stream function's filter. The region functions themselves
- * are a fixed cost per region (test/support/location-cost-fixed.ts): not counted here.
+ * are a fixed cost per region (test/support/location-cost-fixed.ts): not counted here, but the
+ * idle leases a region asks meanwhile are metered apart (`idleLease`).
  * Shared by test/cost/location-cost.test.ts and `npm run bench -- --only locationcost`.
  */
 
@@ -49,9 +50,16 @@ export interface LocationCostRun {
   snapshot: MeterSnapshot;
   /** Per located slot. */
   perSlot: CostFigures;
+  /**
+   * Per idle lease: one that finds nothing (`wait_seconds: 0`), as a region short-polls while
+   * nothing is due (lib/agent/region-function.ts), metered apart: the fixed cost's per-lease part.
+   */
+  idleLease: CostFigures;
 }
 
 const MINUTE = 60_000;
+/** Idle leases metered per region (one a second, as REGION_RUN.idlePollMs paces them). */
+const IDLE_LEASES = 5;
 const REGION_NAMES = ['eu-west-1', 'ap-southeast-2', 'us-east-1', 'sa-east-1', 'ap-northeast-1'];
 
 export async function runLocationCost(options: LocationCostOptions): Promise<LocationCostRun> {
@@ -189,6 +197,18 @@ export async function runLocationCost(options: LocationCostOptions): Promise<Loc
       await pipeline.minute(slots + 1, 200);
       clock.set(Math.floor(clock.now() / MINUTE) * MINUTE + MINUTE - 1000);
       await regionsReport();
+      // Idle: every job reported, each region's leases find nothing (metered apart).
+      meter.reset();
+      meter.resume();
+      for (let i = 0; i < IDLE_LEASES; i += 1) {
+        clock.set(clock.now() + 1000);
+        for (const region of regions) {
+          const answer = await agentRequest(region, '/v1/agent/lease', { max: leaseBatch, wait_seconds: 0 });
+          if (answer.jobs.length > 0) throw new Error(`${region}: an idle lease found a job`);
+        }
+      }
+      meter.pause();
+      const idleLease = priceSnapshot(meter.snapshot(), IDLE_LEASES * regions.length);
       let decided = 0;
       for (const checkId of checkIds)
         decided += (await latestResults(peek, checkId, 1000)).filter((r) => {
@@ -209,6 +229,7 @@ export async function runLocationCost(options: LocationCostOptions): Promise<Loc
         statuses,
         snapshot,
         perSlot: priceSnapshot(snapshot, located),
+        idleLease,
       };
     },
   );

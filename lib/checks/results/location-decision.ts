@@ -25,7 +25,7 @@ export interface LocationReportInput {
   slotMs: number;
   location: string;
   result: LocationProbeResult;
-  /** Ops committed with the location's result (deleting its location job). */
+  /** Ops committed with the location's result (the local queue's ack of the default location's probe job). */
   alsoCommit?: WriteOp[];
   /** The check as the caller just read it. */
   run?: CheckRun;

@@ -50,14 +50,6 @@ export function locationResultOp(record: LocationResultRecord, ttlSeconds: numbe
   return locationResult.put(record, { kind: 'itemNotExists' }, ttlSeconds);
 }
 
-/** The condition that a location has not reported for a slot (fan-out: no job for a location that did). */
-export function noLocationResultOp(checkId: string, slotMs: number, location: string): WriteOp {
-  return locationResult.conditionCheck(
-    { check_id: checkId, slot_ms: slotMs, location },
-    { kind: 'itemNotExists' },
-  );
-}
-
 /** Every location's result for one slot (consistent: a decision reads what was just stored). */
 export async function slotLocationResults(
   table: Table,

@@ -6,7 +6,7 @@ import type { Table, WriteOp } from '../../store/table.ts';
 import type { CheckRun } from '../definitions/check-store.ts';
 import type { ProbeJob } from '../definitions/probe-job-schema.ts';
 import type { LocationDecider } from '../results/location-decision.ts';
-import { noLocationResultOp, slotLocationResults } from '../results/location-result-items.ts';
+import { slotLocationResults } from '../results/location-result-items.ts';
 
 /** One slot of a located check waiting for one location's agent (lib/locations/location-job-items.ts). */
 interface LocationJob {
@@ -46,7 +46,7 @@ export interface LocatedOutcome {
 
 /**
  * A located check's slot (DECISIONS.md "Probe locations (wave 4)"): puts a job for each other
- * location that has not reported (a failed condition: it reported, or its job is there already),
+ * location that has not reported (a failed condition: its job is there already),
  * schedules the slot's decision at its deadline, then probes from `default` when the check names it
  * and it has not reported, its result stored through the decider (which decides early when it can).
  * Every step is idempotent, so a redelivered job repeats none of them: the decision is scheduled
@@ -66,8 +66,11 @@ export async function runLocatedProbe(
   );
   const others = locationsOf(check).filter((l) => l !== DEFAULT_LOCATION && !reported.has(l));
   for (const location of others) {
+    // One conditional put (1 write unit), not a transaction with a check that the location has not
+    // reported (4): the read above already skipped those that had. A report landing between that
+    // read and this put (a redelivered job racing the agent) leaves a job whose second result is
+    // answered `duplicate` and deletes it: one probe too many, nothing stored twice.
     await transactIf(deps.table, [
-      noLocationResultOp(check.id, job.slot_ms, location),
       deps.locationJobOp({
         tenant_id: job.tenant_id,
         location,
