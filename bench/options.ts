@@ -25,6 +25,8 @@ const SCENARIOS = [
   'storm',
   'checks-list',
   'config-apply',
+  'browser',
+  'browsercost',
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
@@ -117,6 +119,12 @@ const optionsSchema = z.object({
   'list-requests': int(1).default(20),
   'config-apply-checks': list.default([1000, 10_000]),
   'config-apply-one-by-one-max': int(1).default(1000),
+  'browser-checks': int(1).default(50),
+  'browser-minutes': int(1).default(3),
+  'browser-interval': int(60).default(60),
+  'browser-runs': int(1).max(32).default(2),
+  'browsercost-runs': int(1).default(10),
+  'browsercost-failure-rate': z.coerce.number().min(0).max(1).default(0.01),
   'config-apply-runtimes': z
     .string()
     .default('local,cloud')
@@ -132,7 +140,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, pingcost, locationcost, bundles, crash, storm, storm-cloud, checks-list, config-apply, search, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, pingcost, locationcost, bundles, crash, storm, storm-cloud, checks-list, config-apply, search, browser, browsercost, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
@@ -167,6 +175,12 @@ const USAGE = `Usage: npm run bench -- [options]
   --list-requests <n>       checks-list: measured GETs of each first page (default 20)
   --config-apply-checks <list>  config-apply: push checks created per measurement (default 1000,10000)
   --config-apply-one-by-one-max <n>  config-apply: most checks created one by one; more are extrapolated (default 1000)
+  --browser-checks <n>      browser: browser checks (goto + assert on a page served on 127.0.0.1) (default 50)
+  --browser-minutes <n>     browser: measured minutes after one unmeasured interval (default 3)
+  --browser-interval <s>    browser: the checks' interval, 60 or more (default 60)
+  --browser-runs <n>        browser: VIGIL_BROWSER_RUNS of the runtime (default 2, the product default)
+  --browsercost-runs <n>    browsercost: browser runs measured one at a time for the billed duration (default 10)
+  --browsercost-failure-rate <r>  browsercost: share of runs failing, each keeping a screenshot in S3 (default 0.01)
   --config-apply-runtimes <list>  config-apply: local, cloud or both (default local,cloud)
   --page-entities <n>       status-page: entities on the public page (default 100)
   --page-requests <n>       status-page: measured keyless GET /p/{slug} (default 200)
@@ -248,6 +262,12 @@ export function parseOptions(argv: string[]): BenchOptions {
       'config-apply-checks': { type: 'string' },
       'config-apply-one-by-one-max': { type: 'string' },
       'config-apply-runtimes': { type: 'string' },
+      'browser-checks': { type: 'string' },
+      'browser-minutes': { type: 'string' },
+      'browser-interval': { type: 'string' },
+      'browser-runs': { type: 'string' },
+      'browsercost-runs': { type: 'string' },
+      'browsercost-failure-rate': { type: 'string' },
       'cost-checks': { type: 'string' },
       'cost-cycles': { type: 'string' },
       'pingcost-checks': { type: 'string' },

@@ -155,7 +155,7 @@ async function warmUp(child: BenchChild, warmupMs: number, onProgress?: (line: s
  * pk CELLRES#) one per member it holds, so the figure is per check in either layout (and in the
  * previous commit's, for --against).
  */
-function countResults(dbPath: string): number {
+export function countResults(dbPath: string): number {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
   try {
     const row = z.object({ n: z.number().nullable() }).parse(

@@ -3,6 +3,8 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import type { AbuseFigures } from './abuse.ts';
 import type { FlapFigures } from './alert-flapping.ts';
 import type { AlertFigures } from './alerts.ts';
+import { type BrowserCostFigures, formatBrowserCost } from './browser-cost.ts';
+import { type BrowserLoadFigures, formatBrowserLoad } from './browser-load.ts';
 import type { ChecksListFigures } from './checks-list.ts';
 import { type CostBenchFigures, formatCost } from './cost.ts';
 import { formatLocationCost, type LocationCostBenchFigures } from './location-cost.ts';
@@ -62,6 +64,8 @@ export interface Results {
   uptime?: UptimeFigures;
   cost?: CostBenchFigures;
   pingCost?: PingCostBenchFigures;
+  browser?: BrowserLoadFigures;
+  browserCost?: BrowserCostFigures;
   locationCost?: LocationCostBenchFigures;
   search?: SearchFigures;
   /** --against / --rounds: every run of max and push, per checkout. */
@@ -510,6 +514,8 @@ export function formatResults(results: Results, targets: Target[]): string {
   if (results.sideBySide) out.push(formatSideBySide(results.sideBySide, bareCeiling(results)));
   if (results.cost) out.push(`\n${formatCost(results.cost)}`);
   if (results.pingCost) out.push(`\n${formatPingCost(results.pingCost)}`);
+  if (results.browser) out.push(`\n${formatBrowserLoad(results.browser)}`);
+  if (results.browserCost) out.push(`\n${formatBrowserCost(results.browserCost)}`);
   if (results.locationCost) out.push(`\n${formatLocationCost(results.locationCost)}`);
   const se = results.search;
   if (se) {

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { type CrashFigures, runCrashRounds } from '../test/support/crash-rounds.ts';
 import { runAbuse } from './abuse.ts';
 import { runAlerts } from './alerts.ts';
+import { runBrowserCost } from './browser-cost.ts';
+import { runBrowserLoad } from './browser-load.ts';
 import { type BundleFigures, formatBundles, runBundles } from './bundles.ts';
 import { runChecksList } from './checks-list.ts';
 import { benchDir, repoRoot } from './child.ts';
@@ -404,6 +406,35 @@ try {
       runtimes: options['config-apply-runtimes'],
       onProgress: (line) => log(`  ${line}`),
     });
+  }
+  if (wants('browser')) {
+    log(
+      `browser: ${options['browser-checks']} browser checks every ${options['browser-interval']} s, ${options['browser-minutes']} measured minute(s)`,
+    );
+    const figures = await runBrowserLoad({
+      checks: options['browser-checks'],
+      intervalSeconds: options['browser-interval'],
+      minutes: options['browser-minutes'],
+      timeoutMs: 20_000,
+      browserRuns: options['browser-runs'],
+      probeThreads: options['probe-threads'],
+      logFile: join(logDir, 'browser.log'),
+      onProgress: (line) => log(`  ${line}`),
+    });
+    results.browser = figures;
+    log(
+      `  runs due ${figures.due}, started ${figures.started}, done ${figures.done}; lateness p99 ${Math.round(figures.latenessMs.p99)} ms; ${figures.cpuCores} cores`,
+    );
+  }
+  if (wants('browsercost')) {
+    log(`browsercost: ${options['browsercost-runs']} browser runs one at a time, priced as cloud runs`);
+    const figures = await runBrowserCost({
+      runs: options['browsercost-runs'],
+      failureRate: options['browsercost-failure-rate'],
+      onProgress: (line) => log(`  ${line}`),
+    });
+    results.browserCost = figures;
+    log(`  $${figures.cost.total.toFixed(4)} per 1,000 runs (run p50 ${Math.round(figures.runMs.p50)} ms)`);
   }
   if (wants('bundles')) {
     log(`bundles: each functions/*.ts built as CDK builds it, then ${options['bundle-runs']} fresh imports`);

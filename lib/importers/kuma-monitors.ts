@@ -1,5 +1,6 @@
 import { type ExpectedStatus, expectedStatusSchema, MAX_EXPECTED_STATUSES } from '../domain/assertions.ts';
 import { MAX_REPEAT_SECONDS, MIN_REPEAT_SECONDS } from '../notify/schemas.ts';
+import { realBrowserFields } from './kuma-browser.ts';
 import { flag, type KumaContext, type Loose, num, text } from './kuma-context.ts';
 
 /**
@@ -225,6 +226,7 @@ const MAPPERS: Record<string, TypeMapper> = {
         : {};
     return { check_type: 'push', ...fields, ...grace };
   },
+  'real-browser': (m, c) => realBrowserFields(m, commonFields(m, c, false), c.left),
   'grpc-keyword': (m, c) => {
     const url = text(m.grpcUrl) ?? '';
     const match = /^(?:[a-z]+:\/\/)?(\[[^\]]+\]|[^:/]+):(\d+)/.exec(url);
