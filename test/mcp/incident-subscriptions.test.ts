@@ -122,7 +122,8 @@ const nextUpdated = async (stream: AsyncGenerator<Record<string, unknown>>) =>
     .uri;
 
 describe.each(MCP_RUNTIMES)('MCP incident subscriptions (%s)', (_name, start) => {
-  const runtime = mcpRuntimeOf(start);
+  // Streams as long as the MCP function holds them: a change made while a session stream reconnects is not told.
+  const runtime = mcpRuntimeOf(() => start({ functionStreams: true }));
   let ours: Tenant;
   let theirs: Tenant;
 
