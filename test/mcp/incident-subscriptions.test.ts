@@ -138,10 +138,11 @@ describe.each(MCP_RUNTIMES)('MCP incident subscriptions (%s)', (_name, start) =>
   it('tells a 2025-11-25 session when its subscribed incident is noted, acknowledged and resolved, and nothing else', async () => {
     await tenants();
     const rt = runtime.rt;
-    const [probe, a, b] = [
+    const [probe, a, b, c] = [
       await openIncident(rt, ours, 'probe'),
       await openIncident(rt, ours, 'a'),
       await openIncident(rt, ours, 'b'),
+      await openIncident(rt, ours, 'c'),
     ];
     const [theirProbe, x] = [await openIncident(rt, theirs, 'probe'), await openIncident(rt, theirs, 'x')];
     const mine = await sessionClient(rt, ours.key);
@@ -158,13 +159,14 @@ describe.each(MCP_RUNTIMES)('MCP incident subscriptions (%s)', (_name, start) =>
     await mine.client.unsubscribeResource({ uri: probe.uri });
     await other.client.unsubscribeResource({ uri: theirProbe.uri });
     await mine.client.subscribeResource({ uri: a.uri });
+    await mine.client.subscribeResource({ uri: c.uri });
     await other.client.subscribeResource({ uri: x.uri });
     // Another tenant's incident cannot be subscribed to: it is not found.
     await expect(other.client.subscribeResource({ uri: a.uri })).rejects.toThrow();
     mine.updated.length = 0;
     other.updated.length = 0;
 
-    // Changes are told in order: b's note came first, and was not told.
+    // Changes are told in order: b's note came first, and told nothing (nor c, which did not change).
     await note(rt, ours, b.id);
     await note(rt, ours, a.id);
     await eventually(
