@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { INCIDENT_STATES, type IncidentState, NOTE_LIMITS } from '../domain/limits.ts';
+import { newId } from '../platform/ids.ts';
+import type { Change } from '../store/change-feed.ts';
 import { belowLimit } from '../store/conditions.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
@@ -22,6 +24,9 @@ import type { Item, Table, WriteOp } from '../store/table.ts';
  * entity's pointer to its open incident, written and deleted with the incident's opening and
  * resolution in one transaction: at most one open incident per entity, found with one read.
  * An incident expires (ttl) the tenant's retention after its resolution, never while unresolved.
+ * A change no entity transition tells (acknowledged, a note, resolved by hand or by its entity's
+ * deletion) puts it on gsi2 under the tenant's incident changes (`INCCHG#<tnt>`, sort key a new
+ * time-ordered `ich_` id): what the live streams follow (lib/status/stream-follow.ts).
  */
 
 const incidentSchema = z.object({
@@ -64,6 +69,11 @@ const incidentList = (tenantId: string) => ({
 });
 const entityIncidentsPk = (tenantId: string, entityId: string) => `INCENT#${tenantId}#${entityId}`;
 const PREFIX = 'inc_';
+const changesPk = (tenantId: string) => `INCCHG#${tenantId}`;
+/** The gsi2 entry of a change at `atMs` (module header). */
+const changed = (tenantId: string, atMs: number) => ({
+  gsi2: { pk: changesPk(tenantId), sk: newId('ich', atMs) },
+});
 
 /** The incident opened by a transition: the transition's ULID under the `inc_` prefix (a redelivery finds it). */
 export function incidentIdOf(transitionId: string): string {
@@ -82,8 +92,12 @@ const incident = defineItem({
   }),
   keyOf: (r) => incidentKey(r.tenant_id, r.id),
   gsi1: (r) => ({ pk: entityIncidentsPk(r.tenant_id, r.entity_id), sk: r.id }),
+  indexedExplicitly: ['gsi2'],
   docKey: { tenant_id: '<tnt>', id: '<inc_id>', shard: '<shard>' },
 });
+
+/** The incident's item type: the local outbox keeps its changes for the live hub (lib/status/stream-hub.ts). */
+export const INCIDENT_ENTITY = incident.entity;
 
 const openPointer = defineItem({
   type: itemType('incident_open'),
@@ -219,6 +233,8 @@ export function resolveIncident(
         resolution: resolution.cause,
         ...(resolution.by === undefined ? {} : { resolved_by: resolution.by }),
       },
+      // Its entity's `up` transition tells a resolution on `up` already.
+      ...(resolution.cause === 'up' ? {} : { index: changed(record.tenant_id, Date.parse(resolution.at)) }),
       condition: { kind: 'compare', attr: 'state', op: '<>', value: 'resolved' },
     }),
     openPointer.delete(pointerKey(record.tenant_id, record.entity_id), {
@@ -240,6 +256,7 @@ export function acknowledgeIncident(
   return transactIf(table, [
     incident.update(incidentKey(key.tenant_id, key.id), {
       set: { state: 'acknowledged', acknowledged_at: at, acknowledged_by: by },
+      index: changed(key.tenant_id, Date.parse(at)),
       condition: { kind: 'compare', attr: 'state', op: '=', value: 'open' },
     }),
   ]);
@@ -247,11 +264,15 @@ export function acknowledgeIncident(
 
 const unresolved = { kind: 'compare', attr: 'state', op: '<>', value: 'resolved' } as const;
 
-/** A note's count, with its put: fails when the incident is gone, full, or (`whileUnresolved`: a note without expiry) resolved. */
-export function noteCountedOp(tenantId: string, incidentId: string, whileUnresolved: boolean): WriteOp {
+/** A note's count (written at `atMs`), with its put: fails when the incident is gone, full, or (`whileUnresolved`: a note without expiry) resolved. */
+export function noteCountedOp(
+  k: { tenantId: string; incidentId: string; atMs: number },
+  whileUnresolved: boolean,
+) {
   const held = [{ kind: 'itemExists' } as const, belowLimit('note_count', NOTE_LIMITS.perIncident)];
-  return incident.update(incidentKey(tenantId, incidentId), {
+  return incident.update(incidentKey(k.tenantId, k.incidentId), {
     add: { note_count: 1 },
+    index: changed(k.tenantId, k.atMs),
     condition: { kind: 'and', conditions: whileUnresolved ? [...held, unresolved] : held },
   });
 }
@@ -286,7 +307,8 @@ export const incidentExpiryOp = (tenantId: string, incidentId: string, ttl: numb
 /**
  * Moves the tenant's incidents and open pointers from the partition they had before the shards
  * (`INC#<tnt>`) to their shards; returns how many moved. Idempotent, and safe while incidents
- * open: incidents are not on the change feed, so a move notifies no one.
+ * open: no change-feed consumer acts on incidents, and a moved one carries no change entry (gsi2),
+ * so a move notifies no one.
  */
 export function moveLegacyIncidents(table: Table, tenantId: string): Promise<number> {
   const absent = { kind: 'itemNotExists' } as const;
@@ -296,4 +318,41 @@ export function moveLegacyIncidents(table: Table, tenantId: string): Promise<num
     const at = pointerKey(tenantId, item.sk.slice('OPEN#'.length));
     return openPointer.putAt(at, openPointer.parse(item), absent);
   });
+}
+
+/** One change of an incident a live stream tells: `id` (`ich_…`) is its place in the tenant's incident changes. */
+export interface IncidentChange {
+  id: string;
+  tenant_id: string;
+  incident_id: string;
+  entity_id: string;
+}
+
+const changeOf = (item: Item): IncidentChange | undefined => {
+  const record = incident.is(item) ? incident.parse(item) : undefined;
+  const id = item.gsi2sk;
+  if (!record || typeof id !== 'string') return undefined;
+  return { id, tenant_id: record.tenant_id, incident_id: record.id, entity_id: record.entity_id };
+};
+
+/** The change a change-feed record of an incident made, when it is one the live streams tell (gsi2 moved). */
+export function incidentChangeOf(change: Change): IncidentChange | undefined {
+  const told = change.newImage && changeOf(change.newImage);
+  return told && told.id !== change.oldImage?.gsi2sk ? told : undefined;
+}
+
+/** The tenant's incident changes after position `after`, oldest first, one page (gsi2: eventually consistent). */
+export async function readIncidentChanges(
+  table: Table,
+  tenantId: string,
+  after: string,
+  limit: number,
+): Promise<IncidentChange[]> {
+  const read = await table.query({
+    index: 'gsi2',
+    pk: changesPk(tenantId),
+    sk: { op: '>', value: after },
+    limit,
+  });
+  return read.items.flatMap((item) => changeOf(item) ?? []);
 }

@@ -174,7 +174,8 @@ export function createIncidentService(deps: IncidentServiceDeps) {
       if (!/\S/u.test(text)) throw ValidationError.field('text', NOTE_BLANK);
       if (Buffer.byteLength(text, 'utf8') > NOTE_LIMITS.maxBytes)
         throw ValidationError.field('text', `Use at most ${NOTE_LIMITS.maxBytes} bytes.`);
-      const now = isoTime(clock.now());
+      const atMs = clock.now();
+      const now = isoTime(atMs);
       const note: NoteRecord = { incident_id: id, text, created_by: caller.userId, created_at: now };
       const seq = `${now}#${randomBytes(6).toString('hex')}`;
       // A note on a resolved incident expires with it; one on an unresolved incident is given its
@@ -186,7 +187,7 @@ export function createIncidentService(deps: IncidentServiceDeps) {
           ? incidentExpiry(record.resolved_at, await deps.retentionDays(caller.tenantId))
           : undefined;
         const ops = [
-          noteCountedOp(caller.tenantId, id, expiresAt === undefined),
+          noteCountedOp({ tenantId: caller.tenantId, incidentId: id, atMs }, expiresAt === undefined),
           notePutOp(caller.tenantId, note, seq, expiresAt),
         ];
         if (await transactIf(table, ops)) return note;

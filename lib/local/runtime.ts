@@ -17,6 +17,7 @@ import { createMemoryRateLimiter } from '../platform/rate-limiter.ts';
 import { createBrowserRunner } from '../probes/browser-runner.ts';
 import { probeTransport } from '../probes/probe-transport.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../sqlite/sqlite-table.ts';
+import { LIVE_STREAM_ENTITIES } from '../status/stream-hub.ts';
 import { type ActionSchedule, type ActionScheduleDeps, createActionSchedule } from './action-schedule.ts';
 import { createChangePump } from './change-pump.ts';
 import { createConsoleFiles } from './console-files.ts';
@@ -94,7 +95,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const processMetrics = createProcessMetrics({ open: config.metricsOpen });
   const table = createSqliteTable({
     db,
-    streamEntities: STREAM_ENTITIES,
+    // Its streams follow by push: the live hub's items too (lib/status/stream-hub.ts).
+    streamEntities: [...new Set([...STREAM_ENTITIES, ...LIVE_STREAM_ENTITIES])],
     backgroundCheckpoints: true,
     writerThread: true,
     observeCommit: (ms) => processMetrics.observeCommit(ms),

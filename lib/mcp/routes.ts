@@ -6,7 +6,7 @@ import { webRequest } from '../http/stream-web.ts';
 import type { PublicRoute, RouteContext } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
-import type { FollowTransitions } from '../status/stream-follow.ts';
+import type { FollowChanges } from '../status/stream-follow.ts';
 import type { Table } from '../store/table.ts';
 import type { StreamSlots } from '../streams/stream-slots.ts';
 import {
@@ -39,8 +39,8 @@ export interface McpRouteDeps {
   slots: StreamSlots;
   /** What vigil:// resources read through (lib/mcp/resources/reader.ts). */
   resources: ResourceDeps;
-  /** The console live stream's follower of entity transitions: what subscriptions/listen tells. */
-  follow: FollowTransitions;
+  /** The console live stream's follower of entity transitions, with incident changes: what subscriptions tell. */
+  follow: FollowChanges;
   clock: Clock;
   logger: Logger;
   /** The app's key check under the rate limits (401, 403 ACCOUNT_DISABLED, 429 as on every route). */

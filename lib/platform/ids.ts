@@ -33,6 +33,7 @@ export type IdPrefix =
   | 'aud'
   | 'ses'
   | 'icf'
+  | 'ich'
   | 'pin'
   | 'piu'
   | 'sch'

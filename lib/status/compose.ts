@@ -32,7 +32,7 @@ export function composeStatus(deps: {
       ...metricsRoutes({ table }),
     ],
     consumer: statusStream.consumer,
-    /** The same transitions, followed by other streams (MCP's subscriptions/listen). */
+    /** The same transitions, and incident changes, followed by other streams (MCP's subscriptions/listen and session streams). */
     follow: statusStream.follow,
   };
 }

@@ -45,9 +45,9 @@ export function resetFrame(resumeFrom: string): SseFrame {
   };
 }
 
-/** The position just before every transition created at or after `ms`. */
-export function positionAt(ms: number): string {
-  return `trn_${encodeTime(Math.max(0, Math.floor(ms)), 10)}${'0'.repeat(16)}`;
+/** The position just before every transition (or, `ich`, incident change) created at or after `ms`. */
+export function positionAt(ms: number, prefix: 'trn' | 'ich' = 'trn'): string {
+  return `${prefix}_${encodeTime(Math.max(0, Math.floor(ms)), 10)}${'0'.repeat(16)}`;
 }
 
 /**

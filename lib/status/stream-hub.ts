@@ -1,20 +1,41 @@
 import { type TransitionRecord, transitionSchema } from '../checks/records.ts';
+import { TRANSITION_ENTITY } from '../checks/results.ts';
+import { INCIDENT_ENTITY, type IncidentChange, incidentChangeOf } from '../incidents/incident-items.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
 import { parseItem } from '../store/items.ts';
 
 /**
- * The local runtime's in-process fan-out of entity transitions to open status streams. The change
- * pump feeds it right after each commit, so a stream hears of a state change without polling.
+ * The local runtime's in-process fan-out of live changes to open streams. The change pump feeds it
+ * right after each commit, so a stream hears of a change without polling.
  */
 
-export type TransitionListener = (transition: TransitionRecord) => void;
+/**
+ * What the live streams follow: an entity transition (the status stream's `state_change`), or a
+ * change of an incident no transition tells (acknowledged, a note, resolved by hand or by its
+ * entity's deletion; lib/incidents/incident-items.ts), which MCP's subscriptions tell.
+ */
+export type LiveChange =
+  | { kind: 'transition'; transition: TransitionRecord }
+  | { kind: 'incident'; incident: IncidentChange };
+
+export type LiveListener = (change: LiveChange) => void;
+
+/**
+ * The item types whose changes the hub is fed: where streams follow by push (the local runtime),
+ * its outbox keeps these besides lib/events' STREAM_ENTITIES. The cloud's stream function never
+ * needs incidents: its streams poll the table.
+ */
+export const LIVE_STREAM_ENTITIES: readonly string[] = [TRANSITION_ENTITY, INCIDENT_ENTITY];
+
+const tenantOf = (change: LiveChange) =>
+  change.kind === 'transition' ? change.transition.tenant_id : change.incident.tenant_id;
 
 /** Open streams subscribe per tenant; the change consumer publishes. */
-export function createTransitionHub() {
-  const byTenant = new Map<string, Set<TransitionListener>>();
+export function createLiveHub() {
+  const byTenant = new Map<string, Set<LiveListener>>();
   return {
-    /** Hears every entity transition of `tenantId` from now on; returns the unsubscribe. */
-    subscribe(tenantId: string, listener: TransitionListener): () => void {
+    /** Hears every live change of `tenantId` from now on; returns the unsubscribe. */
+    subscribe(tenantId: string, listener: LiveListener): () => void {
       let listeners = byTenant.get(tenantId);
       if (!listeners) {
         listeners = new Set();
@@ -30,22 +51,24 @@ export function createTransitionHub() {
     get listening(): boolean {
       return byTenant.size > 0;
     },
-    publish(transition: TransitionRecord): void {
-      for (const listener of byTenant.get(transition.tenant_id) ?? []) listener(transition);
+    publish(change: LiveChange): void {
+      for (const listener of byTenant.get(tenantOf(change)) ?? []) listener(change);
     },
   };
 }
 
-export type TransitionHub = ReturnType<typeof createTransitionHub>;
+export type LiveHub = ReturnType<typeof createLiveHub>;
 
-/** The change consumer that hands each newly written entity transition to the hub. */
-export function createTransitionPublisher(hub: TransitionHub): ChangeConsumer {
+/** The change consumer that hands each new entity transition and each told incident change to the hub. */
+export function createLivePublisher(hub: LiveHub): ChangeConsumer {
   return async (changes) => {
     if (!hub.listening) return;
     for (const change of changes) {
       const item = change.newImage;
-      if (change.eventName !== 'INSERT' || item?.entity !== 'transition' || item.kind !== 'entity') continue;
-      hub.publish(parseItem(transitionSchema, item));
+      if (change.eventName === 'INSERT' && item?.entity === 'transition' && item.kind === 'entity')
+        hub.publish({ kind: 'transition', transition: parseItem(transitionSchema, item) });
+      const incident = incidentChangeOf(change);
+      if (incident) hub.publish({ kind: 'incident', incident });
     }
   };
 }

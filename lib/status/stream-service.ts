@@ -18,8 +18,8 @@ import {
   transitionFrame,
   transitionsAfter,
 } from './stream-events.ts';
-import { createTransitionFollower } from './stream-follow.ts';
-import { createTransitionHub, createTransitionPublisher, type TransitionHub } from './stream-hub.ts';
+import { createLiveFollower } from './stream-follow.ts';
+import { createLiveHub, createLivePublisher, type LiveHub } from './stream-hub.ts';
 
 /**
  * GET /v1/status/stream: the tenant's entity state changes as Server-Sent Events. A stream first
@@ -76,7 +76,7 @@ export function createStatusStream(deps: StatusStreamDeps, settings: StatusStrea
   const heartbeatMs = settings.heartbeatMs ?? 15_000;
   const pollMs = settings.pollMs ?? 1000;
   const maxDurationMs = settings.maxDurationMs ?? 60_000;
-  const hub = settings.follow === 'push' ? createTransitionHub() : undefined;
+  const hub = settings.follow === 'push' ? createLiveHub() : undefined;
 
   /** Sends every transition after `position`, page by page; returns the last position read. */
   const replay = async (
@@ -125,13 +125,18 @@ export function createStatusStream(deps: StatusStreamDeps, settings: StatusStrea
   };
 
   /** Replay, then live events from the hub; subscribed first, so nothing committed meanwhile is lost. */
-  const pushed = (hubIn: TransitionHub, tenantId: string, start: string) => async (sink: SseSink) => {
+  const pushed = (hubIn: LiveHub, tenantId: string, start: string) => async (sink: SseSink) => {
     const sent = createSentIds();
     const deliver = (t: TransitionRecord) => {
       if (sent.add(t.id)) sink.send(transitionFrame(t));
     };
     let held: TransitionRecord[] | undefined = [];
-    const unsubscribe = hubIn.subscribe(tenantId, (t) => (held ? held.push(t) : deliver(t)));
+    // The status stream tells state changes only: incident changes are MCP's (docs/mcp.md).
+    const unsubscribe = hubIn.subscribe(tenantId, (change) => {
+      if (change.kind !== 'transition') return;
+      if (held) held.push(change.transition);
+      else deliver(change.transition);
+    });
     try {
       await catchUp(tenantId, start, sink, deliver);
       for (const t of held) deliver(t);
@@ -202,8 +207,8 @@ export function createStatusStream(deps: StatusStreamDeps, settings: StatusStrea
     },
   };
 
-  const consumer: ChangeConsumer | undefined = hub ? createTransitionPublisher(hub) : undefined;
-  const follow = createTransitionFollower(deps, hub, pollMs);
+  const consumer: ChangeConsumer | undefined = hub ? createLivePublisher(hub) : undefined;
+  const follow = createLiveFollower(deps, hub, pollMs);
   return { service, consumer, follow };
 }
 

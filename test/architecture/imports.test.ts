@@ -191,6 +191,8 @@ describe('dependency direction', () => {
  */
 const LONG_FILES: Record<string, string> = {
   'lib/app.ts': 'the shared composition root: each feature’s routes and services assembled in one place',
+  'lib/incidents/incident-items.ts':
+    'the one owner of `incident` and `incident_open` (one transaction writes both): their definitions, reads and writes',
   'lib/local/runtime.ts':
     'the local composition root: every loop started in order and stopped in reverse, read in one place',
 };

@@ -3,7 +3,7 @@ import '../support/lambda-streaming-global.ts';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createMcpHandler } from '../../functions/mcp.ts';
 import type { App } from '../../lib/app.ts';
-import { createCloudApp } from '../../lib/cloud/http-composition.ts';
+import { createCloudApp, MCP_SSE_FUNCTION_MS } from '../../lib/cloud/http-composition.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { fakeStreamingRuntime } from '../status/stream-drivers.ts';
@@ -36,6 +36,12 @@ export interface McpRuntime {
 export interface RuntimeOptions {
   /** The front adds this tenant's key to requests that carry none (the conformance suite sends none). */
   addKey?: boolean;
+  /**
+   * The cloud's streams last as long as the MCP function holds them (functions/mcp.ts), not the
+   * api function's 20 s: a test that must not meet a session stream's reconnection (a change made
+   * while the client reconnects is not replayed) asks for it.
+   */
+  functionStreams?: boolean;
 }
 
 async function startLocal(options: RuntimeOptions): Promise<McpRuntime> {
@@ -56,7 +62,11 @@ async function startFunction(options: RuntimeOptions): Promise<McpRuntime> {
     VIGIL_RATE_LIMIT_RPS: '0',
     VIGIL_AUTH_FAILURE_LIMIT: '0',
   });
-  const cloud = createCloudApp(config, { dynamodb: table.client, logWrite: () => {} });
+  const cloud = createCloudApp(config, {
+    dynamodb: table.client,
+    logWrite: () => {},
+    ...(options.functionStreams ? { mcpSse: { maxDurationMs: MCP_SSE_FUNCTION_MS } } : {}),
+  });
   const { rawKey, tenant } = await cloud.app.tenants.createTenant({ name: 'Acme', email: 'ops@acme.test' });
   const handler = createMcpHandler({ ...cloud, runtime: fakeStreamingRuntime() });
   const front = await functionUrlFront(handler, options.addKey ? rawKey : undefined);

@@ -1,9 +1,9 @@
 import { createMcpHandler, InMemoryServerEventBus, type Server } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import type { TransitionRecord } from '../../checks/records.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { FollowTransitions } from '../../status/stream-follow.ts';
+import type { FollowChanges } from '../../status/stream-follow.ts';
+import type { LiveChange } from '../../status/stream-hub.ts';
 import { STREAM_RETRY_AFTER_SECONDS, type StreamSlots } from '../../streams/stream-slots.ts';
 import { jsonRpcErrorResponse } from '../legacy-sse.ts';
 import type { ResourceDeps } from './reader.ts';
@@ -14,8 +14,8 @@ const MAX_LISTEN_RESOURCES = 100;
 
 export interface ListenDeps {
   resources: Pick<ResourceDeps, 'incidents'>;
-  /** The console live stream's follower of entity transitions (lib/status/stream-follow.ts). */
-  follow: FollowTransitions;
+  /** The console live stream's follower of entity transitions and incident changes (lib/status/stream-follow.ts). */
+  follow: FollowChanges;
   /** Open streams per key and per tenant, a kind of their own (`mcp_listen`). */
   slots: StreamSlots;
   /** The server a stream's acknowledgement is made by (its capabilities narrow the filter). */
@@ -44,9 +44,11 @@ const rpcError = (id: string | number | null, code: number, message: string, sta
 
 /**
  * `subscriptions/listen` (2026-07-28): a stream per request, served by the SDK's listen router over
- * a bus of its own that only this caller's tenant's entity transitions reach (a URI names no
- * tenant, so streams never share a bus). A transition tells `notifications/resources/updated` for
- * its entity's URI and for every subscribed incident of that entity. The stream holds one slot of
+ * a bus of its own that only this caller's tenant's changes reach (a URI names no tenant, so
+ * streams never share a bus). An entity transition tells `notifications/resources/updated` for its
+ * entity's URI and for every subscribed incident of that entity; an incident acknowledged, noted
+ * or resolved by hand or by its entity's deletion tells its own URI (the SDK's router passes on
+ * only what the stream subscribed to). The stream holds one slot of
  * the key's and the tenant's stream caps, and ends after `maxDurationMs` (a Lambda's timeout).
  */
 export function createListenEndpoint(deps: ListenDeps) {
@@ -106,7 +108,12 @@ export function createListenEndpoint(deps: ListenDeps) {
       await handler.close().catch(() => undefined);
       await slot.release();
     };
-    const tell = (t: TransitionRecord) => {
+    const tell = (change: LiveChange) => {
+      if (change.kind === 'incident') {
+        const uri = resourceUri({ kind: 'incident', id: change.incident.incident_id });
+        return bus.publish({ kind: 'resource_updated', uri });
+      }
+      const t = change.transition;
       if (t.blueprint_slug !== undefined && t.entity_slug !== undefined)
         bus.publish({
           kind: 'resource_updated',
@@ -123,7 +130,7 @@ export function createListenEndpoint(deps: ListenDeps) {
     const stop = AbortSignal.any([ended.signal, slot.replaced, AbortSignal.timeout(deps.maxDurationMs)]);
     stop.addEventListener('abort', () => void end(), { once: true });
     void deps.follow(caller.tenantId, stop, tell).catch((error) => {
-      deps.logger.warn('mcp listen stopped following transitions', { error });
+      deps.logger.warn('mcp listen stopped following changes', { error });
       void end();
     });
     return new Response(relayed(response.body, end), { status: response.status, headers: response.headers });

@@ -1,8 +1,8 @@
-import type { TransitionRecord } from '../../checks/records.ts';
 import type { Principal } from '../../domain/principal.ts';
 import { SSE_HEADERS, type SseSink, sseStream } from '../../http/stream-sse.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { FollowTransitions } from '../../status/stream-follow.ts';
+import type { FollowChanges } from '../../status/stream-follow.ts';
+import type { LiveChange } from '../../status/stream-hub.ts';
 import { STREAM_RETRY_AFTER_SECONDS, type StreamSlots } from '../../streams/stream-slots.ts';
 import { jsonRpcErrorResponse } from '../legacy-sse.ts';
 import { resourceUri } from '../resources/uris.ts';
@@ -11,8 +11,8 @@ import { type McpSessions, sessionNotFound } from './sessions.ts';
 
 export interface SessionStreamDeps {
   sessions: McpSessions;
-  /** The console live stream's follower of entity transitions (lib/status/stream-follow.ts). */
-  follow: FollowTransitions;
+  /** The console live stream's follower of entity transitions and incident changes (lib/status/stream-follow.ts). */
+  follow: FollowChanges;
   /** Open streams per key and per tenant, a kind of their own (`mcp_session`). */
   slots: StreamSlots;
   /** A stream ends after this long (a Lambda's timeout); the client opens it again. */
@@ -27,8 +27,13 @@ export interface SessionStreamDeps {
 /** How long the client waits before opening the stream again once it ended (the `retry` field). */
 const RECONNECT_MS = 2000;
 
-/** The URIs a transition tells to a session subscribed to `subscriptions`. */
-function updatedUris(t: TransitionRecord, subscriptions: SessionSubscription[]): string[] {
+/** The URIs a change tells to a session subscribed to `subscriptions`. */
+function updatedUris(change: LiveChange, subscriptions: SessionSubscription[]): string[] {
+  if (change.kind === 'incident') {
+    const incident = resourceUri({ kind: 'incident', id: change.incident.incident_id });
+    return subscriptions.filter((s) => s.uri === incident).map((s) => s.uri);
+  }
+  const t = change.transition;
   const entity =
     t.blueprint_slug !== undefined && t.entity_slug !== undefined
       ? resourceUri({ kind: 'entity', blueprint: t.blueprint_slug, slug: t.entity_slug })
@@ -40,10 +45,11 @@ function updatedUris(t: TransitionRecord, subscriptions: SessionSubscription[]):
 
 /**
  * GET /v1/mcp with Mcp-Session-Id (2025-era Streamable HTTP): the session's server-to-client
- * stream. Each entity transition of the caller's tenant (the follower the console's live stream and
- * `subscriptions/listen` use) is matched against the session's subscriptions as the table holds
- * them now (a subscribe answered by another process counts), and each subscribed URI it touches is
- * told as `notifications/resources/updated`. The stream holds a slot of the key's and the tenant's
+ * stream. Each entity transition and incident change of the caller's tenant (the follower the
+ * console's live stream and `subscriptions/listen` use) is matched against the session's
+ * subscriptions as the table holds them now (a subscribe answered by another process counts), and
+ * each subscribed URI it touches is told as `notifications/resources/updated`: an entity's and its
+ * incidents' on a transition, an incident's when it is acknowledged, noted or resolved. The stream holds a slot of the key's and the tenant's
  * caps (429 past them) and ends after `maxDurationMs`, when the session ends, when the session
  * opens another (which takes its slots), or when the client leaves.
  */
@@ -80,14 +86,14 @@ export function createSessionStream(deps: SessionStreamDeps) {
         ended.signal,
         AbortSignal.timeout(deps.maxDurationMs),
       ]);
-      // The session is read again for each transition, in order: its subscriptions may have changed.
+      // The session is read again for each change, in order: its subscriptions may have changed.
       let told = Promise.resolve();
-      const tell = (t: TransitionRecord) => {
+      const tell = (change: LiveChange) => {
         told = told
           .then(async () => {
             const session = await sessions.find(caller, sessionId);
             if (!session) return ended.abort();
-            for (const uri of updatedUris(t, session.subscriptions))
+            for (const uri of updatedUris(change, session.subscriptions))
               sink.send({
                 event: 'message',
                 data: JSON.stringify({

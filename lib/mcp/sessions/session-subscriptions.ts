@@ -24,7 +24,7 @@ const SESSION_GONE = -32001;
  * kept on the session item, and the session's GET stream tells `notifications/resources/updated`
  * for them (session-stream.ts). As `subscriptions/listen`, only entities and incidents can be
  * subscribed to; an incident is resolved now (another tenant's is not found), its entity's
- * transitions tell it.
+ * transitions tell it, and so do its own changes (acknowledged, a note, resolved).
  */
 export function serveSubscriptions(server: Server, caller: Principal, scope: SessionScope): void {
   const refused = (answer: 'gone' | 'full' | undefined) => {
