@@ -384,6 +384,8 @@ export function createApp(deps: CoreDeps) {
     checkService,
     recorder,
     jobRunner,
+    /** The runtime's artifact store (browser checks' screenshots), if it keeps any. */
+    artifacts: deps.artifacts,
     policies: notifications.policies,
     channels: notifications.channels,
     deliveries: notifications.deliveries,

@@ -7,9 +7,9 @@ import type { Clock } from '../../platform/clock.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import type { CheckService } from '../services/check-service.ts';
 import {
+  ARTIFACT_NAME,
   type ArtifactStore,
   artifactKey,
-  isArtifactName,
   resultTimeMs,
   SCREENSHOT_TYPE,
 } from './artifact-store.ts';
@@ -27,8 +27,7 @@ const params = z.object({
   result_id: idSchema('res'),
   name: z
     .string()
-    .max(16)
-    .refine(isArtifactName, 'expected an artifact name such as step-3.jpg')
+    .regex(ARTIFACT_NAME, 'expected an artifact name such as step-3.jpg')
     .meta({ description: "An artifact's name, as the result's details.artifacts list it (step-<n>.jpg)" }),
 });
 

@@ -25,17 +25,12 @@ export interface ArtifactStore {
 /** The content type of every artifact stored today. */
 export const SCREENSHOT_TYPE = 'image/jpeg';
 
-/** A screenshot's name: its step's number, one-based (a browser check has at most 30 steps). */
-const NAME = /^step-([1-9]\d?)\.jpg$/;
+/** A screenshot's name: its step's number, one-based (a browser check has at most 30 steps); the route refuses any other. */
+export const ARTIFACT_NAME = /^step-[1-9]\d?\.jpg$/;
 
 /** The name a step's screenshot is stored under (`index` zero-based, as the runner counts). */
 export function screenshotName(index: number): string {
   return `step-${index + 1}.jpg`;
-}
-
-/** Whether `name` is one a stored artifact can have (the route refuses any other before a read). */
-export function isArtifactName(name: string): boolean {
-  return NAME.test(name);
 }
 
 /** What a result's details say of one artifact: its step (one-based), kind, name and where to GET it. */
