@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEntity } from '../checks/check-fixtures.ts';
-import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import { type ApiResponse, type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
 import { type BrowserSite, startBrowserSite } from './support/browser-site.ts';
 
 /**
@@ -15,7 +15,7 @@ import { type BrowserSite, startBrowserSite } from './support/browser-site.ts';
 let api: LocalHarness;
 let site: BrowserSite;
 let checkId: string;
-let run: { status: number; body: { result: Record<string, any> }; text: string };
+let run: ApiResponse;
 
 /** An artifact route's answer with its bytes (the harness's request reads text). */
 const readArtifact = async (url: string, key: string) => {
