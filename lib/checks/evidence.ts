@@ -7,5 +7,5 @@
 export { purgeCheckArtifacts } from './artifacts/artifact-purge.ts';
 export { artifactRoutes } from './artifacts/artifact-routes.ts';
 export type { ArtifactStore } from './artifacts/artifact-store.ts';
-export { createFileArtifactStore, type FileArtifactStore } from './artifacts/file-artifact-store.ts';
+export { createFileArtifactStore } from './artifacts/file-artifact-store.ts';
 export { createS3ArtifactStore } from './artifacts/s3-artifact-store.ts';

@@ -111,7 +111,7 @@ export async function seedDelivery(
 }
 
 /** The smallest JPEG-shaped bytes (SOI, a JFIF APP0 segment, EOI): what a screenshot artifact serves. */
-export const TINY_JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
+const TINY_JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
 
 /**
  * A screenshot of a result of the fixture's check, stored through the runtime's artifact port as

@@ -1,5 +1,4 @@
 import { decodeTime } from 'ulid';
-import * as z from 'zod';
 import { isId } from '../../platform/ids.ts';
 
 /**
@@ -34,13 +33,12 @@ export function screenshotName(index: number): string {
 }
 
 /** What a result's details say of one artifact: its step (one-based), kind, name and where to GET it. */
-export const artifactRefSchema = z.object({
-  step: z.number().int().min(1),
-  kind: z.enum(['screenshot']),
-  name: z.string(),
-  url: z.string(),
-});
-export type ArtifactRef = z.infer<typeof artifactRefSchema>;
+export interface ArtifactRef {
+  step: number;
+  kind: 'screenshot';
+  name: string;
+  url: string;
+}
 
 /** Whose result an artifact belongs to. */
 export interface ArtifactScope {

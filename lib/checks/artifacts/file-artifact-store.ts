@@ -78,8 +78,6 @@ export function createFileArtifactStore(root: string) {
   };
 }
 
-export type FileArtifactStore = ReturnType<typeof createFileArtifactStore>;
-
 /** The names of the directories in `dir` (none when it is absent). */
 async function dirs(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {

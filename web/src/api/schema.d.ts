@@ -3882,6 +3882,8 @@ export interface components {
                     /** @description Time to first byte of the last document, ms */
                     ttfb_ms?: number;
                 };
+                /** @description browser: the screenshots of each screenshot step and of the failing step, kept for the retention */
+                artifacts?: components["schemas"]["ResultArtifact"][];
             } & {
                 [key: string]: unknown;
             };
@@ -3913,6 +3915,17 @@ export interface components {
             ms: number;
             /** @description Why it failed */
             error?: string;
+        };
+        /** @description A stored artifact of the result (never its bytes) */
+        ResultArtifact: {
+            /** @description The step it was taken at, one-based */
+            step: number;
+            /** @enum {string} */
+            kind: "screenshot";
+            /** @description Its name under the result (step-<n>.jpg) */
+            name: string;
+            /** @description Where to GET it with the tenant key (image/jpeg) */
+            url: string;
         };
         Result: {
             /** @description res_ + a 26-character ULID */
@@ -3957,6 +3970,8 @@ export interface components {
                     /** @description Time to first byte of the last document, ms */
                     ttfb_ms?: number;
                 };
+                /** @description browser: the screenshots of each screenshot step and of the failing step, kept for the retention */
+                artifacts?: components["schemas"]["ResultArtifact"][];
             } & {
                 [key: string]: unknown;
             };
