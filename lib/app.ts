@@ -7,9 +7,8 @@ import { createBlueprintStore } from './catalog/blueprint-store.ts';
 import { catalogServices } from './catalog/compose.ts';
 import { createEntityStore } from './catalog/entity-store.ts';
 import { catalogRoutes } from './catalog/routes.ts';
-import { type ArtifactStore, artifactRoutes } from './checks/evidence.ts';
-import { createRunNow } from './checks/probing.ts';
-import { checkRoutes } from './checks/routes.ts';
+import { type ArtifactStore, createRunNow } from './checks/probing.ts';
+import { artifactRoutes, checkRoutes } from './checks/routes.ts';
 import {
   createCheckReadService,
   createCheckService,

@@ -3,7 +3,7 @@ import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { ACTION_QUEUE, type ActionJob } from '../actions/jobs.ts';
-import { createS3ArtifactStore } from '../checks/evidence.ts';
+import { createS3ArtifactStore } from '../checks/probing.ts';
 import { createDynamoTable } from '../dynamodb/dynamodb-table.ts';
 import type { EgressSettings } from '../egress/egress.ts';
 import { NOTIFY_QUEUE, type NotifyJob } from '../notify/jobs.ts';

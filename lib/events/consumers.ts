@@ -3,8 +3,13 @@ import type { ActionJob } from '../actions/jobs.ts';
 import { createActionTriggerConsumer } from '../actions/trigger-consumer.ts';
 import { purgeEntityRelations } from '../catalog/relation-purge.ts';
 import { STATE_RULE_JOB_ENTITY } from '../catalog/state-rule-job-items.ts';
-import { type ArtifactStore, purgeCheckArtifacts } from '../checks/evidence.ts';
-import { createStateRuleConsumer, purgeEntityChecks, TRANSITION_ENTITY } from '../checks/results.ts';
+import type { ArtifactStore } from '../checks/probing.ts';
+import {
+  createStateRuleConsumer,
+  purgeCheckArtifacts,
+  purgeEntityChecks,
+  TRANSITION_ENTITY,
+} from '../checks/results.ts';
 import { createIncidentConsumer, type InMaintenance } from '../incidents/incident-consumer.ts';
 import { resolveDeletedEntityIncident } from '../incidents/incident-purge.ts';
 import { type RetentionDays, tenantRetentionDays } from '../incidents/incident-retention.ts';

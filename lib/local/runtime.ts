@@ -3,8 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ACTION_QUEUE, actionJobSchema } from '../actions/jobs.ts';
 import { type App, type CoreDeps, createApp } from '../app.ts';
-import { createFileArtifactStore } from '../checks/evidence.ts';
-import { type CellRunner, type CellRunnerDeps, createCellRunner } from '../checks/probing.ts';
+import {
+  type CellRunner,
+  type CellRunnerDeps,
+  createCellRunner,
+  createFileArtifactStore,
+} from '../checks/probing.ts';
 import { hostnameOf } from '../domain/formats.ts';
 import { createEgressPool } from '../egress/egress-pool.ts';
 import { STREAM_ENTITIES } from '../events/consumers.ts';
