@@ -7,8 +7,8 @@ import { createBlueprintStore } from './catalog/blueprint-store.ts';
 import { catalogServices } from './catalog/compose.ts';
 import { createEntityStore } from './catalog/entity-store.ts';
 import { catalogRoutes } from './catalog/routes.ts';
-import { createRunNow } from './checks/probing.ts';
-import { checkRoutes } from './checks/routes.ts';
+import { type ArtifactStore, createRunNow } from './checks/probing.ts';
+import { artifactRoutes, checkRoutes } from './checks/routes.ts';
 import {
   createCheckReadService,
   createCheckService,
@@ -99,6 +99,8 @@ export interface CoreDeps extends Pick<ProbingDeps, 'probeSoon'> {
   email?: EmailTransport;
   /** How sms channels with provider sns send: Amazon SNS in the cloud; undefined locally. */
   smsTransport?: SmsTransport;
+  /** Where browser checks' screenshots are kept: files in the data dir locally, S3 in the cloud; absent: none. */
+  artifacts?: ArtifactStore | undefined;
 }
 
 /**
@@ -108,10 +110,10 @@ export interface CoreDeps extends Pick<ProbingDeps, 'probeSoon'> {
  */
 export function createApp(deps: CoreDeps) {
   // A new tenant starts with the catalog-ops skill (lib/mcp/builtin-tools.ts).
-  const { tenants, checks, checkDeps, recorder, jobRunner } = composeProbing({
-    ...deps,
-    tenantStarter: starterSkillOps,
-  });
+  const probing = composeProbing({ ...deps, tenantStarter: starterSkillOps });
+  const { tenants, checks, checkDeps, recorder } = probing;
+  // A browser check's screenshots are stored through the runtime's artifact store as its result is recorded.
+  const jobRunner = { ...probing.jobRunner, artifacts: deps.artifacts };
   // One seal per process: the secret is read (or created) at the first paged read, then cached.
   const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
   const people = composePeople({ ...deps, tenants, cursors });
@@ -282,6 +284,7 @@ export function createApp(deps: CoreDeps) {
       runNow,
       draftRun,
     }),
+    ...artifactRoutes({ checkService, tenants, clock: deps.clock, artifacts: deps.artifacts }),
     ...status.routes,
     ...pushFeatureRoutes({
       ...deps,
@@ -348,6 +351,7 @@ export function createApp(deps: CoreDeps) {
     notifyQueue: deps.notifyQueue,
     actionQueue: deps.actionQueue,
     statusStream: status.consumer,
+    artifacts: deps.artifacts,
   });
 
   const { authenticateLocation } = locations;
@@ -379,6 +383,8 @@ export function createApp(deps: CoreDeps) {
     checkService,
     recorder,
     jobRunner,
+    /** The runtime's artifact store (browser checks' screenshots), if it keeps any. */
+    artifacts: deps.artifacts,
     policies: notifications.policies,
     channels: notifications.channels,
     deliveries: notifications.deliveries,

@@ -40,6 +40,7 @@ const SYSTEM_FILES = [
   'test/cloud/store-outage.test.ts',
   'test/check-types/browser.test.ts',
   'test/importers/kuma-browser-run.test.ts',
+  'test/check-types/browser-evidence.test.ts',
 ];
 
 /** Helpers that run the app (on SQLite, or on DynamoDB Local and the queue engine). */

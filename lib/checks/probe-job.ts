@@ -4,10 +4,12 @@ import { probesFromLocations } from '../domain/states.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CheckTlsTrust, ProbeDefinition, Prober } from '../probes/types.ts';
 import type { WriteOp } from '../store/table.ts';
+import type { ArtifactStore } from './artifacts/artifact-store.ts';
+import { detailsWithEvidence } from './artifacts/evidence.ts';
 import type { CheckStore } from './definitions/check-store.ts';
 import type { ProbeJob } from './definitions/probe-job-schema.ts';
 import type { CheckDefinitionRecord, HttpRequestField } from './records.ts';
-import type { RecordOutcome, ResultRecorder } from './results/result-recorder.ts';
+import { type RecordOutcome, type ResultRecorder, slotResultId } from './results/result-recorder.ts';
 import { type LocatedJobDeps, type LocatedOutcome, runLocatedProbe } from './services/located-job.ts';
 
 export { type ProbeJob, probeJobSchema } from './definitions/probe-job-schema.ts';
@@ -60,6 +62,8 @@ export interface JobRunnerDeps extends LocatedJobDeps {
   /** Runs a pull check's probe (on the event loop, or on probe threads locally). */
   prober: Prober;
   logger: Logger;
+  /** Where a browser check's screenshots are stored (lib/checks/artifacts); absent: none are kept. */
+  artifacts?: ArtifactStore | undefined;
 }
 
 /** What a job did: a recorded result (`alsoCommit` committed with it), or why nothing was recorded. */
@@ -131,6 +135,13 @@ export async function runProbeJob(
   const { outcome, startedMs } = await deps.prober(def);
   options.onProbeStart?.(startedMs);
   options.onProbed?.();
+  // Its screenshots go under the slot's result id (the recorder's for a job's slot) before the result.
+  const scope = {
+    tenantId: job.tenant_id,
+    checkId: job.check_id,
+    resultId: slotResultId(job.check_id, job.slot_ms),
+  };
+  const details = await detailsWithEvidence(deps, scope, outcome);
   return deps.recorder.record({
     ...common,
     success: outcome.success,
@@ -139,7 +150,7 @@ export async function runProbeJob(
     latency_ms: outcome.latency_ms,
     error_message: outcome.error_message,
     checkedAtMs: startedMs,
-    ...(outcome.details ? { details: { ...outcome.details } } : {}),
+    ...(details ? { details } : {}),
   });
 }
 

@@ -6,6 +6,10 @@
  * loading the services' request validation (RE2 among it).
  */
 
+/** A result's evidence (a browser check's screenshots): the artifact store's adapters a runtime builds. */
+export type { ArtifactStore } from './artifacts/artifact-store.ts';
+export { createFileArtifactStore } from './artifacts/file-artifact-store.ts';
+export { createS3ArtifactStore } from './artifacts/s3-artifact-store.ts';
 export { type DueCellSlot, generateCellShard } from './cells/cell-generator.ts';
 export {
   type CellJob,

@@ -17,7 +17,11 @@ import {
   transitionSchema,
 } from './records.ts';
 import { recentSchema } from './results/check-recent.ts';
-import { resultStepsSchema, resultVitalsSchema } from './results/result-step-schemas.ts';
+import {
+  resultArtifactsSchema,
+  resultStepsSchema,
+  resultVitalsSchema,
+} from './results/result-step-schemas.ts';
 
 /** Response bodies of the check routes: publicCheck, publicResult and publicTransition as schemas. */
 
@@ -170,6 +174,7 @@ const resultDetailsSchema = z
       .optional()
       .meta({ description: 'multistep: the name of the first step that failed' }),
     vitals: resultVitalsSchema,
+    artifacts: resultArtifactsSchema,
   })
   .meta({ description: "What the probe found besides the outcome; the check type's own fields" });
 

@@ -8,6 +8,8 @@
  * services' request validation (RE2 among it).
  */
 
+/** A deleted check's screenshots, deleted with its partition purge. */
+export { purgeCheckArtifacts } from './artifacts/artifact-purge.ts';
 export { dayCountsOf, dayUptimeOf } from './results/check-recent.ts';
 export { parseStates, statesById } from './results/check-state-items.ts';
 export { entityDailyChecks } from './results/daily-checks.ts';

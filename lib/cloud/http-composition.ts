@@ -84,6 +84,8 @@ export function createCloudApp(
     mcpSse: overrides.mcpSse ?? MCP_SSE_VIA_API_GATEWAY,
     notifyQueue: base.notifyQueue,
     actionQueue: base.actionQueue,
+    // The artifacts bucket: a manual run's screenshots are stored, GET .../artifacts/{name} reads them.
+    artifacts: base.artifacts,
     // A new, enabled or re-targeted check's first probe, and a located check's manual run, go to the workers.
     probeSoon: async (job) => {
       const queue = base.probeQueue('first probes and manual runs of located checks are queued there');

@@ -24,6 +24,7 @@ export function composeStreamFunction(base: CloudBase) {
     logger,
     notifyQueue: base.notifyQueue,
     actionQueue: base.actionQueue,
+    artifacts: base.artifacts,
   });
   return { powertools: base.powertools, consumers, streamConsumers: streamConsumersOf(base, consumers) };
 }

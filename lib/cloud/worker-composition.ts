@@ -8,18 +8,27 @@ import { createWorkerHandler } from './worker.ts';
 export function composeWorkerFunction(base: CloudBase) {
   const { table, clock, logger, config } = base;
   const probing = composeProbing({ table, clock, logger, config });
+  // A browser check's screenshots go to the artifacts bucket as its result is recorded.
+  const jobRunner = { ...probing.jobRunner, artifacts: base.artifacts };
   const metrics = createFunctionMetrics('worker');
   return {
     powertools: base.powertools,
     /** Flushed after each invocation by the function's logMetrics middleware. */
     metrics: metrics.powertools,
-    jobRunner: probing.jobRunner,
+    jobRunner,
     /** The probe worker Lambda's SQS batch handler; needs VIGIL_PROBE_QUEUE_URL. */
     workerHandler: () =>
       createWorkerHandler({
         queue: base.probeQueue('the worker sets retry delays there'),
-        jobRunner: probing.jobRunner,
-        cells: createCellRunner({ table, prober: probing.jobRunner.prober, tenants: probing.tenants, clock }),
+        jobRunner,
+        cells: createCellRunner({
+          table,
+          prober: jobRunner.prober,
+          tenants: probing.tenants,
+          clock,
+          artifacts: base.artifacts,
+          logger,
+        }),
         clock,
         logger,
         // A cell job probes every member of its cell; a probe job one check.

@@ -3,7 +3,13 @@ import type { ActionJob } from '../actions/jobs.ts';
 import { createActionTriggerConsumer } from '../actions/trigger-consumer.ts';
 import { purgeEntityRelations } from '../catalog/relation-purge.ts';
 import { STATE_RULE_JOB_ENTITY } from '../catalog/state-rule-job-items.ts';
-import { createStateRuleConsumer, purgeEntityChecks, TRANSITION_ENTITY } from '../checks/results.ts';
+import type { ArtifactStore } from '../checks/probing.ts';
+import {
+  createStateRuleConsumer,
+  purgeCheckArtifacts,
+  purgeEntityChecks,
+  TRANSITION_ENTITY,
+} from '../checks/results.ts';
 import { createIncidentConsumer, type InMaintenance } from '../incidents/incident-consumer.ts';
 import { resolveDeletedEntityIncident } from '../incidents/incident-purge.ts';
 import { type RetentionDays, tenantRetentionDays } from '../incidents/incident-retention.ts';
@@ -48,11 +54,16 @@ export const STREAM_ENTITIES: readonly string[] = [
 ];
 
 /** The owners' steps of each purge job kind: each purges its own items (lib/purge/purge-consumer.ts). */
-const purgeSteps = (clock: Clock, retentionDays: RetentionDays): PurgeSteps => ({
+const purgeSteps = (
+  clock: Clock,
+  retentionDays: RetentionDays,
+  artifacts: ArtifactStore | undefined,
+): PurgeSteps => ({
   // The incidents' step resolves the deleted entity's open incident (kept until its retention ends).
   entity: [purgeEntityRelations, purgeEntityChecks, resolveDeletedEntityIncident(clock, retentionDays)],
   action: [purgeActionExecutions],
-  partition: [purgePingTokenLookups],
+  // A deleted check's results' screenshots go with its partition (lib/checks/artifacts).
+  partition: [purgePingTokenLookups, ...(artifacts ? [purgeCheckArtifacts(artifacts)] : [])],
 });
 
 /** The change-feed consumers by name: what the app runs and what the stream function runs. */
@@ -87,6 +98,8 @@ export function composeChangeConsumers(deps: {
   statusStream?: ChangeConsumer | undefined;
   /** Whether an entity is in a maintenance window now (marks the incidents it opens); default never. */
   inMaintenance?: InMaintenance | undefined;
+  /** The runtime's artifact store: a deleted check's artifacts are purged from it; absent: none kept. */
+  artifacts?: ArtifactStore | undefined;
 }): ChangeConsumers {
   const retentionDays = tenantRetentionDays(deps.table);
   return {
@@ -94,7 +107,7 @@ export function composeChangeConsumers(deps: {
       table: deps.table,
       clock: deps.clock,
       logger: deps.logger,
-      steps: purgeSteps(deps.clock, retentionDays),
+      steps: purgeSteps(deps.clock, retentionDays, deps.artifacts),
     }),
     notify: createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger, table: deps.table }),
     stateRules: createStateRuleConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger }),

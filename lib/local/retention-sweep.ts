@@ -42,6 +42,8 @@ export function createRetentionSweeper(deps: {
   everyMs: number;
   batch?: number;
   maxBatches?: number;
+  /** Swept with each periodic sweep (not the catch-up ones): the browser checks' expired screenshot files. */
+  also?: ((nowMs: number) => Promise<number>) | undefined;
 }) {
   let lastMs = Number.NEGATIVE_INFINITY;
   let behind = false;
@@ -63,8 +65,11 @@ export function createRetentionSweeper(deps: {
     sweep,
     /** On a scheduler tick: sweeps when `everyMs` passed since the last sweep, or while behind. */
     async onTick(nowMs: number): Promise<number> {
-      if (!behind && nowMs - lastMs < deps.everyMs) return 0;
-      return sweep(nowMs);
+      const periodic = nowMs - lastMs >= deps.everyMs;
+      if (!behind && !periodic) return 0;
+      const deleted = await sweep(nowMs);
+      if (periodic && deps.also) await deps.also(nowMs);
+      return deleted;
     },
     /** Whether the last sweep left expired items for the next tick. */
     get behind() {

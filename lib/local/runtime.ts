@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ACTION_QUEUE, actionJobSchema } from '../actions/jobs.ts';
 import { type App, type CoreDeps, createApp } from '../app.ts';
-import { type CellRunner, type CellRunnerDeps, createCellRunner } from '../checks/probing.ts';
+import {
+  type CellRunner,
+  type CellRunnerDeps,
+  createCellRunner,
+  createFileArtifactStore,
+} from '../checks/probing.ts';
 import { hostnameOf } from '../domain/formats.ts';
 import { createEgressPool } from '../egress/egress-pool.ts';
 import { STREAM_ENTITIES } from '../events/consumers.ts';
@@ -142,7 +147,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       })
     : undefined;
   const streams = new AbortController();
+  // Browser checks' screenshots: files beside vigil.db, swept with the results they belong to.
+  const artifacts = createFileArtifactStore(join(config.dataDir, 'artifacts'));
   const app = createApp({
+    artifacts,
     stopping: streams.signal,
     table,
     notifyQueue,
@@ -161,7 +169,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       ...(probeThreads
         ? {}
         : {
-            browser: createBrowserRunner({
+            browserRunner: createBrowserRunner({
               concurrency: config.browserRuns,
               executablePath: config.chromiumPath,
             }),
@@ -175,7 +183,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const pump = createChangePump({ table, consumers: app.consumers, logger });
   // The cloud worker's cell runner (lib/cloud/worker-composition.ts) over the same app pieces and table.
   const { prober } = app.jobRunner;
-  const cells = createCellRunner({ table, prober, tenants: app.tenants, clock, ...options.cellFaults });
+  const cells = createCellRunner({
+    table,
+    prober,
+    tenants: app.tenants,
+    clock,
+    artifacts,
+    logger,
+    ...options.cellFaults,
+  });
   const scheduler = createScheduler({
     ...(options.scheduler || {}),
     table,
@@ -185,6 +201,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     logger: logger.child({ component: 'scheduler' }),
     dueShards: config.dueShards,
     concurrency: config.workerConcurrency,
+    sweepArtifacts: (nowMs) =>
+      artifacts.sweepExpired(
+        nowMs,
+        async (tenantId) => (await app.tenants.getTenant(tenantId))?.retention_days ?? 30,
+      ),
   });
 
   const consoleFiles = createConsoleFiles(config.consoleDir, config);

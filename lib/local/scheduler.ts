@@ -54,6 +54,8 @@ export interface SchedulerDeps extends SchedulerOptions {
   dueShards: number;
   /** Probes in flight at once (config.workerConcurrency), per-check jobs' and cell members' together. */
   concurrency: number;
+  /** Run with each periodic retention sweep: the expired artifacts' files (lib/checks/artifacts). */
+  sweepArtifacts?: (nowMs: number) => Promise<number>;
 }
 
 /** Due checks read per generator query on a tick, and claimed per shard per tick at most. */
@@ -111,7 +113,7 @@ export function createScheduler(deps: SchedulerDeps) {
     ...(deps.onProbeStart ? { onProbeStart: deps.onProbeStart } : {}),
     stopped: () => stopped,
   });
-  const sweeper = createRetentionSweeper({ table, logger, everyMs: sweepEveryMs });
+  const sweeper = createRetentionSweeper({ table, logger, everyMs: sweepEveryMs, also: deps.sweepArtifacts });
 
   const executeCheck = async (delivery: CheckDelivery, onProbed?: () => void): Promise<JobStatus> => {
     const { next_ms: _next, ...job } = delivery.body;

@@ -112,6 +112,18 @@ export interface ProbeOutcome {
   /** A pass that is degraded (slower than degraded_latency_ms, a certificate inside its expiry threshold); absent otherwise. */
   degraded?: true;
   details?: ProbeDetails;
+  /**
+   * browser: JPEG screenshots (base64) of each `screenshot` step and of the failing step. Never
+   * stored in a result: the recorder writes them through the artifact port (lib/checks/artifacts)
+   * and the result's details list them; a draft run answers them inline.
+   */
+  screenshots?: ProbeScreenshot[];
+}
+
+/** One screenshot of a browser run: its step (zero-based) and the JPEG, base64. */
+export interface ProbeScreenshot {
+  step: number;
+  jpeg: string;
 }
 
 export interface ProbeDetails {

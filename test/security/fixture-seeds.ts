@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
+import { storeScreenshots } from '../../lib/checks/artifacts/evidence.ts';
 import { newId } from '../../lib/platform/ids.ts';
+import { silentLogger } from '../../lib/platform/logger.ts';
 import type { ApiHarness } from '../support/api-harness.ts';
 
 /**
@@ -106,4 +108,27 @@ export async function seedDelivery(
   );
   expect(stored).toBe(true);
   return id;
+}
+
+/** The smallest JPEG-shaped bytes (SOI, a JFIF APP0 segment, EOI): what a screenshot artifact serves. */
+const TINY_JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
+
+/**
+ * A screenshot of a result of the fixture's check, stored through the runtime's artifact port as
+ * the recorder stores a browser check's (lib/checks/artifacts/evidence.ts); answers the result id
+ * and the artifact's name.
+ */
+export async function seedArtifact(
+  api: ApiHarness,
+  tenantId: string,
+  checkId: string,
+): Promise<{ resultId: string; name: string }> {
+  const artifacts = api.app.artifacts;
+  if (!artifacts) throw new Error(`the ${api.runtime} harness keeps no artifacts`);
+  const resultId = newId('res');
+  const refs = await storeScreenshots({ artifacts, logger: silentLogger }, { tenantId, checkId, resultId }, [
+    { step: 0, jpeg: TINY_JPEG.toString('base64') },
+  ]);
+  expect(refs).toHaveLength(1);
+  return { resultId, name: refs[0]?.name ?? '' };
 }

@@ -4,7 +4,7 @@ import { queryAll } from '../../lib/store/items.ts';
 import { tenantPk } from '../../lib/store/partitions.ts';
 import { pendingOauthRequest, seedOauthGrant } from '../oauth/oauth-seeds.ts';
 import type { ApiHarness } from '../support/api-harness.ts';
-import { seedDelivery, seedExecution, seedIncident } from './fixture-seeds.ts';
+import { seedArtifact, seedDelivery, seedExecution, seedIncident } from './fixture-seeds.ts';
 
 /**
  * One of everything in a tenant, so generated tests can fill every route's path parameters with
@@ -146,6 +146,8 @@ export async function createFixture(
   });
   expect(signIn.status, signIn.text).toBe(204);
   const session = (await call('GET', '/v1/sessions'))[0];
+  // A screenshot of a result of the check (a browser check's evidence), stored as the recorder stores one.
+  const artifact = await seedArtifact(api, me.id, check.id);
   return {
     key,
     readOnlyKey: readOnly.key,
@@ -160,6 +162,8 @@ export async function createFixture(
       user: accepted.body.user.id,
       invitation: pending.id,
       check: check.id,
+      result: artifact.resultId,
+      artifact: artifact.name,
       channel: channel.id,
       tenantChannel: tenantChannel.id,
       route: route.id,
@@ -258,6 +262,8 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
     'escalation-policies': fx.ids.escalationPolicy,
     'calendar-feeds': fx.ids.calendarFeed,
     teams: fx.ids.team,
+    results: fx.ids.result,
+    artifacts: fx.ids.artifact,
   };
   const value = byCollection[collection ?? ''];
   if (!value)

@@ -267,6 +267,8 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     VIGIL_NOTIFY_QUEUE_URL: notifySqs.url,
     VIGIL_ACTION_QUEUE_URL: actionSqs.url,
     VIGIL_PROBE_QUEUE_URL: probeSqs.url,
+    // Screenshots in a bucket of the same engine (fauxqs speaks S3 too).
+    VIGIL_ARTIFACT_BUCKET: engine.server.createBucket('vigil-artifacts').bucketName,
     ...options.env,
   });
   // The same composition and middy edges as the deployed functions, over DynamoDB Local.
@@ -277,6 +279,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
       clock: options.clock ?? systemClock,
       logWrite: (line) => logs.push(line),
       sqs: engine.sqs,
+      s3: engine.s3,
       ...(options.egress ? { egress: options.egress } : {}),
       ...(options.eventBridge ? { eventBridge: options.eventBridge } : {}),
       ...(options.queueRetries ? { queueRetries: options.queueRetries } : {}),

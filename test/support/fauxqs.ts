@@ -1,3 +1,4 @@
+import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { FauxqsServer } from 'fauxqs';
 import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
@@ -55,6 +56,8 @@ export interface FauxqsEngine {
   server: FauxqsServer;
   /** A real SQS client of the engine (dummy credentials, 127.0.0.1). */
   sqs: SQSClient;
+  /** A real S3 client of the engine (path-style), for the artifacts bucket. */
+  s3: S3Client;
   /** Creates `name` and `name-dlq` with the shape's visibility timeout and redrive policy. */
   createQueue(name: string, shape: QueueShape): TestQueue;
   /** Messages in a queue: ready, delayed and in flight. */
@@ -80,6 +83,12 @@ export async function startFauxqsEngine(): Promise<FauxqsEngine> {
     endpoint: `http://127.0.0.1:${server.port}`,
     credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
   });
+  const s3 = new S3Client({
+    region: REGION,
+    endpoint: `http://127.0.0.1:${server.port}`,
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    forcePathStyle: true,
+  });
   const inspect = (queueName: string) => {
     const state = server.inspectQueue(queueName);
     if (!state) throw new Error(`no queue ${queueName} in fauxqs`);
@@ -89,6 +98,7 @@ export async function startFauxqsEngine(): Promise<FauxqsEngine> {
   return {
     server,
     sqs,
+    s3,
     createQueue(name, shape) {
       const dlq = server.createQueue(`${name}-dlq`, {
         // infra/queues.ts: 14 days, so failures can be inspected long after.
@@ -126,6 +136,7 @@ export async function startFauxqsEngine(): Promise<FauxqsEngine> {
         ),
     async stop() {
       sqs.destroy();
+      s3.destroy();
       await server.stop();
     },
   };

@@ -59,12 +59,12 @@ export async function runBrowserProbe(job: BrowserProbeJob, deps: ProbeDeps): Pr
   const details = { steps, vitals: answer.vitals };
   const index = steps.findIndex((s) => s.outcome === 'failed');
   const failure = steps[index];
+  // The screenshots travel beside the details: the recorder stores them as artifacts (lib/checks/artifacts).
+  const withShots = (outcome: ProbeOutcome): ProbeOutcome =>
+    answer.screenshots.length > 0 ? { ...outcome, screenshots: answer.screenshots } : outcome;
   if (failure)
-    return failed(
-      `step ${index + 1} (${failure.action}): ${failure.error ?? 'failed'}`,
-      elapsed(),
-      0,
-      details,
+    return withShots(
+      failed(`step ${index + 1} (${failure.action}): ${failure.error ?? 'failed'}`, elapsed(), 0, details),
     );
-  return passed(elapsed(), 0, details);
+  return withShots(passed(elapsed(), 0, details));
 }

@@ -5,9 +5,11 @@ import { cellRollsUp } from '../../domain/rollups.ts';
 import { type CheckStateSnapshot, evaluateCellSlot, sameSnapshot } from '../../domain/states.ts';
 import { resultsCountedOp } from '../../metrics/metric-counter-items.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
+import { type Logger, silentLogger } from '../../platform/logger.ts';
 import type { Prober } from '../../probes/types.ts';
 import { mergeCounterUpdates } from '../../store/merge-updates.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
+import type { ArtifactStore } from '../artifacts/artifact-store.ts';
 import { checkDefinitionsById } from '../check-items.ts';
 import { closeCellDay } from '../results/day-rollups.ts';
 import type { TransitionRecord } from '../results/transition-items.ts';
@@ -44,6 +46,10 @@ export interface CellRunnerDeps {
   prober: Prober;
   tenants: Pick<TenantStore, 'requireTenant'>;
   clock: Clock;
+  /** Where members' screenshots are stored (lib/checks/artifacts); absent: none are kept. */
+  artifacts?: ArtifactStore | undefined;
+  /** Told of a screenshot that could not be stored; default silent. */
+  logger?: Logger;
   /**
    * A fault-injection seam (tests, the crash bench): runs after a slot's results are stored and
    * before its state moves are written, the window a crash must not lose anything in.
@@ -240,7 +246,10 @@ export function createCellRunner(deps: CellRunnerDeps) {
       const slotMs = job.check_id ? await oneOffRunSlot(deps, cell, job) : job.slot_ms;
       if (slotMs === undefined) return { status: 'gone' };
       const slot = isoTime(slotMs);
-      const probed = await probeMembers(members, slotMs, options.proberFor ?? (() => deps.prober));
+      const probed = await probeMembers(members, slotMs, options.proberFor ?? (() => deps.prober), {
+        artifacts: deps.artifacts,
+        logger: deps.logger ?? silentLogger,
+      });
       const results = job.manual ? probed.map((entry) => ({ ...entry, m: true })) : probed;
       let record: CellResultsRecord = { cell_id: cell.id, tenant_id: cell.tenant_id, slot, results };
       let fresh = true;

@@ -53,3 +53,20 @@ export const resultVitalsSchema = z
   .meta({
     description: "browser: the last page's Web Vitals (each absent when the page did not report it)",
   });
+
+export const resultArtifactsSchema = z
+  .array(
+    z
+      .object({
+        step: z.number().int().meta({ description: 'The step it was taken at, one-based' }),
+        kind: z.enum(['screenshot']),
+        name: z.string().meta({ description: 'Its name under the result (step-<n>.jpg)' }),
+        url: z.string().meta({ description: 'Where to GET it with the tenant key (image/jpeg)' }),
+      })
+      .meta({ id: 'ResultArtifact', description: 'A stored artifact of the result (never its bytes)' }),
+  )
+  .optional()
+  .meta({
+    description:
+      'browser: the screenshots of each screenshot step and of the failing step, kept for the retention',
+  });

@@ -23,8 +23,9 @@ async function spend(limiter: RateLimiter, bucket: string, policy: RatePolicy, w
 export const spendManualRun = (limiter: RateLimiter, tenantId: string) =>
   spend(limiter, `RUN#${tenantId}`, RUN_PER_TENANT, "this account's checks");
 
-/** The cell runner's deps (a pull check's run is its one-off slot, probed in this process) and: */
-export interface RunNowDeps extends Pick<CellRunnerDeps, 'table' | 'prober' | 'tenants'> {
+/** The cell runner's deps (a pull check's run is its one-off slot, probed in this process; its screenshots kept) and: */
+export interface RunNowDeps
+  extends Pick<CellRunnerDeps, 'table' | 'prober' | 'tenants' | 'artifacts' | 'logger'> {
   checkService: Pick<CheckService, 'requireCheck'>;
   /** The app's shared limiter (memory locally, the table in the cloud). */
   limiter: RateLimiter;

@@ -831,6 +831,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/checks/{id}/results/{result_id}/artifacts/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One artifact of a result (a browser check's screenshot, image/jpeg), as its details.artifacts name it; kept for the retention period */
+        get: operations["getCheckResultArtifact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/status": {
         parameters: {
             query?: never;
@@ -3865,6 +3882,8 @@ export interface components {
                     /** @description Time to first byte of the last document, ms */
                     ttfb_ms?: number;
                 };
+                /** @description browser: the screenshots of each screenshot step and of the failing step, kept for the retention */
+                artifacts?: components["schemas"]["ResultArtifact"][];
             } & {
                 [key: string]: unknown;
             };
@@ -3896,6 +3915,17 @@ export interface components {
             ms: number;
             /** @description Why it failed */
             error?: string;
+        };
+        /** @description A stored artifact of the result (never its bytes) */
+        ResultArtifact: {
+            /** @description The step it was taken at, one-based */
+            step: number;
+            /** @enum {string} */
+            kind: "screenshot";
+            /** @description Its name under the result (step-<n>.jpg) */
+            name: string;
+            /** @description Where to GET it with the tenant key (image/jpeg) */
+            url: string;
         };
         Result: {
             /** @description res_ + a 26-character ULID */
@@ -3940,6 +3970,8 @@ export interface components {
                     /** @description Time to first byte of the last document, ms */
                     ttfb_ms?: number;
                 };
+                /** @description browser: the screenshots of each screenshot step and of the failing step, kept for the retention */
+                artifacts?: components["schemas"]["ResultArtifact"][];
             } & {
                 [key: string]: unknown;
             };
@@ -12707,6 +12739,81 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckResultArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description chk_ + a 26-character ULID */
+                id: string;
+                /** @description res_ + a 26-character ULID */
+                result_id: string;
+                /** @description An artifact's name, as the result's details.artifacts list it (step-<n>.jpg) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
                 };
             };
             /** @description UNAUTHORIZED */

@@ -1,0 +1,118 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEntity } from '../checks/check-fixtures.ts';
+import { type ApiResponse, type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import { type BrowserSite, startBrowserSite } from './support/browser-site.ts';
+
+/**
+ * A failing browser check's evidence in the local runtime, with Debian's Chromium against a site on
+ * 127.0.0.1: its run stores a screenshot of the `screenshot` step and of the failing step as files
+ * in the data dir, the result lists them (never their bytes), the artifact route answers the JPEG
+ * to the owner's keys (read-only too) and 404 to another tenant, and the check's purge deletes them.
+ */
+
+let api: LocalHarness;
+let site: BrowserSite;
+let checkId: string;
+let run: ApiResponse;
+
+/** An artifact route's answer with its bytes (the harness's request reads text). */
+const readArtifact = async (url: string, key: string) => {
+  const res = await fetch(`${api.local.url}${url}`, { headers: { authorization: `Bearer ${key}` } });
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    bytes: Buffer.from(await res.arrayBuffer()),
+  };
+};
+
+beforeAll(async () => {
+  site = await startBrowserSite();
+  api = await startLocalHarness({ scheduler: false, env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' } });
+  const entityId = await newEntity(api);
+  const created = await api.request('POST', '/v1/checks', {
+    key: api.adminKey,
+    body: {
+      entity_id: entityId,
+      check_type: 'browser',
+      interval_seconds: 300,
+      timeout_ms: 30_000,
+      config: {
+        steps: [
+          { action: 'goto', url: `${site.origin}/login` },
+          { action: 'screenshot' },
+          { action: 'assert', subject: 'title', text: 'Account' },
+        ],
+      },
+    },
+  });
+  expect(created.status, created.text).toBe(201);
+  checkId = created.body.id;
+  run = await api.request('POST', `/v1/checks/${checkId}/run`, { key: api.adminKey });
+}, 90_000);
+afterAll(async () => {
+  await api?.close();
+  await site?.close();
+});
+
+describe('a failing browser check', () => {
+  it('records a result whose details list its screenshots, not their bytes', async () => {
+    expect(run.status, run.text).toBe(200);
+    const { result } = run.body;
+    expect(result.success).toBe(false);
+    const url = (step: number) => `/v1/checks/${checkId}/results/${result.id}/artifacts/step-${step}.jpg`;
+    expect(result.details.artifacts).toEqual([
+      { step: 2, kind: 'screenshot', name: 'step-2.jpg', url: url(2) },
+      { step: 3, kind: 'screenshot', name: 'step-3.jpg', url: url(3) },
+    ]);
+
+    const listed = await api.request('GET', `/v1/checks/${checkId}/results`, { key: api.adminKey });
+    expect(listed.body.results[0].details.artifacts).toEqual(result.details.artifacts);
+    // A JPEG's base64 starts with /9j/: no screenshot is inside the stored result.
+    expect(listed.text).not.toContain('/9j/');
+    expect(listed.text.length).toBeLessThan(4000);
+  });
+
+  it("serves each screenshot as a JPEG to the owner's keys, read-only included", async () => {
+    const readOnly = await api.request('POST', '/v1/auth/keys', {
+      key: api.adminKey,
+      body: { label: 'viewer', is_read_only: true },
+    });
+    expect(readOnly.status, readOnly.text).toBe(201);
+
+    for (const key of [api.adminKey, readOnly.body.key as string]) {
+      for (const artifact of run.body.result.details.artifacts) {
+        const read = await readArtifact(artifact.url, key);
+        expect(read.status).toBe(200);
+        expect(read.type).toBe('image/jpeg');
+        expect([...read.bytes.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+      }
+    }
+  });
+
+  it('answers 404 to another tenant, and for a name or a result the check has none of', async () => {
+    const other = await api.createTenant('Intruder');
+    const [artifact] = run.body.result.details.artifacts;
+
+    expect((await readArtifact(artifact.url, other.key)).status).toBe(404);
+    expect((await readArtifact(artifact.url.replace('step-2.jpg', 'step-9.jpg'), api.adminKey)).status).toBe(
+      404,
+    );
+    expect(
+      (await readArtifact(artifact.url.replace(run.body.result.id, `res_${'0'.repeat(26)}`), api.adminKey))
+        .status,
+    ).toBe(404);
+  });
+
+  it("deletes the check's screenshots with its purge", async () => {
+    const dir = join(api.dataDir, 'artifacts', api.tenantId, checkId);
+    expect(existsSync(dir)).toBe(true);
+
+    const deleted = await api.request('DELETE', `/v1/checks/${checkId}`, { key: api.adminKey });
+    expect(deleted.status, deleted.text).toBe(204);
+    await api.drainChanges();
+
+    expect(existsSync(dir)).toBe(false);
+  });
+});
