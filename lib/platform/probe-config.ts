@@ -15,6 +15,7 @@ export const probeEnv = {
   VIGIL_PROBE_THREADS: z.coerce.number().int().min(0).max(64).default(1),
   VIGIL_BROWSER_RUNS: z.coerce.number().int().min(1).max(32).default(2),
   VIGIL_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  VIGIL_BROWSER_QUEUE_URL: z.string().optional(),
 };
 
 export interface ProbeSettings {
@@ -28,6 +29,8 @@ export interface ProbeSettings {
   browserRuns: number;
   /** Local runtime: the Chromium browser checks start (Debian's by default). */
   chromiumPath: string;
+  /** Cloud: the browser function's job queue (the worker sends browser checks' slots there). */
+  browserQueueUrl: string | undefined;
 }
 
 export function probeSettings(e: {
@@ -37,6 +40,7 @@ export function probeSettings(e: {
   VIGIL_PROBE_THREADS: number;
   VIGIL_BROWSER_RUNS: number;
   VIGIL_CHROMIUM_PATH: string;
+  VIGIL_BROWSER_QUEUE_URL?: string | undefined;
 }): ProbeSettings {
   return {
     firstProbe: e.VIGIL_FIRST_PROBE,
@@ -45,5 +49,6 @@ export function probeSettings(e: {
     probeThreads: e.VIGIL_PROBE_THREADS,
     browserRuns: e.VIGIL_BROWSER_RUNS,
     chromiumPath: e.VIGIL_CHROMIUM_PATH,
+    browserQueueUrl: e.VIGIL_BROWSER_QUEUE_URL,
   };
 }
