@@ -44,6 +44,11 @@ export const FIXED_CONCURRENCY = {
    * and applies are rare admin operations; the cap keeps a burst of them off the others.
    */
   config: 10,
+  /**
+   * The browser function: Chromium runs at once, each a 2 GB instance for up to a minute and a half;
+   * browser checks run at most once a minute, most runs take seconds.
+   */
+  browser: 10,
 } as const;
 
 /** The default plan's checks: 1,500 cells, 50 workers (the fixed maximum before plans). */

@@ -14,6 +14,7 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DEFAULT_MAX_ATTEMPTS } from '../lib/platform/job-queue.ts';
+import { VigilBrowser } from './browser.ts';
 import { VigilFunction } from './node-function.ts';
 import { deadLetterQueue } from './queues.ts';
 import { GENERATOR_TABLE_ACTIONS, grantTable } from './table.ts';
@@ -25,6 +26,8 @@ export interface VigilChecksProps {
   readonly environment: Record<string, string>;
   /** The worker's concurrency (reserved, and its event source's maximum): infra/capacity.ts. */
   readonly workerConcurrency: number;
+  /** The browser function's concurrency (reserved, and its event source's maximum): infra/capacity.ts. */
+  readonly browserConcurrency: number;
   /** Due shard ranges [from, to): one scheduler target each, every minute (infra/capacity.ts). */
   readonly shardGroups: readonly { from: number; to: number }[];
 }
@@ -41,13 +44,16 @@ export const PROBE_MAX_RECEIVE_COUNT = DEFAULT_MAX_ATTEMPTS;
  * The check engine: EventBridge Scheduler fires the generator every minute; it sends one job per
  * cell and slot (pull checks, docs/data-model.md "Pull checks in cells") and one per due push
  * deadline to the probe queue (delayed to the slot); the worker runs each job: probes a cell's
- * members together and records their results, or checks a push deadline.
+ * members together and records their results, or checks a push deadline; a browser check's slot it
+ * hands to the browser function (./browser.ts) and records the result that comes back.
  */
 export class VigilChecks extends Construct {
   readonly probeQueue: Queue;
   readonly probeDlq: Queue;
   readonly generator: NodejsFunction;
   readonly worker: NodejsFunction;
+  /** Browser checks' runs: their queue and function, without table access (./browser.ts). */
+  readonly browser: VigilBrowser;
   /** One schedule per shard group, each invoking the generator for its shards every minute. */
   readonly schedules: Schedule[];
 
@@ -119,6 +125,12 @@ export class VigilChecks extends Construct {
       environment: { ...props.environment, VIGIL_PROBE_QUEUE_URL: this.probeQueue.queueUrl },
     }).function;
     grantTable(props.table, this.worker);
+    // A browser check's slot runs in the browser function; its result comes back to the probe queue.
+    this.browser = new VigilBrowser(this, 'Browser', {
+      probeQueue: this.probeQueue,
+      concurrency: props.browserConcurrency,
+    });
+    this.browser.enqueueFrom(this.worker);
     this.worker.addEventSource(
       new SqsEventSource(this.probeQueue, {
         // One message per invocation: a message is a cell's slot, up to 100 probes run together.

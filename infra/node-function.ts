@@ -47,7 +47,25 @@ export const LAZY_MODULES: Readonly<Record<string, readonly string[]>> = {
   'functions/actions.ts': ['undici'],
   // Reports go out by SES; undici is behind lib/notify's e-mail face (the HTTP channels), never loaded here.
   'functions/reports.ts': ['undici'],
+  // The Lambda's Chromium, unpacked at the browser function's first run (lib/probes/lambda-chromium.ts).
+  'functions/browser.ts': ['@sparticuz/chromium'],
 };
+
+/**
+ * The hooks that bundle `beside.entry` into the asset as `beside.outfile` with the locally
+ * installed esbuild and the handler's options (ESM, minified, the `require` banner), its
+ * `installed` packages left out (they are in the asset's node_modules).
+ */
+function besideBundle(beside: NonNullable<VigilFunctionProps['beside']>) {
+  const externals = beside.installed.map((name) => `--external:${name}`).join(' ');
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir: string, outputDir: string) => [
+      `node ${join(inputDir, 'node_modules', 'esbuild', 'bin', 'esbuild')} ${join(inputDir, beside.entry)} --bundle --platform=node --format=esm --target=node24 --minify --main-fields=module,main ${externals} "--banner:js=${requireBanner}" --outfile=${join(outputDir, beside.outfile)}`,
+    ],
+  };
+}
 
 /** The per-function settings; everything else is shared by every Vigil Lambda. */
 export interface VigilFunctionProps {
@@ -73,6 +91,22 @@ export interface VigilFunctionProps {
    * @default none (the account's unreserved pool)
    */
   readonly reservedConcurrency?: number;
+  /**
+   * The instruction set: arm64 unless a dependency ships binaries for x86_64 only (the browser
+   * function's Chromium).
+   * @default Architecture.ARM_64
+   */
+  readonly architecture?: Architecture;
+  /**
+   * A second file bundled beside the handler, for a child process the handler starts by path (the
+   * browser runner's child): its entry (relative to the repository root), its file name in the
+   * asset, and the packages it imports that are installed beside it rather than bundled.
+   */
+  readonly beside?: {
+    readonly entry: string;
+    readonly outfile: string;
+    readonly installed: readonly string[];
+  };
 }
 
 /**
@@ -85,6 +119,8 @@ export class VigilFunction extends Construct {
   constructor(scope: Construct, id: string, props: VigilFunctionProps) {
     super(scope, id);
     const lazy = LAZY_MODULES[props.entry] ?? [];
+    const installed = [...lazy, ...(props.beside?.installed ?? [])];
+    const { beside } = props;
     const logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -105,7 +141,7 @@ export class VigilFunction extends Construct {
       projectRoot: repoRoot,
       depsLockFilePath: join(repoRoot, 'package-lock.json'),
       runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
+      architecture: props.architecture ?? Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(29),
       logGroup,
@@ -125,7 +161,8 @@ export class VigilFunction extends Construct {
         // The Lambda Node runtime ships AWS SDK v3; bundling it would only add size and cold start.
         externalModules: ['@aws-sdk/*'],
         // Left out of the bundle too (CDK adds them to the externals) and installed beside it.
-        ...(lazy.length > 0 ? { nodeModules: [...lazy] } : {}),
+        ...(installed.length > 0 ? { nodeModules: installed } : {}),
+        ...(beside ? { commandHooks: besideBundle(beside) } : {}),
         forceDockerBundling: false,
       },
     });

@@ -125,6 +125,7 @@ export class VigilStack extends Stack {
       table,
       environment,
       workerConcurrency: reserved.worker,
+      browserConcurrency: reserved.browser,
       shardGroups: plan.shardGroups,
     });
     this.changeFeed = new VigilChangeFeed(this, 'ChangeFeed', {
@@ -229,6 +230,7 @@ export class VigilStack extends Stack {
         Api: this.api.handler,
         Generator: this.checks.generator,
         Worker: this.checks.worker,
+        Browser: this.checks.browser.handler,
         Stream: this.changeFeed.handler,
         StatusStream: this.statusStream.handler,
         Notifier: this.notifications.notifier,
@@ -238,6 +240,7 @@ export class VigilStack extends Stack {
       },
       deadLetterQueues: {
         Probe: this.checks.probeDlq,
+        Browser: this.checks.browser.dlq,
         Notify: this.notifications.dlq,
         Action: this.actions.dlq,
         Stream: this.changeFeed.dlq,

@@ -41,6 +41,8 @@ const SYSTEM_FILES = [
   'test/check-types/browser.test.ts',
   'test/importers/kuma-browser-run.test.ts',
   'test/check-types/browser-evidence.test.ts',
+  // Chromium child processes, as the browser function starts them.
+  'test/cloud/browser-flow.test.ts',
 ];
 
 /** Helpers that run the app (on SQLite, or on DynamoDB Local and the queue engine). */

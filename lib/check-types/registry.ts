@@ -1,8 +1,10 @@
 import type * as z from 'zod';
+import type { Runtime } from '../platform/config.ts';
 import type { HttpProbeDefinition } from '../probes/types.ts';
 import { browserCheckType } from './browser/browser.ts';
 import type {
   CheckTypeDefinition,
+  ConfiguredCheckType,
   ConfiguredProbeJob,
   HttpCheckType,
   PushCheckType,
@@ -66,6 +68,27 @@ export type CheckProbeJob =
 /** A check type's definition, as code that dispatches on any type sees it. */
 export function checkTypeDefinition(type: CheckType): CheckTypeDefinition {
   return CHECK_TYPE_DEFINITIONS[type];
+}
+
+/** Whether each slot of a `type` check is a run of its own, outside any cell (a browser check's). */
+export function runsAlone(type: string): boolean {
+  return aloneProbe(type) !== undefined;
+}
+
+/** The probe of a type whose slots run alone (its definition's `runsAlone.probe`), or undefined. */
+export function aloneProbe(
+  type: string,
+): NonNullable<ConfiguredCheckType<object>['runsAlone']>['probe'] | undefined {
+  if (!isCheckType(type)) return undefined;
+  const definition: CheckTypeDefinition = CHECK_TYPE_DEFINITIONS[type];
+  return 'runsAlone' in definition ? definition.runsAlone?.probe : undefined;
+}
+
+/** Why `runtime` cannot run a draft of a `type` check (POST /v1/checks/run-draft), or undefined. */
+export function draftRefusal(type: string, runtime: Runtime): string | undefined {
+  if (!isCheckType(type)) return undefined;
+  const definition: CheckTypeDefinition = CHECK_TYPE_DEFINITIONS[type];
+  return 'draftUnsupported' in definition ? definition.draftUnsupported?.[runtime] : undefined;
 }
 
 /** Whether checks of `type` are probed (push checks are reported to instead). */

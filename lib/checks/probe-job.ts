@@ -56,18 +56,34 @@ export function probeDefinition(check: ProbedFields): ProbeDefinition | undefine
   };
 }
 
+/**
+ * Where probes that do not run here go (the cloud's browser function, lib/cloud/browser-function.ts):
+ * `takes` says which, `send` hands the slot's job and its probe there; the result comes back as a
+ * job of its own and is recorded with `recordProbed`.
+ */
+export interface ProbeElsewhere {
+  takes(def: ProbeDefinition): boolean;
+  send(job: ProbeJob, def: ProbeDefinition): Promise<void>;
+}
+
 export interface JobRunnerDeps extends LocatedJobDeps {
   checks: CheckStore;
   recorder: ResultRecorder;
   /** Runs a pull check's probe (on the event loop, or on probe threads locally). */
   prober: Prober;
+  /** Absent: every probe runs on `prober`. */
+  elsewhere?: ProbeElsewhere;
   logger: Logger;
   /** Where a browser check's screenshots are stored (lib/checks/artifacts); absent: none are kept. */
   artifacts?: ArtifactStore | undefined;
 }
 
 /** What a job did: a recorded result (`alsoCommit` committed with it), or why nothing was recorded. */
-export type ProbeJobOutcome = RecordOutcome | { status: 'skipped'; reason: string } | LocatedOutcome;
+export type ProbeJobOutcome =
+  | RecordOutcome
+  | { status: 'skipped'; reason: string }
+  | { status: 'sent'; check_type: string }
+  | LocatedOutcome;
 
 /** Whether the job's `alsoCommit` (the local queue's ack) was committed with what it wrote. */
 export function ackCommitted(outcome: ProbeJobOutcome): boolean {
@@ -132,6 +148,10 @@ export async function runProbeJob(
   const def = probeDefinition(check);
   if (!def) return { status: 'skipped', reason: `${check.check_type} checks are not probed` };
   if (probesFromLocations(check)) return runLocatedProbe(job, run, def, deps, options);
+  if (deps.elsewhere?.takes(def)) {
+    await deps.elsewhere.send(job, def);
+    return { status: 'sent', check_type: def.check_type };
+  }
   const { outcome, startedMs } = await deps.prober(def);
   options.onProbeStart?.(startedMs);
   options.onProbed?.();
@@ -144,6 +164,7 @@ export async function runProbeJob(
   const details = await detailsWithEvidence(deps, scope, outcome);
   return deps.recorder.record({
     ...common,
+    ...(job.manual ? { manual: true } : {}),
     success: outcome.success,
     ...(outcome.degraded ? { degraded: true } : {}),
     status_code: outcome.status_code,
@@ -157,4 +178,37 @@ export async function runProbeJob(
 /** A probe job's queue id (its idempotency key in both runtimes): one per check, kind and slot. */
 export function probeJobId(job: ProbeJob): string {
   return `${job.kind}:${job.check_id}:${job.slot_ms}`;
+}
+
+/** A probe's result as it comes back from where it ran (lib/agent/protocol.ts ProbeResult, parsed). */
+export interface ProbedResult {
+  success: boolean;
+  degraded?: true | undefined;
+  status_code: number;
+  latency_ms: number;
+  error_message: string;
+  /** When the probe began (ms). */
+  checkedAtMs: number;
+  details?: Record<string, unknown> | undefined;
+}
+
+/**
+ * Records the result of a probe job that ran elsewhere (`ProbeElsewhere`) as the job itself would
+ * have: for its slot, idempotently (a result delivered twice answers `duplicate`); a check disabled,
+ * deleted or moved into a cell meanwhile records nothing.
+ */
+export function recordProbed(job: ProbeJob, result: ProbedResult, deps: Pick<JobRunnerDeps, 'recorder'>) {
+  return deps.recorder.record({
+    tenantId: job.tenant_id,
+    checkId: job.check_id,
+    slotMs: job.slot_ms,
+    ...(job.manual ? { manual: true } : {}),
+    success: result.success,
+    ...(result.degraded ? { degraded: true } : {}),
+    status_code: result.status_code,
+    latency_ms: result.latency_ms,
+    error_message: result.error_message,
+    checkedAtMs: result.checkedAtMs,
+    ...(result.details ? { details: { ...result.details } } : {}),
+  });
 }

@@ -1,5 +1,6 @@
 import { createCellRunner } from '../checks/probing.ts';
 import { composeProbing } from '../locations/compose-probing.ts';
+import { createBrowserJobQueue } from './browser-function.ts';
 import type { CloudBase } from './cloud-base.ts';
 import { createFunctionMetrics } from './metrics.ts';
 import { createWorkerHandler } from './worker.ts';
@@ -11,15 +12,22 @@ export function composeWorkerFunction(base: CloudBase) {
   // A browser check's screenshots go to the artifacts bucket as its result is recorded.
   const jobRunner = { ...probing.jobRunner, artifacts: base.artifacts };
   const metrics = createFunctionMetrics('worker');
+  let browserQueue: ReturnType<typeof createBrowserJobQueue> | undefined;
   return {
     powertools: base.powertools,
     /** Flushed after each invocation by the function's logMetrics middleware. */
     metrics: metrics.powertools,
     jobRunner,
-    /** The probe worker Lambda's SQS batch handler; needs VIGIL_PROBE_QUEUE_URL. */
+    /** The probe worker Lambda's SQS batch handler; needs VIGIL_PROBE_QUEUE_URL (and VIGIL_BROWSER_QUEUE_URL for browser checks). */
     workerHandler: () =>
       createWorkerHandler({
         queue: base.probeQueue('the worker sets retry delays there'),
+        browserQueue: () => {
+          const queueUrl = config.browserQueueUrl;
+          if (!queueUrl) throw new Error('VIGIL_BROWSER_QUEUE_URL is not set (browser checks run there)');
+          browserQueue ??= createBrowserJobQueue({ sqs: base.sqs, queueUrl, logger });
+          return browserQueue;
+        },
         jobRunner,
         cells: createCellRunner({
           table,

@@ -1,25 +1,30 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
+import { runsAlone } from '../check-types/registry.ts';
 import {
   type JobRunnerDeps,
+  type ProbeElsewhere,
   type ProbeJob,
   probeJobId,
   probeJobSchema,
+  recordProbed,
   runProbeJob,
 } from '../checks/probe-job.ts';
 import { type CellJob, type CellRunner, cellJobSchema } from '../checks/probing.ts';
 import type { Clock } from '../platform/clock.ts';
 import { delaySecondsFor, type ReceivedJob } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
+import { type BrowserJob, type ProbedJob, probedJobSchema, sendBrowserJob } from './browser-function.ts';
 import { type BatchMetrics, createSqsBatchHandler } from './sqs-batch.ts';
 import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
 
 /**
- * What the probe queue carries: a cell's slot (pull checks), or one check's job (push deadlines,
- * located checks' slots and their decisions, older messages).
+ * What the probe queue carries: a cell's slot (pull checks), one check's job (push deadlines,
+ * located and browser checks' slots, located slots' decisions, older messages), or the result of a
+ * browser check's slot the browser function ran (./browser-function.ts).
  */
-export const workerJobSchema = z.union([cellJobSchema, probeJobSchema]);
-export type WorkerJob = CellJob | ProbeJob;
+export const workerJobSchema = z.union([cellJobSchema, probeJobSchema, probedJobSchema]);
+export type WorkerJob = CellJob | ProbeJob | ProbedJob;
 
 /** The probe job queue on SQS (bodies parsed as cell or probe jobs). */
 export function createProbeJobQueue(deps: {
@@ -50,6 +55,21 @@ function decideLaterOn(queue: Pick<SqsJobQueue<WorkerJob>, 'enqueue'>, clock: Cl
 function createProbeJobHandler(deps: { jobRunner: JobRunnerDeps; cells: CellRunner; logger: Logger }) {
   return async (job: ReceivedJob<WorkerJob>): Promise<void> => {
     const { body } = job;
+    if (body.kind === 'probed') {
+      const { result } = body;
+      const outcome = await recordProbed(
+        body.job,
+        { ...result, checkedAtMs: Date.parse(result.checked_at) },
+        deps.jobRunner,
+      );
+      deps.logger.debug('probed job recorded', {
+        job_id: job.id,
+        check_id: body.job.check_id,
+        status: outcome.status,
+        attempt: job.attempt,
+      });
+      return;
+    }
     if (body.kind === 'cell') {
       const outcome = await deps.cells.run(body);
       deps.logger.debug('cell job done', {
@@ -78,14 +98,29 @@ function createProbeJobHandler(deps: { jobRunner: JobRunnerDeps; cells: CellRunn
  */
 export function createWorkerHandler(deps: {
   queue: SqsJobQueue<WorkerJob>;
+  /**
+   * Where browser checks' slots go (the browser function's queue), resolved at its first use;
+   * absent (tests of other jobs): they run on the job runner's prober.
+   */
+  browserQueue?: () => Pick<SqsJobQueue<BrowserJob>, 'enqueue'>;
   jobRunner: JobRunnerDeps;
   cells: CellRunner;
   clock: Clock;
   logger: Logger;
   metrics?: BatchMetrics<WorkerJob>;
 }) {
-  // A located check's slot schedules its decision on this same queue.
-  const jobRunner = { ...deps.jobRunner, decideLater: decideLaterOn(deps.queue, deps.clock) };
+  // A located check's slot schedules its decision on this same queue; a browser check's slot runs
+  // in the browser function, whose result comes back here as a `probed` job.
+  const { browserQueue } = deps;
+  const elsewhere: ProbeElsewhere | undefined = browserQueue && {
+    takes: (def) => runsAlone(def.check_type),
+    send: (job, def) => sendBrowserJob(browserQueue(), job, def),
+  };
+  const jobRunner = {
+    ...deps.jobRunner,
+    decideLater: decideLaterOn(deps.queue, deps.clock),
+    ...(elsewhere ? { elsewhere } : {}),
+  };
   return createSqsBatchHandler({
     queue: deps.queue,
     handle: createProbeJobHandler({ ...deps, jobRunner }),

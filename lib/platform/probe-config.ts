@@ -16,6 +16,7 @@ export const probeEnv = {
   VIGIL_BROWSER_RUNS: z.coerce.number().int().min(1).max(32).default(2),
   VIGIL_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   VIGIL_ARTIFACT_BUCKET: z.string().min(3).optional(),
+  VIGIL_BROWSER_QUEUE_URL: z.string().optional(),
 };
 
 export interface ProbeSettings {
@@ -31,6 +32,8 @@ export interface ProbeSettings {
   chromiumPath: string;
   /** Cloud: the S3 bucket browser checks' screenshots are kept in (infra/artifacts.ts); locally the data dir's artifacts/. */
   artifactBucket?: string | undefined;
+  /** Cloud: the browser function's job queue (the worker sends browser checks' slots there). */
+  browserQueueUrl: string | undefined;
 }
 
 export function probeSettings(e: {
@@ -41,6 +44,7 @@ export function probeSettings(e: {
   VIGIL_BROWSER_RUNS: number;
   VIGIL_CHROMIUM_PATH: string;
   VIGIL_ARTIFACT_BUCKET?: string | undefined;
+  VIGIL_BROWSER_QUEUE_URL?: string | undefined;
 }): ProbeSettings {
   return {
     firstProbe: e.VIGIL_FIRST_PROBE,
@@ -50,5 +54,6 @@ export function probeSettings(e: {
     browserRuns: e.VIGIL_BROWSER_RUNS,
     chromiumPath: e.VIGIL_CHROMIUM_PATH,
     artifactBucket: e.VIGIL_ARTIFACT_BUCKET,
+    browserQueueUrl: e.VIGIL_BROWSER_QUEUE_URL,
   };
 }

@@ -5,7 +5,7 @@ import { type BrowserRunAnswer, type RunRequest, runAnswerSchema } from './brows
 
 /**
  * Runs browser checks, each in a child process of its own (./browser/browser-child.ts): started with an
- * empty environment, the run's request on stdin, a memory bound on its heap (Chromium's renderer
+ * empty environment (or only where its Chromium finds its libraries), the run's request on stdin, a memory bound on its heap (Chromium's renderer
  * has its own, ./browser/browser-session.ts), and killed with every process under it (Chromium leads a
  * process group of its own) when the wall clock runs out. At most `concurrency` runs at once; the
  * others wait their turn (their wait does not count against their deadline).
@@ -22,10 +22,16 @@ export interface BrowserRunnerOptions {
   graceMs?: number;
   /** The longest wall clock a run gets, whatever its timeout (default 90 s). */
   maxWallClockMs?: number;
+  /** The child's entry (default ./browser/browser-child.ts; a bundle's own file in the Lambda). */
+  childEntry?: string;
+  /** The child's whole environment (default none): where that Chromium build finds its libraries. */
+  childEnv?: Record<string, string>;
+  /** Switches that Chromium build needs (RunRequest `extraArgs`). */
+  extraArgs?: string[];
 }
 
 /** What a run is asked: the request without the runner's own settings. */
-type BrowserRunInput = Omit<RunRequest, 'executablePath'>;
+type BrowserRunInput = Omit<RunRequest, 'executablePath' | 'extraArgs'>;
 
 /** Runs one browser check; rejects (with a sentence) when the child fails or is killed. */
 export type BrowserRunner = (input: BrowserRunInput) => Promise<BrowserRunAnswer>;
@@ -74,21 +80,29 @@ function killTree(pid: number): void {
 }
 
 /** The node arguments that run a .ts entry: Node's own type stripping, or tsx's loader where Node has none. */
-function nodeArgs(heapMb: number): string[] {
+function nodeArgs(heapMb: number, entry: string): string[] {
   const strips = (process.features as { typescript?: unknown }).typescript;
-  return [`--max-old-space-size=${heapMb}`, ...(strips ? [] : ['--import', 'tsx']), CHILD];
+  const ts = entry.endsWith('.ts') && !strips;
+  return [`--max-old-space-size=${heapMb}`, ...(ts ? ['--import', 'tsx'] : []), entry];
+}
+
+/** How a child is started: its heap, entry and environment. */
+interface ChildSpec {
+  heapMb: number;
+  entry: string;
+  env: Record<string, string>;
 }
 
 /** Runs one request in a child; the answer, or a rejection saying why there is none. */
 function runChild(
   request: RunRequest,
-  heapMb: number,
+  spec: ChildSpec,
   wallClockOf: (timeoutMs: number) => number,
 ): Promise<BrowserRunAnswer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, nodeArgs(heapMb), {
+    const child = spawn(process.execPath, nodeArgs(spec.heapMb, spec.entry), {
       cwd: REPO_ROOT,
-      env: {},
+      env: spec.env,
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -144,7 +158,12 @@ function safeJson(text: string): unknown {
 export function createBrowserRunner(options: BrowserRunnerOptions = {}): BrowserRunner {
   const concurrency = Math.max(1, options.concurrency ?? 2);
   const executablePath = options.executablePath ?? '/usr/bin/chromium';
-  const heapMb = options.heapMb ?? 256;
+  const spec: ChildSpec = {
+    heapMb: options.heapMb ?? 256,
+    entry: options.childEntry ?? CHILD,
+    env: options.childEnv ?? {},
+  };
+  const extraArgs = options.extraArgs?.length ? { extraArgs: options.extraArgs } : {};
   const graceMs = options.graceMs ?? 20_000;
   const maxWallClockMs = options.maxWallClockMs ?? 90_000;
   const wallClockOf = (timeoutMs: number) => Math.min(timeoutMs + graceMs, maxWallClockMs);
@@ -163,7 +182,7 @@ export function createBrowserRunner(options: BrowserRunnerOptions = {}): Browser
   return async (input) => {
     await acquire();
     try {
-      return await runChild({ ...input, executablePath }, heapMb, wallClockOf);
+      return await runChild({ ...input, executablePath, ...extraArgs }, spec, wallClockOf);
     } finally {
       release();
     }

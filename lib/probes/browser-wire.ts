@@ -43,6 +43,8 @@ export const runRequestSchema = z.object({
   timeoutMs: z.number().int().min(1),
   allowPrivate: z.boolean(),
   executablePath: z.string(),
+  /** Switches that Chromium build needs where it runs (the Lambda's: one process, no zygote). */
+  extraArgs: z.array(z.string()).optional(),
 });
 export type RunRequest = z.output<typeof runRequestSchema>;
 export type RunStep = RunRequest['steps'][number];

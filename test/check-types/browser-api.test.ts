@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { newEntity } from '../checks/check-fixtures.ts';
 import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
 
 /**
- * Browser checks through the API: created locally with secret variables read `********`, a
- * shorter interval than a minute refused, a step whose fields do not fit its action refused with
- * its field, and the cloud refusing the type (it has no function that runs a browser yet).
+ * Browser checks through the API, in both runtimes: created with secret variables read `********`
+ * (outside any cell: each slot runs alone), a shorter interval than a minute refused, a step whose
+ * fields do not fit its action refused with its field, and a draft's run refused in the cloud (the
+ * API function has no browser; the browser function runs saved checks: test/cloud/browser-flow.test.ts).
  */
 describe.each(bothRuntimes)('browser checks ($runtime runtime)', ({ runtime, start }) => {
   let api: ApiHarness;
@@ -32,15 +34,15 @@ describe.each(bothRuntimes)('browser checks ($runtime runtime)', ({ runtime, sta
     await api?.close();
   });
 
-  it('creates one where the runtime runs browsers, its secrets read ********, or refuses the type', async () => {
+  it('creates one outside any cell, its secrets read ********', async () => {
     const created = await create(config);
 
-    if (runtime === 'lambda') {
-      expect(created.status, created.text).toBe(400);
-      expect(created.text).toContain('browser checks run in the local runtime only for now');
-      return;
-    }
     expect(created.status, created.text).toBe(201);
+    const stored = await getCheckDefinition(api.table, api.tenantId, String(created.body.id), {
+      consistent: true,
+    });
+    expect(stored?.id).toBe(created.body.id);
+    expect(stored?.cell).toBeUndefined();
     expect(created.body).toMatchObject({
       check_type: 'browser',
       name: 'Browser 127.0.0.1:9 (3 steps)',
@@ -48,6 +50,24 @@ describe.each(bothRuntimes)('browser checks ($runtime runtime)', ({ runtime, sta
     });
     expect(created.text).not.toContain('pa55-W0rd-xyzzy');
   });
+
+  // Locally a draft runs in the app's browser runner (test/check-types/browser.test.ts runs that runner).
+  it.runIf(runtime === 'lambda')(
+    'refuses a draft run in the cloud, whose API function has no browser',
+    async () => {
+      const draft = await api.request('POST', '/v1/checks/run-draft', {
+        key: api.adminKey,
+        body: { entity_id: entityId, check_type: 'browser', interval_seconds: 300, config },
+      });
+
+      expect(draft.status, draft.text).toBe(400);
+      expect(draft.body).toMatchObject({
+        details: [
+          { path: 'check_type', message: expect.stringContaining('cannot be run as a draft in the cloud') },
+        ],
+      });
+    },
+  );
 
   it('refuses an interval under a minute and a step whose fields do not fit its action', async () => {
     const often = await create(config, 30);

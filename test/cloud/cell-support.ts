@@ -1,9 +1,9 @@
+import * as z from 'zod';
 import { getCell } from '../../lib/checks/cells/cell-items.ts';
-import { type CellJob, cellJobId } from '../../lib/checks/cells/cell-runner.ts';
+import { type CellJob, cellJobId, cellJobSchema } from '../../lib/checks/cells/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
-import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
+import { type ProbeJob, probeJobId, probeJobSchema } from '../../lib/checks/probe-job.ts';
 import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
-import { type WorkerJob, workerJobSchema } from '../../lib/cloud/worker.ts';
 import { nextCellSlot } from '../../lib/domain/schedules/cell-slots.ts';
 import type { CloudHarness } from './support.ts';
 
@@ -12,10 +12,14 @@ import type { CloudHarness } from './support.ts';
  * job per cell and slot), push checks keep their per-check `deadman` jobs.
  */
 
+/** What the generator and the API send to the probe queue (the browser function's results aside). */
+export type WorkerJob = CellJob | ProbeJob;
+const sentJobSchema = z.union([cellJobSchema, probeJobSchema]);
+
 /** The job a probe-queue message carries (the `{id, body}` envelope, parsed as the worker parses it). */
 export function workerJobOf(messageBody: string | undefined): WorkerJob & { job_id: string } {
   const envelope = jobEnvelopeSchema.parse(JSON.parse(String(messageBody)));
-  return { ...workerJobSchema.parse(envelope.body), job_id: envelope.id };
+  return { ...sentJobSchema.parse(envelope.body), job_id: envelope.id };
 }
 
 /** A message body as the generator sends a cell or a deadman job. */

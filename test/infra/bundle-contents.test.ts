@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +18,10 @@ import { LAZY_MODULES } from '../../infra/node-function.ts';
 const ROOT = join(import.meta.dirname, '..', '..');
 
 /** The heavy clients, as the npm packages (and their own dependencies) that make them up. */
-const HEAVY = /node_modules\/(@grpc\/|protobufjs\/|re2js\/|nodemailer\/|@nats-io\/|playwright)/;
+const HEAVY = /node_modules\/(@grpc\/|protobufjs\/|re2js\/|nodemailer\/|@nats-io\/|playwright|@sparticuz\/)/;
+
+/** A browser and the Lambda's Chromium: only the browser function's child and its first run load them. */
+const BROWSER = /node_modules\/(playwright|@sparticuz\/)/;
 
 /** Issue 53's most for the main file a cold start loads, in KB of 1,024 bytes. */
 const BUDGET_KB: Record<string, number> = {
@@ -46,8 +50,11 @@ function bundle(name: string): Promise<Bundle> {
   return result;
 }
 
-async function buildBundle(name: string): Promise<Bundle> {
-  const entry = `functions/${name}.ts`;
+async function buildBundle(
+  name: string,
+  entry = `functions/${name}.ts`,
+  external: string[] = [],
+): Promise<Bundle> {
   const result = await build({
     ...BUNDLE_OPTIONS,
     entryPoints: [join(ROOT, entry)],
@@ -55,7 +62,7 @@ async function buildBundle(name: string): Promise<Bundle> {
     write: false,
     outfile: join(ROOT, 'bundle.mjs'),
     metafile: true,
-    external: ['@aws-sdk/*', ...(LAZY_MODULES[entry] ?? [])],
+    external: ['@aws-sdk/*', ...(LAZY_MODULES[entry] ?? []), ...external],
     logLevel: 'silent',
   });
   const [output] = Object.values(result.metafile.outputs);
@@ -92,6 +99,28 @@ describe('function bundles', () => {
       expect(imports.filter((i) => i.kind !== 'dynamic-import')).toEqual([]);
     },
   );
+
+  it.each(
+    readdirSync(join(ROOT, 'functions'))
+      .filter((file) => file.endsWith('.ts') && file !== 'browser.ts')
+      .map((file) => file.replace(/\.ts$/, '')),
+  )('functions/%s.ts carries neither playwright-core nor @sparticuz/chromium', async (name) => {
+    const { inputs, output } = await bundle(name);
+
+    expect(inputs.filter((file) => BROWSER.test(file))).toEqual([]);
+    expect(output.imports.filter((i) => /^(playwright|@sparticuz\/)/.test(i.path))).toEqual([]);
+  });
+
+  it('the browser function child (bundled beside it, infra/browser.ts) imports playwright-core from the asset, never bundles it', async () => {
+    const child = await buildBundle('browser-child', 'lib/probes/browser/browser-child.ts', [
+      'playwright-core',
+    ]);
+
+    expect(child.inputs.filter((file) => BROWSER.test(file))).toEqual([]);
+    expect(child.output.imports.filter((i) => i.path === 'playwright-core').map((i) => i.kind)).toEqual([
+      'import-statement',
+    ]);
+  });
 
   it.each(Object.entries(BUDGET_KB))('functions/%s.ts bundles to at most %i KB', async (name, budget) => {
     const { output } = await bundle(name);

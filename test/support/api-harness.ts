@@ -7,6 +7,7 @@ import type { Context } from 'aws-lambda';
 import { inject } from 'vitest';
 import { createActionWorkerLambda } from '../../functions/actions.ts';
 import { createApiHandler } from '../../functions/api.ts';
+import { composeBrowserFunction, createBrowserLambda } from '../../functions/browser.ts';
 import { createNotifierLambda } from '../../functions/notifier.ts';
 import { createStreamHandler } from '../../functions/stream.ts';
 import type { App, CoreDeps } from '../../lib/app.ts';
@@ -19,6 +20,7 @@ import { type Clock, isoTime, systemClock } from '../../lib/platform/clock.ts';
 import { type Config, loadConfig } from '../../lib/platform/config.ts';
 import type { RetrySchedule } from '../../lib/platform/job-queue.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
+import { createBrowserRunner } from '../../lib/probes/browser-runner.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { createTestTable } from './dynamodb-local.ts';
 import { createStreamReader } from './dynamodb-stream.ts';
@@ -120,12 +122,24 @@ export interface LambdaHarness extends ApiHarness {
   notifySqs: HarnessQueue;
   actionSqs: HarnessQueue;
   probeSqs: HarnessQueue;
+  /** The browser function's queue (browser checks' slots the worker sends there). */
+  browserSqs: HarnessQueue;
+  /**
+   * Runs the browser jobs visible now through the browser Lambda (its own composition, no table;
+   * Debian's Chromium standing in for the Lambda's) until none is left.
+   */
+  runBrowserJobs(): Promise<void>;
   /** Runs the action jobs visible now through the action worker Lambda until none is left (delayed ones stay queued). */
   runActionJobs(): Promise<void>;
   /** Runs the probe jobs visible now through the worker Lambda (batch size 1) until none is left. */
   runProbeJobs(): Promise<void>;
   /** The event-source mappings of the notifier, the action worker and the probe worker (their invocations). */
-  eventSources: { notify: SqsEventSource; action: SqsEventSource; probe: SqsEventSource };
+  eventSources: {
+    notify: SqsEventSource;
+    action: SqsEventSource;
+    probe: SqsEventSource;
+    browser: SqsEventSource;
+  };
   /**
    * Runs the generator handler as the schedule invokes it for the minute of `scheduledMs` (default:
    * now): due checks go to the probe queue, due scheduled actions' runs to the action queue.
@@ -262,6 +276,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
   const notifySqs = harnessQueue('vigil-notify', retried(DEPLOYED_QUEUES.notify));
   const actionSqs = harnessQueue('vigil-actions', retried(DEPLOYED_QUEUES.action));
   const probeSqs = harnessQueue('vigil-probes', DEPLOYED_QUEUES.probe);
+  const browserSqs = harnessQueue('vigil-browser', DEPLOYED_QUEUES.browser);
   const config = testConfig('cloud', '/nonexistent', {
     VIGIL_TABLE_NAME: testTable.tableName,
     VIGIL_NOTIFY_QUEUE_URL: notifySqs.url,
@@ -269,6 +284,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     VIGIL_PROBE_QUEUE_URL: probeSqs.url,
     // Screenshots in a bucket of the same engine (fauxqs speaks S3 too).
     VIGIL_ARTIFACT_BUCKET: engine.server.createBucket('vigil-artifacts').bucketName,
+    VIGIL_BROWSER_QUEUE_URL: browserSqs.url,
     ...options.env,
   });
   // The same composition and middy edges as the deployed functions, over DynamoDB Local.
@@ -318,6 +334,19 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     handler: cloud.workerHandler(),
     functionName: 'worker',
   });
+  // The browser function as deployed but for its Chromium: the runner's child with Debian's.
+  const browserSource = createSqsEventSource({
+    sqs: engine.sqs,
+    queue: browserSqs,
+    handler: createBrowserLambda(
+      composeBrowserFunction({ ...config, logLevel: 'debug' }, createBrowserRunner({ concurrency: 1 }), {
+        sqs: engine.sqs,
+        ...(options.clock ? { clock: options.clock } : {}),
+        logWrite: (line) => logs.push(line),
+      }),
+    ),
+    functionName: 'browser',
+  });
 
   return {
     runtime: 'lambda',
@@ -337,6 +366,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     notifySqs,
     actionSqs,
     probeSqs,
+    browserSqs,
     async request(method, path, opts = {}) {
       const { body, contentType } = encodeBody(opts);
       requestCounter += 1;
@@ -382,7 +412,10 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     async runProbeJobs() {
       await probeSource.runVisible();
     },
-    eventSources: { notify: notifySource, action: actionSource, probe: probeSource },
+    async runBrowserJobs() {
+      await browserSource.runVisible();
+    },
+    eventSources: { notify: notifySource, action: actionSource, probe: probeSource, browser: browserSource },
     async runGenerator(scheduledMs = (options.clock ?? systemClock).now()) {
       const minute = Math.floor(scheduledMs / 60_000) * 60_000;
       return generatorHandler({ scheduled_time: isoTime(minute) });

@@ -17,6 +17,7 @@ describe('the queue shapes of the SQS engine in tests', () => {
     ['probe', 'ChecksProbeQueue'],
     ['notify', 'NotifyQueue'],
     ['action', 'ActionsQueue'],
+    ['browser', 'ChecksBrowserQueue'],
   ] as const)('%s mirrors %s: visibility timeout, redrive maxReceiveCount, batch size', (name, prefix) => {
     const { template } = synth;
     const [queueId, queue] = only(template, 'AWS::SQS::Queue', prefix);

@@ -28,6 +28,8 @@ export interface QueueShape {
 export const DEPLOYED_QUEUES = {
   // infra/checks.ts: WORKER_TIMEOUT 90 s, PROBE_MAX_RECEIVE_COUNT, batchSize 1.
   probe: { visibilityTimeoutSeconds: 90 * 6 + 60, maxReceiveCount: DEFAULT_MAX_ATTEMPTS, batchSize: 1 },
+  // infra/browser.ts: BROWSER_TIMEOUT 120 s, DEFAULT_MAX_ATTEMPTS, batchSize 1.
+  browser: { visibilityTimeoutSeconds: 120 * 6 + 60, maxReceiveCount: DEFAULT_MAX_ATTEMPTS, batchSize: 1 },
   // infra/notifications.ts: NOTIFIER_TIMEOUT 60 s, NOTIFY_MAX_RECEIVE_COUNT, batchSize 10.
   notify: {
     visibilityTimeoutSeconds: 60 * 6 + 60,

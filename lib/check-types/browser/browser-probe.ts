@@ -1,9 +1,14 @@
+import * as z from 'zod';
 import { secretRedactor } from '../../domain/redaction.ts';
 import type { BrowserRunAnswer } from '../../probes/browser-wire.ts';
-import { failed, passed, startTimer } from '../../probes/outcome.ts';
-import type { BrowserStepReport, ProbeDeps, ProbeOutcome } from '../../probes/types.ts';
+import { degradeIfSlow, failed, passed, startTimer } from '../../probes/outcome.ts';
+import type { BrowserStepReport, ProbeDeps, Probed, ProbeOutcome } from '../../probes/types.ts';
+import type { ConfiguredProbeJob } from '../contract/definition.ts';
 import { render } from '../multistep/templates.ts';
-import type { BrowserProbeJob } from './browser.ts';
+import { type BrowserConfig, browserStored } from './browser-schema.ts';
+
+/** What a browser probe runs: the config with the common probe fields. */
+export type BrowserProbeJob = ConfiguredProbeJob<'browser', BrowserConfig>;
 
 /** The longest a browser run's steps may take together, whatever the check's timeout_ms says. */
 const MAX_RUN_MS = 60_000;
@@ -67,4 +72,30 @@ export async function runBrowserProbe(job: BrowserProbeJob, deps: ProbeDeps): Pr
       failed(`step ${index + 1} (${failure.action}): ${failure.error ?? 'failed'}`, elapsed(), 0, details),
     );
   return withShots(passed(elapsed(), 0, details));
+}
+
+/** A browser check's probe job as a queue carries it (lib/checks/probe-job.ts probeDefinition). */
+const jobCheckSchema = z
+  .object({
+    check_type: z.literal('browser'),
+    timeout_ms: z.number().int().min(1).max(600_000),
+    degraded_latency_ms: z.number().int().min(1).optional(),
+  })
+  .and(browserStored);
+
+/**
+ * Runs a browser check's probe job received from elsewhere (the cloud's browser function): parsed
+ * first (a check it cannot read is a `problem`), then as runProbe runs it, degraded when slow; its
+ * secret variables are hidden by runBrowserProbe, which is all outcome redaction hides for it.
+ */
+export async function runBrowserJob(check: unknown, deps: ProbeDeps): Promise<Probed | { problem: string }> {
+  const parsed = jobCheckSchema.safeParse(check);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+    return { problem: `the browser check cannot be read${where}: ${issue?.message}` };
+  }
+  const startedMs = deps.clock.now();
+  const outcome = await runBrowserProbe(parsed.data, deps);
+  return { outcome: degradeIfSlow(outcome, parsed.data.degraded_latency_ms), startedMs };
 }

@@ -1,10 +1,8 @@
 import type * as z from 'zod';
-import { type ConfiguredProbeJob, defineCheckType } from '../contract/definition.ts';
+import { defineCheckType } from '../contract/definition.ts';
 import { secretVariableHooks } from '../multistep/secret-variables.ts';
+import { runBrowserJob } from './browser-probe.ts';
 import { type BrowserConfig, browserInput, browserStored, browserView } from './browser-schema.ts';
-
-/** What a browser probe runs: the config with the common probe fields. */
-export type BrowserProbeJob = ConfiguredProbeJob<'browser', BrowserConfig>;
 
 /** "app.example.com": the first goto's host (its URL may hold references after the host). */
 function firstHost(config: BrowserConfig): string {
@@ -19,16 +17,20 @@ const stepCount = (config: BrowserConfig) =>
  * browser: a script of steps (goto, click, fill, press, select, wait_for, assert, screenshot) a
  * headless Chromium runs in a sandboxed child process, every request through the SSRF guard
  * (./browser-probe.ts, lib/probes/browser-runner.ts); up when every step passes. At most once a
- * minute: a run starts a browser.
+ * minute: a run starts a browser. Each slot runs alone (no cell); in the cloud in the browser
+ * function, which has no table access and hands its result back on the probe queue.
  */
 export const browserCheckType = defineCheckType<'browser', BrowserConfig>('browser', {
   label: 'Browser',
   input: browserInput,
   stored: browserStored as z.ZodType<BrowserConfig>,
   tls: false,
-  unsupported: {
+  // A run is a Chromium of its own for up to a minute: never a cell's member (locally a child
+  // process of the runner's pool, in the cloud the browser function: lib/cloud/browser-function.ts).
+  runsAlone: { probe: runBrowserJob },
+  draftUnsupported: {
     cloud:
-      'browser checks run in the local runtime only for now: the cloud has no function that runs a browser yet',
+      'a browser check cannot be run as a draft in the cloud: the API function has no browser, and browser checks run in the browser function; save the check (it runs within a minute) or run it with POST /v1/checks/{id}/run',
   },
   minIntervalSeconds: 60,
   view: browserView,

@@ -1,6 +1,12 @@
 import type * as z from 'zod';
 import type { Runtime } from '../../platform/config.ts';
-import type { CheckTlsTrust, HttpProbeDefinition, ProbeCommon } from '../../probes/types.ts';
+import type {
+  CheckTlsTrust,
+  HttpProbeDefinition,
+  ProbeCommon,
+  ProbeDeps,
+  Probed,
+} from '../../probes/types.ts';
 
 /**
  * One check type in two files under this folder: `<type>.ts`, its shape (what a request may
@@ -36,6 +42,18 @@ export interface ConfiguredCheckType<C extends object> {
    * absent: every runtime runs it.
    */
   unsupported?: Partial<Record<Runtime, string>>;
+  /**
+   * Each slot is a run of its own (a browser: a process with Chromium, up to a minute): the check
+   * never joins a cell, its slots are per-check probe jobs, which the cloud's worker hands to a
+   * function of their own (lib/cloud/browser-function.ts), where `probe` runs the job's check as
+   * received (parsed there: a check it cannot read is a `problem`). Absent: it runs in a cell.
+   */
+  runsAlone?: { probe(check: unknown, deps: ProbeDeps): Promise<Probed | { problem: string }> };
+  /**
+   * Why a runtime cannot run a draft of this type (POST /v1/checks/run-draft probes in the API's
+   * own process: a 400 with this sentence), by runtime; absent: as `unsupported`.
+   */
+  draftUnsupported?: Partial<Record<Runtime, string>>;
   /** The derived name: "TCP db.internal:5432". */
   defaultName(config: C): string;
   /** What alerts say it probes: "tcp db.internal:5432" (no secrets). */

@@ -1,4 +1,5 @@
 import type { CheckRecord } from '../../check-types/check-record.ts';
+import { runsAlone } from '../../check-types/registry.ts';
 import { probesFromLocations } from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { WriteOp } from '../../store/table.ts';
@@ -17,6 +18,7 @@ const DAY_MS = 86_400_000;
 
 /** What decides whether a check runs in a cell. */
 export interface CellFields {
+  check_type: string;
   execution_mode: string;
   enabled: boolean;
   locations?: readonly string[] | undefined;
@@ -24,10 +26,15 @@ export interface CellFields {
 
 /**
  * Whether a check runs in a cell: enabled pull checks do (issue 26's layout), except located ones
- * (lib/domain/states/quorum.ts), whose slots are per-check probe jobs that fan out to their locations.
+ * (lib/domain/states/quorum.ts), whose slots are per-check probe jobs that fan out to their locations,
+ * and those of a type whose every run is a process of its own (browser), whose slots are per-check
+ * probe jobs too: a cell's slot would wait for its slowest member, and the cloud runs them elsewhere.
  */
 export const inCell = (check: CellFields) =>
-  check.execution_mode === 'pull' && check.enabled && !probesFromLocations(check);
+  check.execution_mode === 'pull' &&
+  check.enabled &&
+  !probesFromLocations(check) &&
+  !runsAlone(check.check_type);
 
 /**
  * `former` with `left` added in front, without entries whose results have all expired (left more

@@ -1,6 +1,7 @@
 import type { EntityStore } from '../../catalog/entity-store.ts';
+import { draftRefusal } from '../../check-types/registry.ts';
 import type { Runtime } from '../../platform/config.ts';
-import { ConflictError, NotFoundError } from '../../platform/errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { RateLimiter } from '../../platform/rate-limiter.ts';
 import type { ProbeOutcome, Prober } from '../../probes/types.ts';
 import { type CreateCheckBody, definitionFromCreate } from '../check-input.ts';
@@ -31,7 +32,8 @@ export interface DraftRunAnswer {
 
 /**
  * POST /v1/checks/run-draft: a check that is not saved yet, probed once in this process as its
- * saved form would be (the create body's rules, the runtime's refusals, the SSRF guard, secrets
+ * saved form would be (the create body's rules, the runtime's refusals and its draft refusals (a
+ * browser check in the cloud, whose API function has no browser), the SSRF guard, secrets
  * hidden in what comes back), for the console editor's "Run now" before saving (docs/api.md).
  * Nothing is stored, no state moves and nobody is told; it spends the tenant's manual-run budget
  * (429 with Retry-After). The entity must be the caller's (404), as a create's must.
@@ -39,6 +41,8 @@ export interface DraftRunAnswer {
 export function createDraftRun(deps: DraftRunDeps) {
   return async (tenantId: string, body: CreateCheckBody): Promise<DraftRunAnswer> => {
     const definition = definitionFromCreate(body, deps.runtime);
+    const refused = deps.runtime ? draftRefusal(definition.check_type, deps.runtime) : undefined;
+    if (refused) throw ValidationError.field('check_type', refused);
     if (!(await deps.entities.existing(tenantId, [body.entity_id])).has(body.entity_id))
       throw new NotFoundError('entity');
     const job = probeDefinition(definition);

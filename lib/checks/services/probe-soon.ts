@@ -1,4 +1,5 @@
 import type { CheckDefinitionRecord, CheckRecord } from '../../check-types/check-record.ts';
+import { runsAlone } from '../../check-types/registry.ts';
 import { locationsOf, probesFromLocations, quorumOf } from '../../domain/states.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -6,7 +7,7 @@ import type { CellJob } from '../cells/cell-runner.ts';
 import { type ProbeJob, probeDefinition } from '../probe-job.ts';
 import type { CheckService } from './check-service.ts';
 
-/** A one-off probe of one check: a member's own cell slot, or a located check's extra slot. */
+/** A one-off probe of one check: a member's own cell slot, or a located or browser check's extra slot. */
 export type OneOffJob = CellJob | ProbeJob;
 
 /**
@@ -17,7 +18,8 @@ export type ProbeSoon = (job: OneOffJob) => Promise<void>;
 
 /**
  * The one-off job probing `check` at `atMs`: in its cell (a slot of its own, the cell's regular
- * slots untouched), or, for a located check, a slot fanned out to its locations. None for a
+ * slots untouched), or, for a located check, a slot fanned out to its locations (for a browser
+ * check, a slot of its own). None for a
  * disabled or push check (push checks are never probed).
  */
 export function oneOffJob(check: CheckRecord, atMs: number, manual = false): OneOffJob | undefined {
@@ -35,7 +37,8 @@ export function oneOffJob(check: CheckRecord, atMs: number, manual = false): One
       ...flag,
     };
   }
-  if (!probesFromLocations(check)) return undefined;
+  // A check outside cells: a located one's slot fans out, a browser check's runs alone.
+  if (!probesFromLocations(check) && !runsAlone(check.check_type)) return undefined;
   // Off the check's own next slot, whose job would otherwise find this one's results.
   const slotMs = check.next_run_at && Date.parse(check.next_run_at) === atMs ? atMs + 1 : atMs;
   return { tenant_id: check.tenant_id, check_id: check.id, kind: 'probe', slot_ms: slotMs, ...flag };

@@ -94,7 +94,7 @@ export async function runBrowserSession(request: RunRequest): Promise<BrowserRun
   let vitals: BrowserRunAnswer['vitals'] = {};
   const browser = await chromium.launch({
     executablePath: request.executablePath,
-    args: chromiumArgs(proxy.url),
+    args: [...chromiumArgs(proxy.url), ...(request.extraArgs ?? [])],
     timeout: 15_000,
   });
   try {

@@ -1,0 +1,102 @@
+import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import middy from '@middy/core';
+import type { Context, SQSBatchResponse } from 'aws-lambda';
+import {
+  browserBatchDeps,
+  createBrowserJobQueue,
+  type ProbedJob,
+  probedJobSchema,
+} from '../lib/cloud/browser-function.ts';
+import { createPowertoolsLogger, fromPowertools } from '../lib/cloud/lambda-edge.ts';
+import { createFunctionMetrics } from '../lib/cloud/metrics.ts';
+import { lazySqsBatchHandler } from '../lib/cloud/sqs-batch.ts';
+import { createSqsJobQueue, type SqsJobQueue } from '../lib/cloud/sqs-job-queue.ts';
+import { type Clock, systemClock } from '../lib/platform/clock.ts';
+import { type Config, loadConfig } from '../lib/platform/config.ts';
+import type { BrowserRunner } from '../lib/probes/browser-runner.ts';
+import { lambdaBrowserRunner } from '../lib/probes/lambda-chromium.ts';
+
+/** SQS browser jobs -> one Chromium run each -> its result on the probe queue (no table access). */
+export function createBrowserLambda(deps: {
+  browserHandler(): (event: unknown, context: Context) => Promise<SQSBatchResponse>;
+  powertools: PowertoolsLogger;
+  metrics?: Metrics;
+}) {
+  const lambda = middy(deps.browserHandler()).use(injectLambdaContext(deps.powertools, { resetKeys: true }));
+  return deps.metrics ? lambda.use(logMetrics(deps.metrics)) : lambda;
+}
+
+/** What tests replace: the SQS client (fauxqs), the clock, where logs go. */
+export interface BrowserFunctionOverrides {
+  sqs?: SQSClient;
+  clock?: Clock;
+  logWrite?: (line: string) => void;
+}
+
+/**
+ * The browser function: its queue, the probe queue it sends results to, and a browser runner.
+ * Deliberately not a CloudBase (lib/cloud/cloud-base.ts): it builds no DynamoDB client and no table,
+ * and its role has no table access either (infra/browser.ts).
+ */
+export function composeBrowserFunction(
+  config: Pick<Config, 'logLevel' | 'region' | 'allowPrivateTargets' | 'probeQueueUrl' | 'browserQueueUrl'>,
+  runner: BrowserRunner,
+  overrides: BrowserFunctionOverrides = {},
+) {
+  const powertools = createPowertoolsLogger({
+    level: config.logLevel,
+    ...(overrides.logWrite ? { write: overrides.logWrite } : {}),
+  });
+  const logger = fromPowertools(powertools);
+  const sqs = overrides.sqs ?? new SQSClient({ region: config.region });
+  const clock = overrides.clock ?? systemClock;
+  const metrics = createFunctionMetrics('browser');
+  let results: SqsJobQueue<ProbedJob> | undefined;
+  return {
+    powertools,
+    metrics: metrics.powertools,
+    /**
+     * The SQS batch handler, built at its first invocation (importing functions/browser.ts needs no
+     * queue URL); needs VIGIL_BROWSER_QUEUE_URL and VIGIL_PROBE_QUEUE_URL.
+     */
+    browserHandler: () =>
+      lazySqsBatchHandler(() => {
+        const queueUrl = config.browserQueueUrl;
+        if (!queueUrl)
+          throw new Error('VIGIL_BROWSER_QUEUE_URL is not set (the browser function consumes it)');
+        return browserBatchDeps({
+          queue: createBrowserJobQueue({ sqs, queueUrl, logger }),
+          results: () => {
+            const probeUrl = config.probeQueueUrl;
+            if (!probeUrl) throw new Error('VIGIL_PROBE_QUEUE_URL is not set (results go back there)');
+            results ??= createSqsJobQueue({
+              sqs,
+              queueUrl: probeUrl,
+              logger,
+              name: 'probe',
+              schema: probedJobSchema,
+            });
+            return results;
+          },
+          runner,
+          allowPrivate: config.allowPrivateTargets,
+          clock,
+          logger,
+          metrics: {
+            metrics: metrics.metrics,
+            names: () => ({ ok: 'BrowserJobsRun', failed: 'BrowserJobsFailed' }),
+            now: () => clock.now(),
+          },
+        });
+      }),
+  };
+}
+
+// Its own composition (above): queues and a runner, no table (as functions/probe-region.ts composes its own).
+export const handler = createBrowserLambda(
+  composeBrowserFunction(loadConfig('cloud'), lambdaBrowserRunner()),
+);

@@ -1,0 +1,88 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Architecture } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { BROWSER_FUNCTION_MEMORY_MB } from '../lib/cloud/browser-function.ts';
+import { DEFAULT_MAX_ATTEMPTS } from '../lib/platform/job-queue.ts';
+import { VigilFunction } from './node-function.ts';
+import { deadLetterQueue } from './queues.ts';
+
+/** What the browser leg needs from the checks engine. */
+export interface VigilBrowserProps {
+  /** Where results go back to (the worker records them): the function may only send there. */
+  readonly probeQueue: IQueue;
+  /** Runs at once: reserved concurrency and the event source's maximum (infra/capacity.ts). */
+  readonly concurrency: number;
+}
+
+/**
+ * The run's 60 s bound, plus Chromium's start and close (the runner's grace, 20 s) and unpacking
+ * the Chromium binary on a cold start, with room.
+ */
+const BROWSER_TIMEOUT = Duration.seconds(120);
+
+/**
+ * Browser checks in the cloud (DECISIONS.md "Scripted checks (wave 5)"): the worker sends a browser
+ * check's slot to the browser queue; this function runs it in a child process with the Chromium of
+ * @sparticuz/chromium (functions/browser.ts, lib/cloud/browser-function.ts, lib/probes/lambda-chromium.ts) and sends the
+ * result back to the probe queue, where the worker records it. Its role may receive from its queue
+ * and send to the probe queue, and nothing else: no table, no secret, no other queue.
+ *
+ * x86_64, not arm64: the @sparticuz/chromium npm package ships only the x86_64 Chromium (its arm64
+ * build is a separate layer or a pack downloaded at run time, which would be a network fetch at a
+ * cold start).
+ */
+export class VigilBrowser extends Construct {
+  readonly queue: Queue;
+  readonly dlq: Queue;
+  readonly handler: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: VigilBrowserProps) {
+    super(scope, id);
+    this.dlq = deadLetterQueue(this, 'Dlq');
+    this.queue = new Queue(this, 'Queue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // AWS's advice for Lambda consumers: six times the function's timeout (a retry sets its own).
+      visibilityTimeout: Duration.seconds(BROWSER_TIMEOUT.toSeconds() * 6 + 60),
+      // A slot's run is worth little after the next slot: the generator sends one a minute at most.
+      retentionPeriod: Duration.hours(1),
+      deadLetterQueue: { queue: this.dlq, maxReceiveCount: DEFAULT_MAX_ATTEMPTS },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.handler = new VigilFunction(this, 'Handler', {
+      entry: 'functions/browser.ts',
+      memorySize: BROWSER_FUNCTION_MEMORY_MB,
+      timeout: BROWSER_TIMEOUT,
+      architecture: Architecture.X86_64,
+      reservedConcurrency: props.concurrency,
+      // The runner's child, started by path: lib/probes/browser/browser-child.ts beside the handler.
+      beside: {
+        entry: 'lib/probes/browser/browser-child.ts',
+        outfile: 'browser-child.mjs',
+        installed: ['playwright-core'],
+      },
+      environment: {
+        VIGIL_BROWSER_QUEUE_URL: this.queue.queueUrl,
+        VIGIL_PROBE_QUEUE_URL: props.probeQueue.queueUrl,
+      },
+    }).function;
+    props.probeQueue.grantSendMessages(this.handler);
+    this.handler.addEventSource(
+      new SqsEventSource(this.queue, {
+        // One Chromium per instance at a time.
+        batchSize: 1,
+        reportBatchItemFailures: true,
+        maxConcurrency: props.concurrency,
+      }),
+    );
+  }
+
+  /** Lets `fn` (the worker) send browser checks' slots here, and tells it where. */
+  enqueueFrom(fn: NodejsFunction): void {
+    this.queue.grantSendMessages(fn);
+    fn.addEnvironment('VIGIL_BROWSER_QUEUE_URL', this.queue.queueUrl);
+  }
+}

@@ -1,0 +1,129 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import * as z from 'zod';
+import { probeResultSchema, toWireResult, unprobedResult } from '../agent/protocol.ts';
+import { aloneProbe } from '../check-types/registry.ts';
+import { type ProbeJob, probeJobId, probeJobSchema } from '../checks/probe-job.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { ReceivedJob } from '../platform/job-queue.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { BrowserRunner } from '../probes/browser-runner.ts';
+import type { ProbeDefinition } from '../probes/types.ts';
+import type { BatchMetrics, SqsBatchHandlerDeps } from './sqs-batch.ts';
+import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
+
+/**
+ * The browser leg of the probe path in the cloud (DECISIONS.md "Scripted checks (wave 5)"): the
+ * worker sends a browser check's slot to the browser queue with the check's probe (the config a
+ * located agent leases, secrets included: the queue is encrypted and only the worker sends to it);
+ * the browser function runs it and hands the outcome back on the probe queue as a `probed` job,
+ * carrying the result an agent posts (lib/agent/protocol.ts), which the worker records.
+ */
+
+/** A browser queue message: the slot's probe job and the check to run (parsed there: browserCheckSchema). */
+const browserJobSchema = z.strictObject({ job: probeJobSchema, check: z.unknown() });
+
+export type BrowserJob = z.infer<typeof browserJobSchema>;
+
+/** What the browser function sends back to the probe queue: the job and its result. */
+export const probedJobSchema = z.strictObject({
+  kind: z.literal('probed'),
+  job: probeJobSchema,
+  result: probeResultSchema,
+});
+export type ProbedJob = z.infer<typeof probedJobSchema>;
+
+/** A browser job's queue id: its probe job's (a redelivered slot is the same job). */
+const browserJobId = (job: ProbeJob) => `browser:${probeJobId(job)}`;
+
+/** A probed job's queue id: one per slot, so the worker sees a second delivery as the same job. */
+const probedJobId = (job: ProbeJob) => `probed:${probeJobId(job)}`;
+
+/** The browser job queue on SQS. */
+export function createBrowserJobQueue(deps: {
+  sqs: SQSClient;
+  queueUrl: string;
+  logger: Logger;
+}): SqsJobQueue<BrowserJob> {
+  return createSqsJobQueue({ ...deps, name: 'browser', schema: browserJobSchema });
+}
+
+/** Sends a browser check's slot to the browser queue (throws when SQS did not take it: the probe job is retried). */
+export async function sendBrowserJob(
+  queue: Pick<SqsJobQueue<BrowserJob>, 'enqueue'>,
+  job: ProbeJob,
+  check: ProbeDefinition,
+): Promise<void> {
+  const { failed } = await queue.enqueue([{ id: browserJobId(job), body: { job, check } }]);
+  if (failed.length > 0) throw new Error(`the browser queue did not take ${browserJobId(job)}`);
+}
+
+/**
+ * The browser function's memory (MB): Chromium, its renderer and the runner's child together; a
+ * Lambda's CPU grows with it, and a page's load time with the CPU. infra/ sizes the function with
+ * it and the cost meter prices its runs with it.
+ */
+export const BROWSER_FUNCTION_MEMORY_MB = 2048;
+
+/**
+ * What the browser function holds: its two queues and the runner. No table, no store, no config
+ * beyond these: a browser run sees the check it runs and nothing else (infra/browser.ts gives its
+ * role no table access).
+ */
+export interface BrowserHandlerDeps {
+  /** The browser queue it consumes (retry delays are set there). */
+  queue: SqsJobQueue<BrowserJob>;
+  /** The probe queue the result goes back to (send only). */
+  results: () => Pick<SqsJobQueue<ProbedJob>, 'enqueue'>;
+  runner: BrowserRunner;
+  /** Whether the SSRF guard lets a page reach private addresses (the cloud: no). */
+  allowPrivate: boolean;
+  clock: Clock;
+  logger: Logger;
+  metrics?: BatchMetrics<BrowserJob>;
+}
+
+/**
+ * Runs one browser job: the check parsed (a browser check's probe, or a failed result saying why not), run in the
+ * runner's child (every request through the SSRF guard, secrets hidden in the outcome), and its
+ * result sent to the probe queue as a `probed` job for the worker to record. Screenshots stay in
+ * the run's answer, in memory: the result carries the steps and vitals only. A send SQS refuses
+ * throws (the job is retried).
+ */
+function createBrowserJobHandler(deps: BrowserHandlerDeps) {
+  return async ({ body }: ReceivedJob<BrowserJob>): Promise<ProbedJob> => {
+    // Only a type whose slots run alone is run here (the browser's); anything else is answered, not run.
+    const type = z.object({ check_type: z.string() }).safeParse(body.check);
+    const probe = type.success ? aloneProbe(type.data.check_type) : undefined;
+    const answer = probe
+      ? await probe(body.check, {
+          clock: deps.clock,
+          allowPrivate: deps.allowPrivate,
+          browserRunner: deps.runner,
+        })
+      : { problem: 'the browser function runs browser checks only' };
+    const result =
+      'problem' in answer ? unprobedResult(answer.problem, deps.clock.now()) : toWireResult(answer);
+    const probed: ProbedJob = { kind: 'probed', job: body.job, result };
+    const { failed } = await deps.results().enqueue([{ id: probedJobId(body.job), body: probed }]);
+    if (failed.length > 0) throw new Error(`the probe queue did not take ${probedJobId(body.job)}`);
+    deps.logger.debug('browser job run', {
+      check_id: body.job.check_id,
+      slot_ms: body.job.slot_ms,
+      success: result.success,
+    });
+    return probed;
+  };
+}
+
+/** The browser function's SQS batch handler's deps (batch size 1: one Chromium at a time per instance). */
+export function browserBatchDeps(deps: BrowserHandlerDeps): SqsBatchHandlerDeps<BrowserJob> {
+  const run = createBrowserJobHandler(deps);
+  return {
+    queue: deps.queue,
+    handle: async (job) => {
+      await run(job);
+    },
+    logger: deps.logger,
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
+  };
+}
