@@ -1,3 +1,4 @@
+import type { Context, SQSBatchResponse } from 'aws-lambda';
 import { mintAckLinks } from '../ack-links/mint.ts';
 import { DEFAULT_LIMITS } from '../auth/records.ts';
 import { createTenantStore } from '../auth/tenants.ts';
@@ -5,6 +6,7 @@ import { createEntityStore } from '../catalog/entity-store.ts';
 import { pagingFor } from '../escalation/compose-paging.ts';
 import { withHandover } from '../handover/compose.ts';
 import { composeNotifier } from '../notify/compose-notifier.ts';
+import { batchedAlertTally } from '../notify/deliveries/alert-tally.ts';
 import { createSesTransport } from '../notify/ses-transport.ts';
 import { createSnsSmsTransport } from '../notify/sms-transport.ts';
 import { createScheduleService } from '../oncall/schedule-service.ts';
@@ -33,11 +35,14 @@ export function composeNotifierFunction(base: CloudBase) {
     // SMS channels with provider sns publish through SNS (the function may call sns:Publish to phone numbers only).
     smsTransport: createSnsSmsTransport({ region: config.region }),
   };
+  // Alert counters: one write per batch and tenant, flushed after each invocation (below).
+  const alertTally = batchedAlertTally(table, logger);
   const composed = composeNotifier({
     ...sending,
     logger,
     queue: base.notifyQueue,
     tenants,
+    alertTally,
     // Escalation policies page people by their contact plans, through the same SES and SNS; each
     // page carries its person's acknowledgement link (lib/ack-links).
     paging: pagingFor({
@@ -80,7 +85,7 @@ export function composeNotifierFunction(base: CloudBase) {
      * invocation so that importing the function module (tests do) needs no queue.
      */
     notifierHandler() {
-      return lazySqsBatchHandler(() => ({
+      const handle = lazySqsBatchHandler(() => ({
         queue: base.requireNotifyQueue('the notifier sets retry delays there'),
         handle: (job) => notifications.notifier.handle(job),
         logger,
@@ -91,6 +96,13 @@ export function composeNotifierFunction(base: CloudBase) {
           now: () => clock.now(),
         },
       }));
+      return async (event: unknown, context: Context): Promise<SQSBatchResponse> => {
+        try {
+          return await handle(event, context);
+        } finally {
+          await alertTally.flush();
+        }
+      };
     },
   };
 }

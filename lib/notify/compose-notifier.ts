@@ -14,6 +14,7 @@ import type { SmsTransport } from './channels/definition.ts';
 import type { EmailTransport } from './channels/email.ts';
 import { createChannelSenders } from './channels/index.ts';
 import { postSignedWebhook } from './channels/webhook.ts';
+import type { AlertTally } from './deliveries/alert-tally.ts';
 import { createDeliveryStore } from './deliveries/delivery-store.ts';
 import { gateEmail } from './email/email-gate.ts';
 import { createEmailRecipients } from './email/email-recipients.ts';
@@ -51,6 +52,8 @@ export interface NotifierDeps {
   smsTransport?: SmsTransport | undefined;
   /** Pages people for escalation policies; undefined: their jobs fail (a runtime always gives it). */
   paging?: PagingFactory | undefined;
+  /** How final alerts are counted (alert-tally.ts); default: a counter write per alert. */
+  alertTally?: AlertTally | undefined;
 }
 
 /**
@@ -61,7 +64,11 @@ export function composeNotifier(deps: NotifierDeps) {
   const { table, clock, config } = deps;
   const policies = createPolicyStore(table);
   const channels = createChannelStore(table, deps.cursors);
-  const deliveries = createDeliveryStore(table, { clock, cursors: deps.cursors });
+  const deliveries = createDeliveryStore(table, {
+    clock,
+    cursors: deps.cursors,
+    ...(deps.alertTally ? { alerts: deps.alertTally } : {}),
+  });
   const senders = createChannelSenders({
     egressAllow: config.egressAllow,
     runtime: config.runtime,
