@@ -6,7 +6,6 @@ import { createEntityStore } from '../catalog/entity-store.ts';
 import { pagingFor } from '../escalation/compose-paging.ts';
 import { withHandover } from '../handover/compose.ts';
 import { composeNotifier } from '../notify/compose-notifier.ts';
-import { batchedAlertTally } from '../notify/deliveries/alert-tally.ts';
 import { createSesTransport } from '../notify/ses-transport.ts';
 import { createSnsSmsTransport } from '../notify/sms-transport.ts';
 import { createScheduleService } from '../oncall/schedule-service.ts';
@@ -35,14 +34,13 @@ export function composeNotifierFunction(base: CloudBase) {
     // SMS channels with provider sns publish through SNS (the function may call sns:Publish to phone numbers only).
     smsTransport: createSnsSmsTransport({ region: config.region }),
   };
-  // Alert counters: one write per batch and tenant, flushed after each invocation (below).
-  const alertTally = batchedAlertTally(table, logger);
   const composed = composeNotifier({
     ...sending,
     logger,
     queue: base.notifyQueue,
     tenants,
-    alertTally,
+    // Alert counters: one write per batch and tenant, flushed after each invocation (below).
+    alertCounts: 'batched',
     // Escalation policies page people by their contact plans, through the same SES and SNS; each
     // page carries its person's acknowledgement link (lib/ack-links).
     paging: pagingFor({
@@ -100,7 +98,7 @@ export function composeNotifierFunction(base: CloudBase) {
         try {
           return await handle(event, context);
         } finally {
-          await alertTally.flush();
+          await composed.flushAlertCounts();
         }
       };
     },
