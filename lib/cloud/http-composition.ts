@@ -4,6 +4,7 @@ import { createApp } from '../app.ts';
 import { createLeasedLimiter, createStoreRateLimiter } from '../auth/limits.ts';
 import { probeJobId } from '../checks/probe-job.ts';
 import { cellJobId } from '../checks/probing.ts';
+import { batchedConsumers } from '../events/consumers.ts';
 import type { LegacyStreamSettings } from '../mcp/legacy-sse.ts';
 import { createSesTransport } from '../notify/ses-transport.ts';
 import { createSnsSmsTransport } from '../notify/sms-transport.ts';
@@ -109,6 +110,8 @@ export function createCloudApp(
     sqs: base.sqs,
     /** What the stream function feeds each change to (the app's consumers, then the event bus). */
     streamConsumers: streamConsumersOf(base, app.changeConsumers),
+    /** Those of them the stream function hands a whole batch at once. */
+    batchedConsumers: batchedConsumers(app.changeConsumers),
     /** The generator Lambda's handler (lib/cloud/generator-composition.ts). */
     generatorHandler: () => composeGeneratorFunction(base).generatorHandler(),
     /** The probe worker Lambda's SQS batch handler (lib/cloud/worker-composition.ts). */

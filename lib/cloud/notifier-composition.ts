@@ -1,3 +1,4 @@
+import type { Context, SQSBatchResponse } from 'aws-lambda';
 import { mintAckLinks } from '../ack-links/mint.ts';
 import { DEFAULT_LIMITS } from '../auth/records.ts';
 import { createTenantStore } from '../auth/tenants.ts';
@@ -38,6 +39,8 @@ export function composeNotifierFunction(base: CloudBase) {
     logger,
     queue: base.notifyQueue,
     tenants,
+    // Alert counters: one write per batch and tenant, flushed after each invocation (below).
+    alertCounts: 'batched',
     // Escalation policies page people by their contact plans, through the same SES and SNS; each
     // page carries its person's acknowledgement link (lib/ack-links).
     paging: pagingFor({
@@ -80,7 +83,7 @@ export function composeNotifierFunction(base: CloudBase) {
      * invocation so that importing the function module (tests do) needs no queue.
      */
     notifierHandler() {
-      return lazySqsBatchHandler(() => ({
+      const handle = lazySqsBatchHandler(() => ({
         queue: base.requireNotifyQueue('the notifier sets retry delays there'),
         handle: (job) => notifications.notifier.handle(job),
         logger,
@@ -91,6 +94,13 @@ export function composeNotifierFunction(base: CloudBase) {
           now: () => clock.now(),
         },
       }));
+      return async (event: unknown, context: Context): Promise<SQSBatchResponse> => {
+        try {
+          return await handle(event, context);
+        } finally {
+          await composed.flushAlertCounts();
+        }
+      };
     },
   };
 }

@@ -1,5 +1,10 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { type ChangeConsumers, composeChangeConsumers, consumerList } from '../events/consumers.ts';
+import {
+  batchedConsumers,
+  type ChangeConsumers,
+  composeChangeConsumers,
+  consumerList,
+} from '../events/consumers.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
 import type { CloudBase } from './cloud-base.ts';
 import { createEventBusPublisher } from './event-bus.ts';
@@ -26,5 +31,10 @@ export function composeStreamFunction(base: CloudBase) {
     actionQueue: base.actionQueue,
     artifacts: base.artifacts,
   });
-  return { powertools: base.powertools, consumers, streamConsumers: streamConsumersOf(base, consumers) };
+  return {
+    powertools: base.powertools,
+    consumers,
+    streamConsumers: streamConsumersOf(base, consumers),
+    batchedConsumers: batchedConsumers(consumers),
+  };
 }

@@ -178,3 +178,14 @@ export function consumerList(c: ChangeConsumers): ChangeConsumer[] {
     ...(c.statusStream ? [c.statusStream] : []),
   ];
 }
+
+/**
+ * The consumers the stream function hands a whole batch at once (functions/stream.ts): the two that
+ * only enqueue jobs, so they need no per-entity concurrency. Per record, each batch of one record
+ * cost a SendMessageBatch call per queue and its reads per record (issue 58); whole, a batch's
+ * jobs share a few calls, and a check transition whose entity transition is in the same batch is
+ * known as that entity's own alert, not "also failing" (as the local pump's batches always did).
+ */
+export function batchedConsumers(c: ChangeConsumers): ChangeConsumer[] {
+  return [c.notify, c.actions];
+}

@@ -10,7 +10,8 @@ import type { Table, UpdateOp } from '../store/table.ts';
  * status, which GET /v1/metrics exposes as Prometheus counters (docs/metrics.md). Results are
  * counted where a write happens anyway and happens once: a cell's 5-minute rollup put (only if
  * absent), a slow cell's slot put, a check's finished rollup bucket; alerts where a delivery record
- * reaches its final status. A few shards (`METRIC_COUNTERS#<shard>`, by the writer's cell or check
+ * reaches its final status (lib/notify/deliveries/alert-tally.ts: in the cloud one write per
+ * notifier batch and tenant). A few shards (`METRIC_COUNTERS#<shard>`, by the writer's cell or check
  * id) keep the concurrent transactions of a big tenant off one item; a read sums them (one query).
  */
 
@@ -62,11 +63,21 @@ export function resultsCountedOp(
 const COUNTED_ALERT_STATUSES = ['sent', 'failed', 'skipped'] as const;
 export type CountedAlertStatus = (typeof COUNTED_ALERT_STATUSES)[number];
 
-/** Counts one alert that reached its final status `status` (in the write that sets it). */
-export function alertCountedOp(tenantId: string, deliveryId: string, status: CountedAlertStatus): UpdateOp {
+/**
+ * Counts alerts that reached their final status, `counts` by status, on the shard of `shardOf` (a
+ * delivery id): one alert in the write that sets it, or a notifier batch's alerts in one write.
+ */
+export function alertsCountedOp(
+  tenantId: string,
+  shardOf: string,
+  counts: Partial<Record<CountedAlertStatus, number>>,
+): UpdateOp {
   const add: Partial<Record<`alerts_${CountedAlertStatus}`, number>> = {};
-  add[`alerts_${status}`] = 1;
-  return counters.upsert({ tenant_id: tenantId, shard: counterShard(deliveryId) }, { add });
+  for (const status of COUNTED_ALERT_STATUSES) {
+    const n = counts[status];
+    if (n) add[`alerts_${status}`] = n;
+  }
+  return counters.upsert({ tenant_id: tenantId, shard: counterShard(shardOf) }, { add });
 }
 
 /** The tenant's totals: its shards summed (zeros before its first counted write). */

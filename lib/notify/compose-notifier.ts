@@ -14,6 +14,7 @@ import type { SmsTransport } from './channels/definition.ts';
 import type { EmailTransport } from './channels/email.ts';
 import { createChannelSenders } from './channels/index.ts';
 import { postSignedWebhook } from './channels/webhook.ts';
+import { batchedAlertTally, immediateAlertTally } from './deliveries/alert-tally.ts';
 import { createDeliveryStore } from './deliveries/delivery-store.ts';
 import { gateEmail } from './email/email-gate.ts';
 import { createEmailRecipients } from './email/email-recipients.ts';
@@ -51,6 +52,11 @@ export interface NotifierDeps {
   smsTransport?: SmsTransport | undefined;
   /** Pages people for escalation policies; undefined: their jobs fail (a runtime always gives it). */
   paging?: PagingFactory | undefined;
+  /**
+   * How final alerts are counted (deliveries/alert-tally.ts): `each` a counter write per alert (the
+   * default), `batched` kept until `flushAlertCounts` (the notifier function, after each batch).
+   */
+  alertCounts?: 'each' | 'batched' | undefined;
 }
 
 /**
@@ -61,7 +67,9 @@ export function composeNotifier(deps: NotifierDeps) {
   const { table, clock, config } = deps;
   const policies = createPolicyStore(table);
   const channels = createChannelStore(table, deps.cursors);
-  const deliveries = createDeliveryStore(table, { clock, cursors: deps.cursors });
+  const alertTally =
+    deps.alertCounts === 'batched' ? batchedAlertTally(table, deps.logger) : immediateAlertTally(table);
+  const deliveries = createDeliveryStore(table, { clock, cursors: deps.cursors, alerts: alertTally });
   const senders = createChannelSenders({
     egressAllow: config.egressAllow,
     runtime: config.runtime,
@@ -128,5 +136,14 @@ export function composeNotifier(deps: NotifierDeps) {
       return alerts.handle(job);
     },
   };
-  return { policies, channels, deliveries, senders, notifier, recipients };
+  return {
+    policies,
+    channels,
+    deliveries,
+    senders,
+    notifier,
+    recipients,
+    /** Writes the alert counts kept since the last flush (nothing unless `alertCounts` is `batched`). */
+    flushAlertCounts: () => alertTally.flush(),
+  };
 }

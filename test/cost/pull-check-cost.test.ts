@@ -63,3 +63,15 @@ describe('a state change', () => {
     );
   });
 });
+
+describe('a state change, in batches (issue 58)', () => {
+  it('sends its notify and action jobs a stream batch at a time, and counts its alerts a notifier batch at a time', () => {
+    const { snapshot, results } = runs.flapping;
+    const sends = (queue: string) => snapshot.sqsRequests[`${queue}:SendMessageBatch`] ?? 0;
+    // Per record, each state change was one send to each queue (notify 1.6: its also_failing jobs)
+    // and one alert counter write; a batch shares them.
+    expect(sends('notify')).toBeLessThan(results / 2);
+    expect(sends('actions')).toBeLessThan(results / 2);
+    expect(snapshot.byEntity.metric_counters?.wru ?? 0).toBeLessThan(results / 2);
+  });
+});

@@ -305,6 +305,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
   const handler = createApiHandler(cloud);
   const streamHandler = createStreamHandler({
     consumers: cloud.streamConsumers,
+    batched: cloud.batchedConsumers,
     powertools: cloud.powertools,
   });
   const notifierHandler = createNotifierLambda(cloud);

@@ -136,7 +136,11 @@ export async function withMeteredPipeline<T>(
     const worker = cloud.workerHandler();
     const notifier = cloud.notifierHandler();
     const actionWorker = cloud.actionWorkerHandler();
-    const stream = createStreamHandler({ consumers: cloud.streamConsumers, powertools: cloud.powertools });
+    const stream = createStreamHandler({
+      consumers: cloud.streamConsumers,
+      batched: cloud.batchedConsumers,
+      powertools: cloud.powertools,
+    });
     const created = await app.tenants.createTenant({ name, email: `ops@${name}.test` });
     const tenantId = created.tenant.id;
 

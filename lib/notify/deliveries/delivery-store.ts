@@ -1,8 +1,9 @@
-import { alertCountedOp, type CountedAlertStatus } from '../../metrics/metric-counter-items.ts';
+import type { CountedAlertStatus } from '../../metrics/metric-counter-items.ts';
 import { type Clock, systemClock } from '../../platform/clock.ts';
 import { type CursorSeal, createCursorSeal } from '../../store/cursor-seal.ts';
 import { loadCursorSecret } from '../../store/cursor-secret.ts';
 import { type Condition, ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
+import { type AlertTally, immediateAlertTally } from './alert-tally.ts';
 import {
   type DeliveryListRequest,
   type DeliveryRecord,
@@ -22,8 +23,12 @@ function countedStatus(record: Pick<DeliveryRecord, 'status' | 'kind'>): Counted
 }
 
 /** Delivery records (delivery-items.ts): the flow writes, the API reads. */
-export function createDeliveryStore(table: Table, deps: { clock?: Clock; cursors?: CursorSeal } = {}) {
+export function createDeliveryStore(
+  table: Table,
+  deps: { clock?: Clock; cursors?: CursorSeal; alerts?: AlertTally } = {},
+) {
   const clock = deps.clock ?? systemClock;
+  const alerts = deps.alerts ?? immediateAlertTally(table);
   const cursors = deps.cursors ?? createCursorSeal(() => loadCursorSecret(table));
 
   return {
@@ -42,7 +47,7 @@ export function createDeliveryStore(table: Table, deps: { clock?: Clock; cursors
         // A record stored final (skipped) is counted after its put (only if absent, so once): a
         // separate update costs half of a two-item transaction, and a crash between loses one count.
         const counted = countedStatus(record);
-        if (counted) await table.update(alertCountedOp(record.tenant_id, record.id, counted));
+        if (counted) await alerts.count(record.tenant_id, record.id, counted);
         return true;
       } catch (error) {
         if (error instanceof ConditionFailedError && error.failed.includes(0)) return false;
@@ -64,7 +69,7 @@ export function createDeliveryStore(table: Table, deps: { clock?: Clock; cursors
       // The write that makes a record final moves the alert counters (GET /v1/metrics) after it: a
       // crash between the two loses one count, never adds one; the flow makes a record final once.
       const counted = set.status === undefined ? undefined : countedStatus(record);
-      if (counted) await table.update(alertCountedOp(tenantId, id, counted));
+      if (counted) await alerts.count(tenantId, id, counted);
       return record;
     },
 
