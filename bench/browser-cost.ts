@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { BROWSER_FUNCTION_MEMORY_MB } from '../lib/cloud/browser-function.ts';
 import { createBrowserRunner } from '../lib/probes/browser-runner.ts';
 import { PRICES } from '../test/support/cost-prices.ts';
 import { table } from './markdown.ts';
@@ -13,18 +14,14 @@ import { percentiles, round } from './stats.ts';
  * `--only browsercost`: what one browser check run would cost in the cloud, at list prices, from
  * figures measured here: the run's duration (the browser runner's child, Chromium launched, a goto
  * and an assert on a page served on 127.0.0.1, closed), a failing run's screenshot, and the stored
- * result's size. The cloud has no browser function yet, so its shape is stated, not metered:
- * one invocation per run billed for the run's duration at BROWSER_FUNCTION_MEMORY_MB on arm64, one
+ * result's size. The browser function (infra/browser.ts) is not under the cost meter, so its shape is
+ * stated, not metered: one invocation per run billed for the run's duration at its memory
+ * (BROWSER_FUNCTION_MEMORY_MB) on x86_64 (the @sparticuz/chromium package ships x64 only), one
  * SQS message per run, the result written to DynamoDB, a failing run's screenshot put to S3.
  */
 
-/** The browser function's memory (MB), arm64: an assumption until the function states its own. */
-export const BROWSER_FUNCTION_MEMORY_MB = 2048;
-
 /** us-east-1 list prices this adds to the cost meter's (test/support/cost-prices.ts PRICES). */
 const BROWSER_PRICES = {
-  /** Lambda arm64 compute, first 7.5 billion GB-s a month: https://aws.amazon.com/lambda/pricing/. */
-  lambdaArmGbSecond: 0.0000133334,
   /** S3 Standard PUT, $0.005 per 1,000: https://aws.amazon.com/s3/pricing/. */
   s3Put: 0.005 / 1000,
   /** S3 Standard storage, first 50 TB, per GB-month. */
@@ -86,7 +83,7 @@ export function browserRunCost(inputs: BrowserRunInputs): BrowserRunCost {
   const writeUnits = Math.max(1, Math.ceil(inputs.resultBytes / 1024)) + STATE_WRITE_UNITS;
   const screenshotGb = inputs.screenshotBytes / 1024 ** 3;
   const perRun = {
-    lambdaCompute: gb * (inputs.runMs / 1000) * BROWSER_PRICES.lambdaArmGbSecond,
+    lambdaCompute: gb * (inputs.runMs / 1000) * PRICES.lambdaGbSecond,
     invocation: PRICES.lambdaInvocation,
     sqs: SQS_REQUESTS_PER_RUN * PRICES.sqsRequest,
     resultWrite: writeUnits * PRICES.writeRequestUnit,
@@ -204,7 +201,7 @@ export function formatBrowserCost(f: BrowserCostFigures): string {
     usd(pick(f.byCpu)),
   ];
   return [
-    `Cost of a browser run in the cloud (modelled: ${BROWSER_FUNCTION_MEMORY_MB} MB arm64, billed the measured run time p50 ${Math.round(f.runMs.p50)} ms (p99 ${Math.round(f.runMs.p99)} ms, ${f.runs} runs one at a time on this machine; their CPU time p50 ${Math.round(f.cpuMs.p50)} ms); result ${f.resultBytes} bytes (${f.cost.writeUnits} WRU with the check's state); a failing run's screenshot ${f.screenshotBytes} bytes kept ${SCREENSHOT_RETENTION_DAYS} days; us-east-1 list prices):\n`,
+    `Cost of a browser run in the cloud (modelled: ${BROWSER_FUNCTION_MEMORY_MB} MB x86_64, billed the measured run time p50 ${Math.round(f.runMs.p50)} ms (p99 ${Math.round(f.runMs.p99)} ms, ${f.runs} runs one at a time on this machine; their CPU time p50 ${Math.round(f.cpuMs.p50)} ms); result ${f.resultBytes} bytes (${f.cost.writeUnits} WRU with the check's state); a failing run's screenshot ${f.screenshotBytes} bytes kept ${SCREENSHOT_RETENTION_DAYS} days; us-east-1 list prices):\n`,
     table(
       [
         '$ per 1,000 runs',

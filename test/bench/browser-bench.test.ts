@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BROWSER_FUNCTION_MEMORY_MB, browserRunCost } from '../../bench/browser-cost.ts';
+import { browserRunCost } from '../../bench/browser-cost.ts';
 import { type ProcStat, pairRuns, parseStat, treeOf, treeTicks } from '../../bench/proc-tree.ts';
+import { BROWSER_FUNCTION_MEMORY_MB } from '../../lib/cloud/browser-function.ts';
 
 /** The pure parts of `--only browser` (reading /proc) and `--only browsercost` (pricing a run). */
 
@@ -58,19 +59,19 @@ describe('the process tree read from /proc', () => {
 });
 
 describe('the price of a browser run', () => {
-  it('bills the run time at the function memory on arm64, the invocation, SQS, the write and failing screenshots', () => {
+  it('bills the run time at the function’s memory on x86_64, the invocation, SQS, the write and failing screenshots', () => {
     const cost = browserRunCost({ runMs: 3000, resultBytes: 1500, screenshotBytes: 50_000, failureRate: 0 });
 
     expect(BROWSER_FUNCTION_MEMORY_MB).toBe(2048);
-    // 2 GB × 3 s × $0.0000133334 × 1,000 runs.
-    expect(cost.lambdaCompute).toBeCloseTo(0.0800004, 6);
+    // 2 GB × 3 s × $0.0000166667 × 1,000 runs.
+    expect(cost.lambdaCompute).toBeCloseTo(0.1000002, 6);
     expect(cost.invocation).toBeCloseTo(0.0002, 8);
     expect(cost.sqs).toBeCloseTo(0.0012, 8);
     // 2 KB of result and the state item: 3 WRU at $0.625 per million.
     expect(cost.writeUnits).toBe(3);
     expect(cost.resultWrite).toBeCloseTo(0.001875, 8);
     expect(cost.screenshots).toBe(0);
-    expect(cost.total).toBeCloseTo(0.0800004 + 0.0002 + 0.0012 + 0.001875, 6);
+    expect(cost.total).toBeCloseTo(0.1000002 + 0.0002 + 0.0012 + 0.001875, 6);
   });
 
   it('adds a PUT and a month of storage for each failing run', () => {
