@@ -62,7 +62,7 @@ function besideBundle(beside: NonNullable<VigilFunctionProps['beside']>) {
     beforeBundling: () => [],
     beforeInstall: () => [],
     afterBundling: (inputDir: string, outputDir: string) => [
-      `node ${join(inputDir, 'node_modules', 'esbuild', 'bin', 'esbuild')} ${join(inputDir, beside.entry)} --bundle --platform=node --format=esm --target=node24 --minify --main-fields=module,main ${externals} "--banner:js=${requireBanner}" --outfile=${join(outputDir, beside.outfile)}`,
+      `${join(inputDir, 'node_modules', '.bin', 'esbuild')} ${join(inputDir, beside.entry)} --bundle --platform=node --format=esm --target=node24 --minify --main-fields=module,main ${externals} "--banner:js=${requireBanner}" --outfile=${join(outputDir, beside.outfile)}`,
     ],
   };
 }

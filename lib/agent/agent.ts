@@ -4,14 +4,8 @@ import type { Prober } from '../probes/types.ts';
 import { type AgentClient, AgentRequestError } from './agent-client.ts';
 import { type AgentMetrics, type AgentOperation, createAgentMetrics } from './agent-metrics.ts';
 import { createJobMemory, type JobMemory } from './job-memory.ts';
-import {
-  MAX_LEASE_JOBS,
-  MAX_WAIT_SECONDS,
-  type ReadJob,
-  type ResultEntry,
-  toWireResult,
-  unprobedResult,
-} from './protocol.ts';
+import { toWireResult, unprobedResult } from './probe-result.ts';
+import { MAX_LEASE_JOBS, MAX_WAIT_SECONDS, type ReadJob, type ResultEntry } from './protocol.ts';
 import { createResultSender } from './result-sender.ts';
 import { createBackoff, createNudge, pause } from './waits.ts';
 

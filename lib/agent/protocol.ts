@@ -3,8 +3,8 @@ import { HTTP_METHODS } from '../check-types/check-config.ts';
 import { CHECK_TYPE_DEFINITIONS, CHECK_TYPES } from '../check-types/registry.ts';
 import { storedTlsTrustSchema } from '../check-types/tls-trust.ts';
 import { storedAssertionSchema, storedExpectedStatusesSchema } from '../domain/assertions.ts';
-import { isoTime } from '../domain/formats.ts';
-import type { ProbeDefinition, ProbeDetails, Probed } from '../probes/types.ts';
+import type { ProbeDefinition } from '../probes/types.ts';
+import { probeResultSchema } from './probe-result.ts';
 
 /**
  * The agent protocol (DECISIONS.md "Probe locations (wave 4)") as zod schemas, shared by the agent
@@ -25,9 +25,6 @@ export const MAX_LEASE_JOBS = 100;
 /** The most results one POST /v1/agent/results carries. */
 export const MAX_RESULTS_PER_POST = 100;
 /** Bounds of a result's texts: the agent cuts longer ones before sending (`toWireResult`). */
-export const MAX_ERROR_MESSAGE = 2000;
-const MAX_DNS_ANSWERS = 100;
-const MAX_DETAIL_TEXT = 1000;
 
 /** A job's id, opaque to the agent; with the location it is the result's idempotency key. */
 const jobIdSchema = z.string().min(1).max(200);
@@ -95,83 +92,6 @@ export const leasedJobSchema = z.strictObject({
 /** The lease's answer: the jobs leased to this location (none when the wait ran out). */
 export const leaseAnswerSchema = z.object({ jobs: z.array(leasedJobSchema).max(MAX_LEASE_JOBS) });
 
-/** A result's details (lib/probes/types.ts ProbeDetails), bounded. */
-const probeDetailsSchema = z.strictObject({
-  days_left: z.number().int().optional(),
-  answers: z.array(z.string().max(MAX_DETAIL_TEXT)).max(MAX_DNS_ANSWERS).optional(),
-  error_code: z.string().max(200).optional(),
-  packets_sent: z.number().int().min(0).optional(),
-  packets_received: z.number().int().min(0).optional(),
-  packet_loss_percent: z.number().min(0).max(100).optional(),
-  rtt_min_ms: z.number().min(0).optional(),
-  rtt_avg_ms: z.number().min(0).optional(),
-  rtt_max_ms: z.number().min(0).optional(),
-  grpc_status: z.string().max(200).optional(),
-  expires_at: z.string().max(200).optional(),
-  rdap_server: z.string().max(MAX_DETAIL_TEXT).optional(),
-  tls_warning: z.string().max(MAX_DETAIL_TEXT).optional(),
-  steps: z
-    .array(
-      z.union([
-        z.strictObject({
-          name: z.string().max(64),
-          outcome: z.enum(['passed', 'degraded', 'failed', 'skipped']),
-          status_code: z.number().int().min(0),
-          error: z.string().max(MAX_DETAIL_TEXT).optional(),
-          timings: z
-            .strictObject({
-              dns_ms: z.number().int().min(0).optional(),
-              connect_ms: z.number().int().min(0).optional(),
-              tls_ms: z.number().int().min(0).optional(),
-              first_byte_ms: z.number().int().min(0).optional(),
-              total_ms: z.number().int().min(0),
-            })
-            .optional(),
-        }),
-        z.strictObject({
-          action: z.string().max(16),
-          outcome: z.enum(['passed', 'failed', 'skipped']),
-          ms: z.number().int().min(0),
-          error: z.string().max(MAX_DETAIL_TEXT).optional(),
-        }),
-      ]),
-    )
-    .max(30)
-    .optional(),
-  failed_step: z.string().max(64).optional(),
-  vitals: z
-    .strictObject({
-      lcp_ms: z.number().min(0).optional(),
-      cls: z.number().min(0).optional(),
-      ttfb_ms: z.number().min(0).optional(),
-    })
-    .optional(),
-});
-
-// tsc names a detail a probe reports (lib/probes/types.ts) that the wire does not carry yet.
-const everyDetailCarried: [Exclude<keyof ProbeDetails, keyof z.infer<typeof probeDetailsSchema>>] extends [
-  never,
-]
-  ? true
-  : never = true;
-void everyDetailCarried;
-
-/**
- * One probe's result, as the result recorder takes it (lib/checks/results/result-recorder.ts
- * ResultInput): `checked_at` is when the probe began.
- */
-export const probeResultSchema = z.strictObject({
-  success: z.boolean(),
-  /** A degraded success (error_message says why); absent otherwise. */
-  degraded: z.literal(true).optional(),
-  status_code: z.number().int().min(0).max(999),
-  latency_ms: z.number().int().min(0),
-  error_message: z.string().max(MAX_ERROR_MESSAGE),
-  checked_at: z.iso.datetime(),
-  details: probeDetailsSchema.optional(),
-});
-export type ProbeResult = z.infer<typeof probeResultSchema>;
-
 /** One entry of `POST /v1/agent/results`. */
 const resultEntrySchema = z.strictObject({
   job_id: jobIdSchema,
@@ -236,41 +156,4 @@ export function readLeaseAnswer(body: unknown): ReadJob[] {
     // Parsed by its type's schema: the shape lib/probes' probers take.
     return { job_id, slot, check: parsed.data as ProbeDefinition };
   });
-}
-
-const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
-/** A probe's outcome as a wire result, texts cut to the protocol's bounds. */
-export function toWireResult({ outcome, startedMs }: Probed): ProbeResult {
-  const details: ProbeDetails | undefined = outcome.details;
-  return {
-    success: outcome.success,
-    ...(outcome.degraded ? { degraded: true } : {}),
-    status_code: outcome.status_code,
-    latency_ms: Math.max(0, Math.round(outcome.latency_ms)),
-    error_message: cut(outcome.error_message, MAX_ERROR_MESSAGE),
-    checked_at: isoTime(startedMs),
-    ...(details ? { details: wireDetails(details) } : {}),
-  };
-}
-
-function wireDetails(details: ProbeDetails): NonNullable<ProbeResult['details']> {
-  const { answers, rdap_server, tls_warning, ...rest } = details;
-  return {
-    ...rest,
-    ...(answers ? { answers: answers.slice(0, MAX_DNS_ANSWERS).map((a) => cut(a, MAX_DETAIL_TEXT)) } : {}),
-    ...(rdap_server !== undefined ? { rdap_server: cut(rdap_server, MAX_DETAIL_TEXT) } : {}),
-    ...(tls_warning !== undefined ? { tls_warning: cut(tls_warning, MAX_DETAIL_TEXT) } : {}),
-  };
-}
-
-/** A failed result for a job this agent could not probe (`problem` says why). */
-export function unprobedResult(problem: string, atMs: number): ProbeResult {
-  return {
-    success: false,
-    status_code: 0,
-    latency_ms: 0,
-    error_message: cut(problem, MAX_ERROR_MESSAGE),
-    checked_at: isoTime(atMs),
-  };
 }

@@ -1,6 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
-import { probeResultSchema, toWireResult, unprobedResult } from '../agent/protocol.ts';
+import { probeResultSchema, toWireResult, unprobedResult } from '../agent/probe-result.ts';
 import { aloneProbe } from '../check-types/registry.ts';
 import { type ProbeJob, probeJobId, probeJobSchema } from '../checks/probe-job.ts';
 import type { Clock } from '../platform/clock.ts';

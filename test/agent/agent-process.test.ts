@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { probeResultSchema } from '../../lib/agent/protocol.ts';
+import { probeResultSchema } from '../../lib/agent/probe-result.ts';
 import { keyFile, startAgent, TEST_LOCATION_KEY, tcpPorts } from '../support/agent-process.ts';
 import { PROMTOOL, promtoolCheck } from '../support/prometheus.ts';
 import { resultKey } from '../support/vigil-stand-in.ts';

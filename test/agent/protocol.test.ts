@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_ERROR_MESSAGE, probeResultSchema, toWireResult } from '../../lib/agent/probe-result.ts';
 import {
   leaseAnswerSchema,
   leaseRequestSchema,
-  MAX_ERROR_MESSAGE,
-  probeResultSchema,
   readLeaseAnswer,
   resultsRequestSchema,
-  toWireResult,
 } from '../../lib/agent/protocol.ts';
 import { probeDefinition } from '../../lib/checks/probe-job.ts';
 

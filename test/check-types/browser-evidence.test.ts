@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newEntity } from '../checks/check-fixtures.ts';
 import { type ApiResponse, type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
 import { type BrowserSite, startBrowserSite } from './support/browser-site.ts';
@@ -16,6 +16,8 @@ let api: LocalHarness;
 let site: BrowserSite;
 let checkId: string;
 let run: ApiResponse;
+/** The run's result as the check's results list it (a browser check's run is dispatched: 202). */
+let result: { id: string; success: boolean; details: { artifacts: { url: string }[] } };
 
 /** An artifact route's answer with its bytes (the harness's request reads text). */
 const readArtifact = async (url: string, key: string) => {
@@ -50,7 +52,18 @@ beforeAll(async () => {
   expect(created.status, created.text).toBe(201);
   checkId = created.body.id;
   run = await api.request('POST', `/v1/checks/${checkId}/run`, { key: api.adminKey });
-}, 90_000);
+  expect(run.status, run.text).toBe(202);
+  // A browser run is a Chromium for seconds (minutes under load): the wait bounds a hang only.
+  result = await vi.waitFor(
+    async () => {
+      const listed = await api.request('GET', `/v1/checks/${checkId}/results`, { key: api.adminKey });
+      const [first] = listed.body.results ?? [];
+      if (!first) throw new Error('no result yet');
+      return first;
+    },
+    { timeout: 120_000, interval: 250 },
+  );
+}, 180_000);
 afterAll(async () => {
   await api?.close();
   await site?.close();
@@ -58,8 +71,6 @@ afterAll(async () => {
 
 describe('a failing browser check', () => {
   it('records a result whose details list its screenshots, not their bytes', async () => {
-    expect(run.status, run.text).toBe(200);
-    const { result } = run.body;
     expect(result.success).toBe(false);
     const url = (step: number) => `/v1/checks/${checkId}/results/${result.id}/artifacts/step-${step}.jpg`;
     expect(result.details.artifacts).toEqual([
@@ -82,7 +93,7 @@ describe('a failing browser check', () => {
     expect(readOnly.status, readOnly.text).toBe(201);
 
     for (const key of [api.adminKey, readOnly.body.key as string]) {
-      for (const artifact of run.body.result.details.artifacts) {
+      for (const artifact of result.details.artifacts) {
         const read = await readArtifact(artifact.url, key);
         expect(read.status).toBe(200);
         expect(read.type).toBe('image/jpeg');
@@ -93,15 +104,15 @@ describe('a failing browser check', () => {
 
   it('answers 404 to another tenant, and for a name or a result the check has none of', async () => {
     const other = await api.createTenant('Intruder');
-    const [artifact] = run.body.result.details.artifacts;
+    const [artifact] = result.details.artifacts;
+    if (!artifact) throw new Error('the result lists no screenshot');
 
     expect((await readArtifact(artifact.url, other.key)).status).toBe(404);
     expect((await readArtifact(artifact.url.replace('step-2.jpg', 'step-9.jpg'), api.adminKey)).status).toBe(
       404,
     );
     expect(
-      (await readArtifact(artifact.url.replace(run.body.result.id, `res_${'0'.repeat(26)}`), api.adminKey))
-        .status,
+      (await readArtifact(artifact.url.replace(result.id, `res_${'0'.repeat(26)}`), api.adminKey)).status,
     ).toBe(404);
   });
 

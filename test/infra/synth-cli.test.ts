@@ -75,10 +75,12 @@ describe('cdk synth (the real CLI, offline)', () => {
       .map(([, r]) => r);
     const entries: string[] = [];
     for (const fn of functions) {
-      expect(fn.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'] });
       const { asset, sources } = bundleOf(fn);
       const names = sources.flatMap((s) => /functions\/([a-z-]+)\.ts$/.exec(s)?.[1] ?? []);
       entries.push(...names);
+      // Every function on Graviton but the browser's: @sparticuz/chromium ships an x64 Chromium only.
+      const architecture = names.includes('browser') ? 'x86_64' : 'arm64';
+      expect(fn.Properties).toMatchObject({ Handler: 'index.handler', Architectures: [architecture] });
       // What the function loads only on first use is installed beside the bundle (npm ci, offline).
       for (const module of names.flatMap((name) => LAZY_MODULES[`functions/${name}.ts`] ?? []))
         expect(existsSync(join(asset, 'node_modules', module, 'package.json')), module).toBe(true);
@@ -86,6 +88,7 @@ describe('cdk synth (the real CLI, offline)', () => {
     expect(entries.sort()).toEqual([
       'actions',
       'api',
+      'browser',
       'config',
       'generator',
       'mcp',
