@@ -524,6 +524,45 @@ describe('probe jobs through the worker Lambda', () => {
     ]);
   });
 
+  it('hands a browser check’s slot to the browser queue and records the result the browser function sends back (probed)', async () => {
+    const entity = await call('POST', '/v1/blueprints/svc/entities', {
+      slug: 'storefront',
+      name: 'Storefront',
+    });
+    const check = await call('POST', '/v1/checks', {
+      entity_id: entity.id,
+      check_type: 'browser',
+      interval_seconds: 3600,
+      config: { steps: [{ action: 'goto', url: target.url }] },
+    });
+    const checkId = String(check.id);
+    await settle();
+    // The worker ran no browser: it sent the slot to the browser queue, with the check to run.
+    const sent = h.browserSqs.sentBodies().map((b) => JSON.parse(b).body);
+    const handed = sent.find((b) => b.job?.check_id === checkId);
+    expect(handed).toMatchObject({ job: { check_id: checkId }, check: { check_type: 'browser' } });
+    expect(await resultsOf(checkId)).toEqual([]);
+
+    // What the browser function sends back (test/cloud/browser-flow.test.ts runs it with Chromium).
+    const probed = {
+      kind: 'probed',
+      job: handed.job,
+      result: {
+        success: false,
+        status_code: 0,
+        latency_ms: 1200,
+        error_message: 'step 1 (goto): the page answered 503',
+        checked_at: new Date(clock.now()).toISOString(),
+        details: { steps: [{ action: 'goto', outcome: 'failed', ms: 1200, error: 'the page answered 503' }] },
+      },
+    };
+    await requeuer.send(h.probeSqs, JSON.stringify({ id: `probed:${checkId}`, body: probed }));
+    await settle();
+    expect(await resultsOf(checkId)).toEqual([
+      expect.objectContaining({ success: false, error_message: 'step 1 (goto): the page answered 503' }),
+    ]);
+  });
+
   it('records a silent push check’s missed deadline (deadman)', async () => {
     const { checkId } = await pushChecked('cron');
     // The message the generator sends for the check's deadline once it has passed (push-flow.test.ts
