@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { newEntity } from '../checks/check-fixtures.ts';
-import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes, startLambdaHarness } from '../support/api-harness.ts';
 
 /**
  * Browser checks through the API, in both runtimes: created with secret variables read `********`
@@ -51,24 +51,6 @@ describe.each(bothRuntimes)('browser checks ($runtime runtime)', ({ runtime, sta
     expect(created.text).not.toContain('pa55-W0rd-xyzzy');
   });
 
-  // Locally a draft runs in the app's browser runner (test/check-types/browser.test.ts runs that runner).
-  it.runIf(runtime === 'lambda')(
-    'refuses a draft run in the cloud, whose API function has no browser',
-    async () => {
-      const draft = await api.request('POST', '/v1/checks/run-draft', {
-        key: api.adminKey,
-        body: { entity_id: entityId, check_type: 'browser', interval_seconds: 300, config },
-      });
-
-      expect(draft.status, draft.text).toBe(400);
-      expect(draft.body).toMatchObject({
-        details: [
-          { path: 'check_type', message: expect.stringContaining('cannot be run as a draft in the cloud') },
-        ],
-      });
-    },
-  );
-
   it('refuses an interval under a minute and a step whose fields do not fit its action', async () => {
     const often = await create(config, 30);
     const misfit = await create({ steps: [{ action: 'goto', url: 'http://127.0.0.1:9/', selector: '#x' }] });
@@ -98,5 +80,37 @@ describe.each(bothRuntimes)('browser checks ($runtime runtime)', ({ runtime, sta
         { path: 'config.steps.1.action', message: 'wait_for takes exactly one of selector, text or url.' },
       ]);
     }
+  });
+});
+
+// Locally a draft runs in the app's browser runner (test/check-types/browser.test.ts runs that
+// runner); in the cloud it is refused. A describe of the cloud runtime alone, not a skipped case.
+describe('a browser check’s draft in the cloud', () => {
+  let api: ApiHarness;
+  let entityId: string;
+  const config = { steps: [{ action: 'goto', url: 'http://127.0.0.1:9/login' }] };
+
+  beforeAll(async () => {
+    api = await startLambdaHarness({
+      env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true', VIGIL_FIRST_PROBE: 'false' },
+    });
+    entityId = await newEntity(api);
+  }, 60_000);
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('is refused: the API function has no browser', async () => {
+    const draft = await api.request('POST', '/v1/checks/run-draft', {
+      key: api.adminKey,
+      body: { entity_id: entityId, check_type: 'browser', interval_seconds: 300, config },
+    });
+
+    expect(draft.status, draft.text).toBe(400);
+    expect(draft.body).toMatchObject({
+      details: [
+        { path: 'check_type', message: expect.stringContaining('cannot be run as a draft in the cloud') },
+      ],
+    });
   });
 });
