@@ -4,6 +4,7 @@ import type { JobStart } from '../lib/local/scheduler.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 import { createLogger } from '../lib/platform/logger.ts';
 import { onParentMessage, reply } from './child.ts';
+import { postCreated } from './post-created.ts';
 
 /**
  * Child process of `--only browser`: a real local runtime (SQLite in the parent's data dir,
@@ -37,16 +38,7 @@ const onProbeStart = (start: JobStart) => {
 };
 let runtime: Awaited<ReturnType<typeof startLocalRuntime>> | undefined;
 
-async function post(url: string, key: string, path: string, body: unknown): Promise<{ id: string }> {
-  const res = await fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${text}`);
-  return z.object({ id: z.string() }).parse(JSON.parse(text));
-}
+const post = postCreated;
 
 onParentMessage(message, async (msg) => {
   if (msg.type === 'handed') return reply({ type: 'handed', jobs: handed });

@@ -9,6 +9,7 @@ import { systemClock } from '../lib/platform/clock.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 import { createLogger } from '../lib/platform/logger.ts';
 import { onParentMessage, reply } from './child.ts';
+import { postCreated } from './post-created.ts';
 import { createLoopMonitor, createSamples } from './stats.ts';
 import { readThreadCpu, threadCores } from './threads.ts';
 import { createWindowProfiler } from './window-profiler.ts';
@@ -76,16 +77,7 @@ function dropResults(local: Runtime): void {
   local.app.jobRunner.recorder = { record: async () => ({ status: 'duplicate' }) };
 }
 
-async function api(url: string, key: string, path: string, body: unknown): Promise<{ id: string }> {
-  const res = await fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${text}`);
-  return z.object({ id: z.string() }).parse(JSON.parse(text));
-}
+const api = postCreated;
 
 async function setup(input: z.output<typeof setupMessage>) {
   const t0 = performance.now();
