@@ -90,4 +90,28 @@ describe('the guarded proxy', () => {
     expect(tunnel).toBe('HTTP/1.1 200 Connection Established');
     expect(proxy.takeRefusals()).toEqual([]);
   });
+
+  // Chromium drops connections it no longer wants (its own background requests, a cancelled load)
+  // with a reset; that must not end the child the proxy runs in (CI saw "read ECONNRESET" end a run).
+  it.each([
+    ['a refused tunnel', 'CONNECT 169.254.169.254:443 HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['an allowed tunnel', () => `CONNECT 127.0.0.1:${targetPort} HTTP/1.1\r\nHost: x\r\n\r\n`],
+    ['a refused upgrade', 'GET ws://169.254.169.254/s HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n'],
+    ['a plain request', () => `POST http://127.0.0.1:${targetPort}/ HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nab`],
+  ])('survives a client that resets %s mid-way, and answers the next', async (_name, head) => {
+    const port = Number(new URL(proxy.url).port);
+    const text = typeof head === 'string' ? head : head();
+    for (const waitMs of [0, 1, 5, 20]) {
+      const socket = connect({ host: '127.0.0.1', port });
+      await once(socket, 'connect');
+      socket.write(text);
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      socket.resetAndDestroy();
+      await once(socket, 'close');
+    }
+    const after = await ask(`GET http://127.0.0.1:${targetPort}/ HTTP/1.1\r\nHost: x\r\n\r\n`);
+
+    expect(after).toBe('HTTP/1.1 200 OK');
+    proxy.takeRefusals();
+  });
 });

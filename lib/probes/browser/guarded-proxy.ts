@@ -56,7 +56,7 @@ export async function startGuardedProxy(guard: GuardOptions): Promise<GuardedPro
     sockets.add(upstream);
     upstream.on('close', () => sockets.delete(upstream));
     upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
+    client.on('close', () => upstream.destroy());
     upstream.on('connect', () => {
       if (prelude === undefined) client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       else upstream.write(prelude);
@@ -65,7 +65,14 @@ export async function startGuardedProxy(guard: GuardOptions): Promise<GuardedPro
       client.pipe(upstream);
     });
   };
+  /** A client socket of the proxy's own: tracked, and a reset from Chromium (a load it dropped) only closes it. */
+  const own = (client: Socket) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => client.destroy());
+  };
   const server: Server = createServer((req, res) => {
+    req.on('error', () => res.destroy());
     void (async () => {
       const target = parseAbsolute(req.url ?? '');
       if (!target) return void res.writeHead(400).end();
@@ -89,17 +96,16 @@ export async function startGuardedProxy(guard: GuardOptions): Promise<GuardedPro
         },
       );
       upstream.on('error', () => res.destroy());
+      res.on('close', () => upstream.destroy());
       req.pipe(upstream);
     })();
   });
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
+    own(client);
     void tunnel(client, req.url ?? '', head, undefined);
   });
   server.on('upgrade', (req: IncomingMessage, client: Socket, head: Buffer) => {
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
+    own(client);
     const target = parseAbsolute(req.url ?? '');
     if (!target) return void client.destroy();
     const lines = [`${req.method} ${target.pathname}${target.search} HTTP/1.1`];
