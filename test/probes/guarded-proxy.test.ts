@@ -96,8 +96,14 @@ describe('the guarded proxy', () => {
   it.each([
     ['a refused tunnel', 'CONNECT 169.254.169.254:443 HTTP/1.1\r\nHost: x\r\n\r\n'],
     ['an allowed tunnel', () => `CONNECT 127.0.0.1:${targetPort} HTTP/1.1\r\nHost: x\r\n\r\n`],
-    ['a refused upgrade', 'GET ws://169.254.169.254/s HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n'],
-    ['a plain request', () => `POST http://127.0.0.1:${targetPort}/ HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nab`],
+    [
+      'a refused upgrade',
+      'GET ws://169.254.169.254/s HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n',
+    ],
+    [
+      'a plain request',
+      () => `POST http://127.0.0.1:${targetPort}/ HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nab`,
+    ],
   ])('survives a client that resets %s mid-way, and answers the next', async (_name, head) => {
     const port = Number(new URL(proxy.url).port);
     const text = typeof head === 'string' ? head : head();
