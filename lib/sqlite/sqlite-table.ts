@@ -1,6 +1,6 @@
 import { setImmediate } from 'node:timers';
 import type Database from 'better-sqlite3';
-import type { Change } from '../store/change-feed.ts';
+import type { Change, StreamedEntity } from '../store/change-feed.ts';
 import { encodeCursor, positionOf } from '../store/cursor.ts';
 import { parseStoredItem } from '../store/item-schema.ts';
 import type { Key, QueryInput, QueryPage, Table, UpdateOp, WriteOp } from '../store/table.ts';
@@ -33,7 +33,7 @@ export interface SqliteTable extends Table {
 export interface SqliteTableOptions {
   db: Database.Database;
   /** Entities (an item's `entity`) that reach the outbox (either image is enough); default all. */
-  streamEntities?: readonly string[];
+  streamEntities?: readonly StreamedEntity[];
   /** WAL checkpoints on a worker thread instead of inside commits (long-running servers on a file). */
   backgroundCheckpoints?: boolean;
   /**

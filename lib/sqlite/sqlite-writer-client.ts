@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../platform/module-worker.ts';
+import type { StreamedEntity } from '../store/change-feed.ts';
 import type { WriteOp } from '../store/table.ts';
 import type { SqliteWriter, WriteOutcome } from './sqlite-writer.ts';
 import { decodeWriterError, type WriterReply, type WriterRequest } from './sqlite-writer-protocol.ts';
@@ -26,7 +27,7 @@ export function inlineWriterPort(writer: SqliteWriter): WriterPort {
 export interface WriterThreadOptions {
   /** The database file (already created and migrated). */
   path: string;
-  streamEntities?: readonly string[];
+  streamEntities?: readonly StreamedEntity[];
   backgroundCheckpoints: boolean;
   /** Starts the thread (tests wrap it); default: sqlite-writer-thread.ts on a worker. */
   startWorker?: (workerData: unknown) => Worker;

@@ -18,7 +18,9 @@ import {
 const options = z
   .object({
     path: z.string().min(1),
-    streamEntities: z.array(z.string()).optional(),
+    streamEntities: z
+      .array(z.union([z.string(), z.object({ entity: z.string(), gsi2Moves: z.literal(true) })]))
+      .optional(),
     backgroundCheckpoints: z.boolean(),
   })
   .parse(workerData);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { StreamedEntity } from '../store/change-feed.ts';
 import {
   ConditionFailedError,
   ItemTooLargeError,
@@ -43,14 +44,19 @@ export interface SqliteWriter {
 
 export interface SqliteWriterOptions {
   /** Entities (the item's `entity`) that reach the outbox (either image is enough); default all. */
-  streamEntities?: readonly string[];
+  streamEntities?: readonly StreamedEntity[];
 }
 
 const INDEX_COLUMNS = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'ttl'] as const;
 
 /** The write side on an open, migrated database. */
 export function createSqliteWriter(db: Database.Database, options: SqliteWriterOptions = {}): SqliteWriter {
-  const streamed = options.streamEntities ? new Set(options.streamEntities) : undefined;
+  const streamed = options.streamEntities
+    ? new Set(options.streamEntities.filter((e) => typeof e === 'string'))
+    : undefined;
+  const streamedOnMove = new Set(
+    (options.streamEntities ?? []).flatMap((e) => (typeof e === 'string' ? [] : [e.entity])),
+  );
   const selectItem = db.prepare<[string, string], { data: string }>(
     'SELECT data FROM items WHERE pk = ? AND sk = ?',
   );
@@ -97,7 +103,7 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
     expired = false,
   ): string | undefined => {
     // The cheap test first: most items (results, rollups, checks) are never streamed.
-    if (!wanted(before) && !wanted(after)) return undefined;
+    if (!wanted(before) && !wanted(after) && !moved(before, after)) return undefined;
     if (before && after && sameJson(before, after)) return undefined;
     return serializeChange({ key, oldImage: before, newImage: after, expired });
   };

@@ -1,7 +1,8 @@
 import { type TransitionRecord, transitionSchema } from '../checks/records.ts';
 import { TRANSITION_ENTITY } from '../checks/results.ts';
 import { INCIDENT_ENTITY, type IncidentChange, incidentChangeOf } from '../incidents/incident-items.ts';
-import type { ChangeConsumer } from '../store/change-feed.ts';
+
+import type { ChangeConsumer, StreamedEntity } from '../store/change-feed.ts';
 import { parseItem } from '../store/items.ts';
 
 /**
@@ -22,10 +23,15 @@ export type LiveListener = (change: LiveChange) => void;
 
 /**
  * The item types whose changes the hub is fed: where streams follow by push (the local runtime),
- * its outbox keeps these besides lib/events' STREAM_ENTITIES. The cloud's stream function never
- * needs incidents: its streams poll the table.
+ * its outbox keeps these besides lib/events' STREAM_ENTITIES. An incident only when it gets a new
+ * change entry (gsi2): its other writes (opened, alerted, resolved on up) tell the hub nothing,
+ * and an outbox record each cost every state change a write and a pass through every consumer.
+ * The cloud's stream function never needs incidents: its streams poll the table.
  */
-export const LIVE_STREAM_ENTITIES: readonly string[] = [TRANSITION_ENTITY, INCIDENT_ENTITY];
+export const LIVE_STREAM_ENTITIES: readonly StreamedEntity[] = [
+  TRANSITION_ENTITY,
+  { entity: INCIDENT_ENTITY, gsi2Moves: true },
+];
 
 const tenantOf = (change: LiveChange) =>
   change.kind === 'transition' ? change.transition.tenant_id : change.incident.tenant_id;

@@ -21,3 +21,11 @@ export interface Change {
 
 /** Handles a batch of changes; throwing makes the source redeliver (consumers must be idempotent). */
 export type ChangeConsumer = (changes: Change[]) => Promise<void>;
+
+/**
+ * An entity whose changes reach an outbox (the sqlite engine's): every change of it (its name), or
+ * only a change that gives it a new gsi2 sort key (`{ entity, gsi2Moves: true }`): an item that
+ * enters a change index under a fresh id when something worth telling happened (lib/incidents'
+ * INCCHG entries), so its other writes cost no outbox record.
+ */
+export type StreamedEntity = string | { entity: string; gsi2Moves: true };

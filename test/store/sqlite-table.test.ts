@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createChangePump } from '../../lib/local/change-pump.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
-import type { Change } from '../../lib/store/change-feed.ts';
+import type { Change, StreamedEntity } from '../../lib/store/change-feed.ts';
 import { ConditionFailedError, InvalidWriteError, type Item, type NewItem } from '../../lib/store/table.ts';
 import { describeTableContract } from './table-contract.ts';
 
@@ -60,7 +60,7 @@ describe.each([
   { writes: 'inline', writerThread: false },
   { writes: 'on a writer thread', writerThread: true },
 ])('sqlite change feed, writes $writes', ({ writerThread }) => {
-  const open = (options: { streamEntities?: string[] } = {}) =>
+  const open = (options: { streamEntities?: StreamedEntity[] } = {}) =>
     createSqliteTable({
       db: openSqliteDatabase(writerThread ? tempDbPath() : ':memory:'),
       writerThread,
@@ -190,6 +190,21 @@ describe.each([
     expect(changes(filtered).map((c) => [c.keys.sk, c.eventName, c.newImage?.entity])).toEqual([
       ['b', 'INSERT', 'wanted'],
       ['b', 'MODIFY', 'retired'],
+    ]);
+    await filtered.close();
+  });
+
+  it('records an entity streamed on its moves only when a write gives it a new gsi2 sort key', async () => {
+    const filtered = open({ streamEntities: [{ entity: 'told', gsi2Moves: true }] });
+    const key = { pk: 'p', sk: 't' };
+    await filtered.transact([{ type: 'put', item: { ...key, entity: 'told', schema_version: 1 } }]);
+    await filtered.update({ type: 'update', key, set: { gsi2pk: 'CHG', gsi2sk: 'c1' } });
+    await filtered.update({ type: 'update', key, set: { n: 1 } });
+    await filtered.update({ type: 'update', key, set: { gsi2sk: 'c2' } });
+    await filtered.transact([{ type: 'delete', key }]);
+    expect(changes(filtered).map((c) => [c.eventName, c.newImage?.gsi2sk])).toEqual([
+      ['MODIFY', 'c1'],
+      ['MODIFY', 'c2'],
     ]);
     await filtered.close();
   });
