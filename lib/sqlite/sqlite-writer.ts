@@ -94,6 +94,13 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
   // Every image was stored through `toRow`; its `entity` attribute is enough (no full parse per op).
   const wanted = (image: JsonObject | undefined): boolean =>
     image !== undefined && (!streamed || (typeof image.entity === 'string' && streamed.has(image.entity)));
+  /** A change that gives an item streamed on its moves a new gsi2 sort key. */
+  const moved = (before: JsonObject | undefined, after: JsonObject | undefined): boolean =>
+    after !== undefined &&
+    typeof after.entity === 'string' &&
+    streamedOnMove.has(after.entity) &&
+    after.gsi2sk !== undefined &&
+    after.gsi2sk !== before?.gsi2sk;
 
   /** The outbox record of a change, unless nothing changed or the filter drops both images. */
   const change = (
