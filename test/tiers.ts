@@ -30,20 +30,12 @@ const SYSTEM_SUPPORT = [
   'test/support/ping-cost-run.ts',
   'test/support/location-cost-run.ts',
   'test/support/netns.ts',
+  // Its users run browser checks: each run a child process with its own Chromium (lib/probes/browser-runner.ts).
+  'test/check-types/support/browser-site.ts',
 ];
 
-/**
- * Files of the system tier whose imports do not say so: they stop and start a real store, or run
- * browser checks (each run a child process with its own Chromium, lib/probes/browser-runner.ts).
- */
-const SYSTEM_FILES = [
-  'test/cloud/store-outage.test.ts',
-  'test/check-types/browser.test.ts',
-  'test/importers/kuma-browser-run.test.ts',
-  'test/check-types/browser-evidence.test.ts',
-  // Chromium child processes, as the browser function starts them.
-  'test/cloud/browser-flow.test.ts',
-];
+/** Files of the system tier whose imports do not say so: they stop and start a real store. */
+const SYSTEM_FILES = ['test/cloud/store-outage.test.ts'];
 
 /** Helpers that run the app (on SQLite, or on DynamoDB Local and the queue engine). */
 const HARNESSES = [

@@ -4,6 +4,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { inProcessProber } from '../check-types/run-probe.ts';
 import { systemClock } from '../platform/clock.ts';
 import { createLogger } from '../platform/logger.ts';
+import { createBrowserRunner } from '../probes/browser-runner.ts';
 import { createAgent } from './agent.ts';
 import { createAgentClient } from './agent-client.ts';
 import { serveMetrics } from './agent-metrics.ts';
@@ -71,7 +72,15 @@ async function runAgent(options: AgentCliOptions, key: string, io: AgentIo): Pro
         userAgent: `vigil-agent/${version} (node ${process.version}; ${process.platform}-${process.arch})`,
       }),
       // The workers' own prober: the same probes, SSRF guard and limits as the runtimes.
-      prober: inProcessProber({ clock: systemClock, allowPrivate: options.allowPrivate }),
+      prober: inProcessProber({
+        clock: systemClock,
+        allowPrivate: options.allowPrivate,
+        // Browser checks run in child processes of their own, Chromium started at a run only.
+        browserRunner: createBrowserRunner({
+          concurrency: options.browser.runs,
+          executablePath: options.browser.chromiumPath,
+        }),
+      }),
       clock: systemClock,
       logger,
       version,

@@ -14,6 +14,10 @@ export const AGENT_USAGE = `Usage: npm run vigil -- agent --url <Vigil URL> (--k
   --key <key>                The location key. It shows in \`ps\`: prefer --key-file or
                              $VIGIL_LOCATION_KEY (used when neither flag is given).
   --concurrency <n>          The most probes running at once (default 10, at most 1000).
+  --browser-runs <n>         The most browser checks running at once, each a headless Chromium
+                             (default 2, at most 32; docs/scripted-checks.md). Default: $VIGIL_BROWSER_RUNS.
+  --chromium <path>          The Chromium browser checks run (default $VIGIL_CHROMIUM_PATH, else
+                             /usr/bin/chromium: Debian's chromium package).
   --metrics-port <port>      Serve Prometheus metrics at http://<metrics host>:<port>/metrics
                              (0: any free port, logged). Default: no metrics server.
   --metrics-host <address>   The address the metrics server listens on (default 127.0.0.1).
@@ -38,6 +42,8 @@ const flagsSchema = z.object({
   key: z.string().optional(),
   'key-file': z.string().optional(),
   concurrency: integerFlag('--concurrency', 1, 1000).default(10),
+  'browser-runs': integerFlag('--browser-runs', 1, 32).optional(),
+  chromium: z.string().min(1).optional(),
   'metrics-port': integerFlag('--metrics-port', 0, 65535).optional(),
   'metrics-host': z.string().default('127.0.0.1'),
   'max-unsent': integerFlag('--max-unsent', 1, 1_000_000).default(10_000),
@@ -58,6 +64,8 @@ export interface AgentCliOptions {
   url: URL;
   key: KeySource;
   concurrency: number;
+  /** Browser checks: how many run at once, and the Chromium they run. */
+  browser: { runs: number; chromiumPath: string };
   metrics?: { host: string; port: number };
   maxUnsent: number;
   heartbeatIntervalMs: number;
@@ -121,6 +129,10 @@ export function parseAgentArgs(
     url,
     key,
     concurrency: flags.concurrency,
+    browser: {
+      runs: flags['browser-runs'] ?? browserRunsOf(env.VIGIL_BROWSER_RUNS),
+      chromiumPath: flags.chromium ?? (env.VIGIL_CHROMIUM_PATH || '/usr/bin/chromium'),
+    },
     ...(port !== undefined ? { metrics: { host: flags['metrics-host'], port } } : {}),
     maxUnsent: flags['max-unsent'],
     heartbeatIntervalMs: flags['heartbeat-interval'] * 1000,
@@ -129,6 +141,15 @@ export function parseAgentArgs(
     allowPrivate: !flags['public-only'],
     logLevel: flags['log-level'],
   };
+}
+
+/** $VIGIL_BROWSER_RUNS as --browser-runs reads it; 2 when unset. */
+function browserRunsOf(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 2;
+  const parsed = integerFlag('$VIGIL_BROWSER_RUNS', 1, 32).safeParse(raw);
+  if (!parsed.success)
+    throw new AgentUsageError(parsed.error.issues[0]?.message ?? 'invalid $VIGIL_BROWSER_RUNS');
+  return parsed.data;
 }
 
 /** Vigil's URL: https, or http to this host (or anywhere with --allow-http); no credentials, query or fragment. */

@@ -10,9 +10,16 @@ import type { CheckStore } from './definitions/check-store.ts';
 import type { ProbeJob } from './definitions/probe-job-schema.ts';
 import type { CheckDefinitionRecord, HttpRequestField } from './records.ts';
 import { type RecordOutcome, type ResultRecorder, slotResultId } from './results/result-recorder.ts';
-import { type LocatedJobDeps, type LocatedOutcome, runLocatedProbe } from './services/located-job.ts';
+import {
+  type LocatedJobDeps,
+  type LocatedOutcome,
+  type ProbeElsewhere,
+  reportDefaultLeg,
+  runLocatedProbe,
+} from './services/located-job.ts';
 
 export { type ProbeJob, probeJobSchema } from './definitions/probe-job-schema.ts';
+export type { ProbeElsewhere } from './services/located-job.ts';
 
 /** What a probe job reads of a check: a stored one, or a definition not stored yet (MCP create_check). */
 export type ProbedFields = Pick<
@@ -54,16 +61,6 @@ export function probeDefinition(check: ProbedFields): ProbeDefinition | undefine
     timeout_ms: check.timeout_ms,
     ...slow,
   };
-}
-
-/**
- * Where probes that do not run here go (the cloud's browser function, lib/cloud/browser-function.ts):
- * `takes` says which, `send` hands the slot's job and its probe there; the result comes back as a
- * job of its own and is recorded with `recordProbed`.
- */
-export interface ProbeElsewhere {
-  takes(def: ProbeDefinition): boolean;
-  send(job: ProbeJob, def: ProbeDefinition): Promise<void>;
 }
 
 export interface JobRunnerDeps extends LocatedJobDeps {
@@ -194,14 +191,24 @@ export interface ProbedResult {
 
 /**
  * Records the result of a probe job that ran elsewhere (`ProbeElsewhere`) as the job itself would
- * have: for its slot, idempotently (a result delivered twice answers `duplicate`); a check disabled,
- * deleted or moved into a cell meanwhile records nothing.
+ * have: for its slot, idempotently (a result delivered twice answers `duplicate`), a located
+ * check's as its `default` location's; a check disabled, deleted or moved into a cell meanwhile
+ * records nothing.
  */
-export function recordProbed(job: ProbeJob, result: ProbedResult, deps: Pick<JobRunnerDeps, 'recorder'>) {
+export async function recordProbed(
+  job: ProbeJob,
+  result: ProbedResult,
+  deps: Pick<JobRunnerDeps, 'recorder' | 'checks' | 'decider'>,
+): Promise<ProbeJobOutcome> {
+  const run = await deps.checks.run(job.tenant_id, job.check_id);
+  if (!run?.definition.enabled) return { status: 'gone' };
+  if (run.definition.cell) return { status: 'skipped', reason: 'the check runs in a cell' };
+  if (probesFromLocations(run.definition)) return reportDefaultLeg(job, run, result, deps);
   return deps.recorder.record({
     tenantId: job.tenant_id,
     checkId: job.check_id,
     slotMs: job.slot_ms,
+    run,
     ...(job.manual ? { manual: true } : {}),
     success: result.success,
     ...(result.degraded ? { degraded: true } : {}),

@@ -58,4 +58,21 @@ describe('vigil agent options', () => {
       parseAgentArgs(['--url', 'https://v.example.com', '--key', KEY, '--metrics-port', '9464'], {}),
     ).toMatchObject({ metrics: { host: '127.0.0.1', port: 9464 } });
   });
+
+  it("runs browser checks with Debian's Chromium two at a time unless told otherwise", () => {
+    const base = ['--url', 'https://v.example.com', '--key', KEY];
+    expect(parseAgentArgs(base, {})).toMatchObject({
+      browser: { runs: 2, chromiumPath: '/usr/bin/chromium' },
+    });
+    expect(
+      parseAgentArgs(base, { VIGIL_BROWSER_RUNS: '4', VIGIL_CHROMIUM_PATH: '/opt/chrome/chrome' }),
+    ).toMatchObject({ browser: { runs: 4, chromiumPath: '/opt/chrome/chrome' } });
+    expect(
+      parseAgentArgs([...base, '--browser-runs', '1', '--chromium', '/usr/lib/chromium/chromium'], {
+        VIGIL_BROWSER_RUNS: '4',
+      }),
+    ).toMatchObject({ browser: { runs: 1, chromiumPath: '/usr/lib/chromium/chromium' } });
+    expect(() => parseAgentArgs([...base, '--browser-runs', '33'], {})).toThrow(/32/);
+    expect(() => parseAgentArgs(base, { VIGIL_BROWSER_RUNS: 'many' })).toThrow(/VIGIL_BROWSER_RUNS/);
+  });
 });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { probeResultSchema } from '../../lib/agent/probe-result.ts';
+import { SITE_PASSWORD, startBrowserSite } from '../check-types/support/browser-site.ts';
 import { keyFile, startAgent, TEST_LOCATION_KEY, tcpPorts } from '../support/agent-process.ts';
 import { PROMTOOL, promtoolCheck } from '../support/prometheus.ts';
 import { resultKey } from '../support/vigil-stand-in.ts';
@@ -98,6 +99,40 @@ describe('vigil agent (a real process against a stand-in Vigil)', () => {
       expect(checked.code).toBe(0);
     }
   });
+
+  // A located browser check's leg at an agent: Chromium on the agent's host, the guard on every request.
+  it('runs a browser check in Chromium on this host: each step, and the secret in no result', async () => {
+    const { vigil } = await processes.standInAndTarget();
+    const site = await startBrowserSite();
+    processes.afterTest(site.close);
+    const steps = (password: string) => [
+      { action: 'goto', url: `${site.origin}/login` },
+      { action: 'fill', selector: '#user', value: 'ada' },
+      { action: 'fill', selector: '#password', value: password },
+      { action: 'click', selector: '#go' },
+      { action: 'wait_for', url: '/account' },
+    ];
+    const variables = { password: { value: SITE_PASSWORD, secret: true } };
+    vigil.enqueue(
+      job('login', {
+        check_type: 'browser',
+        timeout_ms: 30_000,
+        variables,
+        steps: steps('{{variables.password}}'),
+      }),
+      job('wrong', { check_type: 'browser', timeout_ms: 30_000, steps: steps('wrong') }),
+    );
+
+    startAgent(['--url', vigil.url, '--key-file', keyFile(), '--browser-runs', '1']);
+
+    await expect.poll(() => vigil.state.stored.size, { ...WAIT, timeout: 90_000 }).toBe(2);
+    const stored = (id: string) => vigil.state.stored.get(resultKey({ job_id: id, slot: SLOT }))?.result;
+    expect(stored('login')).toMatchObject({ success: true, error_message: '' });
+    expect(stored('wrong')).toMatchObject({ success: false });
+    expect(stored('wrong')?.error_message).toMatch(/^step 5 \(wait_for\): /);
+    expect(site.requests).toContain('GET /account');
+    expect(JSON.stringify([...vigil.state.stored.values()])).not.toContain(SITE_PASSWORD);
+  }, 120_000);
 
   it('refuses private and loopback targets with --public-only', async () => {
     const { vigil, target } = await processes.standInAndTarget();

@@ -1,6 +1,6 @@
 import { DEFAULT_LOCATION, locationsOf, slotDeadlineMs } from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';
-import type { ProbeDefinition, Prober } from '../../probes/types.ts';
+import type { ProbeDefinition, ProbeOutcome, Prober } from '../../probes/types.ts';
 import { transactIf } from '../../store/items.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
 import type { CheckRun } from '../definitions/check-store.ts';
@@ -18,6 +18,17 @@ interface LocationJob {
   leased_until_ms: number;
   /** A manual run's slot: the location's result is marked, and so the decided one. */
   manual?: true;
+}
+
+/**
+ * Where probes that do not run here go (the cloud's browser function, lib/cloud/browser-function.ts):
+ * `takes` says which, `send` hands the slot's job and its probe there; the result comes back as a
+ * job of its own and is recorded with `recordProbed` (../probe-job.ts), a located check's as its
+ * `default` location's.
+ */
+export interface ProbeElsewhere {
+  takes(def: ProbeDefinition): boolean;
+  send(job: ProbeJob, def: ProbeDefinition): Promise<void>;
 }
 
 /** What the job runner needs for located checks (lib/domain/states/quorum.ts) beside what every job needs. */
@@ -56,7 +67,7 @@ export async function runLocatedProbe(
   job: ProbeJob,
   run: CheckRun,
   def: ProbeDefinition,
-  deps: LocatedJobDeps & { prober: Prober },
+  deps: LocatedJobDeps & { prober: Prober; elsewhere?: ProbeElsewhere | undefined },
   options: { alsoCommit?: WriteOp; onProbeStart?: (startedMs: number) => void; onProbed?: () => void },
 ): Promise<LocatedOutcome> {
   const check = run.definition;
@@ -88,12 +99,31 @@ export async function runLocatedProbe(
     const decided = await deps.decider.decide(job.tenant_id, check.id, job.slot_ms, false);
     return { status: 'located', step: `fanned out; slot ${decided.status}`, acked: false };
   }
+  if (deps.elsewhere?.takes(def)) {
+    // Its `default` leg runs where such probes run; its result comes back as the default location's.
+    await deps.elsewhere.send(job, def);
+    return { status: 'located', step: 'default sent to where it runs', acked: false };
+  }
   const { outcome, startedMs } = await deps.prober(def);
   options.onProbeStart?.(startedMs);
   options.onProbed?.();
+  return reportDefaultLeg(job, run, { ...outcome, checkedAtMs: startedMs }, deps, options.alsoCommit);
+}
+
+/**
+ * Stores a located check's `default` location result for the job's slot through the decider
+ * (which decides early when it can): probed here, or come back from where it ran.
+ */
+export async function reportDefaultLeg(
+  job: ProbeJob,
+  run: CheckRun,
+  outcome: ProbeOutcome & { checkedAtMs: number },
+  deps: Pick<LocatedJobDeps, 'decider'>,
+  alsoCommit?: WriteOp,
+): Promise<LocatedOutcome> {
   const stored = await deps.decider.report({
     tenantId: job.tenant_id,
-    checkId: check.id,
+    checkId: run.definition.id,
     slotMs: job.slot_ms,
     location: DEFAULT_LOCATION,
     result: {
@@ -102,11 +132,11 @@ export async function runLocatedProbe(
       status_code: outcome.status_code,
       latency_ms: Math.max(0, Math.round(outcome.latency_ms)),
       error_message: outcome.error_message,
-      checked_at: isoTime(startedMs),
+      checked_at: isoTime(outcome.checkedAtMs),
       ...(outcome.details ? { details: { ...outcome.details } } : {}),
       ...(job.manual ? { manual: true as const } : {}),
     },
-    ...(options.alsoCommit ? { alsoCommit: [options.alsoCommit] } : {}),
+    ...(alsoCommit ? { alsoCommit: [alsoCommit] } : {}),
     run,
   });
   return { status: 'located', step: `default ${stored}`, acked: stored === 'recorded' };
