@@ -1,13 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type BrowserSite, startBrowserSite } from '../check-types/support/browser-site.ts';
-import {
-  type ConsoleRig,
-  expectNoConsoleErrors,
-  SHOWN_WITHIN_MS,
-  screenshot,
-  seedEntity,
-} from './support.ts';
+import { type ConsoleRig, expectNoConsoleErrors, SHOWN_WITHIN_MS, seedEntity } from './support.ts';
 import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
@@ -99,7 +93,6 @@ describe('console: a browser check’s evidence', { timeout: 120_000 }, () => {
       'Screenshot at step 2',
       'Screenshot at step 3',
     ]);
-    await screenshot(page, 'check-evidence');
     expectNoConsoleErrors(p);
     await p.close();
   });
@@ -149,7 +142,6 @@ describe('console: a browser check’s evidence', { timeout: 120_000 }, () => {
     ]);
     const checks = await rig.api<{ id: string }[]>('GET', '/v1/checks');
     expect(checks.body.map((c) => c.id)).toEqual([checkId]);
-    await screenshot(page, 'check-run-draft-browser');
     expectNoConsoleErrors(p);
     await p.close();
   });
