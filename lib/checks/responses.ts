@@ -274,24 +274,6 @@ export const runCompletedSchema = z.strictObject({
   result: publicResultSchema,
 });
 
-/** POST /v1/checks/run-draft: what a draft's one probe saw; nothing was stored. */
-export const draftRunSchema = z
-  .strictObject({
-    stored: z.literal(false).meta({ description: 'A draft run is never stored' }),
-    ...publicResultSchema.pick({
-      checked_at: true,
-      outcome: true,
-      success: true,
-      degraded: true,
-      status_code: true,
-      latency_ms: true,
-      error_message: true,
-      details: true,
-    }).shape,
-    outcome: z.enum(['up', 'degraded', 'down']),
-  })
-  .meta({ id: 'DraftRun' });
-
 /** POST /v1/checks/{id}/run on a located check: its slot went to its locations. */
 export const runDispatchedSchema = z.strictObject({
   status: z.literal('dispatched'),

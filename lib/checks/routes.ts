@@ -9,7 +9,6 @@ import { type CheckFilter, checkFilterQuery, filterParams } from './definitions/
 import { locationName } from './definitions/check-locations-input.ts';
 import { publicCheck } from './records.ts';
 import {
-  draftRunSchema,
   publicCheckSchema,
   resultsPageSchema,
   runCompletedSchema,
@@ -21,6 +20,7 @@ import { RECENT_PAGE_MAX, RECENT_RESULTS } from './results/check-recent.ts';
 import { sparklineQuery } from './results/sparkline-reads.ts';
 import type { CheckService } from './services/check-service.ts';
 import type { DraftRun } from './services/draft-run.ts';
+import { draftRunSchema } from './services/draft-run-schema.ts';
 import type { CheckReadService } from './services/read-service.ts';
 import type { RunNow } from './services/run-now.ts';
 

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newEntity } from '../checks/check-fixtures.ts';
@@ -10,14 +10,31 @@ import { type BrowserSite, startBrowserSite } from './support/browser-site.ts';
  * 127.0.0.1: its run stores a screenshot of the `screenshot` step and of the failing step as files
  * in the data dir, the result lists them (never their bytes), the artifact route answers the JPEG
  * to the owner's keys (read-only too) and 404 to another tenant, and the check's purge deletes them.
+ * A draft of the same check (POST /v1/checks/run-draft) answers its screenshots inline and stores none.
  */
 
 let api: LocalHarness;
 let site: BrowserSite;
+let entityId: string;
 let checkId: string;
 let run: ApiResponse;
 /** The run's result as the check's results list it (a browser check's run is dispatched: 202). */
 let result: { id: string; success: boolean; details: { artifacts: { url: string }[] } };
+
+/** A browser check whose steps fail at the third: the login page's title is not "Account". */
+const failingCheck = () => ({
+  entity_id: entityId,
+  check_type: 'browser',
+  interval_seconds: 300,
+  timeout_ms: 30_000,
+  config: {
+    steps: [
+      { action: 'goto', url: `${site.origin}/login` },
+      { action: 'screenshot' },
+      { action: 'assert', subject: 'title', text: 'Account' },
+    ],
+  },
+});
 
 /** An artifact route's answer with its bytes (the harness's request reads text). */
 const readArtifact = async (url: string, key: string) => {
@@ -32,22 +49,10 @@ const readArtifact = async (url: string, key: string) => {
 beforeAll(async () => {
   site = await startBrowserSite();
   api = await startLocalHarness({ scheduler: false, env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' } });
-  const entityId = await newEntity(api);
+  entityId = await newEntity(api);
   const created = await api.request('POST', '/v1/checks', {
     key: api.adminKey,
-    body: {
-      entity_id: entityId,
-      check_type: 'browser',
-      interval_seconds: 300,
-      timeout_ms: 30_000,
-      config: {
-        steps: [
-          { action: 'goto', url: `${site.origin}/login` },
-          { action: 'screenshot' },
-          { action: 'assert', subject: 'title', text: 'Account' },
-        ],
-      },
-    },
+    body: failingCheck(),
   });
   expect(created.status, created.text).toBe(201);
   checkId = created.body.id;
@@ -125,5 +130,43 @@ describe('a failing browser check', () => {
     await api.drainChanges();
 
     expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe('a failing browser draft', () => {
+  it("answers each step's outcome and its screenshots inline, and stores nothing", async () => {
+    const checksNow = async () =>
+      (await api.request('GET', `/v1/checks?entity_id=${entityId}`, { key: api.adminKey })).body;
+    const artifactsNow = () => {
+      const dir = join(api.dataDir, 'artifacts', api.tenantId);
+      return existsSync(dir) ? readdirSync(dir) : [];
+    };
+    const [checksBefore, artifactsBefore] = [await checksNow(), artifactsNow()];
+
+    const draft = await api.request('POST', '/v1/checks/run-draft', {
+      key: api.adminKey,
+      body: failingCheck(),
+    });
+
+    expect(draft.status, draft.text).toBe(200);
+    expect(draft.body).toMatchObject({
+      stored: false,
+      outcome: 'down',
+      details: {
+        steps: [
+          { action: 'goto', outcome: 'passed' },
+          { action: 'screenshot', outcome: 'passed' },
+          { action: 'assert', outcome: 'failed', error: expect.any(String) },
+        ],
+      },
+    });
+    const shots = draft.body.screenshots as { step: number; jpeg: string }[];
+    expect(shots.map((s) => s.step)).toEqual([2, 3]);
+    for (const shot of shots)
+      expect([...Buffer.from(shot.jpeg, 'base64').subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    expect(draft.body.screenshots_left_out).toBeUndefined();
+    expect(draft.body.details.artifacts).toBeUndefined();
+    expect(await checksNow()).toEqual(checksBefore);
+    expect(artifactsNow()).toEqual(artifactsBefore);
   });
 });

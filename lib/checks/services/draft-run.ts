@@ -3,7 +3,7 @@ import { draftRefusal } from '../../check-types/registry.ts';
 import type { Runtime } from '../../platform/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { RateLimiter } from '../../platform/rate-limiter.ts';
-import type { ProbeOutcome, Prober } from '../../probes/types.ts';
+import type { ProbeOutcome, Prober, ProbeScreenshot } from '../../probes/types.ts';
 import { type CreateCheckBody, definitionFromCreate } from '../check-input.ts';
 import { probeDefinition } from '../probe-job.ts';
 import { spendManualRun } from './run-now.ts';
@@ -28,13 +28,47 @@ export interface DraftRunAnswer {
   latency_ms: number;
   error_message: string;
   details?: ProbeOutcome['details'];
+  /** browser: the run's screenshots inline (nothing is stored for a draft), bounded: see draftScreenshots. */
+  screenshots?: DraftScreenshot[];
+  /** Screenshots the bound left out (the earliest go first). */
+  screenshots_left_out?: number;
+}
+
+/** One screenshot of a draft's browser run: its step (one-based, as a result's artifacts count) and the JPEG, base64. */
+export interface DraftScreenshot {
+  step: number;
+  jpeg: string;
+}
+
+/** The base64 a draft's answer carries at most: the failing step's screenshot (the last) and those before it that fit. */
+const MAX_DRAFT_SCREENSHOT_CHARS = 3 * 1024 * 1024;
+
+/**
+ * A draft's screenshots as its answer carries them: newest first until the bound is spent (the
+ * failing step's is always the last taken, so it is kept first), answered in step order.
+ */
+function draftScreenshots(shots: readonly ProbeScreenshot[]): {
+  screenshots?: DraftScreenshot[];
+  screenshots_left_out?: number;
+} {
+  if (shots.length === 0) return {};
+  const kept: DraftScreenshot[] = [];
+  let chars = 0;
+  for (const shot of [...shots].reverse()) {
+    if (chars + shot.jpeg.length > MAX_DRAFT_SCREENSHOT_CHARS) continue;
+    chars += shot.jpeg.length;
+    kept.unshift({ step: shot.step + 1, jpeg: shot.jpeg });
+  }
+  const left = shots.length - kept.length;
+  return { screenshots: kept, ...(left > 0 ? { screenshots_left_out: left } : {}) };
 }
 
 /**
  * POST /v1/checks/run-draft: a check that is not saved yet, probed once in this process as its
  * saved form would be (the create body's rules, the runtime's refusals and its draft refusals (a
  * browser check in the cloud, whose API function has no browser), the SSRF guard, secrets
- * hidden in what comes back), for the console editor's "Run now" before saving (docs/api.md).
+ * hidden in what comes back), for the console editor's "Run now" before saving (docs/api.md). A
+ * browser draft's screenshots come back inline, as no result stores them.
  * Nothing is stored, no state moves and nobody is told; it spends the tenant's manual-run budget
  * (429 with Retry-After). The entity must be the caller's (404), as a create's must.
  */
@@ -61,6 +95,7 @@ export function createDraftRun(deps: DraftRunDeps) {
       latency_ms: outcome.latency_ms,
       error_message: outcome.error_message,
       ...(outcome.details ? { details: outcome.details } : {}),
+      ...draftScreenshots(outcome.screenshots ?? []),
     };
   };
 }

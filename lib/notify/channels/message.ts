@@ -143,6 +143,17 @@ export function consoleLink(alert: Alert, publicUrl: string | undefined): string
   return `${base}/entities/${encodeURIComponent(blueprint_slug)}/${encodeURIComponent(slug)}`;
 }
 
+/**
+ * The console page of a scripted check's failing result (its steps and screenshots: the check's
+ * page with `?result=`), or undefined without a public URL or such a result.
+ */
+function evidenceLink(alert: Alert, publicUrl: string | undefined): string | undefined {
+  if (!publicUrl || !alert.evidenceResultId) return undefined;
+  const base = publicUrl.replace(/\/+$/, '');
+  const check = encodeURIComponent(alert.event.check_id);
+  return `${base}/checks/${check}?result=${encodeURIComponent(alert.evidenceResultId)}`;
+}
+
 /** The test message of a shared channel attached to no check: it names no entity or check. */
 function channelTestMessage(alert: Alert): AlertMessage {
   return {
@@ -191,6 +202,9 @@ export function describeAlert(alert: Alert, publicUrl: string | undefined): Aler
   // Checks that joined the open incident after the entity went down (issue 35: named, never paged).
   if (alert.alsoFailing?.length)
     facts.push({ label: 'Also failing', value: clip(alert.alsoFailing.join(', '), MAX_ERROR) });
+  // A scripted check's failing result: its steps and screenshots in the console.
+  const evidence = evidenceLink(alert, publicUrl);
+  if (evidence) facts.push({ label: 'Evidence', value: evidence });
   facts.push({ label: 'Time', value: humanTime(alert.event.timestamp) });
   return {
     title,

@@ -8,6 +8,7 @@ import type { DeliveryRecord } from '../deliveries/delivery-items.ts';
 import {
   type CheckRead,
   checkNameFrom,
+  type ReasonReads,
   readCheck,
   reasonOf,
   reasonReads,
@@ -24,6 +25,28 @@ export function checkLabelOf(c: CheckRead): string {
   const type = checkTypeDefinition(c.check_type);
   // http and push label themselves from the check's fields, the others from their config.
   return 'kind' in type ? type.targetLabel(c) : type.targetLabel(c.config);
+}
+
+/** Check types whose results keep evidence a person reads: each step's outcome, a browser run's screenshots. */
+const EVIDENCE_TYPES: ReadonlySet<string> = new Set(['browser', 'multistep']);
+
+/**
+ * The result an alert's evidence link opens (docs/scripted-checks.md): a scripted check's failing
+ * result at the change (an alert) or now (a repeat, an escalation); undefined for other checks,
+ * kinds and states.
+ */
+async function evidenceOf(
+  reads: ReasonReads,
+  record: DeliveryRecord,
+  check: CheckRead,
+): Promise<string | undefined> {
+  const { event, kind } = record;
+  if (typeof check !== 'object' || !EVIDENCE_TYPES.has(check.check_type)) return undefined;
+  if (event.to_state !== 'down' && event.to_state !== 'degraded') return undefined;
+  if (kind !== 'alert' && kind !== 'repeat' && kind !== 'escalation') return undefined;
+  return (
+    (await reads.failingResult(event.check_id, kind === 'alert' ? event.timestamp : undefined)) ?? undefined
+  );
 }
 
 /** A shared channel's test about no check (notifier.ts): nothing to read, no entity or check to name. */
@@ -54,7 +77,7 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
     entity: [event.entity_id, entity],
   });
   const flapping = record.kind === 'flapping' ? await flapNoticeOf(table, event.check_id) : undefined;
-  const [error, holding, alsoFailing, incidentId, reason] = await Promise.all([
+  const [error, holding, alsoFailing, incidentId, reason, evidence] = await Promise.all([
     lastErrorOf(table, event.check_id, typeof check === 'object' ? check : undefined),
     record.kind === 'test' ? undefined : holdingOf(table, event),
     // Named in what follows the first alert of a down entity (repeats, escalations, digests).
@@ -63,6 +86,7 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
       : alsoFailingOf(table, event.tenant_id, event.entity_id),
     record.kind === 'test' ? undefined : incidentIdOfEvent(table, event),
     reasonOf(reads, record.kind, event, flapping),
+    evidenceOf(reads, record, check),
   ]);
   // Repeat and escalation records are made when due: the time since the change is the record's age
   // (a retry re-sends the same figures, so a delivery's body stays the same on every attempt).
@@ -94,5 +118,6 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
     reason,
     ...(alsoFailing.length > 0 ? { alsoFailing } : {}),
     ...(incidentId ? { incidentId } : {}),
+    ...(evidence ? { evidenceResultId: evidence } : {}),
   };
 }

@@ -88,15 +88,15 @@ function reasonLine(text: string | null | undefined, redact: Redact): string | n
 const failingState = (state: string) => state === 'down' || state === 'degraded';
 
 /**
- * The error of the failing streak the results show at `at` (newest first; results after `at` left
- * out, unless none is that old): its newest failed (or degraded) result with a message, before a
+ * The failing result the results show at `at` (newest first; results after `at` left out, unless
+ * none is that old): the streak's newest failed (or degraded) result with a message, before a
  * success ends the streak. Null when the streak says nothing.
  */
-function streakError(results: readonly LatestResult[], at: string | undefined): string | null {
+function streakFailure(results: readonly LatestResult[], at: string | undefined): LatestResult | null {
   const old = at === undefined ? [] : results.filter((r) => r.checked_at <= at);
   for (const r of old.length > 0 ? old : results) {
     if (r.success && !r.degraded) return null;
-    if (r.error_message.trim() !== '') return r.error_message;
+    if (r.error_message.trim() !== '') return r;
   }
   return null;
 }
@@ -107,6 +107,8 @@ export interface ReasonReads {
   entity(id: string): Promise<EntityState | undefined>;
   /** The check's failing result's error at `at` (or now), unredacted. */
   failure(id: string, at?: string): Promise<string | null>;
+  /** The id of that failing result, when the check is still there (its evidence's link). */
+  failingResult(id: string, at?: string): Promise<string | null>;
   transitionReason(id: string): Promise<string | null>;
 }
 
@@ -123,6 +125,11 @@ export function reasonReads(
   };
   if (known.check) memo.set(`check ${known.check[0]}`, Promise.resolve(known.check[1]));
   if (known.entity) memo.set(`entity ${known.entity[0]}`, Promise.resolve(known.entity[1]));
+  const results = (id: string, check: CheckDefinitionRecord) =>
+    once(
+      `results ${id}`,
+      async () => (await latestResultsOf(table, [check], { limit: RESULTS_READ })).get(id) ?? [],
+    );
   const reads: ReasonReads = {
     check: (id) => once(`check ${id}`, () => readCheck(table, tenantId, id)),
     entity: (id) => once(`entity ${id}`, () => readEntityById(table, tenantId, id)),
@@ -130,11 +137,12 @@ export function reasonReads(
       const check = await reads.check(id);
       // A removed check's own result items may still be there (lastErrorOf reads them).
       if (typeof check !== 'object') return lastErrorOf(table, id, undefined);
-      const results = await once(
-        `results ${id}`,
-        async () => (await latestResultsOf(table, [check], { limit: RESULTS_READ })).get(id) ?? [],
-      );
-      return streakError(results, at);
+      return streakFailure(await results(id, check), at)?.error_message ?? null;
+    },
+    failingResult: async (id, at) => {
+      const check = await reads.check(id);
+      if (typeof check !== 'object') return null;
+      return streakFailure(await results(id, check), at)?.id ?? null;
     },
     transitionReason: (id) =>
       once(`transition ${id}`, async () => {

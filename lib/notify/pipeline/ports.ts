@@ -36,6 +36,8 @@ export interface Alert {
   alsoFailing?: string[];
   /** The incident the change belongs to (PagerDuty's dedup_key, Opsgenie's alias), if any: incident-of-event.ts. */
   incidentId?: string | undefined;
+  /** A browser or multistep check's failing result (its steps, its screenshots): the message's evidence link. */
+  evidenceResultId?: string | undefined;
 }
 
 /** One folded event of a digest: the SPEC event fields plus what it would have been sent as alone. */

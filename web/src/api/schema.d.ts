@@ -3887,6 +3887,10 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+            /** @description browser: each screenshot step's and the failing step's screenshot, inline (a draft stores nothing); at most 3 MiB of base64, the failing step's kept first */
+            screenshots?: components["schemas"]["DraftScreenshot"][];
+            /** @description browser: screenshots the bound left out, the earliest first */
+            screenshots_left_out?: number;
         };
         /** @description A multistep check's step */
         ApiStepResult: {
@@ -3926,6 +3930,12 @@ export interface components {
             name: string;
             /** @description Where to GET it with the tenant key (image/jpeg) */
             url: string;
+        };
+        DraftScreenshot: {
+            /** @description The step it was taken at, one-based */
+            step: number;
+            /** @description The JPEG, base64 */
+            jpeg: string;
         };
         Result: {
             /** @description res_ + a 26-character ULID */

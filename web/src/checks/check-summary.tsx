@@ -6,6 +6,7 @@ import { CursorPager, useCursorPages } from '../ui/pager';
 import { scrollRegion } from '../ui/scroll-region';
 import { everyWords } from '../ui/time-words';
 import { checkTypeForm, targetOf } from './check-types/registry';
+import { storedScreenshots } from './evidence';
 import { checkQueries } from './queries';
 import { StepResults } from './step-results';
 import { trustRows } from './tls-trust-fields';
@@ -38,6 +39,9 @@ export function CheckConfig({ check }: { check: Schemas['Check'] }) {
   );
 }
 
+/** Brings the linked result's row into view once it is shown. */
+const scrollToRow = (row: HTMLTableRowElement | null) => row?.scrollIntoView({ block: 'center' });
+
 /** How a result's outcome reads (inconclusive: too few locations reported to decide its slot; it moved nothing). */
 const OUTCOME_WORDS: Record<Schemas['Result']['outcome'], string> = {
   up: 'success',
@@ -46,16 +50,26 @@ const OUTCOME_WORDS: Record<Schemas['Result']['outcome'], string> = {
   inconclusive: 'inconclusive',
 };
 
-/** The check's recent results, newest first, a page at a time (GET /v1/checks/{id}/results). */
-export function RecentResults({ checkId }: { checkId: string }) {
+/**
+ * The check's recent results, newest first, a page at a time (GET /v1/checks/{id}/results), a
+ * scripted check's steps with a browser run's screenshots. `linked`: the result a link names (an
+ * alert's evidence link, ?result=), marked, its steps unfolded and scrolled to.
+ */
+export function RecentResults({ checkId, linked }: { checkId: string; linked?: string | undefined }) {
   const pages = useCursorPages();
   const { cursor } = pages;
   const results = useQuery(checkQueries.results(checkId, cursor, 20));
   if (results.isPending) return <Loading what="results" />;
   if (results.error) return <ErrorNote error={results.error} title="The results could not be read." />;
   const { results: rows, next_cursor } = results.data;
+  const linkedMissing = linked !== undefined && cursor === undefined && !rows.some((r) => r.id === linked);
   return (
     <>
+      {linkedMissing ? (
+        <p className="muted">
+          The result this link names is not among the newest results: it may be older, or gone.
+        </p>
+      ) : null}
       {rows.length === 0 ? (
         <Empty title="No results yet.">
           A pull check reports after its first run; a push check when your agent posts.
@@ -74,7 +88,12 @@ export function RecentResults({ checkId }: { checkId: string }) {
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr key={r.id}>
+                <tr
+                  key={r.id}
+                  ref={r.id === linked ? scrollToRow : undefined}
+                  className={r.id === linked ? 'result-linked' : undefined}
+                  aria-current={r.id === linked ? 'true' : undefined}
+                >
                   <td>
                     <Time iso={r.checked_at} />
                   </td>
@@ -92,7 +111,12 @@ export function RecentResults({ checkId }: { checkId: string }) {
                       </span>
                     ) : null}
                     {r.details?.steps ? (
-                      <StepResults steps={r.details.steps} failed={r.details.failed_step} />
+                      <StepResults
+                        steps={r.details.steps}
+                        failed={r.details.failed_step}
+                        open={r.id === linked}
+                        screenshotOf={storedScreenshots(checkId, r)}
+                      />
                     ) : null}
                   </td>
                 </tr>

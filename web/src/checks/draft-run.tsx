@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Schemas } from '../api/client';
 import { ErrorNote } from '../ui/feedback';
+import { draftScreenshots } from './evidence';
 import { StepResults } from './step-results';
 
 export type DraftRunAnswer = Schemas['DraftRun'];
@@ -11,7 +12,7 @@ const OUTCOME_CLASS: Record<DraftRunAnswer['outcome'], string> = {
   down: 'state-down',
 };
 
-/** What a draft's one probe saw (POST /v1/checks/run-draft): its outcome, status, time, error and steps. */
+/** What a draft's one probe saw (POST /v1/checks/run-draft): its outcome, status, time, error, steps and screenshots. */
 function DraftRunResult({ answer }: { answer: DraftRunAnswer }) {
   const steps = answer.details?.steps;
   return (
@@ -22,14 +23,28 @@ function DraftRunResult({ answer }: { answer: DraftRunAnswer }) {
         <span className="muted"> · not saved: nothing was stored</span>
       </div>
       {answer.error_message ? <div>{answer.error_message}</div> : null}
-      {steps ? <StepResults steps={steps} failed={answer.details?.failed_step} open /> : null}
+      {steps ? (
+        <StepResults
+          steps={steps}
+          failed={answer.details?.failed_step}
+          open
+          screenshotOf={draftScreenshots(answer.screenshots)}
+        />
+      ) : null}
+      {answer.screenshots_left_out ? (
+        <div className="muted">
+          {answer.screenshots_left_out} earlier screenshot{answer.screenshots_left_out === 1 ? '' : 's'} left
+          out: a draft's answer holds a bounded size.
+        </div>
+      ) : null}
     </output>
   );
 }
 
 /**
  * "Run now" in the editor, before saving: the form's body is probed once as the saved check would
- * be, and the outcome (each step of a multistep check) is shown under the button.
+ * be, and the outcome (each step of a multistep or browser check, a browser step's screenshot) is
+ * shown under the button.
  */
 export function DraftRunButton({
   body,

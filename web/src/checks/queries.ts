@@ -25,6 +25,8 @@ export const checkKeys = {
     [...checkKeys.results(id), 'sparkline', hours, buckets] as const,
   transitions: (id: string) => [...checkKeys.all, 'transitions', id] as const,
   pushTokens: (id: string) => ['push-tokens', id] as const,
+  /** One stored screenshot of a result: its own root, as it never changes (a state change refreshes no image). */
+  artifact: (id: string, resultId: string, name: string) => ['artifacts', id, resultId, name] as const,
 };
 
 /** The filters of the checks list, as the URL and GET /v1/checks name them (empty: not filtered). */
@@ -108,6 +110,25 @@ export const checkQueries = {
       queryFn: () =>
         must(api.GET('/v1/checks/{id}/transitions', { params: { path: { id }, query: { limit } } })),
     }),
+  /**
+   * GET /v1/checks/{id}/results/{result_id}/artifacts/{name} as a data: URL. Read with the console's
+   * client, since an <img src> cannot carry a key session's Authorization header; a data: URL, since
+   * the console's CSP allows images from 'self' and data: only.
+   */
+  artifact: (id: string, resultId: string, name: string) =>
+    queryOptions({
+      queryKey: checkKeys.artifact(id, resultId, name),
+      staleTime: Number.POSITIVE_INFINITY,
+      queryFn: async () =>
+        dataUrlOf(
+          await must(
+            api.GET('/v1/checks/{id}/results/{result_id}/artifacts/{name}', {
+              params: { path: { id, result_id: resultId, name } },
+              parseAs: 'blob',
+            }),
+          ),
+        ),
+    }),
   /** GET /v1/checks/{id}/push-tokens: the ping URLs by prefix. */
   pushTokens: (id: string) =>
     queryOptions({
@@ -115,6 +136,16 @@ export const checkQueries = {
       queryFn: () => must(api.GET('/v1/checks/{id}/push-tokens', { params: { path: { id } } })),
     }),
 };
+
+/** A blob as a data: URL (the console's CSP allows no blob: images). */
+function dataUrlOf(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('the screenshot could not be read'));
+    reader.readAsDataURL(blob);
+  });
+}
 
 /** After a check is created, changed or deleted: every check read. */
 export async function checksChanged(queryClient: QueryClient): Promise<void> {

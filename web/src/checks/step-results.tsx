@@ -1,3 +1,4 @@
+import { type ReactNode, useState } from 'react';
 import type { Schemas } from '../api/client';
 
 type StepReport = NonNullable<NonNullable<Schemas['Result']['details']>['steps']>[number];
@@ -34,29 +35,46 @@ function stepFacts(s: StepReport): string {
   return `${s.status_code ? ` ${s.status_code}` : ''}${timings}`;
 }
 
-/** A multistep or browser result's steps, in order: each one's outcome, status, timings and error (the first failure marked). */
+/**
+ * A multistep or browser result's steps, in order: each one's outcome, status, timings and error,
+ * the failing step marked (the first failure), and a browser run's screenshots beside their steps
+ * (read only once the list is unfolded).
+ */
 export function StepResults({
   steps,
   failed,
   open = false,
+  screenshotOf,
 }: {
   steps: StepReport[];
   failed: string | undefined;
-  /** Shown unfolded (a draft's run, read at once). */
+  /** Shown unfolded (a draft's run, read at once; the result a link names). */
   open?: boolean;
+  /** A step's screenshot (one-based step), if it has one. */
+  screenshotOf?: ((step: number) => ReactNode) | undefined;
 }) {
+  const [shown, setShown] = useState(open);
+  const failing = steps.findIndex((s) => s.outcome === 'failed');
+  const failingStep = steps[failing];
+  const failedAt = failed ?? (failingStep ? stepLabel(failingStep, failing) : undefined);
   return (
-    <details open={open}>
+    <details open={open} onToggle={(e) => setShown(e.currentTarget.open)}>
       <summary>
-        {steps.length} steps{failed ? `, failed at "${failed}"` : ''}
+        {steps.length} steps{failedAt ? `, failed at "${failedAt}"` : ''}
       </summary>
       <ol aria-label="Steps">
         {steps.map((s, index) => (
-          <li key={stepLabel(s, index)}>
+          <li
+            key={stepLabel(s, index)}
+            className={index === failing ? 'step-failing' : undefined}
+            aria-current={index === failing ? 'step' : undefined}
+          >
             <strong>{stepLabel(s, index)}</strong>{' '}
             <span className={`badge ${STEP_CLASS[s.outcome]}`}>{s.outcome}</span>
             <span className="muted">{stepFacts(s)}</span>
+            {index === failing ? <span className="step-failing-mark"> ← the failing step</span> : null}
             {s.error ? <div>{s.error}</div> : null}
+            {shown && screenshotOf ? screenshotOf(index + 1) : null}
           </li>
         ))}
       </ol>

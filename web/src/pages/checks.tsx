@@ -338,6 +338,8 @@ function CheckView({ check }: { check: Check }) {
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState<string>();
+  // An alert's evidence link names the failing result (?result=): its row is marked and unfolded.
+  const [params] = useSearchParams();
   useRefreshOnChange(check.last_result_at, [checkKeys.results(check.id)]);
   const refresh = () => checksChanged(queryClient);
   const update = async (body: Record<string, unknown>) => {
@@ -468,7 +470,7 @@ function CheckView({ check }: { check: Check }) {
         changedAt={`${check.last_result_at} ${check.updated_at}`}
       />
       <Section title="Recent results">
-        <RecentResults checkId={check.id} />
+        <RecentResults checkId={check.id} linked={params.get('result') ?? undefined} />
       </Section>
       <CheckNotifications checkId={check.id} />
       <WhyPaged subject={{ check_id: check.id }} />

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createEntity, eventually, startTarget, type Target } from '../local/scheduler-helpers.ts';
+import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import { createTlsFixtures } from '../support/tls-fixtures.ts';
+import { type Receiver, startReceiver } from './channels/receiver.ts';
+
+/**
+ * A scripted check's alert links to its failing result's evidence (issue 57): the standard message
+ * every human-facing channel renders carries an "Evidence" line, the console page of that result
+ * (the check's page with ?result=) under VIGIL_PUBLIC_URL. Sent through the real pipeline of the
+ * local runtime to Slack and ntfy receivers on 127.0.0.1; a plain http check's alert has no such line.
+ */
+
+const PUBLIC_URL = 'https://vigil.example.com';
+
+let api: LocalHarness;
+let receiver: Receiver;
+let target: Target;
+let healthy = true;
+
+beforeAll(async () => {
+  const tls = createTlsFixtures();
+  receiver = await startReceiver(tls.valid, 'unused');
+  target = await startTarget(() => (healthy ? 200 : 503));
+  api = await startLocalHarness({
+    env: {
+      VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
+      VIGIL_ALLOW_PRIVATE_TARGETS: 'true',
+      VIGIL_FIRST_PROBE: 'false',
+      VIGIL_PUBLIC_URL: PUBLIC_URL,
+    },
+    egress: { ca: [tls.caCert] },
+  });
+});
+
+afterAll(async () => {
+  await api?.close();
+  await receiver?.close();
+  await target?.close();
+});
+
+/** A check told to Slack and ntfy at `/<path>/slack` and `/<path>/ntfy`, with no cooldown. */
+async function toldCheck(body: Record<string, unknown>, path: string): Promise<string> {
+  const entity = await createEntity(api);
+  const check = await call(api, 'POST', '/v1/checks', 201, {
+    entity_id: entity.id,
+    interval_seconds: 3600,
+    failure_threshold: 1,
+    ...body,
+  });
+  await call(api, 'POST', `/v1/checks/${check.id}/policy`, 201, { cooldown_seconds: 0 });
+  for (const type of ['slack', 'ntfy'])
+    await call(api, 'POST', `/v1/checks/${check.id}/policy/channels`, 201, {
+      channel_type: type,
+      config: { url: `${receiver.origin}/${path}/${type}` },
+    });
+  return check.id;
+}
+
+/** The bodies the receiver read at `/<path>/slack` and `/<path>/ntfy`, once both came. */
+const bodiesAt = (path: string) =>
+  eventually(() => {
+    const of = (type: string) => receiver.received.find((r) => r.path === `/${path}/${type}`);
+    const [slack, ntfy] = [of('slack'), of('ntfy')];
+    return slack && ntfy ? [slack.body.toString('utf8'), ntfy.body.toString('utf8')] : undefined;
+  }, `the alerts at /${path}`);
+
+/** Runs the check now (a pull check's result comes back) and answers the result's id. */
+async function runNow(checkId: string): Promise<{ id: string; success: boolean }> {
+  const run = await call(api, 'POST', `/v1/checks/${checkId}/run`, 200);
+  return run.result;
+}
+
+describe('an alert about a scripted check going down', () => {
+  it('links to the failing result’s console page in Slack’s and ntfy’s message', async () => {
+    healthy = true;
+    const checkId = await toldCheck(
+      { check_type: 'multistep', config: { steps: [{ name: 'health', url: target.url }] } },
+      'multistep',
+    );
+    expect((await runNow(checkId)).success).toBe(true);
+
+    healthy = false;
+    const failed = await runNow(checkId);
+    expect(failed.success).toBe(false);
+
+    const link = `${PUBLIC_URL}/checks/${checkId}?result=${failed.id}`;
+    const [slack, ntfy] = await bodiesAt('multistep');
+    expect(JSON.stringify(JSON.parse(slack ?? ''))).toContain(`Evidence: ${link}`);
+    expect(ntfy).toContain(`Evidence: ${link}`);
+  });
+
+  it('gives a plain http check’s alert no evidence line', async () => {
+    healthy = true;
+    const checkId = await toldCheck({ check_type: 'http', target_url: target.url }, 'http');
+    expect((await runNow(checkId)).success).toBe(true);
+
+    healthy = false;
+    expect((await runNow(checkId)).success).toBe(false);
+
+    const [slack, ntfy] = await bodiesAt('http');
+    expect(slack).toContain(`${PUBLIC_URL}/entities/`);
+    expect(slack).not.toContain('Evidence');
+    expect(ntfy).not.toContain('Evidence');
+  });
+});
