@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getSchedule } from '../../lib/oncall/schedule-items.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { join } from '../auth/team-helpers.ts';
-import { dueJobRequeuer } from '../cloud/queue-kinds.ts';
+import { dueJobRequeuer, settleNotify } from '../cloud/queue-kinds.ts';
 import {
   addVerifiedMethod,
   personInboxes,
@@ -59,14 +59,7 @@ describe.each(bothRuntimes)('handover summaries ($runtime runtime)', ({ runtime,
   });
 
   /** Runs the change feed and the notify jobs due by the clock until nothing moves. */
-  const settle = async () => {
-    for (let round = 0; round < 30; round += 1) {
-      await api.drainChanges();
-      await api.runNotifyJobs();
-      if (!requeuer || (await requeuer.requeueDue()) === 0) return;
-    }
-    throw new Error('the change feed and the notify queue did not settle after 30 rounds');
-  };
+  const settle = () => settleNotify(api, requeuer);
   /** Time passes in steps of 15 minutes (one queue delay: the chain's hops), up to `until`. */
   const advanceTo = async (until: number) => {
     while (clock.now() < until) {
