@@ -23,7 +23,7 @@ import { callerOf, rpcAuthErrors } from './protocol/caller.ts';
 import { connectionContext, connectionQuery } from './protocol/connection.ts';
 import { createMcpServer } from './protocol/server.ts';
 import { createStreamableEndpoint } from './protocol/streamable.ts';
-import { jsonRpcErrorBody, mcpRequestBody, mcpResponseBody } from './protocol/wire-schemas.ts';
+import { mcpRequestBody, mcpResponseBody, rpcError } from './protocol/wire-schemas.ts';
 import type { McpRelay } from './relay.ts';
 import { createListenEndpoint } from './resources/listen.ts';
 import type { ResourceDeps } from './resources/reader.ts';
@@ -99,6 +99,13 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
     checkMs: legacy.settings.heartbeatMs,
     logger: legacy.logger,
   });
+  /** A handler that answers callerOf's refusal (host, origin, key) itself and otherwise goes on with the caller. */
+  const asCaller =
+    <C extends RouteContext>(handle: (caller: Principal, ctx: C) => Promise<Response>) =>
+    async (ctx: C): Promise<Response> => {
+      const caller = await callerOf(deps, hosts, ctx);
+      return caller instanceof Response ? caller : handle(caller, ctx);
+    };
   return [
     defineRoute({
       method: 'POST',
@@ -131,35 +138,21 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
         },
         errors: [...errors, 'NOT_FOUND'],
         otherErrors: {
-          400: {
-            description:
-              'JSON-RPC -32700/-32600/-32000/-32602/-32020/-32022: a body that is not a JSON-RPC message or batch, an unsupported MCP-Protocol-Version (2026-07-28: -32022 naming the supported revisions), a malformed `_meta` or headers that disagree with it',
-            schema: jsonRpcErrorBody,
-          },
+          400: rpcError(
+            'JSON-RPC -32700/-32600/-32000/-32602/-32020/-32022: a body that is not a JSON-RPC message or batch, an unsupported MCP-Protocol-Version (2026-07-28: -32022 naming the supported revisions), a malformed `_meta` or headers that disagree with it',
+          ),
           ...rpcAuthErrors,
-          404: {
-            description:
-              "An Mcp-Session-Id that is unknown, ended, expired or another key's, as a JSON-RPC error (-32001: initialize again); a legacy ?sessionId that is, as the API's envelope",
-            schema: jsonRpcErrorBody,
-          },
-          406: {
-            description: 'Accept does not list both application/json and text/event-stream (Streamable HTTP)',
-            schema: jsonRpcErrorBody,
-          },
-          415: {
-            description: 'Content-Type is not application/json (Streamable HTTP)',
-            schema: jsonRpcErrorBody,
-          },
-          429: {
-            description:
-              'Too many open `subscriptions/listen` streams for the key or the tenant (Retry-After), as a JSON-RPC error (-32000)',
-            schema: jsonRpcErrorBody,
-          },
+          404: rpcError(
+            "An Mcp-Session-Id that is unknown, ended, expired or another key's, as a JSON-RPC error (-32001: initialize again); a legacy ?sessionId that is, as the API's envelope",
+          ),
+          406: rpcError('Accept does not list both application/json and text/event-stream (Streamable HTTP)'),
+          415: rpcError('Content-Type is not application/json (Streamable HTTP)'),
+          429: rpcError(
+            'Too many open `subscriptions/listen` streams for the key or the tenant (Retry-After), as a JSON-RPC error (-32000)',
+          ),
         },
       },
-      handler: async (ctx) => {
-        const caller = await callerOf(deps, hosts, ctx);
-        if (caller instanceof Response) return caller;
+      handler: asCaller(async (caller, ctx) => {
         const sessionId = ctx.query.sessionId;
         if (sessionId === undefined)
           return streamable(caller, webRequest(ctx), {
@@ -172,7 +165,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
           return jsonRpcErrorResponse(400, -32700, 'Parse error: the body is not a JSON-RPC message');
         await deps.relay.push(session, await exchange(deps.tools, caller, messages));
         return new Response(null, { status: 202 });
-      },
+      }),
     }),
     defineRoute({
       method: 'GET',
@@ -198,30 +191,19 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
         errors,
         otherErrors: {
           ...rpcAuthErrors,
-          404: {
-            description:
-              "An Mcp-Session-Id that is unknown, ended, expired or another key's, as a JSON-RPC error (-32001: initialize again)",
-            schema: jsonRpcErrorBody,
-          },
-          405: {
-            description:
-              'A Streamable HTTP GET without a session (MCP-Protocol-Version set, no Mcp-Session-Id): nothing to stream',
-            schema: jsonRpcErrorBody,
-          },
-          406: {
-            description: 'A session stream whose Accept does not list text/event-stream',
-            schema: jsonRpcErrorBody,
-          },
-          429: {
-            description:
-              'Too many open legacy SSE or session streams for the key or the tenant (Retry-After), as a JSON-RPC error (-32000)',
-            schema: jsonRpcErrorBody,
-          },
+          404: rpcError(
+            "An Mcp-Session-Id that is unknown, ended, expired or another key's, as a JSON-RPC error (-32001: initialize again)",
+          ),
+          405: rpcError(
+            'A Streamable HTTP GET without a session (MCP-Protocol-Version set, no Mcp-Session-Id): nothing to stream',
+          ),
+          406: rpcError('A session stream whose Accept does not list text/event-stream'),
+          429: rpcError(
+            'Too many open legacy SSE or session streams for the key or the tenant (Retry-After), as a JSON-RPC error (-32000)',
+          ),
         },
       },
-      handler: async (ctx) => {
-        const caller = await callerOf(deps, hosts, ctx);
-        if (caller instanceof Response) return caller;
+      handler: asCaller(async (caller, ctx) => {
         const sessionId = ctx.headers['mcp-session-id'];
         if (sessionId !== undefined) return sessionStream(caller, sessionId, ctx.headers.accept);
         // Streamable HTTP's GET (a server-to-client stream) belongs to a session.
@@ -235,7 +217,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
             },
           );
         return openLegacyStream(legacy, caller);
-      },
+      }),
     }),
     defineRoute({
       method: 'DELETE',
@@ -253,26 +235,19 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
         errors,
         otherErrors: {
           ...rpcAuthErrors,
-          400: {
-            description: 'No Mcp-Session-Id header, as a JSON-RPC error (-32000)',
-            schema: jsonRpcErrorBody,
-          },
-          404: {
-            description:
-              "An Mcp-Session-Id that is unknown, ended, expired or another key's, as a JSON-RPC error (-32001)",
-            schema: jsonRpcErrorBody,
-          },
+          400: rpcError('No Mcp-Session-Id header, as a JSON-RPC error (-32000)'),
+          404: rpcError(
+            "An Mcp-Session-Id that is unknown, ended, expired or another key's, as a JSON-RPC error (-32001)",
+          ),
         },
       },
-      handler: async (ctx) => {
-        const caller = await callerOf(deps, hosts, ctx);
-        if (caller instanceof Response) return caller;
+      handler: asCaller(async (caller, ctx) => {
         const sessionId = ctx.headers['mcp-session-id'];
         if (sessionId === undefined)
           return jsonRpcErrorResponse(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
         if (!(await sessions.close(caller, sessionId))) return sessionNotFound();
         return new Response(null, { status: 204 });
-      },
+      }),
     }),
   ];
 }

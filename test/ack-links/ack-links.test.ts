@@ -6,12 +6,15 @@ import { createSmtpTransport } from '../../lib/notify/smtp-transport.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import { loadCursorSecret } from '../../lib/store/cursor-secret.ts';
 import { join } from '../auth/team-helpers.ts';
-import { startTwilioAccount, type TwilioAccountReceiver } from '../contacts/support/twilio-account.ts';
+import {
+  addVerifiedMethod,
+  personInboxes,
+  sixDigits,
+  twilioSmsChannel,
+} from '../contacts/support/person-inboxes.ts';
 import { type ApiHarness, type ApiResponse, bothRuntimes } from '../support/api-harness.ts';
 import { pushCheckFixtures } from '../support/push-fixtures.ts';
 import { providerEgress } from '../support/receivers/provider-host.ts';
-import { sesOutbox } from '../support/ses-outbox.ts';
-import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 
 /**
  * Acknowledgement links (issue 55 item 4, docs/on-call.md "Acknowledge from the message") through
@@ -26,19 +29,7 @@ const ACCOUNT = `AC${'c3'.repeat(16)}`;
 const AUTH = 'b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4';
 const DAY_MS = 24 * 3_600_000;
 
-let twilio: TwilioAccountReceiver;
-let smtp: TestSmtpServer;
-const ses = sesOutbox();
-
-beforeAll(async () => {
-  twilio = await startTwilioAccount(ACCOUNT, AUTH);
-  smtp = await startSmtpServer();
-});
-afterAll(async () => {
-  ses.restore();
-  await twilio?.close();
-  await smtp?.close();
-});
+const inbox = personInboxes(ACCOUNT, AUTH);
 
 /** The path of a link (`/a/<token>`) found in a message's text. */
 const linkIn = (text: string | undefined) =>
@@ -94,12 +85,12 @@ describe.each(bothRuntimes)('acknowledgement links ($runtime runtime)', ({ runti
   beforeAll(async () => {
     api = await start({
       clock,
-      egress: providerEgress(new Map([['api.twilio.com', twilio.port]])),
+      egress: providerEgress(new Map([['api.twilio.com', inbox.twilio.port]])),
       env: {
         VIGIL_PUBLIC_URL: PUBLIC_URL,
         VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
         VIGIL_EMAIL_FROM: 'Vigil <pages@vigil.example.com>',
-        ...(runtime === 'local' ? { VIGIL_SMTP_URL: smtp.url } : {}),
+        ...(runtime === 'local' ? { VIGIL_SMTP_URL: inbox.smtp.url } : {}),
       },
     });
     const joined = await join(api, api.adminKey, { role: 'member' });
@@ -194,38 +185,13 @@ describe.each(bothRuntimes)('acknowledgement links ($runtime runtime)', ({ runti
 
   it('works from the body of an e-mail and of an SMS sent to the person’s contact methods', async () => {
     // The account's Twilio channel: the SMS contact methods send through it.
-    await call(
-      'POST',
-      '/v1/notify/channels',
-      {
-        name: 'Twilio',
-        channel_type: 'sms',
-        config: {
-          provider: 'twilio',
-          to: ['+14155550100'],
-          account_sid: ACCOUNT,
-          auth_token: AUTH,
-          from: '+14155550199',
-        },
-      },
-      201,
-    );
-    const lastMail = () =>
-      runtime === 'local' ? smtp.received.at(-1)?.message.text : ses.mails().at(-1)?.text;
-    const code = (text: string | undefined) => /code is (\d{6})\b/.exec(text ?? '')?.[1];
-    const add = async (body: Record<string, unknown>, codeOf: () => string | undefined) => {
-      const made = await api.request('POST', '/v1/me/contact-methods', { key: member.key, body });
-      expect(made.status, made.text).toBe(201);
-      const verified = await api.request('POST', `/v1/me/contact-methods/${made.body.id}/verify`, {
-        key: member.key,
-        body: { code: codeOf() },
-      });
-      expect(verified.status, verified.text).toBe(200);
-      return String(made.body.id);
-    };
-    const emailId = await add({ kind: 'email', address: 'ana@example.com' }, () => code(lastMail()));
+    await call('POST', '/v1/notify/channels', twilioSmsChannel(ACCOUNT, AUTH), 201);
+    const lastMail = () => inbox.lastMail(runtime);
+    const add = (body: Record<string, unknown>, codeOf: () => string | undefined) =>
+      addVerifiedMethod(api, member.key, body, codeOf);
+    const emailId = await add({ kind: 'email', address: 'ana@example.com' }, () => sixDigits(lastMail()));
     const smsId = await add({ kind: 'sms', address: '+14155550142' }, () =>
-      code(twilio.messages.at(-1)?.Body),
+      sixDigits(inbox.twilio.messages.at(-1)?.Body),
     );
 
     const { config } = api.app;
@@ -234,17 +200,17 @@ describe.each(bothRuntimes)('acknowledgement links ($runtime runtime)', ({ runti
       cursors: createCursorSeal(() => loadCursorSecret(api.table)),
       clock,
       config,
-      egress: providerEgress(new Map([['api.twilio.com', twilio.port]])),
+      egress: providerEgress(new Map([['api.twilio.com', inbox.twilio.port]])),
       email:
         runtime === 'local'
-          ? createSmtpTransport({ url: smtp.url, egressAllow: config.egressAllow, runtime: 'local' })
+          ? createSmtpTransport({ url: inbox.smtp.url, egressAllow: config.egressAllow, runtime: 'local' })
           : createSesTransport({ region: 'us-east-1' }),
       emailDailyLimit: async () => 100,
     });
 
     for (const [kind, methodId, received] of [
       ['email', emailId, lastMail],
-      ['sms', smsId, () => twilio.messages.at(-1)?.Body],
+      ['sms', smsId, () => inbox.twilio.messages.at(-1)?.Body],
     ] as const) {
       const id = await downIncident(`Checkout by ${kind}`);
       const links = await mint(id);

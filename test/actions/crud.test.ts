@@ -3,6 +3,7 @@ import type { ExecutionRecord } from '../../lib/actions/execution-items.ts';
 import type { Resolve } from '../../lib/egress/egress-guard.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
+import { join } from '../auth/team-helpers.ts';
 import { newCheck, newEntity, quietTcpCheck } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
@@ -54,11 +55,7 @@ describe.each(runtimes)('actions CRUD ($runtime runtime)', ({ start }) => {
   beforeAll(async () => {
     api = await start({ clock, env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' }, egress: { resolve } });
     viewer = (await call('POST', '/v1/auth/keys', { label: 'viewer', is_read_only: true })).body.key;
-    const invite = await call('POST', '/v1/settings/users/invite', { email: 'member@example.com' });
-    const accepted = await api.request('POST', '/v1/settings/users/accept', {
-      body: { token: invite.body.token, name: 'Member' },
-    });
-    member = accepted.body.key;
+    member = (await join(api, api.adminKey, { email: 'member@example.com' })).key;
   });
   afterAll(async () => {
     await api.close();

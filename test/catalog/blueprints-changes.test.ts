@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicBlueprintSchema } from '../../lib/catalog/responses.ts';
+import { join } from '../auth/team-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { tally } from '../support/tally.ts';
 
@@ -184,11 +185,7 @@ describe.each(runtimes)('changing and deleting blueprints ($runtime runtime)', (
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('READ_ONLY');
     }
-    const invite = await send('POST', '/v1/settings/users/invite', { email: 'member@example.com' });
-    const accepted = await api.request('POST', '/v1/settings/users/accept', {
-      body: { token: invite.body.token, name: 'Member' },
-    });
-    const member: string = accepted.body.key;
+    const member: string = (await join(api, api.adminKey, { email: 'member@example.com' })).key;
     expect((await send('PUT', '/v1/blueprints/team', { name: 'By member' }, member)).body.name).toBe(
       'By member',
     );

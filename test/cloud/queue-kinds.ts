@@ -1,7 +1,7 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
 import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
-import type { HarnessQueue, LambdaHarness } from '../support/api-harness.ts';
+import type { ApiHarness, HarnessQueue, LambdaHarness } from '../support/api-harness.ts';
 import type { SqsEventSource } from '../support/sqs-event-source.ts';
 
 /**
@@ -73,4 +73,20 @@ export function dueJobRequeuer(h: LambdaHarness, now: () => number) {
       return sent;
     },
   };
+}
+
+/**
+ * Runs the change feed and the notify jobs due by the clock until nothing moves: in the cloud the
+ * requeuer sends the due jobs again; locally (no requeuer) the queue's own timers do, in one round.
+ */
+export async function settleNotify(
+  api: Pick<ApiHarness, 'drainChanges' | 'runNotifyJobs'>,
+  requeuer: ReturnType<typeof dueJobRequeuer> | undefined,
+): Promise<void> {
+  for (let round = 0; round < 30; round += 1) {
+    await api.drainChanges();
+    await api.runNotifyJobs();
+    if (!requeuer || (await requeuer.requeueDue()) === 0) return;
+  }
+  throw new Error('the change feed and the notify queue did not settle after 30 rounds');
 }

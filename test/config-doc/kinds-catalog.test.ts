@@ -11,6 +11,7 @@ import { entitiesFixture } from './fixtures/entities.ts';
 import { maintenanceFixture } from './fixtures/maintenance.ts';
 import { relationsFixture } from './fixtures/relations.ts';
 import type { KindFixture } from './fixtures/types.ts';
+import { httpKindApi } from './kind-api.ts';
 
 /**
  * The catalog's kinds of the configuration document (blueprints, entities, relations,
@@ -185,15 +186,7 @@ describe('catalog kinds: document schemas', () => {
 describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
   let harness: ApiHarness;
   const names = createNameIndex();
-  /** The tenant's API over HTTP with a key: the same contract as the in-process invoker. */
-  const apiFor =
-    (key: () => string): Api =>
-    async (call) => {
-      const query = call.query ? `?${new URLSearchParams(call.query)}` : '';
-      const res = await harness.request(call.method, `${call.path}${query}`, { key: key(), body: call.body });
-      return { status: res.status, body: res.body };
-    };
-  const api = apiFor(() => harness.adminKey);
+  const api = httpKindApi(() => harness);
 
   const readAll = async (key: DocKey) => {
     const kind = CONFIG_KINDS[key];
@@ -326,7 +319,10 @@ describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
 
   it('reads every page of a tenant’s entities, and only that tenant’s', async () => {
     const other = await harness.createTenant('Paging');
-    const otherApi = apiFor(() => other.key);
+    const otherApi = httpKindApi(
+      () => harness,
+      () => other.key,
+    );
     const blueprints = CONFIG_KINDS.blueprints;
     const entities = CONFIG_KINDS.entities;
     const otherNames = createNameIndex();

@@ -19,6 +19,7 @@ import { checksFixture } from './fixtures/checks.ts';
 import { FIXTURE_RESOLVE } from './fixtures/index.ts';
 import { routesFixture } from './fixtures/routes.ts';
 import type { KindFixture } from './fixtures/types.ts';
+import { httpKindApi } from './kind-api.ts';
 
 /**
  * The channels, checks and routes kinds of the configuration document against the real API of
@@ -99,14 +100,7 @@ describe.each(bothRuntimes)(
         egress: { resolve: FIXTURE_RESOLVE },
         scheduler: false,
       });
-      api = async (call) => {
-        const query = call.query ? `?${new URLSearchParams(call.query)}` : '';
-        const res = await harness.request(call.method, `${call.path}${query}`, {
-          key: harness.adminKey,
-          ...(call.body === undefined ? {} : { body: call.body }),
-        });
-        return { status: res.status, body: res.body };
-      };
+      api = httpKindApi(() => harness);
       for (const [blueprint, slugs] of [
         ['service', ['api', 'web']],
         ['database', ['main']],

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Api, DocKey } from '../../lib/config-doc/kind.ts';
+import type { DocKey } from '../../lib/config-doc/kind.ts';
 import { createNameIndex } from '../../lib/config-doc/names.ts';
 import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import { type Joined, join } from '../auth/team-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { adminCallOk, httpKindApi } from './kind-api.ts';
 
 /**
  * The config-doc kinds schedules and teams against the real API (issue 55, configuration as
@@ -21,16 +22,8 @@ describe.each(runtimes)('config-doc kinds schedules and teams ($runtime runtime)
   let ana: Joined;
   let bob: Joined;
   const names = createNameIndex();
-  const api: Api = async ({ method, path, query, body }) => {
-    const target = query ? `${path}?${new URLSearchParams(query)}` : path;
-    const res = await harness.request(method, target, { key: harness.adminKey, body });
-    return { status: res.status, body: res.body };
-  };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await harness.request(method, path, { key: harness.adminKey, body });
-    expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
-    return res.body;
-  };
+  const api = httpKindApi(() => harness);
+  const call = adminCallOk(() => harness);
   const find = async (key: DocKey, identity: string) =>
     (await CONFIG_KINDS[key].read(api, names)).find((c) => CONFIG_KINDS[key].identity(c.doc) === identity);
 

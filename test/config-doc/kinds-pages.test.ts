@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { getAction } from '../../lib/actions/action-items.ts';
-import { type Api, type Current, type DocKey, SECRET_PLACEHOLDER } from '../../lib/config-doc/kind.ts';
+import { type Current, type DocKey, SECRET_PLACEHOLDER } from '../../lib/config-doc/kind.ts';
 import { createNameIndex } from '../../lib/config-doc/names.ts';
 import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
@@ -12,6 +12,7 @@ import { FIXTURE_RUNTIME_ENV } from './fixtures/index.ts';
 import { fixture as skillsFixture } from './fixtures/skills.ts';
 import { FIXTURE_PAGE_DOMAIN, fixture as statusPagesFixture } from './fixtures/status_pages.ts';
 import type { KindFixture } from './fixtures/types.ts';
+import { adminCallOk, httpKindApi } from './kind-api.ts';
 
 /**
  * The config-doc kinds status_pages, actions and skills against the real API of both runtimes:
@@ -117,16 +118,8 @@ describe.each(runtimes)(
   ({ start }) => {
     let harness: ApiHarness;
     const names = createNameIndex();
-    const api: Api = async ({ method, path, query, body }) => {
-      const target = query ? `${path}?${new URLSearchParams(query)}` : path;
-      const res = await harness.request(method, target, { key: harness.adminKey, body });
-      return { status: res.status, body: res.body };
-    };
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await harness.request(method, path, { key: harness.adminKey, body });
-      expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
-      return res.body;
-    };
+    const api = httpKindApi(() => harness);
+    const call = adminCallOk(() => harness);
     const readAll = (key: DocKey) => CONFIG_KINDS[key].read(api, names);
     const find = async (
       key: DocKey,

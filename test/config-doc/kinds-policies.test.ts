@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Api } from '../../lib/config-doc/kind.ts';
 import { createNameIndex } from '../../lib/config-doc/names.ts';
 import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import { type Joined, join } from '../auth/team-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { withoutStarterSkill } from '../support/toolsets.ts';
 import { FIXTURE_RESOLVE } from './fixtures/index.ts';
+import { adminCallOk, httpKindApi } from './kind-api.ts';
 
 /**
  * The config-doc kind escalation_policies against the real API (issue 55, configuration as code):
@@ -26,15 +26,8 @@ describe.each(runtimes)('config-doc kind escalation_policies ($runtime runtime)'
   const ids: Record<string, string> = {};
   const names = createNameIndex();
   const kind = CONFIG_KINDS.escalation_policies;
-  const api: Api = async ({ method, path, body }) => {
-    const res = await harness.request(method, path, { key: harness.adminKey, body });
-    return { status: res.status, body: res.body };
-  };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await harness.request(method, path, { key: harness.adminKey, body });
-    expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
-    return res.body;
-  };
+  const api = httpKindApi(() => harness);
+  const call = adminCallOk(() => harness);
   const post = (path: string, body: unknown) =>
     harness.request('POST', path, { key: harness.adminKey, body });
   const exported = async () => {

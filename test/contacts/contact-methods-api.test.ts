@@ -1,6 +1,3 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,10 +7,12 @@ import { tenantPk } from '../../lib/store/partitions.ts';
 import { invite, join, uniqueEmail } from '../auth/team-helpers.ts';
 import { cookieValue, csrfOf, GOOD_PASSWORD, withCookie } from '../people/session-helpers.ts';
 import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
+import { startNtfyReceiver } from '../support/receivers/ntfy.ts';
 import { providerEgress } from '../support/receivers/provider-host.ts';
 import { type PushoverReceiver, startPushoverReceiver } from '../support/receivers/pushover.ts';
 import { startTelegramReceiver, type TelegramReceiver } from '../support/receivers/telegram.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
+import { sixDigits, twilioSmsChannel } from './support/person-inboxes.ts';
 import { startTwilioAccount, type TwilioAccountReceiver } from './support/twilio-account.ts';
 
 /**
@@ -37,7 +36,7 @@ let twilio: TwilioAccountReceiver;
 let pushover: PushoverReceiver;
 let telegram: TelegramReceiver;
 let smtp: TestSmtpServer;
-let ntfy: { server: Server; url: string; bodies: string[] };
+let ntfy: Awaited<ReturnType<typeof startNtfyReceiver>>;
 const ses = mockClient(SESv2Client);
 
 beforeAll(async () => {
@@ -45,28 +44,16 @@ beforeAll(async () => {
   pushover = await startPushoverReceiver(APP, USER_KEY);
   telegram = await startTelegramReceiver(BOT);
   smtp = await startSmtpServer();
-  const bodies: string[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      bodies.push(Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"x"}');
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  ntfy = { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/ana-pages`, bodies };
+  ntfy = await startNtfyReceiver('ana-pages');
   ses.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
 });
 afterAll(async () => {
   ses.restore();
   for (const receiver of [twilio, pushover, telegram]) await receiver?.close();
   await smtp?.close();
-  ntfy?.server.close();
+  await ntfy?.close();
 });
 
-const sixDigits = (text: string | undefined) => /code is (\d{6})\b/.exec(text ?? '')?.[1];
 const lastMail = (runtime: string) =>
   runtime === 'local'
     ? smtp.received.at(-1)?.message.text
@@ -118,17 +105,7 @@ describe.each(bothRuntimes)(
         },
       });
       for (const channel of [
-        {
-          name: 'Twilio',
-          channel_type: 'sms',
-          config: {
-            provider: 'twilio',
-            to: ['+14155550100'],
-            account_sid: ACCOUNT,
-            auth_token: AUTH,
-            from: '+14155550199',
-          },
-        },
+        twilioSmsChannel(ACCOUNT, AUTH),
         { name: 'Pushover', channel_type: 'pushover', config: { app_token: APP, user_key: USER_KEY } },
         { name: 'Telegram', channel_type: 'telegram', config: { bot_token: BOT, chat_id: '-1001234567890' } },
       ]) {

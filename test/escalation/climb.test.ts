@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { downEntity } from '../notify/support/flow-harness.ts';
 import { decodeWords } from '../support/smtp-server.ts';
-import { pageablePeople, pagingFlowHarness, policyOfSteps } from './support.ts';
+import { entityOnLadder, pageablePeople, pagingFlowHarness, policyOfSteps } from './support.ts';
 
 /**
  * An escalation policy's climb on the local runtime's real notification flow (SQLite, change feed,
@@ -169,28 +169,12 @@ describe('an escalation policy’s climb', () => {
             h,
             delayMinutes.map((_, i) => `p${run}s${i}`),
           );
-          const policy = await h.call(
-            'POST',
-            '/v1/escalation-policies',
-            {
-              name: `Ladder ${run}`,
-              repeat,
-              steps: people.map((p, i) => ({
-                delay_seconds: (delayMinutes[i] ?? 1) * 60,
-                targets: [{ type: 'user', id: p.id }],
-              })),
-            },
-            201,
+          const fixture = await entityOnLadder(
+            h,
+            run,
+            people.map((p, i) => ({ userId: p.id, delaySeconds: (delayMinutes[i] ?? 1) * 60 })),
+            repeat,
           );
-          const fixture = await h.entityWithCheck(`API ${run}`);
-          await h.call(
-            'POST',
-            '/v1/notify/routes',
-            { escalation_policy_id: policy.id, match: { entity_ids: [fixture.entityId] } },
-            201,
-          );
-          await h.policy(fixture.checkId, { cooldown_seconds: 0 });
-          await h.result(fixture.checkId, true);
           const mark = smtp().received.length;
           const start = h.time.clock.now();
           await h.result(fixture.checkId, false);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_PAGE_ATTEMPTS, takePage } from '../../lib/escalation/page-items.ts';
 import { newPage } from '../../lib/escalation/page-person.ts';
 import { downEntity } from '../notify/support/flow-harness.ts';
-import { pageablePeople, pagingFlowHarness, policyOfSteps } from './support.ts';
+import { entityOnLadder, pageablePeople, pagingFlowHarness, policyOfSteps } from './support.ts';
 
 /**
  * A page that did not arrive is sent again, never twice once it did: on the local runtime's real
@@ -124,24 +124,12 @@ describe('a page that did not arrive', () => {
             h,
             refusals.map((_, i) => `r${run}s${i}`),
           );
-          const policy = await h.call(
-            'POST',
-            '/v1/escalation-policies',
-            {
-              name: `Ladder ${run}`,
-              steps: people.map((p) => ({ delay_seconds: 300, targets: [{ type: 'user', id: p.id }] })),
-            },
-            201,
+          const fixture = await entityOnLadder(
+            h,
+            run,
+            people.map((p) => ({ userId: p.id, delaySeconds: 300 })),
+            0,
           );
-          const fixture = await h.entityWithCheck(`API ${run}`);
-          await h.call(
-            'POST',
-            '/v1/notify/routes',
-            { escalation_policy_id: policy.id, match: { entity_ids: [fixture.entityId] } },
-            201,
-          );
-          await h.policy(fixture.checkId, { cooldown_seconds: 0 });
-          await h.result(fixture.checkId, true);
           const mark = smtp().received.length;
           const start = h.time.clock.now();
           // Each step's sends are refused as generated (a step's refusals are set just before it is due).

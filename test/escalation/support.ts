@@ -5,7 +5,7 @@ import { createSmtpTransport } from '../../lib/notify/smtp-transport.ts';
 import { type Clock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import type { Table } from '../../lib/store/table.ts';
-import { flowHarnessPerTest } from '../notify/support/flow-harness.ts';
+import { type FlowHarness, flowHarnessPerTest } from '../notify/support/flow-harness.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 
 /** A tenant's store on the test's clock: the local flow harness, or the cloud rig's parts. */
@@ -68,19 +68,20 @@ export async function pageablePeople(h: TenantStore, names: readonly string[]) {
 
 /**
  * A policy of one step per person (each its delay), `repeat` more rounds, and a route to it of
- * every alert (or of the entities named).
+ * every alert (or of the entities named); `name` tells apart the policies of one tenant.
  */
 export async function policyOfSteps(
   h: Api,
   steps: readonly { userId: string; delaySeconds: number }[],
   repeat: number,
   entityIds?: readonly string[],
+  name = 'Ladder',
 ) {
   const policy = await h.call(
     'POST',
     '/v1/escalation-policies',
     {
-      name: 'Ladder',
+      name,
       repeat,
       steps: steps.map((s) => ({ delay_seconds: s.delaySeconds, targets: [{ type: 'user', id: s.userId }] })),
     },
@@ -94,6 +95,23 @@ export async function policyOfSteps(
   );
   expect(route.escalation_policy_id).toBe(policy.id);
   return policy.id as string;
+}
+
+/**
+ * Run `run` of a paging property: an entity with a check that is up (no cooldown), its alerts
+ * routed to a new policy of `steps` with `repeat` more rounds, so its next failure pages. The check's fixture.
+ */
+export async function entityOnLadder(
+  h: FlowHarness,
+  run: number,
+  steps: readonly { userId: string; delaySeconds: number }[],
+  repeat: number,
+) {
+  const fixture = await h.entityWithCheck(`API ${run}`);
+  await policyOfSteps(h, steps, repeat, [fixture.entityId], `Ladder ${run}`);
+  await h.policy(fixture.checkId, { cooldown_seconds: 0 });
+  await h.result(fixture.checkId, true);
+  return fixture;
 }
 
 /**

@@ -2,12 +2,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getSchedule } from '../../lib/oncall/schedule-items.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { join } from '../auth/team-helpers.ts';
-import { dueJobRequeuer } from '../cloud/queue-kinds.ts';
-import { startTwilioAccount, type TwilioAccountReceiver } from '../contacts/support/twilio-account.ts';
+import { dueJobRequeuer, settleNotify } from '../cloud/queue-kinds.ts';
+import {
+  addVerifiedMethod,
+  personInboxes,
+  sixDigits,
+  twilioSmsChannel,
+} from '../contacts/support/person-inboxes.ts';
 import { type ApiHarness, adminCall, bothRuntimes, type LambdaHarness } from '../support/api-harness.ts';
 import { providerEgress } from '../support/receivers/provider-host.ts';
-import { sesOutbox } from '../support/ses-outbox.ts';
-import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 
 /**
  * Handover summaries (issue 55 item 6, docs/on-call.md "Handover") on both runtimes, on a fake
@@ -26,19 +29,7 @@ const MINUTE = 60_000;
 const ACCOUNT = `AC${'d4'.repeat(16)}`;
 const AUTH = 'c9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4';
 
-let twilio: TwilioAccountReceiver;
-let smtp: TestSmtpServer;
-const ses = sesOutbox();
-
-beforeAll(async () => {
-  twilio = await startTwilioAccount(ACCOUNT, AUTH);
-  smtp = await startSmtpServer();
-});
-afterAll(async () => {
-  ses.restore();
-  await twilio?.close();
-  await smtp?.close();
-});
+const inbox = personInboxes(ACCOUNT, AUTH);
 
 describe.each(bothRuntimes)('handover summaries ($runtime runtime)', ({ runtime, start }) => {
   // Each runtime's own addresses: the receivers are shared by both.
@@ -55,12 +46,12 @@ describe.each(bothRuntimes)('handover summaries ($runtime runtime)', ({ runtime,
   /** The texts each person received, oldest first: Ana's e-mails, Ben's SMS. */
   const mailTexts = (): string[] =>
     runtime === 'local'
-      ? smtp.received.filter((m) => m.to.includes(ANA_MAIL)).map((m) => m.message.text ?? '')
-      : ses
+      ? inbox.smtp.received.filter((m) => m.to.includes(ANA_MAIL)).map((m) => m.message.text ?? '')
+      : inbox.ses
           .mails()
           .filter((m) => m.to.includes(ANA_MAIL))
           .map((m) => m.text);
-  const smsTo = (to: string) => twilio.messages.filter((m) => m.To === to).map((m) => m.Body ?? '');
+  const smsTo = (to: string) => inbox.twilio.messages.filter((m) => m.To === to).map((m) => m.Body ?? '');
   const summaries = () => ({
     ana: mailTexts().filter((t) => t.includes('Shop rota')),
     anaBySms: smsTo(ANA_PHONE).filter((t) => t.includes('Shop rota')),
@@ -68,14 +59,7 @@ describe.each(bothRuntimes)('handover summaries ($runtime runtime)', ({ runtime,
   });
 
   /** Runs the change feed and the notify jobs due by the clock until nothing moves. */
-  const settle = async () => {
-    for (let round = 0; round < 30; round += 1) {
-      await api.drainChanges();
-      await api.runNotifyJobs();
-      if (!requeuer || (await requeuer.requeueDue()) === 0) return;
-    }
-    throw new Error('the change feed and the notify queue did not settle after 30 rounds');
-  };
+  const settle = () => settleNotify(api, requeuer);
   /** Time passes in steps of 15 minutes (one queue delay: the chain's hops), up to `until`. */
   const advanceTo = async (until: number) => {
     while (clock.now() < until) {
@@ -85,20 +69,6 @@ describe.each(bothRuntimes)('handover summaries ($runtime runtime)', ({ runtime,
       await settle();
     }
   };
-  const verifiedMethod = async (
-    key: string,
-    body: Record<string, unknown>,
-    code: () => string | undefined,
-  ) => {
-    const made = await api.request('POST', '/v1/me/contact-methods', { key, body });
-    expect(made.status, made.text).toBe(201);
-    const done = await api.request('POST', `/v1/me/contact-methods/${made.body.id}/verify`, {
-      key,
-      body: { code: code() },
-    });
-    expect(done.status, done.text).toBe(200);
-  };
-  const sixDigits = (text: string | undefined) => /code is (\d{6})\b/.exec(text ?? '')?.[1];
   /** A push-checked entity of the team (or not), its check's id. */
   const entity = async (slug: string, name: string) => {
     const made = await call('POST', '/v1/blueprints/svc/entities', { slug, name });
@@ -122,36 +92,26 @@ describe.each(bothRuntimes)('handover summaries ($runtime runtime)', ({ runtime,
       clock,
       // One tick of the scheduled actions per step of the fake timers (15 minutes), not 900.
       actionScheduleTickMs: 15 * MINUTE,
-      egress: providerEgress(new Map([['api.twilio.com', twilio.port]])),
+      egress: providerEgress(new Map([['api.twilio.com', inbox.twilio.port]])),
       env: {
         VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
         VIGIL_EMAIL_FROM: 'Vigil <pages@vigil.example.com>',
-        ...(runtime === 'local' ? { VIGIL_SMTP_URL: smtp.url } : {}),
+        ...(runtime === 'local' ? { VIGIL_SMTP_URL: inbox.smtp.url } : {}),
       },
     });
     if (api.runtime === 'lambda') requeuer = dueJobRequeuer(api as LambdaHarness, clock.now);
-    await call('POST', '/v1/notify/channels', {
-      name: 'Twilio',
-      channel_type: 'sms',
-      config: {
-        provider: 'twilio',
-        to: ['+14155550100'],
-        account_sid: ACCOUNT,
-        auth_token: AUTH,
-        from: '+14155550199',
-      },
-    });
+    await call('POST', '/v1/notify/channels', twilioSmsChannel(ACCOUNT, AUTH));
     const joined = await join(api, api.adminKey, { role: 'member' });
     Object.assign(ben, { key: joined.key, userId: joined.userId });
     // Ana (the admin key's person): e-mail first, then SMS; Ben: SMS only.
-    const lastMail = () =>
-      runtime === 'local' ? smtp.received.at(-1)?.message.text : ses.mails().at(-1)?.text;
-    await verifiedMethod(api.adminKey, { kind: 'email', address: ANA_MAIL }, () => sixDigits(lastMail()));
+    await addVerifiedMethod(api, api.adminKey, { kind: 'email', address: ANA_MAIL }, () =>
+      sixDigits(inbox.lastMail(runtime)),
+    );
     clock.advance(1000);
-    await verifiedMethod(api.adminKey, { kind: 'sms', address: ANA_PHONE }, () =>
+    await addVerifiedMethod(api, api.adminKey, { kind: 'sms', address: ANA_PHONE }, () =>
       sixDigits(smsTo(ANA_PHONE).at(-1)),
     );
-    await verifiedMethod(ben.key, { kind: 'sms', address: BEN_PHONE }, () =>
+    await addVerifiedMethod(api, ben.key, { kind: 'sms', address: BEN_PHONE }, () =>
       sixDigits(smsTo(BEN_PHONE).at(-1)),
     );
   }, 60_000);

@@ -1,7 +1,4 @@
-import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -15,6 +12,7 @@ import {
   startSwitchableTarget,
 } from '../support/netns.ts';
 import { cloudVigil, localVigil, type Vigil } from '../support/quorum-vigil.ts';
+import { startNtfyReceiver } from '../support/receivers/ntfy.ts';
 
 /**
  * Issue 40 point 5, for real: three probe locations a, b and c, one `vigil agent` process each in
@@ -60,31 +58,6 @@ const reportedByAll = (r: Result) =>
 const reportedByTwo = (r: Result) =>
   NAMES.filter((n) => partOf(r, n) !== undefined && partOf(r, n)?.outcome !== 'unknown').length >= 2;
 const slotOf = (r: Result) => Date.parse(r.checked_at);
-
-/** A receiver of the ntfy channel on loopback: the alert texts it was sent. */
-async function startNtfyReceiver() {
-  const bodies: string[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      bodies.push(Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"x"}');
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/vigil-alerts`,
-    bodies,
-    async close() {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
-  };
-}
 
 const backends = [
   { runtime: 'local', start: localVigil },
@@ -157,7 +130,7 @@ describe.each(backends)('a quorum of three agents in network namespaces ($runtim
       nsOf[name] = net.namespaces[i] as Namespace;
     });
     target = await startSwitchableTarget(net.targetAddress);
-    ntfy = await startNtfyReceiver();
+    ntfy = await startNtfyReceiver('vigil-alerts');
     vigil = await start(net);
     for (const name of NAMES) {
       const created = await api('POST', '/v1/locations', { name, kind: 'agent' });

@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describe, expect, it } from 'vitest';
 import { incidentIdOf } from '../../lib/incidents/incident-items.ts';
 import { newId } from '../../lib/platform/ids.ts';
-import { MCP_RUNTIMES, type McpRuntime, mcpRuntimeOf } from './mcp-runtimes.ts';
+import { MCP_RUNTIMES, type McpRuntime, mcpRuntimeOf, rest } from './mcp-runtimes.ts';
 import { messages, until } from './sse-messages.ts';
 
 // A subscribed incident is told when a person changes it (acknowledged, a note, resolved by hand),
@@ -18,19 +18,6 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
-/** A REST call through the front; its JSON answer. */
-async function rest(rt: McpRuntime, key: string, path: string, body: unknown = {}) {
-  const res = await fetch(new URL(path, rt.url), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: the API's JSON answer
-  const json = (await res.json()) as any;
-  expect([200, 201], JSON.stringify(json)).toContain(res.status);
-  return json;
-}
-
 interface Tenant {
   tenantId: string;
   key: string;
@@ -42,7 +29,7 @@ async function openIncident(
   tenant: Tenant,
   slug: string,
 ): Promise<{ id: string; uri: string }> {
-  const entity = await rest(rt, tenant.key, '/v1/blueprints/svc/entities', { slug, name: slug });
+  const entity = await rest(rt, '/v1/blueprints/svc/entities', { slug, name: slug }, tenant.key);
   const transitionId = newId('trn');
   await rt.app.incidents.apply({
     id: transitionId,
@@ -61,7 +48,7 @@ async function openIncident(
 }
 
 const note = (rt: McpRuntime, tenant: Tenant, id: string) =>
-  rest(rt, tenant.key, `/v1/incidents/${id}/notes`, { text: 'looking into it' });
+  rest(rt, `/v1/incidents/${id}/notes`, { text: 'looking into it' }, tenant.key);
 
 /** The first `value()` that is defined, within 20 s (bounded: a test waits for what it reads). */
 async function eventually<T>(value: () => T | undefined, nudge: () => Promise<unknown>): Promise<T> {
@@ -132,7 +119,7 @@ describe.each(MCP_RUNTIMES)('MCP incident subscriptions (%s)', (_name, start) =>
     if (ours) return;
     ours = { tenantId: rt.tenantId, key: rt.key };
     theirs = await rt.createTenant('Other');
-    for (const t of [ours, theirs]) await rest(rt, t.key, '/v1/blueprints', { slug: 'svc', name: 'Service' });
+    for (const t of [ours, theirs]) await rest(rt, '/v1/blueprints', { slug: 'svc', name: 'Service' }, t.key);
   };
 
   it('tells a 2025-11-25 session when its subscribed incident is noted, acknowledged and resolved, and nothing else', async () => {
@@ -176,7 +163,7 @@ describe.each(MCP_RUNTIMES)('MCP incident subscriptions (%s)', (_name, start) =>
     expect(mine.updated).toEqual([a.uri]);
 
     mine.updated.length = 0;
-    expect((await rest(rt, ours.key, `/v1/incidents/${a.id}/acknowledge`)).state).toBe('acknowledged');
+    expect((await rest(rt, `/v1/incidents/${a.id}/acknowledge`, {}, ours.key)).state).toBe('acknowledged');
     await eventually(
       () => (mine.updated.length > 0 ? true : undefined),
       async () => {},
@@ -184,7 +171,7 @@ describe.each(MCP_RUNTIMES)('MCP incident subscriptions (%s)', (_name, start) =>
     expect(mine.updated).toEqual([a.uri]);
 
     mine.updated.length = 0;
-    expect((await rest(rt, ours.key, `/v1/incidents/${a.id}/resolve`)).state).toBe('resolved');
+    expect((await rest(rt, `/v1/incidents/${a.id}/resolve`, {}, ours.key)).state).toBe('resolved');
     await eventually(
       () => (mine.updated.length > 0 ? true : undefined),
       async () => {},
@@ -214,9 +201,9 @@ describe.each(MCP_RUNTIMES)('MCP incident subscriptions (%s)', (_name, start) =>
       await note(rt, ours, b.id);
       await note(rt, ours, a.id);
       expect(await nextUpdated(stream)).toBe(a.uri);
-      await rest(rt, ours.key, `/v1/incidents/${a.id}/acknowledge`);
+      await rest(rt, `/v1/incidents/${a.id}/acknowledge`, {}, ours.key);
       expect(await nextUpdated(stream)).toBe(a.uri);
-      await rest(rt, ours.key, `/v1/incidents/${a.id}/resolve`);
+      await rest(rt, `/v1/incidents/${a.id}/resolve`, {}, ours.key);
       expect(await nextUpdated(stream)).toBe(a.uri);
 
       await note(rt, theirs, x.id);

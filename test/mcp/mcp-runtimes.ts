@@ -1,6 +1,6 @@
 // The runtime's global first: functions/mcp.ts reads it when it loads.
 import '../support/lambda-streaming-global.ts';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { createMcpHandler } from '../../functions/mcp.ts';
 import type { App } from '../../lib/app.ts';
 import { createCloudApp, MCP_SSE_FUNCTION_MS } from '../../lib/cloud/http-composition.ts';
@@ -126,4 +126,17 @@ export function mcpRuntimeOf(start: () => Promise<McpRuntime>) {
       return client;
     },
   };
+}
+
+/** A REST POST through the runtime's front (both fronts serve every route of the app); its JSON answer, a 200 or 201. */
+export async function rest(rt: McpRuntime, path: string, body: unknown = {}, key = rt.key) {
+  const res = await fetch(new URL(path, rt.url), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: the API's JSON answer
+  const json = (await res.json()) as any;
+  expect([200, 201], JSON.stringify(json)).toContain(res.status);
+  return json;
 }

@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_RUNTIMES, type McpRuntime } from './mcp-runtimes.ts';
+import { MCP_RUNTIMES, type McpRuntime, rest } from './mcp-runtimes.ts';
 import { messages, until } from './sse-messages.ts';
 
 // Resources (vigil://entities, checks, incidents, status pages) and subscriptions/listen on both
@@ -39,19 +39,6 @@ async function call(rt: McpRuntime, method: string, params: Record<string, unkno
   const res = await modernPost(rt, key, 1, method, params);
   // biome-ignore lint/suspicious/noExplicitAny: a JSON-RPC answer, read by the assertions
   return { status: res.status, json: (await res.json()) as any };
-}
-
-/** A REST call through the same front (both fronts serve every route of the app). */
-async function rest(rt: McpRuntime, path: string, body: unknown, key = rt.key) {
-  const res = await fetch(new URL(path, rt.url), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: the API's JSON answer
-  const json = (await res.json()) as any;
-  expect([200, 201], JSON.stringify(json)).toContain(res.status);
-  return json;
 }
 
 describe.each(MCP_RUNTIMES)('MCP resources and subscriptions (%s)', (_name, start) => {

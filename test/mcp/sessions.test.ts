@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../lib/auth/api-key.ts';
 import { createMcpSessions, MAX_SESSION_SUBSCRIPTIONS } from '../../lib/mcp/sessions/sessions.ts';
-import { MCP_RUNTIMES, type McpRuntime, mcpRuntimeOf } from './mcp-runtimes.ts';
+import { MCP_RUNTIMES, type McpRuntime, mcpRuntimeOf, rest } from './mcp-runtimes.ts';
 
 // 2025-era Streamable HTTP sessions on both runtimes (the local process, and the cloud MCP function
 // behind its function URL over DynamoDB Local): initialize opens one (Mcp-Session-Id), later
@@ -58,19 +58,6 @@ async function sessionCall(
   });
   // biome-ignore lint/suspicious/noExplicitAny: a JSON-RPC answer, read by the assertions
   return { status: res.status, json: (await res.json()) as any };
-}
-
-/** A REST call through the same front. */
-async function rest(rt: McpRuntime, path: string, body: unknown, key = rt.key) {
-  const res = await fetch(new URL(path, rt.url), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: the API's JSON answer
-  const json = (await res.json()) as any;
-  expect([200, 201], JSON.stringify(json)).toContain(res.status);
-  return json;
 }
 
 /** The first `value()` that is defined, within 20 s (bounded: a test waits for what it reads). */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
+import { join } from '../auth/team-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 const tool = (name: string, overrides: Record<string, unknown> = {}) => ({
@@ -32,11 +33,7 @@ describe.each(runtimes)('skills API ($runtime runtime)', ({ start }) => {
   beforeAll(async () => {
     api = await start({ clock });
     viewer = (await call('POST', '/v1/auth/keys', { label: 'viewer', is_read_only: true })).body.key;
-    const invite = await call('POST', '/v1/settings/users/invite', { email: 'member@example.com' });
-    const accepted = await api.request('POST', '/v1/settings/users/accept', {
-      body: { token: invite.body.token, name: 'Member' },
-    });
-    member = accepted.body.key;
+    member = (await join(api, api.adminKey, { email: 'member@example.com' })).key;
   });
   afterAll(async () => {
     await api.close();

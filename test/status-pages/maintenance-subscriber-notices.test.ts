@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { dueJobRequeuer } from '../cloud/queue-kinds.ts';
+import { dueJobRequeuer, settleNotify } from '../cloud/queue-kinds.ts';
 import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
 import { type ApiHarness, adminCall, type LambdaHarness } from '../support/api-harness.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
@@ -35,14 +35,7 @@ describe.each(subscriberRuntimes)(
     const req = (method: string, path: string, body?: unknown) => adminCall(api, method, path, body);
 
     /** Runs the change feed and the notify jobs due by the clock until nothing moves. */
-    const settle = async () => {
-      for (let round = 0; round < 30; round += 1) {
-        await api.drainChanges();
-        await api.runNotifyJobs();
-        if (!requeuer || (await requeuer.requeueDue()) === 0) return;
-      }
-      throw new Error('the change feed and the notify queue did not settle after 30 rounds');
-    };
+    const settle = () => settleNotify(api, requeuer);
     /**
      * Time passes in steps of 5 minutes: the app's clock, and locally the timers the job queue arms
      * with it (faked, advancing with real time too: the local queue wakes a delayed job by a timer).

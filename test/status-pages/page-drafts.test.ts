@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { publishUntouchedDraft } from '../../lib/status-pages/page-drafts.ts';
 import { PAGE_CACHE_MS } from '../../lib/status-pages/public/public-routes.ts';
-import { dueJobRequeuer } from '../cloud/queue-kinds.ts';
+import { dueJobRequeuer, settleNotify } from '../cloud/queue-kinds.ts';
 import { type ApiHarness, adminCall, bothRuntimes, type LambdaHarness } from '../support/api-harness.ts';
 import { entityWithPushCheck } from '../support/push-fixtures.ts';
 import { replayTransitions } from './support/transition-replay.ts';
@@ -40,14 +40,7 @@ describe.each(bothRuntimes)('drafts from the dependency graph ($runtime runtime)
   }
 
   /** Runs the change feed and the notify jobs due by the clock until nothing moves. */
-  async function settle() {
-    for (let round = 0; round < 30; round += 1) {
-      await api.drainChanges();
-      await api.runNotifyJobs();
-      if (!requeuer || (await requeuer.requeueDue()) === 0) return;
-    }
-    throw new Error('the change feed and the notify queue did not settle after 30 rounds');
-  }
+  const settle = () => settleNotify(api, requeuer);
 
   async function push(checkId: string, success: boolean) {
     clock.advance(1000);

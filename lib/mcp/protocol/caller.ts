@@ -4,7 +4,7 @@ import { publicOrigin, resourceMetadataUrl } from '../../http/public-origin.ts';
 import type { RouteContext } from '../../http/types.ts';
 import { UnauthorizedError } from '../../platform/errors.ts';
 import { jsonRpcErrorResponse } from '../legacy-sse.ts';
-import { jsonRpcErrorBody } from './wire-schemas.ts';
+import { rpcError } from './wire-schemas.ts';
 
 interface McpRouteDeps {
   /** The app's key check under the rate limits (401, 403 ACCOUNT_DISABLED, 429 as on every route). */
@@ -16,12 +16,10 @@ const UNAUTHORIZED_RPC = -32001;
 
 /** The 401 and 403 every /v1/mcp method answers with a JSON-RPC body. */
 export const rpcAuthErrors = {
-  401: { description: 'UNAUTHORIZED, as a JSON-RPC error (-32001)', schema: jsonRpcErrorBody },
-  403: {
-    description:
-      "A Host the server is not known by (DNS rebinding) or an Origin other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000)",
-    schema: jsonRpcErrorBody,
-  },
+  401: rpcError('UNAUTHORIZED, as a JSON-RPC error (-32001)'),
+  403: rpcError(
+    "A Host the server is not known by (DNS rebinding) or an Origin other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000)",
+  ),
 };
 /**
  * The caller, or the 401 MCP clients understand: `WWW-Authenticate: Bearer` and a JSON-RPC error

@@ -21,10 +21,13 @@ export const mcpResponseBody = z
   .meta({ description: 'The JSON-RPC response, or an array of responses for a batch' });
 
 /** A JSON-RPC error with no request id, as the transport answers a request it cannot take. */
-export const jsonRpcErrorBody = z
+const jsonRpcErrorBody = z
   .strictObject({
     jsonrpc: z.literal('2.0'),
     error: z.object({ code: z.int(), message: z.string(), data: z.unknown().optional() }),
     id: z.union([z.string(), z.number(), z.null()]),
   })
   .meta({ id: 'JsonRpcError', description: 'A JSON-RPC 2.0 error object' });
+
+/** An error response of an MCP route's document: answered as a JSON-RPC error, not the API's envelope. */
+export const rpcError = (description: string) => ({ description, schema: jsonRpcErrorBody });

@@ -150,36 +150,27 @@ const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     message: /is required with cursor/,
     why: 'a dependency between two query parameters; OpenAPI parameters are described one by one',
   },
-  {
-    operation: 'GET /v1/status',
+  ...['GET /v1/status', 'GET /v1/checks'].map((operation) => ({
+    operation,
     path: /^limit$/,
     message: /^Give a limit of at most \d+ with include=recent\.$/,
     why: 'a dependency between two query parameters; OpenAPI parameters are described one by one',
-  },
-  {
-    operation: 'GET /v1/checks',
-    path: /^limit$/,
-    message: /^Give a limit of at most \d+ with include=recent\.$/,
-    why: 'a dependency between two query parameters; OpenAPI parameters are described one by one',
-  },
+  })),
   {
     operation: 'GET /v1/checks',
     path: /^blueprint$/,
     message: /^No blueprint has this slug\.$/,
     why: 'the blueprint filter names a stored blueprint of the tenant (stored data)',
   },
-  {
-    operation: 'POST /v1/blueprints/{blueprint_slug}/entities',
+  ...[
+    'POST /v1/blueprints/{blueprint_slug}/entities',
+    'PUT /v1/blueprints/{blueprint_slug}/entities/{slug}',
+  ].map((operation) => ({
+    operation,
     path: /^fields/,
     message: /./,
     why: "entity fields are checked against the blueprint's stored field definitions",
-  },
-  {
-    operation: 'PUT /v1/blueprints/{blueprint_slug}/entities/{slug}',
-    path: /^fields/,
-    message: /./,
-    why: "entity fields are checked against the blueprint's stored field definitions",
-  },
+  })),
   {
     operation: 'POST /v1/blueprints',
     path: /^fields\.\d+\.name$/,
@@ -240,47 +231,31 @@ const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     message: /./,
     why: 'a quorum is at most the number of locations, which an update may leave stored, and push checks (the stored check_type) probe only from default',
   },
-  {
-    operation: 'POST /v1/checks',
-    path: /^assertions\.\d+\.value$/,
-    message: /is not a supported regular expression|is too complex/,
-    why: 'a matches pattern must compile on RE2 within a program budget, which JSON Schema cannot state',
-  },
-  {
-    operation: 'PUT /v1/checks/{id}',
-    path: /^assertions\.\d+\.value$/,
-    message: /is not a supported regular expression|is too complex/,
-    why: 'a matches pattern must compile on RE2 within a program budget, which JSON Schema cannot state',
-  },
+  ...['POST /v1/checks', 'PUT /v1/checks/{id}'].flatMap((operation) => [
+    {
+      operation,
+      path: /^assertions\.\d+\.value$/,
+      message: /is not a supported regular expression|is too complex/,
+      why: 'a matches pattern must compile on RE2 within a program budget, which JSON Schema cannot state',
+    },
+    {
+      operation,
+      path: /^config\.schedule\.(cron|timezone)$/,
+      message: /^Enter (a cron expression|a timezone name)/,
+      why: "a push schedule's cron grammar as croner reads it, and the timezone names the runtime knows (as a maintenance window's cron)",
+    },
+    {
+      operation,
+      path: /^(config\.grace_seconds|interval_seconds)$/,
+      message: /^Enter 60 or more: the grace is how long after an expected time|^Leave interval_seconds out/,
+      why: 'two fields together: with config.schedule, grace_seconds is at least 60 and interval_seconds is derived (not sent)',
+    },
+  ]),
   {
     operation: 'POST /v1/checks',
     path: /^config\.grace_seconds$/,
     message: /the grace is the whole silence allowed/,
     why: "two fields compared: a push check's grace_seconds may not be shorter than its interval_seconds",
-  },
-  {
-    operation: 'POST /v1/checks',
-    path: /^config\.schedule\.(cron|timezone)$/,
-    message: /^Enter (a cron expression|a timezone name)/,
-    why: "a push schedule's cron grammar as croner reads it, and the timezone names the runtime knows (as a maintenance window's cron)",
-  },
-  {
-    operation: 'POST /v1/checks',
-    path: /^(config\.grace_seconds|interval_seconds)$/,
-    message: /^Enter 60 or more: the grace is how long after an expected time|^Leave interval_seconds out/,
-    why: 'two fields together: with config.schedule, grace_seconds is at least 60 and interval_seconds is derived (not sent)',
-  },
-  {
-    operation: 'PUT /v1/checks/{id}',
-    path: /^config\.schedule\.(cron|timezone)$/,
-    message: /^Enter (a cron expression|a timezone name)/,
-    why: "a push schedule's cron grammar as croner reads it, and the timezone names the runtime knows (as a maintenance window's cron)",
-  },
-  {
-    operation: 'PUT /v1/checks/{id}',
-    path: /^(config\.grace_seconds|interval_seconds)$/,
-    message: /^Enter 60 or more: the grace is how long after an expected time|^Leave interval_seconds out/,
-    why: 'two fields together: with config.schedule, grace_seconds is at least 60 and interval_seconds is derived (not sent)',
   },
   {
     operation: 'PUT /v1/actions/{id}',
@@ -431,61 +406,41 @@ const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     message: /^(None of your contact methods|This contact method is (not verified|already used))/,
     why: "a rule names a verified contact method of the caller's (stored data), once per delay",
   },
-  {
-    operation: 'POST /v1/maintenance',
-    path: /^(entity_ids|blueprint_slugs)\b/,
-    message: /at least one entity or blueprint|^no entity /,
-    why: 'a window covers something and lists stored entities only (the document states one-off or recurring and their fields)',
-  },
-  {
-    operation: 'POST /v1/maintenance',
-    path: /^announce_from$/,
-    message: /^Announce the window at or before its start time/,
-    why: 'two times compared: a one-off window is announced at or before its start (the document states which schedule takes announce_from)',
-  },
-  {
-    operation: 'POST /v1/maintenance',
-    path: /^(ends_at|cron)$/,
-    message: /^(?!Give either|This field is required)/,
-    why: "two times compared (starts_at before ends_at), and a cron's grammar as croner reads it (the document states its five fields)",
-  },
-  {
-    operation: 'PUT /v1/maintenance/{id}',
-    path: /^(entity_ids|blueprint_slugs)\b/,
-    message: /at least one entity or blueprint|^no entity /,
-    why: 'a window covers something and lists stored entities only (the document states one-off or recurring and their fields)',
-  },
-  {
-    operation: 'PUT /v1/maintenance/{id}',
-    path: /^announce_from$/,
-    message: /^Announce the window at or before its start time/,
-    why: 'two times compared: a one-off window is announced at or before its start (the document states which schedule takes announce_from)',
-  },
-  {
-    operation: 'PUT /v1/maintenance/{id}',
-    path: /^(ends_at|cron)$/,
-    message: /^(?!Give either|This field is required)/,
-    why: "two times compared (starts_at before ends_at), and a cron's grammar as croner reads it (the document states its five fields)",
-  },
-  {
-    operation: 'POST /v1/status-pages',
-    path: /^entity_ids\b/,
-    message: /no entity/,
-    why: 'a status page lists stored entities of the tenant only (stored data)',
-  },
-  {
-    operation: 'PUT /v1/status-pages/{slug}',
-    path: /^entity_ids\b/,
-    message: /no entity/,
-    why: 'a status page lists stored entities of the tenant only (stored data)',
-  },
-  ...['POST /v1/status-pages', 'PUT /v1/status-pages/{slug}'].map((operation) => ({
-    operation,
-    path: /^domain$/,
-    message:
-      /^(This deployment does not serve this domain|This is the deployment’s own host|An SSO page on a custom domain)/,
-    why: "a page's custom domain must be on the deployment's list (VIGIL_PAGE_DOMAINS), never its own host, and an SSO page takes one only where VIGIL_PUBLIC_URL is set: the deployment's configuration and another field",
-  })),
+  ...['POST /v1/maintenance', 'PUT /v1/maintenance/{id}'].flatMap((operation) => [
+    {
+      operation,
+      path: /^(entity_ids|blueprint_slugs)\b/,
+      message: /at least one entity or blueprint|^no entity /,
+      why: 'a window covers something and lists stored entities only (the document states one-off or recurring and their fields)',
+    },
+    {
+      operation,
+      path: /^announce_from$/,
+      message: /^Announce the window at or before its start time/,
+      why: 'two times compared: a one-off window is announced at or before its start (the document states which schedule takes announce_from)',
+    },
+    {
+      operation,
+      path: /^(ends_at|cron)$/,
+      message: /^(?!Give either|This field is required)/,
+      why: "two times compared (starts_at before ends_at), and a cron's grammar as croner reads it (the document states its five fields)",
+    },
+  ]),
+  ...['POST /v1/status-pages', 'PUT /v1/status-pages/{slug}'].flatMap((operation) => [
+    {
+      operation,
+      path: /^entity_ids\b/,
+      message: /no entity/,
+      why: 'a status page lists stored entities of the tenant only (stored data)',
+    },
+    {
+      operation,
+      path: /^domain$/,
+      message:
+        /^(This deployment does not serve this domain|This is the deployment’s own host|An SSO page on a custom domain)/,
+      why: "a page's custom domain must be on the deployment's list (VIGIL_PAGE_DOMAINS), never its own host, and an SSO page takes one only where VIGIL_PUBLIC_URL is set: the deployment's configuration and another field",
+    },
+  ]),
   {
     operation: '*',
     path: /^(impact\.\d+\.entity_id|linked_incident_ids\.\d+)$/,
