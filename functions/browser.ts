@@ -2,11 +2,11 @@ import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse } from 'aws-lambda';
-import { createS3ArtifactStore } from '../lib/checks/probing.ts';
+import { artifactBucketStore } from '../lib/checks/probing.ts';
 import {
   browserBatchDeps,
   createBrowserJobQueue,
@@ -60,12 +60,7 @@ export function composeBrowserFunction(
   const logger = fromPowertools(powertools);
   const sqs = overrides.sqs ?? new SQSClient({ region: config.region });
   const clock = overrides.clock ?? systemClock;
-  const artifacts = config.artifactBucket
-    ? createS3ArtifactStore({
-        s3: overrides.s3 ?? new S3Client({ region: config.region }),
-        bucket: config.artifactBucket,
-      })
-    : undefined;
+  const artifacts = artifactBucketStore(config, { s3: overrides.s3 });
   const metrics = createFunctionMetrics('browser');
   let results: SqsJobQueue<ProbedJob> | undefined;
   return {
