@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ARTIFACT_EXPIRY_DAYS } from '../../infra/artifacts.ts';
 import { DEFAULT_LIMITS } from '../../lib/auth/tenants/tenant-items.ts';
-import { getAtt, only, stackTemplateForFile } from './synth.ts';
+import { getAtt, only, PRIVATE_ENCRYPTED_BUCKET, stackTemplateForFile } from './synth.ts';
 
 /**
  * The artifacts bucket (infra/artifacts.ts): browser checks' screenshots, private, encrypted, TLS
@@ -28,15 +28,7 @@ describe('artifacts bucket', () => {
     const [logsId] = only(stack.template, 'AWS::S3::Bucket', 'ConsoleAccessLogs');
 
     expect(resource.Properties).toMatchObject({
-      PublicAccessBlockConfiguration: {
-        BlockPublicAcls: true,
-        BlockPublicPolicy: true,
-        IgnorePublicAcls: true,
-        RestrictPublicBuckets: true,
-      },
-      BucketEncryption: {
-        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
-      },
+      ...PRIVATE_ENCRYPTED_BUCKET,
       LoggingConfiguration: { DestinationBucketName: { Ref: logsId }, LogFilePrefix: 'artifacts-bucket/' },
       LifecycleConfiguration: { Rules: [{ ExpirationInDays: ARTIFACT_EXPIRY_DAYS, Status: 'Enabled' }] },
     });
