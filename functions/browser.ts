@@ -2,9 +2,11 @@ import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse } from 'aws-lambda';
+import { artifactBucketStore } from '../lib/checks/probing.ts';
 import {
   browserBatchDeps,
   createBrowserJobQueue,
@@ -30,20 +32,24 @@ export function createBrowserLambda(deps: {
   return deps.metrics ? lambda.use(logMetrics(deps.metrics)) : lambda;
 }
 
-/** What tests replace: the SQS client (fauxqs), the clock, where logs go. */
+/** What tests replace: the SQS and S3 clients (fauxqs), the clock, where logs go. */
 export interface BrowserFunctionOverrides {
   sqs?: SQSClient;
+  s3?: S3Client;
   clock?: Clock;
   logWrite?: (line: string) => void;
 }
 
 /**
- * The browser function: its queue, the probe queue it sends results to, and a browser runner.
- * Deliberately not a CloudBase (lib/cloud/cloud-base.ts): it builds no DynamoDB client and no table,
+ * The browser function: its queue, the probe queue it sends results to, a browser runner and the
+ * artifacts bucket its screenshots go to (VIGIL_ARTIFACT_BUCKET). Deliberately not a CloudBase (lib/cloud/cloud-base.ts): it builds no DynamoDB client and no table,
  * and its role has no table access either (infra/browser.ts).
  */
 export function composeBrowserFunction(
-  config: Pick<Config, 'logLevel' | 'region' | 'allowPrivateTargets' | 'probeQueueUrl' | 'browserQueueUrl'>,
+  config: Pick<
+    Config,
+    'logLevel' | 'region' | 'allowPrivateTargets' | 'probeQueueUrl' | 'browserQueueUrl' | 'artifactBucket'
+  >,
   runner: BrowserRunner,
   overrides: BrowserFunctionOverrides = {},
 ) {
@@ -54,6 +60,7 @@ export function composeBrowserFunction(
   const logger = fromPowertools(powertools);
   const sqs = overrides.sqs ?? new SQSClient({ region: config.region });
   const clock = overrides.clock ?? systemClock;
+  const artifacts = artifactBucketStore(config, { s3: overrides.s3 });
   const metrics = createFunctionMetrics('browser');
   let results: SqsJobQueue<ProbedJob> | undefined;
   return {
@@ -83,6 +90,7 @@ export function composeBrowserFunction(
             return results;
           },
           runner,
+          artifacts,
           allowPrivate: config.allowPrivateTargets,
           clock,
           logger,

@@ -27,8 +27,9 @@ const BROWSER_TIMEOUT = Duration.seconds(120);
  * Browser checks in the cloud (DECISIONS.md "Scripted checks (wave 5)"): the worker sends a browser
  * check's slot to the browser queue; this function runs it in a child process with the Chromium of
  * @sparticuz/chromium (functions/browser.ts, lib/cloud/browser-function.ts, lib/probes/lambda-chromium.ts) and sends the
- * result back to the probe queue, where the worker records it. Its role may receive from its queue
- * and send to the probe queue, and nothing else: no table, no secret, no other queue.
+ * result back to the probe queue, where the worker records it. Its role may receive from its queue,
+ * send to the probe queue and put screenshots in the artifacts bucket (infra/artifacts.ts, wired by
+ * the stack), and nothing else: no table, no secret, no other queue, no read of the bucket.
  *
  * x86_64, not arm64: the @sparticuz/chromium npm package ships only the x86_64 Chromium (its arm64
  * build is a separate layer or a pack downloaded at run time, which would be a network fetch at a

@@ -57,6 +57,14 @@ export function acknowledgeNagFindings(stack: Stack): void {
     'AwsSolutions-CFR4',
     "The default *.cloudfront.net certificate cannot set a minimum TLS version; CloudFront's own certificate policy applies.",
   );
+  // The artifacts bucket's objects: keys are <tnt>/<chk>/<res>/<name>, made at run time.
+  const artifactObjects = `Resource::<${stack.getLogicalId(at('Artifacts/Bucket').node.defaultChild as CfnElement)}.Arn>/*`;
+  for (const fn of ['Api/Handler', 'Checks/Browser/Handler', 'ChangeFeed/Handler'])
+    ack(
+      at(`${fn}/Role`),
+      `AwsSolutions-IAM5[${artifactObjects}]`,
+      "Objects of the artifacts bucket (browser checks' screenshots), keyed by tenant, check and result at run time: the browser function may only put them, the api function only get them, the stream function only delete them (infra/artifacts.ts).",
+    );
   // Status pages on custom domains (-c vigil:pageDomains=): only when the deployment has them.
   const pages = stack.node.tryFindChild('PageDomains')?.node.tryFindChild('Distribution');
   if (pages) {

@@ -5,6 +5,7 @@ import { loadConfig } from '../lib/platform/config.ts';
 import { VigilActions } from './actions.ts';
 import { VigilAlarms } from './alarms.ts';
 import { apiThrottle, VigilApi } from './api.ts';
+import { VigilArtifacts } from './artifacts.ts';
 import { type CapacitySettings, capacityPlan } from './capacity.ts';
 import { VigilChangeFeed } from './change-feed.ts';
 import { VigilChecks } from './checks.ts';
@@ -91,6 +92,8 @@ export class VigilStack extends Stack {
   readonly mcp: VigilMcp;
   readonly configDocs: VigilConfigDocs;
   readonly console: VigilConsole;
+  /** Browser checks' screenshots (infra/artifacts.ts). */
+  readonly artifacts: VigilArtifacts;
   readonly alarms: VigilAlarms;
   /** The console edge's proof to the API (VIGIL_EDGE_SECRET). */
   readonly edgeSecret: Secret;
@@ -209,6 +212,12 @@ export class VigilStack extends Stack {
       ...(props?.consoleDir ? { consoleDir: props.consoleDir } : {}),
       webAclArn: aclArn,
     });
+    // Browser checks' screenshots: the browser function writes them, the api function serves them,
+    // the stream function deletes a deleted check's with its partition purge.
+    this.artifacts = new VigilArtifacts(this, 'Artifacts', { accessLogs: this.console.accessLogs });
+    this.artifacts.writeFrom(this.checks.browser.handler);
+    this.artifacts.readFrom(this.api.handler);
+    this.artifacts.purgeFrom(this.changeFeed.handler);
     // Status pages on their custom domains (-c vigil:pageDomains=, with their certificate): a distribution of their own.
     const pageDomains = pageDomainsOf(props?.settings ?? {});
     if (pageDomains) {

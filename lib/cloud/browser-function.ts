@@ -2,12 +2,19 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
 import { probeResultSchema, toWireResult, unprobedResult } from '../agent/probe-result.ts';
 import { aloneProbe } from '../check-types/registry.ts';
-import { type ProbeJob, probeJobId, probeJobSchema } from '../checks/probe-job.ts';
+import { type ProbedResult, type ProbeJob, probeJobId, probeJobSchema } from '../checks/probe-job.ts';
+import {
+  type ArtifactStore,
+  artifactNamesSchema,
+  screenshotRef,
+  slotScope,
+  storeScreenshots,
+} from '../checks/probing.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { ReceivedJob } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { BrowserRunner } from '../probes/browser-runner.ts';
-import type { ProbeDefinition } from '../probes/types.ts';
+import type { ProbeDefinition, ProbeScreenshot } from '../probes/types.ts';
 import type { BatchMetrics, SqsBatchHandlerDeps } from './sqs-batch.ts';
 import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
 
@@ -16,7 +23,9 @@ import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
  * worker sends a browser check's slot to the browser queue with the check's probe (the config a
  * located agent leases, secrets included: the queue is encrypted and only the worker sends to it);
  * the browser function runs it and hands the outcome back on the probe queue as a `probed` job,
- * carrying the result an agent posts (lib/agent/protocol.ts), which the worker records.
+ * carrying the result an agent posts (lib/agent/protocol.ts), which the worker records. A run's
+ * screenshots go to the artifacts bucket first, under the slot's result id; the job names them
+ * (never their bytes: a message holds 256 KB) and the worker's result lists them.
  */
 
 /** A browser queue message: the slot's probe job and the check to run (parsed there: browserCheckSchema). */
@@ -24,13 +33,26 @@ const browserJobSchema = z.strictObject({ job: probeJobSchema, check: z.unknown(
 
 export type BrowserJob = z.infer<typeof browserJobSchema>;
 
-/** What the browser function sends back to the probe queue: the job and its result. */
+/** What the browser function sends back to the probe queue: the job, its result and its stored screenshots' names. */
 export const probedJobSchema = z.strictObject({
   kind: z.literal('probed'),
   job: probeJobSchema,
   result: probeResultSchema,
+  artifacts: artifactNamesSchema.optional(),
 });
 export type ProbedJob = z.infer<typeof probedJobSchema>;
+
+/** What the worker records of a probed job: its result, the details listing its stored screenshots as a local run's do. */
+export function probedResult({ job, result, artifacts }: ProbedJob): ProbedResult {
+  const scope = slotScope(job);
+  return {
+    ...result,
+    checkedAtMs: Date.parse(result.checked_at),
+    ...(artifacts?.length
+      ? { details: { ...result.details, artifacts: artifacts.map((name) => screenshotRef(scope, name)) } }
+      : {}),
+  };
+}
 
 /** A browser job's queue id: its probe job's (a redelivered slot is the same job). */
 const browserJobId = (job: ProbeJob) => `browser:${probeJobId(job)}`;
@@ -65,9 +87,9 @@ export async function sendBrowserJob(
 export const BROWSER_FUNCTION_MEMORY_MB = 2048;
 
 /**
- * What the browser function holds: its two queues and the runner. No table, no store, no config
- * beyond these: a browser run sees the check it runs and nothing else (infra/browser.ts gives its
- * role no table access).
+ * What the browser function holds: its two queues, the runner and the artifacts bucket. No table,
+ * no config beyond these: a browser run sees the check it runs and nothing else (infra/browser.ts
+ * gives its role no table access, and only s3:PutObject on the bucket).
  */
 export interface BrowserHandlerDeps {
   /** The browser queue it consumes (retry delays are set there). */
@@ -75,6 +97,8 @@ export interface BrowserHandlerDeps {
   /** The probe queue the result goes back to (send only). */
   results: () => Pick<SqsJobQueue<ProbedJob>, 'enqueue'>;
   runner: BrowserRunner;
+  /** Where a run's screenshots are stored (the artifacts bucket); absent: none are kept. */
+  artifacts?: ArtifactStore | undefined;
   /** Whether the SSRF guard lets a page reach private addresses (the cloud: no). */
   allowPrivate: boolean;
   clock: Clock;
@@ -85,9 +109,9 @@ export interface BrowserHandlerDeps {
 /**
  * Runs one browser job: the check parsed (a browser check's probe, or a failed result saying why not), run in the
  * runner's child (every request through the SSRF guard, secrets hidden in the outcome), and its
- * result sent to the probe queue as a `probed` job for the worker to record. Screenshots stay in
- * the run's answer, in memory: the result carries the steps and vitals only. A send SQS refuses
- * throws (the job is retried).
+ * result sent to the probe queue as a `probed` job for the worker to record. Its screenshots are
+ * stored first, under the slot's result id (first write stands: a redelivered job's second run
+ * leaves them as they were), and the job names those stored. A send SQS refuses throws (the job is retried).
  */
 function createBrowserJobHandler(deps: BrowserHandlerDeps) {
   return async ({ body }: ReceivedJob<BrowserJob>): Promise<ProbedJob> => {
@@ -103,7 +127,13 @@ function createBrowserJobHandler(deps: BrowserHandlerDeps) {
       : { problem: 'the browser function runs browser checks only' };
     const result =
       'problem' in answer ? unprobedResult(answer.problem, deps.clock.now()) : toWireResult(answer);
-    const probed: ProbedJob = { kind: 'probed', job: body.job, result };
+    const stored = 'problem' in answer ? [] : await storeEvidence(deps, body.job, answer.outcome.screenshots);
+    const probed: ProbedJob = {
+      kind: 'probed',
+      job: body.job,
+      result,
+      ...(stored.length > 0 ? { artifacts: stored } : {}),
+    };
     const { failed } = await deps.results().enqueue([{ id: probedJobId(body.job), body: probed }]);
     if (failed.length > 0) throw new Error(`the probe queue did not take ${probedJobId(body.job)}`);
     deps.logger.debug('browser job run', {
@@ -113,6 +143,21 @@ function createBrowserJobHandler(deps: BrowserHandlerDeps) {
     });
     return probed;
   };
+}
+
+/** Stores a run's screenshots for its slot's result; answers the names stored (none without a bucket). */
+async function storeEvidence(
+  deps: Pick<BrowserHandlerDeps, 'artifacts' | 'logger'>,
+  job: ProbeJob,
+  screenshots: readonly ProbeScreenshot[] | undefined,
+): Promise<string[]> {
+  if (!deps.artifacts || !screenshots?.length) return [];
+  const refs = await storeScreenshots(
+    { artifacts: deps.artifacts, logger: deps.logger },
+    slotScope(job),
+    screenshots,
+  );
+  return refs.map((ref) => ref.name);
 }
 
 /** The browser function's SQS batch handler's deps (batch size 1: one Chromium at a time per instance). */

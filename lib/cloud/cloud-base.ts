@@ -1,9 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { ACTION_QUEUE, type ActionJob } from '../actions/jobs.ts';
-import { createS3ArtifactStore } from '../checks/probing.ts';
 import { createDynamoTable } from '../dynamodb/dynamodb-table.ts';
 import type { EgressSettings } from '../egress/egress.ts';
 import { NOTIFY_QUEUE, type NotifyJob } from '../notify/jobs.ts';
@@ -30,7 +29,7 @@ export interface CloudBaseOverrides {
   probeSqs?: SQSClient;
   /** An EventBridge client of the test's own (aws-sdk-client-mock). */
   eventBridge?: EventBridgeClient;
-  /** An S3 client of the test's own (aws-sdk-client-mock) for the artifacts bucket. */
+  /** An S3 client of the test's own (fauxqs) for the artifacts bucket (artifactBucketStore, lib/checks/probing.ts). */
   s3?: S3Client;
   /** Outbound TLS trust and name resolution of the channels (a test CA, loopback receivers). */
   egress?: EgressSettings;
@@ -105,17 +104,11 @@ export function createCloudBase(
       logger,
     });
   };
-  // Browser checks' screenshots (lib/checks/artifacts): the bucket infra/artifacts.ts makes, when it is set.
-  const artifacts = config.artifactBucket
-    ? createS3ArtifactStore({
-        s3: traced(overrides.s3 ?? new S3Client({ region: config.region })),
-        bucket: config.artifactBucket,
-      })
-    : undefined;
   return {
     config,
     overrides,
-    artifacts,
+    /** How this function wraps the AWS clients it creates (the artifacts bucket's S3 client too). */
+    traced,
     /** The Powertools logger the edges hand to `injectLambdaContext`; `logger` writes through it. */
     powertools,
     logger,

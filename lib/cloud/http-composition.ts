@@ -3,7 +3,7 @@ import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { createApp } from '../app.ts';
 import { createLeasedLimiter, createStoreRateLimiter } from '../auth/limits.ts';
 import { probeJobId } from '../checks/probe-job.ts';
-import { cellJobId } from '../checks/probing.ts';
+import { artifactBucketStore, cellJobId } from '../checks/probing.ts';
 import { batchedConsumers } from '../events/consumers.ts';
 import type { LegacyStreamSettings } from '../mcp/legacy-sse.ts';
 import { createSesTransport } from '../notify/ses-transport.ts';
@@ -85,8 +85,8 @@ export function createCloudApp(
     mcpSse: overrides.mcpSse ?? MCP_SSE_VIA_API_GATEWAY,
     notifyQueue: base.notifyQueue,
     actionQueue: base.actionQueue,
-    // The artifacts bucket: a manual run's screenshots are stored, GET .../artifacts/{name} reads them.
-    artifacts: base.artifacts,
+    // The artifacts bucket (the api function's only): GET .../artifacts/{name} reads the screenshots there.
+    artifacts: artifactBucketStore(config, { s3: overrides.s3, traced: base.traced }),
     // A new, enabled or re-targeted check's first probe, and a located check's manual run, go to the workers.
     probeSoon: async (job) => {
       const queue = base.probeQueue('first probes and manual runs of located checks are queued there');

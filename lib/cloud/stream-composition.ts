@@ -1,4 +1,5 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { artifactBucketStore } from '../checks/probing.ts';
 import {
   batchedConsumers,
   type ChangeConsumers,
@@ -29,7 +30,8 @@ export function composeStreamFunction(base: CloudBase) {
     logger,
     notifyQueue: base.notifyQueue,
     actionQueue: base.actionQueue,
-    artifacts: base.artifacts,
+    // A deleted check's screenshots are deleted from the artifacts bucket with its partition purge.
+    artifacts: artifactBucketStore(base.config, { s3: base.overrides.s3, traced: base.traced }),
   });
   return {
     powertools: base.powertools,

@@ -9,8 +9,8 @@ import { createWorkerHandler } from './worker.ts';
 export function composeWorkerFunction(base: CloudBase) {
   const { table, clock, logger, config } = base;
   const probing = composeProbing({ table, clock, logger, config });
-  // A browser check's screenshots go to the artifacts bucket as its result is recorded.
-  const jobRunner = { ...probing.jobRunner, artifacts: base.artifacts };
+  // No artifacts store: a browser check's slot runs in the browser function, which stores its screenshots.
+  const { jobRunner } = probing;
   const metrics = createFunctionMetrics('worker');
   let browserQueue: ReturnType<typeof createBrowserJobQueue> | undefined;
   return {
@@ -34,7 +34,6 @@ export function composeWorkerFunction(base: CloudBase) {
           prober: jobRunner.prober,
           tenants: probing.tenants,
           clock,
-          artifacts: base.artifacts,
           logger,
         }),
         clock,

@@ -14,7 +14,13 @@ import { type CellJob, type CellRunner, cellJobSchema } from '../checks/probing.
 import type { Clock } from '../platform/clock.ts';
 import { delaySecondsFor, type ReceivedJob } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
-import { type BrowserJob, type ProbedJob, probedJobSchema, sendBrowserJob } from './browser-function.ts';
+import {
+  type BrowserJob,
+  type ProbedJob,
+  probedJobSchema,
+  probedResult,
+  sendBrowserJob,
+} from './browser-function.ts';
 import { type BatchMetrics, createSqsBatchHandler } from './sqs-batch.ts';
 import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
 
@@ -56,12 +62,7 @@ function createProbeJobHandler(deps: { jobRunner: JobRunnerDeps; cells: CellRunn
   return async (job: ReceivedJob<WorkerJob>): Promise<void> => {
     const { body } = job;
     if (body.kind === 'probed') {
-      const { result } = body;
-      const outcome = await recordProbed(
-        body.job,
-        { ...result, checkedAtMs: Date.parse(result.checked_at) },
-        deps.jobRunner,
-      );
+      const outcome = await recordProbed(body.job, probedResult(body), deps.jobRunner);
       deps.logger.debug('probed job recorded', {
         job_id: job.id,
         check_id: body.job.check_id,

@@ -6,8 +6,8 @@ import { expectTlsOnly, getAtt, only, stackTemplateForFile } from './synth.ts';
 
 /**
  * The browser leg of the checks engine (infra/browser.ts): the browser function, its queue and DLQ,
- * and a role that reaches no table: it receives browser jobs and sends results to the probe queue,
- * nothing else. The worker may send to the browser queue and knows its URL.
+ * and a role that reaches no table: it receives browser jobs, sends results to the probe queue and
+ * puts screenshots in the artifacts bucket, nothing else. The worker may send to the browser queue and knows its URL.
  */
 const stack = stackTemplateForFile();
 const BROWSER = 'ChecksBrowserHandler';
@@ -45,7 +45,7 @@ describe('browser function', () => {
     expect(Number(fn.Properties.Timeout)).toBeGreaterThan(60);
   });
 
-  it('has a role with no table access: it receives from its queue and sends to the probe queue only', () => {
+  it('has a role with no table access: it receives from its queue, sends to the probe queue and puts screenshots only', () => {
     const [browserQueueId] = only(stack.template, 'AWS::SQS::Queue', 'ChecksBrowserQueue');
     const [probeQueueId] = only(stack.template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
     const statements = roleStatements();
@@ -53,7 +53,9 @@ describe('browser function', () => {
 
     expect(actions.filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
     expect(JSON.stringify(statements)).not.toContain(stack.tableId);
-    expect(new Set(actions.map((a) => a.split(':')[0]))).toEqual(new Set(['logs', 'sqs']));
+    expect(new Set(actions.map((a) => a.split(':')[0]))).toEqual(new Set(['logs', 'sqs', 's3']));
+    // Its screenshots go to the artifacts bucket (infra/artifacts.ts): put, never read, list or delete.
+    expect(actions.filter((a) => a.startsWith('s3:'))).toEqual(['s3:PutObject']);
     expect(stack.actionsOfRole(BROWSER, getAtt(probeQueueId))).toEqual(
       expect.arrayContaining(['sqs:SendMessage']),
     );

@@ -122,6 +122,26 @@ describe('function bundles', () => {
     ]);
   });
 
+  it.each(['worker', 'generator', 'notifier', 'actions', 'reports'])(
+    'functions/%s.ts loads no S3 client (it neither writes, reads nor deletes artifacts)',
+    async (name) => {
+      const { output } = await bundle(name);
+
+      expect(output.imports.filter((i) => i.path === '@aws-sdk/client-s3')).toEqual([]);
+    },
+  );
+
+  it.each(['browser', 'api', 'stream'])(
+    'functions/%s.ts imports the S3 client of the artifacts bucket (writes, reads, purges) at its first use, not at start',
+    async (name) => {
+      const { output } = await bundle(name);
+
+      expect(output.imports.filter((i) => i.path === '@aws-sdk/client-s3').map((i) => i.kind)).toEqual([
+        'dynamic-import',
+      ]);
+    },
+  );
+
   it.each(Object.entries(BUDGET_KB))('functions/%s.ts bundles to at most %i KB', async (name, budget) => {
     const { output } = await bundle(name);
 

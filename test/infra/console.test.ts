@@ -6,7 +6,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VigilStack } from '../../infra/vigil-stack.ts';
 import { CONSOLE_CSP } from '../../lib/http/console-policy.ts';
-import { cdkApp, only } from './synth.ts';
+import { cdkApp, only, PRIVATE_ENCRYPTED_BUCKET } from './synth.ts';
 
 // The console's bucket, distribution and same-origin API routing, synthesized from a stand-in
 // build (so this test needs no `npm run build:web`).
@@ -84,17 +84,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('console bucket', () => {
   it('is private, encrypted and refuses plain HTTP', () => {
     const [bucketId, bucket] = only(template, 'AWS::S3::Bucket', 'ConsoleFiles');
-    expect(bucket.Properties).toMatchObject({
-      PublicAccessBlockConfiguration: {
-        BlockPublicAcls: true,
-        BlockPublicPolicy: true,
-        IgnorePublicAcls: true,
-        RestrictPublicBuckets: true,
-      },
-      BucketEncryption: {
-        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
-      },
-    });
+    expect(bucket.Properties).toMatchObject(PRIVATE_ENCRYPTED_BUCKET);
     expect(bucket.Properties.WebsiteConfiguration).toBeUndefined();
     const [, policy] = only(template, 'AWS::S3::BucketPolicy', 'ConsoleFiles');
     expect(policy.Properties.Bucket).toEqual({ Ref: bucketId });

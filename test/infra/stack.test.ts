@@ -105,6 +105,8 @@ describe('api function', () => {
         VIGIL_ACTION_QUEUE_URL: { Ref: expect.stringMatching(/^ActionsQueue/) },
         // First probes of the checks it writes and manual runs of located checks.
         VIGIL_PROBE_QUEUE_URL: { Ref: expect.stringMatching(/^ChecksProbeQueue/) },
+        // The artifact route reads browser checks' screenshots there (infra/artifacts.ts).
+        VIGIL_ARTIFACT_BUCKET: { Ref: expect.stringMatching(/^ArtifactsBucket/) },
         // A dynamic reference to the generated secret, resolved at deploy time (console.test.ts).
         VIGIL_EDGE_SECRET: {
           'Fn::Join': [

@@ -152,6 +152,19 @@ function actionsOn(template: Template, prefix: string, resource: unknown): strin
 /** The table, as IAM statements name it (its indexes get Query alone, by name: infra/table.ts). */
 export const tableResources = (tableId: string) => getAtt(tableId);
 
+/** A bucket's properties that keep it private (all public access blocked) and encrypted (SSE-S3). */
+export const PRIVATE_ENCRYPTED_BUCKET = {
+  PublicAccessBlockConfiguration: {
+    BlockPublicAcls: true,
+    BlockPublicPolicy: true,
+    IgnorePublicAcls: true,
+    RestrictPublicBuckets: true,
+  },
+  BucketEncryption: {
+    ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+  },
+};
+
 /** The queue's policy denies every SQS action to a request without TLS. */
 export function expectTlsOnly(template: Template, queueId: string): void {
   template.hasResourceProperties('AWS::SQS::QueuePolicy', {

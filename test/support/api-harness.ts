@@ -342,6 +342,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     handler: createBrowserLambda(
       composeBrowserFunction({ ...config, logLevel: 'debug' }, createBrowserRunner({ concurrency: 1 }), {
         sqs: engine.sqs,
+        s3: engine.s3,
         ...(options.clock ? { clock: options.clock } : {}),
         logWrite: (line) => logs.push(line),
       }),

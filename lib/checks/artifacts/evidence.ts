@@ -1,6 +1,9 @@
+import * as z from 'zod';
 import type { Logger } from '../../platform/logger.ts';
 import type { ProbeOutcome, ProbeScreenshot } from '../../probes/types.ts';
+import { slotResultId } from '../results/result-recorder.ts';
 import {
+  ARTIFACT_NAME,
   type ArtifactRef,
   type ArtifactScope,
   type ArtifactStore,
@@ -12,6 +15,28 @@ import {
 
 /** Screenshots one result keeps at most (a browser check has at most 30 steps; the failing one is last). */
 const MAX_SCREENSHOTS = 31;
+
+/** The names of a result's stored screenshots, as a message carries them (the cloud's `probed` job): never their bytes. */
+export const artifactNamesSchema = z.array(z.string().regex(ARTIFACT_NAME)).max(MAX_SCREENSHOTS);
+
+/** Whose result a slot's screenshots belong to: the result id the recorder gives the job's slot. */
+export function slotScope(job: { tenant_id: string; check_id: string; slot_ms: number }): ArtifactScope {
+  return {
+    tenantId: job.tenant_id,
+    checkId: job.check_id,
+    resultId: slotResultId(job.check_id, job.slot_ms),
+  };
+}
+
+/** What a result's details say of a stored screenshot, from its name (`step-<n>.jpg`: its step, one-based). */
+export function screenshotRef(scope: ArtifactScope, name: string): ArtifactRef {
+  return {
+    step: Number(name.slice('step-'.length, -'.jpg'.length)),
+    kind: 'screenshot',
+    name,
+    url: artifactPath(scope, name),
+  };
+}
 
 /**
  * Stores a result's screenshots through the artifact port and answers what its details list
@@ -43,7 +68,7 @@ export async function storeScreenshots(
         });
         return undefined;
       }
-      return { step: shot.step + 1, kind: 'screenshot', name, url: artifactPath(scope, name) };
+      return screenshotRef(scope, name);
     }),
   );
   return stored.filter((ref) => ref !== undefined);

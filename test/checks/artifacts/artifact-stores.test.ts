@@ -2,25 +2,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
-  NoSuchKey,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { artifactKey, checkArtifactsPrefix } from '../../../lib/checks/artifacts/artifact-store.ts';
 import { createFileArtifactStore } from '../../../lib/checks/artifacts/file-artifact-store.ts';
 import { createS3ArtifactStore } from '../../../lib/checks/artifacts/s3-artifact-store.ts';
 import { deterministicId } from '../../../lib/platform/ids.ts';
+import { type FauxqsEngine, startFauxqsEngine } from '../../support/fauxqs.ts';
 
 /**
  * The artifact port's two adapters: files under the data dir (first write stands, keys cannot
- * leave the root, expired results' files swept by their tenant's retention) and S3 (calls shaped
- * with tenant-scoped keys, If-None-Match on put, a 412 taken as "already stored").
+ * leave the root, expired results' files swept by their tenant's retention) and S3, on fauxqs's S3
+ * (tenant-scoped keys, If-None-Match: * on every put, reads, a prefix deleted page by page); the
+ * answers fauxqs does not give (it ignores If-None-Match on PutObject: S3's 412 and 409) through
+ * aws-sdk-client-mock.
  */
 
 const DAY = 86_400_000;
@@ -78,71 +79,89 @@ describe('the file artifact store', () => {
   });
 });
 
-describe('the S3 artifact store', () => {
-  const s3 = mockClient(S3Client);
-  afterEach(() => s3.reset());
+describe('the S3 artifact store, on fauxqs S3', () => {
+  let engine: FauxqsEngine;
   const bucket = 'vigil-artifacts';
-  const make = () => createS3ArtifactStore({ s3: new S3Client({ region: 'us-east-1' }), bucket });
+  /** The If-None-Match header of each PutObject sent on the wire (fauxqs stores regardless; S3 answers 412). */
+  const conditions: (string | undefined)[] = [];
+  beforeAll(async () => {
+    engine = await startFauxqsEngine();
+    engine.server.createBucket(bucket);
+    engine.s3.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'PutObjectCommand')
+          conditions.push((args.request as { headers: Record<string, string> }).headers['if-none-match']);
+        return next(args);
+      },
+      { step: 'finalizeRequest', name: 'recordPutConditions' },
+    );
+  });
+  afterAll(() => engine?.stop());
+  const make = () => createS3ArtifactStore({ s3: engine.s3, bucket, region: 'us-east-1' });
 
-  it('puts with If-None-Match under the tenant-scoped key and takes a 412 as stored', async () => {
+  it('puts under the tenant-scoped key, first writes only, and reads it back', async () => {
     const key = artifactKey(scope(NOW), 'step-3.jpg');
-    s3.on(PutObjectCommand)
-      .resolvesOnce({})
-      .rejectsOnce(
-        new S3ServiceException({
-          name: 'PreconditionFailed',
-          $fault: 'client',
-          $metadata: { httpStatusCode: 412 },
-        }),
+
+    await make().putIfAbsent(key, Buffer.from('jpeg'), 'image/jpeg');
+
+    const s = scope(NOW);
+    expect(key).toBe(`${s.tenantId}/${s.checkId}/${s.resultId}/step-3.jpg`);
+    expect((await make().get(key))?.toString()).toBe('jpeg');
+    const head = await engine.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    expect(head.ContentType).toBe('image/jpeg');
+    expect(conditions).toEqual(['*']);
+  });
+
+  it('answers undefined for a key it does not hold', async () => {
+    expect(await make().get(artifactKey(scope(NOW), 'step-9.jpg'))).toBeUndefined();
+  });
+
+  it("deletes a check's objects by its tenant-scoped prefix, page by page, and no other check's", async () => {
+    const s = { ...scope(NOW), checkId: 'chk_01JDDDDDDDDDDDDDDDDDDDDDDD' };
+    const prefix = checkArtifactsPrefix(s.tenantId, s.checkId);
+    const other = artifactKey({ ...s, checkId: 'chk_01JCCCCCCCCCCCCCCCCCCCCCCC' }, 'step-1.jpg');
+    // More than one page of ListObjectsV2 (1,000 keys), put 50 at a time.
+    const keys = Array.from(
+      { length: 1001 },
+      (_, i) => `${prefix}res_${String(i).padStart(4, '0')}/step-1.jpg`,
+    );
+    await engine.s3.send(new PutObjectCommand({ Bucket: bucket, Key: other, Body: 'x' }));
+    for (let i = 0; i < keys.length; i += 50)
+      await Promise.all(
+        keys
+          .slice(i, i + 50)
+          .map((key) => engine.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'x' }))),
       );
 
+    expect(await make().deletePrefix(prefix)).toBe(1001);
+
+    const left = await engine.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+    expect(left.KeyCount ?? 0).toBe(0);
+    expect((await make().get(other))?.toString()).toBe('x');
+  });
+});
+
+describe('the S3 artifact store, answers fauxqs cannot give', () => {
+  // A mocked client of its own: fauxqs's client above stays real.
+  const client = new S3Client({ region: 'us-east-1' });
+  const s3 = mockClient(client);
+  afterEach(() => s3.reset());
+  const make = () => createS3ArtifactStore({ s3: client, bucket: 'vigil-artifacts', region: 'us-east-1' });
+  const refused = (status: number) =>
+    new S3ServiceException({
+      name: 'PreconditionFailed',
+      $fault: 'client',
+      $metadata: { httpStatusCode: status },
+    });
+
+  it("takes S3's 412 (the key holds a first write) and 409 (one under way) as stored, and throws on others", async () => {
+    const key = artifactKey(scope(NOW), 'step-3.jpg');
+    s3.on(PutObjectCommand).rejectsOnce(refused(412)).rejectsOnce(refused(409)).rejectsOnce(refused(503));
+
     await make().putIfAbsent(key, Buffer.from('jpeg'), 'image/jpeg');
     await make().putIfAbsent(key, Buffer.from('jpeg'), 'image/jpeg');
+    await expect(make().putIfAbsent(key, Buffer.from('jpeg'), 'image/jpeg')).rejects.toThrow();
 
-    const calls = s3.commandCalls(PutObjectCommand);
-    expect(calls).toHaveLength(2);
-    expect(calls[0]?.args[0].input).toMatchObject({
-      Bucket: bucket,
-      Key: `${scope(NOW).tenantId}/${scope(NOW).checkId}/${scope(NOW).resultId}/step-3.jpg`,
-      ContentType: 'image/jpeg',
-      IfNoneMatch: '*',
-    });
-  });
-
-  it('reads an object, and answers undefined for a missing one', async () => {
-    const key = artifactKey(scope(NOW), 'step-1.jpg');
-    s3.on(GetObjectCommand, { Key: key }).resolves({
-      // The SDK's body stream: only the method the adapter reads.
-      Body: { transformToByteArray: async () => new Uint8Array(Buffer.from('jpeg bytes')) } as never,
-    });
-    s3.on(GetObjectCommand, { Key: `${key}x` }).rejects(new NoSuchKey({ message: 'no', $metadata: {} }));
-
-    expect((await make().get(key))?.toString()).toBe('jpeg bytes');
-    expect(await make().get(`${key}x`)).toBeUndefined();
-    expect(s3.commandCalls(GetObjectCommand)[0]?.args[0].input).toEqual({ Bucket: bucket, Key: key });
-  });
-
-  it("deletes a check's objects by its tenant-scoped prefix, page by page", async () => {
-    const s = scope(NOW);
-    const prefix = checkArtifactsPrefix(s.tenantId, s.checkId);
-    s3.on(ListObjectsV2Command)
-      .resolvesOnce({
-        Contents: [{ Key: `${prefix}a/step-1.jpg` }],
-        IsTruncated: true,
-        NextContinuationToken: 't',
-      })
-      .resolvesOnce({ Contents: [{ Key: `${prefix}b/step-1.jpg` }], IsTruncated: false });
-    s3.on(DeleteObjectsCommand).resolves({});
-
-    expect(await make().deletePrefix(prefix)).toBe(2);
-
-    expect(s3.commandCalls(ListObjectsV2Command).map((c) => c.args[0].input)).toEqual([
-      { Bucket: bucket, Prefix: prefix, ContinuationToken: undefined },
-      { Bucket: bucket, Prefix: prefix, ContinuationToken: 't' },
-    ]);
-    expect(s3.commandCalls(DeleteObjectsCommand).map((c) => c.args[0].input.Delete?.Objects)).toEqual([
-      [{ Key: `${prefix}a/step-1.jpg` }],
-      [{ Key: `${prefix}b/step-1.jpg` }],
-    ]);
+    expect(s3.commandCalls(PutObjectCommand)).toHaveLength(3);
   });
 });
