@@ -206,6 +206,22 @@ describe('the wall clock', () => {
     await expect.poll(runnerChromiums, { timeout: 5000 }).toEqual([]);
   });
 
+  it('says Chromium did not start, and where it was looked for, when it is not there', async () => {
+    const missing = {
+      ...deps,
+      browserRunner: createBrowserRunner({ executablePath: '/nonexistent/chromium' }),
+    };
+    const outcome = await runProbe(
+      job({ steps: [{ action: 'goto', url: `${site.origin}/login` }] }),
+      missing,
+    );
+
+    expect(outcome.success).toBe(false);
+    expect(outcome.error_message).toMatch(
+      /^the browser run failed: Chromium did not start \(\/nonexistent\/chromium\): .*doesn't exist/,
+    );
+  });
+
   it('fails a browser check where no runner is given', async () => {
     const outcome = await runProbe(job({ steps: [{ action: 'goto', url: `${site.origin}/login` }] }), {
       clock: systemClock,

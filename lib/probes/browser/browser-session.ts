@@ -92,11 +92,18 @@ export async function runBrowserSession(request: RunRequest): Promise<BrowserRun
   const steps: BrowserRunAnswer['steps'] = [];
   const screenshots: BrowserRunAnswer['screenshots'] = [];
   let vitals: BrowserRunAnswer['vitals'] = {};
-  const browser = await chromium.launch({
-    executablePath: request.executablePath,
-    args: [...chromiumArgs(proxy.url), ...(request.extraArgs ?? [])],
-    timeout: 15_000,
-  });
+  const browser = await chromium
+    .launch({
+      executablePath: request.executablePath,
+      args: [...chromiumArgs(proxy.url), ...(request.extraArgs ?? [])],
+      timeout: 15_000,
+    })
+    .catch(async (err: unknown) => {
+      await proxy.close();
+      // Said as an Error of its own, so the runner reads the reason off the child's last words.
+      const reason = firstLine(err).replace(/^browserType\.launch: /, '');
+      throw new Error(`Chromium did not start (${request.executablePath}): ${reason}`);
+    });
   try {
     const context = await browser.newContext({
       viewport: request.viewport ?? { width: 1280, height: 720 },
