@@ -5,11 +5,11 @@ import type { Logger } from '../platform/logger.ts';
 import type { CheckTlsTrust, ProbeDefinition, Prober } from '../probes/types.ts';
 import type { WriteOp } from '../store/table.ts';
 import type { ArtifactStore } from './artifacts/artifact-store.ts';
-import { detailsWithEvidence } from './artifacts/evidence.ts';
+import { detailsWithEvidence, slotScope } from './artifacts/evidence.ts';
 import type { CheckStore } from './definitions/check-store.ts';
 import type { ProbeJob } from './definitions/probe-job-schema.ts';
 import type { CheckDefinitionRecord, HttpRequestField } from './records.ts';
-import { type RecordOutcome, type ResultRecorder, slotResultId } from './results/result-recorder.ts';
+import type { RecordOutcome, ResultRecorder } from './results/result-recorder.ts';
 import {
   type LocatedJobDeps,
   type LocatedOutcome,
@@ -153,12 +153,7 @@ export async function runProbeJob(
   options.onProbeStart?.(startedMs);
   options.onProbed?.();
   // Its screenshots go under the slot's result id (the recorder's for a job's slot) before the result.
-  const scope = {
-    tenantId: job.tenant_id,
-    checkId: job.check_id,
-    resultId: slotResultId(job.check_id, job.slot_ms),
-  };
-  const details = await detailsWithEvidence(deps, scope, outcome);
+  const details = await detailsWithEvidence(deps, slotScope(job), outcome);
   return deps.recorder.record({
     ...common,
     ...(job.manual ? { manual: true } : {}),
