@@ -111,6 +111,7 @@ describe('console: a browser check’s evidence', { timeout: 120_000 }, () => {
     await summary.click();
 
     await page.getByRole('img', { name: 'Screenshot at step 3' }).waitFor({ timeout: SHOWN_WITHIN_MS });
+    await page.getByRole('img', { name: 'Screenshot at step 2' }).waitFor({ timeout: SHOWN_WITHIN_MS });
     expect(artifactReads.map((u) => new URL(u).pathname).sort()).toEqual([
       `/v1/checks/${checkId}/results/${resultId}/artifacts/step-2.jpg`,
       `/v1/checks/${checkId}/results/${resultId}/artifacts/step-3.jpg`,
