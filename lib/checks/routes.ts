@@ -4,6 +4,7 @@ import { pageQuery } from '../http/page-query.ts';
 import { idSchema, queryInteger } from '../http/route-schemas.ts';
 import { answerNoContent, answerOk } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, created, ok } from '../http/types.ts';
+import { ValidationError } from '../platform/errors.ts';
 import { createCheckBody, updateCheckBody } from './check-input.ts';
 import { type CheckFilter, checkFilterQuery, filterParams } from './definitions/check-filter.ts';
 import { locationName } from './definitions/check-locations-input.ts';
@@ -96,6 +97,10 @@ const resultsQuery = pageQuery(500).extend({
   location: locationName.optional().meta({
     description:
       "A location name: that location's own rows of a located check (newest slot first, each with `location`) instead of the decided results",
+  }),
+  until: z.iso.datetime({ offset: true }).optional().meta({
+    description:
+      "Only results checked (or slotted) at or before this time (ISO 8601): a page that starts at an older result, as the console does for an alert's evidence link; not with `location`",
   }),
 });
 const transitionsQuery = pageQuery(200);
@@ -227,8 +232,15 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
         "Results, newest first: {results, next_cursor} (limit 1-500, default 50; cursor); ?location=: that location's own rows",
       schemas: { params: checkParams, query: resultsQuery, responses: { 200: resultsPageSchema } },
       handler: async ({ principal, params, query }) => {
-        const { location, ...page } = query;
-        if (location === undefined) return ok(await reads.results(principal.tenantId, params.id, page));
+        const { location, until, ...page } = query;
+        if (location === undefined) {
+          return ok(await reads.results(principal.tenantId, params.id, { ...page, until }));
+        }
+        if (until !== undefined) {
+          throw new ValidationError('until applies to the decided results', [
+            { path: 'until', message: "is not taken with location: page a location's rows with cursor" },
+          ]);
+        }
         return ok(await reads.locationResults(principal.tenantId, params.id, location, page));
       },
     }),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { newCheck, newEntity, recordSlot, soloTcpCheck } from './check-fixtures.ts';
+import { newCheck, newEntity, quietPushCheck, record, recordSlot, soloTcpCheck } from './check-fixtures.ts';
 
 const RESULT_KEYS = [
   'check_id',
@@ -28,7 +28,7 @@ describe.each(runtimes)('check results ($runtime runtime)', ({ start }) => {
     let cursor: string | null = null;
     do {
       const query: string = `limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const res = await get(`${path}?${query}`);
+      const res = await get(`${path}${path.includes('?') ? '&' : '?'}${query}`);
       expect(res.status, res.text).toBe(200);
       pages.push(res.body);
       cursor = res.body.next_cursor;
@@ -105,6 +105,47 @@ describe.each(runtimes)('check results ($runtime runtime)', ({ start }) => {
       new Date(t0).toISOString(),
     ]);
     expect(second.body.next_cursor).toBeNull();
+  });
+
+  it('starts a page at ?until= (inclusive, any offset) and pages on from there, as an evidence link needs', async () => {
+    const full = (await get(`/v1/checks/${checkId}/results`)).body.results.map(
+      (r: { id: string; checked_at: string }) => r,
+    );
+    const third = full[2];
+    // The same instant written with an offset: the page starts at the third newest result.
+    const local = new Date(Date.parse(third.checked_at) + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
+    for (const until of [third.checked_at, local]) {
+      const pages = await allPages(`/v1/checks/${checkId}/results?until=${encodeURIComponent(until)}`, 2);
+      expect(pages.flatMap((p) => p.results.map((r) => r.id))).toEqual(
+        full.slice(2).map((r: { id: string }) => r.id),
+      );
+    }
+    // A moment before the newest result leaves it out; one before the oldest leaves nothing.
+    const justBefore = new Date(Date.parse(full[0].checked_at) - 1).toISOString();
+    const page = await get(`/v1/checks/${checkId}/results?until=${justBefore}`);
+    expect(page.body.results.map((r: { id: string }) => r.id)).toEqual(
+      full.slice(1).map((r: { id: string }) => r.id),
+    );
+    const none = await get(`/v1/checks/${checkId}/results?until=${new Date(t0 - 1).toISOString()}`);
+    expect(none.body).toEqual({ results: [], next_cursor: null });
+  });
+
+  it("cuts a push check's own results (keyed by checked_at) at ?until= too", async () => {
+    const push = await newCheck(api, quietPushCheck(await newEntity(api)));
+    for (let i = 0; i < 4; i += 1) await record(api, push, { success: true, checkedAtMs: t0 + i * 1000 });
+    const res = await get(`/v1/checks/${push}/results?until=${new Date(t0 + 2000).toISOString()}`);
+    expect(res.body.results.map((r: { checked_at: string }) => r.checked_at)).toEqual(
+      [2000, 1000, 0].map((ms) => new Date(t0 + ms).toISOString()),
+    );
+  });
+
+  it.each([
+    ['until=yesterday', 'until'],
+    [`until=${new Date().toISOString()}&location=default`, 'until'],
+  ])('rejects %s with 400 VALIDATION_ERROR', async (query, path) => {
+    const res = await get(`/v1/checks/${checkId}/results?${query}`);
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.details.map((d: { path: string }) => d.path)).toEqual([path]);
   });
 
   it('returns an empty page for a check without results', async () => {

@@ -8,6 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composeProbing } from '../../lib/locations/compose-probing.ts';
+import { systemClock } from '../../lib/platform/clock.ts';
+import { loadConfig } from '../../lib/platform/config.ts';
+import { silentLogger } from '../../lib/platform/logger.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 import { expectCount, expectNoConsoleErrors, expectText, screenshot, seedEntity } from './support.ts';
 import { openSignedIn, useConsole } from './use-console.ts';
@@ -220,6 +225,55 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     await screenshot(m.page, 'checks-mobile');
     expectNoConsoleErrors(m);
     await m.close();
+  });
+
+  it('starts the results at the one a link names, however many came after it, and goes back to the newest', async () => {
+    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+      entity_id: entityId,
+      check_type: 'push',
+      interval_seconds: 3600,
+    });
+    expect(check.status).toBe(201);
+    // 25 results a minute apart, recorded beside the runtime on its SQLite file (as the operator CLI
+    // opens it) as slots, whose ids carry their slot's time as a probed browser check's do (a
+    // pushed report's id is issued on arrival). The third oldest is 22 places from the top.
+    const table = createSqliteTable({ db: openSqliteDatabase(join(rig.dataDir, 'vigil.db')) });
+    const { tenants, recorder } = composeProbing({
+      table,
+      clock: systemClock,
+      logger: silentLogger,
+      config: { dueShards: loadConfig('local', {}).dueShards, allowPrivateTargets: true },
+    });
+    const tenantId = (await tenants.listTenants())[0]?.id ?? '';
+    const ids: string[] = [];
+    const start = Date.now() - 30 * 60_000;
+    for (let i = 0; i < 25; i += 1) {
+      const recorded = await recorder.record({
+        tenantId,
+        checkId: check.body.id,
+        success: i !== 2,
+        status_code: 0,
+        latency_ms: 100 + i,
+        error_message: i === 2 ? 'disk full' : '',
+        checkedAtMs: start + i * 60_000,
+        slotMs: start + i * 60_000,
+      });
+      if (recorded.status !== 'recorded') throw new Error(`not recorded: ${recorded.status}`);
+      ids.push(recorded.result.id);
+    }
+    await table.close();
+    const p = await openSignedIn(rig, { path: `/checks/${check.body.id}?result=${ids[2]}` });
+    const results = p.page.getByRole('table', { name: 'Recent results' });
+    await results.locator('tr[aria-current="true"]').getByText('disk full').waitFor();
+    await p.page.getByText('From the result this link names; older results follow.').waitFor();
+    // It heads the page: the two older reports follow it, none of the 22 newer ones is shown.
+    await expectCount(results.locator('tbody tr'), 3);
+    await p.page.getByRole('button', { name: 'Newest results' }).click();
+    await results.getByText('124 ms').waitFor();
+    await expectCount(results.locator('tr[aria-current="true"]'), 0);
+    await expectCount(results.locator('tbody tr'), 20);
+    expectNoConsoleErrors(p);
+    await p.close();
   });
 
   it('shows a failed delivery in the log and retries it', async () => {

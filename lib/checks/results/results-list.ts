@@ -1,3 +1,4 @@
+import { isoTime } from '../../platform/clock.ts';
 import { type PageDeps, type PageRequest, unexpired } from '../../store/paging.ts';
 import { readSourcesPage, type SpanSource } from '../../store/source-pages.ts';
 import { cellResultsSource, holdsResultOf, parseCellResults } from '../cells/cell-result-items.ts';
@@ -45,10 +46,26 @@ function resultSources(check: ResultsOwner): ListSource[] {
 /** What the check's results cursors are sealed for: one list per check, whatever its sources. */
 const listOf = (checkId: string) => JSON.stringify(['check results', checkId]);
 
+/**
+ * The sources cut at `until` (ISO 8601, any offset): each keeps only sort keys at or before that time
+ * (a per-check item's `<checked_at or slot>#<id>`, a cell's `<slot>`, both ISO UTC). The cursor
+ * stays the list's, so the next pages go on past it as any page's do.
+ */
+function cutAt(sources: ListSource[], until: string | undefined): ListSource[] {
+  if (until === undefined) return sources;
+  const top = `${isoTime(Date.parse(until))}\uffff`;
+  return sources.map((s) => ({ ...s, before: s.before === undefined || s.before > top ? top : s.before }));
+}
+
 /** A page of the check's results as the API shows them, and the cursor of the next page. */
-export async function resultsPage(deps: PageDeps, check: ResultsOwner, page: PageRequest, nowMs: number) {
+export async function resultsPage(
+  deps: PageDeps,
+  check: ResultsOwner,
+  page: PageRequest & { until?: string | undefined },
+  nowMs: number,
+) {
   const live = unexpired(nowMs);
-  const sources = resultSources(check);
+  const sources = cutAt(resultSources(check), page.until);
   const read = await readSourcesPage(deps, listOf(check.id), sources, page, (item, index) =>
     sources[index]?.cell ? live(item) && holdsResultOf(item, check.id) : live(item),
   );

@@ -32,8 +32,8 @@ export function createCheckReadService(deps: CheckReadDeps) {
       return recentOf(deps, checks, clock.now());
     },
 
-    /** A page of the check's results, newest first by checked_at. */
-    async results(tenantId: string, checkId: string, page: PageRequest) {
+    /** A page of the check's results, newest first by checked_at (those at or before `until` only, when given). */
+    async results(tenantId: string, checkId: string, page: PageRequest & { until?: string | undefined }) {
       const check = await deps.checkService.requireCheck(tenantId, checkId);
       return resultsPage(deps, check, page, clock.now());
     },

@@ -270,6 +270,12 @@ const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     why: 'two properties compared (no self-relation), or the stored dependency graph (no cycle)',
   },
   {
+    operation: 'GET /v1/checks/{id}/results',
+    path: /^until$/,
+    message: /^is not taken with location/,
+    why: 'one query parameter excludes another: OpenAPI has no dependencies between parameters',
+  },
+  {
     operation: 'POST /v1/checks/{id}/results',
     path: /^checked_at$/,
     message: /future|retention/,

@@ -12292,6 +12292,8 @@ export interface operations {
                 cursor?: string;
                 /** @description A location name: that location's own rows of a located check (newest slot first, each with `location`) instead of the decided results */
                 location?: string;
+                /** @description Only results checked (or slotted) at or before this time (ISO 8601): a page that starts at an older result, as the console does for an alert's evidence link; not with `location` */
+                until?: string;
             };
             header?: never;
             path: {

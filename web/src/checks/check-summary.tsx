@@ -1,4 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { decodeTime } from 'ulid';
 import type { Schemas } from '../api/client';
 import { Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
@@ -51,23 +53,47 @@ const OUTCOME_WORDS: Record<Schemas['Result']['outcome'], string> = {
 };
 
 /**
+ * Where a page that starts at the result `id` names begins: its time, as the list sorts it (a
+ * result id is a ULID of its slot, or of its checked_at when it has none).
+ */
+function pageStartOf(id: string): string | undefined {
+  try {
+    return new Date(decodeTime(id.replace(/^res_/, ''))).toISOString();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The check's recent results, newest first, a page at a time (GET /v1/checks/{id}/results), a
  * scripted check's steps with a browser run's screenshots. `linked`: the result a link names (an
- * alert's evidence link, ?result=), marked, its steps unfolded and scrolled to.
+ * alert's evidence link, ?result=), marked, its steps unfolded and scrolled to: the list starts at
+ * it (`until`), however many results came after it, until "Newest results" is asked for.
  */
 export function RecentResults({ checkId, linked }: { checkId: string; linked?: string | undefined }) {
   const pages = useCursorPages();
   const { cursor } = pages;
-  const results = useQuery(checkQueries.results(checkId, cursor, 20));
+  const [fromLinked, setFromLinked] = useState(true);
+  const until = linked !== undefined && fromLinked ? pageStartOf(linked) : undefined;
+  const results = useQuery(checkQueries.results(checkId, cursor, 20, until));
   if (results.isPending) return <Loading what="results" />;
   if (results.error) return <ErrorNote error={results.error} title="The results could not be read." />;
   const { results: rows, next_cursor } = results.data;
   const linkedMissing = linked !== undefined && cursor === undefined && !rows.some((r) => r.id === linked);
+  const newest = () => {
+    pages.reset();
+    setFromLinked(false);
+  };
   return (
     <>
-      {linkedMissing ? (
+      {until !== undefined && cursor === undefined ? (
         <p className="muted">
-          The result this link names is not among the newest results: it may be older, or gone.
+          {linkedMissing
+            ? 'The result this link names is not there: it may be past the retention period.'
+            : 'From the result this link names; older results follow.'}{' '}
+          <button type="button" onClick={newest}>
+            Newest results
+          </button>
         </p>
       ) : null}
       {rows.length === 0 ? (

@@ -18,7 +18,8 @@ export const checkKeys = {
   detail: (id: string) => [...checkKeys.all, 'detail', id] as const,
   /** Everything read about one check's results (pages of results, sparklines). */
   results: (id: string) => [...checkKeys.all, 'results', id] as const,
-  resultsPage: (id: string, cursor: string) => [...checkKeys.results(id), 'page', cursor] as const,
+  resultsPage: (id: string, cursor: string, until = '') =>
+    [...checkKeys.results(id), 'page', cursor, until] as const,
   /** The newest `limit` results (the per-location chart). */
   latest: (id: string, limit: number) => [...checkKeys.results(id), 'latest', limit] as const,
   sparkline: (id: string, hours: number, buckets: number) =>
@@ -79,14 +80,17 @@ export const checkQueries = {
       queryKey: checkKeys.detail(id),
       queryFn: () => must(api.GET('/v1/checks/{id}', { params: { path: { id } } })),
     }),
-  /** One page of GET /v1/checks/{id}/results, newest first. */
-  results: (id: string, cursor: string | undefined, limit: number) =>
+  /** One page of GET /v1/checks/{id}/results, newest first (at or before `until`, when given). */
+  results: (id: string, cursor: string | undefined, limit: number, until?: string) =>
     queryOptions({
-      queryKey: checkKeys.resultsPage(id, cursor ?? ''),
+      queryKey: checkKeys.resultsPage(id, cursor ?? '', until),
       queryFn: () =>
         must(
           api.GET('/v1/checks/{id}/results', {
-            params: { path: { id }, query: { limit, ...(cursor ? { cursor } : {}) } },
+            params: {
+              path: { id },
+              query: { limit, ...(cursor ? { cursor } : {}), ...(until ? { until } : {}) },
+            },
           }),
         ),
     }),
