@@ -224,8 +224,8 @@ export function plainText(message: AlertMessage, withTitle: boolean): string {
   return lines.join('\n');
 }
 
-/** The fields a template fills, from the alert and its default message (template.ts TEMPLATE_FIELDS). */
-export function templateValues(alert: Alert, message: AlertMessage): TemplateValues {
+/** A template's fields (template.ts TEMPLATE_FIELDS): from the alert, its default message and the public URL. */
+export function templateValues(alert: Alert, message: AlertMessage, url: string | undefined): TemplateValues {
   const { event } = alert;
   const unacknowledged = alert.unacknowledgedSeconds ?? (alert.unacknowledgedMinutes ?? 0) * 60;
   return {
@@ -248,6 +248,7 @@ export function templateValues(alert: Alert, message: AlertMessage): TemplateVal
         : '',
     unacknowledged_for: alert.kind === 'escalation' ? humanDuration(unacknowledged) : '',
     link: message.link ?? '',
+    evidence: evidenceLink(alert, url) ?? '',
     headline: message.title,
     note: message.note ?? '',
   };
@@ -276,9 +277,9 @@ export function messageFor(
   const subject = sampled
     ? sampleAlert({ kind: 'test', timestamp: alert.event.timestamp, tenantId: alert.event.tenant_id })
     : alert;
-  // The made-up entity has no console page.
-  const message = describeAlert(subject, sampled ? undefined : publicUrl);
-  const values = templateValues(subject, message);
+  const url = sampled ? undefined : publicUrl; // the made-up entity has no console page
+  const message = describeAlert(subject, url);
+  const values = templateValues(subject, message, url);
   const title = template.title === undefined ? '' : oneLine(renderTemplate(template.title, values));
   const body = template.body === undefined ? '' : renderTemplate(template.body, values).trim();
   const test = alert.kind === 'test';

@@ -33,6 +33,8 @@ const TEMPLATE_FIELDS = {
   timestamp: 'the change’s time, ISO 8601',
   reason:
     'why it was sent: the failing result’s error or the rule that decided (down from 2 of 3 locations); empty for a test',
+  evidence:
+    'a browser or multistep check’s failing result in the console (VIGIL_PUBLIC_URL set); empty otherwise',
 } as const;
 
 export type TemplateField = keyof typeof TEMPLATE_FIELDS;

@@ -19,7 +19,7 @@ import { sampleAlert as madeUpAlert } from '../../../lib/notify/channels/templat
 import { sampleAlert } from './alert-fixture.ts';
 
 const values = (overrides: Partial<TemplateValues> = {}): TemplateValues => ({
-  ...templateValues(sampleAlert(), describeAlert(sampleAlert(), undefined)),
+  ...templateValues(sampleAlert(), describeAlert(sampleAlert(), undefined), undefined),
   ...overrides,
 });
 
@@ -39,11 +39,14 @@ describe('renderTemplate', () => {
 
   it('fills {{reason}} with why the alert was sent, redacted as the alert carries it, empty without one', () => {
     const alert = { ...sampleAlert(), reason: 'expected status 200, got 500' };
-    const filled = templateValues(alert, describeAlert(alert, undefined));
+    const filled = templateValues(alert, describeAlert(alert, undefined), undefined);
     expect(renderTemplate('Why: {{reason}}', filled)).toBe('Why: expected status 200, got 500');
     const none = { ...sampleAlert(), reason: null };
     expect(
-      renderTemplate('{{^reason}}no reason{{/reason}}', templateValues(none, describeAlert(none, undefined))),
+      renderTemplate(
+        '{{^reason}}no reason{{/reason}}',
+        templateValues(none, describeAlert(none, undefined), undefined),
+      ),
     ).toBe('no reason');
   });
 
@@ -178,6 +181,18 @@ describe('messageFor', () => {
       undefined,
     );
     expect(empty).toEqual(byDefault);
+  });
+
+  it('fills {{evidence}} with the failing result’s console page, empty without one or without a public URL', () => {
+    const template = { body: '{{check_name}}.{{#evidence}} Evidence: {{evidence}}{{/evidence}}' };
+    const scripted = sampleAlert({ evidenceResultId: 'res_01JFAILED' });
+    expect(messageFor({ template }, scripted, 'https://vigil.example.com/').note).toBe(
+      'Payments health. Evidence: https://vigil.example.com/checks/chk_01JTEST?result=res_01JFAILED',
+    );
+    expect(messageFor({ template }, scripted, undefined).note).toBe('Payments health.');
+    expect(messageFor({ template }, sampleAlert(), 'https://vigil.example.com').note).toBe(
+      'Payments health.',
+    );
   });
 
   it('fills the duration words of repeats and escalations and the headline and note', () => {

@@ -4571,7 +4571,7 @@ export interface components {
                 messaging_service_sid?: string;
             };
         };
-        /** @description The channel's own alert title and body: {{field}} placeholders over entity_name, check_name, to_state, from_state, last_error, link, time, kind, check_label, headline, note, down_for, unacknowledged_for, also_failing, entity_slug, blueprint_slug, timestamp, reason; {{#field}}…{{/field}} and {{^field}}…{{/field}} keep text only when the field is set or empty */
+        /** @description The channel's own alert title and body: {{field}} placeholders over entity_name, check_name, to_state, from_state, last_error, link, time, kind, check_label, headline, note, down_for, unacknowledged_for, also_failing, entity_slug, blueprint_slug, timestamp, reason, evidence; {{#field}}…{{/field}} and {{^field}}…{{/field}} keep text only when the field is set or empty */
         MessageTemplate: {
             /** @description At most 250 characters; {{field}} placeholders */
             title?: string;

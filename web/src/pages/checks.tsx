@@ -12,6 +12,7 @@ import { LocationPanel } from '../checks/location-panel';
 import { LastPings } from '../checks/ping-log';
 import { PushInstructions } from '../checks/push-urls';
 import { CHECKS_PAGE, type CheckListFilter, checkKeys, checkQueries, checksChanged } from '../checks/queries';
+import { VitalsPanel } from '../checks/vitals-panel';
 import { refreshDelay, useRefreshOnChange } from '../live/refresh';
 import { CheckNotifications } from '../notify/check-notifications';
 import { WhyPaged } from '../notify/why-paged';
@@ -463,6 +464,7 @@ function CheckView({ check }: { check: Check }) {
       <Section title="Charts">
         <CheckCharts checkId={check.id} />
       </Section>
+      <VitalsPanel check={check} />
       <LocationPanel check={check} />
       {/* A new result or an edit (the SLO target) changes the figures. */}
       <UptimeSection

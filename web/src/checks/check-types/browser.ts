@@ -34,6 +34,7 @@ export const browserForm: CheckTypeForm<'browser'> = {
     },
   ],
   tls: false,
+  vitals: true,
   target: (check) =>
     `browser ${firstHost(check.config.steps.find((s) => s.action === 'goto')?.url)} (${check.config.steps.length} steps)`,
   rows: (check) => [

@@ -52,6 +52,8 @@ export interface CheckTypeForm<T extends CheckType = CheckType> {
   fields: readonly CheckConfigField[];
   /** Whether the check takes per-check TLS trust (`tls: {ca_pem, skip_verify}`). */
   tls: boolean;
+  /** Whether its results carry Web Vitals (`details.vitals`), which the check's page charts. */
+  vitals?: true;
   /** What it probes in one line: "tcp db:5432", "dns A example.com". */
   target(check: CheckOf<T>): string;
   /** Its own settings as label/value rows (after the common ones). */
