@@ -68,6 +68,10 @@ async function toldCheck(
       config: { url: `${receiver.origin}/${path}/${type}` },
       ...(template ? { template } : {}),
     });
+  await call(api, 'POST', `/v1/checks/${check.id}/policy/channels`, 201, {
+    channel_type: 'webhook',
+    config: { url: `${receiver.origin}/${path}/webhook` },
+  });
   return check.id;
 }
 
@@ -102,6 +106,15 @@ describe('an alert about a scripted check going down', () => {
     const [slack, ntfy] = await bodiesAt('multistep');
     expect(JSON.stringify(JSON.parse(slack ?? ''))).toContain(`Evidence: ${link}`);
     expect(ntfy).toContain(`Evidence: ${link}`);
+    // The webhook's JSON names the result and the API page it heads, read with the tenant's key.
+    const webhook = await eventually(
+      () => receiver.received.find((r) => r.path === '/multistep/webhook'),
+      'the webhook alert',
+    );
+    const { evidence } = JSON.parse(webhook.body.toString('utf8'));
+    expect(evidence.result_id).toBe(failed.id);
+    const page = await call(api, 'GET', evidence.results_path, 200);
+    expect(page.results[0].id).toBe(failed.id);
   });
 
   it('gives a plain http check’s alert no evidence line', async () => {
@@ -116,6 +129,11 @@ describe('an alert about a scripted check going down', () => {
     expect(slack).toContain(`${PUBLIC_URL}/entities/`);
     expect(slack).not.toContain('Evidence');
     expect(ntfy).not.toContain('Evidence');
+    const webhook = await eventually(
+      () => receiver.received.find((r) => r.path === '/http/webhook'),
+      'the webhook alert',
+    );
+    expect(JSON.parse(webhook.body.toString('utf8'))).not.toHaveProperty('evidence');
   });
 });
 

@@ -1,3 +1,4 @@
+import { decodeTime } from 'ulid';
 import { payloadKindOf } from '../pipeline/payload-kind.ts';
 import type { Alert } from '../pipeline/ports.ts';
 
@@ -7,7 +8,8 @@ import type { Alert } from '../pipeline/ports.ts';
  * looking its id up, and `kind` (payload-kind.ts), so it can tell a repeat or an escalation from
  * the first alert: `down_for_seconds` on repeats, `unacknowledged_seconds` on escalations, and
  * `holding` when the entity is a root cause others are held back behind (holding.ts). `reason`
- * (string or null, alert-reason.ts) says why, redacted as results are and at most 300 characters.
+ * (string or null, alert-reason.ts) says why, redacted as results are and at most 300 characters;
+ * a scripted check's alert into down or degraded adds `evidence`, where its failing result is read.
  */
 function eventBody(alert: Alert): Record<string, unknown> {
   return {
@@ -22,6 +24,27 @@ function eventBody(alert: Alert): Record<string, unknown> {
     ...(alert.holding ? { holding: alert.holding } : {}),
     // A flapping notice carries its figures.
     ...(alert.kind === 'flapping' ? { flapping: alert.flapping ?? null } : {}),
+    ...evidenceOf(alert),
+  };
+}
+
+/**
+ * A scripted check's failing result (what the human messages' Evidence line opens): its id, and
+ * the API path that answers it as the first of a page, read with the receiver's own key (a slot's
+ * result id is a ULID of its slot, the time the list sorts it by: docs/api.md `until`).
+ */
+function evidenceOf(alert: Alert): { evidence?: { result_id: string; results_path: string } } {
+  const id = alert.evidenceResultId;
+  if (!id) return {};
+  let until: string;
+  try {
+    until = new Date(decodeTime(id.replace(/^res_/, ''))).toISOString();
+  } catch {
+    return {};
+  }
+  const check = encodeURIComponent(alert.event.check_id);
+  return {
+    evidence: { result_id: id, results_path: `/v1/checks/${check}/results?until=${until}&limit=1` },
   };
 }
 

@@ -1,3 +1,4 @@
+import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChannelSenders } from '../../../lib/notify/channels/index.ts';
 import type { ChannelSenders } from '../../../lib/notify/pipeline/ports.ts';
@@ -59,6 +60,20 @@ describe('webhook channel', () => {
       kind: 'alert',
       reason: 'expected status 200, got 503',
     });
+  });
+
+  it("adds a scripted check's failing result as `evidence`: its id and the results page it heads", async () => {
+    const webhook = channel('webhook', { url: `${receiver.origin}/webhook`, secret: SECRET });
+    // A slot's result id: a ULID of the slot's time (2026-03-01T12:34:00.000Z).
+    const resultId = `res_${ulid(Date.parse('2026-03-01T12:34:00.000Z'))}`;
+    await senders.send(webhook, sampleAlert({ evidenceResultId: resultId }));
+    expect(JSON.parse(lastRequest().body.toString('utf8')).evidence).toEqual({
+      result_id: resultId,
+      results_path: '/v1/checks/chk_01JTEST/results?until=2026-03-01T12:34:00.000Z&limit=1',
+    });
+    // Without a result to show (any other check), the body is the event as before.
+    await senders.send(webhook, sampleAlert());
+    expect(JSON.parse(lastRequest().body.toString('utf8'))).not.toHaveProperty('evidence');
   });
 
   it('sends the same delivery id and signature on every attempt', async () => {
