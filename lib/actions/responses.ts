@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { REDACTED, redactUrl } from '../domain/redaction.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
+import { pick } from '../platform/pick.ts';
 import { ACTION_METHODS, type ActionRecord, TRIGGER_STATES, TRIGGER_TYPES } from './action-items.ts';
 import {
   DISPATCH_STATUSES,
@@ -89,22 +90,22 @@ export const publicExecutionSchema = z
 
 /** The execution as responses show it (DECISIONS.md "Actions"): no token hash, no deadline internals. */
 export function publicExecution(execution: ExecutionRecord): z.output<typeof publicExecutionSchema> {
-  return {
-    id: execution.id,
-    action_id: execution.action_id,
-    trigger: execution.trigger,
-    dispatch_status: execution.dispatch_status,
-    status_code: execution.status_code,
-    latency_ms: execution.latency_ms,
-    response_snippet: execution.response_snippet,
-    error_message: execution.error_message,
-    pipeline_status: execution.pipeline_status,
-    transition_id: execution.transition_id,
-    vars: execution.vars,
-    callback_expires_at: execution.callback_expires_at,
-    created_at: execution.created_at,
-    updated_at: execution.updated_at,
-  };
+  return pick(execution, [
+    'id',
+    'action_id',
+    'trigger',
+    'dispatch_status',
+    'status_code',
+    'latency_ms',
+    'response_snippet',
+    'error_message',
+    'pipeline_status',
+    'transition_id',
+    'vars',
+    'callback_expires_at',
+    'created_at',
+    'updated_at',
+  ]);
 }
 
 export const executionsPageSchema = z

@@ -7,6 +7,7 @@ import { joinSetCookies } from '../http/set-cookies.ts';
 import { noContent, ok, type PublicRoute, type Route } from '../http/types.ts';
 import { parseInput } from '../http/validation.ts';
 import { NotFoundError, ReadOnlyError } from '../platform/errors.ts';
+import { pick } from '../platform/pick.ts';
 import type { createPasswordLogin } from './password-login.ts';
 import type { SessionService } from './session-service.ts';
 import { changePassword, type PasswordChangeDeps } from './sign-in/password-change.ts';
@@ -57,11 +58,7 @@ const signInCookieHeader = {
 };
 
 const publicSession = (record: SessionRecord, currentId: string) => ({
-  id: record.id,
-  method: record.method,
-  created_at: record.created_at,
-  last_seen_at: record.last_seen_at,
-  expires_at: record.expires_at,
+  ...pick(record, ['id', 'method', 'created_at', 'last_seen_at', 'expires_at']),
   source_ip: record.source_ip ?? null,
   user_agent: record.user_agent ?? null,
   current: record.id === currentId,

@@ -33,6 +33,32 @@ export class AppError extends Error {
   }
 }
 
+/** A subclass of AppError, built with `A` (its message). */
+type ErrorClass<A extends unknown[]> = new (...args: A) => AppError;
+
+/**
+ * An error class of one code and status whose message is the thrower's: required, or optional with
+ * `fallback` given. The class is named `name` (its `name` and its constructor's), as a class written
+ * out would be.
+ */
+function errorClass(name: string, code: string, status: number): ErrorClass<[message: string]>;
+function errorClass(
+  name: string,
+  code: string,
+  status: number,
+  fallback: string,
+): ErrorClass<[message?: string]>;
+function errorClass(name: string, code: string, status: number, fallback?: string) {
+  const named = class extends AppError {
+    override name = name;
+    constructor(message = fallback ?? '') {
+      super(code, status, message);
+    }
+  };
+  Object.defineProperty(named, 'name', { value: name });
+  return named;
+}
+
 export class UnauthorizedError extends AppError {
   override name = 'UnauthorizedError';
   constructor(message = 'missing or invalid API key') {
@@ -47,19 +73,11 @@ export class AccountDisabledError extends AppError {
   }
 }
 
-export class ReadOnlyError extends AppError {
-  override name = 'ReadOnlyError';
-  constructor(message = 'this API key is read-only') {
-    super('READ_ONLY', 403, message);
-  }
-}
+export const ReadOnlyError = errorClass('ReadOnlyError', 'READ_ONLY', 403, 'this API key is read-only');
+export type ReadOnlyError = InstanceType<typeof ReadOnlyError>;
 
-export class ForbiddenError extends AppError {
-  override name = 'ForbiddenError';
-  constructor(message = 'your role does not allow this') {
-    super('FORBIDDEN', 403, message);
-  }
-}
+export const ForbiddenError = errorClass('ForbiddenError', 'FORBIDDEN', 403, 'your role does not allow this');
+export type ForbiddenError = InstanceType<typeof ForbiddenError>;
 
 export class NotFoundError extends AppError {
   override name = 'NotFoundError';
@@ -104,26 +122,19 @@ export class ValidationError extends AppError {
   }
 }
 
-export class ConflictError extends AppError {
-  override name = 'ConflictError';
-  constructor(message: string) {
-    super('CONFLICT', 409, message);
-  }
-}
+export const ConflictError = errorClass('ConflictError', 'CONFLICT', 409);
+export type ConflictError = InstanceType<typeof ConflictError>;
 
-export class LimitExceededError extends AppError {
-  override name = 'LimitExceededError';
-  constructor(message: string) {
-    super('LIMIT_EXCEEDED', 403, message);
-  }
-}
+export const LimitExceededError = errorClass('LimitExceededError', 'LIMIT_EXCEEDED', 403);
+export type LimitExceededError = InstanceType<typeof LimitExceededError>;
 
-export class LogLimitError extends AppError {
-  override name = 'LogLimitError';
-  constructor(message = 'the execution already holds 1,000 log lines') {
-    super('LOG_LIMIT', 409, message);
-  }
-}
+export const LogLimitError = errorClass(
+  'LogLimitError',
+  'LOG_LIMIT',
+  409,
+  'the execution already holds 1,000 log lines',
+);
+export type LogLimitError = InstanceType<typeof LogLimitError>;
 
 export class PayloadTooLargeError extends AppError {
   override name = 'PayloadTooLargeError';

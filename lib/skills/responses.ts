@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
+import { pick } from '../platform/pick.ts';
 import { toolManifestSchema } from './manifest.ts';
 import type { SkillRecord } from './skill-items.ts';
 
@@ -20,15 +21,15 @@ export const publicSkillSchema = z
 
 /** The public view of a skill record. */
 export function publicSkill(skill: SkillRecord): z.output<typeof publicSkillSchema> {
-  return {
-    id: skill.id,
-    slug: skill.slug,
-    name: skill.name,
-    description: skill.description,
-    version: skill.version,
-    tools: skill.tools,
-    enabled: skill.enabled,
-    created_at: skill.created_at,
-    updated_at: skill.updated_at,
-  };
+  return pick(skill, [
+    'id',
+    'slug',
+    'name',
+    'description',
+    'version',
+    'tools',
+    'enabled',
+    'created_at',
+    'updated_at',
+  ]);
 }

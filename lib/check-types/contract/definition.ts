@@ -23,6 +23,10 @@ export type { CheckTlsTrust };
 /** The job of a configured type: its config with the common probe fields and `check_type`. */
 export type ConfiguredProbeJob<T extends string, C extends object> = C & ProbeCommon & { check_type: T };
 
+/** The job of type `T` as its definition `D` (`typeof dnsCheckType`) gives its config. */
+export type ProbeJobOf<T extends string, D> =
+  D extends ConfiguredCheckType<infer C> ? ConfiguredProbeJob<T, C> : never;
+
 /**
  * A probed check type configured by `config` alone (tcp, tls, dns, icmp, grpc, domain): the job
  * is the config with the common probe fields and `check_type`; it crosses to a probe thread as

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { DNS_RECORD_TYPES, type DnsRecordType } from '../../probes/dns-answers.ts';
-import { type ConfiguredProbeJob, defineCheckType } from '../contract/definition.ts';
+import { defineCheckType, type ProbeJobOf } from '../contract/definition.ts';
 import { hostSchema } from '../contract/fields.ts';
 
 export type { DnsRecordType };
@@ -11,11 +11,6 @@ const stored = z.object({
   expected_value: z.string().optional(),
   nameserver: z.string().optional(),
 });
-/** A dns check's config as stored. */
-type DnsConfig = z.output<typeof stored>;
-/** What a dns probe runs: the config with the common probe fields. */
-export type DnsProbeJob = ConfiguredProbeJob<'dns', DnsConfig>;
-
 /**
  * dns: one record type resolves (at `nameserver`, "host", "host:port" or "[v6]:port", when given)
  * and, with `expected_value`, one answer matches it.
@@ -33,3 +28,6 @@ export const dnsCheckType = defineCheckType('dns', {
   defaultName: (config) => `DNS ${config.record_type} ${config.hostname}`,
   targetLabel: (config) => `dns ${config.record_type} ${config.hostname}`,
 });
+
+/** What a dns probe runs: the config with the common probe fields. */
+export type DnsProbeJob = ProbeJobOf<'dns', typeof dnsCheckType>;

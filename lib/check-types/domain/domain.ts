@@ -1,6 +1,6 @@
 import { domainToASCII } from 'node:url';
 import * as z from 'zod';
-import { type ConfiguredProbeJob, defineCheckType } from '../contract/definition.ts';
+import { defineCheckType, type ProbeJobOf } from '../contract/definition.ts';
 
 /**
  * RDAP servers rate-limit (a few queries a minute per client at some registries), and a
@@ -40,10 +40,6 @@ const input = z.strictObject({
 
 const stored = z.object({ domain: z.string(), expiry_threshold_days: z.number().int().optional() });
 
-type DomainConfig = z.output<typeof input>;
-/** What a domain probe runs: the config with the common probe fields. */
-export type DomainProbeJob = ConfiguredProbeJob<'domain', DomainConfig>;
-
 /** Domain expiry: the registration's expiration date from the registry's RDAP server (./domain-probe.ts). */
 export const domainCheckType = defineCheckType('domain', {
   label: 'Domain expiry',
@@ -55,3 +51,6 @@ export const domainCheckType = defineCheckType('domain', {
   defaultName: (config) => `Domain ${config.domain}`,
   targetLabel: (config) => `domain ${config.domain}`,
 });
+
+/** What a domain probe runs: the config with the common probe fields. */
+export type DomainProbeJob = ProbeJobOf<'domain', typeof domainCheckType>;

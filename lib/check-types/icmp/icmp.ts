@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type ConfiguredProbeJob, defineCheckType } from '../contract/definition.ts';
+import { defineCheckType, type ProbeJobOf } from '../contract/definition.ts';
 
 const host = z
   .string()
@@ -43,10 +43,6 @@ const stored = z.object({
   degraded_rtt_ms: z.number().optional(),
 });
 
-type IcmpConfig = z.output<typeof input>;
-/** What an icmp probe runs: the config with the common probe fields. */
-export type IcmpProbeJob = ConfiguredProbeJob<'icmp', IcmpConfig>;
-
 /**
  * ICMP echo ("ping"). Node has no ICMP sockets, so the probe (./icmp-probe.ts) runs the system's
  * iputils `ping` (./icmp/ping-command.ts says why that and not the npm package) on the address
@@ -65,3 +61,6 @@ export const icmpCheckType = defineCheckType('icmp', {
   defaultName: (config) => `Ping ${config.host}`,
   targetLabel: (config) => `icmp ${config.host}`,
 });
+
+/** What an icmp probe runs: the config with the common probe fields. */
+export type IcmpProbeJob = ProbeJobOf<'icmp', typeof icmpCheckType>;

@@ -1,13 +1,8 @@
 import * as z from 'zod';
-import { type ConfiguredProbeJob, defineCheckType } from '../contract/definition.ts';
+import { defineCheckType, type ProbeJobOf } from '../contract/definition.ts';
 import { hostSchema, portSchema, storedPortSchema } from '../contract/fields.ts';
 
 const stored = z.object({ host: z.string(), port: storedPortSchema });
-/** A tcp check's config as stored. */
-type TcpConfig = z.output<typeof stored>;
-/** What a tcp probe runs: the config with the common probe fields. */
-export type TcpProbeJob = ConfiguredProbeJob<'tcp', TcpConfig>;
-
 /** tcp: a TCP connection to host:port opens (and is closed at once; ./tcp-probe.ts). */
 export const tcpCheckType = defineCheckType('tcp', {
   label: 'TCP',
@@ -17,3 +12,6 @@ export const tcpCheckType = defineCheckType('tcp', {
   defaultName: (config) => `TCP ${config.host}:${config.port}`,
   targetLabel: (config) => `tcp ${config.host}:${config.port}`,
 });
+
+/** What a tcp probe runs: the config with the common probe fields. */
+export type TcpProbeJob = ProbeJobOf<'tcp', typeof tcpCheckType>;

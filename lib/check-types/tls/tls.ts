@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type ConfiguredProbeJob, defineCheckType } from '../contract/definition.ts';
+import { defineCheckType, type ProbeJobOf } from '../contract/definition.ts';
 import { hostSchema, portSchema, storedPortSchema } from '../contract/fields.ts';
 
 const stored = z.object({
@@ -8,11 +8,6 @@ const stored = z.object({
   servername: z.string().optional(),
   expiry_threshold_days: z.number().int().optional(),
 });
-/** A tls check's config as stored. */
-type TlsConfig = z.output<typeof stored>;
-/** What a tls probe runs: the config with the common probe fields. */
-export type TlsProbeJob = ConfiguredProbeJob<'tls', TlsConfig>;
-
 /**
  * tls: a TLS handshake with host:port; the certificate must be trusted (the system CAs, the
  * process's and the check's `tls.ca_pem`), unexpired and match `servername` (`tls.skip_verify`:
@@ -34,3 +29,6 @@ export const tlsCheckType = defineCheckType('tls', {
   },
   targetLabel: (config) => `tls ${config.host}:${config.port ?? 443}`,
 });
+
+/** What a tls probe runs: the config with the common probe fields. */
+export type TlsProbeJob = ProbeJobOf<'tls', typeof tlsCheckType>;

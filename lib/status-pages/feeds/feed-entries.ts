@@ -3,7 +3,7 @@ import {
   readOpenPageIncidents,
   readPageHistory,
 } from '../incidents/page-incident-items.ts';
-import { HISTORY_DAYS } from '../incidents/public-incidents.ts';
+import { historyWindow } from '../incidents/public-incidents.ts';
 
 /**
  * The incidents a page's feeds carry: its published written incidents (never drafts) that are
@@ -15,7 +15,6 @@ import { HISTORY_DAYS } from '../incidents/public-incidents.ts';
 
 /** Entries in one feed: enough for a reader that polls daily, small enough to render per request miss. */
 const FEED_ENTRIES = 25;
-const DAY_MS = 86_400_000;
 
 /** When an incident last changed for its readers: its newest update (else its start). */
 export const lastUpdateAt = (r: PageIncidentRecord) => r.updates.at(-1)?.at ?? r.started_at;
@@ -29,8 +28,7 @@ export async function readFeedIncidents(
   const [open, recent] = await Promise.all([
     readOpenPageIncidents(table, page.tenantId, page.slug),
     readPageHistory(table, page.tenantId, page.slug, {
-      from: new Date(nowMs - HISTORY_DAYS * DAY_MS).toISOString(),
-      to: new Date(nowMs + 1).toISOString(),
+      ...historyWindow(nowMs),
       limit: FEED_ENTRIES * 2,
     }),
   ]);

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { idSchema, queryInteger, timestampSchema } from '../../http/route-schemas.ts';
+import { pick } from '../../platform/pick.ts';
 import { pageParams } from '../pages/request-schemas.ts';
 import {
   IMPACT_LEVELS,
@@ -142,19 +143,24 @@ export const pageIncidentListSchema = z.strictObject({
 /** The stored record as its owner reads it (no tenant, no version). */
 export function pageIncidentView(r: PageIncidentRecord): PageIncidentView {
   return {
-    id: r.id,
-    page: r.page,
-    title: r.title,
-    status: r.status,
-    impact: r.impact,
-    updates: r.updates,
-    started_at: r.started_at,
-    resolved_at: r.resolved_at,
-    linked_incident_ids: r.linked_incident_ids,
-    draft: r.draft,
+    ...pick(r, [
+      'id',
+      'page',
+      'title',
+      'status',
+      'impact',
+      'updates',
+      'started_at',
+      'resolved_at',
+      'linked_incident_ids',
+      'draft',
+      'drafted_from',
+      'drafted_update',
+      'created_at',
+      'updated_at',
+    ]),
+    // Optional on a record, null in the view (overwriting keeps each key where pick put it).
     drafted_from: r.drafted_from ?? null,
     drafted_update: r.drafted_update ?? null,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
   };
 }

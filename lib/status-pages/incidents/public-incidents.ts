@@ -96,6 +96,14 @@ async function readRange(
   };
 }
 
+/** The start times the history shows at `nowMs`: the last HISTORY_DAYS days, now included (page and feeds). */
+export function historyWindow(nowMs: number): { from: string; to: string } {
+  return {
+    from: new Date(nowMs - HISTORY_DAYS * DAY_MS).toISOString(),
+    to: new Date(nowMs + 1).toISOString(),
+  };
+}
+
 /** The resolved and open incidents of the last 90 days, newest first, a page at a time. */
 export function historyPage(
   table: Table,
@@ -103,12 +111,7 @@ export function historyPage(
   nowMs: number,
   before?: string | undefined,
 ): Promise<HistoryPage> {
-  return readRange(table, page, {
-    from: new Date(nowMs - HISTORY_DAYS * DAY_MS).toISOString(),
-    to: new Date(nowMs + 1).toISOString(),
-    before,
-    limit: HISTORY_PAGE,
-  });
+  return readRange(table, page, { ...historyWindow(nowMs), before, limit: HISTORY_PAGE });
 }
 
 /** The incidents that started in one calendar month (UTC, `yyyy-mm`), newest first. */
