@@ -163,6 +163,87 @@ async function startContainer(name: string, volume: string): Promise<string> {
   return waitListening(name);
 }
 
+/** compose.yaml's projects made so far (each test brings up a project of its own). */
+let composeProjects = 0;
+
+/** A project of compose.yaml over the test's image on a free host port; afterAll removes what remains. */
+async function composeProject() {
+  composeProjects += 1;
+  const project = `vigiltest${suffix.replace(/[^a-z0-9]/g, '')}p${composeProjects}`;
+  const name = `${project}_vigil_1`;
+  const volume = `${project}_vigil-data`;
+  containers.push(name);
+  volumes.push(volume);
+  networks.push(`${project}_default`);
+  const port = await freePort();
+  const compose = (args: string[]) =>
+    sh(
+      'podman-compose',
+      [
+        `--podman-args=${RUNTIME_ARGS.join(' ')}`,
+        `--podman-run-args=${LIMIT_ARGS.join(' ')}`,
+        '--project-name',
+        project,
+        '--file',
+        join(root, 'compose.yaml'),
+        ...args,
+      ],
+      { env: { ...process.env, VIGIL_IMAGE: image, VIGIL_HOST_PORT: String(port) } },
+    );
+  return { name, volume, port, compose };
+}
+
+/** A result as GET /v1/checks/{id}/results lists it, with a browser check's details. */
+interface BrowserResult {
+  outcome: string;
+  success: boolean;
+  error_message: string;
+  details?: { steps?: { action: string; outcome: string }[]; artifacts?: unknown[] };
+}
+
+/**
+ * Creates a browser check through a Vigil's API, as its first tenant's admin, against that Vigil's
+ * own console (the container's 127.0.0.1:8080: the local runtime allows private targets unless told
+ * not to), and resolves with its first result: a new check is probed within seconds.
+ */
+async function firstBrowserResult(url: string, key: string): Promise<BrowserResult> {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    expect(response.ok, `${method} ${path}: ${response.status} ${text}`).toBe(true);
+    return JSON.parse(text);
+  };
+  await call('POST', '/v1/blueprints', { slug: 'service', name: 'Service' });
+  const entity = await call('POST', '/v1/blueprints/service/entities', { slug: 'console', name: 'Console' });
+  const check = await call('POST', '/v1/checks', {
+    entity_id: entity.id,
+    check_type: 'browser',
+    interval_seconds: 300,
+    timeout_ms: 30_000,
+    config: {
+      steps: [
+        { action: 'goto', url: 'http://127.0.0.1:8080/sign-in' },
+        // The console's script ran: the sign-in page is React's.
+        { action: 'wait_for', text: 'Sign in to Vigil' },
+        { action: 'screenshot' },
+      ],
+    },
+  });
+  const results = () =>
+    call('GET', `/v1/checks/${check.id}/results`) as Promise<{ results: BrowserResult[] }>;
+  await expect
+    .poll(async () => (await results()).results.length, { timeout: 2 * MINUTE, interval: 500 })
+    .toBeGreaterThan(0);
+  // Newest first: the first result is the last.
+  const first = (await results()).results.at(-1);
+  if (!first) throw new Error('no result');
+  return first;
+}
+
 beforeAll(async () => {
   const from = /^FROM\s+(\S+)/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'))?.[1];
   expect(from).toBe('debian:bookworm-slim');
@@ -257,27 +338,7 @@ describe('the container image', () => {
   });
 
   it('runs from compose.yaml with a read-only root, no capabilities and a named volume', async () => {
-    const project = `vigiltest${suffix.replace(/[^a-z0-9]/g, '')}`;
-    const name = `${project}_vigil_1`;
-    const volume = `${project}_vigil-data`;
-    containers.push(name);
-    volumes.push(volume);
-    networks.push(`${project}_default`);
-    const port = await freePort();
-    const compose = (args: string[]) =>
-      sh(
-        'podman-compose',
-        [
-          `--podman-args=${RUNTIME_ARGS.join(' ')}`,
-          `--podman-run-args=${LIMIT_ARGS.join(' ')}`,
-          '--project-name',
-          project,
-          '--file',
-          join(root, 'compose.yaml'),
-          ...args,
-        ],
-        { env: { ...process.env, VIGIL_IMAGE: image, VIGIL_HOST_PORT: String(port) } },
-      );
+    const { name, volume, port, compose } = await composeProject();
     await compose(['up', '--detach']);
     const log = await waitListening(name);
     expect(log).toMatch(keyPattern);
@@ -293,6 +354,25 @@ describe('the container image', () => {
     // `down` removes the container and keeps the data.
     await expect(run('podman', ['container', 'exists', name])).rejects.toThrow();
     await podman(['volume', 'exists', volume]);
+  });
+
+  it("runs a browser check in Debian's Chromium under compose.yaml's read-only root: recorded up", async () => {
+    const { name, port, compose } = await composeProject();
+    await compose(['up', '--detach']);
+    const key = keyPattern.exec(await waitListening(name))?.[0] ?? '';
+
+    const result = await firstBrowserResult(`http://127.0.0.1:${port}`, key);
+
+    expect(result, result.error_message).toMatchObject({ outcome: 'up', success: true, error_message: '' });
+    expect(result.details?.steps?.map((s) => [s.action, s.outcome])).toEqual([
+      ['goto', 'passed'],
+      ['wait_for', 'passed'],
+      ['screenshot', 'passed'],
+    ]);
+    expect(result.details?.artifacts).toHaveLength(1);
+    // Text in a screenshot has a font to render with.
+    expect((await podman(['exec', name, 'fc-match', 'sans-serif'])).stdout).toContain('DejaVu Sans');
+    await compose(['down']);
   });
 });
 
