@@ -391,7 +391,7 @@ describe('the container image as a probe location agent', () => {
     expect(stdout).toContain('Usage: npm run vigil -- agent --url <Vigil URL>');
   });
 
-  it('runs an agent against a Vigil on the host: leases, probes from the container, posts, stops cleanly', async () => {
+  it('runs an agent against a Vigil on the host: leases, probes from the container (a browser leg in its Chromium too), posts, stops cleanly', async () => {
     const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
     const target = await startHttpTarget();
     try {
@@ -403,7 +403,20 @@ describe('the container image as a probe location agent', () => {
         slot: Date.parse('2026-11-24T12:00:00.000Z'),
         check: { check_type: 'http', target_url: target.url('/ok'), expected_status: 200, timeout_ms: 5000 },
       };
-      vigil.enqueue(job);
+      // A browser check's leg, run by the image's Chromium.
+      const browserJob = {
+        job_id: 'chk_container_browser:1',
+        slot: job.slot,
+        check: {
+          check_type: 'browser',
+          timeout_ms: 30_000,
+          steps: [
+            { action: 'goto', url: target.url('/page') },
+            { action: 'assert', subject: 'text', text: 'hello from the target' },
+          ],
+        },
+      };
+      vigil.enqueue(job, browserJob);
       const name = `vigil-test-${suffix}-agent`;
       containers.push(name);
 
@@ -428,12 +441,17 @@ describe('the container image as a probe location agent', () => {
         '/run/vigil-location-key',
       ]);
 
-      await expect.poll(() => vigil.state.stored.size, { timeout: 2 * MINUTE, interval: 500 }).toBe(1);
+      await expect.poll(() => vigil.state.stored.size, { timeout: 2 * MINUTE, interval: 500 }).toBe(2);
       expect(vigil.state.stored.get(resultKey(job))?.result).toMatchObject({
         success: true,
         status_code: 200,
       });
       expect(target.hits('/ok')).toBe(1);
+      expect(vigil.state.stored.get(resultKey(browserJob))?.result).toMatchObject({
+        success: true,
+        error_message: '',
+      });
+      expect(target.hits('/page')).toBe(1);
       await expect.poll(() => vigil.state.heartbeats.length, { timeout: MINUTE }).toBeGreaterThan(0);
       // SIGTERM: the agent stops with every result delivered (exit 0).
       await podman(['stop', '--time', '40', name]);
