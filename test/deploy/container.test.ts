@@ -261,7 +261,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const quiet = (args: string[]) => run('podman', args).catch(() => undefined);
-  for (const name of containers) await quiet(['rm', '--force', '--time', '0', name]);
+  // --volumes: the anonymous volume a container without -v gets for the image's VOLUME (the agent's).
+  for (const name of containers) await quiet(['rm', '--force', '--volumes', '--time', '0', name]);
   for (const name of volumes) await quiet(['volume', 'rm', '--force', name]);
   for (const name of networks) await quiet(['network', 'rm', '--force', name]);
   await quiet(['rmi', '--force', image]);
