@@ -6,7 +6,16 @@
 # (--format docker keeps the HEALTHCHECK below; the OCI image format has no field for it.)
 FROM debian:bookworm-slim
 
-# Nothing is installed from Debian: Node brings its own TLS roots, and the image runs no other program.
+# Debian's Chromium runs browser checks (VIGIL_CHROMIUM_PATH's default, /usr/bin/chromium), as on a
+# Debian host (docs/scripted-checks.md "Requirements"). Without recommends: no setuid sandbox helper
+# (Playwright starts it with --no-sandbox; the image grants no capability), no desktop services.
+# fonts-dejavu-core, which fontconfig pulls in anyway, is named so that text in screenshots keeps a
+# font. No ca-certificates: Node brings its own TLS roots, and Chromium NSS's built-in ones.
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install --yes --no-install-recommends chromium fonts-dejavu-core \
+ && apt-get clean \
+ && rm -rf /var/lib/apt/lists/*
+
 RUN groupadd --system --gid 10001 vigil \
  && useradd --system --uid 10001 --gid vigil --home-dir /nonexistent --no-create-home \
       --shell /usr/sbin/nologin vigil \
@@ -24,7 +33,7 @@ USER vigil
 VOLUME ["/data"]
 EXPOSE 8080
 
-# Node is the only program the image has that speaks HTTP; /healthz answers 200 while the store answers.
+# Node runs the health check (the image has no curl or wget); /healthz answers 200 while the store answers.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 

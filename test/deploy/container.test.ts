@@ -163,6 +163,87 @@ async function startContainer(name: string, volume: string): Promise<string> {
   return waitListening(name);
 }
 
+/** compose.yaml's projects made so far (each test brings up a project of its own). */
+let composeProjects = 0;
+
+/** A project of compose.yaml over the test's image on a free host port; afterAll removes what remains. */
+async function composeProject() {
+  composeProjects += 1;
+  const project = `vigiltest${suffix.replace(/[^a-z0-9]/g, '')}p${composeProjects}`;
+  const name = `${project}_vigil_1`;
+  const volume = `${project}_vigil-data`;
+  containers.push(name);
+  volumes.push(volume);
+  networks.push(`${project}_default`);
+  const port = await freePort();
+  const compose = (args: string[]) =>
+    sh(
+      'podman-compose',
+      [
+        `--podman-args=${RUNTIME_ARGS.join(' ')}`,
+        `--podman-run-args=${LIMIT_ARGS.join(' ')}`,
+        '--project-name',
+        project,
+        '--file',
+        join(root, 'compose.yaml'),
+        ...args,
+      ],
+      { env: { ...process.env, VIGIL_IMAGE: image, VIGIL_HOST_PORT: String(port) } },
+    );
+  return { name, volume, port, compose };
+}
+
+/** A result as GET /v1/checks/{id}/results lists it, with a browser check's details. */
+interface BrowserResult {
+  outcome: string;
+  success: boolean;
+  error_message: string;
+  details?: { steps?: { action: string; outcome: string }[]; artifacts?: unknown[] };
+}
+
+/**
+ * Creates a browser check through a Vigil's API, as its first tenant's admin, against that Vigil's
+ * own console (the container's 127.0.0.1:8080: the local runtime allows private targets unless told
+ * not to), and resolves with its first result: a new check is probed within seconds.
+ */
+async function firstBrowserResult(url: string, key: string): Promise<BrowserResult> {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    expect(response.ok, `${method} ${path}: ${response.status} ${text}`).toBe(true);
+    return JSON.parse(text);
+  };
+  await call('POST', '/v1/blueprints', { slug: 'service', name: 'Service' });
+  const entity = await call('POST', '/v1/blueprints/service/entities', { slug: 'console', name: 'Console' });
+  const check = await call('POST', '/v1/checks', {
+    entity_id: entity.id,
+    check_type: 'browser',
+    interval_seconds: 300,
+    timeout_ms: 30_000,
+    config: {
+      steps: [
+        { action: 'goto', url: 'http://127.0.0.1:8080/sign-in' },
+        // The console's script ran: the sign-in page is React's.
+        { action: 'wait_for', text: 'Sign in to Vigil' },
+        { action: 'screenshot' },
+      ],
+    },
+  });
+  const results = () =>
+    call('GET', `/v1/checks/${check.id}/results`) as Promise<{ results: BrowserResult[] }>;
+  await expect
+    .poll(async () => (await results()).results.length, { timeout: 2 * MINUTE, interval: 500 })
+    .toBeGreaterThan(0);
+  // Newest first: the first result is the last.
+  const first = (await results()).results.at(-1);
+  if (!first) throw new Error('no result');
+  return first;
+}
+
 beforeAll(async () => {
   const from = /^FROM\s+(\S+)/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'))?.[1];
   expect(from).toBe('debian:bookworm-slim');
@@ -180,7 +261,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const quiet = (args: string[]) => run('podman', args).catch(() => undefined);
-  for (const name of containers) await quiet(['rm', '--force', '--time', '0', name]);
+  // --volumes: the anonymous volume a container without -v gets for the image's VOLUME (the agent's).
+  for (const name of containers) await quiet(['rm', '--force', '--volumes', '--time', '0', name]);
   for (const name of volumes) await quiet(['volume', 'rm', '--force', name]);
   for (const name of networks) await quiet(['network', 'rm', '--force', name]);
   await quiet(['rmi', '--force', image]);
@@ -257,27 +339,7 @@ describe('the container image', () => {
   });
 
   it('runs from compose.yaml with a read-only root, no capabilities and a named volume', async () => {
-    const project = `vigiltest${suffix.replace(/[^a-z0-9]/g, '')}`;
-    const name = `${project}_vigil_1`;
-    const volume = `${project}_vigil-data`;
-    containers.push(name);
-    volumes.push(volume);
-    networks.push(`${project}_default`);
-    const port = await freePort();
-    const compose = (args: string[]) =>
-      sh(
-        'podman-compose',
-        [
-          `--podman-args=${RUNTIME_ARGS.join(' ')}`,
-          `--podman-run-args=${LIMIT_ARGS.join(' ')}`,
-          '--project-name',
-          project,
-          '--file',
-          join(root, 'compose.yaml'),
-          ...args,
-        ],
-        { env: { ...process.env, VIGIL_IMAGE: image, VIGIL_HOST_PORT: String(port) } },
-      );
+    const { name, volume, port, compose } = await composeProject();
     await compose(['up', '--detach']);
     const log = await waitListening(name);
     expect(log).toMatch(keyPattern);
@@ -293,6 +355,25 @@ describe('the container image', () => {
     // `down` removes the container and keeps the data.
     await expect(run('podman', ['container', 'exists', name])).rejects.toThrow();
     await podman(['volume', 'exists', volume]);
+  });
+
+  it("runs a browser check in Debian's Chromium under compose.yaml's read-only root: recorded up", async () => {
+    const { name, port, compose } = await composeProject();
+    await compose(['up', '--detach']);
+    const key = keyPattern.exec(await waitListening(name))?.[0] ?? '';
+
+    const result = await firstBrowserResult(`http://127.0.0.1:${port}`, key);
+
+    expect(result, result.error_message).toMatchObject({ outcome: 'up', success: true, error_message: '' });
+    expect(result.details?.steps?.map((s) => [s.action, s.outcome])).toEqual([
+      ['goto', 'passed'],
+      ['wait_for', 'passed'],
+      ['screenshot', 'passed'],
+    ]);
+    expect(result.details?.artifacts).toHaveLength(1);
+    // Text in a screenshot has a font to render with.
+    expect((await podman(['exec', name, 'fc-match', 'sans-serif'])).stdout).toContain('DejaVu Sans');
+    await compose(['down']);
   });
 });
 
@@ -311,7 +392,7 @@ describe('the container image as a probe location agent', () => {
     expect(stdout).toContain('Usage: npm run vigil -- agent --url <Vigil URL>');
   });
 
-  it('runs an agent against a Vigil on the host: leases, probes from the container, posts, stops cleanly', async () => {
+  it('runs an agent against a Vigil on the host: leases, probes from the container (a browser leg in its Chromium too), posts, stops cleanly', async () => {
     const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
     const target = await startHttpTarget();
     try {
@@ -323,7 +404,20 @@ describe('the container image as a probe location agent', () => {
         slot: Date.parse('2026-11-24T12:00:00.000Z'),
         check: { check_type: 'http', target_url: target.url('/ok'), expected_status: 200, timeout_ms: 5000 },
       };
-      vigil.enqueue(job);
+      // A browser check's leg, run by the image's Chromium.
+      const browserJob = {
+        job_id: 'chk_container_browser:1',
+        slot: job.slot,
+        check: {
+          check_type: 'browser',
+          timeout_ms: 30_000,
+          steps: [
+            { action: 'goto', url: target.url('/page') },
+            { action: 'assert', subject: 'text', text: 'hello from the target' },
+          ],
+        },
+      };
+      vigil.enqueue(job, browserJob);
       const name = `vigil-test-${suffix}-agent`;
       containers.push(name);
 
@@ -348,12 +442,17 @@ describe('the container image as a probe location agent', () => {
         '/run/vigil-location-key',
       ]);
 
-      await expect.poll(() => vigil.state.stored.size, { timeout: 2 * MINUTE, interval: 500 }).toBe(1);
+      await expect.poll(() => vigil.state.stored.size, { timeout: 2 * MINUTE, interval: 500 }).toBe(2);
       expect(vigil.state.stored.get(resultKey(job))?.result).toMatchObject({
         success: true,
         status_code: 200,
       });
       expect(target.hits('/ok')).toBe(1);
+      expect(vigil.state.stored.get(resultKey(browserJob))?.result).toMatchObject({
+        success: true,
+        error_message: '',
+      });
+      expect(target.hits('/page')).toBe(1);
       await expect.poll(() => vigil.state.heartbeats.length, { timeout: MINUTE }).toBeGreaterThan(0);
       // SIGTERM: the agent stops with every result delivered (exit 0).
       await podman(['stop', '--time', '40', name]);
