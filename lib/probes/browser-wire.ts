@@ -13,12 +13,14 @@ export const BROWSER_ACTIONS = [
 ] as const;
 export const ASSERT_SUBJECTS = ['text', 'title', 'url', 'count'] as const;
 export const COUNT_OPS = ['eq', 'gte', 'lte'] as const;
+/** When a run records a Playwright trace: never, only when a step failed, every run. */
+export const TRACE_MODES = ['off', 'on_failure', 'always'] as const;
 
 /**
  * What the browser runner's child process (./browser/browser-child.ts) reads on stdin and writes on
  * stdout, parsed on both sides: the check's steps with their references already filled (the
  * child sees this check's values only, never a variable's name or another check's), and the run's
- * step log, vitals and screenshots.
+ * step log, vitals, screenshots and (when asked) its trace, the check's secrets masked in it.
  */
 
 /** One step in its flat form, as stored and as the child reads it (lenient: unknown keys dropped). */
@@ -45,6 +47,10 @@ export const runRequestSchema = z.object({
   executablePath: z.string(),
   /** Switches that Chromium build needs where it runs (the Lambda's: one process, no zygote). */
   extraArgs: z.array(z.string()).optional(),
+  /** Whether to record a Playwright trace (absent: off). */
+  trace: z.enum(TRACE_MODES).optional(),
+  /** The check's secret values: masked in the trace before it leaves the child. */
+  secrets: z.array(z.string()).optional(),
 });
 export type RunRequest = z.output<typeof runRequestSchema>;
 export type RunStep = RunRequest['steps'][number];
@@ -65,5 +71,9 @@ export const runAnswerSchema = z.object({
   }),
   /** JPEG screenshots, base64: each `screenshot` step's and the failing step's. */
   screenshots: z.array(z.object({ step: z.number().int().min(0), jpeg: z.string() })),
+  /** The Playwright trace (a zip, base64), its secrets masked; when the check asked for it. */
+  trace: z.string().optional(),
+  /** Why a trace that was recorded is not here (larger than the bound). */
+  traceLeftOut: z.string().optional(),
 });
 export type BrowserRunAnswer = z.output<typeof runAnswerSchema>;
