@@ -40,19 +40,22 @@ export const probedJobSchema = z.strictObject({
   result: probeResultSchema,
   artifacts: artifactNamesSchema.optional(),
   /** Why the run's trace is not kept (larger than the bound). */
-  trace_left_out: z.string().max(500).optional(),
+  trace_left_out: z.string().optional(),
 });
 export type ProbedJob = z.infer<typeof probedJobSchema>;
 
 /** What the worker records of a probed job: its result, the details listing its stored artifacts as a local run's do. */
 export function probedResult({ job, result, artifacts, trace_left_out }: ProbedJob): ProbedResult {
   const scope = slotScope(job);
-  const refs = artifacts?.length ? { artifacts: artifacts.map((name) => artifactRef(scope, name)) } : {};
-  const more = { ...refs, ...(trace_left_out ? { trace_left_out } : {}) };
+  const details = {
+    ...result.details,
+    ...(artifacts?.length ? { artifacts: artifacts.map((name) => artifactRef(scope, name)) } : {}),
+    ...(trace_left_out ? { trace_left_out } : {}),
+  };
   return {
     ...result,
     checkedAtMs: Date.parse(result.checked_at),
-    ...(Object.keys(more).length > 0 ? { details: { ...result.details, ...more } } : {}),
+    ...(artifacts?.length || trace_left_out ? { details } : {}),
   };
 }
 

@@ -25,7 +25,7 @@ function traceZip(): Uint8Array {
 }
 
 const entriesOf = (answer: ReturnType<typeof keptTrace>) => {
-  if (!('trace' in answer)) throw new Error(answer.traceLeftOut);
+  if (!('trace' in answer)) throw new Error(answer.trace_left_out);
   return unzipSync(new Uint8Array(Buffer.from(answer.trace, 'base64')));
 };
 
@@ -70,7 +70,7 @@ describe('keptTrace', () => {
     const answer = keptTrace(traceZip(), [SECRET], 100);
 
     expect(answer).toEqual({
-      traceLeftOut: expect.stringMatching(
+      trace_left_out: expect.stringMatching(
         /^the trace \(0\.0 MB\) was larger than the 0\.0 MB a result keeps and was left out$/,
       ),
     });

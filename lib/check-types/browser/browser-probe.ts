@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { secretRedactor } from '../../domain/redaction.ts';
-import type { BrowserRunAnswer } from '../../probes/browser-wire.ts';
+import type { BrowserRunAnswer } from '../../probes/browser-run-wire.ts';
 import { degradeIfSlow, failed, passed, startTimer } from '../../probes/outcome.ts';
 import type { BrowserStepReport, ProbeDeps, Probed, ProbeOutcome } from '../../probes/types.ts';
 import type { ConfiguredProbeJob } from '../contract/definition.ts';
@@ -54,7 +54,8 @@ export async function runBrowserProbe(job: BrowserProbeJob, deps: ProbeDeps): Pr
       timeoutMs: Math.min(job.timeout_ms, MAX_RUN_MS),
       allowPrivate: deps.allowPrivate,
       // The child masks these in the trace before it answers (lib/probes/browser/trace-masking.ts).
-      ...(job.trace && job.trace !== 'off' ? { trace: job.trace, secrets } : {}),
+      trace: job.trace,
+      secrets,
     });
   } catch (err) {
     return failed(redact(err instanceof Error ? err.message : String(err)), elapsed());
@@ -66,11 +67,12 @@ export async function runBrowserProbe(job: BrowserProbeJob, deps: ProbeDeps): Pr
   const index = steps.findIndex((s) => s.outcome === 'failed');
   const failure = steps[index];
   // The screenshots and the trace travel beside the details: the recorder stores them as artifacts (lib/checks/artifacts).
+  const { screenshots, trace, trace_left_out } = answer;
   const withShots = (outcome: ProbeOutcome): ProbeOutcome => ({
     ...outcome,
-    ...(answer.screenshots.length > 0 ? { screenshots: answer.screenshots } : {}),
-    ...(answer.trace ? { trace: answer.trace } : {}),
-    ...(answer.traceLeftOut ? { trace_left_out: redact(answer.traceLeftOut) } : {}),
+    ...(screenshots.length > 0 ? { screenshots } : {}),
+    ...(trace ? { trace } : {}),
+    ...(trace_left_out ? { trace_left_out } : {}),
   });
   if (failure)
     return withShots(

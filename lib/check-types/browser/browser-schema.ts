@@ -127,10 +127,10 @@ const inputShape = {
     .optional(),
   steps: z.array(step).min(1, 'Give at least one step.').max(MAX_STEPS, `Use at most ${MAX_STEPS} steps.`),
   viewport: viewport.optional().meta({ description: 'The page size in CSS pixels; default 1280 x 720' }),
-  trace: z.enum(TRACE_MODES).optional().meta({
-    description:
-      "Record a Playwright trace (off by default): on_failure keeps it when a step failed, always keeps every run's; the check's secret variables are masked in it",
-  }),
+  trace: z
+    .enum(TRACE_MODES)
+    .optional()
+    .meta({ description: 'A Playwright trace: off (default), on_failure, always' }),
 };
 
 /** The request's config: each step's fields fit its action, the first is a goto, references name variables. */

@@ -48,14 +48,12 @@ export async function storeArtifacts(
   scope: ArtifactScope,
   outcome: Pick<ProbeOutcome, 'screenshots' | 'trace'>,
 ): Promise<ArtifactRef[]> {
-  const files = (outcome.screenshots ?? []).slice(0, MAX_SCREENSHOTS).map((shot) => ({
-    name: screenshotName(shot.step),
-    base64: shot.jpeg,
-    type: SCREENSHOT_TYPE,
-  }));
-  if (outcome.trace) files.push({ name: TRACE_NAME, base64: outcome.trace, type: TRACE_TYPE });
+  const files = (outcome.screenshots ?? [])
+    .slice(0, MAX_SCREENSHOTS)
+    .map((shot): [string, string, string] => [screenshotName(shot.step), shot.jpeg, SCREENSHOT_TYPE]);
+  if (outcome.trace) files.push([TRACE_NAME, outcome.trace, TRACE_TYPE]);
   const stored = await Promise.all(
-    files.map(async ({ name, base64, type }): Promise<ArtifactRef | undefined> => {
+    files.map(async ([name, base64, type]): Promise<ArtifactRef | undefined> => {
       try {
         await deps.artifacts.putIfAbsent(artifactKey(scope, name), Buffer.from(base64, 'base64'), type);
       } catch (error) {
@@ -83,8 +81,10 @@ export async function detailsWithEvidence(
   scope: ArtifactScope,
   outcome: ProbeOutcome,
 ): Promise<Record<string, unknown> | undefined> {
-  const own = outcome.details ? { ...outcome.details } : undefined;
-  const details = outcome.trace_left_out ? { ...own, trace_left_out: outcome.trace_left_out } : own;
+  const { trace_left_out } = outcome;
+  const details = trace_left_out
+    ? { ...outcome.details, trace_left_out }
+    : outcome.details && { ...outcome.details };
   if (!deps.artifacts || (!outcome.screenshots?.length && !outcome.trace)) return details;
   const artifacts = await storeArtifacts({ artifacts: deps.artifacts, logger: deps.logger }, scope, outcome);
   return artifacts.length > 0 ? { ...details, artifacts } : details;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { bareHost } from '../../egress/egress-guard.ts';
-import type { BrowserRunAnswer, RunRequest } from '../browser-wire.ts';
+import type { BrowserRunAnswer, RunRequest } from '../browser-run-wire.ts';
 import { type Refusal, startGuardedProxy } from './guarded-proxy.ts';
 import { runPageStep } from './page-steps.ts';
 import { keptTrace } from './trace-masking.ts';
@@ -99,7 +99,7 @@ async function stopTrace(
   context: BrowserContext,
   request: RunRequest,
   failed: boolean,
-): Promise<Pick<BrowserRunAnswer, 'trace' | 'traceLeftOut'>> {
+): Promise<Pick<BrowserRunAnswer, 'trace' | 'trace_left_out'>> {
   const keep = request.trace === 'always' || (request.trace === 'on_failure' && failed);
   if (!keep) {
     await context.tracing.stop().catch(() => undefined);
@@ -111,7 +111,7 @@ async function stopTrace(
     await context.tracing.stop({ path });
     return keptTrace(await readFile(path), request.secrets ?? []);
   } catch (err) {
-    return { traceLeftOut: `the trace could not be kept: ${firstLine(err)}` };
+    return { trace_left_out: `the trace could not be kept: ${firstLine(err)}` };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -123,7 +123,7 @@ export async function runBrowserSession(request: RunRequest): Promise<BrowserRun
   const steps: BrowserRunAnswer['steps'] = [];
   const screenshots: BrowserRunAnswer['screenshots'] = [];
   let vitals: BrowserRunAnswer['vitals'] = {};
-  let trace: Pick<BrowserRunAnswer, 'trace' | 'traceLeftOut'> = {};
+  let trace: Pick<BrowserRunAnswer, 'trace' | 'trace_left_out'> = {};
   const browser = await chromium
     .launch({
       executablePath: request.executablePath,

@@ -49,11 +49,11 @@ export function keptTrace(
   zip: Uint8Array,
   secrets: readonly string[],
   maxBytes = MAX_TRACE_BYTES,
-): { trace: string } | { traceLeftOut: string } {
+): { trace: string } | { trace_left_out: string } {
   const masked = maskTrace(zip, secrets);
   if (masked.byteLength > maxBytes)
     return {
-      traceLeftOut: `the trace (${megabytes(masked.byteLength)}) was larger than the ${megabytes(maxBytes)} a result keeps and was left out`,
+      trace_left_out: `the trace (${megabytes(masked.byteLength)}) was larger than the ${megabytes(maxBytes)} a result keeps and was left out`,
     };
   return { trace: Buffer.from(masked).toString('base64') };
 }

@@ -3741,7 +3741,7 @@ export interface components {
                     height: number;
                 };
                 /**
-                 * @description Record a Playwright trace (off by default): on_failure keeps it when a step failed, always keeps every run's; the check's secret variables are masked in it
+                 * @description A Playwright trace: off (default), on_failure, always
                  * @enum {string}
                  */
                 trace?: "off" | "on_failure" | "always";
@@ -10996,7 +10996,7 @@ export interface operations {
                             height: number;
                         };
                         /**
-                         * @description Record a Playwright trace (off by default): on_failure keeps it when a step failed, always keeps every run's; the check's secret variables are masked in it
+                         * @description A Playwright trace: off (default), on_failure, always
                          * @enum {string}
                          */
                         trace?: "off" | "on_failure" | "always";
@@ -11917,7 +11917,7 @@ export interface operations {
                             height: number;
                         };
                         /**
-                         * @description Record a Playwright trace (off by default): on_failure keeps it when a step failed, always keeps every run's; the check's secret variables are masked in it
+                         * @description A Playwright trace: off (default), on_failure, always
                          * @enum {string}
                          */
                         trace?: "off" | "on_failure" | "always";
@@ -29482,7 +29482,7 @@ export interface operations {
                                 height: number;
                             };
                             /**
-                             * @description Record a Playwright trace (off by default): on_failure keeps it when a step failed, always keeps every run's; the check's secret variables are masked in it
+                             * @description A Playwright trace: off (default), on_failure, always
                              * @enum {string}
                              */
                             trace?: "off" | "on_failure" | "always";
@@ -33545,7 +33545,7 @@ export interface operations {
                                 height: number;
                             };
                             /**
-                             * @description Record a Playwright trace (off by default): on_failure keeps it when a step failed, always keeps every run's; the check's secret variables are masked in it
+                             * @description A Playwright trace: off (default), on_failure, always
                              * @enum {string}
                              */
                             trace?: "off" | "on_failure" | "always";
