@@ -105,7 +105,9 @@ describe('console: a browser check’s evidence', { timeout: 120_000 }, () => {
     const row = page.locator('tr[aria-current="true"]');
     const button = row.getByRole('button', { name: 'Download trace' });
     await button.waitFor({ timeout: SHOWN_WITHIN_MS });
-    expect(await row.locator('.trace-download').textContent()).toContain('npx playwright show-trace trace.zip');
+    expect(await row.locator('.trace-download').textContent()).toContain(
+      'npx playwright show-trace trace.zip',
+    );
 
     const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
 
