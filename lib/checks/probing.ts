@@ -6,10 +6,10 @@
  * loading the services' request validation (RE2 among it).
  */
 
-/** A result's evidence (a browser check's screenshots): the artifact store's adapters a runtime builds. */
+/** A result's evidence (a browser check's screenshots and trace): the artifact store's adapters a runtime builds. */
 export type { ArtifactStore } from './artifacts/artifact-store.ts';
-/** The cloud's browser function stores a slot's screenshots itself; the worker lists them by name. */
-export { artifactNamesSchema, screenshotRef, slotScope, storeScreenshots } from './artifacts/evidence.ts';
+/** The cloud's browser function stores a slot's artifacts itself; the worker lists them by name. */
+export { artifactNamesSchema, artifactRef, slotScope, storeArtifacts } from './artifacts/evidence.ts';
 export { createFileArtifactStore } from './artifacts/file-artifact-store.ts';
 export { artifactBucketStore } from './artifacts/s3-artifact-store.ts';
 export { type DueCellSlot, generateCellShard } from './cells/cell-generator.ts';

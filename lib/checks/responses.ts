@@ -20,6 +20,7 @@ import { recentSchema } from './results/check-recent.ts';
 import {
   resultArtifactsSchema,
   resultStepsSchema,
+  resultTraceLeftOutSchema,
   resultVitalsSchema,
 } from './results/result-step-schemas.ts';
 
@@ -175,6 +176,7 @@ const resultDetailsSchema = z
       .meta({ description: 'multistep: the name of the first step that failed' }),
     vitals: resultVitalsSchema,
     artifacts: resultArtifactsSchema,
+    trace_left_out: resultTraceLeftOutSchema,
   })
   .meta({ description: "What the probe found besides the outcome; the check type's own fields" });
 

@@ -6,15 +6,15 @@ import { type ProbedResult, type ProbeJob, probeJobId, probeJobSchema } from '..
 import {
   type ArtifactStore,
   artifactNamesSchema,
-  screenshotRef,
+  artifactRef,
   slotScope,
-  storeScreenshots,
+  storeArtifacts,
 } from '../checks/probing.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { ReceivedJob } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { BrowserRunner } from '../probes/browser-runner.ts';
-import type { ProbeDefinition, ProbeScreenshot } from '../probes/types.ts';
+import type { ProbeDefinition, ProbeOutcome } from '../probes/types.ts';
 import type { BatchMetrics, SqsBatchHandlerDeps } from './sqs-batch.ts';
 import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
 
@@ -24,7 +24,7 @@ import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
  * located agent leases, secrets included: the queue is encrypted and only the worker sends to it);
  * the browser function runs it and hands the outcome back on the probe queue as a `probed` job,
  * carrying the result an agent posts (lib/agent/protocol.ts), which the worker records. A run's
- * screenshots go to the artifacts bucket first, under the slot's result id; the job names them
+ * screenshots and trace go to the artifacts bucket first, under the slot's result id; the job names them
  * (never their bytes: a message holds 256 KB) and the worker's result lists them.
  */
 
@@ -33,24 +33,29 @@ const browserJobSchema = z.strictObject({ job: probeJobSchema, check: z.unknown(
 
 export type BrowserJob = z.infer<typeof browserJobSchema>;
 
-/** What the browser function sends back to the probe queue: the job, its result and its stored screenshots' names. */
+/** What the browser function sends back to the probe queue: the job, its result and its stored artifacts' names. */
 export const probedJobSchema = z.strictObject({
   kind: z.literal('probed'),
   job: probeJobSchema,
   result: probeResultSchema,
   artifacts: artifactNamesSchema.optional(),
+  /** Why the run's trace is not kept (larger than the bound). */
+  trace_left_out: z.string().optional(),
 });
 export type ProbedJob = z.infer<typeof probedJobSchema>;
 
-/** What the worker records of a probed job: its result, the details listing its stored screenshots as a local run's do. */
-export function probedResult({ job, result, artifacts }: ProbedJob): ProbedResult {
+/** What the worker records of a probed job: its result, the details listing its stored artifacts as a local run's do. */
+export function probedResult({ job, result, artifacts, trace_left_out }: ProbedJob): ProbedResult {
   const scope = slotScope(job);
+  const details = {
+    ...result.details,
+    ...(artifacts?.length ? { artifacts: artifacts.map((name) => artifactRef(scope, name)) } : {}),
+    ...(trace_left_out ? { trace_left_out } : {}),
+  };
   return {
     ...result,
     checkedAtMs: Date.parse(result.checked_at),
-    ...(artifacts?.length
-      ? { details: { ...result.details, artifacts: artifacts.map((name) => screenshotRef(scope, name)) } }
-      : {}),
+    ...(artifacts?.length || trace_left_out ? { details } : {}),
   };
 }
 
@@ -97,7 +102,7 @@ export interface BrowserHandlerDeps {
   /** The probe queue the result goes back to (send only). */
   results: () => Pick<SqsJobQueue<ProbedJob>, 'enqueue'>;
   runner: BrowserRunner;
-  /** Where a run's screenshots are stored (the artifacts bucket); absent: none are kept. */
+  /** Where a run's screenshots and trace are stored (the artifacts bucket); absent: none are kept. */
   artifacts?: ArtifactStore | undefined;
   /** Whether the SSRF guard lets a page reach private addresses (the cloud: no). */
   allowPrivate: boolean;
@@ -109,7 +114,7 @@ export interface BrowserHandlerDeps {
 /**
  * Runs one browser job: the check parsed (a browser check's probe, or a failed result saying why not), run in the
  * runner's child (every request through the SSRF guard, secrets hidden in the outcome), and its
- * result sent to the probe queue as a `probed` job for the worker to record. Its screenshots are
+ * result sent to the probe queue as a `probed` job for the worker to record. Its screenshots and trace are
  * stored first, under the slot's result id (first write stands: a redelivered job's second run
  * leaves them as they were), and the job names those stored. A send SQS refuses throws (the job is retried).
  */
@@ -127,12 +132,15 @@ function createBrowserJobHandler(deps: BrowserHandlerDeps) {
       : { problem: 'the browser function runs browser checks only' };
     const result =
       'problem' in answer ? unprobedResult(answer.problem, deps.clock.now()) : toWireResult(answer);
-    const stored = 'problem' in answer ? [] : await storeEvidence(deps, body.job, answer.outcome.screenshots);
+    const stored = 'problem' in answer ? [] : await storeEvidence(deps, body.job, answer.outcome);
     const probed: ProbedJob = {
       kind: 'probed',
       job: body.job,
       result,
       ...(stored.length > 0 ? { artifacts: stored } : {}),
+      ...('outcome' in answer && answer.outcome.trace_left_out
+        ? { trace_left_out: answer.outcome.trace_left_out }
+        : {}),
     };
     const { failed } = await deps.results().enqueue([{ id: probedJobId(body.job), body: probed }]);
     if (failed.length > 0) throw new Error(`the probe queue did not take ${probedJobId(body.job)}`);
@@ -145,17 +153,17 @@ function createBrowserJobHandler(deps: BrowserHandlerDeps) {
   };
 }
 
-/** Stores a run's screenshots for its slot's result; answers the names stored (none without a bucket). */
+/** Stores a run's screenshots and trace for its slot's result; answers the names stored (none without a bucket). */
 async function storeEvidence(
   deps: Pick<BrowserHandlerDeps, 'artifacts' | 'logger'>,
   job: ProbeJob,
-  screenshots: readonly ProbeScreenshot[] | undefined,
+  outcome: ProbeOutcome,
 ): Promise<string[]> {
-  if (!deps.artifacts || !screenshots?.length) return [];
-  const refs = await storeScreenshots(
+  if (!deps.artifacts || (!outcome.screenshots?.length && !outcome.trace)) return [];
+  const refs = await storeArtifacts(
     { artifacts: deps.artifacts, logger: deps.logger },
     slotScope(job),
-    screenshots,
+    outcome,
   );
   return refs.map((ref) => ref.name);
 }

@@ -5,5 +5,5 @@
 export { REDACTED } from './redaction/redacted.ts';
 export { isSecretName, maskSecretLooking } from './redaction/secret-names.ts';
 export type { Redact } from './redaction/secret-redaction.ts';
-export { CUT_MARK, secretRedactor, urlSecrets } from './redaction/secret-redaction.ts';
+export { CUT_MARK, secretForms, secretRedactor, urlSecrets } from './redaction/secret-redaction.ts';
 export { redactUrl, unredactedUrl } from './redaction/url-redaction.ts';

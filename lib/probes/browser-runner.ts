@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type BrowserRunAnswer, type RunRequest, runAnswerSchema } from './browser-wire.ts';
+import { type BrowserRunAnswer, type RunRequest, runAnswerSchema } from './browser-run-wire.ts';
 
 /**
  * Runs browser checks, each in a child process of its own (./browser/browser-child.ts): started with an

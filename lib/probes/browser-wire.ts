@@ -13,12 +13,12 @@ export const BROWSER_ACTIONS = [
 ] as const;
 export const ASSERT_SUBJECTS = ['text', 'title', 'url', 'count'] as const;
 export const COUNT_OPS = ['eq', 'gte', 'lte'] as const;
+/** When a run records a Playwright trace: never, only when a step failed, every run. */
+export const TRACE_MODES = ['off', 'on_failure', 'always'] as const;
 
 /**
- * What the browser runner's child process (./browser/browser-child.ts) reads on stdin and writes on
- * stdout, parsed on both sides: the check's steps with their references already filled (the
- * child sees this check's values only, never a variable's name or another check's), and the run's
- * step log, vitals and screenshots.
+ * A browser check's steps and page as stored and as the runner's child reads them (the run's own
+ * request and answer are ./browser-run-wire.ts, which only the runner and its child load).
  */
 
 /** One step in its flat form, as stored and as the child reads it (lenient: unknown keys dropped). */
@@ -35,35 +35,3 @@ export const browserStepSchema = z.object({
 });
 /** The page size in CSS pixels. */
 export const viewportSchema = z.object({ width: z.number().int(), height: z.number().int() });
-
-export const runRequestSchema = z.object({
-  steps: z.array(browserStepSchema),
-  viewport: viewportSchema.optional(),
-  /** The ms the steps may take together. */
-  timeoutMs: z.number().int().min(1),
-  allowPrivate: z.boolean(),
-  executablePath: z.string(),
-  /** Switches that Chromium build needs where it runs (the Lambda's: one process, no zygote). */
-  extraArgs: z.array(z.string()).optional(),
-});
-export type RunRequest = z.output<typeof runRequestSchema>;
-export type RunStep = RunRequest['steps'][number];
-
-export const runAnswerSchema = z.object({
-  steps: z.array(
-    z.object({
-      action: z.string(),
-      outcome: z.enum(['passed', 'failed', 'skipped']),
-      ms: z.number().int().min(0),
-      error: z.string().optional(),
-    }),
-  ),
-  vitals: z.object({
-    lcp_ms: z.number().optional(),
-    cls: z.number().optional(),
-    ttfb_ms: z.number().optional(),
-  }),
-  /** JPEG screenshots, base64: each `screenshot` step's and the failing step's. */
-  screenshots: z.array(z.object({ step: z.number().int().min(0), jpeg: z.string() })),
-});
-export type BrowserRunAnswer = z.output<typeof runAnswerSchema>;

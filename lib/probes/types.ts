@@ -118,6 +118,10 @@ export interface ProbeOutcome {
    * and the result's details list them; a draft run answers them inline.
    */
   screenshots?: ProbeScreenshot[];
+  /** browser: the run's Playwright trace (a zip, base64, the check's secrets masked); stored as the screenshots are. */
+  trace?: string;
+  /** browser: why the trace the check asked for is not kept (larger than the bound); the stored result's details say it. */
+  trace_left_out?: string;
 }
 
 /** One screenshot of a browser run: its step (zero-based) and the JPEG, base64. */

@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type BrowserSite, startBrowserSite } from '../check-types/support/browser-site.ts';
@@ -8,8 +9,9 @@ import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
  * A failing browser check's evidence in the console (issue 57), with Debian's Chromium running the
  * check against a site on 127.0.0.1: the check page shows a result's step log with the failing step
  * marked and each stored screenshot beside its step (read with the console's key, as an <img src>
- * cannot carry it); an alert's link (?result=) unfolds that result. The editor's Run now shows a
- * browser draft's steps and its inline screenshots.
+ * cannot carry it) and its Playwright trace to download (the check keeps one on failure); an
+ * alert's link (?result=) unfolds that result. The editor's Run now shows a browser draft's steps
+ * and its inline screenshots.
  */
 
 /** Fails at its third step: the login page's title is not "Account". */
@@ -60,7 +62,7 @@ describe('console: a browser check’s evidence', { timeout: 120_000 }, () => {
         name: 'Shop sign-in',
         interval_seconds: 3600,
         timeout_ms: 30_000,
-        config: { steps: failingSteps(site) },
+        config: { steps: failingSteps(site), trace: 'on_failure' },
       });
       const run = await rig.api('POST', `/v1/checks/${checkId}/run`);
       expect(run.status).toBe(202);
@@ -93,6 +95,26 @@ describe('console: a browser check’s evidence', { timeout: 120_000 }, () => {
       'Screenshot at step 2',
       'Screenshot at step 3',
     ]);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('offers the failing result’s trace for download, with how to open it', async () => {
+    const p = await openSignedIn(rig, { path: `/checks/${checkId}?result=${resultId}` });
+    const { page } = p;
+    const row = page.locator('tr[aria-current="true"]');
+    const button = row.getByRole('button', { name: 'Download trace' });
+    await button.waitFor({ timeout: SHOWN_WITHIN_MS });
+    expect(await row.locator('.trace-download').textContent()).toContain(
+      'npx playwright show-trace trace.zip',
+    );
+
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+
+    expect(download.suggestedFilename()).toBe('trace.zip');
+    const bytes = await buffer(await download.createReadStream());
+    // A zip's local file header: PK\x03\x04.
+    expect([...bytes.subarray(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
     expectNoConsoleErrors(p);
     await p.close();
   });

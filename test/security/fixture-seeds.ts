@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { storeScreenshots } from '../../lib/checks/artifacts/evidence.ts';
+import { storeArtifacts } from '../../lib/checks/artifacts/evidence.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import type { ApiHarness } from '../support/api-harness.ts';
@@ -126,9 +126,11 @@ export async function seedArtifact(
   const artifacts = api.app.artifacts;
   if (!artifacts) throw new Error(`the ${api.runtime} harness keeps no artifacts`);
   const resultId = newId('res');
-  const refs = await storeScreenshots({ artifacts, logger: silentLogger }, { tenantId, checkId, resultId }, [
-    { step: 0, jpeg: TINY_JPEG.toString('base64') },
-  ]);
+  const refs = await storeArtifacts(
+    { artifacts, logger: silentLogger },
+    { tenantId, checkId, resultId },
+    { screenshots: [{ step: 0, jpeg: TINY_JPEG.toString('base64') }] },
+  );
   expect(refs).toHaveLength(1);
   return { resultId, name: refs[0]?.name ?? '' };
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { secretRedactor } from '../../domain/redaction.ts';
-import type { BrowserRunAnswer } from '../../probes/browser-wire.ts';
+import type { BrowserRunAnswer } from '../../probes/browser-run-wire.ts';
 import { degradeIfSlow, failed, passed, startTimer } from '../../probes/outcome.ts';
 import type { BrowserStepReport, ProbeDeps, Probed, ProbeOutcome } from '../../probes/types.ts';
 import type { ConfiguredProbeJob } from '../contract/definition.ts';
@@ -32,11 +32,10 @@ export async function runBrowserProbe(job: BrowserProbeJob, deps: ProbeDeps): Pr
     variables: Object.fromEntries(Object.entries(variables).map(([name, v]) => [name, v.value])),
     steps: {},
   };
-  const redact = secretRedactor(
-    Object.values(variables)
-      .filter((v) => v.secret === true && v.value !== '')
-      .map((v) => v.value),
-  );
+  const secrets = Object.values(variables)
+    .filter((v) => v.secret === true && v.value !== '')
+    .map((v) => v.value);
+  const redact = secretRedactor(secrets);
   if (!deps.browserRunner)
     return failed('browser checks are not run here: this runtime has no browser runner', 0);
   let answer: BrowserRunAnswer;
@@ -54,6 +53,9 @@ export async function runBrowserProbe(job: BrowserProbeJob, deps: ProbeDeps): Pr
       ...(job.viewport ? { viewport: job.viewport } : {}),
       timeoutMs: Math.min(job.timeout_ms, MAX_RUN_MS),
       allowPrivate: deps.allowPrivate,
+      // The child masks these in the trace before it answers (lib/probes/browser/trace-masking.ts).
+      trace: job.trace,
+      secrets,
     });
   } catch (err) {
     return failed(redact(err instanceof Error ? err.message : String(err)), elapsed());
@@ -64,9 +66,14 @@ export async function runBrowserProbe(job: BrowserProbeJob, deps: ProbeDeps): Pr
   const details = { steps, vitals: answer.vitals };
   const index = steps.findIndex((s) => s.outcome === 'failed');
   const failure = steps[index];
-  // The screenshots travel beside the details: the recorder stores them as artifacts (lib/checks/artifacts).
-  const withShots = (outcome: ProbeOutcome): ProbeOutcome =>
-    answer.screenshots.length > 0 ? { ...outcome, screenshots: answer.screenshots } : outcome;
+  // The screenshots and the trace travel beside the details: the recorder stores them as artifacts (lib/checks/artifacts).
+  const { screenshots, trace, trace_left_out } = answer;
+  const withShots = (outcome: ProbeOutcome): ProbeOutcome => ({
+    ...outcome,
+    ...(screenshots.length > 0 ? { screenshots } : {}),
+    ...(trace ? { trace } : {}),
+    ...(trace_left_out ? { trace_left_out } : {}),
+  });
   if (failure)
     return withShots(
       failed(`step ${index + 1} (${failure.action}): ${failure.error ?? 'failed'}`, elapsed(), 0, details),

@@ -4,6 +4,7 @@ import {
   BROWSER_ACTIONS,
   browserStepSchema,
   COUNT_OPS,
+  TRACE_MODES,
   viewportSchema,
 } from '../../probes/browser-wire.ts';
 import { variable } from '../multistep/multistep-schema.ts';
@@ -11,10 +12,11 @@ import { NAME_PATTERN, references } from '../multistep/templates.ts';
 
 /**
  * A browser check's config (DECISIONS.md "Scripted checks"): variables, up to 30 steps a headless
- * Chromium runs in order, and the viewport. A step's fields are its action's (a discriminated
- * union): `wait_for` takes exactly one of `selector`, `text`, `url`; `assert` names its `subject`
- * (text, title, url, count). `input` is the request's (strict, sentence-long messages, each
- * step's fields and references checked); `stored` reads an item back without checking again.
+ * Chromium runs in order, the viewport and whether a run records a Playwright trace. A step's
+ * fields are its action's (a discriminated union): `wait_for` takes exactly one of `selector`,
+ * `text`, `url`; `assert` names its `subject` (text, title, url, count). `input` is the request's
+ * (strict, sentence-long messages, each step's fields and references checked); `stored` reads an
+ * item back without checking again.
  */
 
 const MAX_STEPS = 30;
@@ -125,6 +127,10 @@ const inputShape = {
     .optional(),
   steps: z.array(step).min(1, 'Give at least one step.').max(MAX_STEPS, `Use at most ${MAX_STEPS} steps.`),
   viewport: viewport.optional().meta({ description: 'The page size in CSS pixels; default 1280 x 720' }),
+  trace: z
+    .enum(TRACE_MODES)
+    .optional()
+    .meta({ description: 'A Playwright trace: off (default), on_failure, always' }),
 };
 
 /** The request's config: each step's fields fit its action, the first is a goto, references name variables. */
@@ -154,6 +160,7 @@ export const browserStored = z.object({
   variables: z.record(z.string(), z.object({ value: z.string(), secret: z.boolean().optional() })).optional(),
   steps: z.array(browserStepSchema),
   viewport: viewportSchema.optional(),
+  trace: z.enum(TRACE_MODES).optional(),
 });
 
 /** A config as the runner reads it: every step one flat shape (what browserInput admits is one of them). */

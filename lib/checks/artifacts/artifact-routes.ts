@@ -12,6 +12,8 @@ import {
   artifactKey,
   resultTimeMs,
   SCREENSHOT_TYPE,
+  TRACE_NAME,
+  TRACE_TYPE,
 } from './artifact-store.ts';
 
 export interface ArtifactRouteDeps {
@@ -25,22 +27,23 @@ export interface ArtifactRouteDeps {
 const params = z.object({
   id: idSchema('chk'),
   result_id: idSchema('res'),
-  name: z
-    .string()
-    .regex(ARTIFACT_NAME, 'expected an artifact name such as step-3.jpg')
-    .meta({ description: "An artifact's name, as the result's details.artifacts list it (step-<n>.jpg)" }),
+  name: z.string().regex(ARTIFACT_NAME, 'expected an artifact name such as step-3.jpg or trace.zip').meta({
+    description: "An artifact's name, as the result's details.artifacts list it (step-<n>.jpg, trace.zip)",
+  }),
 });
 
 /** Private to the caller's browser, which may keep it: an artifact never changes once stored. */
-const IMAGE_HEADERS = {
-  'content-type': SCREENSHOT_TYPE,
-  'cache-control': 'private, max-age=3600',
-  'x-content-type-options': 'nosniff',
-};
+const KEPT = { 'cache-control': 'private, max-age=3600', 'x-content-type-options': 'nosniff' };
+
+/** A screenshot is shown; a trace is downloaded (Playwright's trace viewer opens the file). */
+const headersOf = (name: string): Record<string, string> =>
+  name === TRACE_NAME
+    ? { ...KEPT, 'content-type': TRACE_TYPE, 'content-disposition': `attachment; filename="${TRACE_NAME}"` }
+    : { ...KEPT, 'content-type': SCREENSHOT_TYPE };
 
 /**
  * GET /v1/checks/{id}/results/{result_id}/artifacts/{name}: one stored artifact of a result (a
- * browser check's screenshot), read with the tenant's key (read-only keys too). The check must be
+ * browser check's screenshot or trace), read with the tenant's key (read-only keys too). The check must be
  * the caller's and the key is built from the caller's tenant, so another tenant's artifact is a
  * 404; so is one whose result is past the tenant's retention (the result is gone, even while its
  * file or object waits for the sweep or the bucket's lifecycle rule).
@@ -54,8 +57,13 @@ export function artifactRoutes(deps: ArtifactRouteDeps): AuthedRoute[] {
       operationId: 'getCheckResultArtifact',
       tag: 'Checks',
       summary:
-        "One artifact of a result (a browser check's screenshot, image/jpeg), as its details.artifacts name it; kept for the retention period",
-      schemas: { params, responses: { 200: { contentType: SCREENSHOT_TYPE, schema: z.string() } } },
+        "One artifact of a result (a browser check's screenshot, image/jpeg, or its Playwright trace, application/zip, as an attachment), as its details.artifacts name it; kept for the retention period",
+      schemas: {
+        params,
+        responses: {
+          200: { contentType: SCREENSHOT_TYPE, schema: z.string(), also: { [TRACE_TYPE]: z.string() } },
+        },
+      },
       handler: async ({ principal, params: p }) => {
         const tenantId = principal.tenantId;
         await deps.checkService.requireCheck(tenantId, p.id);
@@ -67,7 +75,7 @@ export function artifactRoutes(deps: ArtifactRouteDeps): AuthedRoute[] {
           artifactKey({ tenantId, checkId: p.id, resultId: p.result_id }, p.name),
         );
         if (!bytes) throw new NotFoundError('artifact');
-        return new Response(new Uint8Array(bytes), { status: 200, headers: IMAGE_HEADERS });
+        return new Response(new Uint8Array(bytes), { status: 200, headers: headersOf(p.name) });
       },
     }),
   ];

@@ -2,7 +2,7 @@ import { decodeTime } from 'ulid';
 import { isId } from '../../platform/ids.ts';
 
 /**
- * Owner of a result's stored evidence (issue 57: a failing browser check's screenshots): the port
+ * Owner of a result's stored evidence (issue 57: a browser check's screenshots and trace): the port
  * its two adapters implement (local: files under the data dir, ./file-artifact-store.ts; cloud: S3,
  * ./s3-artifact-store.ts), the keys, scoped by tenant, check and result, and the bounded names. A
  * result's details list its artifacts (`artifacts`), never their bytes. Nothing else builds a key.
@@ -21,24 +21,28 @@ export interface ArtifactStore {
   deletePrefix(prefix: string): Promise<number>;
 }
 
-/** The content type of every artifact stored today. */
+/** A screenshot's content type. */
 export const SCREENSHOT_TYPE = 'image/jpeg';
 
-/** A screenshot's name: its step's number, one-based (a browser check has at most 30 steps); the route refuses any other. */
-export const ARTIFACT_NAME = /^step-[1-9]\d?\.jpg$/;
+/** A trace's name (one per result) and content type: a Playwright trace, a zip. */
+export const TRACE_NAME = 'trace.zip';
+export const TRACE_TYPE = 'application/zip';
+
+/**
+ * An artifact's name: a screenshot's is its step's number, one-based (a browser check has at most
+ * 30 steps); a trace's is trace.zip. The route refuses any other.
+ */
+export const ARTIFACT_NAME = /^(?:step-[1-9]\d?\.jpg|trace\.zip)$/;
 
 /** The name a step's screenshot is stored under (`index` zero-based, as the runner counts). */
 export function screenshotName(index: number): string {
   return `step-${index + 1}.jpg`;
 }
 
-/** What a result's details say of one artifact: its step (one-based), kind, name and where to GET it. */
-export interface ArtifactRef {
-  step: number;
-  kind: 'screenshot';
-  name: string;
-  url: string;
-}
+/** What a result's details say of one artifact: its step (one-based; a screenshot's), kind, name and where to GET it. */
+export type ArtifactRef =
+  | { step: number; kind: 'screenshot'; name: string; url: string }
+  | { kind: 'trace'; name: string; url: string };
 
 /** Whose result an artifact belongs to. */
 export interface ArtifactScope {

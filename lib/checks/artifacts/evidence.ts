@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Logger } from '../../platform/logger.ts';
-import type { ProbeOutcome, ProbeScreenshot } from '../../probes/types.ts';
+import type { ProbeOutcome } from '../../probes/types.ts';
 import { slotResultId } from '../results/result-recorder.ts';
 import {
   ARTIFACT_NAME,
@@ -11,15 +11,17 @@ import {
   artifactPath,
   SCREENSHOT_TYPE,
   screenshotName,
+  TRACE_NAME,
+  TRACE_TYPE,
 } from './artifact-store.ts';
 
 /** Screenshots one result keeps at most (a browser check has at most 30 steps; the failing one is last). */
 const MAX_SCREENSHOTS = 31;
 
-/** The names of a result's stored screenshots, as a message carries them (the cloud's `probed` job): never their bytes. */
-export const artifactNamesSchema = z.array(z.string().regex(ARTIFACT_NAME)).max(MAX_SCREENSHOTS);
+/** The names of a result's stored artifacts (screenshots, a trace), as a message carries them (the cloud's `probed` job): never their bytes. */
+export const artifactNamesSchema = z.array(z.string().regex(ARTIFACT_NAME)).max(MAX_SCREENSHOTS + 1);
 
-/** Whose result a slot's screenshots belong to: the result id the recorder gives the job's slot. */
+/** Whose result a slot's artifacts belong to: the result id the recorder gives the job's slot. */
 export function slotScope(job: { tenant_id: string; check_id: string; slot_ms: number }): ArtifactScope {
   return {
     tenantId: job.tenant_id,
@@ -28,39 +30,34 @@ export function slotScope(job: { tenant_id: string; check_id: string; slot_ms: n
   };
 }
 
-/** What a result's details say of a stored screenshot, from its name (`step-<n>.jpg`: its step, one-based). */
-export function screenshotRef(scope: ArtifactScope, name: string): ArtifactRef {
-  return {
-    step: Number(name.slice('step-'.length, -'.jpg'.length)),
-    kind: 'screenshot',
-    name,
-    url: artifactPath(scope, name),
-  };
+/** What a result's details say of a stored artifact, from its name (`step-<n>.jpg`: its step, one-based; `trace.zip`). */
+export function artifactRef(scope: ArtifactScope, name: string): ArtifactRef {
+  const url = artifactPath(scope, name);
+  if (name === TRACE_NAME) return { kind: 'trace', name, url };
+  return { step: Number(name.slice('step-'.length, -'.jpg'.length)), kind: 'screenshot', name, url };
 }
 
 /**
- * Stores a result's screenshots through the artifact port and answers what its details list
- * (`artifacts`). Names are fixed by the result and the step, so a redelivered job writes the same
- * keys, and the first write stands (`putIfAbsent`). A screenshot that cannot be stored is left out
- * of the list (logged): the result is recorded all the same.
+ * Stores a result's screenshots and trace through the artifact port and answers what its details
+ * list (`artifacts`). Names are fixed by the result and the step, so a redelivered job writes the
+ * same keys, and the first write stands (`putIfAbsent`). An artifact that cannot be stored is left
+ * out of the list (logged): the result is recorded all the same.
  */
-export async function storeScreenshots(
+export async function storeArtifacts(
   deps: { artifacts: ArtifactStore; logger: Logger },
   scope: ArtifactScope,
-  screenshots: readonly ProbeScreenshot[],
+  outcome: Pick<ProbeOutcome, 'screenshots' | 'trace'>,
 ): Promise<ArtifactRef[]> {
-  const kept = screenshots.slice(0, MAX_SCREENSHOTS);
+  const files = (outcome.screenshots ?? [])
+    .slice(0, MAX_SCREENSHOTS)
+    .map((shot): [string, string, string] => [screenshotName(shot.step), shot.jpeg, SCREENSHOT_TYPE]);
+  if (outcome.trace) files.push([TRACE_NAME, outcome.trace, TRACE_TYPE]);
   const stored = await Promise.all(
-    kept.map(async (shot): Promise<ArtifactRef | undefined> => {
-      const name = screenshotName(shot.step);
+    files.map(async ([name, base64, type]): Promise<ArtifactRef | undefined> => {
       try {
-        await deps.artifacts.putIfAbsent(
-          artifactKey(scope, name),
-          Buffer.from(shot.jpeg, 'base64'),
-          SCREENSHOT_TYPE,
-        );
+        await deps.artifacts.putIfAbsent(artifactKey(scope, name), Buffer.from(base64, 'base64'), type);
       } catch (error) {
-        deps.logger.warn('a screenshot could not be stored', {
+        deps.logger.warn('an artifact could not be stored', {
           check_id: scope.checkId,
           result_id: scope.resultId,
           name,
@@ -68,27 +65,27 @@ export async function storeScreenshots(
         });
         return undefined;
       }
-      return screenshotRef(scope, name);
+      return artifactRef(scope, name);
     }),
   );
   return stored.filter((ref) => ref !== undefined);
 }
 
 /**
- * The details a result stores for an outcome: its own, with `artifacts` when its screenshots were
- * stored (none without a store: the runtime keeps no evidence). Never the screenshots' bytes.
+ * The details a result stores for an outcome: its own, with `artifacts` when its screenshots or
+ * trace were stored (none without a store: the runtime keeps no evidence), and `trace_left_out`
+ * when its trace was too large to keep. Never their bytes.
  */
 export async function detailsWithEvidence(
   deps: { artifacts?: ArtifactStore | undefined; logger: Logger },
   scope: ArtifactScope,
   outcome: ProbeOutcome,
 ): Promise<Record<string, unknown> | undefined> {
-  const details = outcome.details ? { ...outcome.details } : undefined;
-  if (!deps.artifacts || !outcome.screenshots?.length) return details;
-  const artifacts = await storeScreenshots(
-    { artifacts: deps.artifacts, logger: deps.logger },
-    scope,
-    outcome.screenshots,
-  );
+  const { trace_left_out } = outcome;
+  const details = trace_left_out
+    ? { ...outcome.details, trace_left_out }
+    : outcome.details && { ...outcome.details };
+  if (!deps.artifacts || (!outcome.screenshots?.length && !outcome.trace)) return details;
+  const artifacts = await storeArtifacts({ artifacts: deps.artifacts, logger: deps.logger }, scope, outcome);
   return artifacts.length > 0 ? { ...details, artifacts } : details;
 }

@@ -58,15 +58,27 @@ export const resultArtifactsSchema = z
   .array(
     z
       .object({
-        step: z.number().int().meta({ description: 'The step it was taken at, one-based' }),
-        kind: z.enum(['screenshot']),
-        name: z.string().meta({ description: 'Its name under the result (step-<n>.jpg)' }),
-        url: z.string().meta({ description: 'Where to GET it with the tenant key (image/jpeg)' }),
+        step: z
+          .number()
+          .int()
+          .optional()
+          .meta({ description: "A screenshot's step, one-based (a trace has none)" }),
+        kind: z.enum(['screenshot', 'trace']),
+        name: z.string().meta({ description: 'Its name under the result (step-<n>.jpg, trace.zip)' }),
+        url: z.string().meta({
+          description:
+            'Where to GET it with the tenant key (a screenshot image/jpeg, a trace application/zip)',
+        }),
       })
       .meta({ id: 'ResultArtifact', description: 'A stored artifact of the result (never its bytes)' }),
   )
   .optional()
   .meta({
     description:
-      'browser: the screenshots of each screenshot step and of the failing step, kept for the retention',
+      "browser: the screenshots of each screenshot step and of the failing step, and the run's Playwright trace when the check's trace option kept one; kept for the retention",
   });
+
+export const resultTraceLeftOutSchema = z.string().optional().meta({
+  description:
+    "browser: why the trace the check's trace option asked for is not kept (larger than the bound)",
+});

@@ -32,7 +32,7 @@ const PIECE_CHARS = 12;
 /** Where a shortened text was cut (lib/probes/assertion-text.ts cuts long values with it). */
 export const CUT_MARK = '…';
 
-/** The secrets themselves: each value, its long parts, and the credentials of a Basic value. */
+/** The secrets themselves: each value, its long parts (at separators, at a query's), and the credentials of a Basic value. */
 function secretsOf(values: readonly string[]): Set<string> {
   const secrets = new Set<string>();
   const add = (text: string, min: number) => {
@@ -44,6 +44,8 @@ function secretsOf(values: readonly string[]): Set<string> {
     // The credentials of `<scheme> <credentials>` (Bearer, Token, Digest...), whatever they hold.
     add(value.replace(/^\S+\s+/, ''), MIN_VALUE_CHARS);
     for (const part of value.split(/[\s:,;=]+/)) add(part, MIN_PART_CHARS);
+    // A value written into a URL's query unencoded is split there into parameters at `&`, `?`, `#`.
+    for (const part of value.split(/[&?#]+/)) add(part, MIN_PART_CHARS);
     const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(value)?.[1];
     if (basic) {
       const decoded = Buffer.from(basic, 'base64').toString('utf8');
@@ -54,7 +56,7 @@ function secretsOf(values: readonly string[]): Set<string> {
   return secrets;
 }
 
-/** The URL-encoded forms (encodeURIComponent's, RFC 3986's, HTML forms'); none for text that has none (a lone surrogate). */
+/** The URL-encoded forms (encodeURIComponent's, RFC 3986's, HTML forms', encodeURI's); none for text that has none (a lone surrogate). */
 function urlEncoded(text: string): string[] {
   let encoded: string;
   try {
@@ -64,7 +66,9 @@ function urlEncoded(text: string): string[] {
   }
   const strict = encoded.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   const form = new URLSearchParams({ v: text }).toString().slice(2);
-  const forms = [encoded, strict, encoded.replaceAll('%20', '+'), strict.replaceAll('%20', '+'), form];
+  // encodeURI's: a value a URL carries as written (a browser's address, `@` and `&` left as they are).
+  const inUrl = encodeURI(text);
+  const forms = [encoded, strict, encoded.replaceAll('%20', '+'), strict.replaceAll('%20', '+'), form, inUrl];
   return [...forms, ...forms.map((f) => f.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()))];
 }
 
@@ -83,11 +87,12 @@ function jsonEscaped(text: string): string[] {
   ];
 }
 
-/** HTML text and attribute escaping, with and without quotes, `'` as `&#39;` or `&#x27;`. */
+/** HTML text and attribute escaping, with and without quotes, `'` as `&#39;` or `&#x27;`; an attribute's (`&` and `"` only). */
 function htmlEscaped(text: string): string[] {
   const base = text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
   const quoted = base.replaceAll('"', '&quot;');
-  return [base, quoted, quoted.replaceAll("'", '&#39;'), quoted.replaceAll("'", '&#x27;')];
+  const attribute = text.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+  return [base, quoted, quoted.replaceAll("'", '&#39;'), quoted.replaceAll("'", '&#x27;'), attribute];
 }
 
 /**
@@ -115,8 +120,8 @@ function hexForms(text: string): string[] {
   return [hex, hex.toUpperCase()];
 }
 
-/** Every text to hide for these secret values, longest first. */
-function secretForms(values: readonly string[]): string[] {
+/** Every text to hide for these secret values, longest first (a browser run's trace is masked with them too). */
+export function secretForms(values: readonly string[]): string[] {
   const forms = new Set<string>();
   for (const secret of secretsOf(values)) {
     forms.add(secret);

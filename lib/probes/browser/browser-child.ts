@@ -1,5 +1,5 @@
 import { text } from 'node:stream/consumers';
-import { runRequestSchema } from '../browser-wire.ts';
+import { runRequestSchema } from '../browser-run-wire.ts';
 import { runBrowserSession } from './browser-session.ts';
 
 /**

@@ -1,14 +1,19 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromium, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { bareHost } from '../../egress/egress-guard.ts';
-import type { BrowserRunAnswer, RunRequest } from '../browser-wire.ts';
+import type { BrowserRunAnswer, RunRequest } from '../browser-run-wire.ts';
 import { type Refusal, startGuardedProxy } from './guarded-proxy.ts';
 import { runPageStep } from './page-steps.ts';
+import { keptTrace } from './trace-masking.ts';
 
 /**
  * A browser check's run, inside the runner's child process (./browser-child.ts): the guarded
  * proxy, then Chromium headless sending everything through it (loopback included), then the steps
- * in order until the first failure (the rest `skipped`), then the last page's Web Vitals.
+ * in order until the first failure (the rest `skipped`), then the last page's Web Vitals, and the
+ * Playwright trace when the check asks for it (masked here: ./trace-masking.ts).
  */
 
 /** A step's budget when it names none. */
@@ -86,12 +91,39 @@ async function screenshot(page: Page): Promise<string | undefined> {
   }
 }
 
+/**
+ * The trace recorded since the context opened, when the run keeps one (`always`, or `on_failure`
+ * and a step failed): written to a temporary file, masked and bounded; otherwise discarded.
+ */
+async function stopTrace(
+  context: BrowserContext,
+  request: RunRequest,
+  failed: boolean,
+): Promise<Pick<BrowserRunAnswer, 'trace' | 'trace_left_out'>> {
+  const keep = request.trace === 'always' || (request.trace === 'on_failure' && failed);
+  if (!keep) {
+    await context.tracing.stop().catch(() => undefined);
+    return {};
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'vigil-trace-'));
+  try {
+    const path = join(dir, 'trace.zip');
+    await context.tracing.stop({ path });
+    return keptTrace(await readFile(path), request.secrets ?? []);
+  } catch (err) {
+    return { trace_left_out: `the trace could not be kept: ${firstLine(err)}` };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** Runs the request's steps; never throws (a failure is a failed step). */
 export async function runBrowserSession(request: RunRequest): Promise<BrowserRunAnswer> {
   const proxy = await startGuardedProxy({ allowPrivate: request.allowPrivate });
   const steps: BrowserRunAnswer['steps'] = [];
   const screenshots: BrowserRunAnswer['screenshots'] = [];
   let vitals: BrowserRunAnswer['vitals'] = {};
+  let trace: Pick<BrowserRunAnswer, 'trace' | 'trace_left_out'> = {};
   const browser = await chromium
     .launch({
       executablePath: request.executablePath,
@@ -109,6 +141,8 @@ export async function runBrowserSession(request: RunRequest): Promise<BrowserRun
       viewport: request.viewport ?? { width: 1280, height: 720 },
       serviceWorkers: 'block',
     });
+    const tracing = request.trace !== undefined && request.trace !== 'off';
+    if (tracing) await context.tracing.start({ screenshots: true, snapshots: true });
     await context.addInitScript(VITALS_SCRIPT);
     const page = await context.newPage();
     // The hosts the page asked for (documents, subresources, redirects, websockets): a refusal of
@@ -171,9 +205,15 @@ export async function runBrowserSession(request: RunRequest): Promise<BrowserRun
       last.outcome = 'failed';
       last.error = `the SSRF guard refused ${late.host}: ${late.reason}`;
     }
+    if (tracing)
+      trace = await stopTrace(
+        context,
+        request,
+        steps.some((s) => s.outcome === 'failed'),
+      );
   } finally {
     await browser.close().catch(() => undefined);
     await proxy.close();
   }
-  return { steps, vitals, screenshots };
+  return { steps, vitals, screenshots, ...trace };
 }

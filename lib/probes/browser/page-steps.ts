@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import type { RunStep } from '../browser-wire.ts';
+import type { RunStep } from '../browser-run-wire.ts';
 
 /**
  * One browser step on a page (run in the browser runner's child only: it is what drives

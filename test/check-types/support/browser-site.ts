@@ -8,6 +8,9 @@ import type { AddressInfo } from 'node:net';
  * - POST /login: the right password sets a `session` cookie and redirects to /account, a wrong
  *   one answers 401 "Wrong password";
  * - GET /account: "Welcome, ada" (title "Account") with the session cookie, else a redirect to /login;
+ * - GET /login-json: a login form whose button posts `{user, password}` as JSON to /api/login, which
+ *   answers 200 with the session cookie for the right password (the page then shows "Signed in"),
+ *   401 otherwise ("Wrong password");
  * - GET /app: a page that loads /app.js, which fetches /api/data and shows its answer in #out;
  * - GET /metadata: a page whose script fetches http://169.254.169.254/latest/meta-data/;
  * - GET /ws: a page whose script opens a websocket to ws://169.254.169.254/;
@@ -35,7 +38,18 @@ const LOGIN_FORM = page(
   <button id="go" type="submit">Sign in</button></form>`,
 );
 
-export async function startBrowserSite(): Promise<BrowserSite> {
+const JSON_LOGIN = page(
+  'Sign in',
+  `<input id="user"><input id="password" type="password"><button id="go" type="button">Sign in</button>
+  <p id="out"></p><script>document.getElementById('go').onclick = () => fetch('/api/login', {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: document.getElementById('user').value, password: document.getElementById('password').value }),
+  }).then((r) => { document.getElementById('out').textContent = r.ok ? 'Signed in' : 'Wrong password'; });</script>`,
+);
+
+/** The site; `password` is the one its logins take (default SITE_PASSWORD). */
+export async function startBrowserSite(options: { password?: string } = {}): Promise<BrowserSite> {
+  const password = options.password ?? SITE_PASSWORD;
   const requests: string[] = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://site');
@@ -45,21 +59,46 @@ export async function startBrowserSite(): Promise<BrowserSite> {
     };
     const route = `${req.method} ${url.pathname}`;
     if (route === 'GET /login') return html(200, LOGIN_FORM);
-    if (route === 'POST /login') {
+    // A login's body, then whether it names ada with the site's password.
+    const login = (
+      read: (body: string) => { user?: unknown; password?: unknown },
+      then: (ok: boolean) => void,
+    ) => {
       let body = '';
       req.on('data', (chunk: Buffer) => {
         body += chunk.toString('utf8');
       });
       req.on('end', () => {
-        const form = new URLSearchParams(body);
-        if (form.get('user') === 'ada' && form.get('password') === SITE_PASSWORD)
-          return void res
-            .writeHead(302, { location: '/account', 'set-cookie': `session=${SESSION}; Path=/; HttpOnly` })
-            .end();
-        html(401, page('Sign in', '<p id="error">Wrong password</p>'));
+        const sent = read(body);
+        then(sent.user === 'ada' && sent.password === password);
       });
-      return;
-    }
+    };
+    if (route === 'POST /login')
+      return login(
+        (body) => Object.fromEntries(new URLSearchParams(body)),
+        (ok) => {
+          if (ok)
+            return void res
+              .writeHead(302, { location: '/account', 'set-cookie': `session=${SESSION}; Path=/; HttpOnly` })
+              .end();
+          html(401, page('Sign in', '<p id="error">Wrong password</p>'));
+        },
+      );
+    if (route === 'GET /login-json') return html(200, JSON_LOGIN);
+    if (route === 'POST /api/login')
+      return login(
+        (body) => JSON.parse(body || '{}'),
+        (ok) => {
+          if (ok)
+            return void res
+              .writeHead(200, {
+                'content-type': 'application/json',
+                'set-cookie': `session=${SESSION}; Path=/`,
+              })
+              .end('{"ok":true}');
+          res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"Wrong password"}');
+        },
+      );
     if (route === 'GET /account') {
       if ((req.headers.cookie ?? '').includes(`session=${SESSION}`))
         return html(200, page('Account', '<h1>Welcome, ada</h1><ul><li>a</li><li>b</li><li>c</li></ul>'));

@@ -62,15 +62,18 @@ describe('the file artifact store', () => {
     );
   });
 
-  it("sweeps the results older than their tenant's retention and deletes a check's prefix", async () => {
+  it("sweeps the results older than their tenant's retention, a trace with the screenshots, and deletes a check's prefix", async () => {
     const files = store();
     const old = artifactKey(scope(NOW - 40 * DAY), 'step-1.jpg');
+    const oldTrace = artifactKey(scope(NOW - 40 * DAY), 'trace.zip');
     const recent = artifactKey(scope(NOW - DAY), 'step-1.jpg');
     await files.putIfAbsent(old, Buffer.from('old'), 'image/jpeg');
+    await files.putIfAbsent(oldTrace, Buffer.from('PK'), 'application/zip');
     await files.putIfAbsent(recent, Buffer.from('recent'), 'image/jpeg');
 
     expect(await files.sweepExpired(NOW, async () => 30)).toBe(1);
     expect(await files.get(old)).toBeUndefined();
+    expect(await files.get(oldTrace)).toBeUndefined();
     expect((await files.get(recent))?.toString()).toBe('recent');
 
     const s = scope(NOW);

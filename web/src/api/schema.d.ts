@@ -838,7 +838,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One artifact of a result (a browser check's screenshot, image/jpeg), as its details.artifacts name it; kept for the retention period */
+        /** One artifact of a result (a browser check's screenshot, image/jpeg, or its Playwright trace, application/zip, as an attachment), as its details.artifacts name it; kept for the retention period */
         get: operations["getCheckResultArtifact"];
         put?: never;
         post?: never;
@@ -3740,6 +3740,11 @@ export interface components {
                     width: number;
                     height: number;
                 };
+                /**
+                 * @description A Playwright trace: off (default), on_failure, always
+                 * @enum {string}
+                 */
+                trace?: "off" | "on_failure" | "always";
             };
             /** @description How long a probe may take (ms) */
             timeout_ms: number;
@@ -3882,8 +3887,10 @@ export interface components {
                     /** @description Time to first byte of the last document, ms */
                     ttfb_ms?: number;
                 };
-                /** @description browser: the screenshots of each screenshot step and of the failing step, kept for the retention */
+                /** @description browser: the screenshots of each screenshot step and of the failing step, and the run's Playwright trace when the check's trace option kept one; kept for the retention */
                 artifacts?: components["schemas"]["ResultArtifact"][];
+                /** @description browser: why the trace the check's trace option asked for is not kept (larger than the bound) */
+                trace_left_out?: string;
             } & {
                 [key: string]: unknown;
             };
@@ -3922,13 +3929,13 @@ export interface components {
         };
         /** @description A stored artifact of the result (never its bytes) */
         ResultArtifact: {
-            /** @description The step it was taken at, one-based */
-            step: number;
+            /** @description A screenshot's step, one-based (a trace has none) */
+            step?: number;
             /** @enum {string} */
-            kind: "screenshot";
-            /** @description Its name under the result (step-<n>.jpg) */
+            kind: "screenshot" | "trace";
+            /** @description Its name under the result (step-<n>.jpg, trace.zip) */
             name: string;
-            /** @description Where to GET it with the tenant key (image/jpeg) */
+            /** @description Where to GET it with the tenant key (a screenshot image/jpeg, a trace application/zip) */
             url: string;
         };
         DraftScreenshot: {
@@ -3980,8 +3987,10 @@ export interface components {
                     /** @description Time to first byte of the last document, ms */
                     ttfb_ms?: number;
                 };
-                /** @description browser: the screenshots of each screenshot step and of the failing step, kept for the retention */
+                /** @description browser: the screenshots of each screenshot step and of the failing step, and the run's Playwright trace when the check's trace option kept one; kept for the retention */
                 artifacts?: components["schemas"]["ResultArtifact"][];
+                /** @description browser: why the trace the check's trace option asked for is not kept (larger than the bound) */
+                trace_left_out?: string;
             } & {
                 [key: string]: unknown;
             };
@@ -10986,6 +10995,11 @@ export interface operations {
                             width: number;
                             height: number;
                         };
+                        /**
+                         * @description A Playwright trace: off (default), on_failure, always
+                         * @enum {string}
+                         */
+                        trace?: "off" | "on_failure" | "always";
                     };
                 };
             };
@@ -11902,6 +11916,11 @@ export interface operations {
                             width: number;
                             height: number;
                         };
+                        /**
+                         * @description A Playwright trace: off (default), on_failure, always
+                         * @enum {string}
+                         */
+                        trace?: "off" | "on_failure" | "always";
                     };
                 };
             };
@@ -12812,7 +12831,7 @@ export interface operations {
                 id: string;
                 /** @description res_ + a 26-character ULID */
                 result_id: string;
-                /** @description An artifact's name, as the result's details.artifacts list it (step-<n>.jpg) */
+                /** @description An artifact's name, as the result's details.artifacts list it (step-<n>.jpg, trace.zip) */
                 name: string;
             };
             cookie?: never;
@@ -12826,6 +12845,7 @@ export interface operations {
                 };
                 content: {
                     "image/jpeg": string;
+                    "application/zip": string;
                 };
             };
             /** @description UNAUTHORIZED */
@@ -25210,6 +25230,8 @@ export interface operations {
                                     width: number;
                                     height: number;
                                 };
+                                /** @enum {string} */
+                                trace?: "off" | "on_failure" | "always";
                             };
                         }[];
                     };
@@ -29461,6 +29483,11 @@ export interface operations {
                                 width: number;
                                 height: number;
                             };
+                            /**
+                             * @description A Playwright trace: off (default), on_failure, always
+                             * @enum {string}
+                             */
+                            trace?: "off" | "on_failure" | "always";
                         };
                         /**
                          * @description The check’s notification policy; absent: the defaults, no channels
@@ -33519,6 +33546,11 @@ export interface operations {
                                 width: number;
                                 height: number;
                             };
+                            /**
+                             * @description A Playwright trace: off (default), on_failure, always
+                             * @enum {string}
+                             */
+                            trace?: "off" | "on_failure" | "always";
                         };
                         /**
                          * @description The check’s notification policy; absent: the defaults, no channels

@@ -8,7 +8,7 @@ import { CursorPager, useCursorPages } from '../ui/pager';
 import { scrollRegion } from '../ui/scroll-region';
 import { everyWords } from '../ui/time-words';
 import { checkTypeForm, targetOf } from './check-types/registry';
-import { storedScreenshots } from './evidence';
+import { StoredTrace, storedScreenshots } from './evidence';
 import { checkQueries } from './queries';
 import { StepResults } from './step-results';
 import { trustRows } from './tls-trust-fields';
@@ -144,6 +144,7 @@ export function RecentResults({ checkId, linked }: { checkId: string; linked?: s
                         screenshotOf={storedScreenshots(checkId, r)}
                       />
                     ) : null}
+                    <StoredTrace checkId={checkId} result={r} />
                   </td>
                 </tr>
               ))}

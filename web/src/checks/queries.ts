@@ -123,15 +123,7 @@ export const checkQueries = {
     queryOptions({
       queryKey: checkKeys.artifact(id, resultId, name),
       staleTime: Number.POSITIVE_INFINITY,
-      queryFn: async () =>
-        dataUrlOf(
-          await must(
-            api.GET('/v1/checks/{id}/results/{result_id}/artifacts/{name}', {
-              params: { path: { id, result_id: resultId, name } },
-              parseAs: 'blob',
-            }),
-          ),
-        ),
+      queryFn: async () => dataUrlOf(await readArtifact(id, resultId, name)),
     }),
   /** GET /v1/checks/{id}/push-tokens: the ping URLs by prefix. */
   pushTokens: (id: string) =>
@@ -140,6 +132,16 @@ export const checkQueries = {
       queryFn: () => must(api.GET('/v1/checks/{id}/push-tokens', { params: { path: { id } } })),
     }),
 };
+
+/** GET /v1/checks/{id}/results/{result_id}/artifacts/{name}: a stored artifact's bytes, read with the console's credential. */
+export function readArtifact(id: string, resultId: string, name: string): Promise<Blob> {
+  return must(
+    api.GET('/v1/checks/{id}/results/{result_id}/artifacts/{name}', {
+      params: { path: { id, result_id: resultId, name } },
+      parseAs: 'blob',
+    }),
+  );
+}
 
 /** A blob as a data: URL (the console's CSP allows no blob: images). */
 function dataUrlOf(blob: Blob): Promise<string> {

@@ -32,6 +32,13 @@ export const browserForm: CheckTypeForm<'browser'> = {
       placeholder: STEPS_EXAMPLE,
       hint: 'Up to 30 steps, the first a goto: goto, click, fill, press, select, wait_for (selector, text or url), assert (subject text, title, url or count), screenshot (docs/scripted-checks.md).',
     },
+    {
+      key: 'trace',
+      label: 'Playwright trace',
+      kind: 'select',
+      options: ['off', 'on_failure', 'always'],
+      hint: 'Record a Playwright trace of each run and keep it with the result: on_failure when a step failed, always for every run. Secret variables are masked in it.',
+    },
   ],
   tls: false,
   vitals: true,
@@ -41,6 +48,9 @@ export const browserForm: CheckTypeForm<'browser'> = {
     ['Steps', check.config.steps.map((s) => s.action).join(' → ')],
     ...(check.config.variables && Object.keys(check.config.variables).length > 0
       ? [['Variables', Object.keys(check.config.variables).join(', ')] as [string, string]]
+      : []),
+    ...(check.config.trace && check.config.trace !== 'off'
+      ? [['Playwright trace', check.config.trace] as [string, string]]
       : []),
   ],
 };
