@@ -5,14 +5,12 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { ACTION_QUEUE, type ActionJob } from '../actions/jobs.ts';
 import { createDynamoTable } from '../dynamodb/dynamodb-table.ts';
 import type { EgressSettings } from '../egress/egress.ts';
-import { NOTIFY_QUEUE, type NotifyJob } from '../notify/jobs.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
 import type { RetrySchedule } from '../platform/job-queue.ts';
 import { createActionJobQueue } from './action-queue.ts';
 import { createPowertoolsLogger, fromPowertools, type LambdaLoggerOptions } from './lambda-edge.ts';
-import { createNotifyJobQueue, deferredJobQueue } from './notify-queue.ts';
-import type { SqsJobQueue } from './sqs-job-queue.ts';
+import { deferredJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
 import { createProbeJobQueue } from './worker.ts';
 
 /** What tests replace in every cloud composition (the HTTP functions' own: CloudOverrides in http-composition.ts). */
@@ -49,8 +47,8 @@ export interface CloudBaseHooks {
 
 /**
  * What every Vigil function holds, whatever it runs: config, the Powertools logger, the table,
- * the clock, the SQS client and the job queues (each resolved at its first use, so a function
- * without a queue's URL still starts). Built once per Lambda container, at module scope.
+ * the clock, the SQS client and the action and probe queues (each resolved at its first use, so a
+ * function without a queue's URL still starts); the notify queue is notifyQueueOf(base)'s. Built once per Lambda container, at module scope.
  */
 export function createCloudBase(
   config: Config,
@@ -76,13 +74,6 @@ export function createCloudBase(
   // Creating a client opens nothing; the generator, the worker, the notify flow call SQS.
   const sqs = traced(overrides.sqs ?? new SQSClient({ region: config.region }));
   const retries = overrides.queueRetries ? { retries: overrides.queueRetries } : {};
-  let notifySqsQueue: SqsJobQueue<NotifyJob> | undefined;
-  const requireNotifyQueue = (why: string) => {
-    const queueUrl = config.notifyQueueUrl;
-    if (!queueUrl) throw new Error(`VIGIL_NOTIFY_QUEUE_URL is not set (${why})`);
-    notifySqsQueue ??= createNotifyJobQueue({ sqs, queueUrl, logger, ...retries });
-    return notifySqsQueue;
-  };
   let actionSqsQueue: SqsJobQueue<ActionJob> | undefined;
   const requireActionQueue = (why: string) => {
     const queueUrl = config.actionQueueUrl;
@@ -115,14 +106,9 @@ export function createCloudBase(
     table,
     clock,
     sqs,
-    // Only the stream function (events), the notifier and the api function (retries) enqueue there.
-    notifyQueue: deferredJobQueue(NOTIFY_QUEUE, () =>
-      requireNotifyQueue('notification jobs are enqueued there'),
-    ),
     // The stream function (triggers), the generator (schedule runs), the action worker and the
     // api function (deadlines of dispatched pipelines) enqueue there.
     actionQueue: deferredJobQueue(ACTION_QUEUE, () => requireActionQueue('action jobs are enqueued there')),
-    requireNotifyQueue,
     requireActionQueue,
     probeQueue,
   };

@@ -16,6 +16,7 @@ import { type CloudBaseOverrides, createCloudBase } from './cloud-base.ts';
 import { containerEgress } from './container-egress.ts';
 import { composeGeneratorFunction } from './generator-composition.ts';
 import { composeNotifierFunction } from './notifier-composition.ts';
+import { notifyQueueOf } from './notify-queue.ts';
 import { streamConsumersOf } from './stream-composition.ts';
 import { composeWorkerFunction } from './worker-composition.ts';
 
@@ -83,7 +84,7 @@ export function createCloudApp(
     streamSlots: createStoreStreamSlots({ table, clock, logger, caps: config.streamCaps }),
     statusStream: overrides.statusStream ?? STATUS_STREAM_VIA_API_GATEWAY,
     mcpSse: overrides.mcpSse ?? MCP_SSE_VIA_API_GATEWAY,
-    notifyQueue: base.notifyQueue,
+    notifyQueue: notifyQueueOf(base).notifyQueue,
     actionQueue: base.actionQueue,
     // The artifacts bucket (the api function's only): GET .../artifacts/{name} reads the screenshots there.
     artifacts: artifactBucketStore(config, { s3: overrides.s3, traced: base.traced }),

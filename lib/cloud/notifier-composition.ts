@@ -15,6 +15,7 @@ import { createWhoService } from '../teams/who-service.ts';
 import type { CloudBase } from './cloud-base.ts';
 import { containerEgress } from './container-egress.ts';
 import { createFunctionMetrics } from './metrics.ts';
+import { notifyQueueOf } from './notify-queue.ts';
 import { lazySqsBatchHandler } from './sqs-batch.ts';
 
 /** The notifier function: the notifier, its stores and senders over the notify queue; no routes. */
@@ -23,6 +24,7 @@ export function composeNotifierFunction(base: CloudBase) {
   const tenants = createTenantStore(table, clock);
   const emailDailyLimit = async (tenantId: string) =>
     (await tenants.getTenant(tenantId))?.email_daily_limit ?? DEFAULT_LIMITS.email_daily_limit;
+  const { notifyQueue, requireNotifyQueue } = notifyQueueOf(base);
   const sending = {
     table,
     clock,
@@ -37,7 +39,7 @@ export function composeNotifierFunction(base: CloudBase) {
   const composed = composeNotifier({
     ...sending,
     logger,
-    queue: base.notifyQueue,
+    queue: notifyQueue,
     tenants,
     // Alert counters: one write per batch and tenant, flushed after each invocation (below).
     alertCounts: 'batched',
@@ -46,7 +48,7 @@ export function composeNotifierFunction(base: CloudBase) {
     paging: pagingFor({
       ...sending,
       logger,
-      queue: base.notifyQueue,
+      queue: notifyQueue,
       publicUrl: config.publicUrl,
       emailDailyLimit,
       links: (incident, userId) =>
@@ -62,7 +64,7 @@ export function composeNotifierFunction(base: CloudBase) {
     notifier: withHandover(composed.notifier, {
       ...sending,
       logger,
-      queue: base.notifyQueue,
+      queue: notifyQueue,
       emailDailyLimit,
       who: createWhoService({
         table,
@@ -84,7 +86,7 @@ export function composeNotifierFunction(base: CloudBase) {
      */
     notifierHandler() {
       const handle = lazySqsBatchHandler(() => ({
-        queue: base.requireNotifyQueue('the notifier sets retry delays there'),
+        queue: requireNotifyQueue('the notifier sets retry delays there'),
         handle: (job) => notifications.notifier.handle(job),
         logger,
         // A deliver job sends one alert to one channel (a failed one is retried, then dead-lettered).

@@ -1,8 +1,9 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { NOTIFY_QUEUE, type NotifyJob, notifyJobSchema } from '../notify/jobs.ts';
-import { type JobQueue, OUTAGE_RETRIES, type RetrySchedule } from '../platform/job-queue.ts';
+import type { Config } from '../platform/config.ts';
+import { OUTAGE_RETRIES, type RetrySchedule } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
-import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
+import { createSqsJobQueue, deferredJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
 
 /**
  * The notify queue on SQS (bodies parsed as notify jobs). It retries through a store outage of 15
@@ -19,16 +20,37 @@ export function createNotifyJobQueue(deps: {
   return createSqsJobQueue({ ...rest, retries, name: NOTIFY_QUEUE, schema: notifyJobSchema });
 }
 
+/** What the notify queue is made from: the base every function holds. */
+interface NotifyQueueBase {
+  config: Pick<Config, 'notifyQueueUrl'>;
+  sqs: SQSClient;
+  logger: Logger;
+  overrides: { queueRetries?: RetrySchedule | undefined };
+}
+
 /**
- * A job queue resolved at its first use: a function without the queue's URL in its environment
- * still starts, and each call is rejected with `resolve`'s error only if it actually enqueues or receives.
+ * The notify queue of a function (resolved at its first use, so a function without its URL still
+ * starts): only the stream function (events), the notifier and the api function (retries) take it,
+ * so the others' bundles carry no notify job schema (and the status-page and catalog item modules
+ * it reaches): the worker's stays under its 400 KB (test/infra/bundle-contents.test.ts).
  */
-export function deferredJobQueue<B>(name: string, resolve: () => JobQueue<B>): JobQueue<B> {
+export function notifyQueueOf(base: NotifyQueueBase) {
+  let queue: SqsJobQueue<NotifyJob> | undefined;
+  const requireNotifyQueue = (why: string) => {
+    const queueUrl = base.config.notifyQueueUrl;
+    if (!queueUrl) throw new Error(`VIGIL_NOTIFY_QUEUE_URL is not set (${why})`);
+    queue ??= createNotifyJobQueue({
+      sqs: base.sqs,
+      queueUrl,
+      logger: base.logger,
+      ...(base.overrides.queueRetries ? { retries: base.overrides.queueRetries } : {}),
+    });
+    return queue;
+  };
   return {
-    name,
-    enqueue: async (jobs, options) => resolve().enqueue(jobs, options),
-    receive: async (options) => resolve().receive(options),
-    ack: async (jobs) => resolve().ack(jobs),
-    fail: async (job, error) => resolve().fail(job, error),
+    notifyQueue: deferredJobQueue(NOTIFY_QUEUE, () =>
+      requireNotifyQueue('notification jobs are enqueued there'),
+    ),
+    requireNotifyQueue,
   };
 }

@@ -12,6 +12,7 @@ import {
   DEFAULT_RETRIES,
   enqueuedDelaySeconds,
   type FailOutcome,
+  type JobQueue,
   type JobQueueAdapter,
   type ReceivedJob,
   type RetrySchedule,
@@ -163,3 +164,17 @@ export function createSqsJobQueue<B>(deps: SqsJobQueueDeps<B>) {
 }
 
 export type SqsJobQueue<B> = ReturnType<typeof createSqsJobQueue<B>>;
+
+/**
+ * A job queue resolved at its first use: a function without the queue's URL in its environment
+ * still starts, and each call is rejected with `resolve`'s error only if it actually enqueues or receives.
+ */
+export function deferredJobQueue<B>(name: string, resolve: () => JobQueue<B>): JobQueue<B> {
+  return {
+    name,
+    enqueue: async (jobs, options) => resolve().enqueue(jobs, options),
+    receive: async (options) => resolve().receive(options),
+    ack: async (jobs) => resolve().ack(jobs),
+    fail: async (job, error) => resolve().fail(job, error),
+  };
+}

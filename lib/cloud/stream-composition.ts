@@ -6,9 +6,12 @@ import {
   composeChangeConsumers,
   consumerList,
 } from '../events/consumers.ts';
+import type { NotifyJob } from '../notify/jobs.ts';
+import type { JobQueue } from '../platform/job-queue.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
 import type { CloudBase } from './cloud-base.ts';
 import { createEventBusPublisher } from './event-bus.ts';
+import { notifyQueueOf } from './notify-queue.ts';
 
 /**
  * The stream function's consumers: the app's change consumers (the same composeChangeConsumers
@@ -22,13 +25,16 @@ export function streamConsumersOf(base: CloudBase, consumers: ChangeConsumers): 
 }
 
 /** The stream function: DynamoDB Streams -> the change consumers and the event bus; no routes. */
-export function composeStreamFunction(base: CloudBase) {
+export function composeStreamFunction(
+  base: CloudBase,
+  { notifyQueue }: { notifyQueue: JobQueue<NotifyJob> } = notifyQueueOf(base),
+) {
   const { table, clock, logger } = base;
   const consumers = composeChangeConsumers({
     table,
     clock,
     logger,
-    notifyQueue: base.notifyQueue,
+    notifyQueue,
     actionQueue: base.actionQueue,
     // A deleted check's screenshots are deleted from the artifacts bucket with its partition purge.
     artifacts: artifactBucketStore(base.config, { s3: base.overrides.s3, traced: base.traced }),

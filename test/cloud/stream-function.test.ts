@@ -102,7 +102,10 @@ describe('the stream function (its own composition)', () => {
     const notify = recordingQueue<NotifyJob>('notify');
     const actions = recordingQueue<ActionJob>('action');
     const base = createCloudBase(config, { eventBridge: bridgeClient, dynamodb: table.client });
-    const lean = composeStreamFunction({ ...base, notifyQueue: notify.queue, actionQueue: actions.queue });
+    const lean = composeStreamFunction(
+      { ...base, actionQueue: actions.queue },
+      { notifyQueue: notify.queue },
+    );
 
     for (const consume of lean.streamConsumers) await consume([transition]);
 
