@@ -2,6 +2,8 @@ import { InvokeCommand, LambdaClient, TooManyRequestsException } from '@aws-sdk/
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { browserLegProber, lambdaBrowserInvoke } from '../../lib/agent/region-browser.ts';
+import { createRegionBrowserHandler } from '../../lib/agent/region-browser-function.ts';
+import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/lambda-edge.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { resultKey, startVigilStandIn } from '../support/vigil-stand-in.ts';
 import { regionProbeLambda, SLOT } from './region-lambda.ts';
@@ -111,5 +113,33 @@ describe('a region’s browser leg whose invoke fails', () => {
       success: false,
       error_message: "this region's browser function failed: no answer within 0.05 s",
     });
+  });
+
+  it('is answered with a failed result by a browser function that cannot read its payload, never a throw', async () => {
+    const runs: unknown[] = [];
+    const handler = createRegionBrowserHandler({
+      runner: async (input) => {
+        runs.push(input);
+        throw new Error('no run expected');
+      },
+      allowPrivate: false,
+      clock: systemClock,
+      logger: fromPowertools(createPowertoolsLogger({ level: 'warn', write: () => {} })),
+    });
+
+    const unreadable = await handler({ checks: [] });
+    const notBrowser = await handler({ check: { check_type: 'http', target_url: 'https://a.example' } });
+
+    expect(unreadable.result).toMatchObject({
+      success: false,
+      error_message: expect.stringMatching(
+        /^the region's browser function cannot read its payload at check: /,
+      ),
+    });
+    expect(notBrowser.result).toMatchObject({
+      success: false,
+      error_message: 'the browser function runs browser checks only',
+    });
+    expect(runs).toEqual([]);
   });
 });
