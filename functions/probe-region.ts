@@ -3,6 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { secretsManagerReader } from '../lib/agent/location-key-secret.ts';
+import { lambdaBrowserInvoke } from '../lib/agent/region-browser.ts';
 import { createRegionHandler, type RegionRunAnswer } from '../lib/agent/region-function.ts';
 import { createPowertoolsLogger, fromPowertools } from '../lib/cloud/lambda-edge.ts';
 import { systemClock } from '../lib/platform/clock.ts';
@@ -16,12 +17,15 @@ export function createProbeRegionLambda(deps: {
   return middy(deps.regionHandler).use(injectLambdaContext(deps.powertools, { resetKeys: true }));
 }
 
-/** The function as deployed: no table, no queue; the agent protocol over HTTPS and one secret. */
+/** The function as deployed: no table, no queue; the agent protocol over HTTPS, one secret and its region's browser function. */
 export function composeProbeRegionFunction(config = loadConfig('cloud')) {
   const powertools = createPowertoolsLogger({ level: config.logLevel });
   const regionHandler = createRegionHandler({
     config,
     readSecret: secretsManagerReader(config.region),
+    browser: config.regionBrowserFunction
+      ? lambdaBrowserInvoke({ functionName: config.regionBrowserFunction, region: config.region })
+      : undefined,
     clock: systemClock,
     logger: fromPowertools(powertools),
   });

@@ -21,7 +21,14 @@ export interface VigilBrowserProps {
  * The run's 60 s bound, plus Chromium's start and close (the runner's grace, 20 s) and unpacking
  * the Chromium binary on a cold start, with room.
  */
-const BROWSER_TIMEOUT = Duration.seconds(120);
+export const BROWSER_TIMEOUT = Duration.seconds(120);
+
+/** The runner's child, started by path: lib/probes/browser/browser-child.ts beside the handler. */
+export const BROWSER_CHILD = {
+  entry: 'lib/probes/browser/browser-child.ts',
+  outfile: 'browser-child.mjs',
+  installed: ['playwright-core'],
+} as const;
 
 /**
  * Browser checks in the cloud (DECISIONS.md "Scripted checks (wave 5)"): the worker sends a browser
@@ -59,12 +66,7 @@ export class VigilBrowser extends Construct {
       timeout: BROWSER_TIMEOUT,
       architecture: Architecture.X86_64,
       reservedConcurrency: props.concurrency,
-      // The runner's child, started by path: lib/probes/browser/browser-child.ts beside the handler.
-      beside: {
-        entry: 'lib/probes/browser/browser-child.ts',
-        outfile: 'browser-child.mjs',
-        installed: ['playwright-core'],
-      },
+      beside: BROWSER_CHILD,
       environment: {
         VIGIL_BROWSER_QUEUE_URL: this.queue.queueUrl,
         VIGIL_PROBE_QUEUE_URL: props.probeQueue.queueUrl,

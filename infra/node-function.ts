@@ -49,6 +49,8 @@ export const LAZY_MODULES: Readonly<Record<string, readonly string[]>> = {
   'functions/reports.ts': ['undici'],
   // The Lambda's Chromium, unpacked at the browser function's first run (lib/probes/lambda-chromium.ts).
   'functions/browser.ts': ['@sparticuz/chromium'],
+  // A region's browser function: the same Chromium, for the browser legs leased there (infra/probe-region.ts).
+  'functions/region-browser.ts': ['@sparticuz/chromium'],
 };
 
 /**

@@ -1,5 +1,6 @@
 import { type App, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture } from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import {
   ContextAttribute,
@@ -11,6 +12,9 @@ import {
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { type CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { REGION_BROWSER_RUNS } from '../lib/agent/region-browser.ts';
+import { BROWSER_FUNCTION_MEMORY_MB } from '../lib/cloud/browser-function.ts';
+import { BROWSER_CHILD, BROWSER_TIMEOUT } from './browser.ts';
 import { VigilFunction } from './node-function.ts';
 
 /**
@@ -37,6 +41,7 @@ export interface ProbeRegionStackProps extends StackProps {
 export class VigilProbeRegionStack extends Stack {
   readonly secret: Secret;
   readonly handler: NodejsFunction;
+  readonly browser: NodejsFunction;
   readonly schedule: Schedule;
 
   constructor(scope: Construct, id: string, props: ProbeRegionStackProps) {
@@ -52,6 +57,17 @@ export class VigilProbeRegionStack extends Stack {
         'A location key is issued by Vigil (POST /v1/locations/{id}/keys), not by a Secrets Manager rotation function: it is rotated there and put here (docs/locations.md "AWS regions").',
     });
 
+    // Browser legs leased here run in a function of their own (lib/agent/region-browser.ts):
+    // the home's Chromium bundle and runner, invoked by the probe function alone and given nothing.
+    this.browser = new VigilFunction(this, 'Browser', {
+      entry: 'functions/region-browser.ts',
+      memorySize: BROWSER_FUNCTION_MEMORY_MB,
+      timeout: BROWSER_TIMEOUT,
+      architecture: Architecture.X86_64,
+      reservedConcurrency: REGION_BROWSER_RUNS,
+      beside: BROWSER_CHILD,
+    }).function;
+
     this.handler = new VigilFunction(this, 'Probe', {
       entry: 'functions/probe-region.ts',
       timeout: PROBE_FUNCTION_TIMEOUT,
@@ -59,9 +75,14 @@ export class VigilProbeRegionStack extends Stack {
       environment: {
         VIGIL_AGENT_URL: props.homeApiUrl,
         VIGIL_LOCATION_KEY_SECRET: this.secret.secretArn,
+        VIGIL_REGION_BROWSER_FUNCTION: this.browser.functionName,
       },
     }).function;
     this.secret.grantRead(this.handler);
+    // The function itself, not its versions or aliases (grantInvoke would add `<arn>:*`).
+    this.handler.addToRolePolicy(
+      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.browser.functionArn] }),
+    );
     // A failed or late run is not repeated: the next minute's run leases what is left.
     this.handler.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(1) });
 

@@ -8,6 +8,7 @@ import { createAgentJobMemory } from './agent.ts';
 import { createAgentClient } from './agent-client.ts';
 import { type BoundedRunOutcome, runAgentFor } from './bounded-run.ts';
 import { createLocationKeySource, LocationKeyUnavailable, type SecretReader } from './location-key-secret.ts';
+import { type BrowserInvoke, browserLegProber, withBrowserLegs } from './region-browser.ts';
 
 /**
  * How an AWS region's probe function (functions/probe-region.ts) spends each minute's invocation:
@@ -48,6 +49,11 @@ export interface RegionFunctionDeps {
   logger: Logger;
   /** Default: the workers' prober, private targets as the config says (refused in the cloud). */
   prober?: Prober;
+  /**
+   * Invokes the region's browser function, which runs the browser checks leased here
+   * (lib/agent/region-browser.ts); absent: a browser leg fails, no browser runs here.
+   */
+  browser?: BrowserInvoke | undefined;
   /** Default REGION_RUN's; tests shorten the run. */
   run?: Partial<RegionRunSettings>;
 }
@@ -67,7 +73,10 @@ export function createRegionHandler(deps: RegionFunctionDeps) {
   const secretId = config.locationKeySecret ?? '';
   const key = createLocationKeySource({ secretId, read: deps.readSecret });
   const memory = createAgentJobMemory();
-  const prober = deps.prober ?? inProcessProber({ clock, allowPrivate: config.allowPrivateTargets });
+  const local = deps.prober ?? inProcessProber({ clock, allowPrivate: config.allowPrivateTargets });
+  const prober = deps.browser
+    ? withBrowserLegs(local, browserLegProber({ invoke: deps.browser, clock }))
+    : local;
   const version = pkg.version;
 
   return async (

@@ -1,7 +1,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
+import { runBrowserLeg } from '../agent/browser-leg.ts';
 import { probeResultSchema, toWireResult, unprobedResult } from '../agent/probe-result.ts';
-import { aloneProbe } from '../check-types/registry.ts';
 import { type ProbedResult, type ProbeJob, probeJobId, probeJobSchema } from '../checks/probe-job.ts';
 import {
   type ArtifactStore,
@@ -120,16 +120,7 @@ export interface BrowserHandlerDeps {
  */
 function createBrowserJobHandler(deps: BrowserHandlerDeps) {
   return async ({ body }: ReceivedJob<BrowserJob>): Promise<ProbedJob> => {
-    // Only a type whose slots run alone is run here (the browser's); anything else is answered, not run.
-    const type = z.object({ check_type: z.string() }).safeParse(body.check);
-    const probe = type.success ? aloneProbe(type.data.check_type) : undefined;
-    const answer = probe
-      ? await probe(body.check, {
-          clock: deps.clock,
-          allowPrivate: deps.allowPrivate,
-          browserRunner: deps.runner,
-        })
-      : { problem: 'the browser function runs browser checks only' };
+    const answer = await runBrowserLeg(body.check, deps);
     const result =
       'problem' in answer ? unprobedResult(answer.problem, deps.clock.now()) : toWireResult(answer);
     const stored = 'problem' in answer ? [] : await storeEvidence(deps, body.job, answer.outcome);

@@ -195,6 +195,8 @@ const LONG_FILES: Record<string, string> = {
     'the one owner of `incident` and `incident_open` (one transaction writes both): their definitions, reads and writes',
   'lib/local/runtime.ts':
     'the local composition root: every loop started in order and stopped in reverse, read in one place',
+  'lib/platform/config.ts':
+    'the one parse of the environment: each variable’s schema, its typed field and its reading side by side',
 };
 
 describe('file size', () => {

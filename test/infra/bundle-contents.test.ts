@@ -23,6 +23,9 @@ const HEAVY = /node_modules\/(@grpc\/|protobufjs\/|re2js\/|nodemailer\/|@nats-io
 /** A browser and the Lambda's Chromium: only the browser function's child and its first run load them. */
 const BROWSER = /node_modules\/(playwright|@sparticuz\/)/;
 
+/** The functions that run Chromium: the home's browser function and a region's (infra/probe-region.ts). */
+const BROWSER_FUNCTIONS = ['browser.ts', 'region-browser.ts'];
+
 /** Issue 53's most for the main file a cold start loads, in KB of 1,024 bytes. */
 const BUDGET_KB: Record<string, number> = {
   generator: 400,
@@ -102,7 +105,7 @@ describe('function bundles', () => {
 
   it.each(
     readdirSync(join(ROOT, 'functions'))
-      .filter((file) => file.endsWith('.ts') && file !== 'browser.ts')
+      .filter((file) => file.endsWith('.ts') && !BROWSER_FUNCTIONS.includes(file))
       .map((file) => file.replace(/\.ts$/, '')),
   )('functions/%s.ts carries neither playwright-core nor @sparticuz/chromium', async (name) => {
     const { inputs, output } = await bundle(name);
@@ -141,6 +144,14 @@ describe('function bundles', () => {
       ]);
     },
   );
+
+  it('functions/probe-region.ts imports the Lambda client at its first browser leg, not at start', async () => {
+    const { output } = await bundle('probe-region');
+
+    expect(output.imports.filter((i) => i.path === '@aws-sdk/client-lambda').map((i) => i.kind)).toEqual([
+      'dynamic-import',
+    ]);
+  });
 
   it.each(Object.entries(BUDGET_KB))('functions/%s.ts bundles to at most %i KB', async (name, budget) => {
     const { output } = await bundle(name);

@@ -7,6 +7,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addProbeRegionStacks, type VigilProbeRegionStack } from '../../infra/probe-region.ts';
+import { REGION_BROWSER_RUNS } from '../../lib/agent/region-browser.ts';
+import { BROWSER_FUNCTION_MEMORY_MB } from '../../lib/cloud/browser-function.ts';
 import { cdkApp, getAtt, nagFindings, only, type Resource } from './synth.ts';
 
 /**
@@ -80,18 +82,21 @@ describe('the AWS region probe stacks', () => {
 
     expect(secret.Properties.GenerateSecretString).toBeUndefined();
     expect(secret.Properties.SecretString).toBeUndefined();
+    const [browserId] = only(t, 'AWS::Lambda::Function', 'Browser');
     expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toEqual({
       VIGIL_LOG_LEVEL: 'info',
       NODE_OPTIONS: '--enable-source-maps',
       VIGIL_AGENT_URL: HOME,
       VIGIL_LOCATION_KEY_SECRET: { Ref: secretId },
+      VIGIL_REGION_BROWSER_FUNCTION: { Ref: browserId },
     });
     const statements = (policy.Properties.PolicyDocument as { Statement: Resource['Properties'][] })
       .Statement;
-    // Its own log group (infra/node-function.ts), then the secret: no other right.
+    // Its own log group (infra/node-function.ts), the secret, and invoking its region's browser function.
     expect(statements.map((st) => st.Action)).toEqual([
       ['logs:CreateLogStream', 'logs:PutLogEvents'],
       ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'],
+      'lambda:InvokeFunction',
     ]);
     expect(statements[1]).toEqual({
       Effect: 'Allow',
@@ -99,6 +104,36 @@ describe('the AWS region probe stacks', () => {
       Resource: { Ref: secretId },
     });
     expect(t.toJSON().Outputs.LocationKeySecretArn.Value).toEqual({ Ref: secretId });
+  });
+
+  it('runs browser legs in a browser function of its own: x86_64, 2 GB, a concurrency cap, invoked by the probe function alone and given nothing', () => {
+    const t = template('eu-west-1');
+    const [browserId, browser] = only(t, 'AWS::Lambda::Function', 'Browser');
+    const [, probePolicy] = only(t, 'AWS::IAM::Policy', 'ProbeRole');
+    const statements = (policy: Resource) =>
+      (policy.Properties.PolicyDocument as { Statement: Resource['Properties'][] }).Statement;
+
+    expect(browser.Properties).toMatchObject({
+      Architectures: ['x86_64'],
+      MemorySize: BROWSER_FUNCTION_MEMORY_MB,
+      Timeout: 120,
+      ReservedConcurrentExecutions: REGION_BROWSER_RUNS,
+    });
+    expect((browser.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toEqual({
+      VIGIL_LOG_LEVEL: 'info',
+      NODE_OPTIONS: '--enable-source-maps',
+    });
+    // The grant is exactly InvokeFunction on that function (not its versions or aliases, nothing else).
+    expect(statements(probePolicy).filter((st) => JSON.stringify(st.Action).includes('lambda:'))).toEqual([
+      { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: getAtt(browserId) },
+    ]);
+    // The browser function's role writes its log group and nothing else: no table, queue, secret or bucket.
+    const [, browserPolicy] = only(t, 'AWS::IAM::Policy', 'BrowserRole');
+    expect(statements(browserPolicy).map((st) => st.Action)).toEqual([
+      ['logs:CreateLogStream', 'logs:PutLogEvents'],
+    ]);
+    // Nothing else in the stack invokes it: no event source, no schedule.
+    expect(Object.keys(t.findResources('AWS::Lambda::EventSourceMapping'))).toEqual([]);
   });
 
   it('passes cdk-nag AwsSolutions, the secret rotation acknowledged with its reason', () => {

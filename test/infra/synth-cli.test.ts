@@ -101,16 +101,30 @@ describe('cdk synth (the real CLI, offline)', () => {
   });
 
   // Moved here from test/infra/probe-region.test.ts (its own CLI run): the same assertions.
-  it('with -c vigil:probeRegions, bundles the probe function locally as ESM, the SDK left to the Lambda runtime', () => {
+  it('with -c vigil:probeRegions, bundles the probe and browser functions locally as ESM, the SDK left to the Lambda runtime', () => {
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     const functions = resourcesOf('VigilProbe-eu-west-1').filter(
       ([, r]) => r.Type === 'AWS::Lambda::Function',
     );
-    expect(functions).toHaveLength(1);
-    const fn = functions[0]?.[1];
-    if (!fn) throw new Error('no probe function in VigilProbe-eu-west-1');
-    expect(fn.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'] });
-    const { sources } = bundleOf(fn);
-    expect(sources.some((s) => s.endsWith('functions/probe-region.ts'))).toBe(true);
+    const byEntry = new Map(
+      functions.map(([, fn]) => {
+        const bundle = bundleOf(fn);
+        const entry = bundle.sources.flatMap((s) => /functions\/([a-z-]+)\.ts$/.exec(s)?.[1] ?? []);
+        return [entry.join(','), { fn, bundle }] as const;
+      }),
+    );
+    expect([...byEntry.keys()].sort()).toEqual(['probe-region', 'region-browser']);
+    expect(byEntry.get('probe-region')?.fn.Properties).toMatchObject({
+      Handler: 'index.handler',
+      Architectures: ['arm64'],
+    });
+    // The region's browser function: the home's Chromium (x86_64 only), installed beside the
+    // bundle with the runner's child and its playwright-core.
+    const browser = byEntry.get('region-browser');
+    expect(browser?.fn.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['x86_64'] });
+    const asset = browser?.bundle.asset ?? '';
+    for (const module of ['@sparticuz/chromium', 'playwright-core'])
+      expect(existsSync(join(asset, 'node_modules', module, 'package.json')), module).toBe(true);
+    expect(existsSync(join(asset, 'browser-child.mjs'))).toBe(true);
   });
 });

@@ -19,6 +19,15 @@ import type { AddressInfo } from 'node:net';
  */
 
 export const SITE_PASSWORD = 'pa55-W0rd-xyzzy';
+
+/** The steps that sign ada in with `password` on the site at `origin`, ending on /account. */
+export const loginSteps = (origin: string, password: string) => [
+  { action: 'goto', url: `${origin}/login` },
+  { action: 'fill', selector: '#user', value: 'ada' },
+  { action: 'fill', selector: '#password', value: password },
+  { action: 'click', selector: '#go' },
+  { action: 'wait_for', url: '/account' },
+];
 const SESSION = 'sess-4f2a91';
 
 export interface BrowserSite {
