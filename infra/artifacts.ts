@@ -1,16 +1,35 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type IBucket,
+  type LifecycleRule,
+} from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { LONGEST_RETENTION_DAYS, RETENTION_TAG, RETENTION_TIERS } from '../lib/checks/probing.ts';
 
 /**
- * Days an artifact is kept at most: past the longest retention a tenant is given. Tenants' limits
- * (retention_days, lib/auth) have no upper bound in code, so this is the bound the deployment sets;
- * a shorter retention is enforced by the artifact route (a result past it is a 404) and its objects
- * wait for this rule, as a deleted check's are deleted by its purge (lib/checks/artifacts).
+ * Days an artifact is kept at most: the longest retention tier (lib/checks/artifacts). Tenants'
+ * limits (retention_days, lib/auth) have no upper bound in code, so this is the bound the
+ * deployment sets. Each object is tagged with its tenant's retention rounded up to a tier, and the
+ * tier's rule deletes it then; an untagged object (put before tags) waits for this one.
  */
-export const ARTIFACT_EXPIRY_DAYS = 400;
+export const ARTIFACT_EXPIRY_DAYS = LONGEST_RETENTION_DAYS;
+
+/** One expiry rule per retention tier, by the object's tag, and the longest for untagged objects. */
+function lifecycleRules(): LifecycleRule[] {
+  return [
+    ...RETENTION_TIERS.map((days) => ({
+      id: `retention-${days}d`,
+      tagFilters: { [RETENTION_TAG]: String(days) },
+      expiration: Duration.days(days),
+    })),
+    { id: 'longest', expiration: Duration.days(ARTIFACT_EXPIRY_DAYS) },
+  ];
+}
 
 export interface VigilArtifactsProps {
   /** Where the bucket's server access logs go (the console's access-log bucket). */
@@ -36,14 +55,14 @@ export class VigilArtifacts extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       serverAccessLogsBucket: props.accessLogs,
       serverAccessLogsPrefix: 'artifacts-bucket/',
-      lifecycleRules: [{ expiration: Duration.days(ARTIFACT_EXPIRY_DAYS) }],
+      lifecycleRules: lifecycleRules(),
       removalPolicy: RemovalPolicy.RETAIN,
     });
   }
 
-  /** Lets `fn` put objects (the browser function's screenshots), nothing else. */
+  /** Lets `fn` put objects with their retention tag (the browser function's screenshots and traces), nothing else. */
   writeFrom(fn: NodejsFunction): void {
-    this.allow(fn, ['s3:PutObject'], this.bucket.arnForObjects('*'));
+    this.allow(fn, ['s3:PutObject', 's3:PutObjectTagging'], this.bucket.arnForObjects('*'));
   }
 
   /**

@@ -11,7 +11,13 @@ export type { ArtifactStore } from './artifacts/artifact-store.ts';
 /** The cloud's browser function stores a slot's artifacts itself; the worker lists them by name. */
 export { artifactNamesSchema, artifactRef, slotScope, storeArtifacts } from './artifacts/evidence.ts';
 export { createFileArtifactStore } from './artifacts/file-artifact-store.ts';
-export { artifactBucketStore } from './artifacts/s3-artifact-store.ts';
+/** The artifacts bucket's store, and the retention tiers its objects are tagged with (infra/artifacts.ts's lifecycle rules). */
+export {
+  artifactBucketStore,
+  LONGEST_RETENTION_DAYS,
+  RETENTION_TAG,
+  RETENTION_TIERS,
+} from './artifacts/s3-artifact-store.ts';
 export { type DueCellSlot, generateCellShard } from './cells/cell-generator.ts';
 export {
   type CellJob,

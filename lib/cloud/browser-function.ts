@@ -29,7 +29,12 @@ import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
  */
 
 /** A browser queue message: the slot's probe job and the check to run (parsed there: browserCheckSchema). */
-const browserJobSchema = z.strictObject({ job: probeJobSchema, check: z.unknown() });
+const browserJobSchema = z.strictObject({
+  job: probeJobSchema,
+  check: z.unknown(),
+  /** The tenant's retention (days), which the stored artifacts are tagged with for their expiry; absent in older messages. */
+  retention_days: z.number().int().min(1).optional(),
+});
 
 export type BrowserJob = z.infer<typeof browserJobSchema>;
 
@@ -74,13 +79,18 @@ export function createBrowserJobQueue(deps: {
   return createSqsJobQueue({ ...deps, name: 'browser', schema: browserJobSchema });
 }
 
-/** Sends a browser check's slot to the browser queue (throws when SQS did not take it: the probe job is retried). */
+/**
+ * Sends a browser check's slot to the browser queue with its tenant's retention (its artifacts'
+ * expiry); throws when SQS did not take it: the probe job is retried.
+ */
 export async function sendBrowserJob(
   queue: Pick<SqsJobQueue<BrowserJob>, 'enqueue'>,
   job: ProbeJob,
   check: ProbeDefinition,
+  retentionDays?: number,
 ): Promise<void> {
-  const { failed } = await queue.enqueue([{ id: browserJobId(job), body: { job, check } }]);
+  const body = { job, check, ...(retentionDays === undefined ? {} : { retention_days: retentionDays }) };
+  const { failed } = await queue.enqueue([{ id: browserJobId(job), body }]);
   if (failed.length > 0) throw new Error(`the browser queue did not take ${browserJobId(job)}`);
 }
 
@@ -123,7 +133,8 @@ function createBrowserJobHandler(deps: BrowserHandlerDeps) {
     const answer = await runBrowserLeg(body.check, deps);
     const result =
       'problem' in answer ? unprobedResult(answer.problem, deps.clock.now()) : toWireResult(answer);
-    const stored = 'problem' in answer ? [] : await storeEvidence(deps, body.job, answer.outcome);
+    const stored =
+      'problem' in answer ? [] : await storeEvidence(deps, body.job, answer.outcome, body.retention_days);
     const probed: ProbedJob = {
       kind: 'probed',
       job: body.job,
@@ -149,12 +160,14 @@ async function storeEvidence(
   deps: Pick<BrowserHandlerDeps, 'artifacts' | 'logger'>,
   job: ProbeJob,
   outcome: ProbeOutcome,
+  retentionDays: number | undefined,
 ): Promise<string[]> {
   if (!deps.artifacts || (!outcome.screenshots?.length && !outcome.trace)) return [];
   const refs = await storeArtifacts(
     { artifacts: deps.artifacts, logger: deps.logger },
     slotScope(job),
     outcome,
+    retentionDays,
   );
   return refs.map((ref) => ref.name);
 }

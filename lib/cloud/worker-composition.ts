@@ -1,3 +1,4 @@
+import { createTenantCache } from '../auth/tenants.ts';
 import { createCellRunner } from '../checks/probing.ts';
 import { composeProbing } from '../locations/compose-probing.ts';
 import { createBrowserJobQueue } from './browser-function.ts';
@@ -11,6 +12,8 @@ export function composeWorkerFunction(base: CloudBase) {
   const probing = composeProbing({ table, clock, logger, config });
   // No artifacts store: a browser check's slot runs in the browser function, which stores its screenshots.
   const { jobRunner } = probing;
+  // Read again at most every TENANT_CACHE_MS: a browser job carries its tenant's retention.
+  const tenants = createTenantCache({ tenants: probing.tenants, clock });
   const metrics = createFunctionMetrics('worker');
   let browserQueue: ReturnType<typeof createBrowserJobQueue> | undefined;
   return {
@@ -28,6 +31,7 @@ export function composeWorkerFunction(base: CloudBase) {
           browserQueue ??= createBrowserJobQueue({ sqs: base.sqs, queueUrl, logger });
           return browserQueue;
         },
+        retentionDays: async (tenantId) => (await tenants.requireTenant(tenantId)).retention_days,
         jobRunner,
         cells: createCellRunner({
           table,

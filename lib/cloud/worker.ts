@@ -104,6 +104,8 @@ export function createWorkerHandler(deps: {
    * absent (tests of other jobs): they run on the job runner's prober.
    */
   browserQueue?: () => Pick<SqsJobQueue<BrowserJob>, 'enqueue'>;
+  /** A tenant's retention (days), sent with a browser job: its artifacts expire with it. */
+  retentionDays?: (tenantId: string) => Promise<number>;
   jobRunner: JobRunnerDeps;
   cells: CellRunner;
   clock: Clock;
@@ -115,7 +117,8 @@ export function createWorkerHandler(deps: {
   const { browserQueue } = deps;
   const elsewhere: ProbeElsewhere | undefined = browserQueue && {
     takes: (def) => runsAlone(def.check_type),
-    send: (job, def) => sendBrowserJob(browserQueue(), job, def),
+    send: async (job, def) =>
+      sendBrowserJob(browserQueue(), job, def, await deps.retentionDays?.(job.tenant_id)),
   };
   const jobRunner = {
     ...deps.jobRunner,

@@ -19,8 +19,8 @@ const PASSWORD = 'p@ss w0rd&"<x>';
 let site: BrowserSite;
 let h: LambdaHarness;
 let checkId: string;
-/** The If-None-Match header of each PutObject the S3 client sent, by key's last segment. */
-const puts: [string, string | undefined][] = [];
+/** The If-None-Match and tagging headers of each PutObject the S3 client sent, by key's last segment. */
+const puts: [string, string | undefined, string | undefined][] = [];
 
 beforeAll(async () => {
   site = await startBrowserSite({ password: PASSWORD });
@@ -29,7 +29,8 @@ beforeAll(async () => {
     (next, context) => async (args) => {
       if (context.commandName === 'PutObjectCommand') {
         const request = args.request as { path: string; headers: Record<string, string> };
-        puts.push([request.path.split('/').at(-1) ?? '', request.headers['if-none-match']]);
+        const { headers } = request;
+        puts.push([request.path.split('/').at(-1) ?? '', headers['if-none-match'], headers['x-amz-tagging']]);
       }
       return next(args);
     },
@@ -92,9 +93,10 @@ describe('a browser check with trace "on_failure" in the cloud', () => {
         url: `/v1/checks/${checkId}/results/${latest.id}/artifacts/trace.zip`,
       },
     ]);
+    // Tagged with the tenant's retention (30 days, a tier), which the bucket's rule expires them by.
     expect(puts).toEqual([
-      ['step-6.jpg', '*'],
-      ['trace.zip', '*'],
+      ['step-6.jpg', '*', 'vigil-retention-days=30'],
+      ['trace.zip', '*', 'vigil-retention-days=30'],
     ]);
   }, 120_000);
 
@@ -127,8 +129,8 @@ describe('a browser check with trace "on_failure" in the cloud', () => {
     await h.runProbeJobs();
 
     expect(puts.filter(([name]) => name === 'trace.zip')).toEqual([
-      ['trace.zip', '*'],
-      ['trace.zip', '*'],
+      ['trace.zip', '*', 'vigil-retention-days=30'],
+      ['trace.zip', '*', 'vigil-retention-days=30'],
     ]);
     expect((await adminCall(h, 'GET', `/v1/checks/${checkId}/results`)).results).toEqual(before);
   }, 120_000);

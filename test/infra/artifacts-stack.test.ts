@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ARTIFACT_EXPIRY_DAYS } from '../../infra/artifacts.ts';
 import { DEFAULT_LIMITS } from '../../lib/auth/tenants/tenant-items.ts';
+import { RETENTION_TAG, RETENTION_TIERS } from '../../lib/checks/probing.ts';
 import { getAtt, only, PRIVATE_ENCRYPTED_BUCKET, stackTemplateForFile } from './synth.ts';
 
 /**
@@ -30,8 +31,17 @@ describe('artifacts bucket', () => {
     expect(resource.Properties).toMatchObject({
       ...PRIVATE_ENCRYPTED_BUCKET,
       LoggingConfiguration: { DestinationBucketName: { Ref: logsId }, LogFilePrefix: 'artifacts-bucket/' },
-      LifecycleConfiguration: { Rules: [{ ExpirationInDays: ARTIFACT_EXPIRY_DAYS, Status: 'Enabled' }] },
     });
+    // One rule per retention tier, by the tag the store puts objects with, and the longest for untagged ones.
+    expect((resource.Properties.LifecycleConfiguration as { Rules: unknown }).Rules).toEqual([
+      ...RETENTION_TIERS.map((days) => ({
+        Id: `retention-${days}d`,
+        ExpirationInDays: days,
+        Status: 'Enabled',
+        TagFilters: [{ Key: RETENTION_TAG, Value: String(days) }],
+      })),
+      { Id: 'longest', ExpirationInDays: ARTIFACT_EXPIRY_DAYS, Status: 'Enabled' },
+    ]);
     expect(ARTIFACT_EXPIRY_DAYS).toBeGreaterThan(DEFAULT_LIMITS.retention_days);
     stack.template.hasResource('AWS::S3::Bucket', {
       DeletionPolicy: 'Retain',
@@ -48,7 +58,10 @@ describe('artifacts bucket', () => {
   });
 
   it('lets the browser function put, the api function read and the stream function list and delete, nothing more', () => {
-    expect(s3Actions('ChecksBrowserHandler')).toEqual(['s3:PutObject objects']);
+    expect(s3Actions('ChecksBrowserHandler')).toEqual([
+      's3:PutObject objects',
+      's3:PutObjectTagging objects',
+    ]);
     expect(s3Actions('ApiHandler')).toEqual(['s3:GetObject objects', 's3:ListBucket bucket']);
     expect(s3Actions('ChangeFeedHandler')).toEqual(['s3:DeleteObject objects', 's3:ListBucket bucket']);
   });

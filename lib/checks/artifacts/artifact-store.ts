@@ -13,8 +13,10 @@ export interface ArtifactStore {
   /**
    * Writes `bytes` under `key` unless the key holds something already: a redelivered job's second
    * probe leaves the first one's evidence, which its stored result names, as it was.
+   * `retentionDays`: its tenant's retention, which the cloud's store tags the object with for its
+   * bucket's expiry (the local store's sweep reads the result's time instead).
    */
-  putIfAbsent(key: string, bytes: Buffer, contentType: string): Promise<void>;
+  putIfAbsent(key: string, bytes: Buffer, contentType: string, retentionDays?: number): Promise<void>;
   /** The bytes under `key`; undefined when there are none. */
   get(key: string): Promise<Buffer | undefined>;
   /** Deletes every key under `prefix` (ending in `/`); answers how many it deleted. */

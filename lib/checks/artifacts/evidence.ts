@@ -47,6 +47,8 @@ export async function storeArtifacts(
   deps: { artifacts: ArtifactStore; logger: Logger },
   scope: ArtifactScope,
   outcome: Pick<ProbeOutcome, 'screenshots' | 'trace'>,
+  /** The tenant's retention, when the store expires objects by it (the cloud's bucket). */
+  retentionDays?: number,
 ): Promise<ArtifactRef[]> {
   const files = (outcome.screenshots ?? [])
     .slice(0, MAX_SCREENSHOTS)
@@ -55,7 +57,12 @@ export async function storeArtifacts(
   const stored = await Promise.all(
     files.map(async ([name, base64, type]): Promise<ArtifactRef | undefined> => {
       try {
-        await deps.artifacts.putIfAbsent(artifactKey(scope, name), Buffer.from(base64, 'base64'), type);
+        await deps.artifacts.putIfAbsent(
+          artifactKey(scope, name),
+          Buffer.from(base64, 'base64'),
+          type,
+          retentionDays,
+        );
       } catch (error) {
         deps.logger.warn('an artifact could not be stored', {
           check_id: scope.checkId,

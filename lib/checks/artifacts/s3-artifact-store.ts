@@ -4,6 +4,35 @@ import type { ArtifactStore } from './artifact-store.ts';
 /** Keys one DeleteObjects call takes at most (S3's limit). */
 const DELETE_BATCH = 1000;
 
+/** The object tag its tenant's retention is written in; the bucket's rule for its value deletes it (infra/artifacts.ts). */
+export const RETENTION_TAG = 'vigil-retention-days';
+
+/**
+ * The retentions, in days, that objects expire at: one lifecycle rule each (a bucket holds at most
+ * 1,000). A tenant's retention_days is rounded up to the next one, so an object never goes before
+ * its result (at most a tier later: the artifact route answers 404 past the retention meanwhile);
+ * past the last, objects expire at the last, the longest any evidence is kept.
+ */
+export const LONGEST_RETENTION_DAYS = 400;
+export const RETENTION_TIERS: readonly number[] = [
+  1,
+  2,
+  3,
+  7,
+  14,
+  30,
+  60,
+  90,
+  180,
+  365,
+  LONGEST_RETENTION_DAYS,
+];
+
+/** The tier an object of a tenant with `retentionDays` is tagged with. */
+function retentionTier(retentionDays: number): number {
+  return RETENTION_TIERS.find((tier) => tier >= retentionDays) ?? LONGEST_RETENTION_DAYS;
+}
+
 export interface S3ArtifactStoreOptions {
   bucket: string;
   region: string;
@@ -15,7 +44,8 @@ export interface S3ArtifactStoreOptions {
 
 /**
  * The cloud's artifact store: each key an object in the artifacts bucket (infra/artifacts.ts:
- * private, encrypted, TLS only, expiring by a lifecycle rule at the longest retention). A first
+ * private, encrypted, TLS only), tagged with its tenant's retention, rounded up to a tier, whose
+ * lifecycle rule deletes it (RETENTION_TIERS; untagged objects at the longest). A first
  * write only (`If-None-Match: *`): a redelivered job's second write is refused with 412 and
  * ignored, as the local store's `wx` write is. The S3 SDK is imported at the first call, so a
  * function that builds the store and never stores (or never builds it) starts without it.
@@ -31,7 +61,7 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
     return loaded;
   };
   return {
-    async putIfAbsent(key, bytes, contentType) {
+    async putIfAbsent(key, bytes, contentType, retentionDays?: number) {
       const { sdk, s3 } = await client();
       try {
         await s3.send(
@@ -41,6 +71,9 @@ export function createS3ArtifactStore(options: S3ArtifactStoreOptions): Artifact
             Body: bytes,
             ContentType: contentType,
             IfNoneMatch: '*',
+            ...(retentionDays === undefined
+              ? {}
+              : { Tagging: `${RETENTION_TAG}=${retentionTier(retentionDays)}` }),
           }),
         );
       } catch (error) {

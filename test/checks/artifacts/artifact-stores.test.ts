@@ -12,7 +12,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { artifactKey, checkArtifactsPrefix } from '../../../lib/checks/artifacts/artifact-store.ts';
 import { createFileArtifactStore } from '../../../lib/checks/artifacts/file-artifact-store.ts';
-import { createS3ArtifactStore } from '../../../lib/checks/artifacts/s3-artifact-store.ts';
+import {
+  createS3ArtifactStore,
+  LONGEST_RETENTION_DAYS,
+  RETENTION_TIERS,
+} from '../../../lib/checks/artifacts/s3-artifact-store.ts';
 import { deterministicId } from '../../../lib/platform/ids.ts';
 import { type FauxqsEngine, startFauxqsEngine } from '../../support/fauxqs.ts';
 
@@ -87,13 +91,18 @@ describe('the S3 artifact store, on fauxqs S3', () => {
   const bucket = 'vigil-artifacts';
   /** The If-None-Match header of each PutObject sent on the wire (fauxqs stores regardless; S3 answers 412). */
   const conditions: (string | undefined)[] = [];
+  /** The tagging header of each PutObject (fauxqs keeps no tags; S3's lifecycle rules read them). */
+  const tags: (string | undefined)[] = [];
   beforeAll(async () => {
     engine = await startFauxqsEngine();
     engine.server.createBucket(bucket);
     engine.s3.middlewareStack.add(
       (next, context) => async (args) => {
-        if (context.commandName === 'PutObjectCommand')
-          conditions.push((args.request as { headers: Record<string, string> }).headers['if-none-match']);
+        if (context.commandName === 'PutObjectCommand') {
+          const { headers } = args.request as { headers: Record<string, string> };
+          conditions.push(headers['if-none-match']);
+          tags.push(headers['x-amz-tagging']);
+        }
         return next(args);
       },
       { step: 'finalizeRequest', name: 'recordPutConditions' },
@@ -113,6 +122,28 @@ describe('the S3 artifact store, on fauxqs S3', () => {
     const head = await engine.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
     expect(head.ContentType).toBe('image/jpeg');
     expect(conditions).toEqual(['*']);
+  });
+
+  it("tags each object with its tenant's retention rounded up to a tier the bucket expires, none when not given", async () => {
+    tags.length = 0;
+    for (const days of [1, 30, 45, 366, 5000]) {
+      await make().putIfAbsent(
+        artifactKey(scope(NOW), `step-${days % 30 || 30}.jpg`),
+        Buffer.from('j'),
+        'image/jpeg',
+        days,
+      );
+    }
+    await make().putIfAbsent(artifactKey(scope(NOW), 'step-7.jpg'), Buffer.from('j'), 'image/jpeg');
+    expect(tags).toEqual([
+      'vigil-retention-days=1',
+      'vigil-retention-days=30',
+      'vigil-retention-days=60',
+      'vigil-retention-days=400',
+      'vigil-retention-days=400',
+      undefined,
+    ]);
+    expect(RETENTION_TIERS.at(-1)).toBe(LONGEST_RETENTION_DAYS);
   });
 
   it('answers undefined for a key it does not hold', async () => {
