@@ -45,7 +45,7 @@ describe('browser function', () => {
     expect(Number(fn.Properties.Timeout)).toBeGreaterThan(60);
   });
 
-  it('has a role with no table access: it receives from its queue, sends to the probe queue and puts screenshots only', () => {
+  it('has a role with no table access: it receives from its queue, sends to the probe queue and puts artifacts only', () => {
     const [browserQueueId] = only(stack.template, 'AWS::SQS::Queue', 'ChecksBrowserQueue');
     const [probeQueueId] = only(stack.template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
     const statements = roleStatements();
@@ -54,8 +54,9 @@ describe('browser function', () => {
     expect(actions.filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
     expect(JSON.stringify(statements)).not.toContain(stack.tableId);
     expect(new Set(actions.map((a) => a.split(':')[0]))).toEqual(new Set(['logs', 'sqs', 's3']));
-    // Its screenshots go to the artifacts bucket (infra/artifacts.ts): put, never read, list or delete.
-    expect(actions.filter((a) => a.startsWith('s3:'))).toEqual(['s3:PutObject']);
+    // Its screenshots and traces go to the artifacts bucket (infra/artifacts.ts): put with their
+    // retention tag, never read, list or delete.
+    expect(actions.filter((a) => a.startsWith('s3:'))).toEqual(['s3:PutObject', 's3:PutObjectTagging']);
     expect(stack.actionsOfRole(BROWSER, getAtt(probeQueueId))).toEqual(
       expect.arrayContaining(['sqs:SendMessage']),
     );
