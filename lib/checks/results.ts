@@ -10,6 +10,8 @@
 
 /** A deleted check's screenshots, deleted with its partition purge. */
 export { purgeCheckArtifacts } from './artifacts/artifact-purge.ts';
+/** When a result id's result was recorded (a slot's: its slot), as the results list sorts it. */
+export { resultTimeMs } from './artifacts/artifact-store.ts';
 export { dayCountsOf, dayUptimeOf } from './results/check-recent.ts';
 export { parseStates, statesById } from './results/check-state-items.ts';
 export { entityDailyChecks } from './results/daily-checks.ts';

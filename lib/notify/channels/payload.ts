@@ -1,4 +1,4 @@
-import { decodeTime } from 'ulid';
+import { resultTimeMs } from '../../checks/results.ts';
 import { payloadKindOf } from '../pipeline/payload-kind.ts';
 import type { Alert } from '../pipeline/ports.ts';
 
@@ -35,13 +35,9 @@ function eventBody(alert: Alert): Record<string, unknown> {
  */
 function evidenceOf(alert: Alert): { evidence?: { result_id: string; results_path: string } } {
   const id = alert.evidenceResultId;
-  if (!id) return {};
-  let until: string;
-  try {
-    until = new Date(decodeTime(id.replace(/^res_/, ''))).toISOString();
-  } catch {
-    return {};
-  }
+  const at = id === undefined ? undefined : resultTimeMs(id);
+  if (id === undefined || at === undefined) return {};
+  const until = new Date(at).toISOString();
   const check = encodeURIComponent(alert.event.check_id);
   return {
     evidence: { result_id: id, results_path: `/v1/checks/${check}/results?until=${until}&limit=1` },
