@@ -1,4 +1,5 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -15,7 +16,15 @@ export interface VigilBrowserProps {
   readonly probeQueue: IQueue;
   /** Runs at once: reserved concurrency and the event source's maximum (infra/capacity.ts). */
   readonly concurrency: number;
+  /** Draft runs at once: the draft browser function's reserved concurrency (infra/capacity.ts). */
+  readonly draftConcurrency: number;
 }
+
+/**
+ * The draft browser function's timeout: the api function gives up on its invoke at 25 s
+ * (lib/cloud/http-composition.ts, inside API Gateway's 29 s); a run is not left going long after.
+ */
+const DRAFT_TIMEOUT = Duration.seconds(30);
 
 /**
  * The run's 60 s bound, plus Chromium's start and close (the runner's grace, 20 s) and unpacking
@@ -46,6 +55,13 @@ export class VigilBrowser extends Construct {
   readonly queue: Queue;
   readonly dlq: Queue;
   readonly handler: NodejsFunction;
+  /**
+   * The draft browser function: a browser check's draft (POST /v1/checks/run-draft), invoked
+   * synchronously by the api function, answers its result and screenshots; the code of a region's
+   * browser function (functions/region-browser.ts), given nothing either: no table, queue, secret
+   * or bucket.
+   */
+  readonly draft: NodejsFunction;
 
   constructor(scope: Construct, id: string, props: VigilBrowserProps) {
     super(scope, id);
@@ -73,6 +89,14 @@ export class VigilBrowser extends Construct {
       },
     }).function;
     props.probeQueue.grantSendMessages(this.handler);
+    this.draft = new VigilFunction(this, 'Draft', {
+      entry: 'functions/region-browser.ts',
+      memorySize: BROWSER_FUNCTION_MEMORY_MB,
+      timeout: DRAFT_TIMEOUT,
+      architecture: Architecture.X86_64,
+      reservedConcurrency: props.draftConcurrency,
+      beside: BROWSER_CHILD,
+    }).function;
     this.handler.addEventSource(
       new SqsEventSource(this.queue, {
         // One Chromium per instance at a time.
@@ -81,6 +105,15 @@ export class VigilBrowser extends Construct {
         maxConcurrency: props.concurrency,
       }),
     );
+  }
+
+  /** Lets `fn` (the api function) run browser drafts in the draft function, and tells it which. */
+  draftsFrom(fn: NodejsFunction): void {
+    // The function itself, not its versions or aliases (grantInvoke would add `<arn>:*`).
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.draft.functionArn] }),
+    );
+    fn.addEnvironment('VIGIL_DRAFT_BROWSER_FUNCTION', this.draft.functionName);
   }
 
   /** Lets `fn` (the worker) send browser checks' slots here, and tells it where. */

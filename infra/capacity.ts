@@ -49,6 +49,11 @@ export const FIXED_CONCURRENCY = {
    * browser checks run at most once a minute, most runs take seconds.
    */
   browser: 10,
+  /**
+   * The draft browser function: a browser check's draft run from the console's Run now (up to 25 s
+   * each, answered to the api function); more at once are throttled and answered as such.
+   */
+  draftBrowser: 4,
 } as const;
 
 /** The default plan's checks: 1,500 cells, 50 workers (the fixed maximum before plans). */

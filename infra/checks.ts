@@ -28,6 +28,8 @@ export interface VigilChecksProps {
   readonly workerConcurrency: number;
   /** The browser function's concurrency (reserved, and its event source's maximum): infra/capacity.ts. */
   readonly browserConcurrency: number;
+  /** The draft browser function's reserved concurrency: infra/capacity.ts. */
+  readonly draftBrowserConcurrency: number;
   /** Due shard ranges [from, to): one scheduler target each, every minute (infra/capacity.ts). */
   readonly shardGroups: readonly { from: number; to: number }[];
 }
@@ -129,6 +131,7 @@ export class VigilChecks extends Construct {
     this.browser = new VigilBrowser(this, 'Browser', {
       probeQueue: this.probeQueue,
       concurrency: props.browserConcurrency,
+      draftConcurrency: props.draftBrowserConcurrency,
     });
     this.browser.enqueueFrom(this.worker);
     this.worker.addEventSource(

@@ -129,6 +129,7 @@ export class VigilStack extends Stack {
       environment,
       workerConcurrency: reserved.worker,
       browserConcurrency: reserved.browser,
+      draftBrowserConcurrency: reserved.draftBrowser,
       shardGroups: plan.shardGroups,
     });
     this.changeFeed = new VigilChangeFeed(this, 'ChangeFeed', {
@@ -188,6 +189,8 @@ export class VigilStack extends Stack {
     this.notifications.enqueueFrom(this.mcp.handler);
     // A check created or re-targeted through the api or MCP is probed at once (its one-off job).
     this.checks.enqueueFrom(this.api.handler);
+    // The console's Run now of a browser check's draft runs in the draft browser function.
+    this.checks.browser.draftsFrom(this.api.handler);
     this.checks.enqueueFrom(this.mcp.handler);
     // /v1/config/* through the console's origin: an apply of thousands of objects outlasts API
     // Gateway's 29 s. Its objects are written through the tenant's own routes, which use the table
@@ -240,6 +243,7 @@ export class VigilStack extends Stack {
         Generator: this.checks.generator,
         Worker: this.checks.worker,
         Browser: this.checks.browser.handler,
+        DraftBrowser: this.checks.browser.draft,
         Stream: this.changeFeed.handler,
         StatusStream: this.statusStream.handler,
         Notifier: this.notifications.notifier,

@@ -99,6 +99,8 @@ export interface CoreDeps extends Pick<ProbingDeps, 'probeSoon'> {
   email?: EmailTransport;
   /** How sms channels with provider sns send: Amazon SNS in the cloud; undefined locally. */
   smsTransport?: SmsTransport;
+  /** Where a browser check's draft runs when this process has no browser (the cloud's draft browser function). */
+  draftBrowser?: Prober | undefined;
   /** Where browser checks' screenshots are kept: files in the data dir locally, S3 in the cloud; absent: none. */
   artifacts?: ArtifactStore | undefined;
 }
@@ -129,6 +131,7 @@ export function createApp(deps: CoreDeps) {
   const runNow = createRunNow({ ...checkDeps, ...jobRunner, checkService, limiter: people.limiter });
   const draftRun = createDraftRun({
     prober: jobRunner.prober,
+    aloneProber: deps.draftBrowser,
     entities,
     limiter: people.limiter,
     runtime: deps.config.runtime,

@@ -1,4 +1,5 @@
 import type { Logger } from '../platform/logger.ts';
+import { newestScreenshots } from '../probes/outcome.ts';
 import { type BrowserLegDeps, runBrowserLeg } from './browser-leg.ts';
 import { toWireResult, unprobedResult } from './probe-result.ts';
 import { type RegionBrowserAnswer, regionBrowserRequestSchema } from './region-browser.ts';
@@ -8,7 +9,8 @@ import { type RegionBrowserAnswer, regionBrowserRequestSchema } from './region-b
  * probe function for a browser leg (lib/agent/region-browser.ts), it runs the check in the runner's
  * child as the home's browser function does (lib/agent/browser-leg.ts) and answers the result an
  * agent posts: steps, vitals and error. Its screenshots are not kept (a location's leg keeps none,
- * as an agent's): no bucket, no table, no queue, no secret. A payload it cannot read, or a check
+ * as an agent's): no bucket, no table, no queue, no secret. The home stack deploys it too, as the
+ * draft browser function: the API function's draft runs ask for their screenshots inline. A payload it cannot read, or a check
  * that is no browser check, is answered as a failed result saying why; it never throws for one.
  */
 export function createRegionBrowserHandler(deps: BrowserLegDeps & { logger: Logger }) {
@@ -21,9 +23,12 @@ export function createRegionBrowserHandler(deps: BrowserLegDeps & { logger: Logg
       return { result: unprobedResult(problem, deps.clock.now()) };
     }
     const answer = await runBrowserLeg(request.data.check, deps);
-    const result =
-      'problem' in answer ? unprobedResult(answer.problem, deps.clock.now()) : toWireResult(answer);
+    if ('problem' in answer) return { result: unprobedResult(answer.problem, deps.clock.now()) };
+    const result = toWireResult(answer);
     deps.logger.debug('browser leg run', { success: result.success });
-    return { result };
+    const shots = answer.outcome.screenshots ?? [];
+    if (!request.data.screenshots || shots.length === 0) return { result };
+    const { kept, leftOut } = newestScreenshots(shots);
+    return { result, screenshots: kept, ...(leftOut > 0 ? { screenshots_left_out: leftOut } : {}) };
   };
 }

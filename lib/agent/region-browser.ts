@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { redactOutcome } from '../check-types/outcome-redaction.ts';
 import { runsAlone } from '../check-types/registry.ts';
 import type { Clock } from '../platform/clock.ts';
-import { failed, startTimer } from '../probes/outcome.ts';
+import { failed, INLINE_SCREENSHOT_CHARS, startTimer } from '../probes/outcome.ts';
 import type { ProbeDefinition, Probed, ProbeOutcome, Prober } from '../probes/types.ts';
 import { type ProbeResult, probeResultSchema } from './probe-result.ts';
 
@@ -20,12 +20,33 @@ import { type ProbeResult, probeResultSchema } from './probe-result.ts';
  */
 export const REGION_BROWSER_RUNS = 4;
 
-/** What the probe function sends: the check as leased (its steps and variables, secrets included). */
-export const regionBrowserRequestSchema = z.strictObject({ check: z.record(z.string(), z.unknown()) });
+/**
+ * What the probe function sends: the check as leased (its steps and variables, secrets included).
+ * `screenshots`: answer the run's screenshots inline (a draft's run, from the home's API function).
+ */
+export const regionBrowserRequestSchema = z.strictObject({
+  check: z.record(z.string(), z.unknown()),
+  screenshots: z.literal(true).optional(),
+});
 type RegionBrowserRequest = z.infer<typeof regionBrowserRequestSchema>;
 
-/** What the browser function answers: the leg's result as an agent posts it (steps, vitals, error; no screenshots). */
-const regionBrowserAnswerSchema = z.strictObject({ result: probeResultSchema });
+/**
+ * What the browser function answers: the leg's result as an agent posts it (steps, vitals, error),
+ * and, when asked, the run's screenshots within INLINE_SCREENSHOT_CHARS and how many that left out.
+ */
+const regionBrowserAnswerSchema = z.strictObject({
+  result: probeResultSchema,
+  screenshots: z
+    .array(
+      z.strictObject({
+        step: z.number().int().min(0),
+        jpeg: z.string().max(INLINE_SCREENSHOT_CHARS),
+      }),
+    )
+    .max(100)
+    .optional(),
+  screenshots_left_out: z.number().int().min(1).optional(),
+});
 export type RegionBrowserAnswer = z.infer<typeof regionBrowserAnswerSchema>;
 
 /** A synchronous invoke's reply: the function's answer (JSON), and Lambda's FunctionError when it threw or timed out. */
@@ -80,6 +101,8 @@ interface LegDeps {
   clock: Clock;
   /** How long an invoke may take; default the run's bound and INVOKE_GRACE_MS. */
   boundMs?: number | undefined;
+  /** Whether the outcome carries the run's screenshots (a draft's run answers them inline); default no. */
+  screenshots?: boolean;
 }
 
 class LegTimeout extends Error {
@@ -122,7 +145,7 @@ async function invokeLeg(def: ProbeDefinition, deps: LegDeps): Promise<Probed> {
   );
   let reply: InvokeReply;
   try {
-    const request: RegionBrowserRequest = { check: def };
+    const request: RegionBrowserRequest = { check: def, ...(deps.screenshots ? { screenshots: true } : {}) };
     reply = await Promise.race([deps.invoke(JSON.stringify(request), controller.signal), timedOut]);
   } catch (err) {
     if (err instanceof LegTimeout) return fail(err.message);
@@ -140,9 +163,14 @@ async function invokeLeg(def: ProbeDefinition, deps: LegDeps): Promise<Probed> {
     const issue = answer.error.issues[0];
     return fail(`its answer cannot be read at ${issue?.path.join('.') || 'its root'}: ${issue?.message}`);
   }
+  const { result, screenshots, screenshots_left_out } = answer.data;
   return {
-    outcome: fromWireResult(answer.data.result),
-    startedMs: Date.parse(answer.data.result.checked_at),
+    outcome: {
+      ...fromWireResult(result),
+      ...(screenshots?.length ? { screenshots } : {}),
+      ...(screenshots_left_out ? { screenshots_left_out } : {}),
+    },
+    startedMs: Date.parse(result.checked_at),
   };
 }
 

@@ -1,5 +1,6 @@
 import { search } from '@aws-lambda-powertools/logger/correlationId';
 import type { Tracer } from '@aws-lambda-powertools/tracer';
+import { type BrowserInvoke, browserLegProber, lambdaBrowserInvoke } from '../agent/region-browser.ts';
 import { createApp } from '../app.ts';
 import { createLeasedLimiter, createStoreRateLimiter } from '../auth/limits.ts';
 import { probeJobId } from '../checks/probe-job.ts';
@@ -8,7 +9,9 @@ import { batchedConsumers } from '../events/consumers.ts';
 import type { LegacyStreamSettings } from '../mcp/legacy-sse.ts';
 import { createSesTransport } from '../notify/ses-transport.ts';
 import { createSnsSmsTransport } from '../notify/sms-transport.ts';
+import type { Clock } from '../platform/clock.ts';
 import { type Config, loadConfig } from '../platform/config.ts';
+import type { Prober } from '../probes/types.ts';
 import type { StatusStreamSettings } from '../status/stream-service.ts';
 import { createStoreStreamSlots } from '../streams/store-stream-slots.ts';
 import { composeActionFunction } from './action-composition.ts';
@@ -26,6 +29,8 @@ export interface CloudOverrides extends CloudBaseOverrides {
   statusStream?: StatusStreamSettings;
   /** When the legacy MCP SSE stream ends and how it polls the relay; default MCP_SSE_VIA_API_GATEWAY. */
   mcpSse?: Partial<LegacyStreamSettings>;
+  /** How the api function invokes the draft browser function; default Lambda's, to VIGIL_DRAFT_BROWSER_FUNCTION. */
+  draftBrowserInvoke?: BrowserInvoke;
 }
 
 /**
@@ -33,6 +38,29 @@ export interface CloudOverrides extends CloudBaseOverrides {
  * answers with what arrived in 20 s. The status-stream function (a function URL) streams for longer.
  */
 const STATUS_STREAM_VIA_API_GATEWAY: StatusStreamSettings = { follow: 'poll', maxDurationMs: 20_000 };
+
+/**
+ * A browser check's draft through API Gateway, whose integration has 29 s: its steps get 15 s
+ * (a saved check's get up to 60 s), the draft browser function's invoke 25 s with Chromium's start
+ * and close, so that a late run is answered as one, not as the gateway's 503.
+ */
+const BROWSER_DRAFT_VIA_API_GATEWAY = { runMs: 15_000, invokeMs: 25_000 };
+
+/**
+ * Where the api function runs a browser check's draft: the draft browser function (the region
+ * browser function's code, deployed in the home stack: infra/browser.ts), invoked synchronously,
+ * its answer carrying the run's screenshots; none configured, such a draft is refused.
+ */
+function draftBrowserOf(config: Config, overrides: CloudOverrides, clock: Clock): Prober | undefined {
+  const functionName = config.draftBrowserFunction;
+  const invoke =
+    overrides.draftBrowserInvoke ??
+    (functionName ? lambdaBrowserInvoke({ functionName, region: config.region }) : undefined);
+  if (!invoke) return undefined;
+  const { runMs, invokeMs } = BROWSER_DRAFT_VIA_API_GATEWAY;
+  const legs = browserLegProber({ invoke, clock, boundMs: invokeMs, screenshots: true });
+  return (def) => legs({ ...def, timeout_ms: Math.min(def.timeout_ms, runMs) });
+}
 
 /**
  * The MCP function (functions/mcp.ts, a function URL) times out at Lambda's maximum; a legacy SSE
@@ -96,6 +124,7 @@ export function createCloudApp(
       if (failed.length > 0) throw new Error(`the probe queue did not take ${id}`);
     },
     egress: containerEgress(overrides.egress),
+    draftBrowser: draftBrowserOf(config, overrides, clock),
     // Test sends to email channels go through SES, as the notifier's alerts do (the api function).
     ...(edge.sendsEmail === false ? {} : { email: createSesTransport({ region: config.region }) }),
     // Test sends to sms channels with provider sns go through SNS (the api function may sns:Publish).

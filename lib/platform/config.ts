@@ -123,6 +123,7 @@ const envSchema = z.object({
   VIGIL_AGENT_URL: z.string().url().optional(),
   VIGIL_LOCATION_KEY_SECRET: z.string().min(1).optional(),
   VIGIL_REGION_BROWSER_FUNCTION: z.string().min(1).optional(),
+  VIGIL_DRAFT_BROWSER_FUNCTION: z.string().min(1).optional(),
   VIGIL_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   VIGIL_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   VIGIL_HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
@@ -215,6 +216,8 @@ export interface Config extends BulkSettings, PingSettings, ProbeSettings, PageD
   locationKeySecret: string | undefined;
   /** Cloud, an AWS region's probe function: its region's browser function (name), which runs its browser legs. */
   regionBrowserFunction: string | undefined;
+  /** Cloud, the API function: the draft browser function (name), which runs browser checks' drafts. */
+  draftBrowserFunction: string | undefined;
   /** Local runtime: the HTTP server's timeouts and connection cap (lib/local/connection-limits.ts). */
   http: HttpLimits;
   /** Console sessions' idle and absolute timeouts (lib/platform/people-config.ts). */
@@ -289,6 +292,7 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     agentUrl: e.VIGIL_AGENT_URL,
     locationKeySecret: e.VIGIL_LOCATION_KEY_SECRET,
     regionBrowserFunction: e.VIGIL_REGION_BROWSER_FUNCTION,
+    draftBrowserFunction: e.VIGIL_DRAFT_BROWSER_FUNCTION,
     http: {
       headersTimeoutMs: e.VIGIL_HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.VIGIL_HTTP_REQUEST_TIMEOUT_MS,

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { ConnectionError, isTlsFailureCode, toEgressError } from '../egress/egress-errors.ts';
-import type { ProbeDetails, ProbeOutcome } from './types.ts';
+import type { ProbeDetails, ProbeOutcome, ProbeScreenshot } from './types.ts';
 
 /** Starts a monotonic timer; the returned function gives whole milliseconds elapsed. */
 export function startTimer(): () => number {
@@ -68,4 +68,29 @@ export function failedOn(err: unknown, latencyMs: number): ProbeOutcome {
 /** "1 day", "3 days". */
 export function days(n: number): string {
   return n === 1 ? '1 day' : `${n} days`;
+}
+
+/**
+ * The base64 an answer that carries a browser run's screenshots inline holds at most (a draft's,
+ * and the synchronous browser function's, whose answer Lambda bounds at 6 MB).
+ */
+export const INLINE_SCREENSHOT_CHARS = 3 * 1024 * 1024;
+
+/**
+ * A run's screenshots within `maxChars` of base64: newest first until the bound is spent (the
+ * failing step's is always the last taken, so it is kept first), answered in step order, with how
+ * many were left out.
+ */
+export function newestScreenshots(
+  shots: readonly ProbeScreenshot[],
+  maxChars = INLINE_SCREENSHOT_CHARS,
+): { kept: ProbeScreenshot[]; leftOut: number } {
+  const kept: ProbeScreenshot[] = [];
+  let chars = 0;
+  for (const shot of [...shots].reverse()) {
+    if (chars + shot.jpeg.length > maxChars) continue;
+    chars += shot.jpeg.length;
+    kept.unshift(shot);
+  }
+  return { kept, leftOut: shots.length - kept.length };
 }

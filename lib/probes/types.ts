@@ -118,6 +118,8 @@ export interface ProbeOutcome {
    * and the result's details list them; a draft run answers them inline.
    */
   screenshots?: ProbeScreenshot[];
+  /** browser, a run answered by a synchronous browser function: the screenshots its answer's bound left out. */
+  screenshots_left_out?: number;
   /** browser: the run's Playwright trace (a zip, base64, the check's secrets masked); stored as the screenshots are. */
   trace?: string;
   /** browser: why the trace the check asked for is not kept (larger than the bound); the stored result's details say it. */

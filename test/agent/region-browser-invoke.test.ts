@@ -5,6 +5,7 @@ import { browserLegProber, lambdaBrowserInvoke } from '../../lib/agent/region-br
 import { createRegionBrowserHandler } from '../../lib/agent/region-browser-function.ts';
 import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/lambda-edge.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
+import { INLINE_SCREENSHOT_CHARS } from '../../lib/probes/outcome.ts';
 import { resultKey, startVigilStandIn } from '../support/vigil-stand-in.ts';
 import { regionProbeLambda, SLOT } from './region-lambda.ts';
 
@@ -141,5 +142,61 @@ describe('a region’s browser leg whose invoke fails', () => {
       error_message: 'the browser function runs browser checks only',
     });
     expect(runs).toEqual([]);
+  });
+});
+
+describe('a browser run answered with its screenshots (a draft’s, from the draft browser function)', () => {
+  const answered = (answer: Record<string, unknown>) => {
+    const sent: unknown[] = [];
+    const prober = browserLegProber({
+      invoke: async (payload) => {
+        sent.push(JSON.parse(payload));
+        return { payload: JSON.stringify(answer) };
+      },
+      clock: systemClock,
+      screenshots: true,
+    });
+    return { prober, sent };
+  };
+  const result = {
+    success: false,
+    status_code: 0,
+    latency_ms: 900,
+    error_message: 'step 2 failed',
+    checked_at: '2026-11-28T03:00:00.000Z',
+  };
+
+  it('asks for them, and carries them and the count its bound left out on the outcome', async () => {
+    const { prober, sent } = answered({
+      result,
+      screenshots: [{ step: 1, jpeg: '/9j/AAAA' }],
+      screenshots_left_out: 2,
+    });
+
+    const { outcome } = await prober(browserJob('draft').check);
+
+    expect(sent).toEqual([expect.objectContaining({ screenshots: true })]);
+    expect(outcome).toMatchObject({
+      success: false,
+      screenshots: [{ step: 1, jpeg: '/9j/AAAA' }],
+      screenshots_left_out: 2,
+    });
+  });
+
+  it('is a failed run saying why when a screenshot is past the inline bound', async () => {
+    const { prober } = answered({
+      result,
+      screenshots: [{ step: 0, jpeg: 'A'.repeat(INLINE_SCREENSHOT_CHARS + 4) }],
+    });
+
+    const { outcome } = await prober(browserJob('huge').check);
+
+    expect(outcome).toMatchObject({
+      success: false,
+      error_message: expect.stringMatching(
+        /^this region's browser function failed: its answer cannot be read at screenshots\.0\.jpeg/,
+      ),
+    });
+    expect(outcome.screenshots).toBeUndefined();
   });
 });

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeRegionBrowserFunction, createRegionBrowserLambda } from '../../functions/region-browser.ts';
-import { type BrowserInvoke, regionBrowserRequestSchema } from '../../lib/agent/region-browser.ts';
-import { createBrowserRunner } from '../../lib/probes/browser-runner.ts';
+import { regionBrowserRequestSchema } from '../../lib/agent/region-browser.ts';
 import {
   type BrowserSite,
   loginSteps,
@@ -9,7 +7,7 @@ import {
   startBrowserSite,
 } from '../check-types/support/browser-site.ts';
 import { startHttpTarget, TEST_LOCATION_KEY } from '../support/agent-process.ts';
-import { lambdaContext } from '../support/lambda-context.ts';
+import { inProcessBrowserFunction } from '../support/browser-function.ts';
 import { resultKey, startVigilStandIn } from '../support/vigil-stand-in.ts';
 import { regionProbeLambda, SLOT } from './region-lambda.ts';
 
@@ -29,24 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.close();
 });
-
-/** The region's browser function, invoked as Lambda would: each payload it was sent is kept. */
-function inProcessBrowserFunction() {
-  const payloads: unknown[] = [];
-  const lambda = createRegionBrowserLambda(
-    composeRegionBrowserFunction(
-      { logLevel: 'warn', allowPrivateTargets: true },
-      createBrowserRunner({ concurrency: 1 }),
-      () => {},
-    ),
-  );
-  const invoke: BrowserInvoke = async (payload) => {
-    payloads.push(JSON.parse(payload));
-    const answer = await lambda(JSON.parse(payload), lambdaContext('vigil-region-browser'));
-    return { payload: JSON.stringify(answer) };
-  };
-  return { invoke, payloads };
-}
 
 describe('a browser leg in an AWS region', () => {
   it('goes to the region’s browser function, whose steps and vitals the probe function posts', async () => {

@@ -11,10 +11,12 @@ import { expectTlsOnly, getAtt, only, stackTemplateForFile } from './synth.ts';
  */
 const stack = stackTemplateForFile();
 const BROWSER = 'ChecksBrowserHandler';
+const DRAFT = 'ChecksBrowserDraft';
+const API = 'ApiHandler';
 
-/** Every Allow statement of every policy on the browser function's role, inline or attached. */
-function roleStatements(): { Action: string | string[]; Resource: unknown }[] {
-  const [, fn] = stack.fn(BROWSER);
+/** Every Allow statement of every policy on a function's role (the browser function's), inline or attached. */
+function roleStatements(functionId = BROWSER): { Action: string | string[]; Resource: unknown }[] {
+  const [, fn] = stack.fn(functionId);
   const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
   const [, role] = only(stack.template, 'AWS::IAM::Role', roleId);
   expect(role.Properties.ManagedPolicyArns ?? []).toEqual([]);
@@ -82,6 +84,40 @@ describe('browser function', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: FIXED_CONCURRENCY.browser },
     });
+  });
+});
+
+describe('draft browser function', () => {
+  it('runs a region browser function’s code on x86_64 with its memory, a timeout past the api’s 25 s invoke and a concurrency cap', () => {
+    const [, fn] = stack.fn(DRAFT);
+
+    expect(fn.Properties).toMatchObject({
+      Runtime: 'nodejs24.x',
+      Architectures: ['x86_64'],
+      MemorySize: BROWSER_FUNCTION_MEMORY_MB,
+      ReservedConcurrentExecutions: FIXED_CONCURRENCY.draftBrowser,
+    });
+    expect(Number(fn.Properties.Timeout)).toBeGreaterThan(25);
+    // Under API Gateway's 29 s, so that no run goes on long after the api function gave up on it.
+    expect(Number(fn.Properties.Timeout)).toBeLessThanOrEqual(30);
+  });
+
+  it('has a role that reaches nothing (it only logs), is invoked by nothing but the api function, which knows its name', () => {
+    const [draftId] = stack.fn(DRAFT);
+
+    expect(new Set(actionsOf(roleStatements(DRAFT)).map((a) => a.split(':')[0]))).toEqual(new Set(['logs']));
+    expect(stack.variables(DRAFT)).not.toHaveProperty('VIGIL_TABLE_NAME');
+    expect(stack.actionsOfRole(API, getAtt(draftId))).toEqual(['lambda:InvokeFunction']);
+    expect(stack.variables(API)).toMatchObject({ VIGIL_DRAFT_BROWSER_FUNCTION: { Ref: draftId } });
+    const invokers = Object.values(stack.template.findResources('AWS::IAM::Policy')).filter((p) =>
+      JSON.stringify(p.Properties?.PolicyDocument).includes(`"${draftId}"`),
+    );
+    expect(invokers).toHaveLength(1);
+    expect(
+      stack.template.findResources('AWS::Lambda::EventSourceMapping', {
+        Properties: { FunctionName: { Ref: draftId } },
+      }),
+    ).toEqual({});
   });
 });
 

@@ -107,6 +107,8 @@ describe('api function', () => {
         VIGIL_PROBE_QUEUE_URL: { Ref: expect.stringMatching(/^ChecksProbeQueue/) },
         // The artifact route reads browser checks' screenshots there (infra/artifacts.ts).
         VIGIL_ARTIFACT_BUCKET: { Ref: expect.stringMatching(/^ArtifactsBucket/) },
+        // A browser check's draft runs in the draft browser function (infra/browser.ts).
+        VIGIL_DRAFT_BROWSER_FUNCTION: { Ref: expect.stringMatching(/^ChecksBrowserDraft/) },
         // A dynamic reference to the generated secret, resolved at deploy time (console.test.ts).
         VIGIL_EDGE_SECRET: {
           'Fn::Join': [

@@ -78,8 +78,9 @@ describe('cdk synth (the real CLI, offline)', () => {
       const { asset, sources } = bundleOf(fn);
       const names = sources.flatMap((s) => /functions\/([a-z-]+)\.ts$/.exec(s)?.[1] ?? []);
       entries.push(...names);
-      // Every function on Graviton but the browser's: @sparticuz/chromium ships an x64 Chromium only.
-      const architecture = names.includes('browser') ? 'x86_64' : 'arm64';
+      // Every function on Graviton but the browser's and the draft browser's (a region browser
+      // function's code): @sparticuz/chromium ships an x64 Chromium only.
+      const architecture = names.some((n) => n.endsWith('browser')) ? 'x86_64' : 'arm64';
       expect(fn.Properties).toMatchObject({ Handler: 'index.handler', Architectures: [architecture] });
       // What the function loads only on first use is installed beside the bundle (npm ci, offline).
       for (const module of names.flatMap((name) => LAZY_MODULES[`functions/${name}.ts`] ?? []))
@@ -93,6 +94,7 @@ describe('cdk synth (the real CLI, offline)', () => {
       'generator',
       'mcp',
       'notifier',
+      'region-browser',
       'reports',
       'status-stream',
       'stream',

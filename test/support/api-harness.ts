@@ -13,7 +13,7 @@ import { createStreamHandler } from '../../functions/stream.ts';
 import type { App, CoreDeps } from '../../lib/app.ts';
 import { runOperatorCommand } from '../../lib/cli/operator.ts';
 import type { GeneratorCounts } from '../../lib/cloud/generator.ts';
-import { createCloudApp } from '../../lib/cloud/http-composition.ts';
+import { type CloudOverrides, createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import type { SchedulerOptions } from '../../lib/local/scheduler.ts';
 import { type Clock, isoTime, systemClock } from '../../lib/platform/clock.ts';
@@ -93,6 +93,8 @@ export interface HarnessOptions {
    * their maxReceiveCount follows it.
    */
   queueRetries?: RetrySchedule;
+  /** Lambda runtime only: how the api function invokes the draft browser function (test/support/browser-function.ts). */
+  draftBrowserInvoke?: CloudOverrides['draftBrowserInvoke'];
 }
 
 /** One queue of the Lambda harness on its SQS engine (fauxqs). */
@@ -299,6 +301,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
       ...(options.egress ? { egress: options.egress } : {}),
       ...(options.eventBridge ? { eventBridge: options.eventBridge } : {}),
       ...(options.queueRetries ? { queueRetries: options.queueRetries } : {}),
+      ...(options.draftBrowserInvoke ? { draftBrowserInvoke: options.draftBrowserInvoke } : {}),
     },
   );
   const { app, table } = cloud;

@@ -30,7 +30,7 @@ export const browserCheckType = defineCheckType<'browser', BrowserConfig>('brows
   runsAlone: { probe: runBrowserJob },
   draftUnsupported: {
     cloud:
-      'a browser check cannot be run as a draft in the cloud: the API function has no browser, and browser checks run in the browser function; save the check (it runs within a minute) or run it with POST /v1/checks/{id}/run',
+      'a browser check cannot be run as a draft in the cloud without the draft browser function (VIGIL_DRAFT_BROWSER_FUNCTION, which the stack sets): the API function has no browser; save the check (it runs within a minute) or run it with POST /v1/checks/{id}/run',
   },
   minIntervalSeconds: 60,
   view: browserView,

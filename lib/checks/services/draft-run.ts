@@ -1,9 +1,10 @@
 import type { EntityStore } from '../../catalog/entity-store.ts';
-import { draftRefusal } from '../../check-types/registry.ts';
+import { draftRefusal, runsAlone } from '../../check-types/registry.ts';
 import type { Runtime } from '../../platform/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { RateLimiter } from '../../platform/rate-limiter.ts';
-import type { ProbeOutcome, Prober, ProbeScreenshot } from '../../probes/types.ts';
+import { newestScreenshots } from '../../probes/outcome.ts';
+import type { ProbeOutcome, Prober } from '../../probes/types.ts';
 import { type CreateCheckBody, definitionFromCreate } from '../check-input.ts';
 import { probeDefinition } from '../probe-job.ts';
 import { spendManualRun } from './run-now.ts';
@@ -11,6 +12,12 @@ import { spendManualRun } from './run-now.ts';
 export interface DraftRunDeps {
   /** The app's prober: the checks' SSRF rules, their secrets' redaction (runProbe). */
   prober: Prober;
+  /**
+   * Where a draft of a type whose runs go alone (a browser check) runs when this process does not
+   * run it: the cloud's draft browser function (lib/agent/region-browser.ts, invoked synchronously).
+   * Absent, such a draft runs in `prober`, or is refused where the runtime cannot (draftRefusal).
+   */
+  aloneProber?: Prober | undefined;
   entities: Pick<EntityStore, 'existing'>;
   /** The manual runs' limiter: a draft spends the tenant's run budget as a saved check's run does. */
   limiter: RateLimiter;
@@ -40,42 +47,35 @@ export interface DraftScreenshot {
   jpeg: string;
 }
 
-/** The base64 a draft's answer carries at most: the failing step's screenshot (the last) and those before it that fit. */
-const MAX_DRAFT_SCREENSHOT_CHARS = 3 * 1024 * 1024;
-
-/**
- * A draft's screenshots as its answer carries them: newest first until the bound is spent (the
- * failing step's is always the last taken, so it is kept first), answered in step order.
- */
-function draftScreenshots(shots: readonly ProbeScreenshot[]): {
+/** A draft's screenshots as its answer carries them (newestScreenshots' bound), with those left out wherever the run was. */
+function draftScreenshots(outcome: ProbeOutcome): {
   screenshots?: DraftScreenshot[];
   screenshots_left_out?: number;
 } {
+  const shots = outcome.screenshots ?? [];
   if (shots.length === 0) return {};
-  const kept: DraftScreenshot[] = [];
-  let chars = 0;
-  for (const shot of [...shots].reverse()) {
-    if (chars + shot.jpeg.length > MAX_DRAFT_SCREENSHOT_CHARS) continue;
-    chars += shot.jpeg.length;
-    kept.unshift({ step: shot.step + 1, jpeg: shot.jpeg });
-  }
-  const left = shots.length - kept.length;
-  return { screenshots: kept, ...(left > 0 ? { screenshots_left_out: left } : {}) };
+  const { kept, leftOut } = newestScreenshots(shots);
+  const left = leftOut + (outcome.screenshots_left_out ?? 0);
+  return {
+    screenshots: kept.map((shot) => ({ step: shot.step + 1, jpeg: shot.jpeg })),
+    ...(left > 0 ? { screenshots_left_out: left } : {}),
+  };
 }
 
 /**
  * POST /v1/checks/run-draft: a check that is not saved yet, probed once in this process as its
- * saved form would be (the create body's rules, the runtime's refusals and its draft refusals (a
- * browser check in the cloud, whose API function has no browser), the SSRF guard, secrets
+ * saved form would be (the create body's rules, the runtime's refusals, the SSRF guard, secrets
  * hidden in what comes back), for the console editor's "Run now" before saving (docs/api.md). A
- * browser draft's screenshots come back inline, as no result stores them.
+ * browser draft runs where `aloneProber` runs it (the cloud's API function has no browser), and its
+ * screenshots come back inline, as no result stores them.
  * Nothing is stored, no state moves and nobody is told; it spends the tenant's manual-run budget
  * (429 with Retry-After). The entity must be the caller's (404), as a create's must.
  */
 export function createDraftRun(deps: DraftRunDeps) {
   return async (tenantId: string, body: CreateCheckBody): Promise<DraftRunAnswer> => {
     const definition = definitionFromCreate(body, deps.runtime);
-    const refused = deps.runtime ? draftRefusal(definition.check_type, deps.runtime) : undefined;
+    const alone = runsAlone(definition.check_type) ? deps.aloneProber : undefined;
+    const refused = !alone && deps.runtime ? draftRefusal(definition.check_type, deps.runtime) : undefined;
     if (refused) throw ValidationError.field('check_type', refused);
     if (!(await deps.entities.existing(tenantId, [body.entity_id])).has(body.entity_id))
       throw new NotFoundError('entity');
@@ -83,7 +83,7 @@ export function createDraftRun(deps: DraftRunDeps) {
     if (!job || definition.execution_mode !== 'pull')
       throw new ConflictError('push checks are not probed: their agent reports results');
     await spendManualRun(deps.limiter, tenantId);
-    const { outcome, startedMs } = await deps.prober(job);
+    const { outcome, startedMs } = await (alone ?? deps.prober)(job);
     const degraded = outcome.success && outcome.degraded === true;
     return {
       stored: false,
@@ -95,7 +95,7 @@ export function createDraftRun(deps: DraftRunDeps) {
       latency_ms: outcome.latency_ms,
       error_message: outcome.error_message,
       ...(outcome.details ? { details: outcome.details } : {}),
-      ...draftScreenshots(outcome.screenshots ?? []),
+      ...draftScreenshots(outcome),
     };
   };
 }
