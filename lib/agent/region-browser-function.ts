@@ -10,8 +10,9 @@ import { type RegionBrowserAnswer, regionBrowserRequestSchema } from './region-b
  * child as the home's browser function does (lib/agent/browser-leg.ts) and answers the result an
  * agent posts: steps, vitals and error. Its screenshots are not kept (a location's leg keeps none,
  * as an agent's): no bucket, no table, no queue, no secret. The home stack deploys it too, as the
- * draft browser function: the API function's draft runs ask for their screenshots inline. A payload it cannot read, or a check
- * that is no browser check, is answered as a failed result saying why; it never throws for one.
+ * draft browser function: the API function's draft runs ask for their screenshots inline. A
+ * payload it cannot read, or a check that is no browser check, is answered as a failed result
+ * saying why; it never throws for one.
  */
 export function createRegionBrowserHandler(deps: BrowserLegDeps & { logger: Logger }) {
   return async (event: unknown): Promise<RegionBrowserAnswer> => {
