@@ -4,7 +4,7 @@ import type { TenantStore } from '../auth/tenants.ts';
 import type { Principal } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { parseJsonBody } from '../http/json-body.ts';
-import { answerNoContent } from '../http/tenant-handlers.ts';
+import { deleteRoute } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, created, ok, type PublicRoute, type RouteContext } from '../http/types.ts';
 import { parseInput } from '../http/validation.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -159,16 +159,14 @@ export function actionRoutes(deps: ActionRouteDeps): Array<AuthedRoute | PublicR
       handler: async ({ principal, params, body }) =>
         ok(publicAction(await service.update(principal.tenantId, params.id, body), principal)),
     }),
-    defineRoute({
-      method: 'DELETE',
+    deleteRoute({
       path: '/v1/actions/{id}',
-      auth: 'key',
       role: 'admin',
       operationId: 'deleteAction',
       tag,
       summary: 'Delete an action (admin role) and, in bounded steps after, its execution history',
-      schemas: { params: actionParams, responses: { 204: null } },
-      handler: answerNoContent((tenantId, { params }) => service.remove(tenantId, params.id)),
+      params: actionParams,
+      remove: (tenantId, params) => service.remove(tenantId, params.id),
     }),
     defineRoute({
       method: 'GET',

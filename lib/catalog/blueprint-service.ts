@@ -8,7 +8,7 @@ import {
 import { DEFAULT_STATE_RULE, type StateRule } from '../domain/states.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, ValidationError } from '../platform/errors.ts';
-import { newId } from '../platform/ids.ts';
+import { newRecordStamp } from '../platform/ids.ts';
 import { countOf } from '../platform/plural.ts';
 import { belowLimit, unchanged } from '../store/conditions.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
@@ -59,10 +59,9 @@ export function createBlueprintService(deps: BlueprintServiceDeps) {
     const tenant = await readTenantCatalog(table, tenantId);
     const limit = tenant.blueprint_limit;
     if (limit <= 0) throw new LimitExceededError(`the plan allows ${countOf(limit, 'blueprint')}`);
-    const now = clock.now();
-    const at = isoTime(now);
+    const { id, at } = newRecordStamp('bp', clock);
     const record: BlueprintRecord = {
-      id: newId('bp', now),
+      id,
       slug: input.slug,
       name: input.name,
       description: input.description,

@@ -3,7 +3,7 @@ import { applyFieldPatch, type FieldValues } from '../domain/catalog.ts';
 import { DEFAULT_STATE_RULE, type StateRule } from '../domain/states.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
-import { newId } from '../platform/ids.ts';
+import { newRecordStamp } from '../platform/ids.ts';
 import { countOf } from '../platform/plural.ts';
 import { entityPurgeJobOp } from '../purge/purge-job-items.ts';
 import { belowLimit, unchanged } from '../store/conditions.ts';
@@ -116,10 +116,9 @@ export function createEntityService(deps: EntityServiceDeps) {
     const limit = tenant.entity_limit_per_bp;
     if (limit <= 0)
       throw new LimitExceededError(`the plan allows ${countOf(limit, 'entity', 'entities')} per blueprint`);
-    const now = clock.now();
-    const at = isoTime(now);
+    const { id, at } = newRecordStamp('ent', clock);
     const entity: EntityRecord = {
-      id: newId('ent', now),
+      id,
       blueprint_slug: bp.slug,
       slug: input.slug,
       name: input.name,

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { slugSchema } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
-import { answerCreated, answerNoContent, answerOk } from '../http/tenant-handlers.ts';
+import { answerCreated, answerOk, deleteRoute } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import type { BlueprintService } from './blueprint-service.ts';
 import type { EntityListing } from './entity-listing.ts';
@@ -106,15 +106,14 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       },
       handler: answerOk((tenantId, { params, body }) => blueprints.update(tenantId, params.slug, body)),
     }),
-    defineRoute({
-      method: 'DELETE',
+    deleteRoute({
       path: '/v1/blueprints/{slug}',
-      auth: 'key',
       operationId: 'deleteBlueprint',
       tag,
       summary: 'Delete a blueprint that holds no entities (409 CONFLICT while it does)',
-      schemas: { params: blueprintParams, responses: { 204: null }, errors: ['CONFLICT'] },
-      handler: answerNoContent((tenantId, { params }) => blueprints.remove(tenantId, params.slug)),
+      params: blueprintParams,
+      errors: ['CONFLICT'],
+      remove: (tenantId, params) => blueprints.remove(tenantId, params.slug),
     }),
     defineRoute({
       method: 'POST',
@@ -197,17 +196,13 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
         entities.update(tenantId, params.blueprint_slug, params.slug, body),
       ),
     }),
-    defineRoute({
-      method: 'DELETE',
+    deleteRoute({
       path: '/v1/blueprints/{blueprint_slug}/entities/{slug}',
-      auth: 'key',
       operationId: 'deleteEntity',
       tag,
       summary: 'Delete an entity; its checks and relations are purged asynchronously',
-      schemas: { params: entityParams, responses: { 204: null } },
-      handler: answerNoContent((tenantId, { params }) =>
-        entities.remove(tenantId, params.blueprint_slug, params.slug),
-      ),
+      params: entityParams,
+      remove: (tenantId, params) => entities.remove(tenantId, params.blueprint_slug, params.slug),
     }),
     defineRoute({
       method: 'GET',
@@ -249,15 +244,13 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       },
       handler: answerCreated((tenantId, { body }) => relations.create(tenantId, body)),
     }),
-    defineRoute({
-      method: 'DELETE',
+    deleteRoute({
       path: '/v1/relations/{id}',
-      auth: 'key',
       operationId: 'deleteRelation',
       tag,
       summary: 'Delete a relation',
-      schemas: { params: relationParams, responses: { 204: null } },
-      handler: answerNoContent((tenantId, { params }) => relations.remove(tenantId, params.id)),
+      params: relationParams,
+      remove: (tenantId, params) => relations.remove(tenantId, params.id),
     }),
   ];
 }

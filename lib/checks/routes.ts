@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, queryInteger } from '../http/route-schemas.ts';
-import { answerNoContent, answerOk } from '../http/tenant-handlers.ts';
+import { answerOk, deleteRoute } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, created, ok } from '../http/types.ts';
 import { ValidationError } from '../platform/errors.ts';
 import { createCheckBody, updateCheckBody } from './check-input.ts';
@@ -212,15 +212,14 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
           ),
         ),
     }),
-    defineRoute({
-      method: 'DELETE',
+    deleteRoute({
       path: '/v1/checks/{id}',
-      auth: 'key',
       operationId: 'deleteCheck',
       tag,
       summary: 'Delete a check; its results and transitions are purged asynchronously',
-      schemas: { params: checkParams, responses: { 204: null }, errors: ['CONFLICT'] },
-      handler: answerNoContent((tenantId, { params }) => checks.remove(tenantId, params.id)),
+      params: checkParams,
+      errors: ['CONFLICT'],
+      remove: (tenantId, params) => checks.remove(tenantId, params.id),
     }),
     defineRoute({
       method: 'GET',

@@ -1,5 +1,8 @@
+import type * as z from 'zod';
 import type { Principal } from '../domain/principal.ts';
-import { created, noContent, ok, type Reply } from './types.ts';
+import { defineRoute, type ParsedParams } from './define-route.ts';
+import type { ErrorCode } from './route-schemas.ts';
+import { type AuthedRoute, created, noContent, ok, type Reply } from './types.ts';
 
 /** One service call for the caller's tenant, given the route's parsed request. */
 type TenantCall<C, R> = (tenantId: string, ctx: C) => Promise<R>;
@@ -18,9 +21,30 @@ export function answerCreated<C extends { principal: Principal }>(call: TenantCa
 }
 
 /** As answerOk, answering 204 once the call is done (a delete). */
-export function answerNoContent<C extends { principal: Principal }>(call: TenantCall<C, unknown>) {
+function answerNoContent<C extends { principal: Principal }>(call: TenantCall<C, unknown>) {
   return async (ctx: C): Promise<Reply> => {
     await call(ctx.principal.tenantId, ctx);
     return noContent();
   };
+}
+
+/**
+ * DELETE of one item of the caller's tenant, named by the path's params: its owner's `remove`, then
+ * 204. The route declares the rest (path, names, role) as defineRoute takes them.
+ */
+export function deleteRoute<P extends z.ZodObject>(
+  def: Omit<AuthedRoute, 'method' | 'auth' | 'schemas' | 'handler'> & {
+    params: P;
+    errors?: readonly ErrorCode[];
+    remove: (tenantId: string, params: ParsedParams<P>) => Promise<unknown>;
+  },
+): AuthedRoute {
+  const { params, errors, remove, ...route } = def;
+  return defineRoute({
+    method: 'DELETE',
+    ...route,
+    auth: 'key',
+    schemas: { params, responses: { 204: null }, ...(errors && { errors }) },
+    handler: answerNoContent((tenantId, ctx) => remove(tenantId, ctx.params)),
+  });
 }

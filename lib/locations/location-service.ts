@@ -2,7 +2,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError } from '../platform/errors.ts';
-import { newId } from '../platform/ids.ts';
+import { newId, newRecordStamp } from '../platform/ids.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 import {
   getLocation,
@@ -108,13 +108,13 @@ export function createLocationService(deps: LocationServiceDeps) {
       if (input.name === DEFAULT_LOCATION) throw new ConflictError('the location default always exists');
       if ((await listLocations(table, tenantId)).length >= MAX_LOCATIONS)
         throw new LimitExceededError(`an account holds at most ${MAX_LOCATIONS} locations`);
-      const now = clock.now();
+      const { id, now, at } = newRecordStamp('loc', clock);
       const record: LocationRecord = {
-        id: newId('loc', now),
+        id,
         tenant_id: tenantId,
         name: input.name,
         kind: input.kind,
-        created_at: isoTime(now),
+        created_at: at,
         last_seen_at: null,
         version: null,
         key_count: 0,

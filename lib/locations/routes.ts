@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
-import { answerCreated, answerNoContent } from '../http/tenant-handlers.ts';
+import { answerCreated, deleteRoute } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, type LocationRoute, ok } from '../http/types.ts';
 import type { Heartbeat } from './heartbeat.ts';
 import type { LocationService } from './location-service.ts';
@@ -54,16 +54,15 @@ export function locationRoutes(deps: {
       },
       handler: answerCreated((tenantId, { body }) => locations.create(tenantId, body)),
     }),
-    defineRoute({
-      method: 'DELETE',
+    deleteRoute({
       path: '/v1/locations/{id}',
-      auth: 'key',
       role: 'admin',
       operationId: 'deleteLocation',
       tag,
       summary: 'Delete a location and every key of it',
-      schemas: { params: locationParams, responses: { 204: null }, errors: ['CONFLICT'] },
-      handler: answerNoContent((tenantId, { params }) => locations.remove(tenantId, params.id)),
+      params: locationParams,
+      errors: ['CONFLICT'],
+      remove: (tenantId, params) => locations.remove(tenantId, params.id),
     }),
     defineRoute({
       method: 'GET',
@@ -95,18 +94,14 @@ export function locationRoutes(deps: {
       },
       handler: answerCreated((tenantId, { params }) => locations.addKey(tenantId, params.id)),
     }),
-    defineRoute({
-      method: 'DELETE',
+    deleteRoute({
       path: '/v1/locations/{id}/keys/{key_id}',
-      auth: 'key',
       role: 'admin',
       operationId: 'revokeLocationKey',
       tag,
       summary: 'Revoke a location key: its next request is refused',
-      schemas: { params: locationKeyParams, responses: { 204: null } },
-      handler: answerNoContent((tenantId, { params }) =>
-        locations.revokeKey(tenantId, params.id, params.key_id),
-      ),
+      params: locationKeyParams,
+      remove: (tenantId, params) => locations.revokeKey(tenantId, params.id, params.key_id),
     }),
     defineRoute({
       method: 'POST',

@@ -1,5 +1,5 @@
 import { defineRoute } from '../http/define-route.ts';
-import { answerCreated, answerNoContent, answerOk } from '../http/tenant-handlers.ts';
+import { answerCreated, answerOk, deleteRoute } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import type { MaintenanceService } from './maintenance-service.ts';
 import { windowBody, windowParams } from './request-schemas.ts';
@@ -61,15 +61,13 @@ export function maintenanceRoutes(deps: { maintenance: MaintenanceService }): Au
       },
       handler: answerOk((tenantId, { params, body }) => maintenance.replace(tenantId, params.id, body)),
     }),
-    defineRoute({
-      method: 'DELETE',
+    deleteRoute({
       path: '/v1/maintenance/{id}',
-      auth: 'key',
       operationId: 'deleteMaintenanceWindow',
       tag,
       summary: 'Delete a maintenance window',
-      schemas: { params: windowParams, responses: { 204: null } },
-      handler: answerNoContent((tenantId, { params }) => maintenance.remove(tenantId, params.id)),
+      params: windowParams,
+      remove: (tenantId, params) => maintenance.remove(tenantId, params.id),
     }),
   ];
 }

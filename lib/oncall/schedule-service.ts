@@ -4,7 +4,7 @@ import type { Layer, Override } from '../domain/schedules.ts';
 import { SCHEDULE_LIMITS } from '../domain/schedules.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ForbiddenError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
-import { newId } from '../platform/ids.ts';
+import { newId, newRecordStamp } from '../platform/ids.ts';
 import { deleteHeld, replaceHeld } from '../store/held-writes.ts';
 import type { Table } from '../store/table.ts';
 import { feedsDeletedOps, listFeeds } from './feeds/feed-items.ts';
@@ -91,16 +91,16 @@ export function createScheduleService(deps: { table: Table; clock: Clock }) {
       await requireMembers(tenantId, memberPaths(body));
       if ((await listSchedules(table, tenantId)).length >= MAX_SCHEDULES_PER_TENANT)
         throw new LimitExceededError(`a tenant keeps at most ${MAX_SCHEDULES_PER_TENANT} schedules`);
-      const now = clock.now();
+      const { id, at } = newRecordStamp('sch', clock);
       const record: ScheduleRecord = {
-        id: newId('sch', now),
+        id,
         tenant_id: tenantId,
         name: body.name,
         time_zone: body.time_zone,
         layers: layersOf(body),
         overrides: [],
-        created_at: isoTime(now),
-        updated_at: isoTime(now),
+        created_at: at,
+        updated_at: at,
         version: 1,
       };
       await table.transact([scheduleCreatedOp(record)]);

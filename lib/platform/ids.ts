@@ -1,5 +1,6 @@
 import { hash, randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
+import { type Clock, isoTime } from './clock.ts';
 
 export type IdPrefix =
   | 'tnt'
@@ -73,6 +74,15 @@ export function resetIdClock(): void {
 /** A new prefixed, time-sortable id such as `ent_01J9Z3...`. */
 export function newId(prefix: IdPrefix, nowMs: number = Date.now()): string {
   return `${prefix}_${nextUlid(nowMs)}`;
+}
+
+/**
+ * A new record's id and creation time from one reading of the clock: `now` in milliseconds and `at`
+ * as records store it (ISO 8601).
+ */
+export function newRecordStamp(prefix: IdPrefix, clock: Clock): { id: string; now: number; at: string } {
+  const now = clock.now();
+  return { id: newId(prefix, now), now, at: isoTime(now) };
 }
 
 /** True when `value` looks like an id with the given prefix (cheap shape check before a lookup). */

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { slugSchema } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { namesResource } from '../http/route-schemas.ts';
-import { answerNoContent } from '../http/tenant-handlers.ts';
+import { deleteRoute } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, created, ok } from '../http/types.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { type CreateSkillBody, createSkillBody, updateSkillBody } from './manifest.ts';
@@ -108,16 +108,15 @@ export function skillRoutes(deps: SkillRouteDeps): AuthedRoute[] {
       handler: async ({ principal, params, body }) =>
         ok(publicSkill(await service.update(principal.tenantId, params.slug, body))),
     }),
-    defineRoute({
-      method: 'DELETE',
+    deleteRoute({
       path: '/v1/skills/{slug}',
-      auth: 'key',
       role: 'admin',
       operationId: 'deleteSkill',
       tag,
       summary: 'Delete a skill (admin role) and free its tool names',
-      schemas: { params: skillParams, responses: { 204: null }, errors: ['CONFLICT'] },
-      handler: answerNoContent((tenantId, { params }) => service.remove(tenantId, params.slug)),
+      params: skillParams,
+      errors: ['CONFLICT'],
+      remove: (tenantId, params) => service.remove(tenantId, params.slug),
     }),
   ];
 }

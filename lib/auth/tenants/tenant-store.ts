@@ -1,6 +1,6 @@
 import { isoTime } from '../../platform/clock.ts';
 import { NotFoundError } from '../../platform/errors.ts';
-import { newId } from '../../platform/ids.ts';
+import { newId, newRecordStamp } from '../../platform/ids.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
 import { newKeyCountOp } from '../keys/key-count-items.ts';
 import { newKeyOps } from '../keys/key-store.ts';
@@ -46,10 +46,9 @@ export function createTenantStore(
 
     /** Creates a tenant, its first admin user and that user's first API key, in one transaction. */
     async createTenant(input: CreateTenantInput): Promise<{ tenant: Tenant; user: User; rawKey: string }> {
-      const now = clock.now();
-      const at = isoTime(now);
+      const { id, now, at } = newRecordStamp('tnt', clock);
       const tenant: Tenant = {
-        id: newId('tnt', now),
+        id,
         name: input.name,
         email: input.email,
         disabled: false,

@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
 import { LimitExceededError, NotFoundError, ValidationError } from '../../platform/errors.ts';
-import { newId } from '../../platform/ids.ts';
+import { newRecordStamp } from '../../platform/ids.ts';
 import { countOf } from '../../platform/plural.ts';
 import { belowLimit } from '../../store/conditions.ts';
 import type { CursorSeal } from '../../store/cursor-seal.ts';
@@ -98,9 +98,7 @@ export function createCheckService(deps: CheckServiceDeps) {
     attempt: number,
   ) => {
     const entity = await aggregate.requireEntity(tenantId, body.entity_id);
-    const now = clock.now();
-    const at = isoTime(now);
-    const id = newId('chk', now);
+    const { id, now, at } = newRecordStamp('chk', clock);
     const draft = { id, ...def, last_result_at: null, next_run_at: null };
     const check: CheckRecord = {
       ...draft,

@@ -3,7 +3,7 @@ import { checkParams } from '../../checks/routes.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import type { HostPolicy } from '../../http/origin-policy.ts';
 import { idSchema, timestampSchema } from '../../http/route-schemas.ts';
-import { answerNoContent } from '../../http/tenant-handlers.ts';
+import { deleteRoute } from '../../http/tenant-handlers.ts';
 import { type AuthedRoute, created, ok } from '../../http/types.ts';
 import { pingOrigin } from './ping-origin.ts';
 import { PUSH_TOKEN_LIMIT } from './push-token-items.ts';
@@ -72,17 +72,13 @@ export function pushTokenRoutes(deps: { pushTokens: PushTokenService; hosts: Hos
       handler: async ({ principal, params }) =>
         ok((await deps.pushTokens.list(principal.tenantId, params.id)).map(publicPushToken)),
     }),
-    defineRoute({
-      method: 'DELETE',
+    deleteRoute({
       path: '/v1/checks/{id}/push-tokens/{token_id}',
-      auth: 'key',
       operationId: 'revokePushToken',
       tag,
       summary: 'Revoke a ping URL: pings with its token get 404 from now on',
-      schemas: { params: tokenParams, responses: { 204: null } },
-      handler: answerNoContent((tenantId, { params }) =>
-        deps.pushTokens.revoke(tenantId, params.id, params.token_id),
-      ),
+      params: tokenParams,
+      remove: (tenantId, params) => deps.pushTokens.revoke(tenantId, params.id, params.token_id),
     }),
   ];
 }

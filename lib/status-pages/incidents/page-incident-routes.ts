@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/define-route.ts';
-import { answerCreated, answerNoContent, answerOk } from '../../http/tenant-handlers.ts';
+import { answerCreated, answerOk, deleteRoute } from '../../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../../http/types.ts';
 import { pageParams } from '../pages/request-schemas.ts';
 import {
@@ -115,17 +115,13 @@ export function pageIncidentRoutes(deps: { pageIncidents: PageIncidentService })
         incidents.addUpdate(tenantId, params.slug, params.incident_id, body),
       ),
     }),
-    defineRoute({
-      method: 'DELETE',
+    deleteRoute({
       path: `${base}/{incident_id}`,
-      auth: 'key',
       operationId: 'deletePageIncident',
       tag,
       summary: 'Delete a written incident',
-      schemas: { params: pageIncidentParams, responses: { 204: null } },
-      handler: answerNoContent((tenantId, { params }) =>
-        incidents.remove(tenantId, params.slug, params.incident_id),
-      ),
+      params: pageIncidentParams,
+      remove: (tenantId, params) => incidents.remove(tenantId, params.slug, params.incident_id),
     }),
   ];
 }

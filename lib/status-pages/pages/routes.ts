@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/define-route.ts';
-import { answerCreated, answerNoContent, answerOk } from '../../http/tenant-handlers.ts';
+import { answerCreated, answerOk, deleteRoute } from '../../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../../http/types.ts';
 import { pageCreateBody, pageParams, pageReplaceBody } from './request-schemas.ts';
 import { statusPageListSchema, statusPageSchema } from './responses.ts';
@@ -61,15 +61,13 @@ export function statusPageRoutes(deps: { pages: StatusPageService }): AuthedRout
       },
       handler: answerOk((tenantId, { params, body }) => pages.replace(tenantId, params.slug, body)),
     }),
-    defineRoute({
-      method: 'DELETE',
+    deleteRoute({
       path: '/v1/status-pages/{slug}',
-      auth: 'key',
       operationId: 'deleteStatusPage',
       tag,
       summary: 'Delete a status page (its slug is free again)',
-      schemas: { params: pageParams, responses: { 204: null } },
-      handler: answerNoContent((tenantId, { params }) => pages.remove(tenantId, params.slug)),
+      params: pageParams,
+      remove: (tenantId, params) => pages.remove(tenantId, params.slug),
     }),
   ];
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import { idSchema, queryInteger, timestampSchema } from '../../http/route-schemas.ts';
-import { answerCreated, answerNoContent, answerOk } from '../../http/tenant-handlers.ts';
+import { answerCreated, answerOk, deleteRoute } from '../../http/tenant-handlers.ts';
 import type { AuthedRoute } from '../../http/types.ts';
 import { pageParams } from '../pages/request-schemas.ts';
 import { IMPORT_LIMITS, type SubscriberAdmin } from './subscriber-admin.ts';
@@ -132,17 +132,13 @@ export function subscriberAdminRoutes(deps: { admin: SubscriberAdmin }): AuthedR
       },
       handler: answerOk((tenantId, { params, rawBody }) => admin.importCsv(tenantId, params.slug, rawBody)),
     }),
-    defineRoute({
-      method: 'DELETE',
+    deleteRoute({
       path: `${base}/{subscriber_id}`,
-      auth: 'key',
       operationId: 'deletePageSubscriber',
       tag,
       summary: 'Remove a subscriber of a status page',
-      schemas: { params: subscriberParams, responses: { 204: null } },
-      handler: answerNoContent((tenantId, { params }) =>
-        admin.remove(tenantId, params.slug, params.subscriber_id),
-      ),
+      params: subscriberParams,
+      remove: (tenantId, params) => admin.remove(tenantId, params.slug, params.subscriber_id),
     }),
     defineRoute({
       method: 'GET',
