@@ -1,15 +1,11 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { definitionUpdatedOp, getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { createFileArtifactStore, slotScope, storeArtifacts } from '../../lib/checks/probing.ts';
-import { stateOfDefinitionOp } from '../../lib/checks/results/check-state-items.ts';
-import { createLocationDecider } from '../../lib/checks/results/location-decision.ts';
-import { composeProbing } from '../../lib/locations/compose-probing.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
-import { expectCount, expectNoConsoleErrors, expectText, seedEntity } from './support.ts';
+import type { SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
+import { locateForConsole } from './located-rig.ts';
+import { audit, expectCount, expectNoConsoleErrors, expectText, seedEntity } from './support.ts';
 import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
@@ -45,42 +41,13 @@ describe('console located browser check steps', { timeout: 120_000 }, () => {
         config: { steps: [{ action: 'goto', url: 'http://127.0.0.1:9/' }, { action: 'screenshot' }] },
         enabled: false,
       });
-      table = createSqliteTable({ db: openSqliteDatabase(join(rig.dataDir, 'vigil.db')) });
-      const { tenants, checks, recorder } = composeProbing({
-        table,
+      const located = await locateForConsole(rig, checkId, {
+        locations: ['default', 'office'],
+        quorum: 1,
         clock,
-        logger: silentLogger,
-        config: { dueShards: loadConfig('local', {}).dueShards, allowPrivateTargets: true },
       });
-      const tenantId = (await tenants.listTenants())[0]?.id ?? '';
-      // Located and enabled in its stored definition, unscheduled: no real probe changes the rows.
-      const check = await getCheckDefinition(table, tenantId, checkId);
-      if (!check) throw new Error('no such check');
-      await table.transact([
-        definitionUpdatedOp(
-          tenantId,
-          checkId,
-          { enabled: true, locations: ['default', 'office'], quorum: 1 },
-          check.version,
-        ),
-        stateOfDefinitionOp({
-          tenantId,
-          checkId,
-          copies: {
-            execution_mode: 'pull',
-            interval_seconds: check.interval_seconds,
-            definition_version: check.version + 1,
-          },
-        }),
-      ]);
-      const decider = createLocationDecider({
-        table,
-        recorder,
-        checks,
-        tenants,
-        clock,
-        logger: silentLogger,
-      });
+      table = located.table;
+      const { tenantId, decider } = located;
       const slotMs = Math.floor(Date.now() / 60_000) * 60_000 - 60_000;
       const artifacts = await storeArtifacts(
         { artifacts: createFileArtifactStore(join(rig.dataDir, 'artifacts')), logger: silentLogger },
@@ -131,6 +98,7 @@ describe('console located browser check steps', { timeout: 120_000 }, () => {
     const shot = home.getByRole('img', { name: 'Screenshot at step 2' });
     await shot.waitFor();
     expect(await shot.getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
+    expect(await audit(page)).toEqual([]);
     expectNoConsoleErrors(p);
     await p.close();
   });
