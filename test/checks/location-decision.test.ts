@@ -161,4 +161,27 @@ describe.each(runtimes)('deciding a located check’s slots ($runtime runtime)',
       'eu-west-1': { up: 0, total: 2 },
     });
   });
+
+  it('carries the details of a leg that decided the slot: a failed one when down, default first when up', async () => {
+    const steps = (outcome: string) => ({ steps: [{ action: 'goto', outcome, ms: 40 }] });
+    const withSteps = (result: LocationProbeResult, by: string) => ({
+      ...result,
+      details: { ...steps(result.success ? 'passed' : 'failed'), by },
+    });
+    expect(await report(slot(4), 'default', withSteps(ok(), 'default'))).toBe('recorded');
+    expect(await report(slot(4), 'eu-west-1', withSteps(failed('timeout'), 'eu-west-1'))).toBe('recorded');
+    expect(await report(slot(4), 'office', withSteps(failed('refused'), 'office'))).toBe('recorded');
+    // Down from office and eu-west-1: the first failed leg in the check's order, office.
+    const [down] = await resultAt(slot(4));
+    expect(down).toMatchObject({ success: false, details: { ...steps('failed'), by: 'office' } });
+
+    expect(await report(slot(5), 'office', withSteps(ok(), 'office'))).toBe('recorded');
+    expect(await report(slot(5), 'default', withSteps(ok(), 'default'))).toBe('recorded');
+    // Up from default and office: default's, whose screenshots are the ones kept.
+    const [up] = await resultAt(slot(5));
+    expect(up).toMatchObject({ success: true, details: { ...steps('passed'), by: 'default' } });
+    // A late leg joins the breakdown only: the details stay the deciding leg's.
+    expect(await report(slot(5), 'eu-west-1', withSteps(failed('timeout'), 'eu-west-1'))).toBe('recorded');
+    expect((await resultAt(slot(5)))[0]?.details).toEqual({ ...steps('passed'), by: 'default' });
+  });
 });

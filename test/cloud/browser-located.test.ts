@@ -8,6 +8,8 @@ import { adminCall, type LambdaHarness, startLambdaHarness } from '../support/ap
  * it does an unlocated browser check's slot; the result that comes back on the probe queue is
  * stored as the default location's, and decides the slot (quorum 2 of 2: one success is enough to
  * be up). Before, the worker probed that leg itself, without a browser, and it always failed.
+ * The leg's screenshot is stored in the bucket under the slot's result id, listed on the default
+ * location's row and on the decided result, and served by the artifact route.
  */
 
 let site: BrowserSite;
@@ -42,6 +44,7 @@ describe('a located browser check in the cloud', () => {
           { action: 'fill', selector: '#password', value: '{{variables.password}}' },
           { action: 'click', selector: '#go' },
           { action: 'wait_for', url: '/account' },
+          { action: 'screenshot' },
         ],
       },
     });
@@ -71,5 +74,18 @@ describe('a located browser check in the cloud', () => {
     ]);
     expect((await adminCall(h, 'GET', `/v1/checks/${checkId}`)).state).toBe('up');
     expect(JSON.stringify(results)).not.toContain(SITE_PASSWORD);
+
+    // The leg's screenshot went to the bucket from the browser function, under the slot's result
+    // id: the default location's row lists it (never its bytes) and the api function serves it.
+    const [row] = (await adminCall(h, 'GET', `/v1/checks/${checkId}/results?location=default`)).results;
+    const url = `/v1/checks/${checkId}/results/${row.id}/artifacts/step-6.jpg`;
+    expect(row.details.artifacts).toEqual([{ step: 6, kind: 'screenshot', name: 'step-6.jpg', url }]);
+    expect(JSON.stringify(row)).not.toContain('/9j/');
+    const image = await h.request('GET', url, { key: h.adminKey });
+    expect(image.status, image.text).toBe(200);
+    expect(image.headers['content-type']).toBe('image/jpeg');
+    // The slot's decided result (decided by that leg) carries its steps and screenshot.
+    expect(results[0].id).toBe(row.id);
+    expect(results[0].details).toEqual(row.details);
   }, 90_000);
 });

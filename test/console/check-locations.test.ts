@@ -1,14 +1,8 @@
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { definitionUpdatedOp, getCheckDefinition } from '../../lib/checks/check-items.ts';
-import { stateOfDefinitionOp } from '../../lib/checks/results/check-state-items.ts';
-import { createLocationDecider } from '../../lib/checks/results/location-decision.ts';
-import { composeProbing } from '../../lib/locations/compose-probing.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { loadConfig } from '../../lib/platform/config.ts';
-import { silentLogger } from '../../lib/platform/logger.ts';
-import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
+import type { SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
+import { locateForConsole } from './located-rig.ts';
 import { audit, expectCount, expectNoConsoleErrors, expectText, screenshot, seedEntity } from './support.ts';
 import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
@@ -37,33 +31,6 @@ describe('console check locations', { timeout: 120_000 }, () => {
   let entityId = '';
   const clock = createFakeClock(Date.now());
 
-  /**
-   * Stores the check as located (enabled, the three locations, quorum 2) in its definition and
-   * state, leaving it unscheduled: a located check enabled through the API would also be probed by
-   * the runtime on its own schedule meanwhile (real time), and its slots would change the figures.
-   */
-  const locate = async (tenantId: string) => {
-    const check = await getCheckDefinition(table, tenantId, checkId);
-    if (!check) throw new Error('no such check');
-    await table.transact([
-      definitionUpdatedOp(
-        tenantId,
-        checkId,
-        { enabled: true, locations: LOCATIONS, quorum: 2 },
-        check.version,
-      ),
-      stateOfDefinitionOp({
-        tenantId,
-        checkId,
-        copies: {
-          execution_mode: 'pull',
-          interval_seconds: check.interval_seconds,
-          definition_version: check.version + 1,
-        },
-      }),
-    ]);
-  };
-
   const rig = useConsole({
     seed: async (rig) => {
       for (const name of ['office', 'eu-west-1']) {
@@ -82,24 +49,9 @@ describe('console check locations', { timeout: 120_000 }, () => {
         config: { host: '127.0.0.1', port: 9 },
         enabled: false,
       });
-      // The runtime's SQLite file, opened beside it as the operator CLI opens it.
-      table = createSqliteTable({ db: openSqliteDatabase(join(rig.dataDir, 'vigil.db')) });
-      const { tenants, checks, recorder } = composeProbing({
-        table,
-        clock,
-        logger: silentLogger,
-        config: { dueShards: loadConfig('local', {}).dueShards, allowPrivateTargets: true },
-      });
-      const tenantId = (await tenants.listTenants())[0]?.id ?? '';
-      await locate(tenantId);
-      const decider = createLocationDecider({
-        table,
-        recorder,
-        checks,
-        tenants,
-        clock,
-        logger: silentLogger,
-      });
+      const located = await locateForConsole(rig, checkId, { locations: LOCATIONS, quorum: 2, clock });
+      table = located.table;
+      const { tenantId, decider } = located;
       const slot = async (slotMs: number, reports: Record<string, Report>) => {
         clock.set(slotMs + 1000);
         for (const [location, { up, ms }] of Object.entries(reports)) {

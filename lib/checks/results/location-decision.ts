@@ -1,6 +1,12 @@
 import type { TenantStore } from '../../auth/tenants.ts';
 import { createTenantCache } from '../../auth/tenants.ts';
-import { decideSlot, locationsOf, slotDeadlineMs, withLateReport } from '../../domain/states.ts';
+import {
+  DEFAULT_LOCATION,
+  decideSlot,
+  locationsOf,
+  slotDeadlineMs,
+  withLateReport,
+} from '../../domain/states.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { transactIf } from '../../store/items.ts';
@@ -34,10 +40,32 @@ export interface LocationReportInput {
 export type ReportOutcome = 'recorded' | 'duplicate' | 'gone';
 
 /**
+ * The details a decided slot's result carries (its steps, a browser run's screenshots and trace):
+ * those of a leg that decided it, as a Checkly run shows the failing location's run. Down: a leg
+ * that failed; up or degraded: a leg that succeeded; inconclusive: a leg that failed (why the slot
+ * is not up). Among those, `default` first (the only leg whose screenshots are kept), then the
+ * check's locations in order; the first with details. None when no such leg has any.
+ */
+function decidingDetails(
+  kind: 'failure' | 'success' | 'inconclusive',
+  locations: readonly string[],
+  reports: readonly LocationResultRecord[],
+): Record<string, unknown> | undefined {
+  const success = kind === 'success';
+  const order = [DEFAULT_LOCATION, ...locations.filter((l) => l !== DEFAULT_LOCATION)];
+  const deciding = order
+    .map((location) => reports.find((r) => r.location === location))
+    .filter((r) => r !== undefined && r.success === success && r.details !== undefined);
+  return deciding[0]?.details;
+}
+
+/**
  * The deciding side of probe locations (DECISIONS.md "Probe locations (wave 4)"): stores each
  * location's result for a slot and, once lib/domain/states/quorum.ts can decide the slot (early, when
  * every location reported, or at its deadline), records the slot's one result through the result
- * recorder. Whoever decides, the slot's result has the same id: a second decision is a duplicate.
+ * recorder, with the details of the leg that decided it (`decidingDetails`). Whoever decides, the
+ * slot's result has the same id: a second decision is a duplicate. A leg reporting after the
+ * decision joins its breakdown only: the result's details stay the deciding leg's.
  */
 export function createLocationDecider(deps: {
   table: Table;
@@ -63,6 +91,7 @@ export function createLocationDecider(deps: {
     const late = deps.clock.now() >= slotDeadlineMs(slotMs, check);
     const decision = decideSlot(check, reports, final || late);
     if (decision.kind === 'wait') return { status: 'waiting' };
+    const details = decidingDetails(decision.kind, locationsOf(check), reports);
     return deps.recorder.record({
       tenantId,
       checkId,
@@ -74,6 +103,7 @@ export function createLocationDecider(deps: {
       latency_ms: decision.latency_ms,
       error_message: decision.message,
       locations: decision.locations,
+      ...(details ? { details } : {}),
       ...(decision.kind === 'inconclusive' ? { inconclusive: true } : {}),
       ...(reports.some((r) => r.manual) ? { manual: true } : {}),
       run,

@@ -1,8 +1,11 @@
 import { DEFAULT_LOCATION, locationsOf, slotDeadlineMs } from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';
+import type { Logger } from '../../platform/logger.ts';
 import type { ProbeDefinition, ProbeOutcome, Prober } from '../../probes/types.ts';
 import { transactIf } from '../../store/items.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
+import type { ArtifactStore } from '../artifacts/artifact-store.ts';
+import { detailsWithEvidence, slotScope } from '../artifacts/evidence.ts';
 import type { CheckRun } from '../definitions/check-store.ts';
 import type { ProbeJob } from '../definitions/probe-job-schema.ts';
 import type { LocationDecider } from '../results/location-decision.ts';
@@ -59,7 +62,10 @@ export interface LocatedOutcome {
  * A located check's slot (DECISIONS.md "Probe locations (wave 4)"): puts a job for each other
  * location that has not reported (a failed condition: its job is there already),
  * schedules the slot's decision at its deadline, then probes from `default` when the check names it
- * and it has not reported, its result stored through the decider (which decides early when it can).
+ * and it has not reported, its result stored through the decider (which decides early when it can),
+ * with its screenshots and trace stored first under the slot's result id, the id its location row
+ * and the decided result answer with (the artifact route finds them there; retention sweeps them
+ * by that id's time, as it does the row).
  * Every step is idempotent, so a redelivered job repeats none of them: the decision is scheduled
  * before the ack can commit with the default's result, and it runs even if the rest fails.
  */
@@ -67,7 +73,12 @@ export async function runLocatedProbe(
   job: ProbeJob,
   run: CheckRun,
   def: ProbeDefinition,
-  deps: LocatedJobDeps & { prober: Prober; elsewhere?: ProbeElsewhere | undefined },
+  deps: LocatedJobDeps & {
+    prober: Prober;
+    elsewhere?: ProbeElsewhere | undefined;
+    artifacts?: ArtifactStore | undefined;
+    logger: Logger;
+  },
   options: { alsoCommit?: WriteOp; onProbeStart?: (startedMs: number) => void; onProbed?: () => void },
 ): Promise<LocatedOutcome> {
   const check = run.definition;
@@ -107,7 +118,9 @@ export async function runLocatedProbe(
   const { outcome, startedMs } = await deps.prober(def);
   options.onProbeStart?.(startedMs);
   options.onProbed?.();
-  return reportDefaultLeg(job, run, { ...outcome, checkedAtMs: startedMs }, deps, options.alsoCommit);
+  const details = await detailsWithEvidence(deps, slotScope(job), outcome);
+  const leg = { ...outcome, details, checkedAtMs: startedMs };
+  return reportDefaultLeg(job, run, leg, deps, options.alsoCommit);
 }
 
 /**
@@ -117,7 +130,11 @@ export async function runLocatedProbe(
 export async function reportDefaultLeg(
   job: ProbeJob,
   run: CheckRun,
-  outcome: ProbeOutcome & { checkedAtMs: number },
+  /** Its details as stored: with `artifacts` when its screenshots or trace were (never their bytes). */
+  outcome: Omit<ProbeOutcome, 'details'> & {
+    details?: Record<string, unknown> | undefined;
+    checkedAtMs: number;
+  },
   deps: Pick<LocatedJobDeps, 'decider'>,
   alsoCommit?: WriteOp,
 ): Promise<LocatedOutcome> {

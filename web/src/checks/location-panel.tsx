@@ -4,8 +4,12 @@ import { LocationLatencyChart } from '../charts/location-latency';
 import { ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
+import { LocationSteps } from './location-steps';
 import { isLocated, type LocationOutcome, outcomeWords, quorumWords } from './locations';
 import { checkQueries } from './queries';
+
+/** Check types whose results report steps (each location's step log is shown). */
+const STEP_TYPES: ReadonlySet<string> = new Set(['browser', 'multistep']);
 
 /** Results the per-location chart reads (the newest of GET /v1/checks/{id}/results). */
 const LOCATION_CHART_RESULTS = 50;
@@ -13,8 +17,9 @@ const LOCATION_CHART_RESULTS = 50;
 /**
  * A located check's locations on its page (docs/locations.md): the quorum in words, each
  * location's part in the last decided slot (`last_locations`), and each location's latency over
- * the recent results (their `locations[].latency_ms`). Nothing for a check probed by the runtime
- * alone.
+ * the recent results (their `locations[].latency_ms`); a scripted check's step log per location
+ * (each location's newest row, with its screenshots when it has them). Nothing for a check probed
+ * by the runtime alone.
  */
 export function LocationPanel({ check }: { check: Schemas['Check'] }) {
   if (!isLocated(check)) return null;
@@ -29,6 +34,12 @@ export function LocationPanel({ check }: { check: Schemas['Check'] }) {
       )}
       <h3>Latency per location</h3>
       <LocationLatency checkId={check.id} order={check.locations} />
+      {STEP_TYPES.has(check.check_type) ? (
+        <>
+          <h3>Steps per location</h3>
+          <LocationSteps checkId={check.id} locations={check.locations} />
+        </>
+      ) : null}
     </Section>
   );
 }
