@@ -8,7 +8,7 @@ import {
   onRequestHeaders,
   SHOWN_WITHIN_MS,
   screenshot,
-  seedEntity,
+  seedServices,
 } from './support.ts';
 import { openSignedIn, useConsole } from './use-console.ts';
 
@@ -63,17 +63,7 @@ describe('console status pages', { timeout: 90_000 }, () => {
   const rig = useConsole({
     env: { VIGIL_PAGE_DOMAINS: `${ACME_DOMAIN},${SPARE_DOMAIN}` },
     seed: async (rig) => {
-      billingId = await seedEntity(
-        rig,
-        { slug: 'svc', name: 'Services' },
-        { slug: 'billing', name: 'Billing' },
-      );
-      const search = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', {
-        slug: 'search',
-        name: 'Search',
-      });
-      expect(search.status).toBe(201);
-      searchId = search.body.id;
+      ({ billing: billingId, search: searchId } = await seedServices(rig, 'Billing', 'Search'));
       // Billing up then down (today below 100 %, an open incident); Search up.
       await report(billingId, [true, false]);
       await report(searchId, [true]);
