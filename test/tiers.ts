@@ -50,9 +50,10 @@ const CLOUD_FOLDERS = ['test/cloud/', 'test/infra/', 'test/streams/'];
 
 /**
  * A file that runs the Lambda path itself: the Lambda harness, or both runtimes (`bothRuntimes`, a
- * contract whose behaviour differs by engine). The api tier's `runtimes` is the local runtime only.
+ * contract whose behaviour differs by engine; `mailRigs` and `lambdaMailRig`, the e-mail rigs of
+ * test/support/mail-rigs.ts). The api tier's `runtimes` is the local runtime only.
  */
-const LAMBDA_PATH = /\b(?:bothRuntimes|startLambdaHarness)\b/;
+const LAMBDA_PATH = /\b(?:bothRuntimes|startLambdaHarness|mailRigs|lambdaMailRig)\b/;
 
 /** Helpers of the cloud path: the queue engine, the stack's synth, the Lambda context and stream events. */
 const CLOUD_SUPPORT = [

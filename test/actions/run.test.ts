@@ -1,10 +1,5 @@
 import { once } from 'node:events';
-import {
-  createServer as createHttpServer,
-  type IncomingHttpHeaders,
-  type RequestListener,
-  type Server,
-} from 'node:http';
+import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +14,7 @@ import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { recordingListener, type SeenRequest } from '../support/recording-listener.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 
 /**
@@ -27,44 +23,25 @@ import { createTlsFixtures } from '../support/tls-fixtures.ts';
  * rebinding destinations are blocked before anything is sent.
  */
 
-interface Seen {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
 interface Receivers {
   http: string;
   https: string;
-  seen: Seen[];
+  seen: SeenRequest[];
   ca: string;
   close(): Promise<void>;
 }
 
 /** /ok echo 200, /status/<n>, /redirect (302 with a body), /big (10 KB), /slow (never answers). */
-const handler =
-  (seen: Seen[]): RequestListener =>
-  (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = req.url ?? '/';
-      seen.push({
-        method: req.method ?? '',
-        path,
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString(),
-      });
-      const status = /^\/status\/(\d{3})/.exec(path)?.[1];
-      if (status) res.writeHead(Number(status)).end(`answer ${status}`);
-      else if (path.startsWith('/redirect'))
-        res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' }).end('moved');
-      else if (path.startsWith('/big')) res.end('é'.repeat(5000));
-      else if (path.startsWith('/slow')) return;
-      else res.writeHead(200, { 'content-type': 'text/plain' }).end('accepted');
-    });
-  };
+const handler = (seen: SeenRequest[]): RequestListener =>
+  recordingListener(seen, ({ path }, res) => {
+    const status = /^\/status\/(\d{3})/.exec(path)?.[1];
+    if (status) res.writeHead(Number(status)).end(`answer ${status}`);
+    else if (path.startsWith('/redirect'))
+      res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' }).end('moved');
+    else if (path.startsWith('/big')) res.end('é'.repeat(5000));
+    else if (path.startsWith('/slow')) return;
+    else res.writeHead(200, { 'content-type': 'text/plain' }).end('accepted');
+  });
 
 async function listen(server: Server): Promise<number> {
   server.listen(0, '127.0.0.1');
@@ -74,7 +51,7 @@ async function listen(server: Server): Promise<number> {
 
 async function startReceivers(): Promise<Receivers> {
   const tls = createTlsFixtures();
-  const seen: Seen[] = [];
+  const seen: SeenRequest[] = [];
   const plain = createHttpServer(handler(seen));
   const secure = createHttpsServer(tls.valid, handler(seen));
   const [p, s] = [await listen(plain), await listen(secure)];

@@ -1,11 +1,12 @@
 import { once } from 'node:events';
-import { createServer as createHttpServer, type IncomingHttpHeaders, type RequestListener } from 'node:http';
+import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Server } from 'node:net';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { recordingListener, type SeenRequest } from '../support/recording-listener.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 
 /**
@@ -16,15 +17,9 @@ import { createTlsFixtures } from '../support/tls-fixtures.ts';
  * keys see the URL's credentials as ********.
  */
 
-interface Seen {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
 interface Echo {
   url: string;
-  seen: Seen[];
+  seen: SeenRequest[];
   close(): Promise<void>;
 }
 
@@ -32,24 +27,16 @@ interface Echo {
  * Answers 200 with the request's headers and body as JSON; with `?header=<name>&pad=<n>`, with
  * <n> filler characters and then that header's value alone.
  */
-const echo =
-  (seen: Seen[]): RequestListener =>
-  (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = req.url ?? '/';
-      const body = Buffer.concat(chunks).toString();
-      seen.push({ path, headers: req.headers, body });
-      const query = new URL(path, 'http://x').searchParams;
-      const header = query.get('header');
-      res.writeHead(200, { 'content-type': 'application/json' });
-      if (header) res.end(`${'.'.repeat(Number(query.get('pad')))}${req.headers[header]}`);
-      else res.end(JSON.stringify({ headers: req.headers, body }));
-    });
-  };
+const echo = (seen: SeenRequest[]): RequestListener =>
+  recordingListener(seen, ({ path, headers, body }, res) => {
+    const query = new URL(path, 'http://x').searchParams;
+    const header = query.get('header');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (header) res.end(`${'.'.repeat(Number(query.get('pad')))}${headers[header]}`);
+    else res.end(JSON.stringify({ headers, body }));
+  });
 
-async function listen(server: Server, scheme: 'http' | 'https', seen: Seen[]): Promise<Echo> {
+async function listen(server: Server, scheme: 'http' | 'https', seen: SeenRequest[]): Promise<Echo> {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return {
@@ -70,8 +57,8 @@ const API_KEY = 'ak-9f8e7d6c5b4a3210';
 let home: Echo;
 let elsewhere: Echo;
 beforeAll(async () => {
-  const homeSeen: Seen[] = [];
-  const elsewhereSeen: Seen[] = [];
+  const homeSeen: SeenRequest[] = [];
+  const elsewhereSeen: SeenRequest[] = [];
   home = await listen(createHttpsServer(tls.valid, echo(homeSeen)), 'https', homeSeen);
   elsewhere = await listen(createHttpServer(echo(elsewhereSeen)), 'http', elsewhereSeen);
 });

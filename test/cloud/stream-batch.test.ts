@@ -38,15 +38,21 @@ function recordingConsumer(failWith?: Error) {
 
 const powertools = () => createPowertoolsLogger({ level: 'silent' });
 
+/** A stream handler over one batched and one per-record consumer, the batched one failing with `failWith`. */
+function batchedAndPerRecord(failWith?: Error) {
+  const batched = recordingConsumer(failWith);
+  const perRecord = recordingConsumer();
+  const handler = createStreamHandler({
+    consumers: [batched.consumer, perRecord.consumer],
+    batched: [batched.consumer],
+    powertools: powertools(),
+  });
+  return { batched, perRecord, handler };
+}
+
 describe('the stream function, whole batches for the enqueuing consumers', () => {
   it('hands a batched consumer every change of the batch in one call, in order, and the others one record each', async () => {
-    const batched = recordingConsumer();
-    const perRecord = recordingConsumer();
-    const handler = createStreamHandler({
-      consumers: [batched.consumer, perRecord.consumer],
-      batched: [batched.consumer],
-      powertools: powertools(),
-    });
+    const { batched, perRecord, handler } = batchedAndPerRecord();
     const records = [
       transitionRecord('ent_a', 'a-1'),
       transitionRecord('ent_b', 'b-1'),
@@ -62,13 +68,7 @@ describe('the stream function, whole batches for the enqueuing consumers', () =>
   });
 
   it('reports the batch from its first record when a batched consumer throws, and runs nothing per record', async () => {
-    const batched = recordingConsumer(new Error('queue down'));
-    const perRecord = recordingConsumer();
-    const handler = createStreamHandler({
-      consumers: [batched.consumer, perRecord.consumer],
-      batched: [batched.consumer],
-      powertools: powertools(),
-    });
+    const { perRecord, handler } = batchedAndPerRecord(new Error('queue down'));
     const records = [transitionRecord('ent_a', 'a-1'), transitionRecord('ent_b', 'b-1')];
 
     const result = await handler({ Records: records }, lambdaContext('stream'));
@@ -78,13 +78,7 @@ describe('the stream function, whole batches for the enqueuing consumers', () =>
   });
 
   it('leaves a record that does not parse out of the whole batch; the per-record phase reports it alone', async () => {
-    const batched = recordingConsumer();
-    const perRecord = recordingConsumer();
-    const handler = createStreamHandler({
-      consumers: [batched.consumer, perRecord.consumer],
-      batched: [batched.consumer],
-      powertools: powertools(),
-    });
+    const { batched, perRecord, handler } = batchedAndPerRecord();
     const records = [
       transitionRecord('ent_a', 'a-1'),
       transitionRecord('ent_b', 'b-1', 'NOT_AN_EVENT'),

@@ -9,7 +9,7 @@ import {
   screenshot,
   seedEntity,
 } from './support.ts';
-import { openSignedIn, useConsole } from './use-console.ts';
+import { openSignedIn, seedPushCheck, useConsole } from './use-console.ts';
 
 /**
  * The Incidents page, an incident's page and the entity's incident history against a real local
@@ -36,14 +36,7 @@ describe('console incidents', { timeout: 90_000 }, () => {
     const entityId = first
       ? await seedEntity(rig, { slug: 'svc', name: 'Services' }, { slug, name })
       : (await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', { slug, name })).body.id;
-    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: entityId,
-      check_type: 'push',
-      interval_seconds: 3600,
-      failure_threshold: 1,
-    });
-    expect(check.status).toBe(201);
-    return { entityId, checkId: check.body.id };
+    return { entityId, checkId: await seedPushCheck(rig, entityId) };
   }
   async function report(checkId: string, success: boolean) {
     const res = await rig.api('POST', `/v1/checks/${checkId}/results`, {

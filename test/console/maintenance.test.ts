@@ -8,7 +8,7 @@ import {
   expectText,
   SHOWN_WITHIN_MS,
   screenshot,
-  seedEntity,
+  seedServices,
 } from './support.ts';
 import { openSignedIn, useConsole } from './use-console.ts';
 
@@ -60,11 +60,7 @@ describe('console maintenance', { timeout: 90_000 }, () => {
   });
   const rig = useConsole({
     seed: async (rig) => {
-      const entityId = await seedEntity(
-        rig,
-        { slug: 'svc', name: 'Services' },
-        { slug: 'billing', name: 'Billing' },
-      );
+      const { billing: entityId } = await seedServices(rig, 'Billing');
       const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
         entity_id: entityId,
         check_type: 'push',

@@ -7,7 +7,7 @@ import {
   expectText,
   SHOWN_WITHIN_MS,
   screenshot,
-  seedEntity,
+  seedServices,
 } from './support.ts';
 import { openSignedIn, useConsole } from './use-console.ts';
 
@@ -51,24 +51,12 @@ describe('console page incidents', { timeout: 120_000 }, () => {
 
   const rig = useConsole({
     seed: async (rig) => {
-      billingId = await seedEntity(
-        rig,
-        { slug: 'svc', name: 'Services' },
-        { slug: 'billing', name: 'Billing' },
-      );
-      const search = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', {
-        slug: 'search',
-        name: 'Search',
-      });
-      searchId = search.body.id;
-      const docs = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', {
-        slug: 'docs',
-        name: 'Docs',
-      });
+      const ids = await seedServices(rig, 'Billing', 'Search', 'Docs');
+      ({ billing: billingId, search: searchId } = ids);
       const page = await rig.api('POST', '/v1/status-pages', {
         slug: 'acme',
         title: 'Acme status',
-        entity_ids: [billingId, searchId, docs.body.id],
+        entity_ids: [billingId, searchId, ids.docs],
       });
       expect(page.status).toBe(201);
     },

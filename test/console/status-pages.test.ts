@@ -8,9 +8,9 @@ import {
   onRequestHeaders,
   SHOWN_WITHIN_MS,
   screenshot,
-  seedEntity,
+  seedServices,
 } from './support.ts';
-import { openSignedIn, useConsole } from './use-console.ts';
+import { openSignedIn, seedPushCheck, useConsole } from './use-console.ts';
 
 /**
  * The Status pages editor against a real local runtime: a member creates a page through the form
@@ -47,33 +47,17 @@ describe('console status pages', { timeout: 90_000 }, () => {
 
   /** A push check on the entity, with these results in turn. */
   async function report(entityId: string, results: boolean[]) {
-    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: entityId,
-      check_type: 'push',
-      interval_seconds: 3600,
-      failure_threshold: 1,
-    });
-    expect(check.status).toBe(201);
+    const checkId = await seedPushCheck(rig, entityId);
     for (const success of results)
       expect(
-        (await rig.api('POST', `/v1/checks/${check.body.id}/results`, { success, latency_ms: 5 })).status,
+        (await rig.api('POST', `/v1/checks/${checkId}/results`, { success, latency_ms: 5 })).status,
       ).toBe(201);
   }
 
   const rig = useConsole({
     env: { VIGIL_PAGE_DOMAINS: `${ACME_DOMAIN},${SPARE_DOMAIN}` },
     seed: async (rig) => {
-      billingId = await seedEntity(
-        rig,
-        { slug: 'svc', name: 'Services' },
-        { slug: 'billing', name: 'Billing' },
-      );
-      const search = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', {
-        slug: 'search',
-        name: 'Search',
-      });
-      expect(search.status).toBe(201);
-      searchId = search.body.id;
+      ({ billing: billingId, search: searchId } = await seedServices(rig, 'Billing', 'Search'));
       // Billing up then down (today below 100 %, an open incident); Search up.
       await report(billingId, [true, false]);
       await report(searchId, [true]);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 import { WAIT } from '../support/wait.ts';
-import { audit, expectNoConsoleErrors, openPage, seedEntity } from './support.ts';
+import { audit, expectNoConsoleErrors, openPage, seedServices } from './support.ts';
 import { useConsole } from './use-console.ts';
 
 /**
@@ -31,16 +31,7 @@ describe('subscriber and password pages in Chromium', { timeout: 120_000 }, () =
   const rig = useConsole({
     env: () => ({ VIGIL_SMTP_URL: smtp.url, VIGIL_EMAIL_FROM: 'Vigil <status@vigil.example.com>' }),
     seed: async (rig) => {
-      billingId = await seedEntity(
-        rig,
-        { slug: 'svc', name: 'Services' },
-        { slug: 'billing', name: 'Billing' },
-      );
-      const search = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', {
-        slug: 'search',
-        name: 'Search',
-      });
-      searchId = search.body.id;
+      ({ billing: billingId, search: searchId } = await seedServices(rig, 'Billing', 'Search'));
       for (const [slug, extra] of [
         ['acme', {}],
         ['secret', { visibility: 'password', password: 'a long page password' }],

@@ -150,6 +150,34 @@ export async function seedEntity(
   return made.body.id;
 }
 
+/**
+ * The `svc` blueprint ("Services") and an entity in it for each name, slugged as the name in lower
+ * case (each 201); answers their ids by slug.
+ */
+export async function seedServices<N extends string>(
+  rig: ConsoleRig,
+  first: N,
+  ...more: N[]
+): Promise<Record<Lowercase<N>, string>> {
+  const slug = (name: N) => name.toLowerCase() as Lowercase<N>;
+  const ids = {
+    [slug(first)]: await seedEntity(
+      rig,
+      { slug: 'svc', name: 'Services' },
+      { slug: slug(first), name: first },
+    ),
+  };
+  for (const name of more) {
+    const made = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', {
+      slug: slug(name),
+      name,
+    });
+    expect(made.status).toBe(201);
+    ids[slug(name)] = made.body.id;
+  }
+  return ids as Record<Lowercase<N>, string>;
+}
+
 export async function openPage(rig: ConsoleRig, options: { width?: number } = {}): Promise<ConsolePage> {
   const context = await rig.browser.newContext({
     viewport: { width: options.width ?? 1280, height: 900 },

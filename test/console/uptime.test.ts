@@ -5,7 +5,7 @@ import {
   expectText,
   SHOWN_WITHIN_MS,
   screenshot,
-  seedEntity,
+  seedServices,
 } from './support.ts';
 import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
@@ -34,11 +34,7 @@ describe('console uptime', { timeout: 120_000 }, () => {
 
   const rig = useConsole({
     seed: async (rig) => {
-      const entityId = await seedEntity(
-        rig,
-        { slug: 'svc', name: 'Services' },
-        { slug: 'billing', name: 'Billing' },
-      );
+      const { billing: entityId } = await seedServices(rig, 'Billing');
       checkId = await seedCheck(rig, {
         entity_id: entityId,
         name: 'Billing heartbeat',

@@ -68,6 +68,16 @@ export async function seedCheck(rig: ConsoleRig, check: Record<string, unknown>)
   return made.body.id;
 }
 
+/** A push check on the entity (hourly, threshold 1: one failed result takes it down), made through the API (201); answers its id. */
+export function seedPushCheck(rig: ConsoleRig, entityId: string): Promise<string> {
+  return seedCheck(rig, {
+    entity_id: entityId,
+    check_type: 'push',
+    interval_seconds: 3600,
+    failure_threshold: 1,
+  });
+}
+
 /** Invites `email` as a member and accepts without a password, through the API; answers the member's key. */
 export async function inviteMember(rig: ConsoleRig, email = 'member@example.com'): Promise<string> {
   const invitation = await rig.api<{ token: string }>('POST', '/v1/settings/users/invite', {

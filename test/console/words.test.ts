@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
-import { expectCount, expectNoConsoleErrors, expectText, SHOWN_WITHIN_MS, seedEntity } from './support.ts';
+import { expectCount, expectNoConsoleErrors, expectText, SHOWN_WITHIN_MS, seedServices } from './support.ts';
 import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
@@ -38,11 +38,7 @@ describe('console words and confirmations', { timeout: 90_000 }, () => {
 
   const rig = useConsole({
     seed: async (rig) => {
-      const entityId = await seedEntity(
-        rig,
-        { slug: 'svc', name: 'Services' },
-        { slug: 'billing', name: 'Billing' },
-      );
+      const { billing: entityId } = await seedServices(rig, 'Billing');
       checkId = await seedCheck(rig, {
         entity_id: entityId,
         check_type: 'push',

@@ -4,15 +4,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_MAX_RECEIVE_COUNT, ACTION_WORKER_TIMEOUT } from '../../infra/actions.ts';
 import { VigilStack } from '../../infra/vigil-stack.ts';
 import { ACTION_LIMITS } from '../../lib/actions/action-items.ts';
-import { OUTAGE_RETRIES } from '../../lib/platform/job-queue.ts';
 import {
   expectBatchConsumer,
   expectConsumerRights,
   expectNodeBundle,
-  expectOutageRedrive,
-  expectTlsOnly,
-  expectVisibilityOverConsumer,
   getAtt,
+  itDeploysJobQueue,
   only,
   stackTemplateForFile,
 } from './synth.ts';
@@ -35,17 +32,13 @@ beforeAll(() => {
 }, 120_000);
 
 describe('action queue', () => {
-  it('redrives to an encrypted DLQ after 23 receives (a 15-minute store outage outlasted), and the DLQ keeps messages 14 days', () => {
-    expect(ACTION_MAX_RECEIVE_COUNT).toBe(OUTAGE_RETRIES.maxAttempts);
-    expectOutageRedrive(stack.template, 'ActionsQueue', 'ActionsDlq');
-  });
-
-  it('hides a received message for at least six action worker timeouts', () => {
-    expectVisibilityOverConsumer(stack, 'ActionsQueue', WORKER, ACTION_WORKER_TIMEOUT.toSeconds());
-  });
-
-  it('refuses requests without TLS', () => {
-    for (const id of [queueId, dlqId]) expectTlsOnly(stack.template, id);
+  itDeploysJobQueue(stack, {
+    queue: 'ActionsQueue',
+    dlq: 'ActionsDlq',
+    maxReceiveCount: ACTION_MAX_RECEIVE_COUNT,
+    consumer: WORKER,
+    consumerTimeoutSeconds: ACTION_WORKER_TIMEOUT.toSeconds(),
+    consumerName: 'action worker',
   });
 
   it("has its DLQ's URL as a stack output", () => {

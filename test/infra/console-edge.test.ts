@@ -9,6 +9,7 @@ import {
   VIEWER_ADDRESS_HEADER,
   VIEWER_HOST_HEADER,
 } from '../../lib/lambda-http/edge-address.ts';
+import { ALL_VIEWER_EXCEPT_HOST_HEADER, API_PATHS } from './console-paths.ts';
 import { only, synthWithStandInConsole } from './synth.ts';
 
 // How the console's CloudFront edge proves itself to the API and hands it the viewer's address:
@@ -18,21 +19,6 @@ import { only, synthWithStandInConsole } from './synth.ts';
 const work = mkdtempSync(join(tmpdir(), 'vigil-edge-cdk-'));
 let template: Template;
 let secretId: string;
-
-const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
-const API_PATHS = [
-  '/v1/status/stream',
-  '/v1/mcp',
-  '/v1/mcp*',
-  '/v1/config/*',
-  '/v1/*',
-  '/healthz',
-  '/oauth/*',
-  '/.well-known/oauth-*',
-  '/ping/*',
-  '/ical/*',
-  '/a/*',
-];
 
 interface Behavior {
   PathPattern: string;

@@ -6,6 +6,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VigilStack } from '../../infra/vigil-stack.ts';
 import { CONSOLE_CSP } from '../../lib/http/console-policy.ts';
+import { ALL_VIEWER_EXCEPT_HOST_HEADER, API_PATHS } from './console-paths.ts';
 import { cdkApp, only, PRIVATE_ENCRYPTED_BUCKET } from './synth.ts';
 
 // The console's bucket, distribution and same-origin API routing, synthesized from a stand-in
@@ -18,7 +19,6 @@ let template: Template;
 /** Managed policy ids (CloudFront's documented constants). */
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const CACHING_OPTIMIZED = '658327ea-f89d-4fab-a63d-7e88639e58f6';
-const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 /** A VigilStack's template with the feature flags of cdk.json, reading the console from `dir`. */
 function synth(dir: string): Template {
@@ -194,17 +194,7 @@ describe('console distribution', () => {
 
   it('routes the API on the same origin: streamed paths first, then every other /v1 path and the ping URLs', () => {
     expect(distribution().behaviors.map((b) => b.PathPattern)).toEqual([
-      '/v1/status/stream',
-      '/v1/mcp',
-      '/v1/mcp*',
-      '/v1/config/*',
-      '/v1/*',
-      '/healthz',
-      '/oauth/*',
-      '/.well-known/oauth-*',
-      '/ping/*',
-      '/ical/*',
-      '/a/*',
+      ...API_PATHS,
       '/p/*/access',
       '/p/*/sso-pass',
       '/p/*',

@@ -3,15 +3,12 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NOTIFIER_TIMEOUT, NOTIFY_MAX_RECEIVE_COUNT } from '../../infra/notifications.ts';
 import { settingsEnvironment, VigilStack } from '../../infra/vigil-stack.ts';
-import { OUTAGE_RETRIES } from '../../lib/platform/job-queue.ts';
 import {
   expectBatchConsumer,
   expectConsumerRights,
   expectNodeBundle,
-  expectOutageRedrive,
-  expectTlsOnly,
-  expectVisibilityOverConsumer,
   getAtt,
+  itDeploysJobQueue,
   only,
   stackTemplateForFile,
 } from './synth.ts';
@@ -32,17 +29,13 @@ beforeAll(() => {
 }, 120_000);
 
 describe('notify queue', () => {
-  it('redrives to an encrypted DLQ after 23 receives (a 15-minute store outage outlasted), and the DLQ keeps messages 14 days', () => {
-    expect(NOTIFY_MAX_RECEIVE_COUNT).toBe(OUTAGE_RETRIES.maxAttempts);
-    expectOutageRedrive(stack.template, 'NotifyQueue', 'NotifyDlq');
-  });
-
-  it('hides a received message for at least six notifier timeouts', () => {
-    expectVisibilityOverConsumer(stack, 'NotifyQueue', NOTIFIER, NOTIFIER_TIMEOUT.toSeconds());
-  });
-
-  it('refuses requests without TLS', () => {
-    expectTlsOnly(stack.template, queueId);
+  itDeploysJobQueue(stack, {
+    queue: 'NotifyQueue',
+    dlq: 'NotifyDlq',
+    maxReceiveCount: NOTIFY_MAX_RECEIVE_COUNT,
+    consumer: NOTIFIER,
+    consumerTimeoutSeconds: NOTIFIER_TIMEOUT.toSeconds(),
+    consumerName: 'notifier',
   });
 });
 

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { VigilStack } from '../../infra/vigil-stack.ts';
+import { OUTAGE_RETRIES } from '../../lib/platform/job-queue.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -205,34 +206,50 @@ export function expectNodeBundle(stack: StackTemplate, prefix: string): void {
   expect(fn.Properties.Runtime).toMatch(/^nodejs(2[2-9]|[3-9]\d)\.x$/);
 }
 
-/**
- * The job queue of `queuePrefix` redrives to its encrypted DLQ (`dlqPrefix`) after 23 receives (a
- * 15-minute store outage outlasted); the DLQ keeps messages 14 days, longer than the queue.
- */
-export function expectOutageRedrive(template: Template, queuePrefix: string, dlqPrefix: string): void {
-  const [dlqId, dlq] = only(template, 'AWS::SQS::Queue', dlqPrefix);
-  const [, queue] = only(template, 'AWS::SQS::Queue', queuePrefix);
-  expect(queue.Properties.RedrivePolicy).toEqual({
-    deadLetterTargetArn: getAtt(dlqId),
-    maxReceiveCount: 23,
-  });
-  expect(dlq.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
-  expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
-  expect(Number(queue.Properties.MessageRetentionPeriod)).toBeLessThan(14 * 86_400);
+export interface JobQueueDeployment {
+  /** The queue's and its DLQ's id prefixes. */
+  queue: string;
+  dlq: string;
+  /** The maxReceiveCount the queue's construct declares. */
+  maxReceiveCount: number;
+  /** The consuming function's prefix, its timeout, and its name in the test titles. */
+  consumer: string;
+  consumerTimeoutSeconds: number;
+  consumerName: string;
 }
 
-/** The consumer of `prefix` times out after `timeoutSeconds`, and its queue hides a received message for six of those. */
-export function expectVisibilityOverConsumer(
-  stack: StackTemplate,
-  queuePrefix: string,
-  prefix: string,
-  timeoutSeconds: number,
-): void {
-  const [, queue] = only(stack.template, 'AWS::SQS::Queue', queuePrefix);
-  expect(Number(stack.fn(prefix)[1].Properties.Timeout)).toBe(timeoutSeconds);
-  expect(Number(queue.Properties.VisibilityTimeout)).toBeGreaterThanOrEqual(
-    6 * Number(stack.fn(prefix)[1].Properties.Timeout),
-  );
+/**
+ * The tests every job queue passes: it redrives to its encrypted DLQ after 23 receives (a 15-minute
+ * store outage outlasted) and the DLQ keeps messages 14 days, longer than the queue; its consumer
+ * times out as declared and the queue hides a received message for six of those; both queues refuse
+ * requests without TLS.
+ */
+export function itDeploysJobQueue(stack: StackTemplate, q: JobQueueDeployment): void {
+  it('redrives to an encrypted DLQ after 23 receives (a 15-minute store outage outlasted), and the DLQ keeps messages 14 days', () => {
+    expect(q.maxReceiveCount).toBe(OUTAGE_RETRIES.maxAttempts);
+    const [dlqId, dlq] = only(stack.template, 'AWS::SQS::Queue', q.dlq);
+    const [, queue] = only(stack.template, 'AWS::SQS::Queue', q.queue);
+    expect(queue.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: getAtt(dlqId),
+      maxReceiveCount: 23,
+    });
+    expect(dlq.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
+    expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+    expect(Number(queue.Properties.MessageRetentionPeriod)).toBeLessThan(14 * 86_400);
+  });
+
+  it(`hides a received message for at least six ${q.consumerName} timeouts`, () => {
+    const [, queue] = only(stack.template, 'AWS::SQS::Queue', q.queue);
+    const timeout = Number(stack.fn(q.consumer)[1].Properties.Timeout);
+    expect(timeout).toBe(q.consumerTimeoutSeconds);
+    expect(Number(queue.Properties.VisibilityTimeout)).toBeGreaterThanOrEqual(6 * timeout);
+  });
+
+  it('refuses requests without TLS, on the queue and its DLQ', () => {
+    for (const prefix of [q.queue, q.dlq]) {
+      expectTlsOnly(stack.template, only(stack.template, 'AWS::SQS::Queue', prefix)[0]);
+    }
+  });
 }
 
 /**

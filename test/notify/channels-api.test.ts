@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newCheck, newEntity, quietTcpCheck } from '../checks/check-fixtures.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { runtimes } from '../support/api-harness.ts';
+import { useNotifyApi } from './support/notify-api.ts';
 
 /** One valid body per channel type, all on loopback (allowed by VIGIL_EGRESS_ALLOW in these tests). */
 const BODIES = {
@@ -12,25 +13,13 @@ const BODIES = {
 } as const;
 
 describe.each(runtimes)('notification channels API ($runtime runtime)', ({ start }) => {
-  let api: ApiHarness;
-  let entityId: string;
-  let viewer: string;
-  const call = (method: string, path: string, body?: unknown, key = api.adminKey) =>
-    api.request(method, path, { key, body });
-  const addChannel = (checkId: string, body: unknown, key = api.adminKey) =>
+  const t = useNotifyApi(start);
+  const { call } = t;
+  const addChannel = (checkId: string, body: unknown, key = t.api.adminKey) =>
     call('POST', `/v1/checks/${checkId}/policy/channels`, body, key);
 
-  beforeAll(async () => {
-    api = await start({ env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' } });
-    entityId = await newEntity(api);
-    viewer = (await call('POST', '/v1/auth/keys', { label: 'viewer', is_read_only: true })).body.key;
-  });
-  afterAll(async () => {
-    await api.close();
-  });
-
   it('creates a channel of each type with 201, secrets and tokens write-only', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     const made: Record<string, { id: string; config: Record<string, string> }> = {};
     for (const [type, body] of Object.entries(BODIES)) {
       const res = await addChannel(checkId, body);
@@ -52,19 +41,19 @@ describe.each(runtimes)('notification channels API ($runtime runtime)', ({ start
     expect(made.ntfy?.config).toEqual({ url: BODIES.ntfy.config.url, token: '********' });
     expect(made.nats?.config).toEqual({
       subject: 'vigil.alerts.prod',
-      published_subject: `vigil.${api.tenantId}.vigil.alerts.prod`,
+      published_subject: `vigil.${t.api.tenantId}.vigil.alerts.prod`,
     });
-    const stored = await api.app.channels.get(checkId, made.webhook?.id ?? '');
+    const stored = await t.api.app.channels.get(checkId, made.webhook?.id ?? '');
     expect(stored?.config).toEqual(BODIES.webhook.config);
   });
 
   it('redacts every URL for a read-only key and still shows the nats subject and email recipients', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     for (const body of Object.values(BODIES)) expect((await addChannel(checkId, body)).status).toBe(201);
     // Recipients are who gets paged, not a credential (docs/notifications.md "Email set-up").
     const email = { channel_type: 'email', config: { to: ['ops@example.com'] } };
     expect((await addChannel(checkId, email)).status).toBe(201);
-    const res = await call('GET', `/v1/checks/${checkId}/policy`, undefined, viewer);
+    const res = await call('GET', `/v1/checks/${checkId}/policy`, undefined, t.viewer);
     const configs = Object.fromEntries(
       res.body.channels.map((c: { channel_type: string; config: unknown }) => [c.channel_type, c.config]),
     );
@@ -72,11 +61,11 @@ describe.each(runtimes)('notification channels API ($runtime runtime)', ({ start
       slack: { url: '********' },
       discord: { url: '********' },
       webhook: { url: '********', secret: '********' },
-      nats: { subject: 'vigil.alerts.prod', published_subject: `vigil.${api.tenantId}.vigil.alerts.prod` },
+      nats: { subject: 'vigil.alerts.prod', published_subject: `vigil.${t.api.tenantId}.vigil.alerts.prod` },
       ntfy: { url: '********', token: '********' },
       email: { to: ['ops@example.com'] },
     });
-    const listed = await call('GET', '/v1/notify/channels?limit=200', undefined, viewer);
+    const listed = await call('GET', '/v1/notify/channels?limit=200', undefined, t.viewer);
     expect(listed.status).toBe(200);
     // Channel URLs (https://127.0.0.1:9/…) are redacted; a check's name ("TCP 127.0.0.1:9", as
     // GET /v1/checks shows read-only keys) may name the same address.
@@ -93,16 +82,16 @@ describe.each(runtimes)('notification channels API ($runtime runtime)', ({ start
     [{ channel_type: 'nats', config: { subject: '>' } }, 'config.subject'],
     [{ channel_type: 'webhook', config: { url: 'https://127.0.0.1/x', extra: 1 } }, 'config'],
   ])('refuses the channel %j with 400', async (body, field) => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     const res = await addChannel(checkId, body);
     expect(res.status, res.text).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
     expect(res.body.details.map((d: { path: string }) => d.path).join(' ')).toContain(field);
-    expect(await api.app.channels.listForCheck(checkId)).toEqual([]);
+    expect(await t.api.app.channels.listForCheck(checkId)).toEqual([]);
   });
 
   it('refuses a URL whose address is private and not allow-listed (the SSRF guard at create)', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     for (const url of ['https://10.1.2.3/hook', 'https://169.254.169.254/latest', 'https://[::1]/x']) {
       const res = await addChannel(checkId, { channel_type: 'webhook', config: { url } });
       expect(res.status, `${url} ${res.text}`).toBe(400);
@@ -111,21 +100,21 @@ describe.each(runtimes)('notification channels API ($runtime runtime)', ({ start
   });
 
   it('holds a check to 10 channels with 403 LIMIT_EXCEEDED, even under concurrent creates', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     const results = await Promise.all(Array.from({ length: 14 }, () => addChannel(checkId, BODIES.nats)));
     expect(results.filter((r) => r.status === 201)).toHaveLength(10);
     for (const res of results.filter((r) => r.status !== 201)) {
       expect(res.status, res.text).toBe(403);
       expect(res.body.code).toBe('LIMIT_EXCEEDED');
     }
-    expect(await api.app.channels.listForCheck(checkId)).toHaveLength(10);
+    expect(await t.api.app.channels.listForCheck(checkId)).toHaveLength(10);
     const first = results.find((r) => r.status === 201)?.body.id;
     expect((await call('DELETE', `/v1/checks/${checkId}/policy/channels/${first}`)).status).toBe(204);
     expect((await addChannel(checkId, BODIES.nats)).status).toBe(201);
   });
 
   it('removes a channel with 204, then answers 404 for it', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     const channel = (await addChannel(checkId, BODIES.slack)).body;
     const path = `/v1/checks/${checkId}/policy/channels/${channel.id}`;
     const removed = await call('DELETE', path);
@@ -141,30 +130,30 @@ describe.each(runtimes)('notification channels API ($runtime runtime)', ({ start
   });
 
   it('answers 404 when the channel belongs to another check', async () => {
-    const a = await newCheck(api, quietTcpCheck(entityId));
-    const b = await newCheck(api, quietTcpCheck(entityId));
+    const a = await t.quietCheck();
+    const b = await t.quietCheck();
     const channel = (await addChannel(a, BODIES.nats)).body;
     expect((await call('DELETE', `/v1/checks/${b}/policy/channels/${channel.id}`)).status).toBe(404);
-    expect(await api.app.channels.listForCheck(a)).toHaveLength(1);
+    expect(await t.api.app.channels.listForCheck(a)).toHaveLength(1);
   });
 
   it('answers 403 READ_ONLY to a read-only key adding or removing channels', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     const channel = (await addChannel(checkId, BODIES.nats)).body;
     for (const res of [
-      await addChannel(checkId, BODIES.nats, viewer),
-      await call('DELETE', `/v1/checks/${checkId}/policy/channels/${channel.id}`, undefined, viewer),
+      await addChannel(checkId, BODIES.nats, t.viewer),
+      await call('DELETE', `/v1/checks/${checkId}/policy/channels/${channel.id}`, undefined, t.viewer),
     ]) {
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('READ_ONLY');
     }
-    expect(await api.app.channels.listForCheck(checkId)).toHaveLength(1);
+    expect(await t.api.app.channels.listForCheck(checkId)).toHaveLength(1);
   });
 
   it('hides channels from another tenant: 404 on its check, absent from its list', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     const channel = (await addChannel(checkId, BODIES.webhook)).body;
-    const other = await api.createTenant('ChannelsOther');
+    const other = await t.api.createTenant('ChannelsOther');
     expect((await addChannel(checkId, BODIES.nats, other.key)).status).toBe(404);
     const del = await call(
       'DELETE',
@@ -176,15 +165,15 @@ describe.each(runtimes)('notification channels API ($runtime runtime)', ({ start
     const list = await call('GET', '/v1/notify/channels', undefined, other.key);
     expect(list.status).toBe(200);
     expect(list.body).toEqual({ channels: [], next_cursor: null });
-    expect(await api.app.channels.listForCheck(checkId)).toHaveLength(1);
+    expect(await t.api.app.channels.listForCheck(checkId)).toHaveLength(1);
   });
 
   it('lists the tenant’s channels across checks, newest first, in sealed pages', async () => {
-    const tenant = await api.createTenant('ChannelsPaging');
-    const entity = await newEntity(api, { key: tenant.key });
+    const tenant = await t.api.createTenant('ChannelsPaging');
+    const entity = await newEntity(t.api, { key: tenant.key });
     const checks = [
-      await newCheck(api, quietTcpCheck(entity), tenant.key),
-      await newCheck(api, quietTcpCheck(entity), tenant.key),
+      await newCheck(t.api, quietTcpCheck(entity), tenant.key),
+      await newCheck(t.api, quietTcpCheck(entity), tenant.key),
     ];
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) {

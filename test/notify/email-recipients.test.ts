@@ -1,96 +1,22 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFakeClock } from '../../lib/platform/clock.ts';
-import { type ApiHarness, startLambdaHarness, startLocalHarness } from '../support/api-harness.ts';
-import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
+import type { ApiHarness } from '../support/api-harness.ts';
+import { type MailRig, mailRigs } from '../support/mail-rigs.ts';
 
 /**
  * The email channel is no relay (issue 36): an address gets alerts only after confirming by the
  * link emailed to it (a user of the tenant is confirmed already), the link confirms once, only on
  * its button (POST), within 7 days, in its own tenant; confirmation emails are rate-limited per
  * address; and a tenant's daily email quota skips what passes it. Both runtimes: locally real
- * mail to an SMTP server on 127.0.0.1, in the cloud SES v2 (mocked).
+ * mail to an SMTP server on 127.0.0.1, in the cloud SES v2 (mocked): `test/support/mail-rigs.ts`.
  */
 
 const PUBLIC_URL = 'https://vigil.example.com';
 const START = Date.parse('2026-03-02T09:00:00.000Z');
 
-interface Mail {
-  to: string[];
-  subject: string;
-  text: string;
-}
-
-interface Rig {
-  api: ApiHarness;
-  clock: ReturnType<typeof createFakeClock>;
-  mails(): Mail[];
-  close(): Promise<void>;
-}
-
-async function localRig(): Promise<Rig> {
-  const smtp: TestSmtpServer = await startSmtpServer();
-  const clock = createFakeClock(START);
-  const api = await startLocalHarness({
-    clock,
-    env: {
-      VIGIL_SMTP_URL: smtp.url,
-      VIGIL_EMAIL_FROM: 'alerts@vigil.example.com',
-      VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
-      VIGIL_PUBLIC_URL: PUBLIC_URL,
-    },
-  });
-  return {
-    api,
-    clock,
-    mails: () =>
-      smtp.received.map((m) => ({
-        to: m.to,
-        subject: m.message.headers.get('subject') ?? '',
-        text: m.message.text ?? '',
-      })),
-    async close() {
-      await api.close();
-      await smtp.close();
-    },
-  };
-}
-
-async function lambdaRig(): Promise<Rig> {
-  const ses = mockClient(SESv2Client);
-  ses.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
-  const clock = createFakeClock(START);
-  const api = await startLambdaHarness({
-    clock,
-    env: { VIGIL_EMAIL_FROM: 'alerts@vigil.example.com', VIGIL_PUBLIC_URL: PUBLIC_URL },
-  });
-  return {
-    api,
-    clock,
-    mails: () =>
-      ses.commandCalls(SendEmailCommand).map((call) => {
-        const input = call.args[0].input;
-        return {
-          to: input.Destination?.ToAddresses ?? [],
-          subject: input.Content?.Simple?.Subject?.Data ?? '',
-          text: input.Content?.Simple?.Body?.Text?.Data ?? '',
-        };
-      }),
-    async close() {
-      await api.close();
-      ses.restore();
-    },
-  };
-}
-
-const rigs = [
-  { runtime: 'local', start: localRig },
-  { runtime: 'lambda', start: lambdaRig },
-];
+const rigs = mailRigs({ startMs: START, from: 'alerts@vigil.example.com', publicUrl: PUBLIC_URL });
 
 describe.each(rigs)('email recipients on the $runtime runtime', { timeout: 60_000 }, ({ start }) => {
-  let rig: Rig;
+  let rig: MailRig;
   let api: ApiHarness;
 
   async function call(method: string, path: string, body?: unknown, key = api.adminKey) {

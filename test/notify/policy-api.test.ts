@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newCheck, newEntity, quietTcpCheck } from '../checks/check-fixtures.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { runtimes } from '../support/api-harness.ts';
+import { useNotifyApi } from './support/notify-api.ts';
 
 const POLICY_KEYS = [
   'channels',
@@ -19,23 +19,11 @@ const POLICY_KEYS = [
 ];
 
 describe.each(runtimes)('notification policy API ($runtime runtime)', ({ start }) => {
-  let api: ApiHarness;
-  let entityId: string;
-  let viewer: string;
-  const call = (method: string, path: string, body?: unknown, key = api.adminKey) =>
-    api.request(method, path, { key, body });
-
-  beforeAll(async () => {
-    api = await start({ env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' } });
-    entityId = await newEntity(api);
-    viewer = (await call('POST', '/v1/auth/keys', { label: 'viewer', is_read_only: true })).body.key;
-  });
-  afterAll(async () => {
-    await api.close();
-  });
+  const t = useNotifyApi(start);
+  const { call } = t;
 
   it('answers the defaults with no channels for a check without a policy', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     const res = await call('GET', `/v1/checks/${checkId}/policy`);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({
@@ -56,7 +44,7 @@ describe.each(runtimes)('notification policy API ($runtime runtime)', ({ start }
   });
 
   it('creates the policy with 201, keeping defaults for absent fields, then updates it with 200', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     const first = await call('POST', `/v1/checks/${checkId}/policy`, {
       cooldown_seconds: 60,
       silenced: true,
@@ -91,28 +79,28 @@ describe.each(runtimes)('notification policy API ($runtime runtime)', ({ start }
   });
 
   it('bumps the stored revision on every write', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     await call('POST', `/v1/checks/${checkId}/policy`, {});
-    expect((await api.app.policies.get(checkId))?.revision).toBe(1);
+    expect((await t.api.app.policies.get(checkId))?.revision).toBe(1);
     await call('POST', `/v1/checks/${checkId}/policy`, { silenced: false });
-    expect((await api.app.policies.get(checkId))?.revision).toBe(2);
+    expect((await t.api.app.policies.get(checkId))?.revision).toBe(2);
   });
 
   it('lets one of two writes based on the same revision win', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     await call('POST', `/v1/checks/${checkId}/policy`, {});
-    const read = await api.app.policies.get(checkId);
+    const read = await t.api.app.policies.get(checkId);
     if (!read) throw new Error('policy missing');
     const outcomes = await Promise.all([
-      api.app.policies.put({ ...read, cooldown_seconds: 1 }),
-      api.app.policies.put({ ...read, cooldown_seconds: 2 }),
+      t.api.app.policies.put({ ...read, cooldown_seconds: 1 }),
+      t.api.app.policies.put({ ...read, cooldown_seconds: 2 }),
     ]);
     expect(outcomes.filter((o) => o !== undefined)).toHaveLength(1);
-    expect((await api.app.policies.get(checkId))?.revision).toBe(2);
+    expect((await t.api.app.policies.get(checkId))?.revision).toBe(2);
   });
 
   it('settles concurrent API writes without losing either', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     const [a, b] = await Promise.all([
       call('POST', `/v1/checks/${checkId}/policy`, { cooldown_seconds: 10 }),
       call('POST', `/v1/checks/${checkId}/policy`, { silenced: true }),
@@ -131,7 +119,7 @@ describe.each(runtimes)('notification policy API ($runtime runtime)', ({ start }
     [{ silenced: 'yes' }, 'silenced'],
     [{ silence: true }, ''],
   ])('refuses the body %j with 400 naming the field', async (body, field) => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     const res = await call('POST', `/v1/checks/${checkId}/policy`, body);
     expect(res.status, res.text).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
@@ -140,7 +128,7 @@ describe.each(runtimes)('notification policy API ($runtime runtime)', ({ start }
   });
 
   it('accepts the bounds: cooldown 0 and 86400, repeat 0, 60 and 86400', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     for (const body of [
       { cooldown_seconds: 0, repeat_interval_seconds: 60 },
       { cooldown_seconds: 86_400, repeat_interval_seconds: 86_400 },
@@ -152,7 +140,7 @@ describe.each(runtimes)('notification policy API ($runtime runtime)', ({ start }
   });
 
   it('includes the channels, redacting URLs for read-only keys and secrets for everyone', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     const hook = await call('POST', `/v1/checks/${checkId}/policy/channels`, {
       channel_type: 'webhook',
       config: { url: 'https://127.0.0.1:9/hook', secret: 's3cret-value' },
@@ -164,7 +152,7 @@ describe.each(runtimes)('notification policy API ($runtime runtime)', ({ start }
     const admin = await call('GET', `/v1/checks/${checkId}/policy`);
     expect(admin.body.channels).toEqual([created]);
     expect(admin.body.channels[0].config).toEqual({ url: 'https://127.0.0.1:9/hook', secret: '********' });
-    const readOnly = await call('GET', `/v1/checks/${checkId}/policy`, undefined, viewer);
+    const readOnly = await call('GET', `/v1/checks/${checkId}/policy`, undefined, t.viewer);
     expect(readOnly.status).toBe(200);
     expect(readOnly.body.channels[0].config).toEqual({ url: '********', secret: '********' });
     expect(readOnly.text).not.toContain('s3cret');
@@ -172,16 +160,16 @@ describe.each(runtimes)('notification policy API ($runtime runtime)', ({ start }
   });
 
   it('answers 403 READ_ONLY to a read-only key writing the policy', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
-    const res = await call('POST', `/v1/checks/${checkId}/policy`, { silenced: true }, viewer);
+    const checkId = await t.quietCheck();
+    const res = await call('POST', `/v1/checks/${checkId}/policy`, { silenced: true }, t.viewer);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('READ_ONLY');
     expect((await call('GET', `/v1/checks/${checkId}/policy`)).body.silenced).toBe(false);
   });
 
   it('answers 404 for another tenant’s check, a deleted check, and a malformed id', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
-    const other = await api.createTenant('PolicyOther');
+    const checkId = await t.quietCheck();
+    const other = await t.api.createTenant('PolicyOther');
     for (const res of [
       await call('GET', `/v1/checks/${checkId}/policy`, undefined, other.key),
       await call('POST', `/v1/checks/${checkId}/policy`, { silenced: true }, other.key),
@@ -191,7 +179,7 @@ describe.each(runtimes)('notification policy API ($runtime runtime)', ({ start }
     }
     expect((await call('GET', `/v1/checks/${checkId}/policy`)).body.silenced).toBe(false);
     expect((await call('GET', '/v1/checks/chk_nope/policy')).status).toBe(404);
-    const gone = await newCheck(api, quietTcpCheck(entityId));
+    const gone = await t.quietCheck();
     expect((await call('DELETE', `/v1/checks/${gone}`)).status).toBe(204);
     expect((await call('POST', `/v1/checks/${gone}/policy`, {})).status).toBe(404);
   });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newCheck, newEntity, quietTcpCheck } from '../checks/check-fixtures.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { runtimes } from '../support/api-harness.ts';
+import { useNotifyApi } from './support/notify-api.ts';
 
 /**
  * Tenant channels through the API in both runtimes: create once, attach to many checks by id,
@@ -14,32 +14,20 @@ const hook = (path: string, secret?: string) => ({
 });
 
 describe.each(runtimes)('tenant channels API ($runtime runtime)', ({ start }) => {
-  let api: ApiHarness;
-  let entityId: string;
-  let viewer: string;
-  const call = (method: string, path: string, body?: unknown, key = api.adminKey) =>
-    api.request(method, path, { key, body });
+  const t = useNotifyApi(start);
+  const { call } = t;
   const createShared = async (name: string, body: object = hook(name)) => {
     const res = await call('POST', '/v1/notify/channels', { name, ...body });
     expect(res.status, res.text).toBe(201);
     return res.body as { id: string; name: string; check_id: null; config: Record<string, string> };
   };
-  const policyChannels = async (checkId: string, key = api.adminKey) =>
+  const policyChannels = async (checkId: string, key = t.api.adminKey) =>
     (await call('GET', `/v1/checks/${checkId}/policy`, undefined, key)).body.channels as {
       id: string;
       check_id: string | null;
       name?: string;
       config: Record<string, string>;
     }[];
-
-  beforeAll(async () => {
-    api = await start({ env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' } });
-    entityId = await newEntity(api);
-    viewer = (await call('POST', '/v1/auth/keys', { label: 'viewer', is_read_only: true })).body.key;
-  });
-  afterAll(async () => {
-    await api.close();
-  });
 
   it('creates, reads, renames, re-points and deletes a tenant channel; secrets are write-only', async () => {
     const made = await createShared('On-call', hook('oncall', 'whsec-shared'));
@@ -101,8 +89,8 @@ describe.each(runtimes)('tenant channels API ($runtime runtime)', ({ start }) =>
 
   it('attaches one channel to many checks, detaches it, and its delete detaches it everywhere', async () => {
     const shared = await createShared('Shared');
-    const a = await newCheck(api, quietTcpCheck(entityId));
-    const b = await newCheck(api, quietTcpCheck(entityId));
+    const a = await t.quietCheck();
+    const b = await t.quietCheck();
     await call('POST', `/v1/checks/${a}/policy/channels`, hook('own-a'));
     for (const checkId of [a, b]) {
       const res = await call('POST', `/v1/checks/${checkId}/policy/channels`, { channel_id: shared.id });
@@ -128,7 +116,7 @@ describe.each(runtimes)('tenant channels API ($runtime runtime)', ({ start }) =>
     expect((await call('DELETE', `/v1/notify/channels/${shared.id}`)).status).toBe(204);
     expect((await policyChannels(a)).map((c) => c.id)).not.toContain(shared.id);
     expect(await policyChannels(b)).toEqual([]);
-    expect(await api.app.channels.listForCheck(b)).toEqual([]);
+    expect(await t.api.app.channels.listForCheck(b)).toEqual([]);
     // The attachments are gone, not only hidden: the checks' limits count them no more.
     for (let i = 0; i < 10; i += 1) {
       const res = await call('POST', `/v1/checks/${b}/policy/channels`, hook(`fill-${i}`));
@@ -137,7 +125,7 @@ describe.each(runtimes)('tenant channels API ($runtime runtime)', ({ start }) =>
   });
 
   it('counts attachments toward the 10 channels of a check', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     for (let i = 0; i < 9; i += 1) await call('POST', `/v1/checks/${checkId}/policy/channels`, hook(`c${i}`));
     const first = await createShared('Tenth');
     const second = await createShared('Eleventh');
@@ -151,15 +139,15 @@ describe.each(runtimes)('tenant channels API ($runtime runtime)', ({ start }) =>
 
   it('redacts URLs and secrets of tenant channels for a read-only key, and refuses its writes', async () => {
     const shared = await createShared('Viewer sees', hook('viewer', 'whsec-viewer'));
-    const checkId = await newCheck(api, quietTcpCheck(entityId));
+    const checkId = await t.quietCheck();
     await call('POST', `/v1/checks/${checkId}/policy/channels`, { channel_id: shared.id });
-    const read = await call('GET', `/v1/notify/channels/${shared.id}`, undefined, viewer);
+    const read = await call('GET', `/v1/notify/channels/${shared.id}`, undefined, t.viewer);
     expect(read.body.config).toEqual({ url: '********', secret: '********' });
-    expect((await policyChannels(checkId, viewer))[0]?.config).toEqual({
+    expect((await policyChannels(checkId, t.viewer))[0]?.config).toEqual({
       url: '********',
       secret: '********',
     });
-    const listed = await call('GET', '/v1/notify/channels?limit=200', undefined, viewer);
+    const listed = await call('GET', '/v1/notify/channels?limit=200', undefined, t.viewer);
     // The channel URL (https://127.0.0.1:9/…) is redacted; the check's name ("tcp 127.0.0.1:9", its
     // target, which read-only keys read on the check) may name the same address.
     for (const secret of ['whsec-viewer', 'https://127.0.0.1:9']) expect(listed.text).not.toContain(secret);
@@ -169,17 +157,17 @@ describe.each(runtimes)('tenant channels API ($runtime runtime)', ({ start }) =>
       ['DELETE', `/v1/notify/channels/${shared.id}`, undefined],
       ['POST', `/v1/checks/${checkId}/policy/channels`, { channel_id: shared.id }],
     ] as const) {
-      const res = await call(method, path, body, viewer);
+      const res = await call(method, path, body, t.viewer);
       expect(res.status, `${method} ${path}`).toBe(403);
     }
   });
 
   it("answers 404 for another tenant's channel however its id is given", async () => {
-    const other = await api.createTenant('Neighbour');
+    const other = await t.api.createTenant('Neighbour');
     const theirs = (
       await call('POST', '/v1/notify/channels', { name: 'Theirs', ...hook('theirs') }, other.key)
     ).body;
-    const mine = await newCheck(api, quietTcpCheck(entityId));
+    const mine = await t.quietCheck();
     const attach = await call('POST', `/v1/checks/${mine}/policy/channels`, { channel_id: theirs.id });
     expect(attach.status).toBe(404);
     expect((await call('GET', `/v1/notify/channels/${theirs.id}`)).status).toBe(404);

@@ -1,20 +1,11 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReportsLambda } from '../../functions/reports.ts';
 import { createCloudBase } from '../../lib/cloud/cloud-base.ts';
 import { composeReportsFunction } from '../../lib/cloud/reports-composition.ts';
-import { createFakeClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { newCheck, newEntity, quietPushCheck, record } from '../checks/check-fixtures.ts';
-import {
-  type ApiHarness,
-  type LambdaHarness,
-  startLambdaHarness,
-  startLocalHarness,
-} from '../support/api-harness.ts';
 import { lambdaContext } from '../support/lambda-context.ts';
-import { decodeWords, startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
+import { lambdaMailRig, localMailRig, type MailRig } from '../support/mail-rigs.ts';
 
 /**
  * The report e-mail end to end on both runtimes: a person turns weekly reports on through the API,
@@ -30,90 +21,34 @@ const OPTED_IN = Date.parse('2026-11-16T09:00:00.000Z');
 const IN_WEEK = Date.parse('2026-11-18T12:00:00.000Z');
 const AFTER_WEEK = Date.parse('2026-11-23T00:20:00.000Z');
 
-/** A sent report as both runtimes' tests read it. */
-interface Sent {
-  to: string[];
-  subject: string;
-  text: string;
-  html: string;
-  headers: Record<string, string>;
-}
-
-interface Rig {
-  api: ApiHarness;
-  clock: ReturnType<typeof createFakeClock>;
+interface Rig extends MailRig {
   /** One sweep as the runtime runs it (the local timer's, or one invocation of the reports function). */
   sweep(): Promise<void>;
-  sent(): Sent[];
-  close(): Promise<void>;
 }
 
+const options = { startMs: OPTED_IN, from: FROM, publicUrl: PUBLIC_URL };
+
 async function localRig(): Promise<Rig> {
-  const smtp: TestSmtpServer = await startSmtpServer();
-  const clock = createFakeClock(OPTED_IN);
-  const api = await startLocalHarness({
-    clock,
-    env: {
-      VIGIL_SMTP_URL: smtp.url,
-      VIGIL_EMAIL_FROM: FROM,
-      VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
-      VIGIL_PUBLIC_URL: PUBLIC_URL,
-    },
-  });
+  const rig = await localMailRig(options);
   return {
-    api,
-    clock,
+    ...rig,
     sweep: async () => {
-      await api.app.reports.sweep();
-    },
-    sent: () =>
-      smtp.received.map((m) => ({
-        to: m.to,
-        subject: decodeWords(m.message.headers.get('subject') ?? ''),
-        text: m.message.text ?? '',
-        html: m.message.html ?? '',
-        headers: Object.fromEntries(m.message.headers),
-      })),
-    close: async () => {
-      await api.close();
-      await smtp.close();
+      await rig.api.app.reports.sweep();
     },
   };
 }
 
 async function lambdaRig(): Promise<Rig> {
-  const ses = mockClient(SESv2Client);
-  ses.on(SendEmailCommand).resolves({ MessageId: 'ses-report' });
-  const clock = createFakeClock(OPTED_IN);
-  const env = { VIGIL_EMAIL_FROM: FROM, VIGIL_PUBLIC_URL: PUBLIC_URL };
-  const api: LambdaHarness = await startLambdaHarness({ clock, env });
+  const rig = await lambdaMailRig(options);
   // The reports function's own composition and middy edge, over the harness's table.
-  const config = loadConfig('cloud', { ...env, VIGIL_TABLE_NAME: api.tableName });
+  const config = loadConfig('cloud', { ...rig.env, VIGIL_TABLE_NAME: rig.api.tableName });
   const handler = createReportsLambda(
-    composeReportsFunction(createCloudBase(config, { dynamodb: api.dynamodb, clock })),
+    composeReportsFunction(createCloudBase(config, { dynamodb: rig.api.dynamodb, clock: rig.clock })),
   );
   return {
-    api,
-    clock,
+    ...rig,
     sweep: async () => {
       await handler({}, lambdaContext('reports'));
-    },
-    sent: () =>
-      ses.commandCalls(SendEmailCommand).map((call) => {
-        const input = call.args[0].input;
-        return {
-          to: input.Destination?.ToAddresses ?? [],
-          subject: input.Content?.Simple?.Subject?.Data ?? '',
-          text: input.Content?.Simple?.Body?.Text?.Data ?? '',
-          html: input.Content?.Simple?.Body?.Html?.Data ?? '',
-          headers: Object.fromEntries(
-            (input.Content?.Simple?.Headers ?? []).map((h) => [(h.Name ?? '').toLowerCase(), h.Value ?? '']),
-          ),
-        };
-      }),
-    close: async () => {
-      ses.restore();
-      await api.close();
     },
   };
 }
@@ -129,7 +64,7 @@ describe.each([
     expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
     return res.body;
   };
-  const reports = () => rig.sent().filter((m) => m.subject.includes('report'));
+  const reports = () => rig.mails().filter((m) => m.subject.includes('report'));
 
   beforeAll(async () => {
     rig = await open();
@@ -182,11 +117,11 @@ describe.each([
     expect(mail?.text).toMatch(/Checkout ping \(Checkout API\): \d+ ms/);
     expect(mail?.text).toContain(`Open the console: ${PUBLIC_URL}/`);
     expect(mail?.html).not.toMatch(/<img|<script|src=/i);
-    expect(mail?.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    expect(mail?.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
   });
 
   it('turns reports off by the mail’s List-Unsubscribe link, without a key, and then sends none', async () => {
-    const header = reports()[0]?.headers['list-unsubscribe'] ?? '';
+    const header = reports()[0]?.headers.get('list-unsubscribe') ?? '';
     const path = /^<https:\/\/vigil\.example\.com(\/v1\/reports\/unsubscribe\/[\w-]+)>$/.exec(header)?.[1];
     expect(path, header).toBeDefined();
     const page = await rig.api.request('GET', path ?? '');

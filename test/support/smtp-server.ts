@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import type { SesMail } from './ses-outbox.ts';
 import type { KeyPair } from './tls-fixtures.ts';
 
 /**
@@ -140,6 +141,17 @@ function decodeBody(body: string, encoding: string | undefined): string {
     return Buffer.from(bytes).toString('utf8');
   }
   return body;
+}
+
+/** The messages `smtp` received so far, oldest first, read as the cloud's SES outbox reads its mails. */
+export function receivedMails(smtp: TestSmtpServer): SesMail[] {
+  return smtp.received.map((m) => ({
+    to: m.to,
+    subject: decodeWords(m.message.headers.get('subject') ?? ''),
+    text: m.message.text ?? '',
+    html: m.message.html ?? '',
+    headers: m.message.headers,
+  }));
 }
 
 /** RFC 2047 encoded words (`=?UTF-8?Q?...?=`, `=?UTF-8?B?...?=`) decoded, as a mail client shows a subject. */

@@ -2,7 +2,7 @@ import type { Clock } from '../../../lib/platform/clock.ts';
 import type { HarnessOptions } from '../../support/api-harness.ts';
 import { type ApiHarness, startLambdaHarness, startLocalHarness } from '../../support/api-harness.ts';
 import { type SesMail, sesOutbox } from '../../support/ses-outbox.ts';
-import { decodeWords, startSmtpServer } from '../../support/smtp-server.ts';
+import { receivedMails, startSmtpServer } from '../../support/smtp-server.ts';
 
 /**
  * The two runtimes of the subscriber tests, each with the mail it sends: locally a real SMTP
@@ -38,14 +38,7 @@ async function startLocal(
   });
   return {
     api,
-    mails: () =>
-      smtp.received.map((m) => ({
-        to: m.to,
-        subject: decodeWords(m.message.headers.get('subject') ?? ''),
-        text: m.message.text ?? '',
-        html: m.message.html ?? '',
-        headers: m.message.headers,
-      })),
+    mails: () => receivedMails(smtp),
     async close() {
       await api.close();
       await smtp.close();
