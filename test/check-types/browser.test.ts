@@ -178,6 +178,21 @@ describe('the SSRF guard', () => {
   });
 });
 
+/** Whether `pid` is under this process (its parents, read from /proc, lead here). */
+function descendsFromThisProcess(pid: number): boolean {
+  for (let p = pid, hops = 0; p > 1 && hops < 64; hops++) {
+    if (p === process.pid) return true;
+    try {
+      // The parent is the field after the state, which follows the command's closing parenthesis.
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      p = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
 /** The Chromium processes browser runs started (their switches name the guarded proxy's bypass rule). */
 function runnerChromiums(): number[] {
   return readdirSync('/proc')
@@ -195,15 +210,31 @@ function runnerChromiums(): number[] {
 describe('the wall clock', () => {
   it('kills a run that outlives it, Chromium included', async () => {
     // The child keeps the check's deadline itself: a wall clock shorter than it is what kills here.
-    const impatient = { ...deps, browserRunner: createBrowserRunner({ maxWallClockMs: 3000 }) };
+    const impatient = { ...deps, browserRunner: createBrowserRunner({ maxWallClockMs: 8000 }) };
+    // This run's Chromiums, seen while they are this process's descendants: other files' browser
+    // runs on the machine have Chromiums of their own, and a leaked one would be reparented to init.
+    const seen = new Set<number>();
+    let running = true;
+    const watching = (async () => {
+      while (running) {
+        for (const pid of runnerChromiums()) if (descendsFromThisProcess(pid)) seen.add(pid);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
     const outcome = await runProbe(
       job({ steps: [{ action: 'goto', url: `${site.origin}/slow`, timeout_ms: 30_000 }] }, 30_000),
       impatient,
-    );
+    ).finally(() => {
+      running = false;
+    });
+    await watching;
 
     expect(outcome.success).toBe(false);
-    expect(outcome.error_message).toBe('the browser run passed its wall clock of 3000 ms and was killed');
-    await expect.poll(runnerChromiums, { timeout: 5000 }).toEqual([]);
+    expect(outcome.error_message).toBe('the browser run passed its wall clock of 8000 ms and was killed');
+    expect(seen.size, 'no Chromium of this run was seen while it ran').toBeGreaterThan(0);
+    await expect
+      .poll(() => runnerChromiums().filter((pid) => seen.has(pid)), { timeout: 10_000 })
+      .toEqual([]);
   });
 
   it('says Chromium did not start, and where it was looked for, when it is not there', async () => {
