@@ -8,7 +8,14 @@ declare module 'vitest' {
   }
 }
 
-export const CHROMIUM = process.env.VIGIL_CHROMIUM ?? '/usr/bin/chromium';
+/**
+ * The console's tests run Debian's headless shell (package `chromium-headless-shell`), the build
+ * Playwright itself runs for headless work: the same engine without the full browser's UI, which
+ * `--headless` in the full build still runs. Three console files took 93-97 s of CPU with it against
+ * 143-148 s with /usr/bin/chromium, paired runs, 2026-11-28 (CONTRIBUTING.md "Tiers"). Browser
+ * checks, the product's, keep the full build (VIGIL_CHROMIUM_PATH).
+ */
+export const CHROMIUM = process.env.VIGIL_CHROMIUM ?? '/usr/bin/chromium-headless-shell';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
