@@ -56,14 +56,11 @@ describe.each(runtimes)('input limits ($runtime runtime)', ({ start }) => {
 
   it('answers a small 400 to an entity with 60,000 unknown field names', async () => {
     const fields = Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`f${i}`, 1]));
-    const started = Date.now();
     const res = await call('POST', '/v1/blueprints/svc/entities', { slug: 'many', name: 'Many', fields });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
     expect(res.text.length).toBeLessThan(2000);
     expect(res.body.details).toEqual([{ path: 'fields', message: 'Use at most 100 fields.' }]);
-    // A hang guard only: the machine running the suite may be busy.
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('answers at most 20 details plus a count of the rest, with bounded messages', async () => {
