@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -68,6 +69,9 @@ export async function startServeProcess(
     // Rate limits off unless the test sets them (see NO_RATE_LIMITS in api-harness.ts).
     env: {
       ...process.env,
+      // Node's compile cache, shared by the run's servers: a server's start took 3.1 s of CPU
+      // with it warm against 4.4 s without (V8's code and the stripped TypeScript of ~1,000 files).
+      NODE_COMPILE_CACHE: join(tmpdir(), 'vigil-test-compile-cache'),
       PORT: '0',
       VIGIL_LOG_LEVEL: 'info',
       VIGIL_RATE_LIMIT_RPS: '0',
