@@ -15,14 +15,20 @@ const tier = (
     name,
     include: byTier[name],
     maxWorkers: workers,
-    // vitest runs projects with different worker counts one after another, in this order.
-    sequence: { groupOrder: TIER_ORDER.indexOf(name) },
+    // Tiers of one group share its workers: the sequencer queues them tier by tier (unit first),
+    // so a worker that runs out of one tier's files goes on to the next instead of waiting for
+    // the other to end. vitest runs the groups one after another.
+    sequence: { groupOrder: GROUPS.findIndex((group) => group.includes(name)) },
     ...extra,
   },
 });
 
-/** The order `npm test` runs the tiers in: the fastest feedback first. */
-const TIER_ORDER: Tier[] = ['unit', 'api', 'cloud', 'browser', 'system'];
+/**
+ * The groups `npm test` runs, one after another: the tiers on 2 workers (the machine's cores: their
+ * work is CPU), then the system tier on 3 (real processes and real waits beside one another).
+ * vitest gives a group one worker count.
+ */
+const GROUPS: Tier[][] = [['unit', 'api', 'cloud', 'browser'], ['system']];
 
 /** One DynamoDB Local for the run, shared by the tiers that make tables (test/support/global-setup.ts). */
 const dynamodb = { globalSetup: ['test/support/global-setup.ts'] };
@@ -38,7 +44,7 @@ const sharedGraph = { isolate: false, setupFiles: ['test/support/shared-graph-se
 export default defineConfig({
   test: {
     projects: [
-      tier('unit', 1, sharedGraph),
+      tier('unit', 2, sharedGraph),
       tier('api', 2, { ...dynamodb, ...sharedGraph }),
       tier('cloud', 2, { ...dynamodb, ...sharedGraph }),
       // One Chromium for the tier, a browser connection (and contexts) per file.

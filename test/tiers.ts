@@ -16,7 +16,7 @@ import { dirname, join, relative, resolve } from 'node:path';
  * - cloud too: it reaches a helper of the cloud path without a harness (CLOUD_SUPPORT);
  * - unit: the rest (pure logic, in-memory tables, loopback fixtures).
  */
-const TIERS = ['unit', 'api', 'cloud', 'browser', 'system'] as const;
+export const TIERS = ['unit', 'api', 'cloud', 'browser', 'system'] as const;
 export type Tier = (typeof TIERS)[number];
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
