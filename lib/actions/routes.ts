@@ -4,8 +4,8 @@ import type { TenantStore } from '../auth/tenants.ts';
 import type { Principal } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { parseJsonBody } from '../http/json-body.ts';
-import { deleteRoute } from '../http/tenant-handlers.ts';
-import { type AuthedRoute, created, ok, type PublicRoute, type RouteContext } from '../http/types.ts';
+import { createRoute, deleteRoute } from '../http/tenant-handlers.ts';
+import { type AuthedRoute, ok, type PublicRoute, type RouteContext } from '../http/types.ts';
 import { parseInput } from '../http/validation.ts';
 import type { Clock } from '../platform/clock.ts';
 import { AccountDisabledError, NotFoundError, ReadOnlyError, UnauthorizedError } from '../platform/errors.ts';
@@ -118,22 +118,18 @@ export function actionRoutes(deps: ActionRouteDeps): Array<AuthedRoute | PublicR
       handler: async ({ principal }) =>
         ok((await service.list(principal.tenantId)).map((action) => publicAction(action, principal))),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/actions',
-      auth: 'key',
       role: 'admin',
       operationId: 'createAction',
       tag,
       summary:
         'Create an action (admin role; at most 50 per tenant); a URL host without placeholders must be public',
-      schemas: {
-        body: createActionBody,
-        responses: { 201: publicActionSchema },
-        errors: ['LIMIT_EXCEEDED', 'NOT_FOUND'],
-      },
-      handler: async ({ principal, body }) =>
-        created(publicAction(await service.create(principal.tenantId, body), principal)),
+      body: createActionBody,
+      response: publicActionSchema,
+      errors: ['LIMIT_EXCEEDED', 'NOT_FOUND'],
+      create: async (tenantId, { principal, body }) =>
+        publicAction(await service.create(tenantId, body), principal),
     }),
     defineRoute({
       method: 'GET',

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { slugSchema } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
-import { answerCreated, answerOk, deleteRoute } from '../http/tenant-handlers.ts';
+import { answerOk, createRoute, deleteRoute } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import type { BlueprintService } from './blueprint-service.ts';
 import type { EntityListing } from './entity-listing.ts';
@@ -66,19 +66,15 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       schemas: { responses: { 200: z.array(publicBlueprintSchema) } },
       handler: answerOk((tenantId) => blueprints.list(tenantId)),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/blueprints',
-      auth: 'key',
       operationId: 'createBlueprint',
       tag,
       summary: 'Create a blueprint (plan limit blueprint_limit)',
-      schemas: {
-        body: createBlueprintBody,
-        responses: { 201: publicBlueprintSchema },
-        errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
-      },
-      handler: answerCreated((tenantId, { body }) => blueprints.create(tenantId, body)),
+      body: createBlueprintBody,
+      response: publicBlueprintSchema,
+      errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
+      create: (tenantId, { body }) => blueprints.create(tenantId, body),
     }),
     defineRoute({
       method: 'GET',
@@ -115,22 +111,16 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       errors: ['CONFLICT'],
       remove: (tenantId, params) => blueprints.remove(tenantId, params.slug),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/blueprints/{slug}/fields',
-      auth: 'key',
       operationId: 'addBlueprintField',
       tag,
       summary: 'Add a field definition; returns the blueprint',
-      schemas: {
-        params: blueprintParams,
-        body: addFieldBody,
-        responses: { 201: publicBlueprintSchema },
-        errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
-      },
-      handler: answerCreated((tenantId, { params, body }) =>
-        blueprints.addField(tenantId, params.slug, body),
-      ),
+      params: blueprintParams,
+      body: addFieldBody,
+      response: publicBlueprintSchema,
+      errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
+      create: (tenantId, { params, body }) => blueprints.addField(tenantId, params.slug, body),
     }),
     defineRoute({
       method: 'GET',
@@ -152,22 +142,16 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       schemas: { query: listEntitiesQuery, responses: { 200: entityPageSchema }, errors: ['NOT_FOUND'] },
       handler: answerOk((tenantId, { query }) => listing.list(tenantId, query)),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/blueprints/{blueprint_slug}/entities',
-      auth: 'key',
       operationId: 'createEntity',
       tag,
       summary: 'Create an entity (plan limit entity_limit_per_bp)',
-      schemas: {
-        params: entitiesParams,
-        body: createEntityBody,
-        responses: { 201: publicEntitySchema },
-        errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
-      },
-      handler: answerCreated((tenantId, { params, body }) =>
-        entities.create(tenantId, params.blueprint_slug, body),
-      ),
+      params: entitiesParams,
+      body: createEntityBody,
+      response: publicEntitySchema,
+      errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
+      create: (tenantId, { params, body }) => entities.create(tenantId, params.blueprint_slug, body),
     }),
     defineRoute({
       method: 'GET',
@@ -229,20 +213,16 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
           }),
         ),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/relations',
-      auth: 'key',
       operationId: 'createRelation',
       tag,
       summary: 'Create a relation between two entities',
-      schemas: {
-        body: createRelationBody,
-        responses: { 201: publicRelationSchema },
-        // NOT_FOUND: an entity id of the body names no entity of the tenant.
-        errors: ['NOT_FOUND', 'CONFLICT'],
-      },
-      handler: answerCreated((tenantId, { body }) => relations.create(tenantId, body)),
+      body: createRelationBody,
+      response: publicRelationSchema,
+      // NOT_FOUND: an entity id of the body names no entity of the tenant.
+      errors: ['NOT_FOUND', 'CONFLICT'],
+      create: (tenantId, { body }) => relations.create(tenantId, body),
     }),
     deleteRoute({
       path: '/v1/relations/{id}',

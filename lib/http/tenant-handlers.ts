@@ -48,3 +48,34 @@ export function deleteRoute<P extends z.ZodObject>(
     handler: answerNoContent((tenantId, ctx) => remove(tenantId, ctx.params)),
   });
 }
+
+/**
+ * POST that creates something for the caller's tenant (a JSON body): its owner's `create`, given
+ * the parsed path params and body, then 201 with what it returns. The route declares the rest
+ * (path, names, role) as defineRoute takes them.
+ */
+export function createRoute<B extends z.ZodType, P extends z.ZodObject | undefined = undefined>(
+  def: Omit<AuthedRoute, 'method' | 'auth' | 'body' | 'schemas' | 'handler'> & {
+    params?: P;
+    body: B;
+    response: z.ZodType;
+    errors?: readonly ErrorCode[];
+    create: TenantCall<{ principal: Principal; params: ParsedParams<P>; body: z.output<B> }, unknown>;
+  },
+): AuthedRoute {
+  const { params, body, response, errors, create, ...route } = def;
+  return defineRoute({
+    method: 'POST',
+    ...route,
+    auth: 'key',
+    schemas: { ...(params && { params }), body, responses: { 201: response }, ...(errors && { errors }) },
+    // defineRoute has parsed them by exactly these schemas; TypeScript cannot follow the optional params.
+    handler: answerCreated((tenantId, ctx) =>
+      create(tenantId, {
+        principal: ctx.principal,
+        params: ctx.params as ParsedParams<P>,
+        body: ctx.body as z.output<B>,
+      }),
+    ),
+  });
+}
