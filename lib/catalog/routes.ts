@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { slugSchema } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
-import { answerOk, createRoute, deleteRoute } from '../http/tenant-handlers.ts';
+import { answerOk, createRoute, deleteRoute, readRoute } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import type { BlueprintService } from './blueprint-service.ts';
 import type { EntityListing } from './entity-listing.ts';
@@ -56,15 +56,13 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
   const { blueprintService: blueprints, entityService: entities, relationService: relations } = deps;
   const listing = deps.entityListing;
   return [
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/blueprints',
-      auth: 'key',
       operationId: 'listBlueprints',
       tag,
       summary: 'List blueprints (by slug)',
-      schemas: { responses: { 200: z.array(publicBlueprintSchema) } },
-      handler: answerOk((tenantId) => blueprints.list(tenantId)),
+      response: z.array(publicBlueprintSchema),
+      read: (tenantId) => blueprints.list(tenantId),
     }),
     createRoute({
       path: '/v1/blueprints',
@@ -76,15 +74,14 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
       create: (tenantId, { body }) => blueprints.create(tenantId, body),
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/blueprints/{slug}',
-      auth: 'key',
       operationId: 'getBlueprint',
       tag,
       summary: 'Get a blueprint',
-      schemas: { params: blueprintParams, responses: { 200: publicBlueprintSchema } },
-      handler: answerOk((tenantId, { params }) => blueprints.get(tenantId, params.slug)),
+      params: blueprintParams,
+      response: publicBlueprintSchema,
+      read: (tenantId, { params }) => blueprints.get(tenantId, params.slug),
     }),
     defineRoute({
       method: 'PUT',
@@ -122,25 +119,24 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
       create: (tenantId, { params, body }) => blueprints.addField(tenantId, params.slug, body),
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/blueprints/{blueprint_slug}/entities',
-      auth: 'key',
       operationId: 'listEntities',
       tag,
       summary: 'List the entities of a blueprint (by slug)',
-      schemas: { params: entitiesParams, responses: { 200: z.array(publicEntitySchema) } },
-      handler: answerOk((tenantId, { params }) => entities.list(tenantId, params.blueprint_slug)),
+      params: entitiesParams,
+      response: z.array(publicEntitySchema),
+      read: (tenantId, { params }) => entities.list(tenantId, params.blueprint_slug),
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/entities',
-      auth: 'key',
       operationId: 'searchEntities',
       tag,
       summary: 'List entities a page at a time (?q= name or slug prefix, ?blueprint_slug=)',
-      schemas: { query: listEntitiesQuery, responses: { 200: entityPageSchema }, errors: ['NOT_FOUND'] },
-      handler: answerOk((tenantId, { query }) => listing.list(tenantId, query)),
+      query: listEntitiesQuery,
+      response: entityPageSchema,
+      errors: ['NOT_FOUND'],
+      read: (tenantId, { query }) => listing.list(tenantId, query),
     }),
     createRoute({
       path: '/v1/blueprints/{blueprint_slug}/entities',
@@ -153,15 +149,14 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
       create: (tenantId, { params, body }) => entities.create(tenantId, params.blueprint_slug, body),
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/blueprints/{blueprint_slug}/entities/{slug}',
-      auth: 'key',
       operationId: 'getEntity',
       tag,
       summary: 'Get an entity',
-      schemas: { params: entityParams, responses: { 200: publicEntitySchema } },
-      handler: answerOk((tenantId, { params }) => entities.get(tenantId, params.blueprint_slug, params.slug)),
+      params: entityParams,
+      response: publicEntitySchema,
+      read: (tenantId, { params }) => entities.get(tenantId, params.blueprint_slug, params.slug),
     }),
     defineRoute({
       method: 'PUT',

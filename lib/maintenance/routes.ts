@@ -1,5 +1,5 @@
 import { defineRoute } from '../http/define-route.ts';
-import { answerOk, createRoute, deleteRoute } from '../http/tenant-handlers.ts';
+import { answerOk, createRoute, deleteRoute, readRoute } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import type { MaintenanceService } from './maintenance-service.ts';
 import { windowBody, windowParams } from './request-schemas.ts';
@@ -32,15 +32,14 @@ export function maintenanceRoutes(deps: { maintenance: MaintenanceService }): Au
       errors: ['LIMIT_EXCEEDED'],
       create: (tenantId, { body }) => maintenance.create(tenantId, body),
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/maintenance/{id}',
-      auth: 'key',
       operationId: 'getMaintenanceWindow',
       tag,
       summary: 'One maintenance window',
-      schemas: { params: windowParams, responses: { 200: publicWindowSchema } },
-      handler: answerOk((tenantId, { params }) => maintenance.get(tenantId, params.id)),
+      params: windowParams,
+      response: publicWindowSchema,
+      read: (tenantId, { params }) => maintenance.get(tenantId, params.id),
     }),
     defineRoute({
       method: 'PUT',

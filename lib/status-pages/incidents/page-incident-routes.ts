@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/define-route.ts';
-import { answerOk, createRoute, deleteRoute } from '../../http/tenant-handlers.ts';
+import { answerOk, createRoute, deleteRoute, readRoute } from '../../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../../http/types.ts';
 import { pageParams } from '../pages/request-schemas.ts';
 import {
@@ -23,16 +23,16 @@ const base = '/v1/status-pages/{slug}/incidents';
 export function pageIncidentRoutes(deps: { pageIncidents: PageIncidentService }): AuthedRoute[] {
   const { pageIncidents: incidents } = deps;
   return [
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: base,
-      auth: 'key',
       operationId: 'listPageIncidents',
       tag,
       summary:
         'A status page’s written incidents, newest first, drafts included: {incidents, next_cursor}; ?open=true: its open ones',
-      schemas: { params: pageParams, query: pageIncidentsQuery, responses: { 200: pageIncidentListSchema } },
-      handler: answerOk((tenantId, { params, query }) => incidents.list(tenantId, params.slug, query)),
+      params: pageParams,
+      query: pageIncidentsQuery,
+      response: pageIncidentListSchema,
+      read: (tenantId, { params, query }) => incidents.list(tenantId, params.slug, query),
     }),
     createRoute({
       path: base,
@@ -69,15 +69,14 @@ export function pageIncidentRoutes(deps: { pageIncidents: PageIncidentService })
         audit: { skip: true },
       }),
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: `${base}/{incident_id}`,
-      auth: 'key',
       operationId: 'getPageIncident',
       tag,
       summary: 'One written incident of a status page, with its updates',
-      schemas: { params: pageIncidentParams, responses: { 200: pageIncidentSchema } },
-      handler: answerOk((tenantId, { params }) => incidents.get(tenantId, params.slug, params.incident_id)),
+      params: pageIncidentParams,
+      response: pageIncidentSchema,
+      read: (tenantId, { params }) => incidents.get(tenantId, params.slug, params.incident_id),
     }),
     defineRoute({
       method: 'PATCH',

@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/define-route.ts';
-import { answerOk, createRoute, deleteRoute } from '../../http/tenant-handlers.ts';
+import { answerOk, createRoute, deleteRoute, readRoute } from '../../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../../http/types.ts';
 import { pageCreateBody, pageParams, pageReplaceBody } from './request-schemas.ts';
 import { statusPageListSchema, statusPageSchema } from './responses.ts';
@@ -32,15 +32,14 @@ export function statusPageRoutes(deps: { pages: StatusPageService }): AuthedRout
       errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
       create: (tenantId, { body }) => pages.create(tenantId, body),
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/status-pages/{slug}',
-      auth: 'key',
       operationId: 'getStatusPage',
       tag,
       summary: 'One status page',
-      schemas: { params: pageParams, responses: { 200: statusPageSchema } },
-      handler: answerOk((tenantId, { params }) => pages.get(tenantId, params.slug)),
+      params: pageParams,
+      response: statusPageSchema,
+      read: (tenantId, { params }) => pages.get(tenantId, params.slug),
     }),
     defineRoute({
       method: 'PUT',
