@@ -6,7 +6,7 @@ import { belowLimit } from '../store/conditions.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { queryAll } from '../store/items.ts';
-import { tenantPk } from '../store/partitions.ts';
+import { tenantItemKeys, tenantPk } from '../store/partitions.ts';
 import type { Table, UpdateOp, WriteOp } from '../store/table.ts';
 
 /**
@@ -58,10 +58,7 @@ const actionDuePk = (shard: number) => `ACTDUE#${shard}`;
 const action = defineItem({
   type: itemType('action'),
   schema: actionSchema,
-  key: (k: { tenant_id: string; id: string }) => ({
-    pk: tenantPk(k.tenant_id),
-    sk: `${ACTION_PREFIX}${k.id}`,
-  }),
+  ...tenantItemKeys(ACTION_PREFIX, '<act_id>'),
   gsi1: (r) =>
     r.trigger_type === 'state_change' && r.check_id
       ? { pk: checkActionsPk(r.check_id), sk: r.id }
@@ -70,7 +67,6 @@ const action = defineItem({
     r.trigger_type === 'schedule' && r.next_run_at
       ? { pk: actionDuePk(shardOf(r.id, due.dueShards)), sk: `${r.next_run_at}#${r.id}` }
       : undefined,
-  docKey: { tenant_id: '<tnt>', id: '<act_id>' },
 });
 
 const actionCount = defineItem({

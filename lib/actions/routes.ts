@@ -4,8 +4,8 @@ import type { TenantStore } from '../auth/tenants.ts';
 import type { Principal } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { parseJsonBody } from '../http/json-body.ts';
-import { deleteRoute } from '../http/tenant-handlers.ts';
-import { type AuthedRoute, created, ok, type PublicRoute, type RouteContext } from '../http/types.ts';
+import { answerOk, createRoute, deleteRoute } from '../http/tenant-handlers.ts';
+import type { AuthedRoute, PublicRoute, RouteContext } from '../http/types.ts';
 import { parseInput } from '../http/validation.ts';
 import type { Clock } from '../platform/clock.ts';
 import { AccountDisabledError, NotFoundError, ReadOnlyError, UnauthorizedError } from '../platform/errors.ts';
@@ -115,25 +115,22 @@ export function actionRoutes(deps: ActionRouteDeps): Array<AuthedRoute | PublicR
       tag,
       summary: 'The tenant’s actions (at most 50), oldest first; header values read ********',
       schemas: { responses: { 200: z.array(publicActionSchema) } },
-      handler: async ({ principal }) =>
-        ok((await service.list(principal.tenantId)).map((action) => publicAction(action, principal))),
+      handler: answerOk(async (tenantId, { principal }) =>
+        (await service.list(tenantId)).map((action) => publicAction(action, principal)),
+      ),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/actions',
-      auth: 'key',
       role: 'admin',
       operationId: 'createAction',
       tag,
       summary:
         'Create an action (admin role; at most 50 per tenant); a URL host without placeholders must be public',
-      schemas: {
-        body: createActionBody,
-        responses: { 201: publicActionSchema },
-        errors: ['LIMIT_EXCEEDED', 'NOT_FOUND'],
-      },
-      handler: async ({ principal, body }) =>
-        created(publicAction(await service.create(principal.tenantId, body), principal)),
+      body: createActionBody,
+      response: publicActionSchema,
+      errors: ['LIMIT_EXCEEDED', 'NOT_FOUND'],
+      create: async (tenantId, { principal, body }) =>
+        publicAction(await service.create(tenantId, body), principal),
     }),
     defineRoute({
       method: 'GET',
@@ -143,8 +140,9 @@ export function actionRoutes(deps: ActionRouteDeps): Array<AuthedRoute | PublicR
       tag,
       summary: 'One action; header values read ********',
       schemas: { params: actionParams, responses: { 200: publicActionSchema } },
-      handler: async ({ principal, params }) =>
-        ok(publicAction(await service.get(principal.tenantId, params.id), principal)),
+      handler: answerOk(async (tenantId, { principal, params }) =>
+        publicAction(await service.get(tenantId, params.id), principal),
+      ),
     }),
     defineRoute({
       method: 'PUT',
@@ -156,8 +154,9 @@ export function actionRoutes(deps: ActionRouteDeps): Array<AuthedRoute | PublicR
       summary:
         'Update an action (admin role); absent fields keep their value; a header value ******** keeps the stored one',
       schemas: { params: actionParams, body: updateActionBody, responses: { 200: publicActionSchema } },
-      handler: async ({ principal, params, body }) =>
-        ok(publicAction(await service.update(principal.tenantId, params.id, body), principal)),
+      handler: answerOk(async (tenantId, { principal, params, body }) =>
+        publicAction(await service.update(tenantId, params.id, body), principal),
+      ),
     }),
     deleteRoute({
       path: '/v1/actions/{id}',
@@ -176,10 +175,10 @@ export function actionRoutes(deps: ActionRouteDeps): Array<AuthedRoute | PublicR
       tag,
       summary: 'The action’s executions, newest first: {executions, next_cursor} (limit 1-200, default 50)',
       schemas: { params: actionParams, query: executionsQuery, responses: { 200: executionsPageSchema } },
-      handler: async ({ principal, params, query }) => {
-        const page = await service.listExecutions(principal.tenantId, params.id, query);
-        return ok({ executions: page.executions.map(publicExecution), next_cursor: page.nextCursor });
-      },
+      handler: answerOk(async (tenantId, { params, query }) => {
+        const page = await service.listExecutions(tenantId, params.id, query);
+        return { executions: page.executions.map(publicExecution), next_cursor: page.nextCursor };
+      }),
     }),
     eventsRoute(deps),
     defineRoute({
@@ -190,8 +189,9 @@ export function actionRoutes(deps: ActionRouteDeps): Array<AuthedRoute | PublicR
       tag,
       summary: 'The execution’s reported log lines, in order',
       schemas: { params: executionParams, responses: { 200: z.array(publicLogLineSchema) } },
-      handler: async ({ principal, params }) =>
-        ok((await service.logs(principal.tenantId, params.exec_id)).map(publicLogLine)),
+      handler: answerOk(async (tenantId, { params }) =>
+        (await service.logs(tenantId, params.exec_id)).map(publicLogLine),
+      ),
     }),
   ];
 }

@@ -13,7 +13,7 @@ import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { batchGetAll, queryAll } from '../store/items.ts';
 import type { PageRequest, PageSource } from '../store/paging.ts';
-import { tenantPk } from '../store/partitions.ts';
+import { tenantItemKeys, tenantPk } from '../store/partitions.ts';
 import type { Condition, Item, QueryPage, Table, WriteOp } from '../store/table.ts';
 
 /**
@@ -52,11 +52,10 @@ const entities = defineItem({
 const pointers = defineItem({
   type: itemType('entity_pointer'),
   schema: entityPointerSchema,
-  key: (k: { tenant_id: string; id: string }) => ({ pk: tenantPk(k.tenant_id), sk: `ENTID#${k.id}` }),
+  ...tenantItemKeys('ENTID#', '<ent_id>'),
   keyOf: null,
   gsi1: (r, c: { tenant_id: string }) => (r.name === undefined ? null : byName(c.tenant_id, r.name, r.id)),
   gsi2: (r, c) => (r.name === undefined ? null : bySlug(c.tenant_id, r.slug, r.blueprint_slug)),
-  docKey: { tenant_id: '<tnt>', id: '<ent_id>' },
 });
 
 const at = (tenant_id: string, { blueprint_slug, slug }: Ref) => ({ tenant_id, blueprint_slug, slug });

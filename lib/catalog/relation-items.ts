@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { queryAll } from '../store/items.ts';
-import { tenantPk } from '../store/partitions.ts';
+import { tenantItemKeys, tenantPk } from '../store/partitions.ts';
 import type { Table, WriteOp } from '../store/table.ts';
 
 /**
@@ -36,11 +36,10 @@ const relations = defineItem({
   type: itemType('relation'),
   // Stored with version 1 (relations are immutable).
   schema: relationSchema.extend({ version: z.number().int().optional() }),
-  key: (k: { tenant_id: string; id: string }) => ({ pk: tenantPk(k.tenant_id), sk: `REL#${k.id}` }),
+  ...tenantItemKeys('REL#', '<rel_id>'),
   keyOf: null,
   gsi1: (r) => ({ pk: entityRelationsPk(r.from_entity_id), sk: `REL#${r.id}` }),
   gsi2: (r) => ({ pk: entityRelationsPk(r.to_entity_id), sk: `REL#${r.id}` }),
-  docKey: { tenant_id: '<tnt>', id: '<rel_id>' },
 });
 
 interface Ends {

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { slugSchema } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
-import { answerCreated, answerOk, deleteRoute } from '../http/tenant-handlers.ts';
+import { answerOk, createRoute, deleteRoute, readRoute } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import type { BlueprintService } from './blueprint-service.ts';
 import type { EntityListing } from './entity-listing.ts';
@@ -56,39 +56,32 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
   const { blueprintService: blueprints, entityService: entities, relationService: relations } = deps;
   const listing = deps.entityListing;
   return [
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/blueprints',
-      auth: 'key',
       operationId: 'listBlueprints',
       tag,
       summary: 'List blueprints (by slug)',
-      schemas: { responses: { 200: z.array(publicBlueprintSchema) } },
-      handler: answerOk((tenantId) => blueprints.list(tenantId)),
+      response: z.array(publicBlueprintSchema),
+      read: (tenantId) => blueprints.list(tenantId),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/blueprints',
-      auth: 'key',
       operationId: 'createBlueprint',
       tag,
       summary: 'Create a blueprint (plan limit blueprint_limit)',
-      schemas: {
-        body: createBlueprintBody,
-        responses: { 201: publicBlueprintSchema },
-        errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
-      },
-      handler: answerCreated((tenantId, { body }) => blueprints.create(tenantId, body)),
+      body: createBlueprintBody,
+      response: publicBlueprintSchema,
+      errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
+      create: (tenantId, { body }) => blueprints.create(tenantId, body),
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/blueprints/{slug}',
-      auth: 'key',
       operationId: 'getBlueprint',
       tag,
       summary: 'Get a blueprint',
-      schemas: { params: blueprintParams, responses: { 200: publicBlueprintSchema } },
-      handler: answerOk((tenantId, { params }) => blueprints.get(tenantId, params.slug)),
+      params: blueprintParams,
+      response: publicBlueprintSchema,
+      read: (tenantId, { params }) => blueprints.get(tenantId, params.slug),
     }),
     defineRoute({
       method: 'PUT',
@@ -115,69 +108,55 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       errors: ['CONFLICT'],
       remove: (tenantId, params) => blueprints.remove(tenantId, params.slug),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/blueprints/{slug}/fields',
-      auth: 'key',
       operationId: 'addBlueprintField',
       tag,
       summary: 'Add a field definition; returns the blueprint',
-      schemas: {
-        params: blueprintParams,
-        body: addFieldBody,
-        responses: { 201: publicBlueprintSchema },
-        errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
-      },
-      handler: answerCreated((tenantId, { params, body }) =>
-        blueprints.addField(tenantId, params.slug, body),
-      ),
+      params: blueprintParams,
+      body: addFieldBody,
+      response: publicBlueprintSchema,
+      errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
+      create: (tenantId, { params, body }) => blueprints.addField(tenantId, params.slug, body),
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/blueprints/{blueprint_slug}/entities',
-      auth: 'key',
       operationId: 'listEntities',
       tag,
       summary: 'List the entities of a blueprint (by slug)',
-      schemas: { params: entitiesParams, responses: { 200: z.array(publicEntitySchema) } },
-      handler: answerOk((tenantId, { params }) => entities.list(tenantId, params.blueprint_slug)),
+      params: entitiesParams,
+      response: z.array(publicEntitySchema),
+      read: (tenantId, { params }) => entities.list(tenantId, params.blueprint_slug),
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/entities',
-      auth: 'key',
       operationId: 'searchEntities',
       tag,
       summary: 'List entities a page at a time (?q= name or slug prefix, ?blueprint_slug=)',
-      schemas: { query: listEntitiesQuery, responses: { 200: entityPageSchema }, errors: ['NOT_FOUND'] },
-      handler: answerOk((tenantId, { query }) => listing.list(tenantId, query)),
+      query: listEntitiesQuery,
+      response: entityPageSchema,
+      errors: ['NOT_FOUND'],
+      read: (tenantId, { query }) => listing.list(tenantId, query),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/blueprints/{blueprint_slug}/entities',
-      auth: 'key',
       operationId: 'createEntity',
       tag,
       summary: 'Create an entity (plan limit entity_limit_per_bp)',
-      schemas: {
-        params: entitiesParams,
-        body: createEntityBody,
-        responses: { 201: publicEntitySchema },
-        errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
-      },
-      handler: answerCreated((tenantId, { params, body }) =>
-        entities.create(tenantId, params.blueprint_slug, body),
-      ),
+      params: entitiesParams,
+      body: createEntityBody,
+      response: publicEntitySchema,
+      errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
+      create: (tenantId, { params, body }) => entities.create(tenantId, params.blueprint_slug, body),
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/blueprints/{blueprint_slug}/entities/{slug}',
-      auth: 'key',
       operationId: 'getEntity',
       tag,
       summary: 'Get an entity',
-      schemas: { params: entityParams, responses: { 200: publicEntitySchema } },
-      handler: answerOk((tenantId, { params }) => entities.get(tenantId, params.blueprint_slug, params.slug)),
+      params: entityParams,
+      response: publicEntitySchema,
+      read: (tenantId, { params }) => entities.get(tenantId, params.blueprint_slug, params.slug),
     }),
     defineRoute({
       method: 'PUT',
@@ -229,20 +208,16 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
           }),
         ),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/relations',
-      auth: 'key',
       operationId: 'createRelation',
       tag,
       summary: 'Create a relation between two entities',
-      schemas: {
-        body: createRelationBody,
-        responses: { 201: publicRelationSchema },
-        // NOT_FOUND: an entity id of the body names no entity of the tenant.
-        errors: ['NOT_FOUND', 'CONFLICT'],
-      },
-      handler: answerCreated((tenantId, { body }) => relations.create(tenantId, body)),
+      body: createRelationBody,
+      response: publicRelationSchema,
+      // NOT_FOUND: an entity id of the body names no entity of the tenant.
+      errors: ['NOT_FOUND', 'CONFLICT'],
+      create: (tenantId, { body }) => relations.create(tenantId, body),
     }),
     deleteRoute({
       path: '/v1/relations/{id}',

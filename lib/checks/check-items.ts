@@ -11,7 +11,7 @@ import { itemType } from '../store/item-type.ts';
 import { batchGetAll, queryAll } from '../store/items.ts';
 import { migrationMarker } from '../store/marked-migration.ts';
 import type { PageSource } from '../store/paging.ts';
-import { tenantPk } from '../store/partitions.ts';
+import { tenantItemKeys, tenantPk } from '../store/partitions.ts';
 import { type Item, MAX_QUERY_LIMIT, type Table, type WriteOp } from '../store/table.ts';
 
 /**
@@ -27,12 +27,8 @@ const entityChecksPk = (entityId: string) => `ENT#${entityId}#CHECKS`;
 const definitionItem = defineItem({
   type: itemType('check'),
   schema: checkDefinitionSchema as z.ZodType<CheckDefinitionRecord>,
-  key: (k: { tenant_id: string; id: string }) => ({
-    pk: tenantPk(k.tenant_id),
-    sk: `${CHECK_PREFIX}${k.id}`,
-  }),
+  ...tenantItemKeys(CHECK_PREFIX, '<chk_id>'),
   gsi1: (r) => ({ pk: entityChecksPk(r.entity_id), sk: r.id }),
-  docKey: { tenant_id: '<tnt>', id: '<chk_id>' },
 });
 
 /** The put of a new check's definition (only if absent). */

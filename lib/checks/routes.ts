@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, queryInteger } from '../http/route-schemas.ts';
-import { answerOk, deleteRoute } from '../http/tenant-handlers.ts';
+import { deleteRoute, readRoute } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, created, ok } from '../http/types.ts';
 import { ValidationError } from '../platform/errors.ts';
 import { createCheckBody, updateCheckBody } from './check-input.ts';
@@ -264,26 +264,26 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
         return { status: answer.status === 'completed' ? 200 : 202, body: answer };
       },
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/checks/{id}/transitions',
-      auth: 'key',
       operationId: 'listCheckTransitions',
       tag,
       summary:
         'State changes of the check, newest first: {transitions, next_cursor} (limit 1-200, default 50)',
-      schemas: { params: checkParams, query: transitionsQuery, responses: { 200: transitionsPageSchema } },
-      handler: answerOk((tenantId, { params, query }) => reads.transitions(tenantId, params.id, query)),
+      params: checkParams,
+      query: transitionsQuery,
+      response: transitionsPageSchema,
+      read: (tenantId, { params, query }) => reads.transitions(tenantId, params.id, query),
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/checks/{id}/sparkline',
-      auth: 'key',
       operationId: 'getCheckSparkline',
       tag,
       summary: 'Latency and failure buckets: {check_id, start, end, buckets} (hours 1-720, buckets 1-500)',
-      schemas: { params: checkParams, query: sparklineQuery, responses: { 200: sparklineSchema } },
-      handler: answerOk((tenantId, { params, query }) => reads.sparkline(tenantId, params.id, query)),
+      params: checkParams,
+      query: sparklineQuery,
+      response: sparklineSchema,
+      read: (tenantId, { params, query }) => reads.sparkline(tenantId, params.id, query),
     }),
   ];
 }

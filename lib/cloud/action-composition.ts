@@ -1,9 +1,10 @@
 import { composeActionWorker } from '../actions/compose-worker.ts';
+import type { ActionJob } from '../actions/jobs.ts';
 import { createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
 import type { CloudBase } from './cloud-base.ts';
 import { containerEgress } from './container-egress.ts';
-import { createFunctionMetrics } from './metrics.ts';
+import { queueFunctionMetrics } from './metrics.ts';
 import { lazySqsBatchHandler } from './sqs-batch.ts';
 
 /** The action worker function: the action stores, runner and worker over the action queue; no routes. */
@@ -18,11 +19,11 @@ export function composeActionFunction(base: CloudBase) {
     cursors: createCursorSeal(() => loadCursorSecret(table)),
     egress: containerEgress(base.overrides.egress),
   });
-  const metrics = createFunctionMetrics('actions');
+  const metrics = queueFunctionMetrics(base, 'actions', (job: ActionJob) =>
+    job.kind === 'run' ? { ok: 'ActionRuns', failed: 'ActionRunsFailed' } : undefined,
+  );
   return {
-    powertools: base.powertools,
-    /** Flushed after each invocation by the function's logMetrics middleware. */
-    metrics: metrics.powertools,
+    ...metrics.edge,
     actionWorker: actions.actionWorker,
     /**
      * The action worker Lambda's SQS batch handler; needs VIGIL_ACTION_QUEUE_URL, read at the first
@@ -33,11 +34,7 @@ export function composeActionFunction(base: CloudBase) {
         queue: base.requireActionQueue('the action worker sets retry delays there'),
         handle: (job) => actions.actionWorker.handle(job),
         logger,
-        metrics: {
-          metrics: metrics.metrics,
-          names: (job) => (job.kind === 'run' ? { ok: 'ActionRuns', failed: 'ActionRunsFailed' } : undefined),
-          now: () => clock.now(),
-        },
+        metrics: metrics.batch,
       }));
     },
   };

@@ -1,5 +1,7 @@
 import { MetricUnit, Metrics as PowertoolsMetrics } from '@aws-lambda-powertools/metrics';
+import type { Clock } from '../platform/clock.ts';
 import type { Metrics } from '../platform/metrics.ts';
+import type { BatchMetrics } from './sqs-batch.ts';
 
 /** The CloudWatch namespace of every Vigil metric; each function is a `service` dimension. */
 export const METRICS_NAMESPACE = 'Vigil';
@@ -15,4 +17,21 @@ export function createFunctionMetrics(service: string) {
     milliseconds: (name, value) => powertools.addMetric(name, MetricUnit.Milliseconds, value),
   };
   return { powertools, metrics };
+}
+
+/**
+ * A queue function's metrics: `edge`, what its middy chain takes (the base's Powertools logger and
+ * its metrics, flushed after each invocation by the function's logMetrics middleware), and `batch`,
+ * what its SQS batch handler counts (`names` of a job, timed on the composition's clock).
+ */
+export function queueFunctionMetrics<B, P>(
+  base: { powertools: P; clock: Clock },
+  service: string,
+  names: BatchMetrics<B>['names'],
+) {
+  const { powertools, metrics } = createFunctionMetrics(service);
+  return {
+    edge: { powertools: base.powertools, metrics: powertools },
+    batch: { metrics, names, now: () => base.clock.now() } satisfies BatchMetrics<B>,
+  };
 }

@@ -6,6 +6,7 @@ import { createEntityStore } from '../catalog/entity-store.ts';
 import { pagingFor } from '../escalation/compose-paging.ts';
 import { withHandover } from '../handover/compose.ts';
 import { composeNotifier } from '../notify/compose-notifier.ts';
+import type { NotifyJob } from '../notify/jobs.ts';
 import { createSesTransport } from '../notify/ses-transport.ts';
 import { createSnsSmsTransport } from '../notify/sms-transport.ts';
 import { createScheduleService } from '../oncall/schedule-service.ts';
@@ -14,7 +15,7 @@ import { loadCursorSecret } from '../store/cursor-secret.ts';
 import { createWhoService } from '../teams/who-service.ts';
 import type { CloudBase } from './cloud-base.ts';
 import { containerEgress } from './container-egress.ts';
-import { createFunctionMetrics } from './metrics.ts';
+import { queueFunctionMetrics } from './metrics.ts';
 import { notifyQueueOf } from './notify-queue.ts';
 import { lazySqsBatchHandler } from './sqs-batch.ts';
 
@@ -74,11 +75,12 @@ export function composeNotifierFunction(base: CloudBase) {
       }),
     }),
   };
-  const metrics = createFunctionMetrics('notifier');
+  // A deliver job sends one alert to one channel (a failed one is retried, then dead-lettered).
+  const metrics = queueFunctionMetrics(base, 'notifier', (job: NotifyJob) =>
+    job.kind === 'deliver' ? { ok: 'AlertsSent', failed: 'AlertsFailed' } : undefined,
+  );
   return {
-    powertools: base.powertools,
-    /** Flushed after each invocation by the function's logMetrics middleware. */
-    metrics: metrics.powertools,
+    ...metrics.edge,
     notifier: notifications.notifier,
     /**
      * The notifier Lambda's SQS batch handler; needs VIGIL_NOTIFY_QUEUE_URL, read at the first
@@ -89,12 +91,7 @@ export function composeNotifierFunction(base: CloudBase) {
         queue: requireNotifyQueue('the notifier sets retry delays there'),
         handle: (job) => notifications.notifier.handle(job),
         logger,
-        // A deliver job sends one alert to one channel (a failed one is retried, then dead-lettered).
-        metrics: {
-          metrics: metrics.metrics,
-          names: (job) => (job.kind === 'deliver' ? { ok: 'AlertsSent', failed: 'AlertsFailed' } : undefined),
-          now: () => clock.now(),
-        },
+        metrics: metrics.batch,
       }));
       return async (event: unknown, context: Context): Promise<SQSBatchResponse> => {
         try {

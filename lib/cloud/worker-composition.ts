@@ -3,7 +3,7 @@ import { createCellRunner } from '../checks/probing.ts';
 import { composeProbing } from '../locations/compose-probing.ts';
 import { createBrowserJobQueue } from './browser-function.ts';
 import type { CloudBase } from './cloud-base.ts';
-import { createFunctionMetrics } from './metrics.ts';
+import { queueFunctionMetrics } from './metrics.ts';
 import { createWorkerHandler } from './worker.ts';
 
 /** The probe worker function: probing and the cell runner over the probe queue; no routes. */
@@ -14,12 +14,14 @@ export function composeWorkerFunction(base: CloudBase) {
   const { jobRunner } = probing;
   // Read again at most every TENANT_CACHE_MS: a browser job carries its tenant's retention.
   const tenants = createTenantCache({ tenants: probing.tenants, clock });
-  const metrics = createFunctionMetrics('worker');
+  // A cell job probes every member of its cell; a probe job one check.
+  const metrics = queueFunctionMetrics(base, 'worker', () => ({
+    ok: 'ProbeJobsRun',
+    failed: 'ProbeJobsFailed',
+  }));
   let browserQueue: ReturnType<typeof createBrowserJobQueue> | undefined;
   return {
-    powertools: base.powertools,
-    /** Flushed after each invocation by the function's logMetrics middleware. */
-    metrics: metrics.powertools,
+    ...metrics.edge,
     jobRunner,
     /** The probe worker Lambda's SQS batch handler; needs VIGIL_PROBE_QUEUE_URL (and VIGIL_BROWSER_QUEUE_URL for browser checks). */
     workerHandler: () =>
@@ -42,12 +44,7 @@ export function composeWorkerFunction(base: CloudBase) {
         }),
         clock,
         logger,
-        // A cell job probes every member of its cell; a probe job one check.
-        metrics: {
-          metrics: metrics.metrics,
-          names: () => ({ ok: 'ProbeJobsRun', failed: 'ProbeJobsFailed' }),
-          now: () => clock.now(),
-        },
+        metrics: metrics.batch,
       }),
   };
 }

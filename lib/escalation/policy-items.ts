@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { tenantItems } from '../store/child-items.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
-import { tenantPk } from '../store/partitions.ts';
+import { tenantItemKeys } from '../store/partitions.ts';
 import type { Table } from '../store/table.ts';
 
 /**
@@ -47,8 +47,7 @@ const PREFIX = 'ESCPOL#';
 const policy = defineItem({
   type: itemType('escalation_policy'),
   schema: policySchema,
-  key: (k: { tenant_id: string; id: string }) => ({ pk: tenantPk(k.tenant_id), sk: `${PREFIX}${k.id}` }),
-  docKey: { tenant_id: '<tnt>', id: '<esp_id>' },
+  ...tenantItemKeys(PREFIX, '<esp_id>'),
 });
 
 const policiesStore = tenantItems(policy, {

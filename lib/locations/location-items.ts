@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { queryAll } from '../store/items.ts';
-import { tenantPk } from '../store/partitions.ts';
+import { tenantItemKeys, tenantPk } from '../store/partitions.ts';
 import type { Table, UpdateOp, WriteOp } from '../store/table.ts';
 
 /**
@@ -34,11 +34,7 @@ const LOCATION_PREFIX = 'LOC#';
 const location = defineItem({
   type: itemType('location'),
   schema: locationSchema,
-  key: (k: { tenant_id: string; id: string }) => ({
-    pk: tenantPk(k.tenant_id),
-    sk: `${LOCATION_PREFIX}${k.id}`,
-  }),
-  docKey: { tenant_id: '<tnt>', id: '<loc>' },
+  ...tenantItemKeys(LOCATION_PREFIX, '<loc>'),
 });
 
 const locationName = defineItem({

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
-import { answerCreated, deleteRoute } from '../http/tenant-handlers.ts';
+import { createRoute, deleteRoute } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, type LocationRoute, ok } from '../http/types.ts';
 import type { Heartbeat } from './heartbeat.ts';
 import type { LocationService } from './location-service.ts';
@@ -39,20 +39,16 @@ export function locationRoutes(deps: {
       schemas: { responses: { 200: locationListSchema } },
       handler: async ({ principal }) => ok({ locations: await locations.list(principal.tenantId) }),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/locations',
-      auth: 'key',
       role: 'admin',
       operationId: 'createLocation',
       tag,
       summary: 'Create a location (a private agent or an AWS region) and its first key, shown this once',
-      schemas: {
-        body: createLocationBody,
-        responses: { 201: createdLocationSchema },
-        errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
-      },
-      handler: answerCreated((tenantId, { body }) => locations.create(tenantId, body)),
+      body: createLocationBody,
+      response: createdLocationSchema,
+      errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
+      create: (tenantId, { body }) => locations.create(tenantId, body),
     }),
     deleteRoute({
       path: '/v1/locations/{id}',
@@ -77,22 +73,18 @@ export function locationRoutes(deps: {
       handler: async ({ principal, params }) =>
         ok({ keys: await locations.keys(principal.tenantId, params.id) }),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/locations/{id}/keys',
-      auth: 'key',
       role: 'admin',
       operationId: 'createLocationKey',
       tag,
       summary: 'Another key of the location (to rotate keys), shown this once',
-      schemas: {
-        params: locationParams,
-        // Nothing to send: an empty body or {}.
-        body: z.strictObject({}).optional(),
-        responses: { 201: newLocationKeySchema },
-        errors: ['LIMIT_EXCEEDED'],
-      },
-      handler: answerCreated((tenantId, { params }) => locations.addKey(tenantId, params.id)),
+      params: locationParams,
+      // Nothing to send: an empty body or {}.
+      body: z.strictObject({}).optional(),
+      response: newLocationKeySchema,
+      errors: ['LIMIT_EXCEEDED'],
+      create: (tenantId, { params }) => locations.addKey(tenantId, params.id),
     }),
     deleteRoute({
       path: '/v1/locations/{id}/keys/{key_id}',

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { queryAll } from '../store/items.ts';
-import { tenantPk } from '../store/partitions.ts';
+import { tenantItemKeys, tenantPk } from '../store/partitions.ts';
 import type { Item, Table, WriteOp } from '../store/table.ts';
 
 /**
@@ -65,11 +65,7 @@ const WINDOW_PREFIX = 'MAINT#';
 const maintenanceWindow = defineItem({
   type: itemType('maintenance_window'),
   schema: windowSchema,
-  key: (k: { tenant_id: string; id: string }) => ({
-    pk: tenantPk(k.tenant_id),
-    sk: `${WINDOW_PREFIX}${k.id}`,
-  }),
-  docKey: { tenant_id: '<tnt>', id: '<mnt_id>' },
+  ...tenantItemKeys(WINDOW_PREFIX, '<mnt_id>'),
 });
 
 /** One window of the tenant (consistent), or undefined. */

@@ -1,5 +1,5 @@
 import { defineRoute } from '../http/define-route.ts';
-import { answerCreated, answerOk, deleteRoute } from '../http/tenant-handlers.ts';
+import { answerOk, createRoute, deleteRoute, readRoute } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import type { MaintenanceService } from './maintenance-service.ts';
 import { windowBody, windowParams } from './request-schemas.ts';
@@ -21,30 +21,25 @@ export function maintenanceRoutes(deps: { maintenance: MaintenanceService }): Au
       schemas: { responses: { 200: windowListSchema } },
       handler: async ({ principal }) => ok({ windows: await maintenance.list(principal.tenantId) }),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/maintenance',
-      auth: 'key',
       operationId: 'createMaintenanceWindow',
       tag,
       summary:
         'Create a window: starts_at + ends_at (one-off) or cron + duration_seconds + timezone (recurring); alerts of covered entities are skipped while it is on',
-      schemas: {
-        body: windowBody,
-        responses: { 201: publicWindowSchema },
-        errors: ['LIMIT_EXCEEDED'],
-      },
-      handler: answerCreated((tenantId, { body }) => maintenance.create(tenantId, body)),
+      body: windowBody,
+      response: publicWindowSchema,
+      errors: ['LIMIT_EXCEEDED'],
+      create: (tenantId, { body }) => maintenance.create(tenantId, body),
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/maintenance/{id}',
-      auth: 'key',
       operationId: 'getMaintenanceWindow',
       tag,
       summary: 'One maintenance window',
-      schemas: { params: windowParams, responses: { 200: publicWindowSchema } },
-      handler: answerOk((tenantId, { params }) => maintenance.get(tenantId, params.id)),
+      params: windowParams,
+      response: publicWindowSchema,
+      read: (tenantId, { params }) => maintenance.get(tenantId, params.id),
     }),
     defineRoute({
       method: 'PUT',

@@ -3,7 +3,7 @@ import { rotaSchema } from '../domain/schedules.ts';
 import { tenantItems } from '../store/child-items.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
-import { tenantPk } from '../store/partitions.ts';
+import { tenantItemKeys } from '../store/partitions.ts';
 import type { Item, Table } from '../store/table.ts';
 
 /**
@@ -32,8 +32,7 @@ const PREFIX = 'ONCALL#';
 const schedule = defineItem({
   type: itemType('oncall_schedule'),
   schema: scheduleSchema,
-  key: (k: { tenant_id: string; id: string }) => ({ pk: tenantPk(k.tenant_id), sk: `${PREFIX}${k.id}` }),
-  docKey: { tenant_id: '<tnt>', id: '<sch_id>' },
+  ...tenantItemKeys(PREFIX, '<sch_id>'),
 });
 
 const schedulesStore = tenantItems(schedule, {

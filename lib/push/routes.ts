@@ -1,7 +1,7 @@
 import { publicResultSchema } from '../checks/responses.ts';
 import { checkParams } from '../checks/routes.ts';
 import { defineRoute } from '../http/define-route.ts';
-import { answerCreated } from '../http/tenant-handlers.ts';
+import { answerCreated, createRoute } from '../http/tenant-handlers.ts';
 import type { AuthedRoute } from '../http/types.ts';
 import { pushResultBody } from './push-input.ts';
 import type { PushService } from './push-service.ts';
@@ -11,23 +11,17 @@ const tag = 'Push';
 /** POST /v1/checks/{id}/results and /heartbeat: push-mode checks only. */
 export function pushRoutes(deps: { pushService: PushService }): AuthedRoute[] {
   return [
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/checks/{id}/results',
-      auth: 'key',
       operationId: 'pushCheckResult',
       tag,
       summary: 'Push a result for a push-mode check',
-      schemas: {
-        params: checkParams,
-        body: pushResultBody,
-        responses: { 201: publicResultSchema },
-        // A pull-mode or disabled check, or a result already recorded.
-        errors: ['CONFLICT'],
-      },
-      handler: answerCreated((tenantId, { params, body }) =>
-        deps.pushService.pushResult(tenantId, params.id, body),
-      ),
+      params: checkParams,
+      body: pushResultBody,
+      response: publicResultSchema,
+      // A pull-mode or disabled check, or a result already recorded.
+      errors: ['CONFLICT'],
+      create: (tenantId, { params, body }) => deps.pushService.pushResult(tenantId, params.id, body),
     }),
     defineRoute({
       method: 'POST',

@@ -1,7 +1,7 @@
 import type { Actor } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { joinSetCookies } from '../http/set-cookies.ts';
-import { answerOk } from '../http/tenant-handlers.ts';
+import { readRoute } from '../http/tenant-handlers.ts';
 import { ok, type Reply, type Route } from '../http/types.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ssoCallbackQuery, ssoSettingsBody, ssoSettingsSchema, ssoStartQuery } from './sso-schemas.ts';
@@ -40,16 +40,14 @@ async function orSignInPage(
 /** `GET/PUT /v1/settings/sso` (admins) and the browser's `GET /v1/sso/start` and `/v1/sso/callback`. */
 export function ssoRoutes(deps: { settings: SsoSettingsService; signIn: SsoSignIn }): Route[] {
   return [
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/settings/sso',
-      auth: 'key',
       role: 'admin',
       operationId: 'getSsoSettings',
       tag,
       summary: 'The team’s SSO (OIDC) settings; the client secret shows as ********',
-      schemas: { responses: { 200: ssoSettingsSchema } },
-      handler: answerOk((tenantId) => deps.settings.get(tenantId)),
+      response: ssoSettingsSchema,
+      read: (tenantId) => deps.settings.get(tenantId),
     }),
     defineRoute({
       method: 'PUT',

@@ -5,7 +5,7 @@ import { slugSchema } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, queryInteger } from '../http/route-schemas.ts';
-import { answerOk } from '../http/tenant-handlers.ts';
+import { readRoute } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import { ValidationError } from '../platform/errors.ts';
 import { RECENT_SLOTS } from './recent-strip.ts';
@@ -69,17 +69,16 @@ export function statusRoutes(deps: { statusService: StatusService }): AuthedRout
         return ok(await deps.statusService.board(principal.tenantId, { ...query, untold: true }));
       },
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/status/transitions',
-      auth: 'key',
       operationId: 'listStatusTransitions',
       expensive: true,
       tag,
       summary:
         'Entity state changes across the tenant (or of one entity), newest first: {transitions, next_cursor}',
-      schemas: { query: transitionsQuery, responses: { 200: transitionsPageSchema } },
-      handler: answerOk((tenantId, { query }) => deps.statusService.transitions(tenantId, query)),
+      query: transitionsQuery,
+      response: transitionsPageSchema,
+      read: (tenantId, { query }) => deps.statusService.transitions(tenantId, query),
     }),
   ];
 }

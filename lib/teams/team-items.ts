@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { tenantItems } from '../store/child-items.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
-import { tenantPk } from '../store/partitions.ts';
+import { tenantItemKeys } from '../store/partitions.ts';
 import type { Table, WriteOp } from '../store/table.ts';
 
 /**
@@ -39,8 +39,7 @@ const PREFIX = 'TEAM#';
 const team = defineItem({
   type: itemType('team'),
   schema: teamSchema,
-  key: (k: { tenant_id: string; id: string }) => ({ pk: tenantPk(k.tenant_id), sk: `${PREFIX}${k.id}` }),
-  docKey: { tenant_id: '<tnt>', id: '<team_id>' },
+  ...tenantItemKeys(PREFIX, '<team_id>'),
 });
 
 const teamsStore = tenantItems(team, {

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { queryAll } from '../../store/items.ts';
-import { tenantPk } from '../../store/partitions.ts';
+import { tenantItemKeys, tenantPk } from '../../store/partitions.ts';
 import type { Table, UpdateOp, WriteOp } from '../../store/table.ts';
 
 /**
@@ -38,8 +38,7 @@ const KEY_PREFIX = 'KEY#';
 const apiKey = defineItem({
   type: itemType('api_key'),
   schema: apiKeySchema,
-  key: (k: { tenant_id: string; id: string }) => ({ pk: tenantPk(k.tenant_id), sk: `${KEY_PREFIX}${k.id}` }),
-  docKey: { tenant_id: '<tnt>', id: '<key>' },
+  ...tenantItemKeys(KEY_PREFIX, '<key>'),
 });
 
 const keyHash = defineItem({

@@ -3,7 +3,7 @@ import { ROLES } from '../../domain/principal.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { queryAll } from '../../store/items.ts';
-import { tenantPk } from '../../store/partitions.ts';
+import { tenantItemKeys, tenantPk } from '../../store/partitions.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
 
 /**
@@ -47,12 +47,8 @@ const INVITATION_PREFIX = 'INV#';
 const invitation = defineItem({
   type: itemType('invitation'),
   schema: invitationSchema,
-  key: (k: { tenant_id: string; id: string }) => ({
-    pk: tenantPk(k.tenant_id),
-    sk: `${INVITATION_PREFIX}${k.id}`,
-  }),
+  ...tenantItemKeys(INVITATION_PREFIX, '<inv_id>'),
   ttl: (r) => ttlOf(r.expires_at),
-  docKey: { tenant_id: '<tnt>', id: '<inv_id>' },
 });
 
 const invitationToken = defineItem({

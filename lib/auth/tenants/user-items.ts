@@ -3,7 +3,7 @@ import { ROLES } from '../../domain/principal.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { queryAll } from '../../store/items.ts';
-import { tenantPk } from '../../store/partitions.ts';
+import { tenantItemKeys, tenantPk } from '../../store/partitions.ts';
 import type { Condition, Table, WriteOp } from '../../store/table.ts';
 
 /**
@@ -38,8 +38,7 @@ const USER_PREFIX = 'USER#';
 const user = defineItem({
   type: itemType('user'),
   schema: userSchema,
-  key: (k: { tenant_id: string; id: string }) => ({ pk: tenantPk(k.tenant_id), sk: `${USER_PREFIX}${k.id}` }),
-  docKey: { tenant_id: '<tnt>', id: '<usr>' },
+  ...tenantItemKeys(USER_PREFIX, '<usr>'),
 });
 
 const userEmail = defineItem({

@@ -1,17 +1,13 @@
 import type * as z from 'zod';
 import { defineCheckType } from '../contract/definition.ts';
+import { scriptLabel } from '../contract/fields.ts';
 import { secretVariableHooks } from '../multistep/secret-variables.ts';
 import { runBrowserJob } from './browser-probe.ts';
 import { type BrowserConfig, browserInput, browserStored, browserView } from './browser-schema.ts';
 
-/** "app.example.com": the first goto's host (its URL may hold references after the host). */
-function firstHost(config: BrowserConfig): string {
-  const first = config.steps.find((s) => s.action === 'goto')?.url ?? '';
-  return /^https?:\/\/(?:[^@/?#]*@)?([^/?#:]+(?::\d+)?)/i.exec(first)?.[1]?.toLowerCase() ?? '';
-}
-
-const stepCount = (config: BrowserConfig) =>
-  config.steps.length === 1 ? '1 step' : `${config.steps.length} steps`;
+/** "app.example.com (3 steps)": the first goto's host and the script's length. */
+const label = (config: BrowserConfig) =>
+  scriptLabel(config.steps.find((s) => s.action === 'goto')?.url, config.steps.length);
 
 /**
  * browser: a script of steps (goto, click, fill, press, select, wait_for, assert, screenshot) a
@@ -35,6 +31,6 @@ export const browserCheckType = defineCheckType<'browser', BrowserConfig>('brows
   minIntervalSeconds: 60,
   view: browserView,
   ...secretVariableHooks,
-  defaultName: (config) => `Browser ${firstHost(config)} (${stepCount(config)})`,
-  targetLabel: (config) => `browser ${firstHost(config)} (${stepCount(config)})`,
+  defaultName: (config) => `Browser ${label(config)}`,
+  targetLabel: (config) => `browser ${label(config)}`,
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { countOf } from '../../platform/plural.ts';
 
 /**
  * Schema parts several check types share. It imports nothing of the check types or of
@@ -33,4 +34,14 @@ export function everyWords(seconds: number): string {
   if (seconds % 3600 === 0) return `every ${seconds / 3600} h`;
   if (seconds % 60 === 0) return `every ${seconds / 60} min`;
   return `every ${seconds} s`;
+}
+
+/**
+ * "api.example.com (3 steps)": a script check's label, the host of its first URL (which may hold
+ * references after the host) and its number of steps.
+ */
+export function scriptLabel(firstUrl: string | undefined, steps: number): string {
+  const host =
+    /^https?:\/\/(?:[^@/?#]*@)?([^/?#:]+(?::\d+)?)/i.exec(firstUrl ?? '')?.[1]?.toLowerCase() ?? '';
+  return `${host} (${countOf(steps, 'step')})`;
 }

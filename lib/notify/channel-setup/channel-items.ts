@@ -4,7 +4,7 @@ import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { batchGetAll, queryAll } from '../../store/items.ts';
 import { type Page, type PageDeps, type PageRequest, readPage } from '../../store/paging.ts';
-import { checkPartition, tenantPk } from '../../store/partitions.ts';
+import { checkPartition, tenantItemKeys, tenantPk } from '../../store/partitions.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
 
 /**
@@ -100,12 +100,8 @@ const channelCount = defineItem({
 const tenantChannel = defineItem({
   type: itemType('notify_tenant_channel'),
   schema: tenantChannelSchema,
-  key: (k: { tenant_id: string; id: string }) => ({
-    pk: tenantPk(k.tenant_id),
-    sk: `${TENANT_CHANNEL_PREFIX}${k.id}`,
-  }),
+  ...tenantItemKeys(TENANT_CHANNEL_PREFIX, '<chn_id>'),
   gsi1: (r) => ({ pk: tenantChannelsPk(r.tenant_id), sk: r.id }),
-  docKey: { tenant_id: '<tnt>', id: '<chn_id>' },
 });
 
 const tenantChannelCount = defineItem({

@@ -1,5 +1,6 @@
 import { defineRoute } from '../../http/define-route.ts';
-import { type AuthedRoute, created, noContent, ok } from '../../http/types.ts';
+import { createRoute } from '../../http/tenant-handlers.ts';
+import { type AuthedRoute, noContent, ok } from '../../http/types.ts';
 import { channelTestBody, tenantChannelParams, tenantChannelUpdateBody } from '../api/request-schemas.ts';
 import { publicChannelSchema } from '../api/responses.ts';
 import type { Warned } from '../api/routes.ts';
@@ -33,20 +34,16 @@ export function sharedChannelRoutes(deps: {
 }): AuthedRoute[] {
   const { tenantChannels, routes, warned } = deps;
   return [
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/notify/channels',
-      auth: 'key',
       operationId: 'createTenantChannel',
       tag,
       summary: 'Create a tenant channel (at most 100), attachable to many checks and named by routes',
-      schemas: {
-        body: tenantChannelInputSchema,
-        responses: { 201: publicChannelSchema },
-        errors: ['LIMIT_EXCEEDED'],
-      },
-      handler: async ({ principal, body }) =>
-        created(warned(await tenantChannels.create(callerOf(principal), body))),
+      body: tenantChannelInputSchema,
+      response: publicChannelSchema,
+      errors: ['LIMIT_EXCEEDED'],
+      create: async (_tenantId, { principal, body }) =>
+        warned(await tenantChannels.create(callerOf(principal), body)),
     }),
     defineRoute({
       method: 'GET',
@@ -115,20 +112,16 @@ export function sharedChannelRoutes(deps: {
       schemas: { responses: { 200: routesListSchema } },
       handler: async ({ principal }) => ok(await routes.list(callerOf(principal))),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/notify/routes',
-      auth: 'key',
       operationId: 'createNotificationRoute',
       tag,
       summary:
         'Create an alert route: alerts matching it also go to its tenant channels (each channel once per event)',
-      schemas: {
-        body: routeInputSchema,
-        responses: { 201: publicRouteSchema },
-        errors: ['LIMIT_EXCEEDED', 'CONFLICT'],
-      },
-      handler: async ({ principal, body }) => created(await routes.create(callerOf(principal), body)),
+      body: routeInputSchema,
+      response: publicRouteSchema,
+      errors: ['LIMIT_EXCEEDED', 'CONFLICT'],
+      create: (_tenantId, { principal, body }) => routes.create(callerOf(principal), body),
     }),
     defineRoute({
       method: 'DELETE',

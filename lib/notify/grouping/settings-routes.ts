@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
-import { answerOk } from '../../http/tenant-handlers.ts';
+import { readRoute } from '../../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../../http/types.ts';
 import type { Table } from '../../store/table.ts';
 import {
@@ -36,15 +36,13 @@ const publicAlertSettingsSchema = z
 
 export function alertSettingsRoutes(deps: { table: Table }): AuthedRoute[] {
   return [
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/settings/alerting',
-      auth: 'key',
       operationId: 'getAlertSettings',
       tag,
       summary: 'The tenant’s alerting settings: {alert_fold_per_minute}',
-      schemas: { responses: { 200: publicAlertSettingsSchema } },
-      handler: answerOk((tenantId) => readAlertSettings(deps.table, tenantId)),
+      response: publicAlertSettingsSchema,
+      read: (tenantId) => readAlertSettings(deps.table, tenantId),
     }),
     defineRoute({
       method: 'PUT',

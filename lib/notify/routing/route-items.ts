@@ -3,7 +3,7 @@ import { belowLimit } from '../../store/conditions.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { queryAll } from '../../store/items.ts';
-import { tenantPk } from '../../store/partitions.ts';
+import { tenantItemKeys, tenantPk } from '../../store/partitions.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
 
 /**
@@ -58,11 +58,7 @@ const ROUTE_PREFIX = 'NROUTE#';
 const route = defineItem({
   type: itemType('notify_route'),
   schema: routeSchema,
-  key: (k: { tenant_id: string; id: string }) => ({
-    pk: tenantPk(k.tenant_id),
-    sk: `${ROUTE_PREFIX}${k.id}`,
-  }),
-  docKey: { tenant_id: '<tnt>', id: '<rte_id>' },
+  ...tenantItemKeys(ROUTE_PREFIX, '<rte_id>'),
 });
 
 const routeCount = defineItem({

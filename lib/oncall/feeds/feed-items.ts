@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { tenantItems } from '../../store/child-items.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
-import { tenantPk } from '../../store/partitions.ts';
+import { tenantItemKeys } from '../../store/partitions.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
 
 /**
@@ -41,8 +41,7 @@ const PREFIX = 'ICALFEED#';
 const feed = defineItem({
   type: itemType('oncall_feed'),
   schema: feedSchema,
-  key: (k: { tenant_id: string; id: string }) => ({ pk: tenantPk(k.tenant_id), sk: `${PREFIX}${k.id}` }),
-  docKey: { tenant_id: '<tnt>', id: '<icf_id>' },
+  ...tenantItemKeys(PREFIX, '<icf_id>'),
 });
 
 /** A token's lookup: the feed's own record, under the token's hash. */

@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/define-route.ts';
-import { answerCreated, answerOk, deleteRoute } from '../../http/tenant-handlers.ts';
+import { answerOk, createRoute, deleteRoute, readRoute } from '../../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../../http/types.ts';
 import { pageParams } from '../pages/request-schemas.ts';
 import {
@@ -23,27 +23,27 @@ const base = '/v1/status-pages/{slug}/incidents';
 export function pageIncidentRoutes(deps: { pageIncidents: PageIncidentService }): AuthedRoute[] {
   const { pageIncidents: incidents } = deps;
   return [
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: base,
-      auth: 'key',
       operationId: 'listPageIncidents',
       tag,
       summary:
         'A status page’s written incidents, newest first, drafts included: {incidents, next_cursor}; ?open=true: its open ones',
-      schemas: { params: pageParams, query: pageIncidentsQuery, responses: { 200: pageIncidentListSchema } },
-      handler: answerOk((tenantId, { params, query }) => incidents.list(tenantId, params.slug, query)),
+      params: pageParams,
+      query: pageIncidentsQuery,
+      response: pageIncidentListSchema,
+      read: (tenantId, { params, query }) => incidents.list(tenantId, params.slug, query),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: base,
-      auth: 'key',
       operationId: 'createPageIncident',
       tag,
       summary:
         'Write an incident on a status page: title, impact per shown entity, its first update; past started_at and resolved_at backfill one',
-      schemas: { params: pageParams, body: pageIncidentCreateBody, responses: { 201: pageIncidentSchema } },
-      handler: answerCreated((tenantId, { params, body }) => incidents.create(tenantId, params.slug, body)),
+      params: pageParams,
+      body: pageIncidentCreateBody,
+      response: pageIncidentSchema,
+      create: (tenantId, { params, body }) => incidents.create(tenantId, params.slug, body),
     }),
     defineRoute({
       method: 'POST',
@@ -69,15 +69,14 @@ export function pageIncidentRoutes(deps: { pageIncidents: PageIncidentService })
         audit: { skip: true },
       }),
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: `${base}/{incident_id}`,
-      auth: 'key',
       operationId: 'getPageIncident',
       tag,
       summary: 'One written incident of a status page, with its updates',
-      schemas: { params: pageIncidentParams, responses: { 200: pageIncidentSchema } },
-      handler: answerOk((tenantId, { params }) => incidents.get(tenantId, params.slug, params.incident_id)),
+      params: pageIncidentParams,
+      response: pageIncidentSchema,
+      read: (tenantId, { params }) => incidents.get(tenantId, params.slug, params.incident_id),
     }),
     defineRoute({
       method: 'PATCH',
@@ -97,23 +96,18 @@ export function pageIncidentRoutes(deps: { pageIncidents: PageIncidentService })
         incidents.patch(tenantId, params.slug, params.incident_id, body),
       ),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: `${base}/{incident_id}/updates`,
-      auth: 'key',
       operationId: 'createPageIncidentUpdate',
       tag,
       summary:
         'Add an update (status, Markdown body, notify): the status moves forward only; resolved ends the incident',
-      schemas: {
-        params: pageIncidentParams,
-        body: pageIncidentUpdateBody,
-        responses: { 201: pageIncidentSchema },
-        errors: ['CONFLICT'],
-      },
-      handler: answerCreated((tenantId, { params, body }) =>
+      params: pageIncidentParams,
+      body: pageIncidentUpdateBody,
+      response: pageIncidentSchema,
+      errors: ['CONFLICT'],
+      create: (tenantId, { params, body }) =>
         incidents.addUpdate(tenantId, params.slug, params.incident_id, body),
-      ),
     }),
     deleteRoute({
       path: `${base}/{incident_id}`,

@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/define-route.ts';
-import { answerCreated, answerOk, deleteRoute } from '../../http/tenant-handlers.ts';
+import { answerOk, createRoute, deleteRoute, readRoute } from '../../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../../http/types.ts';
 import { pageCreateBody, pageParams, pageReplaceBody } from './request-schemas.ts';
 import { statusPageListSchema, statusPageSchema } from './responses.ts';
@@ -21,30 +21,25 @@ export function statusPageRoutes(deps: { pages: StatusPageService }): AuthedRout
       schemas: { responses: { 200: statusPageListSchema } },
       handler: async ({ principal }) => ok({ status_pages: await pages.list(principal.tenantId) }),
     }),
-    defineRoute({
-      method: 'POST',
+    createRoute({
       path: '/v1/status-pages',
-      auth: 'key',
       operationId: 'createStatusPage',
       tag,
       summary:
         'Create a public status page, served without a key at /p/{slug} (the slug is globally unique: one taken by anyone is 409)',
-      schemas: {
-        body: pageCreateBody,
-        responses: { 201: statusPageSchema },
-        errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
-      },
-      handler: answerCreated((tenantId, { body }) => pages.create(tenantId, body)),
+      body: pageCreateBody,
+      response: statusPageSchema,
+      errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
+      create: (tenantId, { body }) => pages.create(tenantId, body),
     }),
-    defineRoute({
-      method: 'GET',
+    readRoute({
       path: '/v1/status-pages/{slug}',
-      auth: 'key',
       operationId: 'getStatusPage',
       tag,
       summary: 'One status page',
-      schemas: { params: pageParams, responses: { 200: statusPageSchema } },
-      handler: answerOk((tenantId, { params }) => pages.get(tenantId, params.slug)),
+      params: pageParams,
+      response: statusPageSchema,
+      read: (tenantId, { params }) => pages.get(tenantId, params.slug),
     }),
     defineRoute({
       method: 'PUT',
