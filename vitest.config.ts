@@ -7,18 +7,17 @@ const byTier = testFilesByTier();
 /** Each tier a vitest project of its own (`npm run test:<tier>`); `npm test` runs them all (CONTRIBUTING.md "Tiers"). */
 const tier = (
   name: Tier,
-  workers: number,
   extra: { globalSetup?: string[]; setupFiles?: string[]; isolate?: boolean } = {},
 ) => ({
   extends: true as const,
   test: {
     name,
     include: byTier[name],
-    maxWorkers: workers,
     // Tiers of one group share its workers: the sequencer queues them tier by tier (unit first),
     // so a worker that runs out of one tier's files goes on to the next instead of waiting for
     // the other to end. vitest runs the groups one after another.
-    sequence: { groupOrder: GROUPS.findIndex((group) => group.includes(name)) },
+    maxWorkers: groupOf(name).workers,
+    sequence: { groupOrder: GROUPS.indexOf(groupOf(name)) },
     ...extra,
   },
 });
@@ -28,7 +27,16 @@ const tier = (
  * work is CPU), then the system tier on 3 (real processes and real waits beside one another).
  * vitest gives a group one worker count.
  */
-const GROUPS: Tier[][] = [['unit', 'api', 'cloud', 'browser'], ['system']];
+const GROUPS: { tiers: Tier[]; workers: number }[] = [
+  { tiers: ['unit', 'api', 'cloud', 'browser'], workers: 2 },
+  { tiers: ['system'], workers: 3 },
+];
+
+function groupOf(name: Tier): (typeof GROUPS)[number] {
+  const group = GROUPS.find((g) => g.tiers.includes(name));
+  if (!group) throw new Error(`tier ${name} is in no group of vitest.config.ts`);
+  return group;
+}
 
 /** One DynamoDB Local for the run, shared by the tiers that make tables (test/support/global-setup.ts). */
 const dynamodb = { globalSetup: ['test/support/global-setup.ts'] };
@@ -44,12 +52,12 @@ const sharedGraph = { isolate: false, setupFiles: ['test/support/shared-graph-se
 export default defineConfig({
   test: {
     projects: [
-      tier('unit', 2, sharedGraph),
-      tier('api', 2, { ...dynamodb, ...sharedGraph }),
-      tier('cloud', 2, { ...dynamodb, ...sharedGraph }),
+      tier('unit', sharedGraph),
+      tier('api', { ...dynamodb, ...sharedGraph }),
+      tier('cloud', { ...dynamodb, ...sharedGraph }),
       // One Chromium for the tier, a browser connection (and contexts) per file.
-      tier('browser', 2, { globalSetup: ['test/support/browser-setup.ts'] }),
-      tier('system', 3, dynamodb),
+      tier('browser', { globalSetup: ['test/support/browser-setup.ts'] }),
+      tier('system', dynamodb),
     ],
     // `npm run coverage`: v8 coverage of lib/, tabled by folder and engine adapter (bin/coverage-tables.ts).
     coverage: { provider: 'v8', include: ['lib/**/*.ts'], reporter: ['json-summary', 'text-summary'] },

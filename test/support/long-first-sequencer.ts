@@ -4,8 +4,8 @@ import { TIERS, type Tier } from '../tiers.ts';
 /**
  * Every file that took 20 s or more (each file's time in one full run of `npx vitest run`,
  * 2026-11-28, on the 2-core machine beside other work: the figures are inflated, their order is
- * what counts), in seconds. Each tier runs after the one before has ended (vitest.config.ts), so a
- * long file that starts last holds its tier alone at the end: in a fresh clone vitest has no
+ * what counts), in seconds. Each group of tiers runs after the one before has ended
+ * (vitest.config.ts), so a long file that starts last holds its group alone at the end: in a fresh clone vitest has no
  * durations of its own yet and starts the largest files first, and the longest are often small
  * (`alert-truth-model.test.ts` is 33 lines and once ran alone for its last 236 s; with only the
  * files of a minute or more listed, `sessions-limits` started 601 s into the api tier's 637).
