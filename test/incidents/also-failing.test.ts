@@ -28,6 +28,9 @@ describe.each(runtimes)('also failing ($runtime)', ({ start }) => {
     );
     await fx.result(checkId, true);
     await fx.result(second.id, true);
+    await api().drainChanges();
+    // No open incident yet: nothing to name.
+    expect(await alsoFailingOf(api().table, api().tenantId, entityId)).toEqual([]);
     await fx.result(checkId, false);
     await fx.result(checkId, false);
     const [incident] = (await call('GET', `/v1/incidents?entity_id=${entityId}`, undefined, 200)).incidents;

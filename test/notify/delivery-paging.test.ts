@@ -93,6 +93,14 @@ describe('delivery log pages', () => {
     expect(pages).toBe(7);
   });
 
+  it('stores a record once: a second put of its id answers false and changes nothing', async () => {
+    const store = createDeliveryStore(table, { clock });
+    const first = { ...record(5000, 'pending'), attempts: 0 };
+    expect(await store.putNew(first, 30)).toBe(true);
+    expect(await store.putNew({ ...first, status: 'sent', attempts: 1 }, 30)).toBe(false);
+    expect(await store.get(TENANT, first.id)).toMatchObject({ status: 'pending', attempts: 0 });
+  });
+
   it('leaves out records whose retention has passed', async () => {
     clock.advance(31 * 86_400_000);
     const store = createDeliveryStore(table, { clock });

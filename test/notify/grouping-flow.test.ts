@@ -168,7 +168,8 @@ describe('route grouping', () => {
 
   it('a redelivered flush sends nothing twice', async () => {
     await storm({ group_by: 'tenant', group_wait_seconds: 10 });
-    await h.time.advance(11_000, 500);
+    // Up to the flush in steps shorter than the queue's first retry delay (1 s).
+    for (let step = 0; step < 60 && h.digests.length === 0; step += 1) await h.time.advance(250, 250);
     expect(h.digests).toHaveLength(1);
     const batch = h.digests[0]?.digest.deliveryId;
     const record = (await allLogs()).find((l) => l.id === batch);
@@ -190,5 +191,41 @@ describe('route grouping', () => {
     ]);
     await h.time.advance(2000, 500);
     expect(h.digests).toHaveLength(1);
+  });
+
+  it('tries a refused digest part again, and a flush back after a crash sends no part twice', async () => {
+    h.digestAnswerWith((n) =>
+      n === 1 ? { ok: false, status_code: 503, error: null } : { ok: true, status_code: 200, error: null },
+    );
+    await storm({ group_by: 'tenant', group_wait_seconds: 10 });
+    // Up to the flush in steps shorter than the queue's first retry delay (1 s).
+    for (let step = 0; step < 60 && h.digests.length === 0; step += 1) await h.time.advance(250, 250);
+    expect(h.digests).toHaveLength(1);
+    const batch = h.digests[0]?.digest.deliveryId ?? '';
+    const refused = await h.app.deliveries.get(h.tenantId, batch);
+    expect(refused).toMatchObject({ status: 'retrying', attempts: 1, error: 'answered 503' });
+
+    // The first attempt's flush again, as when a crash came after the part was claimed: the part's
+    // attempt was made, so only its outcome is left; it counts as failed again and nothing is sent.
+    const { group_id, batch_id, due_ms } = refused?.digest ?? { group_id: '', batch_id: '', due_ms: 0 };
+    const body = {
+      kind: 'digest' as const,
+      tenant_id: h.tenantId,
+      channel_id: h.digests[0]?.channel.id ?? '',
+      group_id,
+      batch_id,
+      due_ms,
+    };
+    await expect(h.notifier.handle({ id: 'after-a-crash', body, attempt: 1, receipt: 'r' })).rejects.toThrow(
+      `digest ${batch_id}: 1 part(s) failed attempt 1`,
+    );
+    expect(h.digests).toHaveLength(1);
+
+    // The queue's retry sends the part again, the same part of the same batch, and it is sent.
+    await h.time.advance(600_000, 5000);
+    expect(h.digests).toHaveLength(2);
+    expect(h.digests[1]?.digest.deliveryId).toBe(batch);
+    expect(h.digests[1]?.digest.counts).toEqual({ down: 50, degraded: 0, up: 0 });
+    expect(await h.app.deliveries.get(h.tenantId, batch)).toMatchObject({ status: 'sent', attempts: 2 });
   });
 });

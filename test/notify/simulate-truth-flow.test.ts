@@ -55,4 +55,49 @@ describe('what each channel was told, across the cooldown (local flow)', () => {
     ]);
     expect((await h.call('GET', '/v1/status', undefined, 200)).untold).toBe(0);
   });
+
+  it('shows a down held by its group until the batch flushes, then told with nothing held', async () => {
+    const { entityId, checkId } = await h.entityWithCheck('Checkout');
+    await h.policy(checkId, { cooldown_seconds: 0 });
+    const channel = await h.call(
+      'POST',
+      '/v1/notify/channels',
+      { name: 'grouped', channel_type: 'webhook', config: { url: 'http://127.0.0.1:9/grouped' } },
+      201,
+    );
+    await h.call(
+      'POST',
+      '/v1/notify/routes',
+      { channel_ids: [channel.id], group_by: 'tenant', group_wait_seconds: 10 },
+      201,
+    );
+    await result(checkId, 'up');
+    await result(checkId, 'down');
+    const downAt = h.time.clock.now();
+
+    const truth = async () =>
+      (await h.call('POST', '/v1/notify/simulate', { entity_id: entityId }, 200)).channels as {
+        channel_id: string;
+        held: { by: string; until: string } | null;
+        last_told: { state: string } | null;
+      }[];
+    const [waiting] = await truth();
+    expect(waiting?.channel_id).toBe(channel.id);
+    expect(waiting?.held?.by).toBe('group');
+    // The batch flushes group_wait after the down opened it (the flow settles within a second).
+    const until = Date.parse(waiting?.held?.until ?? '');
+    expect(until).toBeGreaterThan(downAt);
+    expect(until).toBeLessThanOrEqual(downAt + 10_000);
+    expect(h.digests).toHaveLength(0);
+
+    await h.time.advance(11_000, 500);
+    expect(h.digests).toHaveLength(1);
+    expect(await truth()).toEqual([
+      expect.objectContaining({
+        channel_id: channel.id,
+        last_told: expect.objectContaining({ state: 'down' }),
+        held: null,
+      }),
+    ]);
+  });
 });

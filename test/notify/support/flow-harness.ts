@@ -39,6 +39,7 @@ async function startFlowHarness(paging?: Parameters<typeof openNotifyParts>[3]) 
     status_code: 200,
     error: null,
   });
+  let digestAnswer: (n: number) => SendOutcome = () => ({ ok: true, status_code: 200, error: null });
   /** The acknowledgements the fake channels were told of (lib/notify/pipeline/acknowledge.ts). */
   const acks: { channel: ChannelRecord; ack: Acknowledgement; atMs: number }[] = [];
   let acknowledging: ((channel: ChannelRecord) => boolean) | undefined;
@@ -50,7 +51,7 @@ async function startFlowHarness(paging?: Parameters<typeof openNotifyParts>[3]) 
     },
     async sendDigest(channel, digest) {
       digests.push({ channel, digest, atMs: time.clock.now() });
-      return { ok: true, status_code: 200, error: null };
+      return digestAnswer(digests.length);
     },
     // Off unless a test turns it on (acknowledgeWith): an acknowledgement then reaches these channels.
     acknowledges: (channel) => acknowledging?.(channel) ?? false,
@@ -81,6 +82,10 @@ async function startFlowHarness(paging?: Parameters<typeof openNotifyParts>[3]) 
     /** Sets how the fake channels answer the n-th send overall. */
     answerWith(fn: (channel: ChannelRecord, n: number) => SendOutcome) {
       answer = fn;
+    },
+    /** Sets how the fake channels answer the n-th digest part sent overall. */
+    digestAnswerWith(fn: (n: number) => SendOutcome) {
+      digestAnswer = fn;
     },
     async policy(checkId: string, fields: Record<string, unknown>) {
       const policy = await call('POST', `/v1/checks/${checkId}/policy`, fields);
