@@ -7,7 +7,7 @@ const byTier = testFilesByTier();
 /** Each tier a vitest project of its own (`npm run test:<tier>`); `npm test` runs them all (CONTRIBUTING.md "Tiers"). */
 const tier = (
   name: Tier,
-  extra: { globalSetup?: string[]; setupFiles?: string[]; isolate?: boolean } = {},
+  extra: { globalSetup?: string[]; setupFiles?: string[]; isolate?: boolean; execArgv?: string[] } = {},
 ) => ({
   extends: true as const,
   test: {
@@ -47,7 +47,14 @@ const dynamodb = { globalSetup: ['test/support/global-setup.ts'] };
  * 27 s and 65 s shared). What a file leaves in module state is reset before the next
  * (test/support/shared-graph-setup.ts).
  */
-const sharedGraph = { isolate: false, setupFiles: ['test/support/shared-graph-setup.ts'] };
+const sharedGraph = {
+  isolate: false,
+  setupFiles: ['test/support/shared-graph-setup.ts'],
+  // A shared-graph worker lives for many files, and once died of V8's fault in freeing WebAssembly
+  // code (`jit_page_->allocations_.erase(addr) == 1`, nodejs/node#64500; CONTRIBUTING.md "Tiers"):
+  // its three modules are made once each, so keeping their replaced code costs little.
+  execArgv: ['--no-wasm-code-gc'],
+};
 
 export default defineConfig({
   test: {
