@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeliveryRecord } from '../../lib/notify/deliveries/delivery-items.ts';
+import { type DeliveryRecord, untriedDelivery } from '../../lib/notify/deliveries/delivery-items.ts';
 import { createDeliveryStore } from '../../lib/notify/deliveries/delivery-store.ts';
 import { putClaimed } from '../../lib/notify/pipeline/told.ts';
 import { readTold } from '../../lib/notify/pipeline/told-items.ts';
@@ -33,12 +33,7 @@ function alert(atMs: number, from: 'up' | 'down', to: 'down' | 'degraded'): Deli
     kind: 'alert',
     status: 'pending',
     reason: null,
-    attempts: 0,
-    attempt_log: [],
-    sent_at: null,
-    error: null,
-    created_at: at,
-    updated_at: at,
+    ...untriedDelivery(atMs),
     event: {
       entity_id: ENTITY,
       entity_name: 'api',
