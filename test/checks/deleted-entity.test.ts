@@ -5,7 +5,8 @@ import { newCheck, newEntity, quietPushCheck, record } from './check-fixtures.ts
 /**
  * Deleting an entity deletes its checks later (the purge, on the change feed). In between, a
  * result that changes no state is recorded in the check's partition, which the purge deletes
- * after the check; one that would move the entity answers `gone` and never writes the entity back.
+ * after the check; one that would move the entity answers `gone` and never writes the entity back;
+ * and the check listing leaves the check out at once.
  * The per-check recorder's behaviour: push checks keep it (pull checks' results are cell slots).
  */
 describe.each(runtimes)(
@@ -20,7 +21,7 @@ describe.each(runtimes)(
       await api.close();
     });
 
-    /** A check with one result recorded (up), and its entity item deleted as the delete would leave it. */
+    /** A check with one result recorded (up), and its entity deleted as the delete leaves it: item and id pointer. */
     const checkOfDeletedEntity = async () => {
       const entityId = await newEntity(api);
       const checkId = await newCheck(api, quietPushCheck(entityId, { failure_threshold: 1 }));
@@ -33,7 +34,12 @@ describe.each(runtimes)(
         sk: `ENT#${check.blueprint_slug}#${check.entity_slug}`,
       };
       expect(await api.table.get(entityKey, { consistent: true })).toBeDefined();
-      await api.table.transact([{ type: 'delete', key: entityKey }]);
+      const pointerKey = { pk: `TENANT#${api.tenantId}`, sk: `ENTID#${check.entity_id}` };
+      expect(await api.table.get(pointerKey, { consistent: true })).toBeDefined();
+      await api.table.transact([
+        { type: 'delete', key: entityKey },
+        { type: 'delete', key: pointerKey },
+      ]);
       return { checkId, entityKey };
     };
 
@@ -64,6 +70,16 @@ describe.each(runtimes)(
       const after = await api.app.checks.get(api.tenantId, checkId);
       expect(after?.state).toBe('up');
       expect(after?.state_version).toBe(before?.state_version);
+    });
+
+    it('leaves the check out of the listing until the purge deletes it', async () => {
+      const kept = await newCheck(api, quietPushCheck(await newEntity(api)));
+      const { checkId } = await checkOfDeletedEntity();
+      const listed = await api.request('GET', '/v1/checks?limit=100', { key: api.adminKey });
+      expect(listed.status).toBe(200);
+      const ids = listed.body.map((c: { id: string }) => c.id);
+      expect(ids).toContain(kept);
+      expect(ids).not.toContain(checkId);
     });
   },
 );
