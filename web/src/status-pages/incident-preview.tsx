@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
 import { fieldErrors } from '../api/client';
 import { TextAreaField } from '../ui/fields';
+import { useSettled } from '../ui/settled';
 import { useIncidentPreview } from './queries';
 
 /**
@@ -12,16 +12,6 @@ import { useIncidentPreview } from './queries';
 
 /** How long typing pauses before the preview is asked for. */
 const DEBOUNCE_MS = 300;
-
-/** The value after it stopped changing for `ms`. */
-function useSettled<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 export function BodyField({
   slug,
