@@ -100,6 +100,8 @@ describe('console message templates', { timeout: 90_000 }, () => {
     await edit.getByLabel('Title template').fill('{{entity_name}} ({{kind}})');
     await edit.getByRole('status', { name: 'Template preview' }).getByText('Checkout API (alert)').waitFor();
     await edit.getByRole('button', { name: 'Save Phone' }).click();
+    // The form closes once the list is read again: an Edit pressed before then would be closed by it.
+    await p.page.getByText('The shared channel Phone was saved.').waitFor();
     await expect.poll(templateOf).toEqual({
       title: '{{entity_name}} ({{kind}})',
       body: '{{check_name}}{{#last_error}}: {{last_error}}{{/last_error}}',
@@ -109,6 +111,7 @@ describe('console message templates', { timeout: 90_000 }, () => {
     await edit.getByLabel('Title template').fill('');
     await edit.getByLabel('Body template').fill('');
     await edit.getByRole('button', { name: 'Save Phone' }).click();
+    await p.page.getByText('The shared channel Phone was saved.').waitFor();
     await expect.poll(templateOf).toBeUndefined();
     expectNoConsoleErrors(p);
   });
