@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flowHarnessPerTest } from './support/flow-harness.ts';
+import { flowHarnessPerTest, routedWebhook } from './support/flow-harness.ts';
 
 /**
  * Grouping and the storm fold on the local flow (SQLite, the change feed, the durable notify
@@ -15,13 +15,7 @@ const h = flowHarnessPerTest();
 const ENTITIES = 50;
 
 async function storm(route: Record<string, unknown>) {
-  const channel = await h.call(
-    'POST',
-    '/v1/notify/channels',
-    { name: 'storm', channel_type: 'webhook', config: { url: 'http://127.0.0.1:9/storm' } },
-    201,
-  );
-  await h.call('POST', '/v1/notify/routes', { channel_ids: [channel.id], ...route }, 201);
+  const channel = await routedWebhook(h, 'storm', route);
   const checks: string[] = [];
   for (let i = 1; i <= ENTITIES; i += 1) {
     const { checkId } = await h.entityWithCheck(`Web node ${i}`);
@@ -102,13 +96,7 @@ describe('the storm fold (no configuration)', () => {
   });
 
   it('folds the repeats of a storm as well: still 10 alone, the rest in a digest of repeats', async () => {
-    const channel = await h.call(
-      'POST',
-      '/v1/notify/channels',
-      { name: 'storm', channel_type: 'webhook', config: { url: 'http://127.0.0.1:9/storm' } },
-      201,
-    );
-    await h.call('POST', '/v1/notify/routes', { channel_ids: [channel.id] }, 201);
+    await routedWebhook(h, 'storm');
     const checks: string[] = [];
     for (let i = 1; i <= 20; i += 1) {
       const { checkId } = await h.entityWithCheck(`Web node ${i}`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { outcomeResult } from './support/alert-truth-model.ts';
-import { flowHarnessPerTest } from './support/flow-harness.ts';
+import { flowHarnessPerTest, routedWebhook } from './support/flow-harness.ts';
 
 /**
  * Visible truth through a hold's end, on the local flow (real notifier, fake time): a down inside
@@ -59,18 +59,7 @@ describe('what each channel was told, across the cooldown (local flow)', () => {
   it('shows a down held by its group until the batch flushes, then told with nothing held', async () => {
     const { entityId, checkId } = await h.entityWithCheck('Checkout');
     await h.policy(checkId, { cooldown_seconds: 0 });
-    const channel = await h.call(
-      'POST',
-      '/v1/notify/channels',
-      { name: 'grouped', channel_type: 'webhook', config: { url: 'http://127.0.0.1:9/grouped' } },
-      201,
-    );
-    await h.call(
-      'POST',
-      '/v1/notify/routes',
-      { channel_ids: [channel.id], group_by: 'tenant', group_wait_seconds: 10 },
-      201,
-    );
+    const channel = await routedWebhook(h, 'grouped', { group_by: 'tenant', group_wait_seconds: 10 });
     await result(checkId, 'up');
     await result(checkId, 'down');
     const downAt = h.time.clock.now();

@@ -177,3 +177,18 @@ export async function deployWindow(h: FlowHarness, entityId: string, minutes: nu
     201,
   );
 }
+
+/**
+ * A shared webhook channel named `name` (never dialled: the fake senders answer) and a route to it
+ * with `route`'s fields (grouping, matching).
+ */
+export async function routedWebhook(h: FlowHarness, name: string, route: Record<string, unknown> = {}) {
+  const channel = await h.call(
+    'POST',
+    '/v1/notify/channels',
+    { name, channel_type: 'webhook', config: { url: `http://127.0.0.1:9/${name}` } },
+    201,
+  );
+  await h.call('POST', '/v1/notify/routes', { channel_ids: [channel.id], ...route }, 201);
+  return channel;
+}
