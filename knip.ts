@@ -26,6 +26,8 @@ const config: KnipConfig = {
     // Scripts the tests spawn by path (`node <path>`).
     'test/support/crash-serve.ts',
     'test/check-types/support/icmp-probe-cli.ts',
+    // npm test's first step (package.json "test" runs it with node).
+    'test/preflight/run.ts',
     // Run by hand in a checkout of the previous release (test/fixtures/previous-layout/generate.md).
     'test/fixtures/previous-layout/generate.ts',
   ],
