@@ -80,17 +80,37 @@ function linearUniqueItems(schema: boolean): DataValidateFunction {
 type Mode = 'register' | 'call';
 
 /**
- * ajv options per use. Registration: strict mode (unknown keywords and the like fail), every
- * problem reported; `allowMatchingProperties` because strict mode would otherwise test property
- * names against patterns with JavaScript's backtracking RegExp. A call: defaults filled in, and
- * validation stops at the first problem, so failing arguments cannot pile up errors.
+ * ajv options per use. Registration: the schema is validated against its dialect's meta-schema
+ * (ajv's own), every problem reported, and an unknown keyword fails (`strictSchema`: a misspelt
+ * keyword would otherwise validate nothing). ajv's other strict rules are lints that refuse valid
+ * schemas, so they are off: `strictRequired` refuses the `anyOf: [{required: [a]}, {required: [b]}]`
+ * idiom, `strictTypes` a `minimum` beside no `type`, `strictTuples` a `prefixItems` left open.
+ * `allowMatchingProperties` because strict mode would otherwise test property names against
+ * patterns with JavaScript's backtracking RegExp. A call: defaults filled in, and validation stops
+ * at the first problem, so failing arguments cannot pile up errors.
  */
 function optionsFor(mode: Mode) {
   const common = { validateFormats: false, code: { regExp: re2Engine } } as const;
   return mode === 'register'
-    ? { ...common, strict: true, allowMatchingProperties: true, allErrors: true }
+    ? {
+        ...common,
+        strictSchema: true,
+        strictNumbers: true,
+        strictRequired: false,
+        strictTypes: false,
+        strictTuples: false,
+        allowMatchingProperties: true,
+        allErrors: true,
+      }
     : { ...common, strict: false, useDefaults: true, allErrors: false };
 }
+
+/**
+ * Keywords of JSON Schema 2020-12's core vocabulary that ajv resolves references by but has no
+ * keyword for, so its strict mode would call them unknown: `$anchor` (ajv finds `#name` references
+ * by it, ajv-validator/ajv#1854).
+ */
+const CORE_KEYWORDS_AJV_LACKS = ['$anchor'] as const;
 
 /** The draft-07 dialect URI a tool may name in `$schema`. */
 export const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
@@ -112,6 +132,8 @@ export function createInputSchemaCompiler(
   let draft07: AjvDraft07 | undefined;
   let draft2020: Ajv2020 | undefined;
   const prepared = <A extends AjvDraft07 | Ajv2020>(ajv: A): A => {
+    if (ajv instanceof Ajv2020)
+      for (const keyword of CORE_KEYWORDS_AJV_LACKS) ajv.addKeyword({ keyword, schemaType: 'string' });
     ajv.removeKeyword('uniqueItems');
     ajv.addKeyword({
       keyword: 'uniqueItems',

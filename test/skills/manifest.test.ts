@@ -54,12 +54,60 @@ describe('skill manifest', () => {
       { type: 'object', properties: { a: { type: 'strin' } } },
       /not a valid JSON Schema/,
     ],
-    ['an undeclared required property', { type: 'object', required: ['x'] }, /not a valid JSON Schema/],
+    ['an invalid $anchor', { type: 'object', $defs: { a: { $anchor: '1a' } } }, /invalid anchor/],
     ['an unknown dialect', { type: 'object', $schema: 'https://example.com/schema' }, /\$schema/],
   ])('rejects an inputSchema with %s', (_label, inputSchema, message) => {
     const [problem] = problems(manifest({ tools: [tool({ inputSchema })] }));
     expect(problem).toMatch(/^tools\.0\.inputSchema/);
     expect(problem).toMatch(message);
+  });
+
+  // The focal schema of the official MCP conformance suite's json-schema-2020-12 scenario (SEP-1613,
+  // SEP-2106): $anchor, the anyOf-of-required idiom, if/then/else, additionalProperties false.
+  const conformance2020 = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    $defs: {
+      address: {
+        $anchor: 'addressDef',
+        type: 'object',
+        properties: { street: { type: 'string' }, city: { type: 'string' } },
+      },
+    },
+    properties: {
+      name: { type: 'string' },
+      address: { $ref: '#/$defs/address' },
+      home: { $ref: '#addressDef' },
+      contactMethod: { type: 'string', enum: ['phone', 'email'] },
+      phone: { type: 'string' },
+      email: { type: 'string' },
+    },
+    allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+    if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `then`, never awaited
+    then: { required: ['phone'] },
+    else: { required: ['email'] },
+    additionalProperties: false,
+  };
+
+  it.each([
+    ['the conformance suite’s 2020-12 tool schema', conformance2020],
+    ['a required property declared nowhere else', { type: 'object', required: ['x'] }],
+    ['a minimum beside no type', { type: 'object', properties: { n: { minimum: 0 } } }],
+    ['an open prefixItems', { type: 'object', properties: { t: { prefixItems: [{ type: 'string' }] } } }],
+  ])('accepts a valid JSON Schema 2020-12 inputSchema: %s', (_label, inputSchema) => {
+    expect(problems(manifest({ tools: [tool({ inputSchema })] }))).toEqual([]);
+  });
+
+  it('validates a call by the 2020-12 schema: $anchor references, anyOf of required, if/then/else', () => {
+    for (const mode of ['register', 'call'] as const) {
+      const validate = createInputSchemaCompiler(mode)(conformance2020);
+      expect(validate({ name: 'a', email: 'e@example.com' }), mode).toBe(true);
+      expect(validate({ name: 'a' }), `${mode}: neither phone nor email`).toBe(false);
+      expect(validate({ email: 'e', home: { street: 1 } }), `${mode}: #addressDef`).toBe(false);
+      expect(validate({ contactMethod: 'phone', email: 'e' }), `${mode}: then`).toBe(false);
+      expect(validate({ email: 'e', extra: 1 }), `${mode}: additionalProperties`).toBe(false);
+    }
   });
 
   it('rejects an inputSchema over the size bound', () => {
