@@ -1,5 +1,5 @@
 import { readEntityById } from '../catalog/entity-items.ts';
-import { getIncident, readOpenIncident } from '../incidents/incident-items.ts';
+import { getIncident, readOpenIncidentRecord } from '../incidents/incident-items.ts';
 import type { PagingParts } from '../notify/compose-notifier.ts';
 import type { NotifyJob } from '../notify/jobs.ts';
 import { listRoutes } from '../notify/records.ts';
@@ -59,6 +59,38 @@ async function policyOf(deps: PagingDeps, job: ClimbJob): Promise<PolicyRecord |
   return policyId ? getPolicy(deps.table, tenantId, policyId) : undefined;
 }
 
+/** How a climb that ends without paging (anyone more) is logged, with why after it. */
+const ENDED = 'escalation climb ended without a page';
+
+/**
+ * The job's incident, or undefined when there is none to climb (logged). The first step may come
+ * before the incidents consumer stored the incident its change opened: it asks for the job to come
+ * back then. The entity's open incident is read on its own after the incident was not found, so the
+ * consumer may commit in between: the open incident found then is this job's own when its id is
+ * the job's (issue 75 item 2: it was taken for "another open incident" and nobody was paged).
+ */
+async function incidentOf(deps: PagingDeps, job: ClimbJob, nowMs: number) {
+  const tenantId = job.event.tenant_id;
+  const at = { incident_id: job.incident_id, round: job.round, step: job.step };
+  const incident = await getIncident(deps.table, tenantId, job.incident_id);
+  if (incident) return incident;
+  const open = await readOpenIncidentRecord(deps.table, tenantId, job.event.entity_id);
+  if (open?.id === job.incident_id) return open;
+  if (open) {
+    // The change opened none: the entity's earlier incident was still open (it climbs its own policy).
+    deps.logger.info(`${ENDED}: the change opened no incident, another of the entity is open`, {
+      ...at,
+      open_incident_id: open.id,
+    });
+    return undefined;
+  }
+  if (nowMs - job.due_ms > INCIDENT_WAIT_MS) {
+    deps.logger.warn(`${ENDED}: the incident was never stored`, { ...at, waited_ms: nowMs - job.due_ms });
+    return undefined;
+  }
+  throw new RetryLaterError(`incident ${job.incident_id} is not stored yet`, 2);
+}
+
 /** The step after (round, step) of the policy, or undefined after the last step of the last round. */
 function nextStep(policy: PolicyRecord, round: number, step: number) {
   if (step + 1 < policy.steps.length) return { round, step: step + 1 };
@@ -70,24 +102,23 @@ function nextStep(policy: PolicyRecord, round: number, step: number) {
 export async function handleClimb(deps: PagingDeps & PagingParts, job: ClimbJob): Promise<void> {
   const nowMs = deps.clock.now();
   if (await waitedHop(deps.queue, job, baseIdOf(job), nowMs)) return;
-  const tenantId = job.event.tenant_id;
-  const incident = await getIncident(deps.table, tenantId, job.incident_id);
-  if (!incident) {
-    const open = await readOpenIncident(deps.table, tenantId, job.event.entity_id);
-    // Another incident is open (this change opened none), or it never came: nothing to climb.
-    if (open || nowMs - job.due_ms > INCIDENT_WAIT_MS) return;
-    throw new RetryLaterError(`incident ${job.incident_id} is not stored yet`, 2);
-  }
+  const at = { incident_id: job.incident_id, round: job.round, step: job.step };
+  const incident = await incidentOf(deps, job, nowMs);
+  if (!incident) return;
   if (incident.state !== 'open') {
-    deps.logger.debug('escalation step not paged: the incident was acknowledged or resolved', {
-      incident_id: job.incident_id,
-      step: job.step,
-    });
+    deps.logger.info(`${ENDED}: the incident was ${incident.state}`, at);
     return;
   }
   const policy = await policyOf(deps, job);
   const step = policy?.steps[job.step];
-  if (!policy || !step) return;
+  if (!policy || !step) {
+    deps.logger.info(`${ENDED}: ${policy ? 'the policy no longer has this step' : 'the policy is gone'}`, {
+      ...at,
+      policy_id: job.policy_id,
+      route_id: job.route_id,
+    });
+    return;
+  }
   if (await heldBack(deps, job, nowMs)) return;
   const place: ClimbPlace = {
     event: job.event,
@@ -96,7 +127,7 @@ export async function handleClimb(deps: PagingDeps & PagingParts, job: ClimbJob)
     round: job.round,
     step: job.step,
   };
-  const { addressees, nobody } = await addresseesOf(deps.table, tenantId, step.targets, nowMs);
+  const { addressees, nobody } = await addresseesOf(deps.table, job.event.tenant_id, step.targets, nowMs);
   const asks: ComeBack[] = [];
   for (const addressee of addressees)
     asks.push(
@@ -129,7 +160,7 @@ async function heldBack(deps: PagingDeps, job: ClimbJob, nowMs: number): Promise
   if (!hold) return false;
   const at = { incident_id: job.incident_id, round: job.round, step: job.step };
   if (hold.kind === 'silenced') {
-    deps.logger.info('escalation climb ended: the check is silenced', at);
+    deps.logger.info(`${ENDED}: the check is silenced`, at);
     return true;
   }
   const { id, endsMs } = hold.window;

@@ -193,17 +193,19 @@ export async function handlePageContact(deps: PagingDeps, job: PageContactJob): 
   if (await waitedHop(deps.queue, job, pageContactJobId(job), nowMs)) return;
   const tenantId = job.event.tenant_id;
   const incident = await getIncident(deps.table, tenantId, job.incident_id);
+  const at = { incident_id: job.incident_id, user_id: job.user_id, contact_method_id: job.contact_method_id };
   if (incident?.state !== 'open') {
-    deps.logger.debug('contact step not sent: the incident was acknowledged or resolved', {
-      incident_id: job.incident_id,
-    });
+    deps.logger.info(`contact step not sent: the incident is ${incident?.state ?? 'gone'}`, at);
     return;
   }
   // The method is read again by the send; the plan only says which kind it is now.
   const method = (await deps.reach.plan(tenantId, job.user_id)).find(
     (s) => s.contact_method.id === job.contact_method_id && s.after_seconds === job.after_seconds,
   );
-  if (!method) return;
+  if (!method) {
+    deps.logger.info('contact step not sent: the person no longer has it in their plan', at);
+    return;
+  }
   const policy = await getPolicy(deps.table, tenantId, job.policy_id);
   const place: ClimbPlace = {
     event: job.event,
