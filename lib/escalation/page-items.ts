@@ -4,7 +4,8 @@ import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { queryAll } from '../store/items.ts';
 import { tenantPk } from '../store/partitions.ts';
-import { type Condition, ConditionFailedError, type Table } from '../store/table.ts';
+import { type ClaimTake, takeClaim } from '../store/send-claims.ts';
+import type { Table } from '../store/table.ts';
 
 /**
  * Owner of `escalation_page`: the page log of an incident (who was paged, when, by what, with what
@@ -63,65 +64,36 @@ const page = defineItem({
 
 /** Sends a page to a person gets at most (its job brought back by the queue between them). */
 export const MAX_PAGE_ATTEMPTS = 3;
-/**
- * A claim left `pending` this long was abandoned: its job died between the claim and the send (a
- * crash, a killed Lambda). Longer than any send may take (each sender's timeout is under 30 s).
- */
-const ABANDONED_CLAIM_MS = 120_000;
 
 /** Whether this job sends the page now, and if not, whether its job should come back to look again. */
-export type PageTake = { taken: true; attempt: number } | { taken: false; retryInSeconds?: number };
+export type PageTake = ClaimTake;
 
 /**
- * Takes a page for a send (puts it `pending`). A new page is taken at once; a page sent, queued or
- * unreachable is never taken again (a redelivered job sends nothing twice). A page whose send
- * failed is taken again until MAX_PAGE_ATTEMPTS; one left `pending` longer than ABANDONED_CLAIM_MS
- * (its job died after the claim) is taken again, and a younger pending one asks its job to come
- * back when it would count as abandoned. Each retake is conditional on the attempt it saw, so two
- * jobs never take one attempt.
+ * Takes a page for a send (puts it `pending`) under the send-claim rule (lib/store/send-claims.ts):
+ * a new page is taken at once; a page sent, queued or unreachable is never taken again (a
+ * redelivered job sends nothing twice); a failed one is taken again until MAX_PAGE_ATTEMPTS, and one
+ * whose job died after the claim once the claim is abandoned.
  */
-export async function takePage(table: Table, record: PageRecord, nowMs: number): Promise<PageTake> {
-  const fresh: PageRecord = { ...record, outcome: 'pending', attempts: 1, taken_at: isoTime(nowMs) };
-  if (await putIfNew(table, fresh)) return { taken: true, attempt: 1 };
-  const seen = await page.get(table, record, { consistent: true });
-  if (!seen) return { taken: false };
-  const takenMs = Date.parse(seen.taken_at ?? seen.at);
-  const abandoned = seen.outcome === 'pending' && nowMs - takenMs >= ABANDONED_CLAIM_MS;
-  if (seen.outcome === 'pending' && !abandoned)
-    return { taken: false, retryInSeconds: Math.ceil((takenMs + ABANDONED_CLAIM_MS - nowMs) / 1000) };
-  if (!(seen.outcome === 'failed' || abandoned) || seen.attempts >= MAX_PAGE_ATTEMPTS)
-    return { taken: false };
-  const attempt = seen.attempts + 1;
-  try {
-    await table.update(
-      page.update(record, {
-        set: { outcome: 'pending', attempts: attempt, taken_at: isoTime(nowMs) },
-        condition: attemptHeld(seen.attempts),
-      }),
-    );
-    return { taken: true, attempt };
-  } catch (error) {
-    if (error instanceof ConditionFailedError) return { taken: false };
-    throw error;
-  }
-}
-
-/** The stored attempt is still `attempts` (an entry of before retries has none stored: its 1). */
-function attemptHeld(attempts: number): Condition {
-  const held: Condition = { kind: 'compare', attr: 'attempts', op: '=', value: attempts };
-  return attempts === 1
-    ? { kind: 'or', conditions: [held, { kind: 'attrNotExists', attr: 'attempts' }] }
-    : held;
-}
-
-async function putIfNew(table: Table, record: PageRecord): Promise<boolean> {
-  try {
-    await table.transact([page.put(record, { kind: 'itemNotExists' })]);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailedError) return false;
-    throw error;
-  }
+export function takePage(table: Table, record: PageRecord, nowMs: number): Promise<PageTake> {
+  const taken_at = isoTime(nowMs);
+  return takeClaim(
+    table,
+    {
+      first: page.put({ ...record, outcome: 'pending', attempts: 1, taken_at }, { kind: 'itemNotExists' }),
+      read: async () => {
+        const seen = await page.get(table, record, { consistent: true });
+        if (!seen) return undefined;
+        const state = seen.outcome === 'pending' || seen.outcome === 'failed' ? seen.outcome : 'done';
+        return { state, attempts: seen.attempts, takenMs: Date.parse(seen.taken_at ?? seen.at) };
+      },
+      retake: (attempts, held) =>
+        table.update(
+          page.update(record, { set: { outcome: 'pending', attempts, taken_at }, condition: held }),
+        ),
+    },
+    nowMs,
+    MAX_PAGE_ATTEMPTS,
+  );
 }
 
 /** Records what became of a claimed page. */
