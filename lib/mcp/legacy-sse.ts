@@ -16,6 +16,7 @@ import { type StreamSlots, takeStreamSlot } from '../streams/stream-slots.ts';
 import type { McpCatalog } from './ports.ts';
 import { createMcpServer } from './protocol/server.ts';
 import type { McpRelay } from './relay.ts';
+import type { ResourceDeps } from './resources/reader.ts';
 
 /** How long a legacy stream lives: it ends (with its session) and the client reconnects to a new one. */
 export interface LegacyStreamSettings {
@@ -39,14 +40,17 @@ export const DEFAULT_LEGACY_STREAM: LegacyStreamSettings = {
 
 /**
  * Runs client messages through a fresh server for `caller` and returns what the server answered
- * (one response per request; notifications get none), as the relay queues them.
+ * (one response per request; notifications get none), as the relay queues them. The server serves
+ * what the other transports serve, resources included (the app views a tool such as `show_status`
+ * names are read as resources); only subscriptions are not, as no stream of this transport tells them.
  */
 export async function exchange(
   catalog: McpCatalog,
+  resources: ResourceDeps,
   caller: Principal,
   messages: JSONRPCMessage[],
 ): Promise<JSONRPCMessage[]> {
-  const server = createMcpServer(catalog, caller);
+  const server = createMcpServer(catalog, caller, {}, { deps: resources, subscribe: false });
   const out: JSONRPCMessage[] = [];
   const answered = new Map<RequestId, () => void>();
   const transport: Transport = {
@@ -75,17 +79,29 @@ export async function exchange(
   return out;
 }
 
-/** A JSON-RPC error answer with no request id (a body that is not a message, an auth failure). */
+/**
+ * A JSON-RPC error answer: to the request `id` when the refused body was one request, otherwise
+ * (a body that is not a message, a batch, a GET) with no request id.
+ */
 export function jsonRpcErrorResponse(
   status: number,
   code: number,
   message: string,
   headers: Record<string, string> = {},
+  id: RequestId | null = null,
 ) {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }), {
     status,
     headers: { 'content-type': 'application/json', ...headers },
   });
+}
+
+/** The id of the one JSON-RPC request a body holds, or null (a batch, a notification, not JSON-RPC). */
+export function requestIdOf(raw: Buffer | undefined): RequestId | null {
+  if (raw === undefined || raw.length === 0) return null;
+  const messages = parseMessages(raw);
+  const [message] = messages ?? [];
+  return messages?.length === 1 && message !== undefined && isJSONRPCRequest(message) ? message.id : null;
 }
 
 /** The body of a legacy POST: one JSON-RPC message or a batch; `undefined` when it is neither. */

@@ -163,7 +163,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
         const messages = parseMessages(ctx.rawBody);
         if (!messages)
           return jsonRpcErrorResponse(400, -32700, 'Parse error: the body is not a JSON-RPC message');
-        await deps.relay.push(session, await exchange(deps.tools, caller, messages));
+        await deps.relay.push(session, await exchange(deps.tools, deps.resources, caller, messages));
         return new Response(null, { status: 202 });
       }),
     }),

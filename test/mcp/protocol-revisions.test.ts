@@ -88,6 +88,33 @@ describe.each(MCP_RUNTIMES)('MCP protocol revisions (%s)', (_name, start) => {
     expect(call.json.result.content[0].type).toBe('text');
   });
 
+  it('answers a keyless request 401 with that request’s id, and a batch or a GET with none', async () => {
+    const keyless = async (body: unknown) => {
+      const res = await fetch(runtime.rt.url, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata=/);
+      return (await res.json()) as { id: unknown; error: { code: number } };
+    };
+    for (const id of [7, 'call-7']) {
+      const answer = await keyless({ ...modernRequest(0, 'tools/list').body, id });
+      expect(answer).toMatchObject({ id, error: { code: -32001 } });
+    }
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT_INFO },
+    };
+    expect((await keyless(initialize)).id).toBe('init');
+    expect((await keyless([initialize, { ...initialize, id: 2 }])).id).toBeNull();
+    expect((await keyless({ jsonrpc: '2.0', method: 'notifications/initialized' })).id).toBeNull();
+    expect((await keyless(undefined)).id).toBeNull();
+  });
+
   it('refuses a revision it does not speak with the spec error naming the ones it does', async () => {
     const res = await post(runtime.rt, modernRequest(4, 'tools/list', {}, '2099-01-01'));
     expect(res.status).toBe(400);

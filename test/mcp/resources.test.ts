@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_RUNTIMES, type McpRuntime, rest } from './mcp-runtimes.ts';
 import { messages, until } from './sse-messages.ts';
@@ -140,6 +140,44 @@ describe.each(MCP_RUNTIMES)('MCP resources and subscriptions (%s)', (_name, star
       expect(read.contents[0]?.uri).toBe(entityUri);
     } finally {
       await transport.terminateSession();
+      await client.close();
+    }
+  });
+
+  it('serves resources on the legacy SSE transport (2024-11-05): the list, an entity and show_status’s view', async () => {
+    // A 2024-11-05 client: its stream's GET carries no MCP-Protocol-Version (a GET that does is
+    // a Streamable HTTP GET), which the SDK adds once initialized.
+    const withoutProtocolVersion: typeof fetch = (url, init) => {
+      const headers = new Headers(init?.headers);
+      headers.delete('mcp-protocol-version');
+      return fetch(url, { ...init, headers });
+    };
+    const client = new Client({ name: 'vigil-test', version: '1.0.0' });
+    await client.connect(
+      new SSEClientTransport(new URL(rt.url), {
+        requestInit: { headers: { authorization: `Bearer ${rt.key}` } },
+        eventSourceInit: { fetch: withoutProtocolVersion },
+      }),
+    );
+    try {
+      // Declared without subscriptions: no stream of this transport would tell them.
+      expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: false, listChanged: false });
+      const listed = (await client.listResources()).resources.map((r) => r.uri);
+      expect(listed).toEqual(expect.arrayContaining(['ui://vigil/status', entityUri]));
+      const entity = await client.readResource({ uri: entityUri });
+      expect(JSON.parse(String((entity.contents[0] as { text: string }).text))).toMatchObject({
+        slug: 'api',
+      });
+      const { tools } = await client.listTools();
+      const view = tools.find((t) => t.name === 'show_status')?._meta?.ui as { resourceUri: string };
+      const read = await client.readResource({ uri: view.resourceUri });
+      expect(read.contents[0]).toMatchObject({
+        uri: 'ui://vigil/status',
+        mimeType: 'text/html;profile=mcp-app',
+      });
+      expect((read.contents[0] as { text: string }).text).toContain('1 entit');
+      expect((await client.listResourceTemplates()).resourceTemplates.length).toBeGreaterThan(0);
+    } finally {
       await client.close();
     }
   });

@@ -169,7 +169,8 @@ describe('the /v1/mcp endpoint over HTTP (local runtime)', () => {
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe(expected);
       const body = (await res.json()) as { error: { message: unknown } };
-      expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32001 } });
+      // The answer to the request it refuses (JSON-RPC 2.0 5: the id of the request).
+      expect(body).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32001 } });
       expect(body.error.message).toBeTypeOf('string');
     }
     const get = await fetch(url(), { headers: { accept: 'text/event-stream' } });

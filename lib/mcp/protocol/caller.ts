@@ -3,7 +3,7 @@ import { browserRefusal, type HostPolicy } from '../../http/origin-policy.ts';
 import { publicOrigin, resourceMetadataUrl } from '../../http/public-origin.ts';
 import type { RouteContext } from '../../http/types.ts';
 import { UnauthorizedError } from '../../platform/errors.ts';
-import { jsonRpcErrorResponse } from '../legacy-sse.ts';
+import { jsonRpcErrorResponse, requestIdOf } from '../legacy-sse.ts';
 import { rpcError } from './wire-schemas.ts';
 
 interface McpRouteDeps {
@@ -35,19 +35,37 @@ export async function callerOf(
   hosts: HostPolicy,
   ctx: RouteContext,
 ): Promise<Principal | Response> {
+  // A refusal answers the request it refuses: its id when the body is one request (JSON-RPC 2.0 5).
+  const id = () => requestIdOf(ctx.rawBody);
   const refusal = browserRefusal(ctx.headers, hosts, ctx.platformHost);
   if (refusal === 'host')
-    return jsonRpcErrorResponse(403, -32000, 'Forbidden: this server does not answer under this Host');
+    return jsonRpcErrorResponse(
+      403,
+      -32000,
+      'Forbidden: this server does not answer under this Host',
+      {},
+      id(),
+    );
   if (refusal === 'origin')
-    return jsonRpcErrorResponse(403, -32000, 'Forbidden: requests from this Origin are not allowed');
+    return jsonRpcErrorResponse(
+      403,
+      -32000,
+      'Forbidden: requests from this Origin are not allowed',
+      {},
+      id(),
+    );
   try {
     return await deps.authenticateKey(ctx);
   } catch (err) {
     if (!(err instanceof UnauthorizedError)) throw err;
     // The pointer OAuth clients discover the authorization server by (MCP authorization, RFC 9728 5.1).
     const metadata = resourceMetadataUrl(publicOrigin(hosts, ctx));
-    return jsonRpcErrorResponse(401, UNAUTHORIZED_RPC, err.message, {
-      'WWW-Authenticate': `Bearer resource_metadata="${metadata}"`,
-    });
+    return jsonRpcErrorResponse(
+      401,
+      UNAUTHORIZED_RPC,
+      err.message,
+      { 'WWW-Authenticate': `Bearer resource_metadata="${metadata}"` },
+      id(),
+    );
   }
 }

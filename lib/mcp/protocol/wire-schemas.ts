@@ -20,7 +20,7 @@ export const mcpResponseBody = z
   .union([JSONRPCResponseSchema, z.array(JSONRPCResponseSchema)])
   .meta({ description: 'The JSON-RPC response, or an array of responses for a batch' });
 
-/** A JSON-RPC error with no request id, as the transport answers a request it cannot take. */
+/** A JSON-RPC error, as the transport answers a request it cannot take (the request's id, or null). */
 const jsonRpcErrorBody = z
   .strictObject({
     jsonrpc: z.literal('2.0'),
