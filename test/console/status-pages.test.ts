@@ -358,9 +358,9 @@ describe('console status pages', { timeout: 90_000 }, () => {
     expect(await maintenance.getByRole('link', { name: 'the plan' }).getAttribute('rel')).toBe(
       'nofollow noopener',
     );
-    await page.getByRole('heading', { name: 'Open incidents' }).waitFor();
+    // One list of current incidents: the written ones, then those the checks opened.
     await expectText(
-      page.getByRole('heading', { name: 'Open incidents' }).locator('+ ul li'),
+      page.getByRole('heading', { name: 'Current incidents' }).locator('+ ul li.entity'),
       /^Billing: open since/,
     );
     // The bars: a 90-column grid, its elements spanning the 90 days, visible; today below 100 % for Billing.

@@ -87,6 +87,10 @@ describe.each(bothRuntimes)('status page feeds ($runtime runtime)', ({ start }) 
     expect(await feedText(res.text, `//${a('item')}[2]/${a('title')}`)).toContain('Last week (Resolved)');
     expect(await feedText(res.text, `count(//${a('item')})`)).toBe('2');
     expect(await feedText(res.text, `/rss/channel/link`)).toMatch(/^https?:\/\/[^/]+\/p\/feedy$/);
+    // An item's date is its newest update (the "Identified" one, a minute after the start), as the docs say.
+    expect(await feedText(res.text, `//${a('item')}[1]/${a('pubDate')}`)).toBe(
+      new Date(T0 + 60_000).toUTCString(),
+    );
   });
 
   it('serves Atom that validates against RFC 4287’s schema, one entry per incident with its updates', async () => {
@@ -105,6 +109,8 @@ describe.each(bothRuntimes)('status page feeds ($runtime runtime)', ({ start }) 
       '<strong>errors</strong> &amp; &lt;script&gt;alert(1)&lt;/script&gt; in <code>a &lt; b</code>',
     );
     expect(content).toContain('Affects Public API (partial outage)');
+    expect(await feedText(res.text, `${entry}/${a('published')}`)).toBe(new Date(T0).toISOString());
+    expect(await feedText(res.text, `${entry}/${a('updated')}`)).toBe(new Date(T0 + 60_000).toISOString());
     expect(content).not.toMatch(/<script/i);
     const id = await feedText(res.text, `${entry}/${a('id')}`);
     expect(id).toMatch(/^tag:[^,]+,2026:status-page\/feedy\/incident\/[0-9a-f]{32}$/);

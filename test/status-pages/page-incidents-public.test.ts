@@ -110,7 +110,10 @@ describe.each(bothRuntimes)('written incidents on the public page ($runtime runt
     expect(older).not.toContain('Older incidents');
     const html = await publicPage('/p/acme');
     expect(html).toContain(`href="/p/acme/history?before=${encodeURIComponent(first.older)}"`);
-    expect(html).toContain('href="/p/acme/history/2026-03"');
+    // The archive: the months since the page was created (June), and May's backfilled incidents;
+    // not March or April, empty months from before the page existed.
+    expect(html).toContain('href="/p/acme/history/2026-05"');
+    expect(html).not.toContain('href="/p/acme/history/2026-03"');
   });
 
   it('keeps each month in an archive page, the history’s older months included', async () => {

@@ -94,12 +94,13 @@ describe('status page bars', () => {
       entities: Array.from({ length: 100 }, (_, i) => ({
         name: `Service ${i}`,
         state: 'up' as const,
+        impact: null,
         in_maintenance: false,
         uptime_ratio: 0.999,
         days: days(ratioOf),
       })),
       incidents: null,
-      written_incidents: { open: [], history: { incidents: [], older: null } },
+      written_incidents: { open: [], history: { incidents: [], older: null }, archive: ['2026-06'] },
       maintenance_notices: [],
     });
     // Mostly full days, a bad day now and then.

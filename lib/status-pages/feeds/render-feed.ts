@@ -81,7 +81,13 @@ function item(page: FeedPage, r: PageIncidentRecord): Item {
   };
 }
 
-function feedOf(page: FeedPage, records: readonly PageIncidentRecord[]): Feed {
+/**
+ * The feed of `format`. RSS 2.0 has one date per item, `pubDate`, which the package takes from
+ * `published` when there is one: the RSS item leaves it out, so its `pubDate` is the newest
+ * update (docs/status-pages.md "Feeds"); Atom keeps both, `published` the start and `updated`
+ * the newest update.
+ */
+function feedOf(page: FeedPage, records: readonly PageIncidentRecord[], format: 'rss' | 'atom'): Feed {
   const pageUrl = `${page.origin}${page.base}`;
   const feed = new Feed({
     id: `tag:${new URL(page.origin).hostname},2026:status-page/${page.slug}`,
@@ -95,14 +101,17 @@ function feedOf(page: FeedPage, records: readonly PageIncidentRecord[]): Feed {
     language: 'en',
     ttl: 5,
   });
-  for (const r of records) feed.addItem(item(page, r));
+  for (const r of records) {
+    const { published, ...rest } = item(page, r);
+    feed.addItem(format === 'atom' ? { ...rest, published } : rest);
+  }
   return feed;
 }
 
 /** The page's incidents as an RSS 2.0 document. */
 export const renderRss = (page: FeedPage, records: readonly PageIncidentRecord[]) =>
-  feedOf(page, records).rss2();
+  feedOf(page, records, 'rss').rss2();
 
 /** The page's incidents as an Atom 1.0 document. */
 export const renderAtom = (page: FeedPage, records: readonly PageIncidentRecord[]) =>
-  feedOf(page, records).atom1();
+  feedOf(page, records, 'atom').atom1();

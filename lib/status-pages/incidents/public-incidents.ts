@@ -42,6 +42,9 @@ export const historyPageSchema = z.strictObject({
 });
 export type HistoryPage = z.infer<typeof historyPageSchema>;
 
+/** How hard an open incident hits one entity, mildest first. */
+export type ImpactLevel = (typeof IMPACT_LEVELS)[number];
+
 /** Entity names by id: only the page's shown entities are named (impact on another is left out). */
 type Names = ReadonlyMap<string, string>;
 
@@ -65,10 +68,24 @@ interface PageRef {
   names: Names;
 }
 
-/** The page's published open incidents, newest started first. */
-export async function openWrittenIncidents(table: Table, page: PageRef): Promise<WrittenIncident[]> {
-  const records = await readOpenPageIncidents(table, page.tenantId, page.slug);
-  return records.filter((r) => !r.draft).map((r) => publicIncident(r, page.names));
+/** The page's published open incidents, and what they do to its entities. */
+export interface OpenWritten {
+  /** Newest started first. */
+  incidents: WrittenIncident[];
+  /** Entity id -> the worst impact an open incident declares on it (entities without one are absent). */
+  impact: Map<string, ImpactLevel>;
+}
+
+/** The page's published open incidents, newest started first, and the worst impact of each entity. */
+export async function openWrittenIncidents(table: Table, page: PageRef): Promise<OpenWritten> {
+  const records = (await readOpenPageIncidents(table, page.tenantId, page.slug)).filter((r) => !r.draft);
+  const impact = new Map<string, ImpactLevel>();
+  for (const { entity_id, level } of records.flatMap((r) => r.impact)) {
+    const known = impact.get(entity_id);
+    if (known === undefined || IMPACT_LEVELS.indexOf(level) > IMPACT_LEVELS.indexOf(known))
+      impact.set(entity_id, level);
+  }
+  return { incidents: records.map((r) => publicIncident(r, page.names)), impact };
 }
 
 /**
@@ -120,12 +137,43 @@ export function monthArchive(
   page: PageRef,
   month: string,
   before?: string | undefined,
+  limit = ARCHIVE_PAGE,
 ): Promise<HistoryPage> {
   const [year, mon] = month.split('-').map(Number) as [number, number];
   return readRange(table, page, {
     from: new Date(Date.UTC(year, mon - 1, 1)).toISOString(),
     to: new Date(Date.UTC(year, mon, 1)).toISOString(),
     before,
-    limit: ARCHIVE_PAGE,
+    limit,
   });
+}
+
+/** `yyyy-mm` of the months the last 90 days touch at `nowMs`, newest first. */
+function recentMonths(nowMs: number): string[] {
+  const months = new Set<string>();
+  for (let day = 0; day <= HISTORY_DAYS; day += 1)
+    months.add(new Date(nowMs - day * DAY_MS).toISOString().slice(0, 7));
+  return [...months];
+}
+
+/**
+ * The months whose archives the page links, newest first: those the last 90 days touch, from the
+ * month the page was created (`createdAt`) on; an earlier one only when a published incident
+ * started in it (one backfilled), so no empty month from before the page is listed.
+ */
+export async function archiveMonths(
+  table: Table,
+  page: PageRef,
+  createdAt: string,
+  nowMs: number,
+): Promise<string[]> {
+  const created = createdAt.slice(0, 7);
+  const months = recentMonths(nowMs);
+  const kept = await Promise.all(
+    months.map(
+      async (month) =>
+        month >= created || (await monthArchive(table, page, month, undefined, 1)).incidents.length > 0,
+    ),
+  );
+  return months.filter((_, i) => kept[i]);
 }

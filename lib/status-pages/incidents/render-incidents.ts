@@ -21,7 +21,7 @@ const STATUS_WORDS: Record<WrittenIncident['status'], string> = {
   monitoring: 'Monitoring',
   resolved: 'Resolved',
 };
-const LEVEL_WORDS: Record<WrittenIncident['impact'][number]['level'], string> = {
+export const LEVEL_WORDS: Record<WrittenIncident['impact'][number]['level'], string> = {
   degraded_performance: 'degraded performance',
   partial_outage: 'partial outage',
   major_outage: 'major outage',
@@ -52,21 +52,21 @@ function incident(i: WrittenIncident): string {
   ].join('');
 }
 
-/** `yyyy-mm` of the months the last 90 days touch, newest first. */
-function recentMonths(nowIso: string): string[] {
-  const now = Date.parse(nowIso);
-  const months = new Set<string>();
-  for (let day = 0; day <= HISTORY_DAYS; day += 1)
-    months.add(new Date(now - day * 86_400_000).toISOString().slice(0, 7));
-  return [...months];
-}
+/**
+ * One list: the written incidents, then `more` (list items already rendered: the incidents the
+ * page's checks opened, when it shows them), or the `none` sentence when both are empty.
+ */
+const list = (incidents: WrittenIncident[], none: string, more: readonly string[] = []) =>
+  incidents.length + more.length > 0
+    ? `<ul>${incidents.map(incident).join('')}${more.join('')}</ul>`
+    : `<p>${none}</p>`;
 
-const list = (incidents: WrittenIncident[], none: string) =>
-  incidents.length > 0 ? `<ul>${incidents.map(incident).join('')}</ul>` : `<p>${none}</p>`;
-
-/** The open written incidents, for the top of the page (nothing when there are none). */
-export function openIncidentsHtml(open: WrittenIncident[]): string {
-  return open.length > 0 ? `<h2>Current incidents</h2>${list(open, '')}` : '';
+/**
+ * The page's current incidents, at its top, in one list: the open written ones, then `detected`
+ * (the open incidents of its checks as list items, when the page shows them). Nothing when none.
+ */
+export function openIncidentsHtml(open: WrittenIncident[], detected: readonly string[] = []): string {
+  return open.length + detected.length > 0 ? `<h2>Current incidents</h2>${list(open, '', detected)}` : '';
 }
 
 /** A link to the next page of `path` when `older` is set. */
@@ -75,8 +75,17 @@ const olderLink = (path: string, older: string | null) =>
     ? ''
     : `<p><a href="${escapeHtml(`${path}?before=${encodeURIComponent(older)}`)}">Older incidents</a></p>`;
 
-/** The history section of the main page (its routes under `pageBase`): 90 days' first page, then the archives. */
-export function historyHtml(pageBase: string, history: HistoryPage, nowIso: string): string {
+/**
+ * The history section of the main page (its routes under `pageBase`): 90 days' first page, the
+ * resolved incidents of its checks (`detected`, list items, when the page shows them) in the same
+ * list, then the months' archives (`archive`, yyyy-mm, newest first).
+ */
+export function historyHtml(
+  pageBase: string,
+  history: HistoryPage,
+  archive: readonly string[],
+  detected: readonly string[] = [],
+): string {
   const base = `${pageBase}/history`;
   return [
     `<h2>Incident history</h2>`,
@@ -84,16 +93,17 @@ export function historyHtml(pageBase: string, history: HistoryPage, nowIso: stri
     list(
       history.incidents.filter((i) => i.status === 'resolved'),
       `No incidents resolved in the last ${HISTORY_DAYS} days.`,
+      detected,
     ),
     olderLink(base, history.older),
-    archiveNav(pageBase, nowIso),
+    archiveNav(pageBase, archive),
   ].join('');
 }
 
-/** Links to each recent month's archive. */
-function archiveNav(pageBase: string, nowIso: string): string {
+/** Links to each month's archive (none before the page's first month: archiveMonths). */
+function archiveNav(pageBase: string, archive: readonly string[]): string {
   const base = `${pageBase}/history`;
-  const links = recentMonths(nowIso).map((m) => `<a href="${base}/${m}">${m}</a>`);
+  const links = archive.map((m) => `<a href="${base}/${m}">${m}</a>`);
   return `<nav aria-label="Incident archive">Archive: ${links.join('')}</nav>`;
 }
 
@@ -105,7 +115,8 @@ export interface HistoryView {
   heading: string;
   path: string;
   page: HistoryPage;
-  nowIso: string;
+  /** The months whose archives are linked, newest first (archiveMonths). */
+  archive: readonly string[];
 }
 
 /** The body of a history or archive page: a heading, its incidents and the link to older ones. */
@@ -116,6 +127,6 @@ export function historyPageHtml(view: HistoryView): string {
     `<h2>${escapeHtml(view.heading)}</h2>`,
     list(view.page.incidents, 'No incidents.'),
     olderLink(view.path, view.page.older),
-    archiveNav(view.links.base, view.nowIso),
+    archiveNav(view.links.base, view.archive),
   ].join('');
 }

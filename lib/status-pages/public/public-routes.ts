@@ -7,7 +7,7 @@ import type { PublicRoute } from '../../http/types.ts';
 import type { Table } from '../../store/table.ts';
 import type { PageGate } from '../access/page-gate.ts';
 import type { PageHosts, PageLinks } from '../domains/page-hosts.ts';
-import { type HistoryPage, historyPage, monthArchive } from '../incidents/public-incidents.ts';
+import { archiveMonths, type HistoryPage, historyPage, monthArchive } from '../incidents/public-incidents.ts';
 import { findPublicPage } from '../pages/status-page-items.ts';
 import { createLoadCache } from './page-cache.ts';
 import { buildPublicView, type PublicPage, type PublicViewDeps, publicPageSchema } from './public-view.ts';
@@ -138,10 +138,12 @@ export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
       const named = (await entityNamer(deps.table, page.tenant_id, page.entity_ids))(page.entity_ids);
       const ref = { tenantId: page.tenant_id, slug, names: new Map(named.map((e) => [e.id, e.name])) };
       const nowMs = deps.clock.now();
-      const read: HistoryPage =
+      const [read, archive]: [HistoryPage, string[]] = await Promise.all([
         month === undefined
-          ? await historyPage(deps.table, ref, nowMs, before)
-          : await monthArchive(deps.table, ref, month, before);
+          ? historyPage(deps.table, ref, nowMs, before)
+          : monthArchive(deps.table, ref, month, before),
+        archiveMonths(deps.table, ref, page.created_at, nowMs),
+      ]);
       const path = `${links.base}/history${month === undefined ? '' : `/${month}`}`;
       return renderHistory({
         title: page.title,
@@ -149,7 +151,7 @@ export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
         heading: month === undefined ? 'Incident history (last 90 days)' : `Incidents of ${month}`,
         path,
         page: read,
-        nowIso: new Date(nowMs).toISOString(),
+        archive,
       });
     });
   };

@@ -4,9 +4,12 @@ import { readOpenIncidentRecord, readRecentIncidents } from '../../incidents/inc
 import { maintenanceLookup } from '../../maintenance/evaluate.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';
+import { IMPACT_LEVELS } from '../incidents/page-incident-items.ts';
 import {
+  archiveMonths,
   historyPage,
   historyPageSchema,
+  type ImpactLevel,
   openWrittenIncidents,
   writtenIncidentSchema,
 } from '../incidents/public-incidents.ts';
@@ -17,7 +20,10 @@ import type { StatusPageRecord } from '../pages/status-page-items.ts';
  * What a public status page shows (DECISIONS.md): the title and description its owner wrote, its
  * entities' names and states (and whether a maintenance window covers each now, never the window
  * itself), 90 daily uptime bars each, and (when `show_incidents`) their open and
- * last 10 resolved incidents. Built field by field from an allow-list, so nothing else of a record
+ * last 10 resolved incidents. An entity's shown state is the worse of its checks' and the impact
+ * the page's open written incidents declare on it, and the page's state the worst of those, as
+ * Atlassian Statuspage derives a component's status and the page's top-level status: an incident
+ * the owner wrote of a major outage makes the page "down" whatever the checks say. Built field by field from an allow-list, so nothing else of a record
  * (ids, slugs, field values, check targets, error messages, channels) can reach the HTML, the JSON
  * or the badge: each is rendered from this view alone.
  */
@@ -35,17 +41,23 @@ export const publicPageSchema = z
     description: z.string().nullable(),
     state: state.meta({
       description:
-        'The worst state of the entities outside maintenance (unknown when none is known or all are under maintenance)',
+        'The worst state of the entities (an entity under maintenance counts only by its open incidents’ impact); unknown when none is known',
     }),
     maintenance: z.boolean().meta({ description: 'A maintenance window covers one of the entities now' }),
     generated_at: z.string(),
     entities: z.array(
       z.strictObject({
         name: z.string(),
-        state,
+        state: state.meta({
+          description:
+            'The worse of its checks’ state and `impact` (degraded_performance and partial_outage count as degraded, major_outage as down)',
+        }),
+        impact: z.enum(IMPACT_LEVELS).nullable().meta({
+          description: 'The worst impact the page’s open written incidents declare on it; null: none',
+        }),
         in_maintenance: z.boolean().meta({
           description:
-            'A maintenance window covers the entity now: shown as "Under maintenance", whatever its state',
+            'A maintenance window covers the entity now: shown as "Under maintenance" unless an open incident’s impact is as bad as its state',
         }),
         uptime_ratio: z.number().nullable().meta({ description: 'Over the days that have data; null: none' }),
         days: z.array(
@@ -76,7 +88,14 @@ export const publicPageSchema = z
       .nullable()
       .meta({ description: 'null when the page does not show incidents' }),
     written_incidents: z
-      .strictObject({ open: z.array(writtenIncidentSchema), history: historyPageSchema })
+      .strictObject({
+        open: z.array(writtenIncidentSchema),
+        history: historyPageSchema,
+        archive: z.array(z.string()).meta({
+          description:
+            'The months (yyyy-mm, newest first) of GET /p/{slug}/history/{month} the page links: those of the last 90 days from the page’s creation on (an earlier one only with an incident)',
+        }),
+      })
       .meta({
         description:
           'Incidents the owner wrote and published: the open ones, and the first page of the last 90 days (GET /p/{slug}/history reads on)',
@@ -109,6 +128,16 @@ export interface PublicViewDeps {
 
 const SEVERITY: Record<PublicState, number> = { up: 1, unknown: 0, degraded: 2, down: 3 };
 
+/** The state an incident's impact shows an entity in. */
+const IMPACT_STATE: Record<ImpactLevel, PublicState> = {
+  degraded_performance: 'degraded',
+  partial_outage: 'degraded',
+  major_outage: 'down',
+};
+
+/** The worse of two states (down, then degraded, then up; unknown below all). */
+const worse = (a: PublicState, b: PublicState) => (SEVERITY[b] > SEVERITY[a] ? b : a);
+
 /** The worst state of the page: down, then degraded, then up; unknown when nothing is known. */
 function overallState(states: PublicState[]): PublicState {
   return states.reduce<PublicState>((worst, s) => (SEVERITY[s] > SEVERITY[worst] ? s : worst), 'unknown');
@@ -140,14 +169,18 @@ export async function buildPublicView(deps: PublicViewDeps, page: StatusPageReco
     const entity = byId.get(id);
     return entity ? [entity] : [];
   });
-  const covered = await Promise.all(shown.map(async (entity) => (await maintenance(entity)) !== undefined));
+  const [covered, written] = await Promise.all([
+    Promise.all(shown.map(async (entity) => (await maintenance(entity)) !== undefined)),
+    writtenOf(deps, page, shown),
+  ]);
   const entities = shown.map((entity, i) => {
     const days = (bars.get(entity.id) ?? []).map((d) => ({ date: d.date, uptime_ratio: d.uptime_ratio }));
-    const inMaintenance = covered[i] ?? false;
+    const impact = written.impact.get(entity.id) ?? null;
     return {
       name: entity.name,
-      state: entity.state,
-      in_maintenance: inMaintenance,
+      state: impact === null ? entity.state : worse(entity.state, IMPACT_STATE[impact]),
+      impact,
+      in_maintenance: covered[i] ?? false,
       uptime_ratio: meanRatio(days),
       days,
     };
@@ -155,29 +188,36 @@ export async function buildPublicView(deps: PublicViewDeps, page: StatusPageReco
   return {
     title: page.title,
     description: page.description,
-    // Planned work does not make the page "down": entities under maintenance are left out of its state.
-    state: overallState(shown.filter((_, i) => !covered[i]).map((entity) => entity.state)),
+    // Planned work does not make the page "down": an entity under maintenance counts only by what
+    // the owner wrote of it (an open incident's impact), not by its checks.
+    state: overallState(
+      entities.map((entity) =>
+        !entity.in_maintenance ? entity.state : entity.impact ? IMPACT_STATE[entity.impact] : 'unknown',
+      ),
+    ),
     maintenance: covered.some(Boolean),
     generated_at: isoTime(deps.clock.now()),
     entities,
     incidents: page.show_incidents ? await incidentsOf(deps, tenantId, shown) : null,
-    written_incidents: await writtenOf(deps, page, shown),
+    written_incidents: written.view,
     maintenance_notices: await pageNotices(deps.table, tenantId, shown, deps.clock.now()),
   };
 }
 
-/** The page's written incidents: open ones on top, then the first page of the history. */
+/** The page's written incidents (open ones on top, the history's first page, the archive's months) and their impact by entity id. */
 async function writtenOf(
   deps: PublicViewDeps,
   page: StatusPageRecord,
   shown: { id: string; name: string }[],
-): Promise<PublicPage['written_incidents']> {
+): Promise<{ view: PublicPage['written_incidents']; impact: Map<string, ImpactLevel> }> {
   const ref = { tenantId: page.tenant_id, slug: page.slug, names: new Map(shown.map((e) => [e.id, e.name])) };
-  const [open, history] = await Promise.all([
+  const nowMs = deps.clock.now();
+  const [open, history, archive] = await Promise.all([
     openWrittenIncidents(deps.table, ref),
-    historyPage(deps.table, ref, deps.clock.now()),
+    historyPage(deps.table, ref, nowMs),
+    archiveMonths(deps.table, ref, page.created_at, nowMs),
   ]);
-  return { open, history };
+  return { view: { open: open.incidents, history, archive }, impact: open.impact };
 }
 
 /** Open incidents of the entities not up (one pointer read each) and the newest resolved ones. */

@@ -5,6 +5,7 @@ import {
   historyHtml,
   historyPageHtml,
   INCIDENTS_STYLE,
+  LEVEL_WORDS,
   openIncidentsHtml,
 } from '../incidents/render-incidents.ts';
 import { maintenanceNoticesHtml } from '../maintenance-notices/render-notices.ts';
@@ -62,42 +63,61 @@ const BANNER: Record<PublicState, string> = {
   unknown: 'No status yet',
 };
 
-/** The page's banner: under maintenance when a window covers an entity and nothing outside it is wrong. */
+/**
+ * The page's banner: under maintenance when a window covers an entity and nothing outside it is
+ * wrong; a partial outage when an open incident says so and nothing is down.
+ */
 function bannerOf(view: PublicPage): { className: string; text: string } {
   if (view.maintenance && (view.state === 'up' || view.state === 'unknown')) {
     return { className: 's-maintenance', text: 'Under maintenance' };
   }
+  if (view.state === 'degraded' && view.entities.some((e) => e.impact === 'partial_outage'))
+    return { className: 's-degraded', text: 'Partial outage' };
   return { className: `s-${view.state}`, text: BANNER[view.state] };
 }
 
-function entityItem(entity: PublicPage['entities'][number]): string {
+type Entity = PublicPage['entities'][number];
+
+/** Its open incidents' impact beats its checks' word unless the checks say worse (down beyond a partial outage). */
+const IMPACT_RANK = { degraded_performance: 2, partial_outage: 2.5, major_outage: 3 } as const;
+const STATE_RANK: Record<PublicState, number> = { unknown: 0, up: 1, degraded: 2, down: 3 };
+
+/** The word and colour of an entity's state: maintenance, its incidents' impact, or its state. */
+function entityWord(entity: Entity): { className: string; word: string } {
+  const impact = entity.impact;
+  if (impact !== null && IMPACT_RANK[impact] >= STATE_RANK[entity.state]) {
+    const word = LEVEL_WORDS[impact];
+    return { className: `t-${entity.state}`, word: `${word.charAt(0).toUpperCase()}${word.slice(1)}` };
+  }
+  if (entity.in_maintenance) return { className: 't-maintenance', word: 'Under maintenance' };
+  return { className: `t-${entity.state}`, word: STATE_WORDS[entity.state] };
+}
+
+function entityItem(entity: Entity): string {
   const name = escapeHtml(entity.name);
   const uptime = entity.uptime_ratio === null ? 'no uptime data' : `${percent(entity.uptime_ratio)} uptime`;
+  const { className, word } = entityWord(entity);
   return [
     '<li class="entity"><div class="row">',
-    entity.in_maintenance
-      ? `<span>${name}</span><span class="state t-maintenance">Under maintenance</span></div>`
-      : `<span>${name}</span><span class="state t-${entity.state}">${STATE_WORDS[entity.state]}</span></div>`,
+    `<span>${name}</span><span class="state ${className}">${word}</span></div>`,
     renderBars(entity.days),
     `<div class="meta">${escapeHtml(uptime)}</div></li>`,
   ].join('');
 }
 
-function incidents(view: NonNullable<PublicPage['incidents']>): string {
-  const open = view.open.map(
-    (i) =>
-      `<li class="entity">${escapeHtml(i.entity_name)}: ${i.state === 'acknowledged' ? 'investigating' : 'open'} since ${time(i.opened_at)}</li>`,
-  );
-  const resolved = view.resolved.map(
-    (i) =>
-      `<li class="entity">${escapeHtml(i.entity_name)}: ${time(i.opened_at)} to ${time(i.resolved_at)} (${Math.max(1, Math.round(i.duration_seconds / 60))} min)</li>`,
-  );
-  return [
-    '<h2>Open incidents</h2>',
-    open.length > 0 ? `<ul>${open.join('')}</ul>` : '<p>None.</p>',
-    '<h2>Recent incidents</h2>',
-    resolved.length > 0 ? `<ul>${resolved.join('')}</ul>` : '<p>None.</p>',
-  ].join('');
+/** The incidents the page's checks opened (when it shows them) as list items: open ones, and resolved ones. */
+function detected(view: PublicPage['incidents']): { open: string[]; resolved: string[] } {
+  if (view === null) return { open: [], resolved: [] };
+  return {
+    open: view.open.map(
+      (i) =>
+        `<li class="entity">${escapeHtml(i.entity_name)}: ${i.state === 'acknowledged' ? 'investigating' : 'open'} since ${time(i.opened_at)}</li>`,
+    ),
+    resolved: view.resolved.map(
+      (i) =>
+        `<li class="entity">${escapeHtml(i.entity_name)}: ${time(i.opened_at)} to ${time(i.resolved_at)} (${Math.max(1, Math.round(i.duration_seconds / 60))} min)</li>`,
+    ),
+  };
 }
 
 function documentOf(title: string, body: string, head = ''): string {
@@ -121,18 +141,19 @@ export function renderLightDocument(title: string, body: string): string {
 export function renderPage(view: PublicPage, links: PageLinks): string {
   const { base } = links;
   const feeds = { rss: `${base}/feed.rss`, atom: `${base}/feed.atom` };
+  const checks = detected(view.incidents);
   const body = [
     `<h1>${escapeHtml(view.title)}</h1>`,
     view.description ? `<p>${escapeHtml(view.description)}</p>` : '',
     `<div class="banner ${bannerOf(view).className}" role="status">${bannerOf(view).text}</div>`,
-    openIncidentsHtml(view.written_incidents.open),
+    // One list of the current incidents: the written ones, then those the checks opened.
+    openIncidentsHtml(view.written_incidents.open, checks.open),
     maintenanceNoticesHtml(view.maintenance_notices),
     '<h2>Services</h2>',
     view.entities.length > 0
       ? `<ul>${view.entities.map(entityItem).join('')}</ul>`
       : '<p>Nothing is shown yet.</p>',
-    view.incidents ? incidents(view.incidents) : '',
-    historyHtml(base, view.written_incidents.history, view.generated_at),
+    historyHtml(base, view.written_incidents.history, view.written_incidents.archive, checks.resolved),
     subscribeFormHtml(base),
     `<footer>Updated ${time(view.generated_at)}. Follow the incidents: <a href="${feeds.rss}">RSS</a> · <a href="${feeds.atom}">Atom</a>. Powered by Vigil.</footer>`,
   ].join('');

@@ -5453,7 +5453,7 @@ export interface components {
             title: string;
             description: string | null;
             /**
-             * @description The worst state of the entities outside maintenance (unknown when none is known or all are under maintenance)
+             * @description The worst state of the entities (an entity under maintenance counts only by its open incidents’ impact); unknown when none is known
              * @enum {string}
              */
             state: "up" | "degraded" | "down" | "unknown";
@@ -5462,9 +5462,14 @@ export interface components {
             generated_at: string;
             entities: {
                 name: string;
-                /** @enum {string} */
+                /**
+                 * @description The worse of its checks’ state and `impact` (degraded_performance and partial_outage count as degraded, major_outage as down)
+                 * @enum {string}
+                 */
                 state: "up" | "degraded" | "down" | "unknown";
-                /** @description A maintenance window covers the entity now: shown as "Under maintenance", whatever its state */
+                /** @description The worst impact the page’s open written incidents declare on it; null: none */
+                impact: ("degraded_performance" | "partial_outage" | "major_outage") | null;
+                /** @description A maintenance window covers the entity now: shown as "Under maintenance" unless an open incident’s impact is as bad as its state */
                 in_maintenance: boolean;
                 /** @description Over the days that have data; null: none */
                 uptime_ratio: number | null;
@@ -5532,6 +5537,8 @@ export interface components {
                     /** @description The `before` of the next page (a start time), null at the end */
                     older: string | null;
                 };
+                /** @description The months (yyyy-mm, newest first) of GET /p/{slug}/history/{month} the page links: those of the last 90 days from the page’s creation on (an earlier one only with an incident) */
+                archive: string[];
             };
             /** @description Announced maintenance windows that cover one of the entities: ahead (from their announcement), in progress, and completed less than 24 h ago */
             maintenance_notices: {
