@@ -11,7 +11,7 @@ import { newId } from '../../lib/platform/ids.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import { loadCursorSecret } from '../../lib/store/cursor-secret.ts';
-import type { Key, Table } from '../../lib/store/table.ts';
+import type { Key, Table, UpdateOp } from '../../lib/store/table.ts';
 import { memoryJobQueue } from '../notify/support/memory-queue.ts';
 import type { TestSmtpServer } from '../support/smtp-server.ts';
 import { pageablePeople } from './support.ts';
@@ -116,7 +116,8 @@ export async function pagingRig(table: Table, smtp: TestSmtpServer, env: Record<
     handle,
     policyPaging,
     downChange,
-    people: (names: readonly string[]) => pageablePeople({ table, tenantId, time: { clock } }, names),
+    people: (names: readonly string[], more?: Parameters<typeof pageablePeople>[2]) =>
+      pageablePeople({ table, tenantId, time: { clock } }, names, more),
   };
 }
 
@@ -143,6 +144,26 @@ export function interleaved(
     query: (input) => table.query(input),
     transact: (ops) => table.transact(ops),
     update: (op) => table.update(op),
+    close: () => table.close(),
+  };
+}
+
+/**
+ * `table`, except that the updates `lost` picks are answered as done but never written: what a
+ * process killed after its send and before its write of the outcome leaves in the store.
+ */
+export function losingUpdates(table: Table, lost: (op: UpdateOp) => boolean): Table {
+  return {
+    get: (key, options) => table.get(key, options),
+    batchGet: (keys) => table.batchGet(keys),
+    query: (input) => table.query(input),
+    transact: (ops) => table.transact(ops),
+    update: async (op) => {
+      if (!lost(op)) return table.update(op);
+      const item = await table.get(op.key, { consistent: true });
+      if (!item) throw new Error('a lost update of an item that is not there');
+      return item;
+    },
     close: () => table.close(),
   };
 }

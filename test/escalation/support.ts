@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { userCreatedOps } from '../../lib/auth/records.ts';
-import { contactMethodCreatedOp } from '../../lib/contacts/contact-items.ts';
+import { type ContactKind, contactMethodCreatedOp } from '../../lib/contacts/contact-items.ts';
 import { createSmtpTransport } from '../../lib/notify/smtp-transport.ts';
 import { type Clock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
@@ -23,9 +23,14 @@ interface Api {
 
 /**
  * People of the tenant who can be paged: each a member with one verified e-mail contact method
- * (stored as the verification leaves it: test/contacts covers verifying one).
+ * and the `more` methods given (stored as the verification leaves them: test/contacts covers
+ * verifying one), reached by every method at once (no rules).
  */
-export async function pageablePeople(h: TenantStore, names: readonly string[]) {
+export async function pageablePeople(
+  h: TenantStore,
+  names: readonly string[],
+  more: readonly { kind: ContactKind; address: string | null }[] = [],
+) {
   const people: { id: string; email: string; methodId: string }[] = [];
   for (const name of names) {
     const nowMs = h.time.clock.now();
@@ -44,23 +49,25 @@ export async function pageablePeople(h: TenantStore, names: readonly string[]) {
         updated_at: now,
       }),
     );
-    await h.table.transact([
-      contactMethodCreatedOp({
-        id: methodId,
-        tenant_id: h.tenantId,
-        user_id: id,
-        kind: 'email',
-        address: email,
-        label: null,
-        verified: true,
-        verified_at: now,
-        code: null,
-        sends: [],
-        created_at: now,
-        updated_at: now,
-        version: 1,
-      }),
-    ]);
+    const methods = [{ kind: 'email' as const, address: email }, ...more];
+    await h.table.transact(
+      methods.map((method, i) =>
+        contactMethodCreatedOp({
+          id: i === 0 ? methodId : newId('cmt', nowMs),
+          tenant_id: h.tenantId,
+          user_id: id,
+          ...method,
+          label: null,
+          verified: true,
+          verified_at: now,
+          code: null,
+          sends: [],
+          created_at: now,
+          updated_at: now,
+          version: 1,
+        }),
+      ),
+    );
     people.push({ id, email, methodId });
   }
   return people;

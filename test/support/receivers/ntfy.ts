@@ -1,15 +1,18 @@
 import { once } from 'node:events';
+import type { IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** An ntfy server's topic on loopback (plain HTTP): the texts it was sent, oldest first. */
+/** An ntfy server's topic on loopback (plain HTTP): the texts it was sent, and each request's headers, oldest first. */
 export async function startNtfyReceiver(topic: string) {
   const bodies: string[] = [];
+  const headers: IncomingHttpHeaders[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       bodies.push(Buffer.concat(chunks).toString('utf8'));
+      headers.push(req.headers);
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"x"}');
     });
   });
@@ -19,6 +22,7 @@ export async function startNtfyReceiver(topic: string) {
   return {
     url: `http://127.0.0.1:${port}/${topic}`,
     bodies,
+    headers,
     async close() {
       server.closeAllConnections();
       server.close();
