@@ -3,6 +3,7 @@ import { backfillSearchKeys } from './catalog/search-backfill.ts';
 import { migrateCheckItems, migrateChecksToCells, migrateEntityAggregates } from './checks/services.ts';
 import { moveLegacyIncidents } from './incidents/incident-items.ts';
 import { migrateIncidentExpiry } from './incidents/incident-retention.ts';
+import { seedToldWords } from './notify/records.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Logger } from './platform/logger.ts';
 import { migrateStatusCounters } from './status/status-migration.ts';
@@ -17,6 +18,7 @@ export interface MigrationSummary {
   incidents_moved_to_shards: number;
   entity_aggregates_moved: number;
   incidents_given_expiry: number;
+  told_words_seeded: number;
 }
 
 /**
@@ -51,6 +53,9 @@ export async function runMigrations(deps: {
   const entityAggregatesMoved = await migrateEntityAggregates(common);
   // Incidents resolved before they expired (issue 36) get their expiry, after the move to the shards.
   const incidentsGivenExpiry = await migrateIncidentExpiry(common);
+  // Channels told of an entity before their last words were stored (issue 75) get them from the
+  // delivery log: a recovery goes only to a channel whose word says the entity was not up.
+  const toldWordsSeeded = await seedToldWords(common);
   return {
     checks_migrated: checksMigrated,
     tenants_seeded: tenantsSeeded,
@@ -59,5 +64,6 @@ export async function runMigrations(deps: {
     incidents_moved_to_shards: incidentsMoved,
     entity_aggregates_moved: entityAggregatesMoved,
     incidents_given_expiry: incidentsGivenExpiry,
+    told_words_seeded: toldWordsSeeded,
   };
 }

@@ -23,6 +23,8 @@ describe('npm run vigil -- data migrate', () => {
       // Its entity (one check down, three up) was stored degraded: the worst check wins (issue 35).
       entity_aggregates_moved: 1,
       incidents_given_expiry: 0,
+      // It sent no alert: its delivery log seeds no channel's last word.
+      told_words_seeded: 0,
     });
     const down = await getCheckDefinition(table, dump.tenant_id, dump.checks.down);
     expect(down?.cell?.shard).toBeLessThan(2);
@@ -34,6 +36,7 @@ describe('npm run vigil -- data migrate', () => {
       incidents_moved_to_shards: 0,
       entity_aggregates_moved: 0,
       incidents_given_expiry: 0,
+      told_words_seeded: 0,
     });
     // The single migrations still run on their own.
     expect(JSON.parse(await run(['checks', 'migrate']))).toEqual({ checks_migrated: 0 });

@@ -259,3 +259,31 @@ export async function readEntityDeliveriesBetween(
   } while (cursor && scanned < input.maxScanned);
   return { deliveries: kept, truncated: cursor !== undefined };
 }
+
+/**
+ * Calls `visit` with each of the tenant's unexpired delivery records and its stored expiry (epoch
+ * seconds, undefined when it has none), oldest first, a page of MAX_QUERY_LIMIT at a time
+ * (consistent): the one-time seed of the channels' last words (notify/pipeline/told-seed.ts).
+ */
+export async function forEachDelivery(
+  table: Table,
+  tenantId: string,
+  nowMs: number,
+  visit: (record: DeliveryRecord, ttl: number | undefined) => void | Promise<void>,
+): Promise<void> {
+  const live = unexpired(nowMs);
+  let cursor: string | undefined;
+  do {
+    const page = await table.query({
+      pk: deliveriesPk(tenantId),
+      sk: { op: 'beginsWith', prefix: PREFIX },
+      consistent: true,
+      limit: MAX_QUERY_LIMIT,
+      cursor,
+    });
+    for (const item of page.items) {
+      if (delivery.is(item) && live(item)) await visit(parseDelivery(item), item.ttl);
+    }
+    cursor = page.cursor;
+  } while (cursor);
+}

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
+import { migrationMarker } from '../../store/marked-migration.ts';
 import { MAX_QUERY_LIMIT, type Table, type WriteOp } from '../../store/table.ts';
 
 /**
@@ -100,3 +101,20 @@ export async function readToldOfEntityEventually(
   const page = await table.query({ pk: toldPk(tenantId, entityId), limit: MAX_QUERY_LIMIT });
   return told.parseAll(page.items);
 }
+
+/**
+ * The put of a word seeded from the delivery log (told-seed.ts) where the channel has none: version
+ * 1, only while no word is stored (one claimed meanwhile is newer and stays), expiring at `ttl`
+ * (epoch seconds: the delivery record's own expiry, so the word and the record it was read from go
+ * together).
+ */
+export function toldSeedOp(record: Omit<ToldRecord, 'version'>, ttl: number): WriteOp {
+  const { tenant_id, entity_id, channel_id } = record;
+  return told.upsert(
+    { tenant_id, entity_id, channel_id },
+    { set: { ...record, version: 1 }, ttl, condition: { kind: 'itemNotExists' } },
+  );
+}
+
+/** The marker of the words' seed from the delivery log (told-seed.ts): every store written before the words has them. */
+export const toldWordsMarker = migrationMarker('told-words', 'words_seeded');
