@@ -403,6 +403,37 @@ describe.each(runtimes)('answers match the declared schemas ($runtime runtime)',
     expect((await call('DELETE', '/v1/status-pages/conformance')).status).toBe(204);
   });
 
+  it('answers the eight routes of a private page with their declared 401 (text/html) to a reader not let in', async () => {
+    const page = await call('POST', '/v1/status-pages', {
+      body: {
+        slug: 'private-conformance',
+        title: 'Private',
+        entity_ids: [],
+        visibility: 'password',
+        password: 'a long enough secret',
+      },
+    });
+    expect(page.status).toBe(201);
+    const base = '/p/private-conformance';
+    for (const path of [
+      '',
+      '/history',
+      '/history/2026-06',
+      '/status.json',
+      '/badge.svg',
+      '/feed.rss',
+      '/feed.atom',
+    ])
+      expect((await call('GET', `${base}${path}`, { key: '' })).status, path).toBe(401);
+    const subscribe = await call('POST', `${base}/subscribe`, {
+      key: '',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      rawBody: 'email=reader%40example.com',
+    });
+    expect(subscribe.status).toBe(401);
+    expect((await call('DELETE', '/v1/status-pages/private-conformance')).status).toBe(204);
+  });
+
   it('answers the on-call calendar feed routes as documented', async () => {
     const me = (await call('GET', '/v1/me')).body.user.id;
     const schedule = await call('POST', '/v1/schedules', {

@@ -204,6 +204,26 @@ describe('the OpenAPI document', () => {
     ]);
   });
 
+  it('declares the 401 (text/html) a private page answers on each of the eight routes behind its gate', () => {
+    const gated = [
+      ['get', '/p/{slug}'],
+      ['get', '/p/{slug}/history'],
+      ['get', '/p/{slug}/history/{month}'],
+      ['get', '/p/{slug}/status.json'],
+      ['get', '/p/{slug}/badge.svg'],
+      ['get', '/p/{slug}/feed.rss'],
+      ['get', '/p/{slug}/feed.atom'],
+      ['post', '/p/{slug}/subscribe'],
+    ] as const;
+    for (const [method, path] of gated)
+      expect(
+        doc.paths[path][method].responses['401']?.content?.['text/html']?.schema,
+        `${method} ${path}`,
+      ).toEqual({
+        type: 'string',
+      });
+  });
+
   it('states no default for a request body (PUT /v1/checks/{id} may be sent empty: required false)', () => {
     const put = doc.paths['/v1/checks/{id}'].put.requestBody;
     expect(put.required).toBe(false);

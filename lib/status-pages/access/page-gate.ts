@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { htmlHeaders } from '../../http/small-page.ts';
 import type { RouteContext } from '../../http/types.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -31,6 +32,19 @@ const GATE_CACHE_ENTRIES = 1000;
 const PRIVATE_CACHE = 'private, no-store';
 
 export const FORM_HEADERS = htmlHeaders(PRIVATE_CACHE, FORM_CSP);
+
+/**
+ * The answer every route behind the gate may give (its `otherErrors`, so the OpenAPI document
+ * declares it): a private page's 401 to a reader it does not let in, an HTML page.
+ */
+export const PRIVATE_PAGE_REFUSAL = {
+  401: {
+    description:
+      'A private page, to a reader it does not let in: the password form, or the link to sign in through its SSO (HTML, nothing of the page)',
+    contentType: 'text/html',
+    schema: z.string(),
+  },
+};
 
 interface Privacy {
   visibility: 'public' | 'password' | 'sso';

@@ -7,7 +7,7 @@ import { publicOrigin } from '../../http/public-origin.ts';
 import type { PublicRoute } from '../../http/types.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';
-import type { PageGate } from '../access/page-gate.ts';
+import { type PageGate, PRIVATE_PAGE_REFUSAL } from '../access/page-gate.ts';
 import type { PageHosts } from '../domains/page-hosts.ts';
 import { findPublicPage } from '../pages/status-page-items.ts';
 import { createLoadCache } from '../public/page-cache.ts';
@@ -91,6 +91,7 @@ export function feedRoutes(deps: FeedRouteDeps): PublicRoute[] {
       schemas: {
         params,
         responses: { 200: { contentType: FORMATS[format].contentType, schema: z.string() } },
+        otherErrors: PRIVATE_PAGE_REFUSAL,
       },
       handler: (ctx) =>
         deps.gate.guard(ctx.params.slug, ctx, async () => {

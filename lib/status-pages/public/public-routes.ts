@@ -5,7 +5,7 @@ import { defineRoute } from '../../http/define-route.ts';
 import { htmlHeaders } from '../../http/small-page.ts';
 import type { PublicRoute } from '../../http/types.ts';
 import type { Table } from '../../store/table.ts';
-import type { PageGate } from '../access/page-gate.ts';
+import { type PageGate, PRIVATE_PAGE_REFUSAL } from '../access/page-gate.ts';
 import type { PageHosts, PageLinks } from '../domains/page-hosts.ts';
 import { archiveMonths, type HistoryPage, historyPage, monthArchive } from '../incidents/public-incidents.ts';
 import { findPublicPage } from '../pages/status-page-items.ts';
@@ -46,10 +46,11 @@ const JSON_HEADERS = {
 /** Any path segment: a malformed slug is an unknown page (answered by the route, in its own format). */
 const params = z.object({ slug: z.string().max(200).meta({ description: 'The page’s slug' }) });
 
-/** The answers of a public HTML page: the page, or the 404 page of an unknown slug. */
+/** The answers of a public HTML page: the page, the 404 page of an unknown slug, or a private page's refusal. */
 const htmlPageAnswers = {
   responses: { 200: { contentType: 'text/html', schema: z.string() } },
   otherErrors: {
+    ...PRIVATE_PAGE_REFUSAL,
     404: { description: 'An unknown slug: the 404 page', contentType: 'text/html', schema: z.string() },
   },
 };
@@ -244,7 +245,7 @@ export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
       operationId: 'getPublicStatusJson',
       tag,
       summary: 'A public status page as JSON: entities’ names and states, daily uptime bars, incidents',
-      schemas: { params, responses: { 200: publicPageSchema } },
+      schemas: { params, responses: { 200: publicPageSchema }, otherErrors: PRIVATE_PAGE_REFUSAL },
       handler: ({ params: p, headers, path, method }) =>
         deps.gate.guard(p.slug, { headers, path, method }, async () => {
           const page = await view(p.slug, headers);
@@ -266,6 +267,7 @@ export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
         params,
         responses: { 200: { contentType: 'image/svg+xml', schema: z.string() } },
         otherErrors: {
+          ...PRIVATE_PAGE_REFUSAL,
           404: {
             description: 'An unknown slug: a grey "unknown" badge',
             contentType: 'image/svg+xml',

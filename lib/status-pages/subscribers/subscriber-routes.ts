@@ -5,7 +5,7 @@ import { defineRoute } from '../../http/define-route.ts';
 import type { PublicRoute, RouteContext } from '../../http/types.ts';
 import { parseInput } from '../../http/validation.ts';
 import type { Table } from '../../store/table.ts';
-import type { PageGate } from '../access/page-gate.ts';
+import { type PageGate, PRIVATE_PAGE_REFUSAL } from '../access/page-gate.ts';
 import type { PageHosts } from '../domains/page-hosts.ts';
 import type { StatusPageRecord } from '../pages/status-page-items.ts';
 import { renderNotFound } from '../public/render-html.ts';
@@ -137,7 +137,7 @@ export function subscriberRoutes(deps: {
           202: { ...html, also: { 'application/json': z.object({ status: z.literal('accepted') }) } },
         },
         errors: ['VALIDATION_ERROR'],
-        otherErrors: notFound,
+        otherErrors: { ...notFound, ...PRIVATE_PAGE_REFUSAL },
       },
       handler: (ctx) => deps.gate.guard(ctx.params.slug, ctx, () => subscribe(ctx)),
     }),

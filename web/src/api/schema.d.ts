@@ -19480,6 +19480,16 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description A private page, to a reader it does not let in: the password form, or the link to sign in through its SSO (HTML, nothing of the page) */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description NOT_FOUND; An unknown slug: the 404 page */
             404: {
                 headers: {
@@ -19543,6 +19553,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A private page, to a reader it does not let in: the password form, or the link to sign in through its SSO (HTML, nothing of the page) */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description NOT_FOUND; An unknown slug: the 404 page */
@@ -19612,6 +19632,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A private page, to a reader it does not let in: the password form, or the link to sign in through its SSO (HTML, nothing of the page) */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description NOT_FOUND; An unknown slug: the 404 page */
             404: {
                 headers: {
@@ -19665,6 +19695,16 @@ export interface operations {
                     "application/json": components["schemas"]["PublicStatusPage"];
                 };
             };
+            /** @description A private page, to a reader it does not let in: the password form, or the link to sign in through its SSO (HTML, nothing of the page) */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description NOT_FOUND */
             404: {
                 headers: {
@@ -19715,6 +19755,16 @@ export interface operations {
                 };
                 content: {
                     "image/svg+xml": string;
+                };
+            };
+            /** @description A private page, to a reader it does not let in: the password form, or the link to sign in through its SSO (HTML, nothing of the page) */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description NOT_FOUND; An unknown slug: a grey "unknown" badge */
@@ -19798,6 +19848,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A private page, to a reader it does not let in: the password form, or the link to sign in through its SSO (HTML, nothing of the page) */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description NOT_FOUND; An unknown page or link (HTML) */
@@ -20678,6 +20738,16 @@ export interface operations {
                     "application/rss+xml": string;
                 };
             };
+            /** @description A private page, to a reader it does not let in: the password form, or the link to sign in through its SSO (HTML, nothing of the page) */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description NOT_FOUND */
             404: {
                 headers: {
@@ -20728,6 +20798,16 @@ export interface operations {
                 };
                 content: {
                     "application/atom+xml": string;
+                };
+            };
+            /** @description A private page, to a reader it does not let in: the password form, or the link to sign in through its SSO (HTML, nothing of the page) */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description NOT_FOUND */
