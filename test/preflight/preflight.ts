@@ -10,8 +10,12 @@ export interface PreflightDeps {
   isDebian: boolean;
   /** How to run apt-get as root: [] when root, ['sudo', '-n'] with passwordless sudo, null when neither. */
   asRoot: readonly string[] | null;
-  /** Runs a command to its end, its output shown; resolves its exit code. */
-  run(command: string, args: readonly string[], env: Record<string, string>): Promise<number>;
+  /** Runs a command to its end, its output kept; resolves its exit code and output (stdout and stderr). */
+  run(
+    command: string,
+    args: readonly string[],
+    env: Record<string, string>,
+  ): Promise<{ code: number; output: string }>;
   /** One line to the user. */
   say(line: string): void;
 }
@@ -56,10 +60,13 @@ export async function preflight(
     sudo === undefined
       ? deps.run('apt-get', args, env)
       : deps.run(sudo, [...sudoArgs, 'apt-get', ...args], env);
-  if ((await apt(['update', '-qq'])) !== 0) return stop('apt-get update failed (its output is above)');
-  if ((await apt(['install', '-y', '-qq', ...missing.map((p) => p.package)])) !== 0) {
-    return stop('apt-get install failed (its output is above)');
-  }
+  // apt-get's and dpkg's own lines are kept, and shown only when a step fails.
+  const failed = (step: string, output: string) =>
+    stop(`apt-get ${step} failed; its last lines:\n${output.trimEnd().split('\n').slice(-15).join('\n')}`);
+  const update = await apt(['update', '-qq']);
+  if (update.code !== 0) return failed('update', update.output);
+  const install = await apt(['install', '-y', '-qq', ...missing.map((p) => p.package)]);
+  if (install.code !== 0) return failed('install', install.output);
   const still = missing.filter((item) => !isPresent(item, deps));
   if (still.length > 0) {
     return {

@@ -42,9 +42,18 @@ const outcome = await preflight(SYSTEM_PACKAGES, {
   },
   run: (command, args, env) =>
     new Promise((resolve) => {
-      const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-      child.on('error', () => resolve(127));
-      child.on('close', (code) => resolve(code ?? 1));
+      const child = spawn(command, args, {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...env },
+      });
+      let output = '';
+      const keep = (chunk: Buffer) => {
+        output = (output + chunk.toString('utf8')).slice(-64 * 1024);
+      };
+      child.stdout.on('data', keep);
+      child.stderr.on('data', keep);
+      child.on('error', (error) => resolve({ code: 127, output: error.message }));
+      child.on('close', (code) => resolve({ code: code ?? 1, output }));
     }),
   say: (line) => console.log(line),
 });

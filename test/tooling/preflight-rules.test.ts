@@ -19,7 +19,7 @@ function machine(over: Partial<PreflightDeps> & { files?: string[] } = {}) {
     run: async (command, args) => {
       calls.push([command, ...args].join(' '));
       if (args.includes('install')) files.add('/usr/bin/java');
-      return 0;
+      return { code: 0, output: '' };
     },
     say: () => {},
     ...over,
@@ -64,7 +64,7 @@ describe('preflight rules', () => {
   });
 
   it('stops when the install leaves the package missing', async () => {
-    const { deps } = machine({ run: async () => 0 });
+    const { deps } = machine({ run: async () => ({ code: 0, output: '' }) });
     expect(await preflight([java], deps)).toMatchObject({
       ok: false,
       reason: 'installed, yet still not found',
@@ -72,10 +72,15 @@ describe('preflight rules', () => {
   });
 
   it('stops when apt-get fails', async () => {
-    const { deps } = machine({ run: async (_c, args) => (args.includes('install') ? 100 : 0) });
+    const { deps } = machine({
+      run: async (_c, args) =>
+        args.includes('install')
+          ? { code: 100, output: 'E: Unable to locate package' }
+          : { code: 0, output: '' },
+    });
     expect(await preflight([java], deps)).toMatchObject({
       ok: false,
-      reason: expect.stringContaining('failed'),
+      reason: 'apt-get install failed; its last lines:\nE: Unable to locate package',
     });
   });
 });
