@@ -3,6 +3,7 @@
  * the failed-authentication limits), the caller it counts, and the store-backed limiter the cloud
  * composition gives it.
  */
+export { sourceKey } from './limits/address-key.ts';
 export type { Caller } from './limits/failure-limit.ts';
 export { createLeasedLimiter } from './limits/leased-limiter.ts';
 export { createRateLimitGuard, type RateLimitGuard } from './limits/rate-limit.ts';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sourceKey } from '../auth/limits.ts';
 import type { EmailSender } from '../domain/formats.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -52,7 +53,8 @@ export function createSignInAlarm(deps: SignInAlarmDeps) {
   const firstFrom = async (account: string, hour: string, address: string | undefined) => {
     if (address === undefined) return false;
     try {
-      return (await deps.limiter.take(`LOGINSEEN#${account}#${hour}#${address}`, SEEN_POLICY)).allowed;
+      return (await deps.limiter.take(`LOGINSEEN#${account}#${hour}#${sourceKey(address)}`, SEEN_POLICY))
+        .allowed;
     } catch {
       return false;
     }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Config } from '../../platform/config.ts';
 import { RateLimitedError } from '../../platform/errors.ts';
 import type { RateDecision, RateLimiter, RatePolicy } from '../../platform/rate-limiter.ts';
+import { sourceKey } from './address-key.ts';
 
 /** Where a request came from, as the runtime saw it (lib/http/types.ts `sourceIp`). */
 export interface Caller {
@@ -28,12 +29,13 @@ const blocked = (decision: RateDecision) =>
   });
 
 /**
- * Failed authentications of one source address, counted twice (docs/api.md "Rate limits"): per
- * credential (`authFailuresPerMinute`, a key by its 12-character prefix), so a client repeating a
- * wrong key blocks only that key from its address; and per address over all credentials
- * (`authFailuresPerAddressPerMinute`, higher), so a caller trying many different keys is stopped
- * too. Past either, the attempt gets 429 whatever it offers, a correct credential included: a
- * guesser must not learn of a right guess by its answer. A blocked attempt is not counted again.
+ * Failed authentications of one source address (an IPv6 address by its /64: address-key.ts),
+ * counted twice (docs/api.md "Rate limits"): per credential (`authFailuresPerMinute`, a key by its
+ * 12-character prefix), so a client repeating a wrong key blocks only that key from its address;
+ * and per address over all credentials (`authFailuresPerAddressPerMinute`, higher), so a caller
+ * trying many different keys is stopped too. Past either, the attempt gets 429 whatever it offers,
+ * a correct credential included: a guesser must not learn of a right guess by its answer. A
+ * blocked attempt is not counted again.
  */
 export function createFailureLimit(deps: FailureLimitDeps) {
   const credentialPolicy = perMinute(deps.config.authFailuresPerMinute);
@@ -50,7 +52,7 @@ export function createFailureLimit(deps: FailureLimitDeps) {
       verify: () => Promise<T>,
       isWrong: (error: unknown) => boolean,
     ): Promise<T> {
-      const address = caller.sourceIp;
+      const address = sourceKey(caller.sourceIp);
       const buckets: Array<[string, RatePolicy]> = [];
       if (address && credentialPolicy)
         buckets.push([`AUTH#${address}#${credentialTag(credentialId)}`, credentialPolicy]);

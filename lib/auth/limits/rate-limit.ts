@@ -5,6 +5,7 @@ import { RateLimitedError, UnauthorizedError } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { RateDecision, RateLimiter, RatePolicy } from '../../platform/rate-limiter.ts';
 import { keyPrefix } from '../api-key.ts';
+import { sourceKey } from './address-key.ts';
 import { type Caller, createFailureLimit } from './failure-limit.ts';
 
 export interface RateLimitGuardDeps {
@@ -202,9 +203,9 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
       }
     },
 
-    /** One request to a route without a key: a bucket per source address (the per-key policy). */
+    /** One request to a route without a key: a bucket per source address (an IPv6 /64; the per-key policy). */
     async admitAddress(caller: Caller): Promise<Record<string, string>> {
-      const address = caller.sourceIp;
+      const address = sourceKey(caller.sourceIp);
       const policy = deps.config.rateLimit;
       if (!policy || !address) return {};
       const decision = await failOpen('address', () => limiter.take(`ANON#${address}`, policy));

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { sourceKey } from '../../auth/limits.ts';
 import type { EmailSender } from '../../domain/formats.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import { AccountDisabledError, RateLimitedError, ValidationError } from '../../platform/errors.ts';
@@ -109,7 +110,7 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
       if (!transport || !from || !publicUrl) throw new ValidationError(RESET_MAIL_OFF);
       const email = input.email.toLowerCase();
       if (caller.sourceIp) {
-        const decision = await take(`PWRESET#ADDR#${caller.sourceIp}`, PER_ADDRESS);
+        const decision = await take(`PWRESET#ADDR#${sourceKey(caller.sourceIp)}`, PER_ADDRESS);
         if (!decision.allowed)
           throw new RateLimitedError(decision.retryAfterSeconds, {
             message: 'too many password reset requests from this address',

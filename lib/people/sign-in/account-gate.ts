@@ -1,3 +1,4 @@
+import { sourceKey } from '../../auth/limits.ts';
 import { RateLimitedError, UnauthorizedError, ValidationError } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { RateDecision, RateLimiter, RatePolicy } from '../../platform/rate-limiter.ts';
@@ -51,7 +52,7 @@ export function createAccountGate(deps: AccountGateDeps) {
     const failures = (await deps.alarm?.failuresThisHour(attempt.account).catch(() => limit)) ?? limit;
     const seconds = slowSeconds(failures, limit);
     const pace = { burst: 1, perSecond: 1 / seconds };
-    const address = attempt.address ?? 'unknown';
+    const address = sourceKey(attempt.address) ?? 'unknown';
     const turn = await failOpen(() => deps.limiter.take(`LOGINSLOW#${attempt.account}#${address}`, pace));
     if (turn && !turn.allowed)
       throw new RateLimitedError(turn.retryAfterSeconds, {
