@@ -20,7 +20,7 @@ import type { Condition, Item, QueryPage, Table, WriteOp } from '../store/table.
  * The owner of an entity's items (docs/data-model.md, Catalog; attributes: domain/entity-record.ts):
  * the `entity` item (by blueprint and slug) and its id pointer (`entity_pointer`, ENTID#<ent_id>,
  * with the name: search_entities' indexes; state changes never write it). The entity item carries
- * the checks engine's attributes too, written with `entityChecksOp` in the checks' transactions.
+ * the checks engine's attributes too, written with `entityChecksOp` (entity-check-states.ts).
  */
 
 export type { EntityPointer, EntityRecord, EntityState } from '../domain/catalog.ts';
@@ -41,7 +41,8 @@ const bySlug = (tnt: string, slug: string, bpSlug: string) => ({
   sk: `${slug}#${bpSlug}`,
 });
 
-const entities = defineItem({
+/** The entity item (its checks engine's writes: entity-check-states.ts). */
+export const entities = defineItem({
   type: itemType('entity'),
   schema: entitySchema.extend(entityChecksPart),
   key: (k: EntityKey) => ({ pk: tenantPk(k.tenant_id), sk: `ENT#${k.blueprint_slug}#${k.slug}` }),
@@ -237,36 +238,6 @@ export function entityExistsOp(tenantId: string, entityId: string): WriteOp {
 /** Holds while the entity is at the version read (the status migration's entries). */
 export function entityUnchangedOp(tenantId: string, entity: EntityState): WriteOp {
   return entities.conditionCheck(at(tenantId, entity), versionHeld(entity.version));
-}
-
-/** What a check write changes on its entity item; without `condition` (e.g. a plan limit) it must exist. */
-export interface EntityChecksChange {
-  state: EntityState['state'];
-  checkStates: Record<string, 'unknown' | 'up' | 'down' | 'degraded'>;
-  /** The entity transition that moved `state`, when it moved. */
-  lastTransitionId?: string | undefined;
-  /** check_count change: check create (+1) and delete (-1). */
-  countDelta?: number | undefined;
-  condition?: Condition | undefined;
-  /** A new applied state rule, and the entity's own attributes a rule change writes with it (a PUT). */
-  rule?: NonNullable<EntityState['applied_state_rule']> | undefined;
-  patch?: Partial<Pick<EntityRecord, 'name' | 'fields' | 'updated_at' | 'state_rule'>> | undefined;
-}
-
-/** The entity update of a check write: its state and check states, held on the version read. */
-export function entityChecksOp(tenantId: string, entity: EntityState, change: EntityChecksChange): WriteOp {
-  const held = versionHeld(entity.version);
-  return entities.update(at(tenantId, entity), {
-    set: {
-      ...change.patch,
-      state: change.state,
-      check_states: change.checkStates,
-      ...(change.lastTransitionId !== undefined ? { last_transition_id: change.lastTransitionId } : {}),
-      ...(change.rule !== undefined ? { applied_state_rule: change.rule } : {}),
-    },
-    add: { version: 1, ...(change.countDelta ? { check_count: change.countDelta } : {}) },
-    condition: { kind: 'and', conditions: [held, change.condition ?? { kind: 'itemExists' }] },
-  });
 }
 
 /** A search index's list (search_entities): names (gsi1, lowercased) or slugs (gsi2) starting with `prefix`. */

@@ -1,6 +1,6 @@
 import { indexKeyNames } from '../store/cursor.ts';
 import type { Condition, QueryInput, SortKeyCondition, UpdateOp } from '../store/table.ts';
-import { definedSet } from '../store/validation.ts';
+import { definedEntrySets, definedSet, entryRemovals } from '../store/validation.ts';
 
 /**
  * DynamoDB expression strings built from typed conditions. Every attribute name and value goes
@@ -72,9 +72,16 @@ export function conditionExpression(condition: Condition, p: Placeholders): stri
 /** An UpdateExpression (SET / REMOVE / ADD clauses) for an update op. */
 export function updateExpression(op: UpdateOp, p: Placeholders): string {
   const clauses: string[] = [];
-  const set = definedSet(op).map(([attr, value]) => `${p.name(attr)} = ${p.value(value)}`);
+  const entry = (map: string, key: string) => `${p.name(map)}.${p.name(key)}`;
+  const set = [
+    ...definedSet(op).map(([attr, value]) => `${p.name(attr)} = ${p.value(value)}`),
+    ...definedEntrySets(op).map(([map, key, value]) => `${entry(map, key)} = ${p.value(value)}`),
+  ];
   if (set.length > 0) clauses.push(`SET ${set.join(', ')}`);
-  const remove = (op.remove ?? []).map((attr) => p.name(attr));
+  const remove = [
+    ...(op.remove ?? []).map((attr) => p.name(attr)),
+    ...entryRemovals(op).map(([map, key]) => entry(map, key)),
+  ];
   if (remove.length > 0) clauses.push(`REMOVE ${remove.join(', ')}`);
   const add = Object.entries(op.add ?? {}).map(([attr, amount]) => `${p.name(attr)} ${p.value(amount)}`);
   if (add.length > 0) clauses.push(`ADD ${add.join(', ')}`);

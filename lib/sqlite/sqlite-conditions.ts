@@ -1,5 +1,5 @@
 import { type Comparator, type Condition, InvalidWriteError, type UpdateOp } from '../store/table.ts';
-import { compareUtf8, definedSet } from '../store/validation.ts';
+import { compareUtf8, definedEntrySets, definedSet, entryRemovals } from '../store/validation.ts';
 
 /**
  * DynamoDB condition and update semantics in plain JS, for the sqlite engine. Verified against
@@ -62,6 +62,23 @@ export function applyUpdate(
   const next: Record<string, unknown> = current ? { ...current } : { pk: op.key.pk, sk: op.key.sk };
   for (const [name, value] of definedSet(op)) next[name] = value;
   for (const name of op.remove ?? []) delete next[name];
+  const maps = new Map<string, Record<string, unknown>>();
+  const map = (name: string) => {
+    let entries = maps.get(name);
+    if (!entries) {
+      const value = next[name];
+      // DynamoDB refuses a document path into an absent attribute or one that is not a map.
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw new InvalidWriteError(`entries of ${name}: the attribute is not a map`);
+      }
+      entries = { ...(value as Record<string, unknown>) };
+      maps.set(name, entries);
+      next[name] = entries;
+    }
+    return entries;
+  };
+  for (const [name, key, value] of definedEntrySets(op)) map(name)[key] = value;
+  for (const [name, key] of entryRemovals(op)) delete map(name)[key];
   for (const [name, amount] of Object.entries(op.add ?? {})) {
     const base = next[name] ?? 0;
     if (typeof base !== 'number') throw new InvalidWriteError(`add.${name}: the attribute is not a number`);

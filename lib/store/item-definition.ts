@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { type ItemType, stamp } from './item-type.ts';
-import type { Condition, Item, Key, NewItem, Table, UpdateOp, WriteOp } from './table.ts';
+import type { Condition, Item, Key, MapEntries, NewItem, Table, UpdateOp, WriteOp } from './table.ts';
 
 /**
  * One stored item type, defined once by the module that owns it (electrodb's Entity, cut to what
@@ -70,6 +70,8 @@ interface ChangeBase<R> {
   set?: { [A in keyof R]?: R[A] };
   add?: { [A in NumericAttr<R>]?: number };
   remove?: (keyof R & string)[];
+  /** Entries of map attributes to set or remove, the others left as they are (the map must exist). */
+  entries?: { [A in keyof R & string]?: MapEntries };
   /** The expiry to set (epoch seconds), for items whose ttl is not derived from the record (e.g. retention). */
   ttl?: number;
   /** Index entries to set (or, null, remove) on a partial change, which has no whole record to reindex. */
@@ -195,6 +197,7 @@ export function defineItem<R, K, C = undefined>(spec: ItemSpec<R, K, C>): ItemDe
       ...(Object.keys(set).length > 0 ? { set } : {}),
       ...(remove.length > 0 ? { remove } : {}),
       ...(change.add ? { add: change.add as Record<string, number> } : {}),
+      ...(change.entries ? { entries: change.entries as Record<string, MapEntries> } : {}),
       ...(change.condition ? { condition: change.condition } : {}),
     };
   };

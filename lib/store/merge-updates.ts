@@ -10,7 +10,7 @@ export function mergeCounterUpdates(ops: readonly WriteOp[]): WriteOp[] {
   const merged: WriteOp[] = [];
   const byKey = new Map<string, UpdateOp>();
   for (const op of ops) {
-    if (op.type !== 'update' || op.condition || op.remove) {
+    if (op.type !== 'update' || op.condition || op.remove || op.entries) {
       merged.push(op);
       continue;
     }

@@ -59,12 +59,24 @@ export type WriteOp =
       remove?: string[];
       /** Numeric attributes to add to (missing counts as 0). */
       add?: Record<string, number>;
+      /**
+       * Entries of map attributes to set or remove, by the map's name, the map's other entries left
+       * as they are (so writers of different entries do not overwrite each other). The map must
+       * exist: hold the write on `attrExists` (DynamoDB refuses an entry of an absent map).
+       */
+      entries?: Record<string, MapEntries>;
       condition?: Condition;
     }
   | { type: 'delete'; key: Key; condition?: Condition }
   | { type: 'conditionCheck'; key: Key; condition: Condition };
 
 export type UpdateOp = Extract<WriteOp, { type: 'update' }>;
+
+/** What an update does to the entries of one map attribute. */
+export interface MapEntries {
+  set?: Record<string, unknown>;
+  remove?: string[];
+}
 
 export type SortKeyCondition =
   | { op: '=' | '<' | '<=' | '>' | '>='; value: string }

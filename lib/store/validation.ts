@@ -62,6 +62,35 @@ export function definedSet(op: UpdateOp): [string, unknown][] {
   return Object.entries(op.set ?? {}).filter(([, value]) => value !== undefined);
 }
 
+/** The entries an update sets in map attributes (without undefined values), as [map, key, value]. */
+export function definedEntrySets(op: UpdateOp): [string, string, unknown][] {
+  return Object.entries(op.entries ?? {}).flatMap(([map, change]) =>
+    Object.entries(change.set ?? {}).flatMap(([key, value]) =>
+      value === undefined ? [] : [[map, key, value] as [string, string, unknown]],
+    ),
+  );
+}
+
+/** The entries an update removes from map attributes, as [map, key]. */
+export function entryRemovals(op: UpdateOp): [string, string][] {
+  return Object.entries(op.entries ?? {}).flatMap(([map, change]) =>
+    (change.remove ?? []).map((key): [string, string] => [map, key]),
+  );
+}
+
+/** A map attribute's entries: named once each, not empty. */
+function checkEntries(map: string, change: NonNullable<UpdateOp['entries']>[string]): number {
+  const keys = new Set<string>();
+  const key = (name: string) => {
+    if (name === '') throw new InvalidWriteError(`empty entry name in ${map}`);
+    if (keys.has(name)) throw new InvalidWriteError(`update names the entry ${map}.${name} more than once`);
+    keys.add(name);
+  };
+  for (const name in change.set) if (change.set[name] !== undefined) key(name);
+  for (const name of change.remove ?? []) key(name);
+  return keys.size;
+}
+
 function checkUpdate(op: UpdateOp): void {
   // Plain loops over the op's own objects: this runs for every update of every transaction.
   const names = new Set<string>();
@@ -82,6 +111,12 @@ function checkUpdate(op: UpdateOp): void {
     name(attr);
     if (INDEX_KEY_ATTRS.has(attr)) throw new InvalidWriteError(`cannot add to index key ${attr}`);
     if (!Number.isFinite(op.add[attr])) throw new InvalidWriteError(`add.${attr} must be a finite number`);
+  }
+  for (const map in op.entries) {
+    if (checkEntries(map, op.entries[map] ?? {}) === 0) continue;
+    // A map whose entries change is not also set, removed or added to (DynamoDB: overlapping paths).
+    name(map);
+    if (INDEX_KEY_ATTRS.has(map)) throw new InvalidWriteError(`cannot change entries of index key ${map}`);
   }
   if (names.size === 0) throw new InvalidWriteError('update sets, removes or adds nothing');
 }

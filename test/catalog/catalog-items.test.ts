@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blueprintCreatedOp, entityCountOp } from '../../lib/catalog/blueprint-items.ts';
+import { entityChecksOp } from '../../lib/catalog/entity-check-states.ts';
 import {
-  entityChecksOp,
   entityCreatedOps,
   entityDeletedOps,
   entityPatchedOps,
@@ -137,9 +137,13 @@ describe('the catalog owner modules', () => {
     ).toEqual({
       type: 'update',
       key: { pk: 'TENANT#tnt_1', sk: 'ENT#svc#api' },
-      set: { state: 'down', check_states: { chk_1: 'down' }, last_transition_id: 'trn_1' },
+      set: { state: 'down', last_transition_id: 'trn_1' },
+      entries: { check_states: { set: { chk_1: 'down' }, remove: [] } },
       add: { version: 1 },
-      condition: { kind: 'and', conditions: [held(1), { kind: 'itemExists' }] },
+      condition: {
+        kind: 'and',
+        conditions: [held(1), { kind: 'itemExists' }, { kind: 'attrExists', attr: 'check_states' }],
+      },
     });
     expect(stateMoveOps(TNT, entity, 'unknown', 'down')).toEqual([
       {
@@ -161,6 +165,39 @@ describe('the catalog owner modules', () => {
       },
     ]);
     expect(stateMoveOps(TNT, entity, 'up', 'up')).toEqual([]);
+  });
+
+  it("write an unknown check's entry and the count without holding on the version a state move bumps", () => {
+    const state = { ...entity, state: 'up' as const, check_states: { chk_1: 'up' as const } };
+    const limit = { kind: 'compare', attr: 'check_count', op: '<', value: 5 } as const;
+    const exists = { kind: 'itemExists' } as const;
+    expect(
+      entityChecksOp(TNT, state, {
+        state: 'up',
+        checkStates: { chk_1: 'up', chk_2: 'unknown' },
+        countDelta: 1,
+        condition: limit,
+      }),
+    ).toEqual({
+      type: 'update',
+      key: { pk: 'TENANT#tnt_1', sk: 'ENT#svc#api' },
+      entries: { check_states: { set: { chk_2: 'unknown' }, remove: [] } },
+      add: { check_count: 1 },
+      condition: { kind: 'and', conditions: [exists, limit, { kind: 'attrExists', attr: 'check_states' }] },
+    });
+    // An entity without the map yet: the whole map, held on its absence.
+    expect(
+      entityChecksOp(TNT, entity, { state: 'unknown', checkStates: { chk_2: 'unknown' } }),
+    ).toMatchObject({
+      set: { check_states: { chk_2: 'unknown' } },
+      condition: { conditions: [exists, { kind: 'attrNotExists', attr: 'check_states' }] },
+    });
+    // Taking out a known check can move the aggregate: held on the version.
+    expect(entityChecksOp(TNT, state, { state: 'unknown', checkStates: {}, countDelta: -1 })).toMatchObject({
+      entries: { check_states: { set: {}, remove: ['chk_1'] } },
+      add: { version: 1, check_count: -1 },
+      condition: { conditions: [held(1), exists, { kind: 'attrExists', attr: 'check_states' }] },
+    });
   });
 
   it('write a blueprint and its entity counter under the documented keys', () => {

@@ -1,9 +1,5 @@
-import {
-  type EntityChecksChange,
-  type EntityState,
-  parseEntityState,
-  readEntityItem,
-} from '../../catalog/entity-items.ts';
+import type { EntityChecksChange } from '../../catalog/entity-check-states.ts';
+import { type EntityState, parseEntityState, readEntityItem } from '../../catalog/entity-items.ts';
 import type { State } from '../../domain/states.ts';
 import { aggregateEntityState, causingCheck, type StateRule } from '../../domain/states.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';

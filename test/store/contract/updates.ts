@@ -86,6 +86,44 @@ export function describeUpdateContract(ctx: ContractContext): void {
       expect(await ctx.table.get(key)).toEqual(item(key.pk, key.sk, { s: 'text' }));
     });
 
+    it("sets and removes a map's entries, leaving its other entries as they are", async () => {
+      const key = { pk: ctx.pk(), sk: 'a' };
+      await ctx.table.transact([
+        { type: 'put', item: item(key.pk, key.sk, { states: { a: 'up', b: 'down', c: 'up' }, n: 1 }) },
+      ]);
+      const after = await ctx.table.update({
+        type: 'update',
+        key,
+        entries: {
+          states: { set: { b: 'up', 'chk_01.x': 'unknown', skipped: undefined }, remove: ['c', 'z'] },
+        },
+        add: { n: 1 },
+        condition: { kind: 'attrExists', attr: 'states' },
+      });
+      expect(after).toEqual(
+        item(key.pk, key.sk, { states: { a: 'up', b: 'up', 'chk_01.x': 'unknown' }, n: 2 }),
+      );
+      // In a transaction too, beside another writer's entry: neither overwrites the other.
+      await ctx.table.transact([{ type: 'update', key, entries: { states: { set: { d: 'down' } } } }]);
+      expect((await ctx.table.get(key))?.states).toEqual({
+        a: 'up',
+        b: 'up',
+        'chk_01.x': 'unknown',
+        d: 'down',
+      });
+    });
+
+    it('refuses an entry of an absent map, and its condition on the map says so first', async () => {
+      const key = { pk: ctx.pk(), sk: 'a' };
+      await ctx.table.transact([{ type: 'put', item: item(key.pk, key.sk, { n: 1 }) }]);
+      const entry: UpdateOp = { type: 'update', key, entries: { states: { set: { a: 'up' } } } };
+      await expect(ctx.table.update(entry)).rejects.toBeInstanceOf(InvalidWriteError);
+      await expect(ctx.table.transact([entry])).rejects.toBeInstanceOf(InvalidWriteError);
+      const held: UpdateOp = { ...entry, condition: { kind: 'attrExists', attr: 'states' } };
+      expect((await conditionFailure(ctx.table.transact([held]))).failed).toEqual([0]);
+      expect(await ctx.table.get(key)).toEqual(item(key.pk, key.sk, { n: 1 }));
+    });
+
     it('refuses updates of key attributes, empty updates and overlapping attributes', async () => {
       const key = { pk: ctx.pk(), sk: 'a' };
       const refused: UpdateOp[] = [
@@ -95,6 +133,10 @@ export function describeUpdateContract(ctx: ContractContext): void {
         { type: 'update', key, set: { only: undefined } },
         { type: 'update', key, set: { a: 1 }, remove: ['a'] },
         { type: 'update', key, set: { a: 1 }, add: { a: 1 } },
+        { type: 'update', key, entries: { m: {} } },
+        { type: 'update', key, entries: { m: { set: { k: 1 } } }, set: { m: {} } },
+        { type: 'update', key, entries: { m: { set: { k: 1 }, remove: ['k'] } } },
+        { type: 'update', key, entries: { m: { set: { '': 1 } } } },
       ];
       for (const op of refused) {
         await expect(ctx.table.update(op)).rejects.toBeInstanceOf(InvalidWriteError);
