@@ -20,6 +20,8 @@ export { type LatestResult, lastErrorOf, latestResultsOf } from './results/lates
 export { locationUptimeDays } from './results/location-uptime-items.ts';
 /** A push check's newest result kept for a plain success ping (the ping log's latest). */
 export { latestPingedResult } from './results/result-items.ts';
+/** Checks' states as the API shows them (a pull check's from its cell). */
+export { shownCheckStates } from './results/shown-states.ts';
 export {
   checkTransitionsSource,
   entityTransitionEvent,

@@ -8,7 +8,7 @@ import {
   parseDefinitions,
   tenantCheckItemsPage,
 } from '../checks/check-items.ts';
-import { parseStates } from '../checks/results.ts';
+import { shownCheckStates } from '../checks/results.ts';
 import type { EntityState } from '../domain/catalog.ts';
 import {
   getIncident,
@@ -86,39 +86,38 @@ export async function findChecks(
   entities: readonly EntityState[],
   limit: number,
 ): Promise<FoundCheck[]> {
-  const found = new Map<string, FoundCheck>();
-  const add = (check: CheckDefinitionRecord, state: string | null) => {
-    if (found.size < limit && !found.has(check.id))
-      found.set(check.id, { check, name: checkNameOf(check), state });
+  const found = new Map<string, CheckDefinitionRecord>();
+  const add = (check: CheckDefinitionRecord) => {
+    if (found.size < limit && !found.has(check.id)) found.set(check.id, check);
   };
   if (isId('chk', q)) {
     const check = await getCheckDefinition(deps.table, tenantId, q);
-    if (check) add(check, null);
-    return [...found.values()];
-  }
-  let cursor: string | undefined;
-  let read = 0;
-  do {
-    const page = await tenantCheckItemsPage(deps.table, tenantId, {
-      limit: SEARCH_BOUNDS.checkItems - read,
-      cursor,
-    });
-    read += page.items.length;
-    cursor = page.cursor;
-    const states = new Map(parseStates(page.items).map((s) => [s.check_id, s.state]));
-    for (const check of parseDefinitions(page.items)) {
-      if (contains(checkNameOf(check), q)) add(check, states.get(check.id) ?? null);
+    if (check) add(check);
+  } else {
+    let cursor: string | undefined;
+    let read = 0;
+    do {
+      const page = await tenantCheckItemsPage(deps.table, tenantId, {
+        limit: SEARCH_BOUNDS.checkItems - read,
+        cursor,
+      });
+      read += page.items.length;
+      cursor = page.cursor;
+      for (const check of parseDefinitions(page.items)) if (contains(checkNameOf(check), q)) add(check);
+    } while (cursor && read < SEARCH_BOUNDS.checkItems && found.size < limit);
+    for (const entity of entities.slice(0, SEARCH_BOUNDS.relatedEntities)) {
+      if (found.size >= limit) break;
+      const page = await entityDefinitionItemsPage(deps.table, tenantId, entity.id, {
+        limit: SEARCH_BOUNDS.perEntity,
+        cursor: undefined,
+      });
+      for (const check of parseDefinitions(page.items)) add(check);
     }
-  } while (cursor && read < SEARCH_BOUNDS.checkItems && found.size < limit);
-  for (const entity of entities.slice(0, SEARCH_BOUNDS.relatedEntities)) {
-    if (found.size >= limit) break;
-    const page = await entityDefinitionItemsPage(deps.table, tenantId, entity.id, {
-      limit: SEARCH_BOUNDS.perEntity,
-      cursor: undefined,
-    });
-    for (const check of parseDefinitions(page.items)) add(check, null);
   }
-  return [...found.values()];
+  // Each check's state as its page shows it (a pull check's from its cell), however it was found.
+  const checks = [...found.values()];
+  const states = await shownCheckStates(deps.table, tenantId, checks);
+  return checks.map((check) => ({ check, name: checkNameOf(check), state: states.get(check.id) ?? null }));
 }
 
 /** The names of these entities, by id (one batch read of their id pointers). */

@@ -13,6 +13,24 @@ import {
   getCellState,
 } from './cell-result-items.ts';
 
+/** A member's running state and failures: its entry in the cell's state (a member left out of it is up with no failures). */
+export function memberRunning(state: CellStateRecord | undefined, checkId: string) {
+  const member = state?.members[checkId];
+  return { state: member?.state ?? 'up', consecutive_failures: member?.consecutive_failures ?? 0 };
+}
+
+/** The running state of each of these pull checks in cells, by id (each cell's state read once). */
+export async function cellMemberStates(
+  table: Table,
+  members: readonly { id: string; cell_id: string }[],
+): Promise<Map<string, ReturnType<typeof memberRunning>['state']>> {
+  const cellIds = [...new Set(members.map((m) => m.cell_id))];
+  const cells = new Map(
+    await Promise.all(cellIds.map(async (id) => [id, await getCellState(table, id)] as const)),
+  );
+  return new Map(members.map((m) => [m.id, memberRunning(cells.get(m.cell_id), m.id).state]));
+}
+
 /**
  * A pull check in a cell as the API shows it: its running state from the cell's state item (a
  * member left out of it is up with no failures), its last result from the cell's newest slot that
@@ -43,11 +61,9 @@ export function createCellView(deps: { table: Table; clock: Clock }) {
   ): CheckRecord => {
     const cell = check.cell;
     if (!cell) return check;
-    const member = read.state?.members[check.id];
     return {
       ...check,
-      state: member?.state ?? 'up',
-      consecutive_failures: member?.consecutive_failures ?? 0,
+      ...memberRunning(read.state, check.id),
       last_result_at: lastResultAt(read.latest, check.id) ?? check.last_result_at,
       next_run_at: isoTime(
         nextCellSlot({ id: cell.cell_id, interval_seconds: check.interval_seconds }, deps.clock.now()),
