@@ -8,8 +8,10 @@ import type { Table, UpdateOp } from '../store/table.ts';
 /**
  * Owner of the `metric_counters` items: the tenant's running totals of results and alerts by
  * status, which GET /v1/metrics exposes as Prometheus counters (docs/metrics.md). Results are
- * counted where a write happens anyway and happens once: a cell's 5-minute rollup put (only if
- * absent), a slow cell's slot put, a check's finished rollup bucket; alerts where a delivery record
+ * counted once, where they are stored once: a cell's slot as it lands (one small write after the
+ * slot's put-if-absent, by the delivery that stored it, so the counter is current), a push check's
+ * finished rollup bucket (in the result's transaction: a write per ping would cost more than the
+ * ping's own result, issue 58); alerts where a delivery record
  * reaches its final status (lib/notify/deliveries/alert-tally.ts: in the cloud one write per
  * notifier batch and tenant). A few shards (`METRIC_COUNTERS#<shard>`, by the writer's cell or check
  * id) keep the concurrent transactions of a big tenant off one item; a read sums them (one query).

@@ -8,7 +8,6 @@ import {
   rollUpMembers,
   storedMemberRollup,
 } from '../../domain/rollups.ts';
-import { resultsCountedOp } from '../../metrics/metric-counter-items.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
 import { type CellResultsRecord, cellResultsBetween } from './cell-result-items.ts';
@@ -66,19 +65,13 @@ export async function rollUpFinishedBucket(
   const members = Object.fromEntries(
     [...rollUpMembers(slots)].map(([checkId, rollup]) => [checkId, storedMemberRollup(rollup)]),
   );
-  const counted = { total: 0, failures: 0 };
-  for (const member of Object.values(members)) {
-    counted.total += member.total;
-    counted.failures += member.failures;
-  }
   try {
-    // The tenant's result counters (GET /v1/metrics) move with the put: once per bucket, like it.
+    // The tenant's result counters moved as each slot landed (cell-runner.ts), not here.
     await table.transact([
       cellRollupOp(
         { cell_id: cell.id, tenant_id: cell.tenant_id, bucket_start: isoTime(bucket), members },
         retentionDays,
       ),
-      resultsCountedOp(cell.tenant_id, cell.id, counted),
     ]);
     return true;
   } catch (error) {

@@ -1,7 +1,6 @@
 import type { TenantStore } from '../../auth/tenants.ts';
 import { createTenantCache } from '../../auth/tenants.ts';
 import type { CheckDefinitionRecord } from '../../check-types/check-record.ts';
-import { cellRollsUp } from '../../domain/rollups.ts';
 import { type CheckStateSnapshot, evaluateCellSlot, sameSnapshot } from '../../domain/states.ts';
 import { resultsCountedOp } from '../../metrics/metric-counter-items.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
@@ -254,24 +253,24 @@ export function createCellRunner(deps: CellRunnerDeps) {
       let record: CellResultsRecord = { cell_id: cell.id, tenant_id: cell.tenant_id, slot, results };
       let fresh = true;
       try {
-        // A cell slower than a rollup bucket writes no rollup: its slot moves the result counters.
-        await deps.table.transact([
-          cellResultsOp(record, tenant.retention_days),
-          ...(cellRollsUp(cell.interval_seconds)
-            ? []
-            : [
-                resultsCountedOp(cell.tenant_id, cell.id, {
-                  total: record.results.length,
-                  failures: record.results.filter((r) => !r.ok).length,
-                }),
-              ]),
-        ]);
+        await deps.table.transact([cellResultsOp(record, tenant.retention_days)]);
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
         // Delivered before: the first delivery's results stand; apply what it may not have.
         fresh = false;
         record = (await getCellResults(deps.table, cell.id, slot)) ?? record;
       }
+      // The tenant's result counters (GET /v1/metrics) move as the slot lands, by the delivery that
+      // stored it: never twice; a crash between the two writes loses one slot's counts, as the
+      // alert tally may lose a batch. One small write a slot, outside the put: in one transaction
+      // the slot item, several KB, would cost twice its write.
+      if (fresh)
+        await deps.table.update(
+          resultsCountedOp(cell.tenant_id, cell.id, {
+            total: record.results.length,
+            failures: record.results.filter((r) => !r.ok).length,
+          }),
+        );
       await deps.afterResultsStored?.(job, record);
       // A one-off finishes no bucket or day: the next regular slot does, after every slot before it.
       const transitions = job.check_id
