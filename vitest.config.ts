@@ -68,6 +68,8 @@ export default defineConfig({
     ],
     // `npm run coverage`: v8 coverage of lib/, tabled by folder and engine adapter (bin/coverage-tables.ts).
     coverage: { provider: 'v8', include: ['lib/**/*.ts'], reporter: ['json-summary', 'text-summary'] },
+    // The default output, then each tier's own time beside its budget (test/support/tier-report.ts).
+    reporters: ['default', './test/support/tier-report.ts'],
     pool: 'forks',
     // Each tier's longest files start first, so none of them holds its tier alone at the end.
     sequence: { sequencer: LongFirstSequencer },
