@@ -1,4 +1,5 @@
 import {
+  checkStatesChange,
   type EntityPointer,
   type EntityRecord,
   type EntityState,
@@ -41,8 +42,7 @@ const bySlug = (tnt: string, slug: string, bpSlug: string) => ({
   sk: `${slug}#${bpSlug}`,
 });
 
-/** The entity item (its checks engine's writes: entity-check-states.ts). */
-export const entities = defineItem({
+const entities = defineItem({
   type: itemType('entity'),
   schema: entitySchema.extend(entityChecksPart),
   key: (k: EntityKey) => ({ pk: tenantPk(k.tenant_id), sk: `ENT#${k.blueprint_slug}#${k.slug}` }),
@@ -238,6 +238,62 @@ export function entityExistsOp(tenantId: string, entityId: string): WriteOp {
 /** Holds while the entity is at the version read (the status migration's entries). */
 export function entityUnchangedOp(tenantId: string, entity: EntityState): WriteOp {
   return entities.conditionCheck(at(tenantId, entity), versionHeld(entity.version));
+}
+
+/** What a check write changes on its entity item; without `condition` (e.g. a plan limit) it must exist. */
+export interface EntityChecksChange {
+  state: EntityState['state'];
+  /** The enabled checks' states after the change: only the entries that differ are written. */
+  checkStates: Record<string, 'unknown' | 'up' | 'down' | 'degraded'>;
+  /** The entity transition that moved `state`, when it moved. */
+  lastTransitionId?: string | undefined;
+  /** check_count change: check create (+1) and delete (-1). */
+  countDelta?: number | undefined;
+  condition?: Condition | undefined;
+  /** A new applied state rule, and the entity's own attributes a rule change writes with it (a PUT). */
+  rule?: NonNullable<EntityState['applied_state_rule']> | undefined;
+  patch?: Partial<Pick<EntityRecord, 'name' | 'fields' | 'updated_at' | 'state_rule'>> | undefined;
+}
+
+/**
+ * The entity update of a check write. `check_states` is written entry by entry (the whole map only
+ * while the item has none), so writers of different checks keep each other's entries. A write that
+ * can move the aggregate (a known check state, the state, the rule) sets the state, held on and
+ * bumping the version; one that changes only unknown checks' entries (a create) moves nothing and
+ * holds on the item's existence and `condition` only, so Vigil's state moves never make it fail.
+ */
+export function entityChecksOp(tenantId: string, entity: EntityState, change: EntityChecksChange): WriteOp {
+  const key = at(tenantId, entity);
+  const { set, remove, movesAggregate } = checkStatesChange(entity.check_states, change.checkStates);
+  const fresh = entity.check_states === undefined;
+  const states = fresh ? { set: { check_states: change.checkStates } } : {};
+  const entries = !fresh && (remove.length > 0 || Object.keys(set).length > 0);
+  const held: Condition[] = [
+    { kind: 'itemExists' },
+    ...(change.condition ? [change.condition] : []),
+    { kind: fresh ? 'attrNotExists' : 'attrExists', attr: 'check_states' },
+  ];
+  const count = change.countDelta ? { check_count: change.countDelta } : {};
+  const { state, lastTransitionId: transition, rule, patch } = change;
+  const moves = movesAggregate || state !== entity.state || transition || rule || patch;
+  const write = { ...(entries ? { entries: { check_states: { set, remove } } } : {}) };
+  if (!moves) {
+    const condition: Condition = { kind: 'and', conditions: held };
+    if (!fresh && !entries && !change.countDelta) return entities.conditionCheck(key, condition);
+    return entities.update(key, { ...states, ...write, add: count, condition });
+  }
+  return entities.update(key, {
+    set: {
+      ...patch,
+      state,
+      ...states.set,
+      ...(transition !== undefined ? { last_transition_id: transition } : {}),
+      ...(rule !== undefined ? { applied_state_rule: rule } : {}),
+    },
+    ...write,
+    add: { version: 1, ...count },
+    condition: { kind: 'and', conditions: [versionHeld(entity.version), ...held] },
+  });
 }
 
 /** A search index's list (search_entities): names (gsi1, lowercased) or slugs (gsi2) starting with `prefix`. */

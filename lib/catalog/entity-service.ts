@@ -11,8 +11,8 @@ import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, ItemTooLargeError, type Table, type WriteOp } from '../store/table.ts';
 import { type BlueprintRecord, blueprintUnchangedOp, entityCountOp } from './blueprint-items.ts';
 import type { BlueprintStore } from './blueprint-store.ts';
-import type { EntityChecksChange } from './entity-check-states.ts';
 import {
+  type EntityChecksChange,
   type EntityRecord,
   type EntityState,
   entityCreatedOps,

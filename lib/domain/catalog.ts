@@ -14,6 +14,7 @@ export {
   newFieldDefinitionSchema,
   sortFields,
 } from './catalog/blueprint-fields.ts';
+export { checkStatesChange } from './catalog/check-states-change.ts';
 export { wouldCreateCycle } from './catalog/dependency-cycle.ts';
 export type { FieldValues } from './catalog/entity-fields.ts';
 export { applyFieldPatch, withDefaults } from './catalog/entity-fields.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blueprintCreatedOp, entityCountOp } from '../../lib/catalog/blueprint-items.ts';
-import { entityChecksOp } from '../../lib/catalog/entity-check-states.ts';
 import {
+  entityChecksOp,
   entityCreatedOps,
   entityDeletedOps,
   entityPatchedOps,

@@ -1,5 +1,9 @@
-import type { EntityChecksChange } from '../../catalog/entity-check-states.ts';
-import { type EntityState, parseEntityState, readEntityItem } from '../../catalog/entity-items.ts';
+import {
+  type EntityChecksChange,
+  type EntityState,
+  parseEntityState,
+  readEntityItem,
+} from '../../catalog/entity-items.ts';
 import type { State } from '../../domain/states.ts';
 import { aggregateEntityState, causingCheck, type StateRule } from '../../domain/states.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';

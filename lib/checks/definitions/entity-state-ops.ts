@@ -1,5 +1,4 @@
-import { type EntityChecksChange, entityChecksOp } from '../../catalog/entity-check-states.ts';
-import type { EntityState } from '../../catalog/entity-items.ts';
+import { type EntityChecksChange, type EntityState, entityChecksOp } from '../../catalog/entity-items.ts';
 import { stateMoveOps } from '../../catalog/entity-state-index-items.ts';
 import { checkNameOf } from '../../check-types/check-name.ts';
 import type { CheckState, MemberTransition, State } from '../../domain/states.ts';
