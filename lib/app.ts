@@ -20,6 +20,7 @@ import { composeContacts } from './contacts/compose.ts';
 import type { EgressSettings } from './egress/egress.ts';
 import { composeEscalation } from './escalation/compose.ts';
 import { pagingFor } from './escalation/compose-paging.ts';
+import { resolvedOnQueue } from './escalation/resolution-hook.ts';
 import { composeChangeConsumers, consumerList } from './events/consumers.ts';
 import { withHandover } from './handover/compose.ts';
 import { defineRoute } from './http/define-route.ts';
@@ -194,6 +195,8 @@ export function createApp(deps: CoreDeps) {
       pages: escalation.pages,
     },
     onAcknowledged: notifications.onAcknowledged,
+    // The people an incident's climb paged are told when it is resolved by hand (lib/escalation).
+    onResolved: resolvedOnQueue(deps.table, deps.notifyQueue, deps.logger),
   });
   const uptime = createUptimeService({ table: deps.table, clock: deps.clock, cursors, checkService });
   // Teams and who is on call (issue 55 item 5): its routes, and the who service the MCP tool asks.

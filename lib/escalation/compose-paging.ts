@@ -6,6 +6,7 @@ import type { Logger } from '../platform/logger.ts';
 import { handleClimb } from './climb.ts';
 import type { PageLinks } from './page-message.ts';
 import { handlePageContact, type PagingDeps } from './page-person.ts';
+import { handlePageResolved } from './resolution.ts';
 
 export type { PageLinks } from './page-message.ts';
 
@@ -33,6 +34,9 @@ export function pagingFor(setup: PagingSetup): PagingFactory {
     publicUrl: setup.publicUrl,
     links: setup.links,
   };
-  return (parts) => (job) =>
-    job.kind === 'climb' ? handleClimb({ ...deps, ...parts }, job) : handlePageContact(deps, job);
+  return (parts) => (job) => {
+    if (job.kind === 'climb') return handleClimb({ ...deps, ...parts }, job);
+    if (job.kind === 'page_contact') return handlePageContact({ ...deps, ...parts }, job);
+    return handlePageResolved(deps, job);
+  };
 }

@@ -1,6 +1,7 @@
-import type { ContactReach, ContactStep } from '../contacts/reach.ts';
+import type { ContactReach, ContactStep, PersonMessage } from '../contacts/reach.ts';
 import type { StateChangeEvent } from '../domain/states.ts';
 import { getIncident, type IncidentRecord } from '../incidents/incident-items.ts';
+import type { PagingParts } from '../notify/compose-notifier.ts';
 import type { NotifyJob } from '../notify/jobs.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
@@ -11,6 +12,7 @@ import { dueJob, enqueueOrThrow, waitedHop } from './due.ts';
 import { MAX_PAGE_ATTEMPTS, type PageRecord, recordPageOutcome, takePage } from './page-items.ts';
 import { type PageLinks, pageMessage } from './page-message.ts';
 import { getPolicy, type PolicyTarget } from './policy-items.ts';
+import { personZone } from './targets.ts';
 
 /** What paging people works with (built once per runtime: lib/escalation/compose.ts). */
 export interface PagingDeps {
@@ -22,6 +24,9 @@ export interface PagingDeps {
   publicUrl: string | undefined;
   links?: PageLinks | undefined;
 }
+
+/** What paging a person needs besides: why the entity is failing (the notifier's part). */
+type PersonPagingDeps = PagingDeps & Pick<PagingParts, 'escalationReason'>;
 
 type PageContactJob = Extract<NotifyJob, { kind: 'page_contact' }>;
 
@@ -81,7 +86,7 @@ export function comeBackIfAsked(ask: ComeBack, what: string): void {
  * queue; one whose job died after the claim is sent by the job's redelivery).
  */
 async function pageByMethod(
-  deps: PagingDeps,
+  deps: PersonPagingDeps,
   place: ClimbPlace,
   target: PolicyTarget,
   userId: string,
@@ -97,10 +102,13 @@ async function pageByMethod(
   );
   const take = await takePage(deps.table, page, deps.clock.now());
   if (!take.taken) return take.retryInSeconds;
+  const tenantId = place.incident.tenant_id;
   const message = await pageMessage(
     {
       incident: place.incident,
       state: place.event.to_state,
+      reason: await deps.escalationReason(place.event),
+      timeZone: await personZone(deps.table, tenantId, userId, target),
       policyName: place.policy.name,
       step: place.step,
       round: place.round,
@@ -108,8 +116,21 @@ async function pageByMethod(
     userId,
     { publicUrl: deps.publicUrl, links: deps.links, deliveryId: `${place.incident.id}:${page.key}` },
   );
+  return sendTaken(deps, page, take.attempt, message);
+}
+
+/**
+ * Sends a taken page's message to its person's method and records the outcome: `sent`, or
+ * `failed`, asking its job to come back while attempts are left.
+ */
+export async function sendTaken(
+  deps: Pick<PagingDeps, 'table' | 'reach'>,
+  page: PageRecord,
+  attempt: number,
+  message: PersonMessage,
+): Promise<ComeBack> {
   const result = await deps.reach
-    .send(place.incident.tenant_id, userId, method.id, message)
+    .send(page.tenant_id, page.user_id ?? '', page.contact_method_id ?? '', message)
     .catch((error: unknown) => ({
       ok: false,
       error: error instanceof Error ? error.message : String(error),
@@ -120,7 +141,7 @@ async function pageByMethod(
   }
   const error = 'error' in result && result.error ? String(result.error) : 'not sent';
   await recordPageOutcome(deps.table, page, { outcome: 'failed', error });
-  return take.attempt < MAX_PAGE_ATTEMPTS ? retryDelaySeconds(take.attempt) : undefined;
+  return attempt < MAX_PAGE_ATTEMPTS ? retryDelaySeconds(attempt) : undefined;
 }
 
 /**
@@ -129,7 +150,7 @@ async function pageByMethod(
  * person with no verified method is logged `unreachable`.
  */
 export async function pagePerson(
-  deps: PagingDeps,
+  deps: PersonPagingDeps,
   place: ClimbPlace,
   target: PolicyTarget,
   userId: string,
@@ -188,7 +209,7 @@ const pageContactJobId = (job: PageContactJob) =>
   `pgc:${job.incident_id}:${job.policy_id}:${job.round}:${job.step}:${job.user_id}:${job.contact_method_id}:${job.after_seconds}`;
 
 /** Handles one `page_contact` job: the incident still open, the contact step is sent (once). */
-export async function handlePageContact(deps: PagingDeps, job: PageContactJob): Promise<void> {
+export async function handlePageContact(deps: PersonPagingDeps, job: PageContactJob): Promise<void> {
   const nowMs = deps.clock.now();
   if (await waitedHop(deps.queue, job, pageContactJobId(job), nowMs)) return;
   const tenantId = job.event.tenant_id;

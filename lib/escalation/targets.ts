@@ -1,3 +1,5 @@
+import { getUser } from '../auth/records.ts';
+import { isTimeZone } from '../domain/schedules.ts';
 import { onCallAt } from '../oncall/final-schedule.ts';
 import { getSchedule } from '../oncall/schedule-items.ts';
 import type { Table } from '../store/table.ts';
@@ -54,4 +56,21 @@ export async function addresseesOf(
     }
   }
   return { addressees, nobody };
+}
+
+/**
+ * The zone a person reads a page's times in: their own (the zone they chose in Settings, which
+ * their reports use), else the zone of the schedule that paged them, else UTC.
+ */
+export async function personZone(
+  table: Table,
+  tenantId: string,
+  userId: string,
+  target?: { type: string; id: string },
+): Promise<string> {
+  const own = (await getUser(table, tenantId, userId))?.report_time_zone;
+  if (own && isTimeZone(own)) return own;
+  if (target?.type !== 'schedule') return 'UTC';
+  const zone = (await getSchedule(table, tenantId, target.id))?.time_zone;
+  return zone && isTimeZone(zone) ? zone : 'UTC';
 }

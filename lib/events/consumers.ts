@@ -10,6 +10,7 @@ import {
   purgeEntityChecks,
   TRANSITION_ENTITY,
 } from '../checks/results.ts';
+import { resolvedOnQueue } from '../escalation/resolution-hook.ts';
 import { createIncidentConsumer, type InMaintenance } from '../incidents/incident-consumer.ts';
 import { resolveDeletedEntityIncident } from '../incidents/incident-purge.ts';
 import { type RetentionDays, tenantRetentionDays } from '../incidents/incident-retention.ts';
@@ -131,6 +132,8 @@ export function composeChangeConsumers(deps: {
       table: deps.table,
       logger: deps.logger,
       retentionDays,
+      // The people an incident's climb paged are told when its entity's recovery resolves it.
+      onResolved: resolvedOnQueue(deps.table, deps.notifyQueue, deps.logger),
       // An incident opened while a window covers its entity is marked in_maintenance: each tenant's
       // windows are read once per batch (a burst of transitions reads them once).
       maintenanceForBatch: () => {

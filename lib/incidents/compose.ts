@@ -23,6 +23,8 @@ export function composeIncidents(deps: {
   inMaintenance?: InMaintenance | undefined;
   /** Told of each acknowledgement (lib/notify queues the job that tells the providers tracking incidents). */
   onAcknowledged?: IncidentServiceDeps['onAcknowledged'];
+  /** Told of each resolution by hand (lib/escalation tells the people the incident's climb paged). */
+  onResolved?: IncidentServiceDeps['onResolved'];
 }) {
   const service = createIncidentService({ ...deps, retentionDays: tenantRetentionDays(deps.table) });
   return { service, routes: incidentRoutes({ incidents: service }) };

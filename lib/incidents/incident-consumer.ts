@@ -26,6 +26,8 @@ export interface IncidentConsumerDeps {
   retentionDays: RetentionDays;
   /** Default: never in maintenance. */
   inMaintenance?: InMaintenance | undefined;
+  /** Called with each incident a transition to up resolved (lib/escalation tells the people its climb paged). */
+  onResolved?: ((record: IncidentRecord) => Promise<void>) | undefined;
 }
 
 export interface IncidentFeedDeps {
@@ -37,6 +39,7 @@ export interface IncidentFeedDeps {
    * windows once per batch, not once per transition of a burst); default: never in maintenance.
    */
   maintenanceForBatch?: (() => InMaintenance) | undefined;
+  onResolved?: IncidentConsumerDeps['onResolved'];
 }
 
 /** The transition (entity or check) a change inserted, or undefined for any other change. */
@@ -97,7 +100,15 @@ export async function applyTransition(deps: IncidentConsumerDeps, t: TransitionR
   const open = await readOpenIncidentRecord(deps.table, t.tenant_id, t.entity_id);
   // A redelivered recovery of an earlier episode finds the next episode's incident: leave it open.
   if (!open || open.opening_transition_id >= t.id) return;
-  await resolveExpiring(deps, open, { at: t.created_at, transitionId: t.id, cause: 'up' });
+  const resolution = { at: t.created_at, transitionId: t.id, cause: 'up' } as const;
+  if (!(await resolveExpiring(deps, open, resolution))) return;
+  await deps.onResolved?.({
+    ...open,
+    state: 'resolved',
+    resolved_at: resolution.at,
+    resolving_transition_id: t.id,
+    resolution: 'up',
+  });
 }
 
 /** A change-feed consumer that opens and resolves incidents, in the order of the changes. */

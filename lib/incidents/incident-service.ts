@@ -58,6 +58,8 @@ export interface IncidentServiceDeps {
   inMaintenance?: InMaintenance | undefined;
   /** Called once an incident was acknowledged (notify tells the providers that track incidents). */
   onAcknowledged?: ((record: IncidentRecord) => Promise<void>) | undefined;
+  /** Called once an incident was resolved by hand (lib/escalation tells the people its climb paged). */
+  onResolved?: ((record: IncidentRecord) => Promise<void>) | undefined;
 }
 
 type Caller = Pick<Principal, 'tenantId' | 'userId'>;
@@ -159,13 +161,15 @@ export function createIncidentService(deps: IncidentServiceDeps) {
     async resolve(caller: Caller, id: string): Promise<PublicIncident> {
       const record = await require(caller.tenantId, id);
       if (record.state === 'resolved') return answer(caller.tenantId, record);
-      await resolveExpiring({ table, retentionDays: deps.retentionDays }, record, {
+      const resolved = await resolveExpiring({ table, retentionDays: deps.retentionDays }, record, {
         at: isoTime(clock.now()),
         transitionId: null,
         cause: 'manual',
         by: caller.userId,
       });
-      return answer(caller.tenantId, await require(caller.tenantId, id));
+      const now = await require(caller.tenantId, id);
+      if (resolved) await deps.onResolved?.(now);
+      return answer(caller.tenantId, now);
     },
 
     /** Adds a note (at most NOTE_LIMITS.maxBytes bytes, NOTE_LIMITS.perIncident per incident). */

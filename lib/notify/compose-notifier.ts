@@ -1,5 +1,6 @@
 import { DEFAULT_LIMITS } from '../auth/records.ts';
 import type { TenantStore } from '../auth/tenants.ts';
+import type { StateChangeEvent } from '../domain/states.ts';
 import type { EgressSettings } from '../egress/egress.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
@@ -19,21 +20,33 @@ import { createDeliveryStore } from './deliveries/delivery-store.ts';
 import { gateEmail } from './email/email-gate.ts';
 import { createEmailRecipients } from './email/email-recipients.ts';
 import type { NotifyJob } from './jobs.ts';
+import { reasonOf, reasonReads } from './pipeline/alert-reason.ts';
 import type { Notifier } from './pipeline/notifier.ts';
 import { createNotifier } from './pipeline/notifier.ts';
 import { createPolicyStore } from './policy/policy-store.ts';
 
-/** The jobs of escalation policies (`climb`, `page_contact`), handled by lib/escalation's paging. */
-export type PagingJob = Extract<NotifyJob, { kind: 'climb' | 'page_contact' }>;
+/** The jobs of escalation policies (`climb`, `page_contact`, `page_resolved`), handled by lib/escalation's paging. */
+export type PagingJob = Extract<NotifyJob, { kind: 'climb' | 'page_contact' | 'page_resolved' }>;
 
-/** What the paging of people is built over: the notifier's sending to channels. */
-export type PagingParts = Pick<Notifier, 'pageChannels'>;
+/**
+ * What the paging of people is built over: the notifier's sending to channels, and why the entity
+ * is failing as an escalation's channels are told it (redacted as results are; alert-reason.ts).
+ */
+export type PagingParts = Pick<Notifier, 'pageChannels'> & {
+  escalationReason(event: StateChangeEvent): Promise<string | null>;
+};
 
 /** Builds the handler of the paging jobs (lib/escalation's, handed in by the runtime's composition). */
 export type PagingFactory = (parts: PagingParts) => (job: PagingJob) => Promise<void>;
 
 const isPagingJob = (body: NotifyJob): body is PagingJob =>
-  body.kind === 'climb' || body.kind === 'page_contact';
+  body.kind === 'climb' || body.kind === 'page_contact' || body.kind === 'page_resolved';
+
+/** The parts paging is built over, from the notifier (`pagingParts(table, notifier)`). */
+export const pagingParts = (table: Table, notifier: Pick<Notifier, 'pageChannels'>): PagingParts => ({
+  pageChannels: notifier.pageChannels,
+  escalationReason: (event) => reasonOf(reasonReads(table, event.tenant_id), 'escalation', event),
+});
 
 export interface NotifierDeps {
   table: Table;
@@ -124,7 +137,7 @@ export function composeNotifier(deps: NotifierDeps) {
       post: (target, body) => postSignedWebhook(egress, target, body),
     }),
   });
-  const paging = deps.paging?.(alerts);
+  const paging = deps.paging?.(pagingParts(table, alerts));
   const notifier: typeof alerts = {
     ...alerts,
     handle: (job) => {

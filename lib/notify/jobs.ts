@@ -37,6 +37,9 @@ import { pageJobSchemas } from '../status-pages/page-subscriber-jobs.ts';
  * - `page_contact`: one later step of a paged person's contact plan (id
  *   `pgc:<incident_id>:<esp_id>:<round>:<step>:<usr_id>:<cmt_id>:<after_seconds>`, in hops as repeats), sent unless
  *   the incident was acknowledged or resolved meanwhile;
+ * - `page_resolved`: an incident's resolution told to each person its climb paged, by each method a
+ *   page reached them by (id `pgr:<incident_id>`; each message claimed in the page log:
+ *   lib/escalation/resolution.ts);
  * - `page_draft_publish`: a status page's auto-publish of a draft from the dependency graph nobody
  *   touched (id `pdp:<pin_id>:v<version>`, in hops as repeats; lib/status-pages/drafts/publish-job.ts).
  *   It rides this queue because its consumer runs in both runtimes with the outage retries and the
@@ -159,6 +162,7 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     /** The step's time plus the contact step's after_seconds: the job waits for it. */
     due_ms: z.number().int(),
   }),
+  z.object({ kind: z.literal('page_resolved'), tenant_id: z.string(), incident_id: z.string() }),
   pageDraftPublishJobSchema,
   ...pageJobSchemas,
   handoverJobSchema,

@@ -165,7 +165,7 @@ describe('notify jobs through the notifier Lambda', () => {
     expect(pd.alerts.get(incidentId)?.status).toBe('acknowledged');
   });
 
-  it('climbs an escalation policy: a channel at once, then a person by their plan (climb, page_contact)', async () => {
+  it('climbs an escalation policy: a channel at once, then a person by their plan, told when it is over (climb, page_contact, page_resolved)', async () => {
     const { entityId, checkId } = await pushChecked('pay');
     await webhookPolicy(checkId, '/alert/pay', { cooldown_seconds: 0 });
     const me = (await call('GET', '/v1/me')).user.id;
@@ -221,6 +221,11 @@ describe('notify jobs through the notifier Lambda', () => {
             `${e.step}:${e.contact_kind}:${e.outcome}`,
         ),
     ).toEqual(['0:webhook:queued', '1:ntfy:sent', '1:ntfy:sent']);
+    // The recovery resolves the incident: the person is told once by the method the pages reached.
+    await pushResult(checkId, true);
+    await settle();
+    expect(hits('/ntfy/me')).toHaveLength(codes + 3);
+    expect(hits('/ntfy/me').at(-1)?.body.toString('utf8')).toContain('incident is resolved since');
   });
 
   it('tells a second failing check of an entity already down as also failing', async () => {

@@ -162,7 +162,7 @@ describe('an escalation policy’s climb on the cloud runtime', () => {
     );
   });
 
-  it('ends the climb when the entity recovers: the step due afterwards pages nobody', async () => {
+  it('ends the climb when the entity recovers: the step due afterwards pages nobody, the person paged is told', async () => {
     const { people, mark, start, incidentId, checkId } = await climbing('pay', ['ivy', 'jon'], [300, 300], 0);
     const [a] = people;
     expect(mailedSince(mark)).toEqual([a?.email]);
@@ -170,8 +170,14 @@ describe('an escalation policy’s climb on the cloud runtime', () => {
     await flow.push(checkId, true);
     expect((await call('GET', `/v1/incidents/${incidentId}`)).state).toBe('resolved');
     await climbTo(start + 20 * MINUTE);
-    expect(mailedSince(mark)).toEqual([a?.email]);
-    expect(await pagesOf(incidentId)).toEqual([`0:0:${a?.id}:email:sent@${isoTime(start)}`]);
+    // Ivy, paged, is told the incident is over (issue 75 item 10); jon, never paged, hears nothing.
+    expect(mailedSince(mark)).toEqual([a?.email, a?.email]);
+    expect(ses.mails().at(-1)?.subject).toBe('[Vigil] Resolved: pay service');
+    expect(ses.mails().at(-1)?.text).toContain('it is up again');
+    expect(await pagesOf(incidentId)).toEqual([
+      `0:0:${a?.id}:email:sent@${isoTime(start)}`,
+      `0:0:${a?.id}:email:sent@${isoTime(start + 2 * MINUTE)}`,
+    ]);
     // The second step's job was queued, due after the recovery, and came (the clock passed it).
     const [, second] = climbJobs(incidentId);
     expect(second?.job.due_ms).toBe(start + 5 * MINUTE);

@@ -128,6 +128,41 @@ describe('an escalation policy’s climb', () => {
     expect((await pagesOf(incidentId)).map((p) => p.user_id)).toEqual([a.id, b.id]);
   });
 
+  it('tells the people it paged when the incident is over: by the recovery, or resolved by hand', async () => {
+    const [a, b] = await pageablePeople(h, ['ana', 'ben']);
+    if (!a || !b) throw new Error('people');
+    await policyOfSteps(
+      h,
+      [
+        { userId: a.id, delaySeconds: 300 },
+        { userId: b.id, delaySeconds: 300 },
+      ],
+      0,
+    );
+    const mark = smtp().received.length;
+    const start = h.time.clock.now();
+    const { checkId } = await downEntity(h);
+    await until(start, 2 * MINUTE);
+    expect(mailedSince(mark)).toEqual([a.email]);
+    await h.result(checkId, true);
+    await until(start, 20 * MINUTE);
+    // Ana was paged and is told; ben's step came after the recovery: never paged, never told.
+    expect(mailedSince(mark)).toEqual([a.email, a.email]);
+    const told = smtp().received.at(-1)?.message;
+    expect(decodeWords(told?.headers.get('subject') ?? '')).toBe('[Vigil] Resolved: API');
+    expect(told?.text).toContain('it is up again');
+
+    const again = smtp().received.length;
+    await h.result(checkId, false);
+    const { incidents } = await h.call('GET', '/v1/incidents?state=open', undefined, 200);
+    await until(start, 22 * MINUTE);
+    expect(mailedSince(again)).toEqual([a.email]);
+    await h.call('POST', `/v1/incidents/${incidents[0].id}/resolve`, undefined, 200);
+    await until(start, 40 * MINUTE);
+    expect(mailedSince(again)).toEqual([a.email, a.email]);
+    expect(smtp().received.at(-1)?.message.text).toContain('it was resolved by hand');
+  });
+
   it('answers who is on call for a team from its policy’s first step’s schedule', async () => {
     const me = (await h.call('GET', '/v1/me', undefined, 200)).user.id;
     const schedule = await h.call(

@@ -1,8 +1,10 @@
+import { transitionRecordedOp } from '../../lib/checks/results/transition-items.ts';
 import type { TransitionRecord } from '../../lib/checks/results.ts';
 import { pagingFor } from '../../lib/escalation/compose-paging.ts';
 import { policyCreatedOp } from '../../lib/escalation/policy-items.ts';
 import { incidentOpenedBy } from '../../lib/incidents/incident-consumer.ts';
 import { type IncidentRecord, openIncident } from '../../lib/incidents/incident-items.ts';
+import { pagingParts } from '../../lib/notify/compose-notifier.ts';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { createSmtpTransport } from '../../lib/notify/smtp-transport.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
@@ -47,7 +49,7 @@ export async function pagingRig(table: Table, smtp: TestSmtpServer, env: Record<
     queue,
     publicUrl: config.publicUrl,
     emailDailyLimit: async () => 1000,
-  })({ pageChannels: async () => [] });
+  })(pagingParts(table, { pageChannels: async () => [] }));
 
   /** A policy of one step paging `userIds`, stored as its create leaves it. */
   async function policyPaging(userIds: readonly string[]) {
@@ -105,7 +107,11 @@ export async function pagingRig(table: Table, smtp: TestSmtpServer, env: Record<
       step: 0,
       due_ms: nowMs,
     };
-    return { event, incident, job, open: () => openIncident(table, incident) };
+    const open = async () => {
+      await table.transact([transitionRecordedOp(transition, 30)]);
+      return openIncident(table, incident);
+    };
+    return { event, incident, job, open };
   }
 
   return {

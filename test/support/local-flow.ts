@@ -7,6 +7,7 @@ import { STREAM_ENTITIES } from '../../lib/events/consumers.ts';
 import { createChangePump } from '../../lib/local/change-pump.ts';
 import { startJobRunner } from '../../lib/local/job-runner.ts';
 import { createSqliteJobQueue } from '../../lib/local/sqlite-job-queue.ts';
+import { pagingParts } from '../../lib/notify/compose-notifier.ts';
 import type { EmailTransport } from '../../lib/notify/email-transport.ts';
 import { NOTIFY_QUEUE, notifyJobSchema } from '../../lib/notify/jobs.ts';
 import { createNotifier } from '../../lib/notify/pipeline/notifier.ts';
@@ -100,11 +101,13 @@ export function openNotifyParts(
     queue,
     publicUrl: appDeps.config.publicUrl,
     emailDailyLimit: async () => 1000,
-  })(alerts);
+  })(pagingParts(table, alerts));
   const notifier: typeof alerts = {
     ...alerts,
     handle: (job) =>
-      job.body.kind === 'climb' || job.body.kind === 'page_contact' ? pages(job.body) : alerts.handle(job),
+      job.body.kind === 'climb' || job.body.kind === 'page_contact' || job.body.kind === 'page_resolved'
+        ? pages(job.body)
+        : alerts.handle(job),
   };
   return { table, queue, app, notifier };
 }
