@@ -343,7 +343,8 @@ describe('console status pages', { timeout: 90_000 }, () => {
     await page.getByRole('heading', { level: 1, name: 'Acme public status' }).waitFor();
     const entities = page.locator('li.entity').filter({ has: page.locator('.bars') });
     await expectCount(entities, 2);
-    await expectText(entities.nth(0).locator('.row'), 'BillingDown');
+    // Down by its checks, and a major outage by the open incident written of it: the incident's word.
+    await expectText(entities.nth(0).locator('.row'), 'BillingMajor outage');
     await expectText(entities.nth(1).locator('.row'), 'SearchOperational');
     await expectText(page.getByRole('status'), 'Some systems are down');
     await page.getByRole('heading', { name: 'Current incidents' }).waitFor();

@@ -168,6 +168,35 @@ describe.each(bothRuntimes)('password pages ($runtime runtime)', ({ start }) => 
     expect(res.text).toContain('That password does not open this page.');
   });
 
+  it('bounds a guess of one page’s password spread over many addresses (per page, 429 to every address)', async () => {
+    const made = await req('POST', '/v1/status-pages', {
+      slug: 'crowd',
+      title: 'Crowd Co',
+      entity_ids: [entityId],
+      visibility: 'password',
+      password: 'the crowd cannot guess',
+    });
+    expect(made.status, made.text).toBe(201);
+    const from = (address: string, password: string, slug = 'crowd') =>
+      api.request('POST', `/p/${slug}/access`, {
+        headers: FORM,
+        rawBody: `password=${encodeURIComponent(password)}`,
+        sourceIp: address,
+      });
+    // One wrong guess from each of eight addresses: none reaches its own limit (4 a minute), the
+    // page's ceiling (4 a minute over all addresses) stops the fifth.
+    const statuses: number[] = [];
+    for (let i = 2; i < 10; i += 1) statuses.push((await from(`127.0.0.${i}`, `guess ${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429, 429, 429]);
+    // Past it, the right password from a new address is refused too (a guesser learns nothing)…
+    expect((await from('127.0.0.20', 'the crowd cannot guess')).status).toBe(429);
+    // …another page is not, and once the minute has refilled the bucket it opens the page.
+    expect((await from('127.0.0.21', 'a brand new secret', 'hidden')).status).toBe(302);
+    clock.advance(60_000);
+    const opened = await from('127.0.0.22', 'the crowd cannot guess');
+    expect(opened.status, opened.text).toBe(302);
+  });
+
   it('stops an address guessing a page’s password (429), the right password included, as failed sign-ins are', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 8 && !statuses.includes(429); i += 1)

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { Context } from 'aws-lambda';
+import { Agent } from 'undici';
 import { inject } from 'vitest';
 import { createActionWorkerLambda } from '../../functions/actions.ts';
 import { createApiHandler } from '../../functions/api.ts';
@@ -43,6 +44,11 @@ export interface RequestOptions {
   /** Sent as-is instead of JSON. */
   rawBody?: string | Buffer;
   headers?: Record<string, string>;
+  /**
+   * The source address the server sees: locally the client binds to it (any of 127.0.0.0/8, all
+   * loopback), the Lambda harness puts it in the event's `sourceIp`. Default 127.0.0.1.
+   */
+  sourceIp?: string;
 }
 
 export interface ApiHarness {
@@ -201,6 +207,17 @@ export function parseResponse(status: number, headers: Record<string, string>, t
   return { status, headers, body, text };
 }
 
+/** One undici agent per local source address (RequestOptions.sourceIp), its connections bound to it. */
+const boundAgents = new Map<string, Agent>();
+function boundAgent(address: string): Agent {
+  let agent = boundAgents.get(address);
+  if (agent === undefined) {
+    agent = new Agent({ connect: { localAddress: address } });
+    boundAgents.set(address, agent);
+  }
+  return agent;
+}
+
 /** The local runtime on an ephemeral loopback port, data in a temp dir, driven with fetch. */
 export async function startLocalHarness(options: HarnessOptions = {}): Promise<LocalHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
@@ -235,6 +252,7 @@ export async function startLocalHarness(options: HarnessOptions = {}): Promise<L
         headers: headersFor(opts, contentType),
         body,
         redirect: 'manual',
+        ...(opts.sourceIp ? { dispatcher: boundAgent(opts.sourceIp) } : {}),
       });
       // Several Set-Cookie headers joined in order, as the Lambda harness joins payload v2's `cookies`.
       const cookies = res.headers.getSetCookie();
@@ -390,6 +408,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
         headers: sent,
         ...(cookie !== undefined ? { cookies: cookie.split(/;\s*/) } : {}),
         ...(body !== undefined ? { body } : {}),
+        ...(opts.sourceIp ? { sourceIp: opts.sourceIp } : {}),
         requestId: `req-${requestCounter}`,
       });
       const result = await handler(event, context);

@@ -20,7 +20,7 @@ const perMinute = (n: number): RatePolicy | undefined =>
   n > 0 ? { burst: n, perSecond: n / 60 } : undefined;
 
 /** A short digest of a credential's identifying part: bucket names stay short and hold nothing a caller chose. */
-const credentialTag = (id: string) =>
+export const credentialTag = (id: string) =>
   createHash('sha256').update(id, 'utf8').digest('base64url').slice(0, 16);
 
 const blocked = (decision: RateDecision) =>

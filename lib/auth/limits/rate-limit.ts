@@ -6,7 +6,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { RateDecision, RateLimiter, RatePolicy } from '../../platform/rate-limiter.ts';
 import { keyPrefix } from '../api-key.ts';
 import { sourceKey } from './address-key.ts';
-import { type Caller, createFailureLimit } from './failure-limit.ts';
+import { type Caller, createFailureLimit, credentialTag } from './failure-limit.ts';
 
 export interface RateLimitGuardDeps {
   limiter: RateLimiter;
@@ -103,6 +103,32 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
     return headers;
   };
 
+  /**
+   * `verify` under a bucket shared by every address: a failure `isWrong` recognises counts in
+   * `name` (`n` a minute; 0: no limit); past it, 429 before `verify` runs, and for the failure
+   * that went past.
+   */
+  const ceiling = async <T>(
+    name: string,
+    n: number,
+    message: string,
+    verify: () => Promise<T>,
+    isWrong: (error: unknown) => boolean,
+  ): Promise<T> => {
+    if (n <= 0) return verify();
+    const policy = { burst: n, perSecond: n / 60 };
+    const refuse = (decision: RateDecision | undefined) => {
+      if (decision && !decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds, { message });
+    };
+    refuse(await failOpen('credential', () => limiter.peek(name, policy)));
+    try {
+      return await verify();
+    } catch (error) {
+      if (isWrong(error)) refuse(await failOpen('credential', () => limiter.take(name, policy)));
+      throw error;
+    }
+  };
+
   return {
     /**
      * Authenticates the request's key (an API key, or a location key on /v1/agent/*) under every
@@ -179,29 +205,34 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
      * past it every lookup through that key is 429 for a while, a right slug included, so a key's
      * slugs cannot be guessed from many addresses either.
      */
-    async attemptPingKey<T>(
-      bucket: string,
+    attemptPingKey: <T>(bucket: string, verify: () => Promise<T>, isWrong: (error: unknown) => boolean) =>
+      ceiling(
+        `GUESS#${bucket}`,
+        deps.config.pingKeyGuessesPerMinute ?? 0,
+        'too many wrong slugs with this ping key',
+        verify,
+        isWrong,
+      ),
+
+    /**
+     * A secret of one thing (a private status page's password) guessed from every address
+     * together: a wrong one (`isWrong`) counts in the thing's bucket (`CEIL#…`, `credentialId`
+     * naming it by a digest), up to `authFailuresPerMinute` a minute; past it every attempt at it is
+     * 429 for a while, a right one included, whatever the address. The per-address limits
+     * (`attempt`) stop one address; this bounds a guess spread over many.
+     */
+    attemptAcrossAddresses: <T>(
+      credentialId: string,
       verify: () => Promise<T>,
       isWrong: (error: unknown) => boolean,
-    ): Promise<T> {
-      const n = deps.config.pingKeyGuessesPerMinute ?? 0;
-      if (n <= 0) return verify();
-      const policy = { burst: n, perSecond: n / 60 };
-      const name = `GUESS#${bucket}`;
-      const refuse = (decision: RateDecision | undefined) => {
-        if (decision && !decision.allowed)
-          throw new RateLimitedError(decision.retryAfterSeconds, {
-            message: 'too many wrong slugs with this ping key',
-          });
-      };
-      refuse(await failOpen('credential', () => limiter.peek(name, policy)));
-      try {
-        return await verify();
-      } catch (error) {
-        if (isWrong(error)) refuse(await failOpen('credential', () => limiter.take(name, policy)));
-        throw error;
-      }
-    },
+    ) =>
+      ceiling(
+        `CEIL#${credentialTag(credentialId)}`,
+        deps.config.authFailuresPerMinute,
+        'too many wrong attempts at this from all addresses: try again in a minute',
+        verify,
+        isWrong,
+      ),
 
     /** One request to a route without a key: a bucket per source address (an IPv6 /64; the per-key policy). */
     async admitAddress(caller: Caller): Promise<Record<string, string>> {

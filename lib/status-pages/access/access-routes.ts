@@ -16,7 +16,8 @@ import { renderPasswordForm } from './password-form.ts';
  * POST /p/{slug}/access: the password form's target. The right password sets the page's access
  * cookie and sends the browser back to the page (302); a wrong one answers the form again with an
  * error (401), counted against the address as failed sign-ins are (per address and page, and per
- * address over all), past which it is 429 whatever the password. A page that is unknown or not
+ * address over all), and against the page over every address (VIGIL_AUTH_FAILURE_LIMIT a minute),
+ * past any of which it is 429 whatever the password. A page that is unknown or not
  * a password page verifies against a dummy hash and answers the same form, so the answer does not
  * tell a private page from none.
  */
@@ -73,17 +74,25 @@ export function pageAccessRoutes(deps: AccessRouteDeps): PublicRoute[] {
         const page = SLUG.test(slug) ? await findPublicPage(deps.table, slug) : undefined;
         const hash = page?.visibility === 'password' ? page.password_hash : null;
         try {
+          const isWrong = (error: unknown) => error instanceof WrongPagePassword;
+          // Per address (and page), then per page over every address: a guess spread over many
+          // addresses is bounded too.
           await deps.pageAccess.limits.attempt(
             ctx,
             `page:${slug}`,
-            async () => {
-              const right = await deps.pageAccess.passwords.verify(
-                password,
-                hash ?? deps.pageAccess.passwords.dummyHash,
-              );
-              if (!right || hash === null) throw new WrongPagePassword();
-            },
-            (error) => error instanceof WrongPagePassword,
+            () =>
+              deps.pageAccess.limits.attemptAcrossAddresses(
+                `page:${slug}`,
+                async () => {
+                  const right = await deps.pageAccess.passwords.verify(
+                    password,
+                    hash ?? deps.pageAccess.passwords.dummyHash,
+                  );
+                  if (!right || hash === null) throw new WrongPagePassword();
+                },
+                isWrong,
+              ),
+            isWrong,
           );
         } catch (error) {
           if (!(error instanceof WrongPagePassword)) throw error;

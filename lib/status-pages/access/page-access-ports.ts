@@ -21,6 +21,12 @@ export interface PageAccessPorts {
       verify: () => Promise<T>,
       isWrong: (error: unknown) => boolean,
     ): Promise<T>;
+    /** The same guesses of one page over every address together: the per-page ceiling. */
+    attemptAcrossAddresses<T>(
+      credentialId: string,
+      verify: () => Promise<T>,
+      isWrong: (error: unknown) => boolean,
+    ): Promise<T>;
   };
   /** Hashed as people's passwords are (scrypt); `dummyHash` is no one's, for unknown pages. */
   passwords: {
