@@ -31,9 +31,10 @@ import { createPasswordLogin } from './password-login.ts';
 import { checkPasswordPolicy } from './password-policy.ts';
 import { createPasswordResetService, type PasswordResetDeps } from './reset/password-reset.ts';
 import { passwordResetRoutes } from './reset/password-reset-routes.ts';
-import { checkSecondFactor, hasSecondFactor } from './second-factor.ts';
+import { hasSecondFactor } from './second-factor.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { createSessionService } from './session-service.ts';
+import { createCodeLock } from './sign-in/code-lock.ts';
 import { createSignInAlarm } from './sign-in-alarm.ts';
 import { totpRoutes } from './totp/totp-routes.ts';
 import { createTotpService, type TotpServiceDeps } from './totp/totp-service.ts';
@@ -115,6 +116,9 @@ export function composePeople(deps: PeopleDeps) {
     hosts,
     startSession: sessions.start,
   });
+  const mail = { transport: deps.email, from: deps.config.emailFrom, publicUrl: deps.config.publicUrl };
+  // Wrong codes past its limit lock the second factor to known browsers and an e-mailed link.
+  const codeLock = createCodeLock({ ...deps, limiter, mail });
   const login = createPasswordLogin({
     table: deps.table,
     tenants: deps.tenants,
@@ -132,7 +136,7 @@ export function composePeople(deps: PeopleDeps) {
       audit: auditEvent,
     }),
     passwordAllowed: sso.passwordAllowed,
-    secondFactor: (credential, code) => checkSecondFactor(deps, credential, code),
+    secondFactor: codeLock.check,
   });
   // Two-factor authentication (TOTP, recovery codes) and password reset by e-mail (docs/auth.md).
   const factorDeps: TotpServiceDeps & PasswordResetDeps = {
@@ -143,7 +147,7 @@ export function composePeople(deps: PeopleDeps) {
     passwords: { hash: hashPassword, policy: checkPasswordPolicy },
     revokeSessions: (tenantId, userId) => sessions.revokeAll(tenantId, userId),
     passwordAllowed: sso.passwordAllowed,
-    mail: { transport: deps.email, from: deps.config.emailFrom, publicUrl: deps.config.publicUrl },
+    mail,
   };
   const routes: Route[] = [
     ...auditRoutes({ audit: createAuditService({ table: deps.table, clock: deps.clock, cursors }) }),

@@ -32,6 +32,15 @@ export const credentialSchema = z.object({
    * recent last (lib/people/sign-in/sign-in-device.ts): their sign-ins skip the account's failure limit.
    */
   device_hashes: z.array(z.string()).optional(),
+  /**
+   * Wrong second-factor codes sent with the right password since the last sign-in that passed the
+   * second factor (lib/people/sign-in/code-lock.ts): from WRONG_CODES_BEFORE_LOCK on, a code is
+   * looked at only from a browser of `device_hashes` or with the e-mailed sign-in link.
+   */
+  wrong_codes: z.number().int().min(0).optional(),
+  /** SHA-256 of the one sign-in link e-mailed to a locked account (never the token), until it expires. */
+  sign_in_link_hash: z.string().optional(),
+  sign_in_link_expires_at: z.string().optional(),
   /** Added to on each change: writes conditioned on it fail when another changed the credential meanwhile. */
   version: z.number().int(),
   updated_at: z.string(),

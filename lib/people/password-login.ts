@@ -37,8 +37,15 @@ export interface PasswordLoginDeps {
   alarm?: SignInAlarm | undefined;
   /** False when the team signs in with SSO only (lib/people/sso); absent: passwords allowed. */
   passwordAllowed?: (tenantId: string) => Promise<boolean>;
-  /** The credential's second factor against the code sent; absent: none is asked. */
-  secondFactor?: (credential: Credential, code: string | undefined) => Promise<SecondFactorVerdict>;
+  /**
+   * The credential's second factor against the code sent, from a browser known to the account or
+   * not, with an e-mailed sign-in link or not (lib/people/sign-in/code-lock.ts); absent: none is asked.
+   */
+  secondFactor?: (
+    credential: Credential,
+    code: string | undefined,
+    access: { known: boolean; link: string | undefined },
+  ) => Promise<SecondFactorVerdict>;
 }
 
 export interface SignIn {
@@ -46,6 +53,8 @@ export interface SignIn {
   password: string;
   totp?: string | undefined;
   tenant?: string | undefined;
+  /** The token of the sign-in link e-mailed to an account locked after wrong codes. */
+  link?: string | undefined;
 }
 
 const WRONG = 'wrong e-mail or password';
@@ -83,7 +92,7 @@ export function createPasswordLogin(deps: PasswordLoginDeps) {
     throw new UnauthorizedError(WRONG);
   };
 
-  const verify = async (input: SignIn, credentials: Credential[]) => {
+  const verify = async (input: SignIn, credentials: Credential[], known: boolean) => {
     const credential = await matching(input, credentials);
     const [tenant, user] = await Promise.all([
       deps.tenants.getTenant(credential.tenant_id),
@@ -93,7 +102,8 @@ export function createPasswordLogin(deps: PasswordLoginDeps) {
     if (tenant.disabled) throw new AccountDisabledError();
     if (deps.passwordAllowed && !(await deps.passwordAllowed(tenant.id)))
       throw new ForbiddenError('this team signs in with SSO');
-    const verdict = deps.secondFactor ? await deps.secondFactor(credential, input.totp) : 'ok';
+    const access = { known, link: input.link };
+    const verdict = deps.secondFactor ? await deps.secondFactor(credential, input.totp, access) : 'ok';
     if (verdict === 'required')
       throw ValidationError.field('totp', 'enter the code of your authenticator app (or a recovery code)');
     if (verdict === 'invalid') throw ValidationError.field('totp', TOTP_INVALID);
@@ -103,14 +113,15 @@ export function createPasswordLogin(deps: PasswordLoginDeps) {
   /** The account's gate around the password and code: a browser that signed in before is known. */
   const guarded = async (input: SignIn, req: SignInRequest, device: string | undefined) => {
     const credentials = await candidates(input);
+    const known = knownDevice(credentials, device);
     const attempt = {
       account: accountTag(input.email),
       email: input.email,
       people: credentials.map((c) => ({ tenantId: c.tenant_id, userId: c.user_id })),
       address: req.sourceIp,
-      known: knownDevice(credentials, device),
+      known,
     };
-    return gate.run(attempt, () => verify(input, credentials));
+    return gate.run(attempt, () => verify(input, credentials, known));
   };
 
   return {

@@ -22,12 +22,14 @@ export const hasSecondFactor = (credential: Credential | undefined): boolean =>
  * credential has no confirmed TOTP, or `code` is a TOTP code of a step later than the last one
  * accepted, or an unused recovery code; 'required' when a code is needed and none came; else
  * 'invalid'. An accepted step or recovery code is spent in a write conditioned on the
- * credential's version, so a replayed code, or the same code in two sign-ins at once, passes once.
+ * credential's version (with `alsoOnPass` changed too), so a replayed code, or the same code in
+ * two sign-ins at once, passes once.
  */
 export async function checkSecondFactor(
   deps: SecondFactorDeps,
   credential: Credential | undefined,
   code: string | undefined,
+  alsoOnPass: Partial<Credential> = {},
 ): Promise<SecondFactorResult> {
   if (!credential || !hasSecondFactor(credential) || credential.totp_secret === undefined) return 'ok';
   const given = code?.trim() ?? '';
@@ -36,7 +38,7 @@ export async function checkSecondFactor(
   const change = codeSpent(credential, credential.totp_secret, given, now);
   if (!change) return 'invalid';
   try {
-    await deps.table.transact(credentialChangeOps(credential, change, now));
+    await deps.table.transact(credentialChangeOps(credential, { ...change, ...alsoOnPass }, now));
     return 'ok';
   } catch (err) {
     // Changed meanwhile (the same code spent by another sign-in): this one does not pass.

@@ -21,6 +21,10 @@ const signInBody = z.strictObject({
   tenant: idSchema('tnt')
     .optional()
     .meta({ description: 'The team to sign in to, when the e-mail is in several' }),
+  link: z.string().trim().min(1).max(128).optional().meta({
+    description:
+      'The token of the sign-in link e-mailed after repeated wrong codes (`?link=` of its URL): with it a locked account takes one code from this browser',
+  }),
 });
 
 const passwordBody = z.strictObject({

@@ -45,6 +45,8 @@ export interface PasswordSignIn {
   password: string;
   /** The one-time code (or a recovery code) of the second step. */
   totp?: string;
+  /** The token of the sign-in link e-mailed after repeated wrong codes (the page's `?link=`). */
+  link?: string;
 }
 
 interface SessionState {

@@ -6427,6 +6427,8 @@ export interface operations {
                     totp?: string;
                     /** @description The team to sign in to, when the e-mail is in several */
                     tenant?: string;
+                    /** @description The token of the sign-in link e-mailed after repeated wrong codes (`?link=` of its URL): with it a locked account takes one code from this browser */
+                    link?: string;
                 };
             };
         };

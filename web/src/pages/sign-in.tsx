@@ -25,6 +25,11 @@ function asksForCode(error: unknown): boolean {
   return error instanceof ApiError && error.status === 400 && error.details.some((d) => d.path === 'totp');
 }
 
+/** Whether the account takes codes only from known browsers or with the e-mailed link (after wrong codes). */
+function codesLocked(error: unknown): boolean {
+  return asksForCode(error) && /Too many wrong codes/.test(fieldErrors(error).totp ?? '');
+}
+
 /**
  * The sign-in page, shown at whatever address a signed-out person opened (an alert e-mail's link,
  * a bookmark), so signing in lands on that page. People sign in with their e-mail and password
@@ -59,6 +64,9 @@ export function SignInPage() {
 /** E-mail and password, then (when the account has two-factor sign-in) the code. */
 function PasswordSignIn() {
   const { signInWithPassword } = useSessionState();
+  // The sign-in link e-mailed to an account locked after wrong codes: sent with this sign-in.
+  const [params] = useSearchParams();
+  const link = params.get('link') ?? undefined;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -71,12 +79,18 @@ function PasswordSignIn() {
     setBusy(true);
     setError(undefined);
     try {
+      const withLink = link === undefined ? {} : { link };
       await signInWithPassword(
-        step === 'code' ? { email, password, totp: code.trim() } : { email, password },
+        step === 'code'
+          ? { email, password, totp: code.trim(), ...withLink }
+          : { email, password, ...withLink },
       );
     } catch (err) {
-      if (step === 'password' && asksForCode(err)) setStep('code');
-      else setError(err);
+      if (step === 'password' && asksForCode(err)) {
+        setStep('code');
+        // A locked account says so (and that a link was e-mailed) before any code is typed.
+        if (codesLocked(err)) setError(err);
+      } else setError(err);
     } finally {
       setBusy(false);
     }
@@ -117,6 +131,12 @@ function PasswordSignIn() {
 
   return (
     <form onSubmit={submit}>
+      {link === undefined ? null : (
+        <p className="note">
+          You opened the sign-in link from your e-mail: sign in with your password and code here, in this
+          browser. The link works once.
+        </p>
+      )}
       <TextField
         label="E-mail"
         type="email"
