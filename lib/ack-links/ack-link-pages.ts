@@ -24,8 +24,7 @@ function facts(view: AckLinkView): string {
     lines.push(
       `<p>Acknowledged by <strong>${escapeHtml(view.acknowledgedBy ?? '')}</strong> at ${utc(incident.acknowledged_at)}.</p>`,
     );
-  if (incident.resolved_at)
-    lines.push(`<p>Resolved at ${utc(incident.resolved_at)}: its entity is up again.</p>`);
+  if (incident.resolved_at) lines.push(`<p>Resolved at ${utc(incident.resolved_at)}.</p>`);
   return lines.join('');
 }
 

@@ -15,9 +15,9 @@ export interface MintDeps {
 }
 
 /**
- * The links a page to a person carries. Only `acknowledge`: an incident resolves when its entity
- * is up again (DECISIONS.md "Operations features (wave 3)"), never by hand, so there is no resolve
- * link to give (docs/on-call.md "Acknowledge from the message").
+ * The links a page to a person carries. Only `acknowledge`: resolving by hand is done where the
+ * entity's state is in view (the console, the API), not from a message a link scanner may open
+ * (docs/on-call.md "Acknowledge from the message").
  */
 export interface AckLinks {
   acknowledge: string;
