@@ -1,6 +1,6 @@
-import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { totpCode } from '../../lib/people/totp/totp.ts';
+import { freePort } from '../support/dynamodb-local.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 import { WAIT } from '../support/wait.ts';
 import { adminEmail, PASSWORD, setPassword, submitPassword } from './people-support.ts';
@@ -12,18 +12,6 @@ import { useConsole } from './use-console.ts';
  * SMTP server on 127.0.0.1): after five wrong codes a browser that never signed in is told why its
  * code is not taken, and the e-mailed link's page signs it in with the password and a code.
  */
-
-/** A port of 127.0.0.1 free right now (the runtime takes it a moment later). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('console sign-in after repeated wrong codes', { timeout: 90_000 }, () => {
   let smtp: TestSmtpServer;
