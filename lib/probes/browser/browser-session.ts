@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { bareHost } from '../../egress/egress-guard.ts';
 import type { BrowserRunAnswer, RunRequest } from '../browser-run-wire.ts';
 import { type Refusal, startGuardedProxy } from './guarded-proxy.ts';
@@ -20,6 +20,8 @@ import { keptTrace } from './trace-masking.ts';
 const STEP_TIMEOUT_MS = 10_000;
 /** A screenshot larger than this is left out (a result keeps a bounded size). */
 const MAX_SCREENSHOT_BYTES = 512 * 1024;
+/** The pages a run may have open at once: a popup beyond them is closed as it opens. */
+const MAX_PAGES = 8;
 
 /** Chromium's switches: every request through the proxy, no path around it (WebRTC, QUIC, prefetch). */
 const chromiumArgs = (proxy: string) => [
@@ -65,9 +67,29 @@ function hostOf(url: string): string {
 
 const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
 
+/** The longest a read of the page (its vitals, a round trip) may take: a page spinning its thread never answers. */
+const READ_MS = 3000;
+
+/** `expression` evaluated in the page, or undefined when the page fails or does not answer within READ_MS. */
+async function readPage(page: Page, expression: string): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), READ_MS);
+  });
+  try {
+    return await Promise.race([page.evaluate(expression).catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function readVitals(page: Page): Promise<BrowserRunAnswer['vitals']> {
   try {
-    const raw = (await page.evaluate(READ_VITALS)) as { lcp?: unknown; cls?: unknown; ttfb?: unknown };
+    const raw = ((await readPage(page, READ_VITALS)) ?? {}) as {
+      lcp?: unknown;
+      cls?: unknown;
+      ttfb?: unknown;
+    };
     const num = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
     const lcp = num(raw.lcp);
     const cls = num(raw.cls);
@@ -82,9 +104,27 @@ async function readVitals(page: Page): Promise<BrowserRunAnswer['vitals']> {
   }
 }
 
-async function screenshot(page: Page): Promise<string | undefined> {
+/**
+ * What a screenshot masks: each element a step filled (typed, selected) a secret into, and each
+ * element whose text shows a secret as written. Nothing else: a secret drawn elsewhere (a canvas,
+ * an image, text made from it) stays in the pixels (docs/scripted-checks.md says so).
+ */
+function secretMasks(page: Page, filled: readonly string[], secrets: readonly string[]): Locator[] {
+  return [
+    ...filled.map((selector) => page.locator(selector)),
+    ...secrets.filter((s) => s.trim() !== '').map((secret) => page.getByText(secret)),
+  ];
+}
+
+/** Whether a step puts a secret into an element (its value holds one). */
+const fillsSecret = (step: RunRequest['steps'][number], secrets: readonly string[]) =>
+  step.selector !== undefined &&
+  step.value !== undefined &&
+  secrets.some((s) => s !== '' && step.value?.includes(s));
+
+async function screenshot(page: Page, mask: Locator[]): Promise<string | undefined> {
   try {
-    const jpeg = await page.screenshot({ type: 'jpeg', quality: 60, timeout: 5000 });
+    const jpeg = await page.screenshot({ type: 'jpeg', quality: 60, timeout: 5000, mask });
     return jpeg.length <= MAX_SCREENSHOT_BYTES ? jpeg.toString('base64') : undefined;
   } catch {
     return undefined;
@@ -128,6 +168,10 @@ export async function runBrowserSession(request: RunRequest): Promise<BrowserRun
     .launch({
       executablePath: request.executablePath,
       args: [...chromiumArgs(proxy.url), ...(request.extraArgs ?? [])],
+      // Playwright's default is --no-sandbox; the runner runs the child as a user Chromium sandboxes.
+      chromiumSandbox: true,
+      // Chromium's popup blocker, which Playwright turns off: a window opened without a click is refused.
+      ignoreDefaultArgs: ['--disable-popup-blocking'],
       timeout: 15_000,
     })
     .catch(async (err: unknown) => {
@@ -140,9 +184,18 @@ export async function runBrowserSession(request: RunRequest): Promise<BrowserRun
     const context = await browser.newContext({
       viewport: request.viewport ?? { width: 1280, height: 720 },
       serviceWorkers: 'block',
+      // A download is refused (cancelled), never written to the host's disk.
+      acceptDownloads: false,
     });
+    // A page that opens window after window gets MAX_PAGES; the rest close as they open.
+    context.on('page', (opened) => {
+      if (context.pages().length > MAX_PAGES) void opened.close().catch(() => undefined);
+    });
+    const secrets = request.secrets ?? [];
+    const filled: string[] = [];
     const tracing = request.trace !== undefined && request.trace !== 'off';
-    if (tracing) await context.tracing.start({ screenshots: true, snapshots: true });
+    // The trace's frames are pixels, which its masking cannot reach: a check with secrets records none.
+    if (tracing) await context.tracing.start({ screenshots: secrets.length === 0, snapshots: true });
     await context.addInitScript(VITALS_SCRIPT);
     const page = await context.newPage();
     // The hosts the page asked for (documents, subresources, redirects, websockets): a refusal of
@@ -154,7 +207,7 @@ export async function runBrowserSession(request: RunRequest): Promise<BrowserRun
     // known to be the page's (a round trip to the page first, so the events before it are in).
     const pending: Refusal[] = [];
     const refusal = async () => {
-      await page.evaluate('0').catch(() => undefined);
+      await readPage(page, '0');
       pending.push(...proxy.takeRefusals());
       const index = pending.findIndex((r) => asked.has(bareHost(r.host).toLowerCase()));
       return index < 0 ? undefined : pending.splice(index, 1)[0];
@@ -185,8 +238,9 @@ export async function runBrowserSession(request: RunRequest): Promise<BrowserRun
       const refused = await refusal();
       if (refused) error = `the SSRF guard refused ${refused.host}: ${refused.reason}`;
       const ms = Math.max(0, Math.round(performance.now() - started));
+      if (fillsSecret(step, secrets) && step.selector !== undefined) filled.push(step.selector);
       if (error !== undefined || step.action === 'screenshot') {
-        const shot = await screenshot(page);
+        const shot = await screenshot(page, secretMasks(page, filled, secrets));
         if (shot) screenshots.push({ step: index, jpeg: shot });
       }
       steps.push({
