@@ -38,6 +38,26 @@ describe('the secret redactor', () => {
     }
   });
 
+  it('hides a secret with a `+` in every spelling, the form-decoded one (`+` read as a space) too', () => {
+    const plus = secretRedactor(['tok+en/abc==']);
+    for (const shown of [
+      'tok+en/abc==',
+      // A trace's network log: the query of `?token=tok+en/abc==` as a reader decodes it.
+      '{"queryString":[{"name":"token","value":"tok en/abc=="}]}',
+      'tok%2Ben%2Fabc%3D%3D',
+      'tok%2ben%2fabc%3d%3d',
+      'tok%20en%2Fabc%3D%3D',
+      'tok+en%2Fabc%3D%3D',
+      Buffer.from('tok+en/abc==').toString('base64'),
+      Buffer.from('tok en/abc==').toString('base64'),
+      Buffer.from('tok+en/abc==').toString('hex'),
+    ]) {
+      const out = plus(`<${shown}>`);
+      expect(out, shown).toContain('********');
+      expect(out, shown).not.toMatch(/tok[+ %]|abc/i);
+    }
+  });
+
   it('hides a secret split in two, or cut short at the end or before a …', () => {
     expect(redact(`a=${SECRET.slice(0, 12)} b=${SECRET.slice(12)}`)).toBe('a=******** b=********');
     expect(redact(`...Bearer ${SECRET.slice(0, 6)}`)).toBe('...********');

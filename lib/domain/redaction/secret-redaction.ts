@@ -10,7 +10,8 @@ import { isSecretParam } from './url-redaction.ts';
  * produces before it is stored (docs/api.md "Secrets in results").
  *
  * Each secret is hidden as written and in the encodings an echo uses: JSON-escaped (also with
- * `\uXXXX` for non-ASCII), URL-encoded (`%20` or `+`, upper- or lower-case escapes), HTML-escaped,
+ * `\uXXXX` for non-ASCII), URL-encoded (`%20` or `+`, upper- or lower-case escapes), URL-decoded
+ * (a value written raw into a query or form body, read back with `+` as a space), HTML-escaped,
  * hex (both cases) and base64 (standard and URL-safe, at any alignment inside a longer encoded
  * text); so are its long parts (the token of `Bearer <token>`, a cookie's value) and the
  * credentials inside a `Basic` value.
@@ -46,6 +47,9 @@ function secretsOf(values: readonly string[]): Set<string> {
     for (const part of value.split(/[\s:,;=]+/)) add(part, MIN_PART_CHARS);
     // A value written into a URL's query unencoded is split there into parameters at `&`, `?`, `#`.
     for (const part of value.split(/[&?#]+/)) add(part, MIN_PART_CHARS);
+    // A value written raw into a URL's query or a form body, as a reader decodes it there: `+` as a
+    // space, `%XX` as its byte (a trace's network log lists `tok+en` of `?t=tok+en` as `tok en`).
+    add(formDecoded(value), MIN_VALUE_CHARS);
     const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(value)?.[1];
     if (basic) {
       const decoded = Buffer.from(basic, 'base64').toString('utf8');
@@ -54,6 +58,11 @@ function secretsOf(values: readonly string[]): Set<string> {
     }
   }
   return secrets;
+}
+
+/** `text` as a form or query reader decodes it (URLSearchParams: `+` as a space, a stray `%` kept). */
+function formDecoded(text: string): string {
+  return new URLSearchParams(`v=${text.replaceAll('&', '%26').replaceAll('#', '%23')}`).get('v') ?? text;
 }
 
 /** The URL-encoded forms (encodeURIComponent's, RFC 3986's, HTML forms', encodeURI's); none for text that has none (a lone surrogate). */
