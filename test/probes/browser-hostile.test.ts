@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -100,20 +100,31 @@ function everything(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((entry) => join(dir, entry));
 }
 
-/** What this process's children (the runner's) hold together, sampled until `done` settles: the most. */
-async function samplePeak(done: Promise<unknown>): Promise<number> {
+/** The bytes of the files under `dir` (0 for what went while it was read). */
+function diskBytes(dir: string): number {
+  return everything(dir).reduce((sum, path) => {
+    try {
+      const stat = statSync(path);
+      return sum + (stat.isFile() ? stat.size : 0);
+    } catch {
+      return sum;
+    }
+  }, 0);
+}
+
+/** What this process's children (the runner's) hold together in memory and on disk, sampled until `done` settles: the most. */
+async function samplePeak(done: Promise<unknown>): Promise<{ memory: number; disk: number }> {
   let running = true;
   void done
     .finally(() => {
       running = false;
     })
     .catch(() => undefined);
-  let peak = 0;
+  const peak = { memory: 0, disk: 0 };
   while (running) {
-    peak = Math.max(
-      peak,
-      descendants(process.pid).reduce((sum, pid) => sum + processBytes(pid), 0),
-    );
+    const memory = descendants(process.pid).reduce((sum, pid) => sum + processBytes(pid), 0);
+    peak.memory = Math.max(peak.memory, memory);
+    peak.disk = Math.max(peak.disk, diskBytes(tmp));
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return peak;
@@ -124,6 +135,7 @@ interface HostileRun {
   error?: string;
   facts: RunFacts[];
   peak: number;
+  diskPeak: number;
   leftovers: string[];
 }
 
@@ -149,7 +161,7 @@ async function hostileRun(
     ),
     samplePeak(run),
   ]);
-  return { ...settled, facts, peak, leftovers: everything(tmp) };
+  return { ...settled, facts, peak: peak.memory, diskPeak: peak.disk, leftovers: everything(tmp) };
 }
 
 /** The test's server answers (the host stayed healthy). */
@@ -172,6 +184,8 @@ describe('a hostile page', () => {
 
     expect(run.error).toBe('the browser run passed its wall clock of 8000 ms and was killed');
     expect(run.leftovers).toEqual([]);
+    // Not even while it ran: the run's directory held its profile, never the file.
+    expect(run.diskPeak).toBeLessThan(64 * MB);
     expect(downloaded).toBeLessThan(GB);
     expect(await serverAnswers()).toBe('healthy');
   });

@@ -164,16 +164,20 @@ export async function runBrowserSession(request: RunRequest): Promise<BrowserRun
   const screenshots: BrowserRunAnswer['screenshots'] = [];
   let vitals: BrowserRunAnswer['vitals'] = {};
   let trace: Pick<BrowserRunAnswer, 'trace' | 'trace_left_out'> = {};
-  const browser = await chromium
-    .launch({
+  const launch = (sandbox: boolean) =>
+    chromium.launch({
       executablePath: request.executablePath,
       args: [...chromiumArgs(proxy.url), ...(request.extraArgs ?? [])],
       // Playwright's default is --no-sandbox; the runner runs the child as a user Chromium sandboxes.
-      chromiumSandbox: true,
+      chromiumSandbox: sandbox,
       // Chromium's popup blocker, which Playwright turns off: a window opened without a click is refused.
       ignoreDefaultArgs: ['--disable-popup-blocking'],
       timeout: 15_000,
-    })
+    });
+  // Sandboxed where the host lets Chromium make its namespaces and chroot; where it does not (a
+  // container's default seccomp profile refuses chroot), without (docs/scripted-checks.md "Bounds").
+  const browser = await launch(true)
+    .catch((sandboxed: unknown) => launch(false).catch(() => Promise.reject(sandboxed)))
     .catch(async (err: unknown) => {
       await proxy.close();
       // Said as an Error of its own, so the runner reads the reason off the child's last words.
