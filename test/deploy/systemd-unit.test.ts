@@ -63,6 +63,11 @@ describe('deploy/vigil.service', () => {
       'PrivateTmp=yes',
       'ProtectHome=yes',
       'CapabilityBoundingSet=',
+      // Browser checks' bounds (docs/scripted-checks.md "Bounds") and what Chromium's sandbox needs.
+      'MemoryMax=3G',
+      'TasksMax=4096',
+      'RestrictNamespaces=user pid net',
+      'SystemCallFilter=chroot',
     ])
       expect(text.split('\n')).toContain(line);
     expect(text).toMatch(/^RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX/m);
