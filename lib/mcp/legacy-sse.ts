@@ -50,7 +50,7 @@ export async function exchange(
   caller: Principal,
   messages: JSONRPCMessage[],
 ): Promise<JSONRPCMessage[]> {
-  const server = createMcpServer(catalog, caller, {}, { deps: resources, subscribe: false });
+  const server = createMcpServer(catalog, caller, {}, { deps: resources, subscribe: false }, '2025');
   const out: JSONRPCMessage[] = [];
   const answered = new Map<RequestId, () => void>();
   const transport: Transport = {

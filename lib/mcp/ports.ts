@@ -1,5 +1,7 @@
 import type {
   CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
   GetPromptResult,
   Prompt,
   ReadResourceResult,
@@ -25,6 +27,8 @@ export type McpTool = EnabledTool & { _meta?: Record<string, unknown> };
  */
 export interface ToolCatalog {
   list(caller: Principal): Promise<McpTool[]>;
+  /** The tool error a call with these arguments would answer before running (undefined: they are valid, or no such tool). */
+  check(caller: Principal, name: string, args: Record<string, unknown>): Promise<CallToolResult | undefined>;
   call(
     caller: Principal,
     name: string,
@@ -52,6 +56,8 @@ export interface CallContext {
 export interface PromptCatalog {
   list(caller: Principal): Promise<Prompt[]>;
   get(caller: Principal, name: string, args: Record<string, string>): Promise<GetPromptResult>;
+  /** `completion/complete`: suggestions for an argument of a prompt the caller has, or of a resource template. */
+  complete(caller: Principal, params: CompleteRequestParams): Promise<CompleteResult>;
   /** The same prompts scoped by other tools (a connection narrowed to some skills lists fewer). */
   over(tools: Pick<ToolCatalog, 'list'>): PromptCatalog;
 }

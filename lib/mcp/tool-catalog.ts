@@ -135,24 +135,43 @@ export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
     return toolResult(`Ran action "${action.name}": ${outcome}.`, execution);
   };
 
+  /** The arguments as the tool runs them (defaults filled), or the tool error saying what is wrong. */
+  const inputOf = (
+    tool: McpTool,
+    args: Record<string, unknown>,
+  ): { input: Record<string, unknown> } | { refused: CallToolResult } => {
+    const { name } = tool;
+    const validate = validatorOf(tool.inputSchema);
+    if (!validate) return { refused: toolError(`tool ${name} has an inputSchema that does not compile`) };
+    // Bounded before validation, so no schema makes validating them slow (lib/skills/schema-budget.ts).
+    const tooBig = argumentsProblem(args);
+    if (tooBig) return { refused: toolError(`arguments of ${name} exceed a limit: ${tooBig}`, [tooBig]) };
+    const input = structuredClone(args);
+    if (!validate(input)) {
+      const problems = (validate.errors ?? []).map(
+        (e) => `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}`,
+      );
+      return { refused: toolError(`invalid arguments for ${name}: ${problems.join('; ')}`, problems) };
+    }
+    return { input };
+  };
+
   return {
     list,
+
+    async check(caller, name, args) {
+      const tool = (await list(caller)).find((t) => t.name === name);
+      if (!tool) return undefined;
+      const checked = inputOf(tool, args);
+      return 'refused' in checked ? checked.refused : undefined;
+    },
 
     async call(caller, name, args, context = {}): Promise<CallToolResult | undefined> {
       const tool = (await list(caller)).find((t) => t.name === name);
       if (!tool) return undefined;
-      const validate = validatorOf(tool.inputSchema);
-      if (!validate) return toolError(`tool ${name} has an inputSchema that does not compile`);
-      // Bounded before validation, so no schema makes validating them slow (lib/skills/schema-budget.ts).
-      const tooBig = argumentsProblem(args ?? {});
-      if (tooBig) return toolError(`arguments of ${name} exceed a limit: ${tooBig}`, [tooBig]);
-      const input = structuredClone(args ?? {});
-      if (!validate(input)) {
-        const problems = (validate.errors ?? []).map(
-          (e) => `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}`,
-        );
-        return toolError(`invalid arguments for ${name}: ${problems.join('; ')}`, problems);
-      }
+      const checked = inputOf(tool, args ?? {});
+      if ('refused' in checked) return checked.refused;
+      const { input } = checked;
       const builtin = deps.builtins.get(name);
       const actionId = tool.action_id;
       if (!builtin && !actionId) return toolError(`tool ${name} has no implementation`);

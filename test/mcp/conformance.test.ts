@@ -15,8 +15,15 @@ const baseline = (revision: string) =>
 
 /** Scenarios that must pass whole, check by check, at each revision (the protocol's own). */
 const MUST_PASS = {
-  '2026-07-28': ['tools-list', 'dns-rebinding-protection', 'http-header-validation'],
-  '2025-11-25': ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'],
+  '2026-07-28': ['tools-list', 'dns-rebinding-protection', 'http-header-validation', 'completion-complete'],
+  '2025-11-25': [
+    'server-initialize',
+    'ping',
+    'tools-list',
+    'dns-rebinding-protection',
+    'completion-complete',
+    'logging-set-level',
+  ],
 } as const;
 
 describe.each(MCP_RUNTIMES)('the MCP conformance suite (%s)', (_name, start) => {

@@ -103,6 +103,17 @@ describe.each(MCP_RUNTIMES)('MCP connection options (%s)', (_name, start) => {
     expect((await unsure.client.callTool({ name: 'create_check', arguments: CREATE })).isError).toBe(true);
   });
 
+  it('checks a write’s arguments before asking: arguments its schema refuses are answered, never confirmed', async () => {
+    const user = await connect('', { answer: { action: 'accept', content: { confirm: true } } });
+    const bad = await user.client.callTool({
+      name: 'create_check',
+      arguments: { ...CREATE, target_url: 42, interval_seconds: 'often' },
+    });
+    expect(user.asked).toEqual([]);
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/^invalid arguments for create_check: /);
+  });
+
   it('asks nothing for reads, dry runs, an opted-out connection or a 2025-11-25 one', async () => {
     const reads = await connect('', { answer: { action: 'decline' } });
     await reads.client.callTool({ name: 'get_status_summary', arguments: {} });

@@ -67,6 +67,47 @@ describe.each(runtimes)('MCP prompts ($runtime)', ({ start }) => {
     expect(await names(viewer)).toEqual(['triage_incident', 'why_was_i_paged']);
   });
 
+  it('completes a prompt’s entity arguments and the entity template’s variables with the caller’s own slugs', async () => {
+    const prompt = { type: 'ref/prompt' as const, name: 'prepare_maintenance_window' };
+    const values = async (
+      client: Client,
+      ref: Parameters<Client['complete']>[0]['ref'],
+      name: string,
+      value: string,
+      context?: Record<string, string>,
+    ) => {
+      const { completion } = await client.complete({
+        ref,
+        argument: { name, value },
+        ...(context ? { context: { arguments: context } } : {}),
+      });
+      return completion;
+    };
+    expect(await values(admin, prompt, 'blueprint_slug', 'sv')).toEqual({
+      values: ['svc'],
+      total: 1,
+      hasMore: false,
+    });
+    expect((await values(admin, prompt, 'blueprint_slug', 'zz')).values).toEqual([]);
+    expect((await values(admin, prompt, 'entity_slug', 'e', { blueprint_slug: 'svc' })).values).toEqual([
+      'e1',
+    ]);
+    // No blueprint chosen yet, or one the tenant does not have: nothing to suggest.
+    expect((await values(admin, prompt, 'entity_slug', 'e')).values).toEqual([]);
+    expect((await values(admin, prompt, 'entity_slug', 'e', { blueprint_slug: 'nope' })).values).toEqual([]);
+    // An argument that is no slug, a prompt the caller does not have: no suggestions, no error.
+    expect((await values(admin, prompt, 'starts_at', '2')).values).toEqual([]);
+    expect((await values(admin, { type: 'ref/prompt', name: 'nope' }, 'entity_slug', 'e')).values).toEqual(
+      [],
+    );
+    // A read-only key has no create_maintenance, so not the prompt either.
+    expect((await values(viewer, prompt, 'blueprint_slug', '')).values).toEqual([]);
+    const template = { type: 'ref/resource' as const, uri: 'vigil://entities/{blueprint}/{slug}' };
+    expect((await values(viewer, template, 'blueprint', '')).values).toEqual(['svc']);
+    expect((await values(viewer, template, 'slug', '', { blueprint: 'svc' })).values).toEqual(['e1']);
+    expect(admin.getServerCapabilities()?.completions).toEqual({});
+  });
+
   it('opens a triage with the incident’s facts and the tools to call', async () => {
     const result = await admin.getPrompt({ name: 'triage_incident', arguments: { incident_id: incidentId } });
     expect(result.messages).toHaveLength(1);

@@ -115,6 +115,34 @@ describe.each(MCP_RUNTIMES)('MCP protocol revisions (%s)', (_name, start) => {
     expect((await keyless(undefined)).id).toBeNull();
   });
 
+  it('answers logging/setLevel on 2025-11-25 (a level that is none: -32602), and declares logging only there', async () => {
+    const legacy = (id: number, method: string, params: Record<string, unknown>) => ({
+      body: { jsonrpc: '2.0', id, method, params },
+      headers: { 'mcp-protocol-version': '2025-11-25' },
+    });
+    const set = await post(runtime.rt, legacy(1, 'logging/setLevel', { level: 'warning' }));
+    expect(set.json).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    const bad = await post(runtime.rt, legacy(2, 'logging/setLevel', { level: 'loud' }));
+    expect(bad.json.error.code).toBe(-32602);
+    const init = await post(runtime.rt, {
+      body: {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT_INFO },
+      },
+    });
+    expect(init.json.result.capabilities).toMatchObject({ logging: {}, completions: {} });
+    const discover = await post(runtime.rt, modernRequest(4, 'server/discover'));
+    expect(discover.json.result.capabilities.completions).toEqual({});
+    expect(discover.json.result.capabilities.logging).toBeUndefined();
+    // completion/complete without its argument: -32602, on either revision.
+    const ref = { type: 'ref/prompt', name: 'triage_incident' };
+    const incomplete = await post(runtime.rt, modernRequest(5, 'completion/complete', { ref }));
+    expect(incomplete.json.error.code).toBe(-32602);
+    expect((await post(runtime.rt, legacy(6, 'completion/complete', { ref }))).json.error.code).toBe(-32602);
+  });
+
   it('refuses a revision it does not speak with the spec error naming the ones it does', async () => {
     const res = await post(runtime.rt, modernRequest(4, 'tools/list', {}, '2099-01-01'));
     expect(res.status).toBe(400);

@@ -2,6 +2,7 @@ import type { Prompt } from '@modelcontextprotocol/server';
 import type { Principal } from '../../domain/principal.ts';
 import type { PromptCatalog, ToolCatalog } from '../ports.ts';
 import { BUILTIN_PROMPTS, type PromptDeps } from './builtin-prompts.ts';
+import { type CompletionDeps, complete } from './completions.ts';
 import { invalidPrompt, parsePromptArgs } from './prompt-args.ts';
 import { RUNBOOK_PREFIX, runbookArguments, runbookInput, runbookText } from './runbook-prompts.ts';
 
@@ -13,7 +14,7 @@ import { RUNBOOK_PREFIX, runbookArguments, runbookInput, runbookText } from './r
  */
 export function createPromptCatalog(deps: {
   tools: Pick<ToolCatalog, 'list'>;
-  reads: PromptDeps;
+  reads: PromptDeps & CompletionDeps;
 }): PromptCatalog {
   const available = async (caller: Principal) => {
     const tools = await deps.tools.list(caller);
@@ -58,6 +59,16 @@ export function createPromptCatalog(deps: {
         description = runbook.description;
       } else throw invalidPrompt(`unknown prompt: ${name}`);
       return { description, messages: [{ role: 'user', content: { type: 'text', text } }] };
+    },
+
+    async complete(caller, params) {
+      return complete(deps.reads, caller, params, async (name) => {
+        const { builtins, runbooks } = await available(caller);
+        const builtin = builtins.find((p) => p.name === name);
+        if (builtin) return builtin.args.map((arg) => arg.name);
+        const runbook = runbooks.find((tool) => `${RUNBOOK_PREFIX}${tool.name}` === name);
+        return runbook && runbookArguments(runbook).map((arg) => arg.name);
+      });
     },
 
     over: (tools) => createPromptCatalog({ tools, reads: deps.reads }),

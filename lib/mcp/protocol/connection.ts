@@ -101,13 +101,15 @@ function appliesWrite(tool: McpTool, args: Record<string, unknown>): boolean {
  * error that changed nothing. A client that did not declare elicitation cannot be asked: -32021
  * names the capability (or the connection opts out with `?confirm=off`). The 2025-era revisions
  * have no input-required results: their writes run as before, behind the key's write permission.
- * Runbook tools (a skill's action) run as SPEC has them.
+ * Runbook tools (a skill's action) run as SPEC has them. Arguments the tool's inputSchema refuses
+ * are answered with the call's own tool error before anything is asked (check first, then confirm).
  */
 export async function writeConfirmation(
   toolOf: () => Promise<McpTool | undefined>,
   args: Record<string, unknown>,
   request: CallRequestView,
   context: CallContext,
+  checkArgs: () => Promise<CallToolResult | undefined>,
 ): Promise<InputRequiredResult | CallToolResult | undefined> {
   if (context.confirmWrites === false || request.envelope?.[PROTOCOL_VERSION_META_KEY] === undefined)
     return undefined;
@@ -123,6 +125,9 @@ export async function writeConfirmation(
       isError: true,
     };
   }
+  // Checked first: the user is never asked to confirm a call its arguments would refuse.
+  const refused = await checkArgs();
+  if (refused) return refused;
   const capabilities = request.envelope[CLIENT_CAPABILITIES_META_KEY] as
     | { elicitation?: unknown }
     | undefined;

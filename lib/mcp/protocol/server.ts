@@ -1,4 +1,10 @@
-import { ProtocolError, ProtocolErrorCode, Server, type Tool } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  specTypeSchemas,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import type { Principal } from '../../domain/principal.ts';
 import { UI_EXTENSION } from '../apps/ui.ts';
 import type { CallContext, McpCatalog, McpTool } from '../ports.ts';
@@ -46,12 +52,29 @@ export function createMcpServer(
   caller: Principal,
   context: CallContext = {},
   resources?: { deps: ResourceDeps; subscribe: boolean; session?: SessionScope | undefined },
+  era: 'modern' | '2025' = 'modern',
 ): Server {
   const catalog = narrowedCatalog(allTools, context.skills);
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: {}, prompts: {}, extensions: { [UI_EXTENSION]: {} } },
+    capabilities: {
+      tools: {},
+      prompts: {},
+      completions: {},
+      // Logging is deprecated by 2026-07-28 (SEP-2577: new servers SHOULD NOT adopt it), so only
+      // the 2025-era revisions declare it: the SDK answers their logging/setLevel ({}; -32602 for
+      // a level that is none). Vigil sends no log notifications, so a level changes nothing sent.
+      ...(era === '2025' ? { logging: {} } : {}),
+      extensions: { [UI_EXTENSION]: {} },
+    },
     cacheHints: RESOURCE_CACHE_HINTS,
   });
+  // The SDK's own setLevel answers a level that is none -32603; with the params schema it is -32602.
+  if (era === '2025')
+    server.setRequestHandler(
+      'logging/setLevel',
+      { params: specTypeSchemas.SetLevelRequestParams },
+      () => ({}),
+    );
   servePrompts(server, catalog.prompts, caller);
   if (resources) registerResources(server, resources.deps, caller, { ...resources, apps: catalog.apps });
   // A 2025-era session keeps subscriptions on its item; its GET stream tells them.
@@ -68,7 +91,9 @@ export function createMcpServer(
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const toolOf = async () => (await catalog.list(caller)).find((t) => t.name === name);
-    const asked = await writeConfirmation(toolOf, args ?? {}, ctx.mcpReq, context);
+    const asked = await writeConfirmation(toolOf, args ?? {}, ctx.mcpReq, context, () =>
+      catalog.check(caller, name, args ?? {}),
+    );
     if (asked) return asked;
     const result = await catalog.call(caller, name, args ?? {}, context);
     if (result === undefined)

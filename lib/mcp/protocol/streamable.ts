@@ -69,19 +69,22 @@ export function createStreamableEndpoint(
       if (initialize) {
         // `initialize` opens a session (a header it carries names one it is leaving).
         const response = await handleLegacyStreamable(
-          createMcpServer(catalog, caller, context, resources(true)),
+          createMcpServer(catalog, caller, context, resources(true), '2025'),
           request,
         );
         return opened(response, caller, initialize);
       }
       // Without the header, a request is answered statelessly, as before sessions: no subscriptions.
       if (sessionId === null)
-        return handleLegacyStreamable(createMcpServer(catalog, caller, context, resources(false)), request);
+        return handleLegacyStreamable(
+          createMcpServer(catalog, caller, context, resources(false), '2025'),
+          request,
+        );
       const session = await sessions.find(caller, sessionId, { keep: true });
       if (!session) return sessionNotFound();
       const scope = { sessions, sessionId, incidents: served.resources.incidents };
       return handleLegacyStreamable(
-        createMcpServer(catalog, caller, context, { ...resources(true), session: scope }),
+        createMcpServer(catalog, caller, context, { ...resources(true), session: scope }, '2025'),
         request,
       );
     }
