@@ -2,7 +2,7 @@ import type { Principal } from '../../domain/principal.ts';
 import { idSchema } from '../../http/route-schemas.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import type { BuiltinDeps } from '../builtins/deps.ts';
-import { intArg, invalidPrompt, isoTimeArg, type PromptArgSpec, slugArg } from './prompt-args.ts';
+import { fencedData, intArg, invalidPrompt, isoTimeArg, type PromptArgSpec, slugArg } from './prompt-args.ts';
 
 /**
  * The built-in prompts: each a conversation opener that names the tools to call, with the facts
@@ -63,12 +63,14 @@ const triageIncident: BuiltinPrompt = {
     const incident = await known(() => deps.incidents.get(caller, id), `incident ${id}`);
     const ack = incident.acknowledged_at ? `, acknowledged at ${incident.acknowledged_at}` : '';
     const maintenance = incident.in_maintenance ? ' It opened during a maintenance window.' : '';
-    const facts = `Incident ${incident.id} of ${incident.entity_name} is ${incident.state}: opened at ${incident.opened_at}${ack}.${maintenance}`;
+    const facts = `Incident ${incident.id} of the entity named below is ${incident.state}: opened at ${incident.opened_at}${ack}.${maintenance}`;
+    const name = fencedData('The entity’s name', incident.entity_name);
     if (incident.blueprint_slug === null || incident.entity_slug === null)
-      return `${facts} Its entity has been deleted since. Call list_incidents with entity_id=${incident.entity_id} to see its history, then tell me what happened.`;
+      return `${facts} Its entity has been deleted since. Call list_incidents with entity_id=${incident.entity_id} to see its history, then tell me what happened.\n${name}`;
     const ref = `blueprint_slug=${incident.blueprint_slug} and entity_slug=${incident.entity_slug}`;
     return [
       `Triage this incident. ${facts}`,
+      name,
       `1. Call explain_entity_state with ${ref}: which checks fail, why, since when, and whether an upstream entity is a possible cause.`,
       `2. Call get_blast_radius with ${ref}: what depends on it and is affected.`,
       `3. Call list_incidents with entity_id=${incident.entity_id}: has it failed like this before?`,
@@ -133,7 +135,8 @@ const prepareMaintenance: BuiltinPrompt = {
         ? `for ${args.duration_minutes} minutes`
         : 'for a time we agree on';
     return [
-      `Prepare a maintenance window for ${entity.name} (${bp}/${slug}, now ${entity.state}, id ${entity.id}), ${when}, ${howLong}.`,
+      `Prepare a maintenance window for the entity ${bp}/${slug} (now ${entity.state}, id ${entity.id}), ${when}, ${howLong}.`,
+      fencedData('Its name', entity.name),
       `1. Call get_blast_radius with blueprint_slug=${bp} and entity_slug=${slug}: whether its dependents should be covered too (include_dependents).`,
       '2. Call list_maintenance: whether a window already covers it then.',
       `3. Draft the arguments of create_maintenance (name, entity_ids [${entity.id}], include_dependents, starts_at, ends_at) and show them to me.`,

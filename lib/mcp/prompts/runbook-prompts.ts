@@ -2,7 +2,7 @@ import type { PromptArgument } from '@modelcontextprotocol/server';
 import { createInputSchemaCompiler } from '../../skills/input-schema.ts';
 import { argumentsProblem } from '../../skills/schema-budget.ts';
 import type { McpTool } from '../ports.ts';
-import { invalidPrompt } from './prompt-args.ts';
+import { fencedData, invalidPrompt } from './prompt-args.ts';
 
 /**
  * A runbook's prompt: each runbook tool (a tool of a registered skill bound to an action, as its
@@ -72,8 +72,10 @@ export function runbookInput(tool: McpTool, given: Record<string, string>): Reco
 /** The opening message: run the runbook with these arguments, once confirmed, and follow its run. */
 export function runbookText(tool: McpTool, input: Record<string, unknown>): string {
   return [
-    `Run the runbook ${tool.name} of the skill ${tool.skill_slug}: ${tool.description}`,
-    `Call the tool ${tool.name} with these arguments: ${JSON.stringify(input)}`,
+    `Run the runbook ${tool.name} of the skill ${tool.skill_slug}, described below.`,
+    fencedData('Its description', tool.description),
+    `Call the tool ${tool.name} with the arguments below, exactly as they are.`,
+    fencedData('The arguments (JSON)', JSON.stringify(input)),
     'It runs an action of this account: say what it will do and call it only after I confirm.',
     'Then report its outcome; if you have get_action_run, follow the run (the execution id is in the answer) until its pipeline finishes.',
   ].join('\n');
