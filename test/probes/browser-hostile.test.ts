@@ -300,7 +300,7 @@ describe.runIf(process.getuid?.() === 0)('a run started by root', () => {
     expect(processes.filter((p) => p.cmdline.includes('--no-sandbox'))).toEqual([]);
     // What the run's user makes of the server's data directory.
     expect(() =>
-      execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'ls', dataDir], {
+      execFileSync('/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'ls', dataDir], {
         stdio: 'pipe',
       }),
     ).toThrow(/Permission denied/);

@@ -26,7 +26,7 @@ export interface RunUser {
 }
 
 /** `name`'s ids from /etc/passwd; a clear error when it has none there. */
-export function lookUpUser(name: string, passwd = '/etc/passwd'): RunUser {
+function lookUpUser(name: string, passwd = '/etc/passwd'): RunUser {
   for (const line of readFileSync(passwd, 'utf8').split('\n')) {
     const [user, , uid, gid] = line.split(':');
     if (user === name && uid !== undefined && gid !== undefined)
