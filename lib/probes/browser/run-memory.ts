@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { killAll, treeBytes } from './process-tree.ts';
 
 /**
@@ -113,7 +114,8 @@ let runs = 0;
 /** A run's cgroup under `parent`, limited to `limitBytes`; undefined when it cannot be made. */
 async function cgroupBound(parent: CgroupParent, limitBytes: number): Promise<MemoryBound | undefined> {
   runs += 1;
-  const dir = join(parent.dir, `${CGROUP_PREFIX}${process.pid}-${runs}`);
+  // The thread too: probe threads (lib/local/probe-threads.ts) each count their own runs.
+  const dir = join(parent.dir, `${CGROUP_PREFIX}${process.pid}-${threadId}-${runs}`);
   try {
     await mkdir(dir);
     if (parent.version === 1) {
