@@ -101,7 +101,8 @@ describe.each(bothRuntimes)('MCP Origin policy ($runtime)', ({ runtime, start })
       expect(res.body).toEqual({
         jsonrpc: '2.0',
         error: { code: -32000, message: expect.stringContaining('Origin') },
-        id: null,
+        // The answer to the request it refuses (its id).
+        id: initialize.id,
       });
     }
     const noKey = await api.request('POST', '/v1/mcp', {
@@ -139,7 +140,8 @@ describe.each(bothRuntimes)('MCP Origin policy ($runtime)', ({ runtime, start })
       expect(res.json).toEqual({
         jsonrpc: '2.0',
         error: { code: -32000, message: expect.stringContaining('Host') },
-        id: null,
+        // The answer to the request it refuses (its id).
+        id: initialize.id,
       });
     }
     // A known Host does not make another page's Origin acceptable.
