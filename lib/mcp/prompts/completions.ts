@@ -28,7 +28,7 @@ const PROMPT_ARGUMENTS: Record<string, Suggest> = { blueprint_slug: 'blueprint',
 const ENTITY_TEMPLATE = RESOURCE_TEMPLATES.find((t) => t.name === 'entity')?.uriTemplate;
 const TEMPLATE_VARIABLES: Record<string, Suggest> = { blueprint: 'blueprint', slug: 'entity' };
 
-export const NO_COMPLETION: CompleteResult = { completion: { values: [], total: 0, hasMore: false } };
+const NO_COMPLETION: CompleteResult = { completion: { values: [], total: 0, hasMore: false } };
 
 /** The answer for `values` that start with `typed`: sorted, at most MAX_VALUES, with the total. */
 function answer(values: string[], typed: string): CompleteResult {
