@@ -123,7 +123,7 @@ export async function tenantMetrics(
   });
   const results = new Counter({
     name: 'vigil_check_results_total',
-    help: 'Check results recorded, by status (a pull check\'s as its slot is stored; a push check\'s when its 5-minute bucket closes)',
+    help: "Check results recorded, by status (a pull check's as its slot is stored; a push check's when its 5-minute bucket closes)",
     labelNames: ['status'] as const,
     registers: [registry],
   });
