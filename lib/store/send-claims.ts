@@ -26,7 +26,7 @@ export type ClaimTake =
     };
 
 /** What the rule reads of a stored claim. */
-export interface SeenClaim {
+interface SeenClaim {
   /** `pending`: taken for a send; `failed`: its last send failed; `done`: never to be sent again. */
   state: 'pending' | 'failed' | 'done';
   /** Attempts taken so far, the current one counted. */
