@@ -29,6 +29,7 @@ const POLICY_FIELDS = [
   'suppress_when_upstream_down',
   'flap_changes',
   'flap_window_seconds',
+  'flap_settle_seconds',
 ] as const;
 
 const policyChannelSchema = z.union([sharedChannelSchema, CHANNEL_DOC_SCHEMAS.channel]);
@@ -45,6 +46,7 @@ export const policyDocSchema = z
     ),
     flap_changes: fields.flap_changes.default(POLICY_DEFAULTS.flap_changes),
     flap_window_seconds: fields.flap_window_seconds.default(POLICY_DEFAULTS.flap_window_seconds),
+    flap_settle_seconds: fields.flap_settle_seconds.default(POLICY_DEFAULTS.flap_settle_seconds),
     channels: z
       .array(policyChannelSchema)
       .default(() => [])

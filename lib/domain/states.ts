@@ -16,7 +16,7 @@ export {
   STATE_RULES,
 } from './states/entity-state.ts';
 export type { FlapHistory, FlapPolicy } from './states/flap.ts';
-export { applyFlapChange, emptyFlapHistory, settleFlap } from './states/flap.ts';
+export { applyFlapChange, settleFlap } from './states/flap.ts';
 export type { LocationOutcome } from './states/quorum.ts';
 export {
   DEFAULT_LOCATION,

@@ -8,7 +8,8 @@ import { notifyFlowRig } from './notify-flow.ts';
  * real SQS engine (fauxqs), on a fake clock: a check changing more than `flap_changes` times in its
  * window sends one `flapping` webhook, its next alerts are held, and the delayed `flap_settle` job,
  * once due (sent again without its delay, as the queue does when the delay ends), sends one alert
- * with the state the check settled in.
+ * with the state the check settled in: due the policy's settle time after the last change (issue
+ * 75), however long the window.
  */
 
 const T0 = Date.parse('2026-03-02T09:00:00.000Z');
@@ -47,6 +48,7 @@ describe('flapping on the cloud runtime', () => {
       cooldown_seconds: 0,
       flap_changes: 2,
       flap_window_seconds: 600,
+      flap_settle_seconds: 600,
     });
     await call('POST', `/v1/checks/${checkId}/policy/channels`, {
       channel_type: 'webhook',
@@ -84,6 +86,46 @@ describe('flapping on the cloud runtime', () => {
     await deliverNow(`${last.id}:due`, last.job);
     await deliverNow(`${last.id}:again`, last.job);
     expect(bodies('/flap').map((b) => `${b.kind ?? 'alert'}:${b.to_state}`)).toEqual([
+      'alert:down',
+      'recovery:up',
+      'flapping:down',
+      'recovery:up',
+    ]);
+  });
+
+  it('tells a check that settles up at once its recovery after the settle time, not after the window', async () => {
+    const entity = await call('POST', '/v1/blueprints/svc/entities', { slug: 'web', name: 'Web' });
+    const check = await call('POST', '/v1/checks', {
+      entity_id: entity.id,
+      check_type: 'push',
+      interval_seconds: 60,
+      failure_threshold: 1,
+    });
+    const checkId = String(check.id);
+    await call('POST', `/v1/checks/${checkId}/policy`, {
+      cooldown_seconds: 0,
+      flap_changes: 2,
+      flap_window_seconds: 1800,
+      flap_settle_seconds: 120,
+    });
+    await call('POST', `/v1/checks/${checkId}/policy/channels`, {
+      channel_type: 'webhook',
+      config: { url: `${flow.receiver.origin}/settle` },
+    });
+    await push(checkId, false);
+    await push(checkId, true);
+    await push(checkId, false);
+    // Up at once, and it stays up: held, with its settle look 120 s after it (the window is 1,800 s).
+    await push(checkId, true);
+    const upMs = clock.now();
+    const look = settleJobs()
+      .filter((j) => j.job.check_id === checkId)
+      .at(-1);
+    if (!look) throw new Error('no flap_settle job queued');
+    expect(look.job.due_ms).toBe(upMs + 120_000);
+    clock.advance(120_000);
+    await deliverNow(`${look.id}:due`, look.job);
+    expect(bodies('/settle').map((b) => `${b.kind ?? 'alert'}:${b.to_state}`)).toEqual([
       'alert:down',
       'recovery:up',
       'flapping:down',

@@ -351,6 +351,7 @@ describe('channels, checks and routes documents', () => {
       suppress_when_upstream_down: true,
       flap_changes: 6,
       flap_window_seconds: 1800,
+      flap_settle_seconds: 300,
       channels: [],
     });
   });

@@ -52,22 +52,59 @@ describe('flapping', () => {
       ['alert', 'flapping'],
     ]);
     expect(logs.filter((l) => l.kind === 'flapping').map((l) => l.status)).toEqual(['sent']);
-    // Stable (down) for the window: one alert with the state it settled in, and nothing more.
-    await h.time.advance(1_750_000, 60_000);
+    // Stable (down) for the settle time (300 s by default): one alert with the state it settled in.
+    await h.time.advance(250_000, 10_000);
     expect(kinds()).toHaveLength(7);
-    await h.time.advance(120_000, 10_000);
+    await h.time.advance(60_000, 10_000);
     expect(kinds().slice(7)).toEqual(['alert:down']);
-    await h.time.advance(3_600_000, 300_000);
-    expect(kinds()).toHaveLength(8);
-    // Then alerts flow again.
+    // Still inside the window: a change is held, with no second notice, and settles the same way.
     await h.result(checkId, true);
+    expect(kinds()).toHaveLength(8);
+    await h.time.advance(310_000, 10_000);
     expect(kinds().slice(8)).toEqual(['alert:up']);
+    // A whole window without a change ends flapping: nothing more is sent, then alerts flow again.
+    await h.time.advance(3_600_000, 300_000);
+    expect(kinds()).toHaveLength(9);
+    expect(await getFlapState(h.table, checkId)).toMatchObject({ flapping_since_ms: null, notice: null });
+    await h.result(checkId, false);
+    expect(kinds().slice(9)).toEqual(['alert:down']);
   });
 
-  it('re-arms the settle look on each held change (stable means a whole window without one)', async () => {
+  it('tells a check that settles up at once its recovery after the settle time, not after the window', async () => {
+    const { checkId, entityId } = await h.entityWithCheck('API');
+    await h.channel(checkId);
+    await h.policy(checkId, { cooldown_seconds: 0, flap_settle_seconds: 120 });
+    await flap(checkId, 7);
+    expect(kinds().slice(6)).toEqual(['flapping:down']);
+    // It comes back up and stays up: held, then told once it has been up for 120 s.
+    await h.result(checkId, true);
+    const [heldUp] = (await h.logs(checkId)).filter((l) => l.reason === 'flapping');
+    expect(heldUp?.event.to_state).toBe('up');
+    const upMs = Date.parse(heldUp?.event.timestamp ?? '');
+    await h.time.advance(110_000, 10_000);
+    expect(kinds()).toHaveLength(7);
+    await h.time.advance(20_000, 10_000);
+    expect(kinds().slice(7)).toEqual(['alert:up']);
+    const toldMs = h.sent.at(-1)?.atMs ?? 0;
+    expect(toldMs - upMs).toBeGreaterThanOrEqual(120_000);
+    expect(toldMs - upMs).toBeLessThan(1_800_000);
+    // The channel's last word is up: nothing holds the truth back.
+    const [truth] = (await h.call('POST', '/v1/notify/simulate', { entity_id: entityId }, 200)).channels as {
+      last_told: { state: string } | null;
+      held: unknown;
+    }[];
+    expect(truth).toMatchObject({ last_told: { state: 'up' }, held: null });
+  });
+
+  it('re-arms the settle look on each held change (stable means a whole settle time without one)', async () => {
     const { checkId } = await h.entityWithCheck('API');
     await h.channel(checkId);
-    await h.policy(checkId, { cooldown_seconds: 0, flap_changes: 2, flap_window_seconds: 600 });
+    await h.policy(checkId, {
+      cooldown_seconds: 0,
+      flap_changes: 2,
+      flap_window_seconds: 600,
+      flap_settle_seconds: 600,
+    });
     await flap(checkId, 3);
     expect(kinds()).toEqual(['alert:down', 'alert:up', 'flapping:down']);
     await h.time.advance(400_000, 20_000);
@@ -97,12 +134,16 @@ describe('flap settings on the policy', () => {
     expect(await h.call('GET', `/v1/checks/${checkId}/policy`, undefined, 200)).toMatchObject({
       flap_changes: 6,
       flap_window_seconds: 1800,
+      flap_settle_seconds: 300,
     });
     for (const body of [
       { flap_changes: 1 },
       { flap_changes: 51 },
       { flap_window_seconds: 59 },
       { flap_window_seconds: 86_401 },
+      { flap_settle_seconds: 59 },
+      { flap_settle_seconds: 86_401 },
+      { flap_settle_seconds: 90.5 },
     ]) {
       const res = await h.call('POST', `/v1/checks/${checkId}/policy`, body, 400);
       expect(res.code).toBe('VALIDATION_ERROR');
@@ -110,8 +151,9 @@ describe('flap settings on the policy', () => {
     const set = await h.call('POST', `/v1/checks/${checkId}/policy`, {
       flap_changes: 0,
       flap_window_seconds: 60,
+      flap_settle_seconds: 90,
     });
-    expect(set).toMatchObject({ flap_changes: 0, flap_window_seconds: 60 });
+    expect(set).toMatchObject({ flap_changes: 0, flap_window_seconds: 60, flap_settle_seconds: 90 });
   });
 });
 

@@ -4,8 +4,10 @@
  * settle look, and stores the history returned.
  *
  * A check whose changes number more than `changes` within `window_seconds` is flapping: it sends one
- * `flapping` notice and its alerts are held until it has been stable (no change) for the window;
- * then one alert says the state it settled in. `changes: 0` turns detection off.
+ * `flapping` notice and its alerts are held. Once it has stayed in one state for `settle_seconds`
+ * (at most the window; issue 75) one alert says the state it settled in, and a later change is held
+ * and settles the same way (no second notice); once it has had no change for the whole window,
+ * flapping ends and alerts flow as usual. `changes: 0` turns detection off.
  */
 
 /** One change of the check: its transition and when it happened (ms). */
@@ -19,7 +21,10 @@ export interface FlapHistory {
   changes: FlapChange[];
   /** When flapping was detected, or null while not flapping. */
   flapping_since_ms: number | null;
-  /** When the check will have been stable for the window (the latest change + window), or null. */
+  /**
+   * The next settle look while flapping, or null: the latest change + the settle time while a
+   * change is held, then the latest change + the window (when flapping ends).
+   */
   settle_due_ms: number | null;
 }
 
@@ -27,6 +32,8 @@ export interface FlapPolicy {
   /** More than this many changes in the window is flapping; 0: detection off. */
   changes: number;
   window_seconds: number;
+  /** How long a flapping check must stay in one state before that state is told (capped at the window). */
+  settle_seconds: number;
 }
 
 /**
@@ -34,6 +41,13 @@ export interface FlapPolicy {
  * alert); `hold`: flapping goes on (hold the alert; the settle look moved to `settle_due_ms`).
  */
 export type FlapOutcome = 'pass' | 'start' | 'hold';
+
+/** The settle time in ms: the policy's, at most the window. */
+const settleMsOf = (policy: FlapPolicy) => Math.min(policy.settle_seconds, policy.window_seconds) * 1000;
+
+/** The time of the latest change of `changes` and `also` (changes may arrive out of order). */
+const latestAt = (changes: readonly FlapChange[], also?: FlapChange) =>
+  Math.max(also?.at_ms ?? Number.NEGATIVE_INFINITY, ...changes.map((c) => c.at_ms));
 
 /** The bound of the kept list: `flap_changes` is at most 50, and one more is flapping. */
 export const MAX_KEPT_CHANGES = 51;
@@ -44,7 +58,7 @@ export function emptyFlapHistory(): FlapHistory {
 
 /**
  * Adds one change (a redelivered one, same id, is counted once and moves nothing) and decides. The
- * window counts back from `nowMs`; the settle look is due a window after the latest change.
+ * window counts back from `nowMs`; the settle look is due the settle time after the latest change.
  */
 export function applyFlapChange(
   history: FlapHistory,
@@ -60,19 +74,22 @@ export function applyFlapChange(
     .sort((a, b) => a.at_ms - b.at_ms)
     .slice(-MAX_KEPT_CHANGES);
   if (history.flapping_since_ms !== null) {
-    const latest = Math.max(history.settle_due_ms ?? 0, change.at_ms + windowMs);
     return {
       history: {
         changes,
         flapping_since_ms: history.flapping_since_ms,
-        settle_due_ms: seen ? history.settle_due_ms : latest,
+        settle_due_ms: seen ? history.settle_due_ms : latestAt(changes, change) + settleMsOf(policy),
       },
       outcome: 'hold',
     };
   }
   if (changes.length > policy.changes) {
     return {
-      history: { changes, flapping_since_ms: nowMs, settle_due_ms: change.at_ms + windowMs },
+      history: {
+        changes,
+        flapping_since_ms: nowMs,
+        settle_due_ms: latestAt(changes, change) + settleMsOf(policy),
+      },
       outcome: 'start',
     };
   }
@@ -81,16 +98,21 @@ export function applyFlapChange(
 
 /**
  * The settle look asked for `dueMs`: `stale` when a later change moved the look (or flapping ended
- * already), `wait` before it is due, `settled` once the check was stable for the window — the
- * history is then cleared (every change in it is older than the window).
+ * already), `wait` before it is due; else the state the check settled in is told, and `settled`
+ * keeps it flapping with the next look at the window's end (a later change is held and settles
+ * likewise), or `ended` once it had no change for the whole window: the history is then cleared.
  */
 export function settleFlap(
   history: FlapHistory,
   dueMs: number,
   nowMs: number,
-): { history: FlapHistory; outcome: 'stale' | 'wait' | 'settled' } {
+  policy: Pick<FlapPolicy, 'window_seconds'>,
+): { history: FlapHistory; outcome: 'stale' | 'wait' | 'settled' | 'ended' } {
   if (history.flapping_since_ms === null || history.settle_due_ms !== dueMs)
     return { history, outcome: 'stale' };
   if (nowMs < dueMs) return { history, outcome: 'wait' };
-  return { history: emptyFlapHistory(), outcome: 'settled' };
+  const endsMs = latestAt(history.changes) + policy.window_seconds * 1000;
+  if (history.changes.length === 0 || endsMs <= nowMs)
+    return { history: emptyFlapHistory(), outcome: 'ended' };
+  return { history: { ...history, settle_due_ms: endsMs }, outcome: 'settled' };
 }

@@ -22,6 +22,7 @@ const REPEAT_WORDS = {
 };
 const FLAP_CHANGES_WORDS = 'Enter 2 to 50 changes, or 0 to turn flap detection off.';
 const FLAP_WINDOW_WORDS = 'Enter a flap window from 60 to 86,400 seconds (a minute to a day).';
+const FLAP_SETTLE_WORDS = 'Enter a settle time from 60 to 86,400 seconds (a minute to a day).';
 
 export const checkIdParams = z.object({ check_id: idSchema('chk') });
 const channelIdSchema = namesResource(idSchema('chn'), 'channel');
@@ -85,7 +86,16 @@ export const policyBody = z
       .optional()
       .meta({
         description:
-          'The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800',
+          'The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800',
+      }),
+    flap_settle_seconds: z
+      .int({ error: FLAP_SETTLE_WORDS })
+      .min(60, { error: FLAP_SETTLE_WORDS })
+      .max(86_400, { error: FLAP_SETTLE_WORDS })
+      .optional()
+      .meta({
+        description:
+          'How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300',
       }),
   })
   .meta({ id: 'PolicyInput' });

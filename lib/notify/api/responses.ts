@@ -89,6 +89,7 @@ export const publicPolicySchema = z
     suppress_when_upstream_down: z.boolean(),
     flap_changes: z.number().int(),
     flap_window_seconds: z.number().int(),
+    flap_settle_seconds: z.number().int(),
     channels: z.array(publicChannelSchema),
     routes: z.array(checkRouteSchema).meta({
       description:
@@ -150,6 +151,7 @@ export function publicPolicy(
     suppress_when_upstream_down: fields.suppress_when_upstream_down,
     flap_changes: fields.flap_changes ?? POLICY_DEFAULTS.flap_changes,
     flap_window_seconds: fields.flap_window_seconds ?? POLICY_DEFAULTS.flap_window_seconds,
+    flap_settle_seconds: fields.flap_settle_seconds ?? POLICY_DEFAULTS.flap_settle_seconds,
     channels: channels.map((channel) => publicChannel(channel, options)),
     routes,
     created_at: policy?.created_at ?? null,

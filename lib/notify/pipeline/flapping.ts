@@ -1,7 +1,6 @@
 import { readEntityById } from '../../catalog/entity-items.ts';
 import {
   applyFlapChange,
-  emptyFlapHistory,
   type FlapPolicy,
   isRecovery,
   type StateChangeEvent,
@@ -18,7 +17,7 @@ import { type AlertFacts, alertFacts } from './alert-steps.ts';
 import { delayedJob, rejudgeJob, waitedAnotherHop } from './due-jobs.ts';
 import { getFlapState, historyOf, putFlapState } from './flap-state-items.ts';
 import { flapSettleJobId } from './job-ids.ts';
-import { deliverToEach, enqueueAll, type NotifyDeps } from './notify-deps.ts';
+import { deliverToEach, effectivePolicy, enqueueAll, type NotifyDeps } from './notify-deps.ts';
 import { firstRepeat } from './repeat.ts';
 import { isDownState } from './upstream.ts';
 
@@ -27,8 +26,10 @@ import { isDownState } from './upstream.ts';
  * Every alert a check's change would send counts as a change in the check's flap history
  * (flap-state-items.ts); more than `flap_changes` of them within `flap_window_seconds` sends ONE
  * `flapping` notice to the channels the alert would reach, and from then on the check's alerts are
- * logged skipped (`flapping`) until the check has been stable for the window: a `flap_settle` job,
- * re-armed by each change, then sends one alert with the state the check settled in.
+ * logged skipped (`flapping`) until the check has stayed in one state for `flap_settle_seconds`
+ * (issue 75; at most the window): a `flap_settle` job, re-armed by each change, then sends one
+ * alert with the state the check settled in. A later change inside the window is held and settles
+ * the same way, with no second notice; a window without a change ends flapping.
  */
 
 type SettleJob = Extract<NotifyJob, { kind: 'flap_settle' }>;
@@ -41,6 +42,7 @@ function flapPolicyOf(policy: PolicyRecord): FlapPolicy {
   return {
     changes: policy.flap_changes ?? POLICY_DEFAULTS.flap_changes,
     window_seconds: policy.flap_window_seconds ?? POLICY_DEFAULTS.flap_window_seconds,
+    settle_seconds: policy.flap_settle_seconds ?? POLICY_DEFAULTS.flap_settle_seconds,
   };
 }
 
@@ -122,16 +124,23 @@ export async function flapDecision(
 
 /**
  * Read-only: whether a change of the check now would be held for flapping (`start`: it would begin
- * flapping, `hold`: it is flapping), without counting it.
+ * flapping, `hold`: it is flapping), without counting it; `settled` when it is flapping with its
+ * settled state told and nothing held (a new change would be held, the state now is not).
  */
 export async function flapOutcomeIfChanged(
   deps: Pick<NotifyDeps, 'table'>,
   checkId: string,
   policy: PolicyRecord,
   nowMs: number,
-): Promise<'pass' | 'start' | 'hold'> {
-  const history = historyOf(await getFlapState(deps.table, checkId));
-  return applyFlapChange(history, { id: 'simulated', at_ms: nowMs }, nowMs, flapPolicyOf(policy)).outcome;
+): Promise<'pass' | 'start' | 'hold' | 'settled'> {
+  const stored = await getFlapState(deps.table, checkId);
+  const { outcome } = applyFlapChange(
+    historyOf(stored),
+    { id: 'simulated', at_ms: nowMs },
+    nowMs,
+    flapPolicyOf(policy),
+  );
+  return outcome === 'hold' && !stored?.held_event ? 'settled' : outcome;
 }
 
 /**
@@ -142,7 +151,7 @@ export function uncountedAlertFacts(
   deps: Pick<NotifyDeps, 'table'>,
   change: { event: StateChangeEvent; policy: PolicyRecord; nowMs: number },
   maintenanceNow: () => Promise<ActiveMaintenance | undefined>,
-  flappingIn: readonly ('start' | 'hold')[],
+  flappingIn: readonly ('start' | 'hold' | 'settled')[],
 ): AlertFacts {
   const { event, policy, nowMs } = change;
   return alertFacts(deps, event, policy, nowMs, maintenanceNow, async () => {
@@ -151,18 +160,37 @@ export function uncountedAlertFacts(
   });
 }
 
-/** Handles one `flap_settle` job; throws to have it retried. */
+/**
+ * Handles one `flap_settle` job; throws to have it retried. Settled (stable for the settle time):
+ * the held change is told and the look moves to the window's end; ended (a window without a
+ * change): the history is cleared, and a change still held is told.
+ */
 export async function handleFlapSettle(deps: NotifyDeps, job: SettleJob): Promise<void> {
   const nowMs = deps.clock.now();
   if (await waitedAnotherHop(deps, job, flapSettleJobId(job.check_id, job.due_ms), nowMs)) return;
-  const held = await withRetries(OPTIMISTIC_ATTEMPTS, 'the flap history', async () => {
+  const policy = flapPolicyOf(await effectivePolicy(deps, job.tenant_id, job.check_id));
+  const step = await withRetries(OPTIMISTIC_ATTEMPTS, 'the flap history', async () => {
     const stored = await getFlapState(deps.table, job.check_id);
     if (!stored) return null;
-    const settled = settleFlap(historyOf(stored), job.due_ms, nowMs);
-    if (settled.outcome !== 'settled') return null;
-    const next = { ...stored, ...emptyFlapHistory(), notice: null, held_event: null };
-    return (await putFlapState(deps.table, next, stored.version)) ? stored.held_event : RETRY;
+    const settled = settleFlap(historyOf(stored), job.due_ms, nowMs, policy);
+    if (settled.outcome !== 'settled' && settled.outcome !== 'ended') return null;
+    const next =
+      settled.outcome === 'ended'
+        ? { ...stored, ...settled.history, notice: null, held_event: null }
+        : { ...stored, ...settled.history, held_event: null };
+    if (!(await putFlapState(deps.table, next, stored.version))) return RETRY;
+    return { held: stored.held_event, next: settled.history.settle_due_ms };
   });
+  if (!step) return;
+  if (step.next !== null) {
+    await enqueueAll(deps, [
+      settleJob(
+        { kind: 'flap_settle', tenant_id: job.tenant_id, check_id: job.check_id, due_ms: step.next },
+        nowMs,
+      ),
+    ]);
+  }
+  const { held } = step;
   if (!held) return;
   await sendSettled(deps, held, job.due_ms);
   // Whatever the settled alert could not say (another check moved the entity meanwhile) is told now.

@@ -20,6 +20,8 @@ export const POLICY_DEFAULTS = {
   /** Flap detection (issue 35): more than this many changes within flap_window_seconds; 0: off. */
   flap_changes: 6,
   flap_window_seconds: 1800,
+  /** How long a flapping check must stay in one state before that state is told (issue 75); at most the window. */
+  flap_settle_seconds: 300,
 } as const;
 
 const policySchema = z.object({
@@ -34,6 +36,8 @@ const policySchema = z.object({
   /** Absent in policies stored before issue 35: the defaults apply (flapping.ts). */
   flap_changes: z.number().int().optional(),
   flap_window_seconds: z.number().int().optional(),
+  /** Absent in policies stored before issue 75: the default applies (flapping.ts). */
+  flap_settle_seconds: z.number().int().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   /** Bumped by every write: a pending repeat of an older revision stops. */
