@@ -4120,6 +4120,7 @@ export interface components {
             suppress_when_upstream_down: boolean;
             flap_changes: number;
             flap_window_seconds: number;
+            flap_settle_seconds: number;
             channels: components["schemas"]["NotificationChannel"][];
             /** @description The routes that also send the check’s alerts (matching its entity or blueprint), with their shared channels */
             routes: {
@@ -4600,8 +4601,10 @@ export interface components {
             suppress_when_upstream_down?: boolean;
             /** @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6 */
             flap_changes?: 0 | number;
-            /** @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800 */
+            /** @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800 */
             flap_window_seconds?: number;
+            /** @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300 */
+            flap_settle_seconds?: number;
         };
         Delivery: {
             /** @description dlv_ + a 26-character ULID */
@@ -26642,6 +26645,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -26664,7 +26668,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -26681,6 +26685,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -26935,6 +26944,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -26957,7 +26967,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -26974,6 +26984,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -27237,6 +27252,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -27259,7 +27275,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -27276,6 +27292,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -27533,6 +27554,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -27555,7 +27577,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -27572,6 +27594,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -27844,6 +27871,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -27866,7 +27894,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -27883,6 +27911,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -28143,6 +28176,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -28165,7 +28199,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -28182,6 +28216,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -28438,6 +28477,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -28460,7 +28500,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -28477,6 +28517,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -28748,6 +28793,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -28770,7 +28816,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -28787,6 +28833,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -29190,6 +29241,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -29212,7 +29264,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -29229,6 +29281,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -29601,6 +29658,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -29623,7 +29681,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -29640,6 +29698,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -30705,6 +30768,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -30727,7 +30791,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -30744,6 +30808,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -30998,6 +31067,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -31020,7 +31090,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -31037,6 +31107,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -31300,6 +31375,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -31322,7 +31398,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -31339,6 +31415,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -31596,6 +31677,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -31618,7 +31700,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -31635,6 +31717,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -31907,6 +31994,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -31929,7 +32017,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -31946,6 +32034,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -32206,6 +32299,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -32228,7 +32322,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -32245,6 +32339,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -32501,6 +32600,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -32523,7 +32623,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -32540,6 +32640,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -32811,6 +32916,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -32833,7 +32939,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -32850,6 +32956,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -33253,6 +33364,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -33275,7 +33387,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -33292,6 +33404,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -33664,6 +33781,7 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
+                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -33686,7 +33804,7 @@ export interface operations {
                              */
                             flap_changes?: 0 | number;
                             /**
-                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @description The flap window: changes counted within it, and how long a flapping check must have no change for flapping to end: 60 to 86,400; default 1,800
                              * @default 1800
                              */
                             flap_window_seconds?: number;
@@ -33703,6 +33821,11 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
+                            /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
