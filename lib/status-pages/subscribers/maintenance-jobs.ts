@@ -8,6 +8,7 @@ import { getStatusPage, listStatusPages, type PageAddress } from '../pages/statu
 import { type MailContent, maintenanceMail } from './notice-email.ts';
 import type { NoticeOutcome } from './notice-items.ts';
 import {
+  comeBackIfAsked,
   type MaintenanceMomentJob,
   type MaintenanceNoticeJob,
   maintenanceMomentJob,
@@ -27,8 +28,9 @@ import { type SubscriberWebhooks, webhookMaintenanceNotice } from './subscriber-
  * ends (lib/maintenance/notice-times.ts computes the moments). A moment job waits for its moment
  * in hops of at most one queue delay, enqueues the next moment while the window is the version
  * that scheduled it, then one notice job per page of the tenant; each subscriber's notice of a
- * moment is claimed before it is sent (notice-jobs.ts's `tellOnce`), so a redelivery, a hop sent
- * twice or a window's two chains meeting on one moment tell nobody twice.
+ * moment is claimed before each attempt (notice-jobs.ts's `tellSubscriber`), so a redelivery, a hop
+ * sent twice or a window's two chains meeting on one moment tell nobody twice, and a failed or
+ * abandoned attempt is made again.
  */
 
 type Outcome = { status: NoticeOutcome; reason: string | null };
@@ -43,13 +45,27 @@ export interface MaintenanceJobDeps {
   pageUrl(page: PageAddress): string;
   /** One email to one subscriber within the tenant's quota (notice-jobs.ts). */
   email(s: SubscriberRecord, content: MailContent, deliveryId: string): Promise<Outcome>;
-  /** Tells a subscriber once per notice key; `send` gets the subscriber's manage link. */
-  tellOnce(
+  /**
+   * Tells a subscriber at least once per notice key (notice-jobs.ts); `send` gets the subscriber's
+   * manage link. Answers when the job is to come back for it, or undefined.
+   */
+  tellSubscriber(
     page: PageAddress,
     s: SubscriberRecord,
     key: string,
     send: (manageUrl: string) => Promise<Outcome>,
-  ): Promise<void>;
+  ): Promise<number | undefined>;
+}
+
+/** The names of these entities of the tenant, by id (a deleted one has none). */
+export async function entityNames(
+  table: Table,
+  tenantId: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  const pointers = await readEntityPointers(table, tenantId, [...ids]);
+  const entities = (await readEntityItems(table, tenantId, pointers)).map(parseEntityState);
+  return new Map(entities.map((e) => [e.id, e.name]));
 }
 
 export function createMaintenanceNoticeJobs(deps: MaintenanceJobDeps) {
@@ -138,12 +154,10 @@ export function createMaintenanceNoticeJobs(deps: MaintenanceJobDeps) {
         (s.components === 'all' || covered.some((id) => s.components.includes(id))),
     );
     if (concerned.length === 0) return;
-    const entities = (
-      await readEntityItems(table, job.tenant_id, await readEntityPointers(table, job.tenant_id, covered))
-    ).map(parseEntityState);
-    const names = new Map(entities.map((e) => [e.id, e.name]));
+    const names = await entityNames(table, job.tenant_id, covered);
     const key = maintenanceNoticeKey(job);
     const pageUrl = deps.pageUrl(page);
+    const asks: (number | undefined)[] = [];
     for (const s of concerned) {
       const components = covered
         .filter((id) => s.components === 'all' || s.components.includes(id))
@@ -158,13 +172,15 @@ export function createMaintenanceNoticeJobs(deps: MaintenanceJobDeps) {
         publicNote: window.public_note,
         components,
       };
-      await deps.tellOnce(page, s, key, (manageUrl) => {
+      const ask = await deps.tellSubscriber(page, s, key, (manageUrl) => {
         const deliveryId = `${key.replaceAll(':', '-')}-${s.id}`;
         return s.kind === 'webhook'
           ? deps.webhooks.deliver(s, webhookMaintenanceNotice({ ...notice, page, manageUrl }), deliveryId)
           : deps.email(s, maintenanceMail({ ...notice, manageUrl }), deliveryId);
       });
+      asks.push(ask);
     }
+    comeBackIfAsked(asks, `the maintenance notices of ${key}`);
   };
 
   return {

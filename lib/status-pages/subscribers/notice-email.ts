@@ -23,9 +23,13 @@ const STATUS_WORDS: Record<string, string> = {
   resolved: 'Resolved',
 };
 
-/** One header line: no line breaks, at most `max` characters. */
+/**
+ * One header line: no control character (C0, DEL, C1: a line break, a tab, an escape, a NUL a
+ * mail client would show or cut at) and no Unicode line or paragraph separator, each run one
+ * space; at most `max` characters.
+ */
 function headerText(text: string, max = 200): string {
-  const line = text.replace(/[\r\n\t]+/g, ' ').trim();
+  const line = text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
 

@@ -1,13 +1,21 @@
 import type { EmailSender } from '../../domain/formats.ts';
-import { type Clock, isoTime } from '../../platform/clock.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { retryDelaySeconds } from '../../platform/job-queue.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
 import { getPageIncident, type PageIncidentRecord } from '../incidents/page-incident-items.ts';
 import { getStatusPage, type PageAddress, type StatusPageRecord } from '../pages/status-page-items.ts';
-import { createMaintenanceNoticeJobs } from './maintenance-jobs.ts';
+import { createMaintenanceNoticeJobs, entityNames } from './maintenance-jobs.ts';
 import { confirmationMail, type MailContent, noticeMail } from './notice-email.ts';
-import { type NoticeOutcome, noticeClaimedOp, noticeOutcomeOps } from './notice-items.ts';
 import {
+  MAX_NOTICE_ATTEMPTS,
+  type NoticeOutcome,
+  recordNoticeAbandoned,
+  recordNoticeOutcome,
+  takeNotice,
+} from './notice-items.ts';
+import {
+  comeBackIfAsked,
   isPageJob,
   NOTICE_BATCH,
   noticeJobId,
@@ -28,8 +36,12 @@ import { type SubscriberWebhooks, webhookNotice } from './subscriber-webhooks.ts
 /**
  * The notify queue's handlers of the subscribers' jobs (page-jobs.ts). Every email goes through
  * the runtime's transport (SMTP locally, SES in the cloud) and counts against the tenant's daily
- * email quota. A notice is claimed per (subscriber, update) before it is sent, so a redelivered
- * job, or a batch enqueued twice, tells nobody twice; its outcome is counted per update.
+ * email quota. A notice is claimed per (subscriber, update) before each attempt, so a redelivered
+ * job, or a batch enqueued twice, tells nobody twice, and is sent at least once: a failed attempt
+ * brings the job back for it (1 s, then 2 s: the channels' series, 3 attempts), and a claim
+ * abandoned by a crash before the send is taken again once it expires, always under the same
+ * delivery id (the webhook's `x-service-delivery`, the email's). Its final outcome is counted per
+ * update, and the failed ones are listed (subscriber-admin.ts).
  */
 
 /** One email as the runtime's transport takes it (lib/notify's EmailTransport fits it). */
@@ -113,40 +125,51 @@ export function createPageJobs(deps: PageJobDeps) {
     (s.components === 'all' || incident.impact.some((i) => s.components.includes(i.entity_id)));
 
   /**
-   * Tells one subscriber once: claims (subscriber, notice key) before `send`, so a redelivered job
-   * or a batch enqueued twice tells nobody twice, then counts the outcome under the key.
+   * Tells one subscriber at least once: takes the notice's next attempt (notice-items.ts takeNotice:
+   * a notice sent before sends nothing; a failed one is sent again until MAX_NOTICE_ATTEMPTS; one
+   * whose job died after the claim once the claim is abandoned), sends it, records the outcome.
+   * Answers when the job is to come back for it (a failed attempt with attempts left: 1 s, then
+   * 2 s; another attempt's claim still fresh: when it expires), or undefined.
    */
-  const tellOnce = async (
+  const tellSubscriber = async (
     page: PageAddress,
     s: SubscriberRecord,
     updateId: string,
     send: (manageUrl: string) => Promise<{ status: NoticeOutcome; reason: string | null }>,
-  ) => {
+  ): Promise<number | undefined> => {
     const k = { tenant_id: s.tenant_id, update_id: updateId, subscriber_id: s.id };
-    try {
-      await table.transact([noticeClaimedOp(k, isoTime(clock.now()))]);
-    } catch (error) {
-      if (error instanceof ConditionFailedError) return;
-      throw error;
+    const take = await takeNotice(table, k, clock.now());
+    if (!take.taken) {
+      if (take.abandoned) await recordNoticeAbandoned(table, k, clock.now());
+      return take.retryInSeconds;
     }
     const manageUrl = `${rootOf(page)}${managePath(linkToken(await deps.linkKey(), 'manage', s, s.manage_nonce))}`;
     const outcome = await send(manageUrl);
-    const nowMs = clock.now();
-    for (const op of noticeOutcomeOps(k, { ...outcome, at: isoTime(nowMs) }, nowMs)) await table.update(op);
+    await recordNoticeOutcome(table, k, take.attempt, outcome, clock.now());
+    if (outcome.status !== 'failed') return undefined;
+    if (take.attempt < MAX_NOTICE_ATTEMPTS) return retryDelaySeconds(take.attempt);
+    logger.warn('status page notice failed after its last attempt', {
+      tenant_id: s.tenant_id,
+      subscriber_id: s.id,
+      notice: updateId,
+      reason: outcome.reason,
+    });
+    return undefined;
   };
 
   const tell = (
     page: StatusPageRecord,
     incident: PageIncidentRecord,
     update: PageIncidentRecord['updates'][number],
+    names: ReadonlyMap<string, string>,
     s: SubscriberRecord,
   ) =>
-    tellOnce(page, s, update.id, (manageUrl) => {
+    tellSubscriber(page, s, update.id, (manageUrl) => {
       const deliveryId = `pgn-${update.id}-${s.id}`;
       return s.kind === 'webhook'
         ? deps.webhooks.deliver(
             s,
-            webhookNotice({ page, pageUrl: pageUrl(page), manageUrl, incident, update }),
+            webhookNotice({ page, pageUrl: pageUrl(page), manageUrl, incident, update, names }),
             deliveryId,
           )
         : email(
@@ -174,14 +197,25 @@ export function createPageJobs(deps: PageJobDeps) {
       ]);
       if (failed.length > 0) throw new Error('the next batch of page notices could not be enqueued');
     }
-    for (const s of batch.items) if (concerns(s, incident, update.at)) await tell(page, incident, update, s);
+    const concerned = batch.items.filter((s) => concerns(s, incident, update.at));
+    // Webhooks name the impacted components by name too (as the public page does).
+    const names = concerned.some((s) => s.kind === 'webhook')
+      ? await entityNames(
+          table,
+          job.tenant_id,
+          incident.impact.map((i) => i.entity_id),
+        )
+      : new Map<string, string>();
+    const asks: (number | undefined)[] = [];
+    for (const s of concerned) asks.push(await tell(page, incident, update, names, s));
+    comeBackIfAsked(asks, `the notices of update ${update.id}`);
   };
 
   const maintenance = createMaintenanceNoticeJobs({
     ...deps,
     pageUrl,
     email,
-    tellOnce,
+    tellSubscriber,
   });
 
   return {

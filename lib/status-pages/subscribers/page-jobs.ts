@@ -7,7 +7,7 @@ import {
   windowOfImage,
 } from '../../maintenance/notices.ts';
 import type { JobInput, JobQueue } from '../../platform/job-queue.ts';
-import { delaySecondsFor } from '../../platform/job-queue.ts';
+import { delaySecondsFor, RetryLaterError } from '../../platform/job-queue.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../../store/change-feed.ts';
 import type { Item } from '../../store/table.ts';
@@ -153,6 +153,15 @@ export const isPageJob = (job: { kind: string }): job is PageJob =>
   job.kind === 'page_notice' ||
   job.kind === 'page_maint' ||
   job.kind === 'page_maint_notice';
+
+/**
+ * Throws for the queue to bring a notice job back when one of its notices asked (the latest ask: the
+ * job comes back once for all of them), after the rest of its batch was told.
+ */
+export function comeBackIfAsked(asks: readonly (number | undefined)[], what: string): void {
+  const asked = asks.filter((a): a is number => a !== undefined);
+  if (asked.length > 0) throw new RetryLaterError(`${what}: some are to be sent again`, Math.max(...asked));
+}
 
 export const noticeJobId = (updateId: string, after: string | null) =>
   after === null ? `pgn:${updateId}` : `pgn:${updateId}:${after}`;

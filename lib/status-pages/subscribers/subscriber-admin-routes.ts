@@ -4,7 +4,7 @@ import { idSchema, queryInteger, timestampSchema } from '../../http/route-schema
 import { answerCreated, answerOk, deleteRoute } from '../../http/tenant-handlers.ts';
 import type { AuthedRoute } from '../../http/types.ts';
 import { pageParams } from '../pages/request-schemas.ts';
-import { IMPORT_LIMITS, type SubscriberAdmin } from './subscriber-admin.ts';
+import { FAILURES_SHOWN, IMPORT_LIMITS, type SubscriberAdmin } from './subscriber-admin.ts';
 import { SUBSCRIBER_ID, SUBSCRIBER_KINDS, SUBSCRIBER_LIMITS, SUBSCRIBER_STATES } from './subscriber-items.ts';
 
 /** A page's subscribers for its tenant (members write, read-only keys read; the router audits the writes). */
@@ -146,7 +146,8 @@ export function subscriberAdminRoutes(deps: { admin: SubscriberAdmin }): AuthedR
       auth: 'key',
       operationId: 'listPageIncidentNotices',
       tag,
-      summary: 'Each update’s notices to subscribers: how many were sent, failed and skipped',
+      summary:
+        'Each update’s notices to subscribers: how many were sent, failed and skipped, and the failed ones',
       schemas: {
         params: pageParams.extend({ incident_id: idSchema('pin') }),
         responses: {
@@ -156,8 +157,30 @@ export function subscriberAdminRoutes(deps: { admin: SubscriberAdmin }): AuthedR
                 update_id: z.string(),
                 notify: z.boolean(),
                 sent: z.number().int(),
-                failed: z.number().int(),
+                failed: z
+                  .number()
+                  .int()
+                  .meta({ description: 'Notices that failed after their last attempt.' }),
                 skipped: z.number().int(),
+                failures: z
+                  .array(
+                    z.strictObject({
+                      subscriber_id: z.string(),
+                      kind: z.enum(SUBSCRIBER_KINDS).nullable().meta({
+                        description: 'null: the subscriber was removed since.',
+                      }),
+                      to: z.string().nullable().meta({
+                        description:
+                          'The email address, or the webhook URL’s origin (never its path or query).',
+                      }),
+                      attempts: z.number().int(),
+                      error: z.string().nullable().meta({ description: 'The last attempt’s error.' }),
+                      at: timestampSchema,
+                    }),
+                  )
+                  .meta({
+                    description: `The notices that failed after their last attempt, by subscriber id (at most ${FAILURES_SHOWN}).`,
+                  }),
               }),
             ),
           }),

@@ -12,7 +12,7 @@ import { deleteHeld } from '../../store/held-writes.ts';
 import type { Table } from '../../store/table.ts';
 import { getPageIncident } from '../incidents/page-incident-items.ts';
 import { getStatusPage } from '../pages/status-page-items.ts';
-import { readTallies } from './notice-items.ts';
+import { readFailedNotices, readTallies } from './notice-items.ts';
 import type { SubscribeService } from './subscribe-service.ts';
 import {
   addressHash,
@@ -39,6 +39,12 @@ import type { SubscriberWebhooks } from './subscriber-webhooks.ts';
 
 /** Import bounds: bytes of CSV and rows. */
 export const IMPORT_LIMITS = { bytes: 256 * 1024, rows: 1000 } as const;
+
+/** Failed notices listed per update (the update's `failed` counts them all). */
+export const FAILURES_SHOWN = 100;
+
+/** A webhook URL's origin (scheme, host, port): what identifies it without the path a token may be in. */
+const originOf = (url: string | null) => (url !== null && URL.canParse(url) ? new URL(url).origin : null);
 
 /** What the tenant sees of a subscriber (its link nonces never). */
 function subscriberView(s: SubscriberRecord) {
@@ -69,6 +75,25 @@ export function createSubscriberAdmin(deps: {
     const page = await getStatusPage(table, tenantId, slug);
     if (!page) throw new NotFoundError('status page');
     return page;
+  };
+
+  /** The failed notices of one update, each with what the tenant knows its subscriber by. */
+  const failuresOf = async (tenantId: string, slug: string, updateId: string) => {
+    const failed = await readFailedNotices(table, tenantId, updateId, FAILURES_SHOWN);
+    const subscribers = await Promise.all(
+      failed.map((f) => getSubscriber(table, tenantId, slug, f.subscriber_id)),
+    );
+    return failed.map((f, i) => {
+      const s = subscribers[i];
+      return {
+        subscriber_id: f.subscriber_id,
+        kind: s?.kind ?? null,
+        to: s === undefined ? null : s.kind === 'email' ? s.address : originOf(s.url),
+        attempts: f.attempts,
+        error: f.error,
+        at: f.at,
+      };
+    });
   };
 
   return {
@@ -226,7 +251,12 @@ export function createSubscriberAdmin(deps: {
       return { ...subscriberView(record), secret: await deps.webhooks.secretOf(record) };
     },
 
-    /** Each update's notice outcomes: how many were sent, failed and skipped. */
+    /**
+     * Each update's notice outcomes: how many were sent, failed (after their last attempt) and
+     * skipped, and the failed ones (at most FAILURES_SHOWN per update): the subscriber, its
+     * address or its webhook's origin (a URL's path and query may hold a receiver's token), the
+     * attempts and the last error (scrubbed of the subscriber's secrets when it was stored).
+     */
     async notices(tenantId: string, slug: string, incidentId: string) {
       await requirePage(tenantId, slug);
       const incident = await getPageIncident(table, tenantId, slug, incidentId);
@@ -236,13 +266,13 @@ export function createSubscriberAdmin(deps: {
         tenantId,
         incident.updates.map((u) => u.id),
       );
-      return {
-        updates: incident.updates.map((u) => ({
-          update_id: u.id,
-          notify: u.notify,
-          ...(tallies.get(u.id) ?? { sent: 0, failed: 0, skipped: 0 }),
-        })),
-      };
+      const updates = [];
+      for (const u of incident.updates) {
+        const tally = tallies.get(u.id) ?? { sent: 0, failed: 0, skipped: 0 };
+        const failures = tally.failed > 0 ? await failuresOf(tenantId, slug, u.id) : [];
+        updates.push({ update_id: u.id, notify: u.notify, ...tally, failures });
+      }
+      return { updates };
     },
   };
 }

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { secretRedactor, urlSecrets } from '../../domain/redaction.ts';
 import type { PageIncidentRecord } from '../incidents/page-incident-items.ts';
 import type { StatusPageRecord } from '../pages/status-page-items.ts';
 import type { NoticeOutcome } from './notice-items.ts';
@@ -20,13 +21,17 @@ export type SignedPost = (
   body: Buffer,
 ) => Promise<{ ok: boolean; status_code: number | null; error?: string | null }>;
 
-/** The JSON body of one update's notice. */
+/**
+ * The JSON body of one update's notice; each impacted component by id and by name (as the public
+ * page names it; null for an entity deleted since), as the maintenance payload names its components.
+ */
 export function webhookNotice(input: {
   page: StatusPageRecord;
   pageUrl: string;
   manageUrl: string;
   incident: PageIncidentRecord;
   update: PageIncidentRecord['updates'][number];
+  names: ReadonlyMap<string, string>;
 }): Buffer {
   const { page, incident, update } = input;
   return Buffer.from(
@@ -37,7 +42,11 @@ export function webhookNotice(input: {
         id: incident.id,
         title: incident.title,
         status: incident.status,
-        impact: incident.impact,
+        impact: incident.impact.map((i) => ({
+          entity_id: i.entity_id,
+          entity_name: input.names.get(i.entity_id) ?? null,
+          level: i.level,
+        })),
         started_at: incident.started_at,
         resolved_at: incident.resolved_at,
       },
@@ -81,6 +90,13 @@ export function webhookMaintenanceNotice(input: {
   );
 }
 
+/** A URL's path and query (empty for a bare origin). */
+function pathOf(url: string): string {
+  if (!URL.canParse(url)) return '';
+  const { pathname, search } = new URL(url);
+  return pathname === '/' && search === '' ? '' : `${pathname}${search}`;
+}
+
 export function createSubscriberWebhooks(deps: { post: SignedPost | undefined; linkKey: LinkKey }) {
   /** The subscriber's signing secret (`whsec_` and 43 characters). */
   const secretOf = async (s: Pick<SubscriberRecord, 'tenant_id' | 'page' | 'id' | 'manage_nonce'>) =>
@@ -96,9 +112,16 @@ export function createSubscriberWebhooks(deps: { post: SignedPost | undefined; l
     ): Promise<{ status: NoticeOutcome; reason: string | null }> {
       if (!deps.post || s.url === null)
         return { status: 'skipped', reason: 'no webhook sender in this process' };
-      const outcome = await deps.post({ url: s.url, secret: await secretOf(s), deliveryId }, body);
+      const secret = await secretOf(s);
+      const outcome = await deps.post({ url: s.url, secret, deliveryId }, body);
       if (outcome.ok) return { status: 'sent', reason: null };
-      return { status: 'failed', reason: outcome.error ?? `answered ${outcome.status_code ?? 'nothing'}` };
+      // The error is stored and shown to the tenant: an answer or a connection error may echo the
+      // URL's path or query (where a receiver's token lives) or the signing secret.
+      const scrub = secretRedactor([secret, pathOf(s.url), ...urlSecrets(s.url)]);
+      return {
+        status: 'failed',
+        reason: scrub(outcome.error ?? `answered ${outcome.status_code ?? 'nothing'}`),
+      };
     },
   };
 }

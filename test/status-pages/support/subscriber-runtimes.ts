@@ -16,6 +16,8 @@ export interface SubscriberRuntime {
   api: ApiHarness;
   /** Every mail sent so far, oldest first. */
   mails(): SesMail[];
+  /** Locally: the SMTP server refuses the next `count` messages (451); undefined in the cloud (SES). */
+  refuseMails: ((count: number) => void) | undefined;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ async function startLocal(
   return {
     api,
     mails: () => receivedMails(smtp),
+    refuseMails: (count) => smtp.refuseNext(count),
     async close() {
       await api.close();
       await smtp.close();
@@ -60,6 +63,7 @@ async function startLambda(
   return {
     api,
     mails: ses.mails,
+    refuseMails: undefined,
     async close() {
       await api.close();
       ses.restore();
