@@ -1868,7 +1868,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Each update’s notices to subscribers: how many were sent, failed and skipped */
+        /** Each update’s notices to subscribers: how many were sent, failed and skipped, and the failed ones */
         get: operations["listPageIncidentNotices"];
         put?: never;
         post?: never;
@@ -20666,8 +20666,21 @@ export interface operations {
                             update_id: string;
                             notify: boolean;
                             sent: number;
+                            /** @description Notices that failed after their last attempt. */
                             failed: number;
                             skipped: number;
+                            /** @description The notices that failed after their last attempt, by subscriber id (at most 100). */
+                            failures: {
+                                subscriber_id: string;
+                                /** @description null: the subscriber was removed since. */
+                                kind: ("email" | "webhook") | null;
+                                /** @description The email address, or the webhook URL’s origin (never its path or query). */
+                                to: string | null;
+                                attempts: number;
+                                /** @description The last attempt’s error. */
+                                error: string | null;
+                                at: components["schemas"]["Timestamp"];
+                            }[];
                         }[];
                     };
                 };
@@ -26632,6 +26645,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -26645,7 +26659,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -26673,6 +26686,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -26685,11 +26703,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -26931,6 +26944,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -26944,7 +26958,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -26972,6 +26985,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -26984,11 +27002,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -27239,6 +27252,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -27252,7 +27266,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -27280,6 +27293,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -27292,11 +27310,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -27541,6 +27554,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -27554,7 +27568,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -27582,6 +27595,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -27594,11 +27612,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -27858,6 +27871,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -27871,7 +27885,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -27899,6 +27912,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -27911,11 +27929,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -28163,6 +28176,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -28176,7 +28190,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -28204,6 +28217,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -28216,11 +28234,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -28464,6 +28477,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -28477,7 +28491,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -28505,6 +28518,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -28517,11 +28535,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -28780,6 +28793,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -28793,7 +28807,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -28821,6 +28834,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -28833,11 +28851,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -29228,6 +29241,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -29241,7 +29255,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -29269,6 +29282,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -29281,11 +29299,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -29645,6 +29658,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -29658,7 +29672,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -29686,6 +29699,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -29698,11 +29716,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -30755,6 +30768,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -30768,7 +30782,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -30796,6 +30809,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -30808,11 +30826,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -31054,6 +31067,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -31067,7 +31081,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -31095,6 +31108,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -31107,11 +31125,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -31362,6 +31375,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -31375,7 +31389,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -31403,6 +31416,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -31415,11 +31433,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -31664,6 +31677,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -31677,7 +31691,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -31705,6 +31718,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -31717,11 +31735,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -31981,6 +31994,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -31994,7 +32008,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -32022,6 +32035,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -32034,11 +32052,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -32286,6 +32299,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -32299,7 +32313,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -32327,6 +32340,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -32339,11 +32357,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -32587,6 +32600,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -32600,7 +32614,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -32628,6 +32641,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -32640,11 +32658,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -32903,6 +32916,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -32916,7 +32930,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -32944,6 +32957,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -32956,11 +32974,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -33351,6 +33364,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -33364,7 +33378,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -33392,6 +33405,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -33404,11 +33422,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
@@ -33768,6 +33781,7 @@ export interface operations {
                          *       "suppress_when_upstream_down": true,
                          *       "flap_changes": 6,
                          *       "flap_window_seconds": 1800,
+                         *       "flap_settle_seconds": 300,
                          *       "channels": []
                          *     }
                          */
@@ -33781,7 +33795,6 @@ export interface operations {
                              * @description Also alert on recovery; default true
                              * @default true
                              */
-                         *       "flap_settle_seconds": 300,
                             notify_on_recovery?: boolean;
                             /**
                              * @description Pause all alerts; default false
@@ -33809,6 +33822,11 @@ export interface operations {
                              */
                             flap_window_seconds?: number;
                             /**
+                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
+                             * @default 300
+                             */
+                            flap_settle_seconds?: number;
+                            /**
                              * @description The check’s own channels, then tenant channels by name ({channel})
                              * @default []
                              */
@@ -33821,11 +33839,6 @@ export interface operations {
                                 config: {
                                     /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                            /**
-                             * @description How long a flapping check must stay in one state before that state is told (each later change of the window settles so too): 60 to 86,400, at most the window (a longer one waits the window); default 300
-                             * @default 300
-                             */
-                            flap_settle_seconds?: number;
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
                             } | {
