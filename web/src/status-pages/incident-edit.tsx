@@ -89,7 +89,7 @@ export function UpdateForm({ slug, incident }: { slug: string; incident: PageInc
         label="Notify subscribers of this update"
         checked={notify}
         onChange={setNotify}
-        hint="Stored with the update; the page has no subscribers to tell yet."
+        hint="Tells every confirmed subscriber of an impacted component (or of all of them), by e-mail or webhook, once the update is published."
       />
       <ErrorNote error={post.error} title="The update was not posted." />
       {post.isSuccess ? <Notice>The update was posted.</Notice> : null}

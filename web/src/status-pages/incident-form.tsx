@@ -110,7 +110,7 @@ export function IncidentForm({
         label="Notify subscribers of this update"
         checked={draft.notify}
         onChange={(notify) => set({ notify })}
-        hint="Stored with the update; the page has no subscribers to tell yet."
+        hint="Tells every confirmed subscriber of an impacted component (or of all of them), by e-mail or webhook, once the update is published."
       />
       <fieldset>
         <legend>For the record (optional)</legend>
