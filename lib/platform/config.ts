@@ -18,7 +18,7 @@ import { type PingSettings, pingEnv, pingSettings } from './ping-config.ts';
 import { type ProbeSettings, probeEnv, probeSettings } from './probe-config.ts';
 
 /**
- * The only module that reads process.env. Every variable is documented in README.md's
+ * The only module that reads process.env. Every variable is documented in docs/settings.md's
  * configuration table; keep the two in step.
  */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/platform/config.ts';
 
-/** VIGIL_SMTP_URL and VIGIL_EMAIL_FROM as the config reads them (README.md's configuration table). */
+/** VIGIL_SMTP_URL and VIGIL_EMAIL_FROM as the config reads them (docs/settings.md's table). */
 describe('email settings', () => {
   it('reads an smtp:// or smtps:// URL and a sender with or without a display name', () => {
     const config = loadConfig('local', {
