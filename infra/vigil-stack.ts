@@ -21,7 +21,7 @@ import { VigilStatusStream } from './status-stream.ts';
 import { VigilTable } from './table.ts';
 import { VigilWaf, wafRateLimitSchema } from './waf.ts';
 
-/** Deployment settings of the notification channels, actions and the HTTP API (README.md "Deploying to AWS"); each optional. */
+/** Deployment settings of the notification channels, actions and the HTTP API (docs/aws.md "Deploy options"); each optional. */
 export interface VigilSettings extends PageDomainSettings {
   /** VIGIL_NATS_URL: the NATS servers of the nats channel, comma-separated `nats://` URLs. */
   readonly natsUrl?: string;

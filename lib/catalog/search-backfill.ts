@@ -12,7 +12,7 @@ import { searchKeysMarker } from './search-backfill-items.ts';
  * pointers. A rename, delete or create racing it fails the transaction, and the tenant is read
  * again. Idempotent: a named pointer is left alone, and the marker written at the end makes later
  * runs read only it. Local runtimes run it at startup; in the cloud the operator runs
- * `npm run vigil -- data migrate` after deploying (README).
+ * `npm run vigil -- data migrate` after deploying (docs/aws.md "Upgrading a deployment").
  */
 
 const ATTEMPTS = 5;

@@ -5,7 +5,7 @@ import { lockDataDir } from '../local/data-dir-lock.ts';
 import { UsageError } from './operator.ts';
 
 /**
- * `vigil backup <file>` and `vigil restore <file>` of the local runtime's data (README "Backup and
+ * `vigil backup <file>` and `vigil restore <file>` of the local runtime's data (docs/deploy.md "Backup and
  * restore"). A backup is SQLite's online backup API (better-sqlite3's `db.backup`) read from its
  * own connection: one read transaction, so the copy is the database as of one commit, WAL frames
  * included, while the server keeps writing (WAL readers do not block the writer). A plain `cp` of

@@ -19,7 +19,7 @@ import { tally } from './status-board.ts';
  * create or delete in between bumps that version, so the put fails and the tenant is counted
  * again: the counts are exact as of the put. Idempotent: a seeded tenant is skipped, and the
  * marker written at the end makes later runs read only it. Local runtimes run it at startup; in
- * the cloud the operator runs `npm run vigil -- status migrate` after deploying (README).
+ * the cloud the operator runs `npm run vigil -- status migrate` after deploying (docs/aws.md).
  */
 
 const ATTEMPTS = 5;

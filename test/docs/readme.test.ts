@@ -6,10 +6,10 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
 describe('README and CONTRIBUTING', () => {
-  it('give the Node.js version the CDK stack runs the Lambdas on', () => {
+  it('docs/aws.md gives the Node.js version the CDK stack runs the Lambdas on', () => {
     const runtime = /Runtime\.NODEJS_(\d+)_X/.exec(read('infra/node-function.ts'))?.[1];
     expect(runtime).toBeDefined();
-    const stated = [...read('README.md').matchAll(/Lambda \(Node\.js (\d+)/g)].map((m) => m[1]);
+    const stated = [...read('docs/aws.md').matchAll(/Lambda \(Node\.js (\d+)/g)].map((m) => m[1]);
     expect(stated.length).toBeGreaterThan(0);
     expect(new Set(stated)).toEqual(new Set([runtime]));
   });

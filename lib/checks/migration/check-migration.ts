@@ -15,7 +15,7 @@ import { isState, stateMigratedOp } from '../results/check-state-items.ts';
  * check moves in one transaction, conditional on the item it read, so a write racing it wins and
  * the check is read again. When every tenant is done it writes a marker, and later runs read only
  * that. Local runtimes run it at startup; in the cloud, the operator runs
- * `npm run vigil -- checks migrate` after deploying (README).
+ * `npm run vigil -- checks migrate` after deploying (docs/aws.md "Upgrading a deployment").
  */
 
 /** A first-layout check item: it carries the state (and has no `state_version`). */
