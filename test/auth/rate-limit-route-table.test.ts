@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../lib/auth/api-key.ts';
 import type { PublicRoute, Route } from '../../lib/http/types.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
+import { PRIVATE_PAGE_REFUSAL } from '../../lib/status-pages/access/page-gate.ts';
 import { createFixture, fillPath, type TenantFixture } from '../security/route-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
@@ -50,7 +51,11 @@ describe.each(runtimes)('rate limits over the whole route table ($runtime runtim
     const own = api.app.routes.filter(
       (r): r is PublicRoute =>
         r.auth === 'none' &&
-        (r.schemas.errors?.includes('UNAUTHORIZED') === true || r.schemas.otherErrors?.[401] !== undefined),
+        (r.schemas.errors?.includes('UNAUTHORIZED') === true ||
+          // A private page's 401 is its password form to a reader without the page's cookie: nothing
+          // is guessed there (the guess is POST /p/{slug}/access, below), so it stays address-limited.
+          (r.schemas.otherErrors?.[401] !== undefined &&
+            r.schemas.otherErrors[401] !== PRIVATE_PAGE_REFUSAL[401])),
     );
 
     expect(own.map((r) => `${r.method} ${r.path} ${r.limit}`).sort()).toEqual([
