@@ -169,7 +169,8 @@ describe('JSON templates (property)', () => {
                 expected[name] = v;
                 return `${JSON.stringify(name)}: ${placeholder}`;
               default:
-                expected[name] = value.value;
+                // JSON has no -0: the template's own text is what a literal means.
+                expected[name] = JSON.parse(JSON.stringify(value.value));
                 return `${JSON.stringify(name)}:${JSON.stringify(value.value)}`;
             }
           });
