@@ -8,7 +8,8 @@ FROM debian:bookworm-slim
 
 # Debian's Chromium runs browser checks (VIGIL_CHROMIUM_PATH's default, /usr/bin/chromium), as on a
 # Debian host (docs/scripted-checks.md "Requirements"). Without recommends: no setuid sandbox helper
-# (Playwright starts it with --no-sandbox; the image grants no capability), no desktop services.
+# (Chromium's sandbox needs user namespaces and chroot, which a container's default seccomp profile
+# refuses: runs then go on without it, and the server logs that once), no desktop services.
 # fonts-dejavu-core, which fontconfig pulls in anyway, is named so that text in screenshots keeps a
 # font. No ca-certificates: Node brings its own TLS roots, and Chromium NSS's built-in ones.
 RUN apt-get update \

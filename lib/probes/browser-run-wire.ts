@@ -47,5 +47,7 @@ export const runAnswerSchema = z.object({
   trace: z.string().optional(),
   /** Why a trace that was recorded is not here (larger than the bound). */
   trace_left_out: z.string().optional(),
+  /** Why Chromium's sandbox could not start, when the run went on without it (the host refused it). */
+  sandbox_refused: z.string().max(500).optional(),
 });
 export type BrowserRunAnswer = z.output<typeof runAnswerSchema>;

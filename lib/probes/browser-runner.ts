@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createLogger } from '../platform/logger.ts';
 import { killTree } from './browser/process-tree.ts';
 import {
   type CgroupParent,
@@ -55,6 +56,11 @@ export interface BrowserRunnerOptions {
   cgroup?: string | false;
   /** Told what each run's memory bound saw, once the run is over (logs, tests). */
   onRunEnd?: (facts: RunFacts) => void;
+  /**
+   * Told, once per runner, that the host refused Chromium's sandbox and runs go on without it
+   * (default: a `warn` line on the server's log, so an operator sees it and can grant it).
+   */
+  onSandboxRefused?: (reason: string) => void;
 }
 
 /** What a run's memory bound saw. */
@@ -177,6 +183,14 @@ function runInRoom(
   });
 }
 
+/** The default word on a refused sandbox: a line on the server's log (the probe threads have no logger of their own). */
+function warnSandboxRefused(reason: string): void {
+  createLogger().warn(
+    'browser checks run without Chromium\'s sandbox: this host refused it (a container\'s seccomp profile, or user namespaces turned off); docs/scripted-checks.md "Bounds" says how to grant it',
+    { reason },
+  );
+}
+
 function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -217,11 +231,17 @@ export function createBrowserRunner(options: BrowserRunnerOptions = {}): Browser
     if (next) next();
     else running -= 1;
   };
+  let sandboxRefused = options.onSandboxRefused ?? warnSandboxRefused;
   return async (input) => {
     await swept;
     await acquire();
     try {
-      return await runChild({ ...input, executablePath, ...extraArgs }, spec, wallClockOf);
+      const answer = await runChild({ ...input, executablePath, ...extraArgs }, spec, wallClockOf);
+      if (answer.sandbox_refused !== undefined) {
+        sandboxRefused(answer.sandbox_refused);
+        sandboxRefused = () => undefined;
+      }
+      return answer;
     } finally {
       release();
     }

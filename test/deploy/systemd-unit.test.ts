@@ -106,6 +106,17 @@ describe('deploy/vigil.service', () => {
 describe('deploy/vigil-agent.service', () => {
   const agentUnit = join(root, 'deploy', 'vigil-agent.service');
 
+  it("bounds the agent's browser runs and lets Chromium make its sandbox, as the server's unit does", () => {
+    const lines = readFileSync(agentUnit, 'utf8').split('\n');
+    for (const line of [
+      'MemoryMax=3G',
+      'TasksMax=4096',
+      'RestrictNamespaces=user pid net',
+      'SystemCallFilter=chroot',
+    ])
+      expect(lines).toContain(line);
+  });
+
   it('runs the agent with its key as a systemd credential, never on its command line', () => {
     const text = readFileSync(agentUnit, 'utf8');
     expect(text).toMatch(

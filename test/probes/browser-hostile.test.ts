@@ -1,6 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -305,5 +314,36 @@ describe.runIf(process.getuid?.() === 0)('a run started by root', () => {
       }),
     ).toThrow(/Permission denied/);
     rmSync(dataDir, { recursive: true });
+  });
+});
+
+describe('a host that refuses Chromium its sandbox', () => {
+  it('runs without it and says so once, with the reason, on the log', async () => {
+    // A Chromium as such a host makes it: it exits at once unless started with --no-sandbox.
+    const chromium = join(tmp, 'chromium-no-namespaces');
+    writeFileSync(
+      chromium,
+      `#!/bin/sh\nfor a in "$@"; do [ "$a" = --no-sandbox ] && exec /usr/bin/chromium "$@"; done\necho "No usable sandbox! (this host refuses user namespaces)" >&2\nexit 1\n`,
+      { mode: 0o755 },
+    );
+    const told: string[] = [];
+    const runner = createBrowserRunner({
+      executablePath: chromium,
+      childEnv: { TMPDIR: tmp },
+      onSandboxRefused: (reason) => told.push(reason),
+    });
+    const run = () =>
+      runner({
+        steps: [{ action: 'goto', url: `${origin}/blank` }] as never,
+        timeoutMs: 20_000,
+        allowPrivate: true,
+      });
+    const first = await run();
+    const second = await run();
+
+    expect([first, second].map((a) => a.steps.map((s) => s.outcome))).toEqual([['passed'], ['passed']]);
+    expect(first.sandbox_refused).toMatch(/No usable sandbox! \(this host refuses user namespaces\)/);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toBe(first.sandbox_refused);
   });
 });

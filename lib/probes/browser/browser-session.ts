@@ -157,6 +157,17 @@ async function stopTrace(
   }
 }
 
+/** What Chromium itself wrote on stderr before a launch failed (Playwright's call log keeps it), else the error's first line. */
+function chromiumSaid(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the call log's lines carry ANSI colours.
+  const said = [...text.replace(/\u001b\[\d+m/g, '').matchAll(/\[pid=\d+\]\[err\] (.*)/g)].map((m) => m[1]);
+  return (said.length > 0 ? said.join(' ') : firstLine(err).replace(/^browserType\.launch: /, '')).slice(
+    0,
+    500,
+  );
+}
+
 /** Runs the request's steps; never throws (a failure is a failed step). */
 export async function runBrowserSession(request: RunRequest): Promise<BrowserRunAnswer> {
   const proxy = await startGuardedProxy({ allowPrivate: request.allowPrivate });
@@ -176,8 +187,17 @@ export async function runBrowserSession(request: RunRequest): Promise<BrowserRun
     });
   // Sandboxed where the host lets Chromium make its namespaces and chroot; where it does not (a
   // container's default seccomp profile refuses chroot), without (docs/scripted-checks.md "Bounds").
+  let sandboxRefused: string | undefined;
   const browser = await launch(true)
-    .catch((sandboxed: unknown) => launch(false).catch(() => Promise.reject(sandboxed)))
+    .catch((sandboxed: unknown) =>
+      launch(false).then(
+        (unsandboxed) => {
+          sandboxRefused = chromiumSaid(sandboxed);
+          return unsandboxed;
+        },
+        () => Promise.reject(sandboxed),
+      ),
+    )
     .catch(async (err: unknown) => {
       await proxy.close();
       // Said as an Error of its own, so the runner reads the reason off the child's last words.
@@ -273,5 +293,11 @@ export async function runBrowserSession(request: RunRequest): Promise<BrowserRun
     await browser.close().catch(() => undefined);
     await proxy.close();
   }
-  return { steps, vitals, screenshots, ...trace };
+  return {
+    steps,
+    vitals,
+    screenshots,
+    ...trace,
+    ...(sandboxRefused ? { sandbox_refused: sandboxRefused } : {}),
+  };
 }
