@@ -2,9 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { bareHost } from '../../egress/egress-guard.ts';
 import type { BrowserRunAnswer, RunRequest } from '../browser-run-wire.ts';
+import { launchChromium } from './chromium-launch.ts';
 import { type Refusal, startGuardedProxy } from './guarded-proxy.ts';
 import { runPageStep } from './page-steps.ts';
 import { keptTrace } from './trace-masking.ts';
@@ -22,24 +23,6 @@ const STEP_TIMEOUT_MS = 10_000;
 const MAX_SCREENSHOT_BYTES = 512 * 1024;
 /** The pages a run may have open at once: a popup beyond them is closed as it opens. */
 const MAX_PAGES = 8;
-
-/** Chromium's switches: every request through the proxy, no path around it (WebRTC, QUIC, prefetch). */
-const chromiumArgs = (proxy: string) => [
-  `--proxy-server=${proxy}`,
-  '--proxy-bypass-list=<-loopback>',
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
-  '--disable-quic',
-  '--dns-prefetch-disable',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-domain-reliability',
-  '--disable-sync',
-  '--no-pings',
-  '--disable-dev-shm-usage',
-  '--renderer-process-limit=1',
-  '--js-flags=--max-old-space-size=256',
-];
 
 /** Records LCP and CLS as the page reports them (run in each page before its scripts). */
 const VITALS_SCRIPT = `(() => {
@@ -157,17 +140,6 @@ async function stopTrace(
   }
 }
 
-/** What Chromium itself wrote on stderr before a launch failed (Playwright's call log keeps it), else the error's first line. */
-function chromiumSaid(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the call log's lines carry ANSI colours.
-  const said = [...text.replace(/\u001b\[\d+m/g, '').matchAll(/\[pid=\d+\]\[err\] (.*)/g)].map((m) => m[1]);
-  return (said.length > 0 ? said.join(' ') : firstLine(err).replace(/^browserType\.launch: /, '')).slice(
-    0,
-    500,
-  );
-}
-
 /** Runs the request's steps; never throws (a failure is a failed step). */
 export async function runBrowserSession(request: RunRequest): Promise<BrowserRunAnswer> {
   const proxy = await startGuardedProxy({ allowPrivate: request.allowPrivate });
@@ -175,35 +147,10 @@ export async function runBrowserSession(request: RunRequest): Promise<BrowserRun
   const screenshots: BrowserRunAnswer['screenshots'] = [];
   let vitals: BrowserRunAnswer['vitals'] = {};
   let trace: Pick<BrowserRunAnswer, 'trace' | 'trace_left_out'> = {};
-  const launch = (sandbox: boolean) =>
-    chromium.launch({
-      executablePath: request.executablePath,
-      args: [...chromiumArgs(proxy.url), ...(request.extraArgs ?? [])],
-      // Playwright's default is --no-sandbox; the runner runs the child as a user Chromium sandboxes.
-      chromiumSandbox: sandbox,
-      // Chromium's popup blocker, which Playwright turns off: a window opened without a click is refused.
-      ignoreDefaultArgs: ['--disable-popup-blocking'],
-      timeout: 15_000,
-    });
-  // Sandboxed where the host lets Chromium make its namespaces and chroot; where it does not (a
-  // container's default seccomp profile refuses chroot), without (docs/scripted-checks.md "Bounds").
-  let sandboxRefused: string | undefined;
-  const browser = await launch(true)
-    .catch((sandboxed: unknown) =>
-      launch(false).then(
-        (unsandboxed) => {
-          sandboxRefused = chromiumSaid(sandboxed);
-          return unsandboxed;
-        },
-        () => Promise.reject(sandboxed),
-      ),
-    )
-    .catch(async (err: unknown) => {
-      await proxy.close();
-      // Said as an Error of its own, so the runner reads the reason off the child's last words.
-      const reason = firstLine(err).replace(/^browserType\.launch: /, '');
-      throw new Error(`Chromium did not start (${request.executablePath}): ${reason}`);
-    });
+  const { browser, sandboxRefused } = await launchChromium(request, proxy.url).catch(async (err: unknown) => {
+    await proxy.close();
+    throw err;
+  });
   try {
     const context = await browser.newContext({
       viewport: request.viewport ?? { width: 1280, height: 720 },
