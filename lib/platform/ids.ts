@@ -42,7 +42,9 @@ export type IdPrefix =
   | 'ovr'
   | 'cmt'
   | 'team'
-  | 'esp';
+  | 'esp'
+  | 'int'
+  | 'oal';
 
 /**
  * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws

@@ -1,0 +1,199 @@
+import type { Clock } from '../platform/clock.ts';
+import { isoTime } from '../platform/clock.ts';
+import { newId } from '../platform/ids.ts';
+import { transactIf } from '../store/items.ts';
+import type { Table } from '../store/table.ts';
+import { applyEvent, outsideCheckState } from './alert-lifecycle.ts';
+import { compileRules } from './entity-rules.ts';
+import type { IncomingAlert } from './incoming.ts';
+import type { IntegrationRecord } from './integration-items.ts';
+import type { ReadContext, Reading } from './kinds/definition.ts';
+import { INTEGRATION_KINDS } from './kinds/registry.ts';
+import {
+  getOutsideAlert,
+  getOutsideTally,
+  latestOpenAlert,
+  type OutsideAlertRecord,
+  openOf,
+  outsideAlertWrittenOps,
+} from './outside-alert-items.ts';
+
+/**
+ * Ingest (DECISIONS.md "Outside alerts (wave 6)"): a sender's request read by its kind, each alert
+ * put on the entity its integration's rules name (or the integration's own, saying why), applied
+ * to the stored alert (alert-lifecycle.ts) in a transaction with its entity's tally, and then each
+ * touched entity's outside state handed on. The request is answered after its alerts are stored:
+ * a failure of the store fails the request (the sender retries), and a retried request applies
+ * nothing twice that changes a state (a retrigger only counts again).
+ */
+
+/** Where an alert's entity is looked up: the catalog's read of one entity by blueprint and slug. */
+export interface EntityLookup {
+  get(tenantId: string, blueprintSlug: string, slug: string): Promise<{ id: string } | undefined>;
+}
+
+/** An entity's outside state after a request: what the integration's outside check records. */
+export interface OutsideStateChange {
+  integration: IntegrationRecord;
+  entityId: string;
+  /** The worst open alert's state; null when only info alerts are open (nothing to record). */
+  state: 'up' | 'degraded' | 'down' | null;
+  /** The worst open alert's summary, the result's reason (undefined when none is open). */
+  reason: string | undefined;
+}
+
+export interface IngestDeps {
+  table: Table;
+  clock: Clock;
+  entities: EntityLookup;
+  /** A PEM certificate at an HTTPS URL, through the egress guard (SNS signatures). */
+  fetchCertificate(url: string): Promise<string>;
+  /** Visits an SNS SubscribeURL through the egress guard (the confirmation). */
+  confirmSubscription(url: string): Promise<void>;
+  /** Stores the topic a cloudwatch integration confirmed. */
+  topicConfirmed(integration: IntegrationRecord, topicArn: string): Promise<void>;
+  /** Hands on each touched entity's outside state (the outside check's result). */
+  stateChanged(change: OutsideStateChange): Promise<void>;
+}
+
+/** What one request became (the answer's figures, and the payload log's line). */
+export interface IngestOutcome {
+  /** Alerts whose state changed (opened, reopened, acknowledged, resolved). */
+  accepted: number;
+  /** Triggers of an alert already open (counted, nothing else changed). */
+  deduplicated: number;
+  /** Alerts that landed on the integration's own entity (their rules named no known entity). */
+  unmatched: number;
+  /** Events that changed nothing: late, or naming no alert. */
+  ignored: number;
+  /** The dedup keys of the alerts, in the request's order (PagerDuty's answer names its one). */
+  dedupKeys: string[];
+  /** What a request without alerts was (an SNS subscription confirmed, an unsubscribe). */
+  note?: string;
+}
+
+/** Attempts at one alert's write before the request fails (another request wrote it meanwhile). */
+const WRITE_ATTEMPTS = 5;
+
+export function createIngestService(deps: IngestDeps) {
+  const placeOf = async (
+    integration: IntegrationRecord,
+    route: ReturnType<typeof compileRules>,
+    alert: IncomingAlert,
+  ) => {
+    const outcome = route(alert.labels);
+    if (outcome.matched) {
+      const entity = await deps.entities.get(
+        integration.tenant_id,
+        outcome.blueprint_slug,
+        outcome.entity_slug,
+      );
+      if (entity) return { entityId: entity.id, unmatched: null };
+      const named = `${outcome.blueprint_slug}/${outcome.entity_slug}`;
+      return {
+        entityId: integration.entity_id,
+        unmatched: { rule: outcome.rule, named, why: `no entity ${named}` },
+      };
+    }
+    const { rule, named, why } = outcome;
+    return { entityId: integration.entity_id, unmatched: { rule, named, why } };
+  };
+
+  /** Applies one alert; its change, and the entity whose tally it touched (when it wrote). */
+  const applyOne = async (
+    integration: IntegrationRecord,
+    place: Awaited<ReturnType<typeof placeOf>>,
+    alert: IncomingAlert,
+  ) => {
+    for (let attempt = 1; ; attempt++) {
+      const prev = await getOutsideAlert(deps.table, integration.id, alert.dedup_key);
+      const now = isoTime(deps.clock.now());
+      const { next, change } = applyEvent(prev, alert, now);
+      if (!next || next === prev) return { change, record: undefined };
+      // An alert stays on the entity it first landed on: its tally is that entity's.
+      const record: OutsideAlertRecord = {
+        ...next,
+        id: prev?.id ?? newId('oal', deps.clock.now()),
+        tenant_id: integration.tenant_id,
+        integration_id: integration.id,
+        dedup_key: alert.dedup_key,
+        entity_id: prev?.entity_id ?? place.entityId,
+        unmatched: prev ? prev.unmatched : place.unmatched,
+        version: (prev?.version ?? 0) + 1,
+      };
+      if (await transactIf(deps.table, outsideAlertWrittenOps(prev, record))) return { change, record };
+      if (attempt >= WRITE_ATTEMPTS)
+        throw new Error(`outside alert ${alert.dedup_key}: written by others ${attempt} times`);
+    }
+  };
+
+  const alertsIn = async (
+    integration: IntegrationRecord,
+    alerts: IncomingAlert[],
+  ): Promise<IngestOutcome> => {
+    const route = compileRules(integration.entity_rules);
+    const outcome: IngestOutcome = { accepted: 0, deduplicated: 0, unmatched: 0, ignored: 0, dedupKeys: [] };
+    // Per touched entity, the open alerts this request wrote, newest last (the reason is read off them).
+    const touched = new Map<string, OutsideAlertRecord[]>();
+    for (const alert of alerts) {
+      outcome.dedupKeys.push(alert.dedup_key);
+      const place = await placeOf(integration, route, alert);
+      if (place.unmatched) outcome.unmatched += 1;
+      const { change, record } = await applyOne(integration, place, alert);
+      if (record) touched.set(record.entity_id, [...(touched.get(record.entity_id) ?? []), record]);
+      if (change === 'retriggered') outcome.deduplicated += 1;
+      else if (change === 'unchanged' || change === 'late' || change === 'unknown') outcome.ignored += 1;
+      else outcome.accepted += 1;
+    }
+    for (const [entityId, written] of touched) {
+      const tally = await getOutsideTally(deps.table, integration.id, entityId);
+      const state = outsideCheckState(openOf(tally));
+      const worst = openOf(tally)[0]?.severity;
+      const reason =
+        worst === undefined
+          ? undefined
+          : (
+              written.findLast((a) => a.status !== 'resolved' && a.severity === worst) ??
+              (await latestOpenAlert(deps.table, integration, entityId, worst))
+            )?.summary;
+      await deps.stateChanged({ integration, entityId, state, reason });
+    }
+    return outcome;
+  };
+
+  return {
+    /** Reads a request of `integration` and stores what it says; throws what the route answers. */
+    async ingest(
+      integration: IntegrationRecord,
+      body: unknown,
+      headers: Readonly<Record<string, string | undefined>>,
+    ): Promise<IngestOutcome> {
+      const context: ReadContext = {
+        severityMap: integration.severity_map,
+        settings: integration.settings ?? undefined,
+        headers,
+        fetchCertificate: deps.fetchCertificate,
+        snsTopicArn: integration.sns_topic_arn ?? undefined,
+        now: new Date(deps.clock.now()),
+      };
+      const reading: Reading = await INTEGRATION_KINDS[integration.kind].read(body, context);
+      if (reading.kind === 'subscription') {
+        await deps.confirmSubscription(reading.confirmUrl);
+        await deps.topicConfirmed(integration, reading.topicArn);
+        return {
+          accepted: 0,
+          deduplicated: 0,
+          unmatched: 0,
+          ignored: 0,
+          dedupKeys: [],
+          note: `subscribed to ${reading.topicArn}`,
+        };
+      }
+      if (reading.kind === 'nothing')
+        return { accepted: 0, deduplicated: 0, unmatched: 0, ignored: 0, dedupKeys: [], note: reading.why };
+      return alertsIn(integration, reading.alerts);
+    },
+  };
+}
+
+export type IngestService = ReturnType<typeof createIngestService>;

@@ -1,0 +1,196 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { outsideCheckState } from '../../lib/integrations/alert-lifecycle.ts';
+import { createIngestService, type OutsideStateChange } from '../../lib/integrations/ingest-service.ts';
+import type { IntegrationRecord } from '../../lib/integrations/integration-items.ts';
+import { getOutsideAlert, getOutsideTally, openOf } from '../../lib/integrations/outside-alert-items.ts';
+import { createFakeClock } from '../../lib/platform/clock.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
+import type { Table } from '../../lib/store/table.ts';
+import { tableEngines } from '../support/table-engines.ts';
+
+/**
+ * Ingest over both engines of the Table port: alerts land on the entity their rules name (or the
+ * integration's own, saying why), one alert per dedup key however often it is sent, and each
+ * touched entity's outside state is handed on with the worst open alert's summary. The property:
+ * after any run of requests, each entity's tally is the count of its open alerts, and the last
+ * state handed on for it is what its stored alerts say.
+ */
+
+const ENTITIES = new Map([
+  ['service/orders-db', 'ent_orders'],
+  ['service/shop-api', 'ent_shop'],
+]);
+const OWN = 'ent_integration';
+
+function integration(overrides: Partial<IntegrationRecord> = {}): IntegrationRecord {
+  return {
+    id: `int_${Math.random().toString(36).slice(2, 10)}`,
+    tenant_id: 'tnt_a',
+    name: 'Prometheus',
+    kind: 'alertmanager',
+    enabled: true,
+    entity_rules: [{ match: {}, entity: 'service/{{labels.service}}' }],
+    severity_map: {},
+    settings: null,
+    entity_id: OWN,
+    token_hash: 'h',
+    token_prefix: 'p',
+    sns_topic_arn: null,
+    created_at: '2026-11-28T00:00:00.000Z',
+    updated_at: '2026-11-28T00:00:00.000Z',
+    version: 1,
+    ...overrides,
+  };
+}
+
+function rig(table: Table) {
+  const changes: OutsideStateChange[] = [];
+  const service = createIngestService({
+    table,
+    clock: createFakeClock(Date.parse('2026-11-28T22:00:00Z')),
+    entities: {
+      get: async (_tenant, blueprint, slug) => {
+        const id = ENTITIES.get(`${blueprint}/${slug}`);
+        return id ? { id } : undefined;
+      },
+    },
+    fetchCertificate: async () => {
+      throw new Error('no certificate here');
+    },
+    confirmSubscription: async () => undefined,
+    topicConfirmed: async () => undefined,
+    stateChanged: async (change) => {
+      changes.push(change);
+    },
+  });
+  return { service, changes };
+}
+
+const am = (
+  alerts: {
+    fp: string;
+    status?: 'firing' | 'resolved';
+    service?: string;
+    severity?: string;
+    summary?: string;
+  }[],
+) => ({
+  version: '4',
+  alerts: alerts.map((a) => ({
+    status: a.status ?? 'firing',
+    fingerprint: a.fp,
+    labels: {
+      alertname: a.fp,
+      ...(a.service ? { service: a.service } : {}),
+      ...(a.severity ? { severity: a.severity } : {}),
+    },
+    annotations: { summary: a.summary ?? `${a.fp} is wrong` },
+  })),
+});
+
+describe.each(tableEngines())('ingest on $engine', ({ make }) => {
+  it('puts alerts on the entities their labels name, and the rest on its own entity saying why', async () => {
+    const table = make();
+    const { service, changes } = rig(table);
+    const int = integration();
+    const outcome = await service.ingest(
+      int,
+      am([
+        { fp: 'db-disk', service: 'orders-db', severity: 'warning', summary: 'Disk 95% full' },
+        { fp: 'db-down', service: 'orders-db', summary: 'orders-db is down' },
+        { fp: 'nowhere', service: 'billing' },
+        { fp: 'nolabel' },
+      ]),
+      {},
+    );
+    expect(outcome).toEqual({
+      accepted: 4,
+      deduplicated: 0,
+      unmatched: 2,
+      ignored: 0,
+      dedupKeys: ['db-disk', 'db-down', 'nowhere', 'nolabel'],
+    });
+    expect(changes.map(({ entityId, state, reason }) => ({ entityId, state, reason }))).toEqual([
+      { entityId: 'ent_orders', state: 'down', reason: 'orders-db is down' },
+      { entityId: OWN, state: 'down', reason: 'nolabel is wrong' },
+    ]);
+    expect(await getOutsideAlert(table, int.id, 'nowhere')).toMatchObject({
+      entity_id: OWN,
+      unmatched: { rule: 0, named: 'service/billing', why: 'no entity service/billing' },
+    });
+    expect(await getOutsideAlert(table, int.id, 'nolabel')).toMatchObject({
+      unmatched: { rule: 0, named: null, why: 'the alert has no label service' },
+    });
+  });
+
+  it('keeps one alert per fingerprint when a request comes again, and resolves it to up', async () => {
+    const table = make();
+    const { service, changes } = rig(table);
+    const int = integration();
+    const body = am([{ fp: 'db-down', service: 'orders-db' }]);
+    await service.ingest(int, body, {});
+    expect(await service.ingest(int, body, {})).toMatchObject({ accepted: 0, deduplicated: 1 });
+    expect(await getOutsideAlert(table, int.id, 'db-down')).toMatchObject({ status: 'triggered', count: 2 });
+    expect(await getOutsideTally(table, int.id, 'ent_orders')).toEqual({
+      critical: 1,
+      error: 0,
+      warning: 0,
+      info: 0,
+    });
+    await service.ingest(int, am([{ fp: 'db-down', service: 'orders-db', status: 'resolved' }]), {});
+    expect(changes.at(-1)).toMatchObject({ entityId: 'ent_orders', state: 'up', reason: undefined });
+    expect(await getOutsideTally(table, int.id, 'ent_orders')).toEqual({
+      critical: 0,
+      error: 0,
+      warning: 0,
+      info: 0,
+    });
+  });
+
+  it('counts one open alert when the same trigger arrives twice at once', async () => {
+    const table = make();
+    const { service } = rig(table);
+    const int = integration();
+    const body = am([{ fp: 'db-down', service: 'orders-db' }]);
+    await Promise.all([service.ingest(int, body, {}), service.ingest(int, body, {})]);
+    expect(await getOutsideAlert(table, int.id, 'db-down')).toMatchObject({ count: 2, version: 2 });
+    expect(await getOutsideTally(table, int.id, 'ent_orders')).toMatchObject({ critical: 1 });
+  });
+});
+
+describe('ingest (property, SQLite)', () => {
+  it('keeps each tally the count of open alerts, and hands on the state its alerts say', async () => {
+    const step = fc.record({
+      fp: fc.constantFrom('a', 'b', 'c', 'd'),
+      status: fc.constantFrom<'firing' | 'resolved'>('firing', 'resolved'),
+      service: fc.constantFrom('orders-db', 'shop-api', 'billing'),
+      severity: fc.constantFrom('critical', 'warning', 'info', 'error'),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(step, { minLength: 1, maxLength: 4 }), { maxLength: 12 }),
+        async (requests) => {
+          const table = createSqliteTable({ db: openSqliteDatabase(':memory:') });
+          const { service, changes } = rig(table);
+          const int = integration();
+          for (const request of requests) await service.ingest(int, am(request), {});
+          const stored = (
+            await Promise.all(['a', 'b', 'c', 'd'].map((fp) => getOutsideAlert(table, int.id, fp)))
+          ).filter((a) => a !== undefined);
+          for (const entityId of new Set(stored.map((a) => a.entity_id))) {
+            const mine = stored.filter((a) => a.entity_id === entityId);
+            const tally = await getOutsideTally(table, int.id, entityId);
+            for (const severity of ['critical', 'error', 'warning', 'info'] as const)
+              expect(tally[severity]).toBe(
+                mine.filter((a) => a.status !== 'resolved' && a.severity === severity).length,
+              );
+            expect(changes.findLast((c) => c.entityId === entityId)?.state).toBe(outsideCheckState(mine));
+            expect(outsideCheckState(openOf(tally))).toBe(outsideCheckState(mine));
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
