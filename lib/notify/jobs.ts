@@ -22,7 +22,7 @@ import { pageJobSchemas } from '../status-pages/page-subscriber-jobs.ts';
  *   in hops as repeats; it cuts the batch into digest records and sends them (grouping/digest.ts);
  * - `recovery_due`: a recovery deferred by the cooldown, sent at its end if still current (id
  *   `rcv:<transition_id>`, in hops as repeats: deferred-recovery.ts);
- * - `flap_settle`: the look at a flapping check once it may have been stable for its window (id
+ * - `flap_settle`: the look at a flapping check once it may have held one state for flap_settle_seconds (id
  *   `flap:<check_id>:<due_ms>`), delayed to `due_ms` in hops as repeats; each change re-arms it (flapping.ts);
  * - `acknowledge`: an incident acknowledged in Vigil, told to the channels of its alerts whose type
  *   tracks incidents (id `ack:<incident_id>`: acknowledge.ts);
