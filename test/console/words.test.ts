@@ -101,6 +101,34 @@ describe('console words and confirmations', { timeout: 90_000 }, () => {
     await p.close();
   });
 
+  it('sets the flapping settle time in the policy form, with its help, and refuses one out of range at its field', async () => {
+    // Issue 75: flap_settle_seconds (default 300) was in the API but not in the form.
+    const p = await openSignedIn(rig, { path: `/checks/${checkId}` });
+    const form = p.page.getByRole('form', { name: 'Notification policy' });
+    const settle = form.getByLabel('Flapping settle time (seconds)');
+    await expect.poll(() => settle.inputValue()).toBe('300');
+    await expectText(
+      form.getByText('How long a flapping check must stay in one state before that state is told', {
+        exact: false,
+      }),
+      'How long a flapping check must stay in one state before that state is told (60 to 86400; at most the window)',
+    );
+    await settle.fill('30');
+    await form.getByRole('button', { name: 'Save policy' }).click();
+    await expect.poll(() => settle.getAttribute('aria-invalid')).toBe('true');
+    await expectText(
+      form.getByText('Enter a settle time from 60', { exact: false }),
+      'Enter a settle time from 60 to 86,400 seconds (a minute to a day).',
+    );
+    await settle.fill('120');
+    await form.getByRole('button', { name: 'Save policy' }).click();
+    await expectText(form.getByRole('status'), 'The policy was saved.');
+    const stored = await rig.api<{ flap_settle_seconds: number }>('GET', `/v1/checks/${checkId}/policy`);
+    expect(stored.body.flap_settle_seconds).toBe(120);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
   it('confirms saved blueprint details and a saved action', async () => {
     const action = await rig.api<{ id: string }>('POST', '/v1/actions', {
       name: 'Restart',

@@ -70,6 +70,7 @@ function PolicyForm({
   const [suppress, setSuppress] = useState(policy.suppress_when_upstream_down);
   const [flaps, setFlaps] = useState(String(policy.flap_changes));
   const [flapWindow, setFlapWindow] = useState(String(policy.flap_window_seconds));
+  const [flapSettle, setFlapSettle] = useState(String(policy.flap_settle_seconds));
   const save = useMutation({
     mutationFn: () =>
       must(
@@ -83,6 +84,7 @@ function PolicyForm({
             suppress_when_upstream_down: suppress,
             flap_changes: (flaps.trim() === '' ? 6 : Number(flaps)) as number,
             flap_window_seconds: flapWindow.trim() === '' ? 1800 : Number(flapWindow),
+            flap_settle_seconds: flapSettle.trim() === '' ? 300 : Number(flapSettle),
           },
         }),
       ),
@@ -134,8 +136,17 @@ function PolicyForm({
           value={flapWindow}
           onChange={setFlapWindow}
           placeholder="1800"
-          hint="60 to 86400; also how long it must be stable"
+          hint="60 to 86400; changes are counted within it, and flapping ends after a whole window without one"
           error={errs.flap_window_seconds}
+        />
+        <TextField
+          label="Flapping settle time (seconds)"
+          type="number"
+          value={flapSettle}
+          onChange={setFlapSettle}
+          placeholder="300"
+          hint="How long a flapping check must stay in one state before that state is told (60 to 86400; at most the window)"
+          error={errs.flap_settle_seconds}
         />
       </div>
       <CheckboxField
