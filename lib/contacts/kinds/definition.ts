@@ -2,14 +2,16 @@ import type * as z from 'zod';
 import type { EmailSender } from '../../domain/formats.ts';
 import type { EgressSettings } from '../../egress/egress.ts';
 import type { EmailTransport } from '../../notify/email-transport.ts';
-import type { SmsTransport } from '../../notify/sms-transport.ts';
 import type { Runtime } from '../../platform/config.ts';
+import { type ProviderHttp, type ProviderOutcome, scrub } from '../../providers/provider-post.ts';
+import type { SmsTransport } from '../../providers/sms.ts';
 import type { ProviderAccounts } from './provider-accounts.ts';
 
 /**
  * One kind of contact method, whole, in one file (as a channel type is: lib/notify/channels): the
- * address it takes, what the account must have configured for it, and how one message reaches it.
- * Registered once in ./registry.ts, whose keys are the kinds.
+ * address it takes, what the account must have configured for it, and how one message reaches it,
+ * through its provider (lib/providers: the request and the error words an alert channel of the
+ * same provider uses). Registered once in ./registry.ts, whose keys are the kinds.
  */
 
 /** One message to one person (a verification code; a page). */
@@ -63,6 +65,28 @@ export interface ContactKindDefinition {
     target: ContactTarget,
     message: ContactMessage,
   ): Promise<SendResult>;
+}
+
+export const failed = (error: string): SendResult => ({ ok: false, error });
+
+/** The deps' outbound HTTP path as the providers (lib/providers) take it. */
+export function httpOf(deps: ContactSendDeps): ProviderHttp {
+  return {
+    egressAllow: deps.egressAllow,
+    runtime: deps.runtime,
+    ca: deps.egress?.ca,
+    resolve: deps.egress?.resolve,
+    transport: deps.egress?.transport,
+  };
+}
+
+/** A provider's outcome as a person's send result, its error with `hidden` (the person's address) taken out. */
+export async function sent(
+  outcome: Promise<ProviderOutcome>,
+  hidden: readonly string[] = [],
+): Promise<SendResult> {
+  const { ok, error } = await outcome;
+  return ok ? { ok: true } : failed(scrub(error ?? 'not delivered', hidden));
 }
 
 export function defineContactKind(definition: ContactKindDefinition): ContactKindDefinition {

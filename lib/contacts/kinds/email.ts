@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { EMAIL_ADDRESS_PATTERN, MAX_EMAIL_LENGTH } from '../../domain/formats.ts';
-import { defineContactKind } from './definition.ts';
-import { failed, scrub } from './provider-post.ts';
+import { scrub } from '../../providers/provider-post.ts';
+import { defineContactKind, failed } from './definition.ts';
 
 /** E-mail through the runtime's transport (SMTP locally, SES in the cloud), within the tenant's daily quota. */
 

@@ -18,7 +18,7 @@ const twilio = z.object({
   from: z.string().optional(),
   messaging_service_sid: z.string().optional(),
 });
-export type TwilioAccount = z.output<typeof twilio>;
+type TwilioAccount = z.output<typeof twilio>;
 
 const sms = z.union([twilio, z.object({ provider: z.literal('sns') })]);
 type SmsAccount = z.output<typeof sms>;

@@ -1,15 +1,12 @@
 import * as z from 'zod';
-import { defineContactKind, sendingFrom } from './definition.ts';
-import { postToProvider } from './provider-post.ts';
+import { escapeMarkdownV2, sendTelegram } from '../../providers/telegram.ts';
+import { defineContactKind, httpOf, sendingFrom, sent } from './definition.ts';
 
 /**
- * Telegram (Bot API sendMessage, https://core.telegram.org/bots/api#sendmessage) from the bot of
- * the account's shared Telegram channel, to the person's own chat with that bot (they start it
- * first); MarkdownV2 with every reserved character escaped, so the text renders as written.
+ * Telegram (lib/providers/telegram.ts) from the bot of the account's shared Telegram channel, to
+ * the person's own chat with that bot (they start it first); MarkdownV2 with every reserved
+ * character escaped, so the text renders as written.
  */
-
-const TELEGRAM_API = 'https://api.telegram.org';
-const escaped = (text: string) => text.replace(/[_*[\]()~`>#+\-=|{}.!\\]/g, (c) => `\\${c}`);
 
 export const telegramContact = defineContactKind({
   label: 'Telegram',
@@ -24,19 +21,6 @@ export const telegramContact = defineContactKind({
       add: 'an admin adds one, and its bot sends the messages',
     },
     (deps, token, target, message) =>
-      postToProvider(
-        deps,
-        'Telegram',
-        {
-          url: `${TELEGRAM_API}/bot${token}/sendMessage`,
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            chat_id: target.address,
-            text: escaped(message.text),
-            parse_mode: 'MarkdownV2',
-          }),
-        },
-        [token],
-      ),
+      sent(sendTelegram(httpOf(deps), { token, chatId: target.address }, escapeMarkdownV2(message.text))),
   ),
 });

@@ -1,19 +1,18 @@
-import { defineContactKind } from './definition.ts';
-import { phoneAddress } from './phone.ts';
-import { failed } from './provider-post.ts';
-import { twilioPost } from './twilio-post.ts';
+import { phoneNumber, twilioPost } from '../../providers/sms.ts';
+import { defineContactKind, failed, httpOf, sent } from './definition.ts';
 
 /**
- * A phone call that speaks the message, through Twilio's Calls API with inline TwiML
- * (`Twiml=<Response><Say>…</Say></Response>`), from the sending number of the account's shared
- * Twilio SMS channel (a call needs a number: an alphanumeric sender or a messaging service cannot call).
+ * A phone call that speaks the message, through Twilio's Calls API (lib/providers/sms.ts) with
+ * inline TwiML (`Twiml=<Response><Say>…</Say></Response>`), from the sending number of the
+ * account's shared Twilio SMS channel (a call needs a number: an alphanumeric sender or a
+ * messaging service cannot call).
  */
 
 const xml = (text: string) => text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export const voiceContact = defineContactKind({
   label: 'Phone call (Twilio)',
-  address: phoneAddress,
+  address: phoneNumber,
   missing: (accounts) =>
     accounts.voice
       ? undefined
@@ -22,11 +21,7 @@ export const voiceContact = defineContactKind({
     const account = accounts.voice;
     if (!account?.from) return Promise.resolve(failed('this account has no Twilio number to call from'));
     const twiml = `<Response><Say>${xml(message.speech)}</Say></Response>`;
-    return twilioPost(
-      deps,
-      account,
-      'Calls',
-      new URLSearchParams({ To: target.address, From: account.from, Twiml: twiml }),
-    );
+    const form = new URLSearchParams({ To: target.address, From: account.from, Twiml: twiml });
+    return sent(twilioPost(httpOf(deps), account, 'Calls', form), [target.address]);
   },
 });

@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import type { Clock } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
+import type { SmsTransport } from '../../providers/sms.ts';
 import type { Acknowledgement, Alert, Digest, SendOutcome } from '../pipeline/ports.ts';
 import type { EmailDeps, HttpPostDeps, NatsPublisher } from './send-ports.ts';
 
@@ -12,6 +13,8 @@ import type { EmailDeps, HttpPostDeps, NatsPublisher } from './send-ports.ts';
  * the compiler refuses a type without every part. Nothing outside a definition file switches on a
  * channel type's name (test/architecture/variant-switches.test.ts).
  */
+
+export type { SmsTransport } from '../../providers/sms.ts';
 
 /** What a channel definition's senders may use: the runtime's outbound paths. */
 export interface ChannelSendDeps {
@@ -28,11 +31,6 @@ export interface ChannelSendDeps {
   clock: Clock;
   /** The cloud's SMS path (Amazon SNS); undefined locally, where SMS goes through Twilio only. */
   sms?: SmsTransport | undefined;
-}
-
-/** Amazon SNS's Publish to a phone number (the cloud runtime composes it; IAM-scoped to sns:Publish). */
-export interface SmsTransport {
-  send(message: { to: string; text: string; deliveryId: string }): Promise<SendOutcome>;
 }
 
 /** A stored channel as a definition's sender sees it: its own config typed. */

@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { HTTP_URL_PATTERN } from '../../domain/formats.ts';
+import { field, type ProviderAnswer, postToProvider } from '../../providers/provider-post.ts';
 import { redactedView, shownSecret } from './config-fields.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { describeDigest, linesWithin } from './digest-message.ts';
 import { clip, messageFor, plainText } from './message.ts';
-import { field, type ProviderAnswer, postToProvider } from './provider-post.ts';
 
 /**
  * Gotify (a self-hosted push server, https://gotify.net/api-docs): `POST {server}/message` with

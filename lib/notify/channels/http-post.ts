@@ -1,21 +1,10 @@
-import { httpRequest } from '../../egress/egress.ts';
-import { connectionFailureText, egressRefusal } from '../../egress/egress-advice.ts';
-import {
-  ConnectionError,
-  EgressDeniedError,
-  InvalidUrlError,
-  TimeoutError,
-  TooManyRedirectsError,
-} from '../../egress/egress-errors.ts';
-import { undiciRequest } from '../../egress/undici-client.ts';
-import type { Runtime } from '../../platform/config.ts';
+import { failureText, sendGuarded } from '../../providers/provider-post.ts';
 import type { SendOutcome } from '../pipeline/ports.ts';
 import type { HttpPostDeps } from './send-ports.ts';
 
+export { failureText } from '../../providers/provider-post.ts';
 export type { HttpPostDeps } from './send-ports.ts';
 
-/** DECISIONS.md: a webhook attempt that takes longer fails; the other URL channels share the budget. */
-const SEND_TIMEOUT_MS = 10_000;
 /** Enough of an error answer to say why ("invalid_token"), never a whole page. */
 const MAX_ANSWER_BYTES = 1024;
 const MAX_ANSWER_SHOWN = 200;
@@ -26,55 +15,20 @@ function answerSnippet(body: Buffer): string {
   return text.length <= MAX_ANSWER_SHOWN ? text : `${text.slice(0, MAX_ANSWER_SHOWN - 1)}…`;
 }
 
-/** A failed attempt's error as one short sentence, saying what would let the send through. */
-export function failureText(err: unknown, runtime: Runtime = 'local'): string {
-  if (err instanceof TimeoutError) return `timed out after ${err.timeoutMs / 1000} s`;
-  if (err instanceof EgressDeniedError) return `not sent: ${egressRefusal(err, runtime)}`;
-  if (err instanceof TooManyRedirectsError) return 'the endpoint answered a redirect, which is not followed';
-  if (err instanceof ConnectionError) return connectionFailureText(err);
-  if (err instanceof InvalidUrlError) return err.message;
-  return `send failed: ${err instanceof Error ? err.message : String(err)}`;
-}
-
 /**
- * One request of a channel through the SSRF guard: no redirect followed, the send budget, the
- * first bytes of the answer only (enough to say why it failed). Every channel sender goes here.
- */
-export function sendGuarded(
-  deps: HttpPostDeps,
-  request: { url: string; headers: Record<string, string>; body: string | Buffer; method?: 'POST' | 'PUT' },
-  maxAnswerBytes = MAX_ANSWER_BYTES,
-) {
-  return httpRequest({
-    url: request.url,
-    method: request.method ?? 'POST',
-    headers: request.headers,
-    body: request.body,
-    timeoutMs: SEND_TIMEOUT_MS,
-    maxRedirects: 0,
-    maxBodyBytes: maxAnswerBytes,
-    allowPrivate: false,
-    allow: deps.egressAllow,
-    httpOnlyToAllowList: true,
-    resolve: deps.resolve,
-    ca: deps.ca,
-    transport: deps.transport ?? undiciRequest,
-  });
-}
-
-/**
- * POSTs one body through the SSRF guard (private addresses denied unless allow-listed, checked on
- * connect; an http:// URL only to allow-listed addresses, checked on connect too, since a name
- * accepted at create may point elsewhere now), following no redirect. A 2xx answer is a success;
- * anything else a failed attempt. `method` is POST unless the API sends with PUT (Matrix's
- * idempotent `send/{txnId}`): one code path either way.
+ * POSTs one body to a receiver the user names (a webhook, a chat's incoming-webhook URL) through
+ * the providers' one guarded path (lib/providers/provider-post.ts: private addresses denied unless
+ * allow-listed, checked on connect; an http:// URL only to allow-listed addresses, checked on
+ * connect too, since a name accepted at create may point elsewhere now), following no redirect.
+ * A 2xx answer is a success; anything else a failed attempt, said with the answer's first words.
+ * `method` is POST unless the API sends with PUT (Matrix's idempotent `send/{txnId}`).
  */
 export async function postOnce(
   deps: HttpPostDeps,
   request: { url: string; headers: Record<string, string>; body: string | Buffer; method?: 'POST' | 'PUT' },
 ): Promise<SendOutcome> {
   try {
-    const res = await sendGuarded(deps, request);
+    const res = await sendGuarded(deps, request, MAX_ANSWER_BYTES);
     if (res.status >= 200 && res.status < 300) return { ok: true, status_code: res.status, error: null };
     const snippet = answerSnippet(res.bodyPrefix);
     const error = `the endpoint answered ${res.status}${snippet ? `: ${snippet}` : ''}`;

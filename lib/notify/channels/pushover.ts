@@ -1,10 +1,10 @@
 import * as z from 'zod';
+import { MAX_PUSHOVER_MESSAGE, PUSHOVER_API, PUSHOVER_KEY, sendPushover } from '../../providers/pushover.ts';
 import type { Alert, Digest } from '../pipeline/ports.ts';
 import { redactedView, shownSecret } from './config-fields.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { describeDigest, linesWithin } from './digest-message.ts';
 import { type AlertMessage, clip, messageFor, plainText } from './message.ts';
-import { type ProviderAnswer, postToProvider } from './provider-post.ts';
 
 /**
  * Pushover (https://pushover.net/api): one form-encoded POST per message with the application's
@@ -14,11 +14,6 @@ import { type ProviderAnswer, postToProvider } from './provider-post.ts';
  * else (recoveries, degraded, tests, digests without a change to down) goes at priority 0.
  */
 
-const PUSHOVER_API = 'https://api.pushover.net/1/messages.json';
-/** The API's limits: message 1,024 characters, title 250, url 512, url_title 100. */
-const MAX_MESSAGE = 1024;
-const MAX_TITLE = 250;
-const MAX_URL = 512;
 /** Emergency priority: retry at least every 30 s, expire at most after 10,800 s (3 hours). */
 const MIN_RETRY = 30;
 const MAX_EXPIRE = 10_800;
@@ -28,7 +23,7 @@ const DEFAULT_EMERGENCY = { retry: 60, expire: 3600 };
 const key = (what: string) =>
   z
     .string()
-    .regex(/^[A-Za-z0-9]{30}$/, `Enter the ${what}: 30 letters and digits.`)
+    .regex(PUSHOVER_KEY, `Enter the ${what}: 30 letters and digits.`)
     .meta({ description: `The ${what} (write-only)` });
 
 /** Emergency priority's bounds: flat keys, as the console's form fields are (config.<key>). */
@@ -72,71 +67,41 @@ const view = z.object({
   emergency_expire: z.int().optional(),
 });
 
-/** The form fields of one message; `down` decides the priority. */
-function pushoverForm(
+/** Sends one message; `down` decides the priority. */
+function post(
+  deps: ChannelSendDeps,
   cfg: PushoverConfig,
   message: { title: string; text: string; link?: string | undefined },
   down: boolean,
-): URLSearchParams {
-  const priority = down ? (cfg.priority ?? 1) : 0;
-  const form = new URLSearchParams({
+) {
+  return sendPushover(deps.http, {
     token: cfg.app_token,
     user: cfg.user_key,
-    title: clip(message.title, MAX_TITLE),
-    message: clip(message.text, MAX_MESSAGE),
-    priority: String(priority),
+    ...message,
+    priority: down ? (cfg.priority ?? 1) : 0,
+    emergency: {
+      retry: cfg.emergency_retry ?? DEFAULT_EMERGENCY.retry,
+      expire: cfg.emergency_expire ?? DEFAULT_EMERGENCY.expire,
+    },
   });
-  if (message.link && message.link.length <= MAX_URL) {
-    form.set('url', message.link);
-    form.set('url_title', 'Open in Vigil');
-  }
-  if (priority === 2) {
-    form.set('retry', String(cfg.emergency_retry ?? DEFAULT_EMERGENCY.retry));
-    form.set('expire', String(cfg.emergency_expire ?? DEFAULT_EMERGENCY.expire));
-  }
-  return form;
 }
 
-/** `{"user":"invalid","errors":["user identifier is invalid"],"status":0}`: the errors, joined. */
-function explain(answer: ProviderAnswer): string | undefined {
-  const errors = (answer.json as { errors?: unknown } | undefined)?.errors;
-  if (Array.isArray(errors) && errors.every((e) => typeof e === 'string')) return errors.join('; ');
-  if (answer.status === 429) return 'the application is over its monthly message limit';
-  return undefined;
-}
-
-function post(deps: ChannelSendDeps, cfg: PushoverConfig, form: URLSearchParams) {
-  return postToProvider(
-    deps.http,
-    'Pushover',
-    {
-      url: PUSHOVER_API,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: form.toString(),
-    },
-    {
-      secrets: [cfg.app_token, cfg.user_key],
-      explain,
-      // A 200 says status 1; anything else is no delivery.
-      accepted: (answer) => (answer.json as { status?: unknown } | undefined)?.status === 1,
-    },
-  );
-}
-
-function alertForm(cfg: PushoverConfig, message: AlertMessage) {
-  return pushoverForm(
+function sendAlert(deps: ChannelSendDeps, cfg: PushoverConfig, message: AlertMessage) {
+  return post(
+    deps,
     cfg,
     { title: message.title, text: plainText(message, false), link: message.link },
     message.tone === 'down',
   );
 }
 
-function digestForm(cfg: PushoverConfig, digest: Digest) {
+function sendDigest(deps: ChannelSendDeps, cfg: PushoverConfig, digest: Digest) {
   const message = describeDigest(digest);
-  const head = clip(message.summary.join('\n'), MAX_MESSAGE / 2);
-  const lines = linesWithin(message.lines, MAX_MESSAGE - head.length - 2, (line) => line.length);
+  const head = clip(message.summary.join('\n'), MAX_PUSHOVER_MESSAGE / 2);
+  const lines = linesWithin(message.lines, MAX_PUSHOVER_MESSAGE - head.length - 2, (line) => line.length);
   // A digest pages no one: emergency retries for a batch would repeat until acknowledged.
-  return pushoverForm(
+  return post(
+    deps,
     { ...cfg, priority: Math.min(cfg.priority ?? 1, 1) },
     { title: message.title, text: [head, '', ...lines].join('\n') },
     digest.counts.down > 0,
@@ -166,6 +131,6 @@ export const pushoverChannel = defineChannel({
   }),
   destinations: () => [{ path: 'config.app_token', url: PUSHOVER_API }],
   send: (deps, channel, alert: Alert) =>
-    post(deps, channel.config, alertForm(channel.config, messageFor(channel, alert, deps.publicUrl))),
-  sendDigest: (deps, channel, digest) => post(deps, channel.config, digestForm(channel.config, digest)),
+    sendAlert(deps, channel.config, messageFor(channel, alert, deps.publicUrl)),
+  sendDigest: (deps, channel, digest) => sendDigest(deps, channel.config, digest),
 });

@@ -1,7 +1,6 @@
 import type { EmailSender } from '../../domain/formats.ts';
-import type { HttpTransport } from '../../egress/egress.ts';
-import type { Resolve } from '../../egress/egress-guard.ts';
 import type { Runtime } from '../../platform/config.ts';
+import type { ProviderHttp } from '../../providers/provider-post.ts';
 import type { SendOutcome } from '../pipeline/ports.ts';
 
 /**
@@ -43,16 +42,8 @@ export interface EmailDeps {
   runtime?: Runtime | undefined;
 }
 
-/** How URL channels reach the network: the SSRF guard's allow-list, and test hooks. */
-export interface HttpPostDeps {
-  egressAllow: readonly string[];
-  /** Which runtime's setting a refusal names (VIGIL_EGRESS_ALLOW, or the cloud's deployment setting); local by default. */
-  runtime?: Runtime;
-  ca?: string[];
-  resolve?: Resolve;
-  /** The process's kept-alive pools (lib/egress/egress-pool.ts); a fresh connection per send without. */
-  transport?: HttpTransport | undefined;
-}
+/** How URL channels reach the network: the providers' one guarded path's settings. */
+export type HttpPostDeps = ProviderHttp;
 
 /** Publishes bytes to a subject and waits for the server to have them. */
 export interface NatsPublisher {

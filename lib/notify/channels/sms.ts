@@ -1,10 +1,10 @@
 import * as z from 'zod';
+import { phoneNumber, SNS_LOCALLY, sendSms, twilioUrl } from '../../providers/sms.ts';
 import type { SendOutcome } from '../pipeline/ports.ts';
 import { redactedView, shownSecret } from './config-fields.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { describeDigest } from './digest-message.ts';
 import { messageFor } from './message.ts';
-import { field, type ProviderAnswer, postToProvider } from './provider-post.ts';
 import { smsAlertText, smsDigestText } from './sms-text.ts';
 
 /**
@@ -18,19 +18,13 @@ import { smsAlertText, smsDigestText } from './sms-text.ts';
  * know the runtime, and a failed attempt in the log says it where the user looks for alerts.
  */
 
-const TWILIO_API = 'https://api.twilio.com';
 /** DECISIONS.md's bound on a channel's recipients, as email has it. */
 const MAX_SMS_RECIPIENTS = 10;
-export const SNS_LOCALLY =
-  'not sent: SMS through Amazon SNS works in the cloud runtime only; here, use provider twilio (a Twilio account SID, auth token and sender)';
 
-const phone = z
-  .string()
-  .regex(/^\+[1-9]\d{6,14}$/, 'Enter a phone number in E.164 form: + and country code, such as +14155550100.')
-  .meta({ description: 'A phone number in E.164 form, such as +14155550100' });
+export { SNS_LOCALLY } from '../../providers/sms.ts';
 
 const to = z
-  .array(phone)
+  .array(phoneNumber)
   .min(1, 'Enter at least one phone number.')
   .max(MAX_SMS_RECIPIENTS, `Enter at most ${MAX_SMS_RECIPIENTS} phone numbers.`)
   .meta({ description: `1 to ${MAX_SMS_RECIPIENTS} phone numbers` });
@@ -114,42 +108,6 @@ const view = z.object({
 });
 type SmsView = z.output<typeof view>;
 
-/** The Messages resource of the account. */
-function twilioMessagesUrl(accountSid: string): string {
-  return `${TWILIO_API}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
-}
-
-/** `{"code":21211,"message":"The 'To' number ... is not a valid phone number.","more_info":...,"status":400}`. */
-function explain(answer: ProviderAnswer): string | undefined {
-  const message = field(answer.json, 'message');
-  const code = field(answer.json, 'code');
-  if (message === undefined) return undefined;
-  return code === undefined ? String(message) : `${message} (error ${code})`;
-}
-
-function sendTwilio(
-  deps: ChannelSendDeps,
-  cfg: SmsConfig,
-  number: string,
-  text: string,
-): Promise<SendOutcome> {
-  const form = new URLSearchParams({ To: number, Body: text });
-  if (cfg.messaging_service_sid) form.set('MessagingServiceSid', cfg.messaging_service_sid);
-  else form.set('From', cfg.from ?? '');
-  const user = cfg.api_key_sid ?? cfg.account_sid ?? '';
-  const auth = Buffer.from(`${user}:${cfg.auth_token ?? ''}`, 'utf8').toString('base64');
-  return postToProvider(
-    deps.http,
-    'Twilio',
-    {
-      url: twilioMessagesUrl(cfg.account_sid ?? ''),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${auth}` },
-      body: form.toString(),
-    },
-    { secrets: [cfg.auth_token, auth], explain },
-  );
-}
-
 /** Sends `text` to every number; a failed number is named in the attempt's error. */
 async function sendText(
   deps: ChannelSendDeps,
@@ -157,15 +115,11 @@ async function sendText(
   text: string,
   deliveryId: string,
 ): Promise<SendOutcome> {
-  const sms = deps.sms;
-  if (cfg.provider === 'sns' && !sms) return { ok: false, status_code: null, error: SNS_LOCALLY };
+  if (cfg.provider === 'sns' && !deps.sms) return { ok: false, status_code: null, error: SNS_LOCALLY };
   const failures: { number: string; outcome: SendOutcome }[] = [];
   let last: SendOutcome = { ok: true, status_code: null, error: null };
   for (const number of cfg.to) {
-    last =
-      cfg.provider === 'sns' && sms
-        ? await sms.send({ to: number, text, deliveryId })
-        : await sendTwilio(deps, cfg, number, text);
+    last = await sendSms(deps, cfg, { to: number, text, deliveryId });
     if (!last.ok) failures.push({ number, outcome: last });
   }
   if (failures.length === 0) return last;
@@ -198,7 +152,7 @@ export const smsChannel = defineChannel<SmsConfig, SmsView>({
   // SNS's endpoint is the cloud's own (the function's role, not a URL the user gives).
   destinations: (cfg) =>
     cfg.provider === 'twilio'
-      ? [{ path: 'config.account_sid', url: twilioMessagesUrl(cfg.account_sid ?? '') }]
+      ? [{ path: 'config.account_sid', url: twilioUrl(cfg.account_sid ?? '', 'Messages') }]
       : [],
   send: (deps, channel, alert) =>
     sendText(

@@ -1,9 +1,9 @@
 import * as z from 'zod';
+import { escapeMarkdownV2, sendTelegram, TELEGRAM_API } from '../../providers/telegram.ts';
 import { redactedView, shownSecret } from './config-fields.ts';
-import { defineChannel } from './definition.ts';
+import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest, linesWithin } from './digest-message.ts';
 import { type AlertMessage, clip, messageFor, type Tone } from './message.ts';
-import { field, type ProviderAnswer, postToProvider } from './provider-post.ts';
 
 /**
  * Telegram (Bot API sendMessage, https://core.telegram.org/bots/api#sendmessage): the bot's
@@ -13,18 +13,8 @@ import { field, type ProviderAnswer, postToProvider } from './provider-post.ts';
  * the markup is parsed.
  */
 
-/** Fixed: the Bot API's host (tests reach a local receiver through the egress resolver and CA). */
-const TELEGRAM_API = 'https://api.telegram.org';
 /** sendMessage's text limit, counted after entities parsing (UTF-16 units, as JavaScript counts). */
 const TELEGRAM_MAX_TEXT = 4096;
-
-/** MarkdownV2: these (and the backslash) must be escaped with a preceding backslash outside entities. */
-const RESERVED = /[_*[\]()~`>#+\-=|{}.!\\]/g;
-
-/** User text as MarkdownV2 that renders literally. */
-export function escapeMarkdownV2(text: string): string {
-  return text.replace(RESERVED, (c) => `\\${c}`);
-}
 
 /** Inside the (...) of an inline link only `)` and `\` are escaped. */
 function escapeLinkUrl(url: string): string {
@@ -78,34 +68,8 @@ function telegramDigestText(message: DigestMessage): string {
   ].join('\n');
 }
 
-/** "Bad Request: chat not found"; a 429's parameters.retry_after as a sentence. */
-function explain(answer: ProviderAnswer): string | undefined {
-  const description = field(answer.json, 'description');
-  if (description === undefined) return undefined;
-  const parameters = (answer.json as { parameters?: { retry_after?: unknown } }).parameters;
-  const wait = parameters?.retry_after;
-  // "Too Many Requests: retry after 7" usually says it already; parameters.retry_after is the rule.
-  const said = typeof wait !== 'number' || String(description).includes(`retry after ${wait}`);
-  return said ? String(description) : `${description}; retry after ${wait} s`;
-}
-
-function post(deps: { http: Parameters<typeof postToProvider>[0] }, cfg: TelegramConfig, text: string) {
-  const body = JSON.stringify({
-    chat_id: cfg.chat_id,
-    text,
-    parse_mode: 'MarkdownV2',
-    link_preview_options: { is_disabled: true },
-  });
-  return postToProvider(
-    deps.http,
-    'Telegram',
-    {
-      url: `${TELEGRAM_API}/bot${cfg.bot_token}/sendMessage`,
-      headers: { 'content-type': 'application/json' },
-      body,
-    },
-    { secrets: [cfg.bot_token], explain },
-  );
+function post(deps: ChannelSendDeps, cfg: TelegramConfig, text: string) {
+  return sendTelegram(deps.http, { token: cfg.bot_token, chatId: cfg.chat_id }, text);
 }
 
 export const telegramChannel = defineChannel({

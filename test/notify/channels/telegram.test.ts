@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { escapeMarkdownV2, telegramChannel } from '../../../lib/notify/channels/telegram.ts';
+import { telegramChannel } from '../../../lib/notify/channels/telegram.ts';
+import { escapeMarkdownV2 } from '../../../lib/providers/telegram.ts';
 import {
   parseMarkdownV2,
   startTelegramReceiver,
