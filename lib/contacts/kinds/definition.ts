@@ -1,8 +1,8 @@
 import type * as z from 'zod';
 import type { EmailSender } from '../../domain/formats.ts';
 import type { EgressSettings } from '../../egress/egress.ts';
-import type { EmailTransport } from '../../notify/email-transport.ts';
 import type { Runtime } from '../../platform/config.ts';
+import type { EmailSetup, EmailTransport } from '../../providers/email.ts';
 import { type ProviderHttp, type ProviderOutcome, scrub } from '../../providers/provider-post.ts';
 import type { SmsTransport } from '../../providers/sms.ts';
 import type { ProviderAccounts } from './provider-accounts.ts';
@@ -78,6 +78,11 @@ export function httpOf(deps: ContactSendDeps): ProviderHttp {
     resolve: deps.egress?.resolve,
     transport: deps.egress?.transport,
   };
+}
+
+/** The deps' e-mail transport and sender as the e-mail provider takes them. */
+export function emailSetupOf(deps: ContactSendDeps): EmailSetup {
+  return { transport: deps.email, from: deps.emailFrom, runtime: deps.runtime };
 }
 
 /** A provider's outcome as a person's send result, its error with `hidden` (the person's address) taken out. */

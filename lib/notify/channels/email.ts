@@ -1,13 +1,12 @@
 import * as z from 'zod';
-import type { EmailSender } from '../../domain/formats.ts';
-import type { Runtime } from '../../platform/config.ts';
+import { emailProblem, sendEmail as sendOne } from '../../providers/email.ts';
 import type { Alert, SendOutcome } from '../pipeline/ports.ts';
 import { emailAddress } from './config-fields.ts';
 import { type ChannelOf, defineChannel } from './definition.ts';
 import { describeDigest } from './digest-message.ts';
 import { digestEmailContent, type EmailContent, emailContent, headerLine } from './email-message.ts';
 import { clip, messageFor } from './message.ts';
-import type { EmailDeps, EmailTransport } from './send-ports.ts';
+import type { EmailDeps } from './send-ports.ts';
 
 /**
  * The email channel: the alert's message as text and HTML to the channel's 1-10 recipients, from
@@ -22,49 +21,20 @@ type EmailChannel = ChannelOf<z.output<typeof storedConfig>>;
 /** DECISIONS.md "Operations features": an email channel has 1 to 10 recipients. */
 const MAX_EMAIL_RECIPIENTS = 10;
 
+export { NO_SMTP_SERVER, noSenderError } from '../../providers/email.ts';
 export type { EmailTransport, OutgoingEmail } from './send-ports.ts';
-
-/** The error of every email delivery while no SMTP server is configured (local runtime). */
-export const NO_SMTP_SERVER = 'no SMTP server configured (set VIGIL_SMTP_URL to smtp:// or smtps://)';
-
-/** The error of every email delivery while no sender is configured. */
-export function noSenderError(runtime: Runtime | undefined): string {
-  return runtime === 'cloud'
-    ? 'no sender address configured (deploy with -c vigil:emailFrom=alerts@your-verified-domain)'
-    : 'no sender address configured (set VIGIL_EMAIL_FROM, e.g. VIGIL_EMAIL_FROM=alerts@example.com)';
-}
 
 /** Characters of the entity's name a subject shows (the body shows it whole, up to 200). */
 const SUBJECT_NAME = 80;
 
-const failed = (error: string): SendOutcome => ({ ok: false, status_code: null, error });
-
-/** The transport and sender email needs, or why every email delivery fails on this deployment. */
-function setup(deps: EmailDeps): { transport: EmailTransport; from: EmailSender } | { problem: string } {
-  if (!deps.transport) return { problem: NO_SMTP_SERVER };
-  if (!deps.from) return { problem: noSenderError(deps.runtime) };
-  return { transport: deps.transport, from: deps.from };
-}
-
 /** Sends the email: one attempt, whose failure the notifier retries as any channel's. */
-async function sendContent(
+function sendContent(
   deps: EmailDeps,
   channel: EmailChannel,
   content: EmailContent,
   deliveryId: string,
 ): Promise<SendOutcome> {
-  const ready = setup(deps);
-  if ('problem' in ready) return failed(ready.problem);
-  try {
-    return await ready.transport.send({
-      ...content,
-      from: ready.from,
-      to: [...channel.config.to],
-      deliveryId,
-    });
-  } catch (err) {
-    return failed(`send failed: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  return sendOne(deps, { ...content, to: [...channel.config.to], deliveryId });
 }
 
 /** Sends the alert by email: one attempt, whose failure the notifier retries as any channel's. */
@@ -111,8 +81,8 @@ export const emailChannel = defineChannel({
   // The server is the operator's (VIGIL_SMTP_URL or SES); the SMTP host passes the guard at every send.
   destinations: () => [],
   setupWarnings: (deps) => {
-    const ready = setup(deps.email);
-    return 'problem' in ready ? [ready.problem] : [];
+    const problem = emailProblem(deps.email);
+    return problem ? [problem] : [];
   },
   send: (deps, channel, alert) => sendEmail(deps.email, channel, alert),
   sendDigest: (deps, channel, digest) =>

@@ -1,5 +1,4 @@
-import type { EmailSender } from '../../domain/formats.ts';
-import type { Runtime } from '../../platform/config.ts';
+import type { EmailSetup } from '../../providers/email.ts';
 import type { ProviderHttp } from '../../providers/provider-post.ts';
 import type { SendOutcome } from '../pipeline/ports.ts';
 
@@ -9,37 +8,11 @@ import type { SendOutcome } from '../pipeline/ports.ts';
  * so no file of channels/ imports back from one that imports it.
  */
 
-/** The subject, the text body and the HTML body of one alert. */
-export interface EmailContent {
-  subject: string;
-  text: string;
-  html: string;
-}
+export type { EmailContent, EmailTransport, OutgoingEmail } from '../../providers/email.ts';
 
-/** One email to send: addresses validated at create (its `input` schema), content header-safe. */
-export interface OutgoingEmail extends EmailContent {
-  from: EmailSender;
-  to: string[];
-  /** The delivery record's id, the same on every attempt (an `X-Vigil-Delivery` header where the transport has headers). */
-  deliveryId: string;
-  /** Further headers where the transport has headers (a status page notice's or a report's List-Unsubscribe and List-Unsubscribe-Post), names and values header-safe. */
-  headers?: Readonly<Record<string, string>>;
-}
-
-/** Where email leaves the process: one attempt per call, its outcome as a delivery log entry. */
-export interface EmailTransport {
-  send(email: OutgoingEmail): Promise<SendOutcome>;
-  /** Closes what the transport keeps open, if anything. */
-  close?(): Promise<void>;
-}
-
-export interface EmailDeps {
-  /** Undefined locally without VIGIL_SMTP_URL: every email delivery fails, saying so. */
-  transport: EmailTransport | undefined;
-  /** VIGIL_EMAIL_FROM; undefined: every email delivery fails, saying so. */
-  from: EmailSender | undefined;
+/** What email channels send with: the deployment's transport and sender, and the console's URL. */
+export interface EmailDeps extends EmailSetup {
   publicUrl?: string | undefined;
-  runtime?: Runtime | undefined;
 }
 
 /** How URL channels reach the network: the providers' one guarded path's settings. */
