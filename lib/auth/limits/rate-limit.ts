@@ -187,6 +187,14 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
       ),
 
     /**
+     * One outside alert request with an integration's token (docs/integrations.md "Bounds"): the
+     * integration's own bucket (the per-key policy), then its tenant's ceiling, which every key and
+     * integration of the tenant spends from. Alertmanager and SNS retry a 429.
+     */
+    admitIngest: (integrationId: string, tenantId: string) =>
+      spend(`INGEST#${integrationId}`, tenantId, limiter, deps.config.rateLimit),
+
+    /**
      * Whether a ping body of `bytes` fits the tenant's day of ping bodies (`pingBodyBytesPerDay`, a
      * token bucket spent by the bytes kept); false past it (the body is then cut). An empty body
      * costs nothing; a failing limiter lets it through.

@@ -33,8 +33,10 @@ export type Reading =
 
 export interface IntegrationKindDefinition {
   kind: string;
-  /** The kind's own settings in `POST /v1/integrations` (only the generic kind has any). */
-  settings?: z.ZodType;
+  /** The kind's own settings: the request field that holds them and its schema (only the generic kind has any). */
+  settings?: { field: string; schema: z.ZodType<Record<string, unknown>> };
+  /** Senders name the integration by a routing key in the body (`POST /v2/enqueue`), not by the URL's token. */
+  routingKey?: boolean;
   /** The request's body, already parsed as JSON (bounded to 512 KB by the route). */
   read(body: unknown, context: ReadContext): Promise<Reading>;
 }

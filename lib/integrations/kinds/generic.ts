@@ -94,7 +94,7 @@ function readOne(
 
 export const genericKind: IntegrationKindDefinition = {
   kind: 'generic',
-  settings: genericSettingsSchema,
+  settings: { field: 'generic', schema: genericSettingsSchema },
   async read(body, { settings, severityMap }) {
     const parsed = genericSettingsSchema.parse(settings);
     const items = Array.isArray(body) ? body : [body];

@@ -114,6 +114,7 @@ function readEvent(
 
 export const pagerdutyKind: IntegrationKindDefinition = {
   kind: 'pagerduty',
+  routingKey: true,
   async read(body, { severityMap }) {
     return { kind: 'alerts', alerts: [readEvent(body, severityMap)] };
   },

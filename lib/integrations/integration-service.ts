@@ -1,0 +1,171 @@
+import { hashApiKey, randomBase62 } from '../auth/api-key.ts';
+import type { Clock } from '../platform/clock.ts';
+import { isoTime } from '../platform/clock.ts';
+import { ConflictError, LimitExceededError, NotFoundError } from '../platform/errors.ts';
+import { newId } from '../platform/ids.ts';
+import { transactIf } from '../store/items.ts';
+import type { Table } from '../store/table.ts';
+import {
+  getIntegration,
+  type IntegrationRecord,
+  integrationByTokenHash,
+  integrationCreatedOps,
+  integrationDeletedOps,
+  integrationReplacedOps,
+  listIntegrations,
+  MAX_INTEGRATIONS_PER_TENANT,
+} from './integration-items.ts';
+import type { IntegrationBody } from './integration-schemas.ts';
+import { INTEGRATION_KINDS } from './kinds/registry.ts';
+
+/**
+ * A tenant's integrations (DECISIONS.md "Outside alerts (wave 6)"): each gets an entity of its
+ * own (blueprint `integration`, made when missing), where the alerts its rules place nowhere land,
+ * and an ingest token — 32 random base62 characters, shown once at create and at rotation, only
+ * its SHA-256 kept. The token is the path of its ingest URL and, for the pagerduty kind, its
+ * routing key.
+ */
+
+/** What integrations need of the catalog: their own entities. */
+export interface IntegrationCatalog {
+  /** Makes the `integration` blueprint if the tenant has none, and the integration's entity in it; its id. */
+  createOwnEntity(tenantId: string, slug: string, name: string): Promise<string>;
+  /** Removes the integration's entity (its checks go with it), if it is still there. */
+  removeOwnEntity(tenantId: string, slug: string): Promise<void>;
+}
+
+export interface IntegrationServiceDeps {
+  table: Table;
+  clock: Clock;
+  catalog: IntegrationCatalog;
+}
+
+/** The slug of an integration's own entity: its id in slug form (`int-01j…`). */
+const ownEntitySlug = (integrationId: string) => integrationId.replace('_', '-').toLowerCase();
+
+const TOKEN_LENGTH = 32;
+
+function newToken(): { token: string; hash: string; prefix: string } {
+  const token = randomBase62(TOKEN_LENGTH);
+  return { token, hash: hashApiKey(token), prefix: token.slice(0, 6) };
+}
+
+/** The kind's settings a body carries (the generic kind's paths), or null. */
+function settingsOf(body: IntegrationBody): Record<string, unknown> | null {
+  const field = INTEGRATION_KINDS[body.kind].settings?.field;
+  return field === undefined ? null : (body[field] as Record<string, unknown>);
+}
+
+export function createIntegrationService(deps: IntegrationServiceDeps) {
+  const { table, clock } = deps;
+
+  const require = async (tenantId: string, id: string) => {
+    const found = await getIntegration(table, tenantId, id);
+    if (!found) throw new NotFoundError('integration');
+    return found;
+  };
+
+  return {
+    list: (tenantId: string) => listIntegrations(table, tenantId),
+
+    get: require,
+
+    /** A new integration, its entity and its token (the only time the token is shown, but rotation). */
+    async create(
+      tenantId: string,
+      body: IntegrationBody,
+    ): Promise<{ record: IntegrationRecord; token: string }> {
+      if ((await listIntegrations(table, tenantId)).length >= MAX_INTEGRATIONS_PER_TENANT)
+        throw new LimitExceededError(`a tenant keeps at most ${MAX_INTEGRATIONS_PER_TENANT} integrations`);
+      const now = clock.now();
+      const id = newId('int', now);
+      const entityId = await deps.catalog.createOwnEntity(tenantId, ownEntitySlug(id), body.name);
+      const { token, hash, prefix } = newToken();
+      const record: IntegrationRecord = {
+        id,
+        tenant_id: tenantId,
+        name: body.name,
+        kind: body.kind,
+        enabled: body.enabled,
+        entity_rules: body.entity_rules,
+        severity_map: body.severity_map,
+        settings: settingsOf(body),
+        entity_id: entityId,
+        token_hash: hash,
+        token_prefix: prefix,
+        sns_topic_arn: null,
+        created_at: isoTime(now),
+        updated_at: isoTime(now),
+        version: 1,
+      };
+      if (!(await transactIf(table, integrationCreatedOps(record)))) {
+        await deps.catalog.removeOwnEntity(tenantId, ownEntitySlug(id));
+        throw new Error('a new integration collided with an existing one');
+      }
+      return { record, token };
+    },
+
+    /** Replaces what a request may set; the kind stays (a new kind is a new integration). */
+    async replace(tenantId: string, id: string, body: IntegrationBody): Promise<IntegrationRecord> {
+      const previous = await require(tenantId, id);
+      if (body.kind !== previous.kind)
+        throw new ConflictError('an integration’s kind cannot change: make a new one');
+      const record: IntegrationRecord = {
+        ...previous,
+        name: body.name,
+        enabled: body.enabled,
+        entity_rules: body.entity_rules,
+        severity_map: body.severity_map,
+        settings: settingsOf(body),
+        updated_at: isoTime(clock.now()),
+        version: previous.version + 1,
+      };
+      if (!(await transactIf(table, integrationReplacedOps(record, previous))))
+        throw new ConflictError('the integration changed meanwhile: read it again');
+      return record;
+    },
+
+    /** A new token; the old one stops working at once. */
+    async rotateToken(tenantId: string, id: string): Promise<{ record: IntegrationRecord; token: string }> {
+      const previous = await require(tenantId, id);
+      const { token, hash, prefix } = newToken();
+      const record = {
+        ...previous,
+        token_hash: hash,
+        token_prefix: prefix,
+        updated_at: isoTime(clock.now()),
+        version: previous.version + 1,
+      };
+      if (!(await transactIf(table, integrationReplacedOps(record, previous))))
+        throw new ConflictError('the integration changed meanwhile: try again');
+      return { record, token };
+    },
+
+    /** Deletes the integration, its token and its own entity. */
+    async remove(tenantId: string, id: string): Promise<void> {
+      const record = await require(tenantId, id);
+      if (!(await transactIf(table, integrationDeletedOps(record)))) throw new NotFoundError('integration');
+      await deps.catalog.removeOwnEntity(tenantId, ownEntitySlug(id));
+    },
+
+    /** The integration an ingest token names (404 when none: a wrong token reads as no integration). */
+    async byToken(token: string): Promise<IntegrationRecord> {
+      const found = await integrationByTokenHash(table, hashApiKey(token));
+      if (!found) throw new NotFoundError('integration');
+      return found;
+    },
+
+    /** Records the SNS topic a cloudwatch integration confirmed. */
+    async topicConfirmed(integration: IntegrationRecord, topicArn: string): Promise<void> {
+      const record = {
+        ...integration,
+        sns_topic_arn: topicArn,
+        updated_at: isoTime(clock.now()),
+        version: integration.version + 1,
+      };
+      await transactIf(table, integrationReplacedOps(record, integration));
+    },
+  };
+}
+
+export type IntegrationService = ReturnType<typeof createIntegrationService>;
