@@ -31,17 +31,34 @@ export const phoneNumber = z
 export const SNS_LOCALLY =
   'not sent: SMS through Amazon SNS works in the cloud runtime only; here, use provider twilio (a Twilio account SID, auth token and sender)';
 
-/** A Twilio account as a stored SMS channel holds it (the provider decides which fields are set). */
-export interface TwilioAccount {
-  account_sid?: string | undefined;
-  auth_token?: string | undefined;
-  api_key_sid?: string | undefined;
-  from?: string | undefined;
-  messaging_service_sid?: string | undefined;
-}
+/**
+ * An SMS account as a stored SMS channel holds it, lenient (an old item still reads): the provider,
+ * and Twilio's fields, which the provider decides are set.
+ */
+export const storedSmsAccount = {
+  provider: z.enum(['twilio', 'sns']),
+  account_sid: z.string().optional(),
+  auth_token: z.string().optional(),
+  api_key_sid: z.string().optional(),
+  from: z.string().optional(),
+  messaging_service_sid: z.string().optional(),
+};
+const smsAccount = z.object(storedSmsAccount);
+
+/** A Twilio account. */
+export type TwilioAccount = Omit<z.output<typeof smsAccount>, 'provider'>;
 
 /** An SMS account: Twilio's, or the cloud's Amazon SNS. */
 export type SmsAccount = ({ provider: 'twilio' } & TwilioAccount) | { provider: 'sns' };
+
+/** The SMS account of a stored SMS channel's config: SNS, or Twilio with its SID and secret; else undefined. */
+export function smsAccountOf(config: unknown): SmsAccount | undefined {
+  const account = smsAccount.safeParse(config).data;
+  if (account?.provider === 'sns') return { provider: 'sns' };
+  return account?.account_sid !== undefined && account.auth_token !== undefined
+    ? { ...account, provider: 'twilio' }
+    : undefined;
+}
 
 const TWILIO_API = 'https://api.twilio.com';
 

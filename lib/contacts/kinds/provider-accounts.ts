@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { readTenantChannels } from '../../notify/records.ts';
+import { type SmsAccount, smsAccountOf, type TwilioAccount } from '../../providers/sms.ts';
 import type { PageDeps } from '../../store/paging.ts';
 
 /**
@@ -10,19 +11,6 @@ import type { PageDeps } from '../../store/paging.ts';
  * used; without one, that kind of contact method cannot be added (400 naming what to add).
  */
 
-const twilio = z.object({
-  provider: z.literal('twilio'),
-  account_sid: z.string(),
-  auth_token: z.string(),
-  api_key_sid: z.string().optional(),
-  from: z.string().optional(),
-  messaging_service_sid: z.string().optional(),
-});
-type TwilioAccount = z.output<typeof twilio>;
-
-const sms = z.union([twilio, z.object({ provider: z.literal('sns') })]);
-type SmsAccount = z.output<typeof sms>;
-
 const pushover = z.object({ app_token: z.string() });
 const telegram = z.object({ bot_token: z.string() });
 
@@ -30,7 +18,7 @@ const telegram = z.object({ bot_token: z.string() });
 export interface ProviderAccounts {
   sms: SmsAccount | undefined;
   /** Calls need Twilio and a sending number (an alphanumeric sender or a messaging service cannot call). */
-  voice: TwilioAccount | undefined;
+  voice: ({ provider: 'twilio' } & TwilioAccount) | undefined;
   pushover: z.output<typeof pushover> | undefined;
   telegram: z.output<typeof telegram> | undefined;
 }
@@ -55,11 +43,10 @@ export async function providerAccounts(deps: PageDeps, tenantId: string): Promis
       if ('check_id' in channel) continue;
       const config = channel.config;
       if (channel.channel_type === 'sms') {
-        const account = sms.safeParse(config);
-        if (!account.success) continue;
-        found.sms = account.data;
-        if (account.data.provider === 'twilio' && account.data.from?.startsWith('+'))
-          found.voice = account.data;
+        const account = smsAccountOf(config);
+        if (!account) continue;
+        found.sms = account;
+        if (account.provider === 'twilio' && account.from?.startsWith('+')) found.voice = account;
       }
       if (channel.channel_type === 'pushover')
         found.pushover = pushover.safeParse(config).data ?? found.pushover;

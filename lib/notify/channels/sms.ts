@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { phoneNumber, SNS_LOCALLY, sendSms, twilioUrl } from '../../providers/sms.ts';
+import { phoneNumber, SNS_LOCALLY, sendSms, storedSmsAccount, twilioUrl } from '../../providers/sms.ts';
 import type { SendOutcome } from '../pipeline/ports.ts';
 import { redactedView, shownSecret } from './config-fields.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
@@ -84,15 +84,8 @@ const input = z.discriminatedUnion('provider', [twilio, sns], {
   error: (issue) => (issue.code === 'invalid_union' ? 'Choose a provider: twilio or sns.' : undefined),
 });
 
-const stored = z.object({
-  provider: z.enum(['twilio', 'sns']),
-  to: z.array(z.string()),
-  account_sid: z.string().optional(),
-  auth_token: z.string().optional(),
-  api_key_sid: z.string().optional(),
-  from: z.string().optional(),
-  messaging_service_sid: z.string().optional(),
-});
+const { provider, ...twilioFields } = storedSmsAccount;
+const stored = z.object({ provider, to: z.array(z.string()), ...twilioFields });
 
 /** The stored config, either provider's fields optional (the provider decides which are set). */
 export type SmsConfig = z.output<typeof stored>;
