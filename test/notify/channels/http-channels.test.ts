@@ -5,6 +5,7 @@ import type { ChannelSenders } from '../../../lib/notify/pipeline/ports.ts';
 import { createFakeClock } from '../../../lib/platform/clock.ts';
 import { silentLogger } from '../../../lib/platform/logger.ts';
 import { closedPort } from '../../probes/support/http-server.ts';
+import { startNtfyReceiver } from '../../support/receivers/ntfy.ts';
 import { createTlsFixtures, type TlsFixtures } from '../../support/tls-fixtures.ts';
 import { channel, sampleAlert, sampleEvent } from './alert-fixture.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
@@ -276,6 +277,25 @@ describe('ntfy channel', () => {
     const request = lastRequest();
     expect(request.headers).toMatchObject({ priority: 'default', tags: 'white_check_mark' });
     expect(request.headers.authorization).toBeUndefined();
+  });
+
+  it('says ntfy’s own words when a protected topic refuses the message (the provider’s error words, as a person’s ntfy method says them)', async () => {
+    const topic = await startNtfyReceiver('vigil-protected', { token: 'tk_right_one' });
+    try {
+      const refused = await senders.send(
+        channel('ntfy', { url: topic.url, token: 'tk_wrong_one' }),
+        sampleAlert(),
+      );
+      expect(refused).toEqual({ ok: false, status_code: 403, error: 'ntfy answered 403: forbidden' });
+      const sent = await senders.send(
+        channel('ntfy', { url: topic.url, token: 'tk_right_one' }),
+        sampleAlert(),
+      );
+      expect(sent).toEqual({ ok: true, status_code: 200, error: null });
+      expect(topic.bodies).toHaveLength(1);
+    } finally {
+      await topic.close();
+    }
   });
 
   it('encodes a non-ASCII title as an RFC 2047 word', async () => {
