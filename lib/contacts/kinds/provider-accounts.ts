@@ -1,60 +1,47 @@
-import * as z from 'zod';
 import { readTenantChannels } from '../../notify/records.ts';
-import { type SmsAccount, smsAccountOf, type TwilioAccount } from '../../providers/sms.ts';
 import type { PageDeps } from '../../store/paging.ts';
 
 /**
  * Where a person's SMS, calls, Pushover and Telegram messages go out from: the account's own
  * provider accounts, as an admin configured them once for alerts, in shared channels
  * (docs/notifications.md). A contact method adds only the person's address: their number, their
- * Pushover user key, their chat with the bot. The oldest shared channel of the type is the one
- * used; without one, that kind of contact method cannot be added (400 naming what to add).
+ * Pushover user key, their chat with the bot. Each kind says which channel type lends it an account
+ * and how its config reads as one (its file, `sendingFrom`); the oldest shared channel of that type
+ * whose config reads is the one used, so nothing here knows a kind or a type. Without one, that
+ * kind of contact method cannot be added (400 naming what to add).
  */
 
-const pushover = z.object({ app_token: z.string() });
-const telegram = z.object({ bot_token: z.string() });
-
-/** The provider accounts of one tenant (undefined: none configured). */
+/** The provider accounts of one tenant: its shared channels' configs. */
 export interface ProviderAccounts {
-  sms: SmsAccount | undefined;
-  /** Calls need Twilio and a sending number (an alphanumeric sender or a messaging service cannot call). */
-  voice: ({ provider: 'twilio' } & TwilioAccount) | undefined;
-  pushover: z.output<typeof pushover> | undefined;
-  telegram: z.output<typeof telegram> | undefined;
+  /** The account of the oldest shared channel of `channelType` whose config `read` takes; undefined: none. */
+  find<A>(channelType: string, read: (config: unknown) => A | undefined): A | undefined;
 }
 
 /** Shared channels read at most (the tenant limit is 100; check channels share the list). */
 const MAX_READ = 2_000;
 
-/** The tenant's provider accounts, each from its oldest shared channel that has one. */
+/** The tenant's shared channels' configs, oldest first, by type. */
 export async function providerAccounts(deps: PageDeps, tenantId: string): Promise<ProviderAccounts> {
-  const found: ProviderAccounts = {
-    sms: undefined,
-    voice: undefined,
-    pushover: undefined,
-    telegram: undefined,
-  };
+  const configs = new Map<string, unknown[]>();
   let cursor: string | undefined;
   let read = 0;
   do {
     const page = await readTenantChannels(deps, tenantId, { limit: 200, cursor });
-    // Newest first: a later (older) match replaces an earlier one.
+    // Newest first: each older one goes in front.
     for (const channel of page.channels) {
       if ('check_id' in channel) continue;
-      const config = channel.config;
-      if (channel.channel_type === 'sms') {
-        const account = smsAccountOf(config);
-        if (!account) continue;
-        found.sms = account;
-        if (account.provider === 'twilio' && account.from?.startsWith('+')) found.voice = account;
-      }
-      if (channel.channel_type === 'pushover')
-        found.pushover = pushover.safeParse(config).data ?? found.pushover;
-      if (channel.channel_type === 'telegram')
-        found.telegram = telegram.safeParse(config).data ?? found.telegram;
+      configs.set(channel.channel_type, [channel.config, ...(configs.get(channel.channel_type) ?? [])]);
     }
     read += page.channels.length;
     cursor = page.nextCursor ?? undefined;
   } while (cursor && read < MAX_READ);
-  return found;
+  return {
+    find(channelType, readAccount) {
+      for (const config of configs.get(channelType) ?? []) {
+        const account = readAccount(config);
+        if (account !== undefined) return account;
+      }
+      return undefined;
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { phoneNumber, sendSms } from '../../providers/sms.ts';
+import { phoneNumber, sendSms, smsAccountOf } from '../../providers/sms.ts';
 import { defineContactKind, httpOf, sendingFrom, sent } from './definition.ts';
 
 /**
@@ -10,7 +10,7 @@ export const smsContact = defineContactKind({
   label: 'SMS',
   address: phoneNumber,
   ...sendingFrom(
-    (accounts) => accounts.sms,
+    (accounts) => accounts.find('sms', smsAccountOf),
     {
       none: 'this account has no shared SMS channel',
       add: 'an admin adds one (Twilio, or Amazon SNS in the cloud), and its account sends the texts',

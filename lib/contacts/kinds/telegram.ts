@@ -8,6 +8,9 @@ import { defineContactKind, httpOf, sendingFrom, sent } from './definition.ts';
  * character escaped, so the text renders as written.
  */
 
+/** The bot of a shared Telegram channel. */
+const bot = z.object({ bot_token: z.string() });
+
 export const telegramContact = defineContactKind({
   label: 'Telegram',
   address: z
@@ -15,7 +18,7 @@ export const telegramContact = defineContactKind({
     .regex(/^-?\d{1,20}$/, 'Enter your chat id with the account’s bot: a number such as 123456789.')
     .meta({ description: 'Your chat id with the account’s Telegram bot' }),
   ...sendingFrom(
-    (accounts) => accounts.telegram?.bot_token,
+    (accounts) => accounts.find('telegram', (config) => bot.safeParse(config).data?.bot_token),
     {
       none: 'this account has no shared Telegram channel',
       add: 'an admin adds one, and its bot sends the messages',
