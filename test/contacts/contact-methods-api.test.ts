@@ -321,6 +321,38 @@ describe.each(bothRuntimes)(
       expect(listed.body.contact_methods.map((m: { id: string }) => m.id)).toEqual([made.body.id]);
     });
 
+    it('sends from the oldest shared channel of the type that lends the kind an account', async () => {
+      const other = await api.createTenant('Three SMS channels');
+      const twilioChannel = twilioSmsChannel(ACCOUNT, AUTH);
+      const service = `MG${'d4'.repeat(16)}`;
+      for (const channel of [
+        // Oldest: the SMS account, but no number to call from.
+        {
+          ...twilioChannel,
+          name: 'By service',
+          config: { ...twilioChannel.config, from: undefined, messaging_service_sid: service },
+        },
+        // Then the oldest with a number: the caller.
+        twilioChannel,
+        // Newest, of an account the receiver does not know: used by neither.
+        {
+          ...twilioChannel,
+          name: 'Another account',
+          config: { ...twilioChannel.config, account_sid: `AC${'c3'.repeat(16)}`, from: '+14155550198' },
+        },
+      ]) {
+        offset += 1000;
+        const made = await call('POST', '/v1/notify/channels', channel, other.key);
+        expect(made.status, made.text).toBe(201);
+      }
+      const sms = await add({ kind: 'sms', address: '+14155550171' }, other.key);
+      expect(sms.status, sms.text).toBe(201);
+      expect(twilio.messages.at(-1)).toMatchObject({ To: '+14155550171', MessagingServiceSid: service });
+      const voice = await add({ kind: 'voice', address: '+14155550172' }, other.key);
+      expect(voice.status, voice.text).toBe(201);
+      expect(twilio.calls.at(-1)).toMatchObject({ To: '+14155550172', From: '+14155550199' });
+    });
+
     it('lets a read-only key read but not write', async () => {
       const viewer = (await call('POST', '/v1/auth/keys', { label: 'viewer', is_read_only: true })).body
         .key as string;
