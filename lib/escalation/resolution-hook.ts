@@ -44,14 +44,18 @@ function resolvedJob(incident: Pick<IncidentRecord, 'tenant_id' | 'id'>): JobInp
 
 /**
  * The hook the incidents consumer and service call with each incident they resolved: queues the
- * job that tells the people its climb paged (none when nobody was paged). The resolution stands
- * either way: a queue outage only keeps them from hearing of it (logged).
+ * job that tells the people its climb paged (none when nobody was paged). A job the queue did not
+ * take fails the caller ("nothing acknowledged is ever lost"): the change feed redelivers the
+ * recovery (the consumer calls this again for the incident the transition resolved), and a person's
+ * resolve answers an error and calls this again when tried again. Queued twice, the job tells
+ * nobody twice: each message is claimed in the page log (resolution.ts).
  */
 export const resolvedOnQueue =
   (table: Table, queue: Pick<JobQueue<NotifyJob>, 'enqueue'>, logger: Logger) =>
   async (record: IncidentRecord): Promise<void> => {
     if (reachedBy(await readPages(table, record.tenant_id, record.id)).length === 0) return;
-    const { failed } = await queue.enqueue([resolvedJob(record)]).catch(() => ({ failed: [record.id] }));
-    if (failed.length > 0)
-      logger.error('resolution not queued for the people paged', { incident_id: record.id });
+    const { failed } = await queue.enqueue([resolvedJob(record)]);
+    if (failed.length === 0) return;
+    logger.error('resolution not queued for the people paged', { incident_id: record.id });
+    throw new Error(`the resolution of ${record.id} was not queued for the people paged`);
   };

@@ -4,7 +4,14 @@ import type { Logger } from '../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../store/change-feed.ts';
 import type { Table } from '../store/table.ts';
 import { applyCheckTransition } from './also-failing.ts';
-import { type IncidentRecord, incidentIdOf, openIncident, readOpenIncidentRecord } from './incident-items.ts';
+import {
+  getIncident,
+  type IncidentRecord,
+  incidentAtOrBefore,
+  incidentIdOf,
+  openIncident,
+  readOpenIncidentRecord,
+} from './incident-items.ts';
 import { type RetentionDays, resolveExpiring } from './incident-retention.ts';
 
 /**
@@ -80,6 +87,18 @@ export function incidentOpenedBy(t: TransitionRecord, inMaintenance: boolean): I
   };
 }
 
+/**
+ * A redelivered recovery (its hook threw, so the change feed delivers it again): the incident it
+ * resolved is handed to the hook again, which queues what it queues idempotently.
+ */
+async function resolvedAgain(deps: IncidentConsumerDeps, t: TransitionRecord): Promise<void> {
+  if (!deps.onResolved) return;
+  const at = incidentIdOf(t.id);
+  const before = await incidentAtOrBefore(deps.table, { tenant: t.tenant_id, entity: t.entity_id, at });
+  const record = before && (await getIncident(deps.table, t.tenant_id, before.id));
+  if (record?.resolving_transition_id === t.id) await deps.onResolved(record);
+}
+
 /** Applies one entity transition to the entity's incidents (idempotent). */
 export async function applyTransition(deps: IncidentConsumerDeps, t: TransitionRecord): Promise<void> {
   if (opensIncident(t) || opensIncidentIfNoneOpen(t)) {
@@ -99,9 +118,9 @@ export async function applyTransition(deps: IncidentConsumerDeps, t: TransitionR
   if (t.to_state !== 'up') return;
   const open = await readOpenIncidentRecord(deps.table, t.tenant_id, t.entity_id);
   // A redelivered recovery of an earlier episode finds the next episode's incident: leave it open.
-  if (!open || open.opening_transition_id >= t.id) return;
+  if (!open || open.opening_transition_id >= t.id) return resolvedAgain(deps, t);
   const resolution = { at: t.created_at, transitionId: t.id, cause: 'up' } as const;
-  if (!(await resolveExpiring(deps, open, resolution))) return;
+  if (!(await resolveExpiring(deps, open, resolution))) return resolvedAgain(deps, t);
   await deps.onResolved?.({
     ...open,
     state: 'resolved',

@@ -141,7 +141,11 @@ export function createIncidentService(deps: IncidentServiceDeps) {
      */
     async acknowledge(caller: Caller, id: string): Promise<PublicIncident> {
       const record = await require(caller.tenantId, id);
-      if (record.state !== 'open') return answer(caller.tenantId, record);
+      if (record.state !== 'open') {
+        // Tried again after the hook failed (its job not queued): queued now (its job is idempotent).
+        if (record.state === 'acknowledged') await deps.onAcknowledged?.(record);
+        return answer(caller.tenantId, record);
+      }
       const acknowledged = await acknowledgeIncident(
         table,
         { tenant_id: caller.tenantId, id },
@@ -160,7 +164,11 @@ export function createIncidentService(deps: IncidentServiceDeps) {
      */
     async resolve(caller: Caller, id: string): Promise<PublicIncident> {
       const record = await require(caller.tenantId, id);
-      if (record.state === 'resolved') return answer(caller.tenantId, record);
+      if (record.state === 'resolved') {
+        // Tried again after the hook failed (its job not queued): queued now (its job is idempotent).
+        await deps.onResolved?.(record);
+        return answer(caller.tenantId, record);
+      }
       const resolved = await resolveExpiring({ table, retentionDays: deps.retentionDays }, record, {
         at: isoTime(clock.now()),
         transitionId: null,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { downEntity, flowHarnessPerTest } from './support/flow-harness.ts';
 
 /**
@@ -58,5 +58,31 @@ describe('the acknowledge path', () => {
     await h.settle();
     expect(h.acks).toEqual([]);
     expect(await ackLogs(checkId)).toEqual([]);
+  });
+
+  it('fails the acknowledgement while the queue refuses its job, and tells each channel once when tried again', async () => {
+    h.acknowledgeWith(() => true);
+    const { checkId, channel, incidentId } = await downEntity(h);
+    const enqueue = h.queue.enqueue.bind(h.queue);
+    let refused = 0;
+    const spy = vi.spyOn(h.queue, 'enqueue').mockImplementation(async (jobs, options) => {
+      const job = jobs.find((j) => j.body.kind === 'acknowledge');
+      if (!job || refused > 0) return enqueue(jobs, options);
+      refused += 1;
+      return { failed: [job.id] };
+    });
+    // Nothing acknowledged is ever lost (issue 75): the request fails rather than drop the job.
+    await h.call('POST', `/v1/incidents/${incidentId}/acknowledge`, undefined, 500);
+    await h.settle();
+    expect(refused).toBe(1);
+    expect(h.acks).toEqual([]);
+    // Tried again, the incident is acknowledged already: its job is queued now.
+    await h.call('POST', `/v1/incidents/${incidentId}/acknowledge`, undefined, 200);
+    await h.settle();
+    spy.mockRestore();
+    await h.call('POST', `/v1/incidents/${incidentId}/acknowledge`, undefined, 200);
+    await h.settle();
+    expect(h.acks.map((a) => a.channel.id)).toEqual([channel.id]);
+    expect(await ackLogs(checkId)).toEqual([`${channel.id}:sent:1`]);
   });
 });

@@ -35,10 +35,12 @@ function acknowledgeJob(incident: Pick<IncidentRecord, 'tenant_id' | 'id'>): Job
 export const acknowledgeOnQueue =
   (queue: JobQueue<NotifyJob>, logger: Logger) =>
   async (record: IncidentRecord): Promise<void> => {
-    // The acknowledgement stands either way: a queue outage only keeps the providers from hearing of it.
-    const { failed } = await queue.enqueue([acknowledgeJob(record)]).catch(() => ({ failed: [record.id] }));
-    if (failed.length > 0)
-      logger.error('acknowledgement not queued for its channels', { incident_id: record.id });
+    // A job the queue did not take fails the acknowledgement's request, which queues it again when
+    // tried again (lib/incidents/incident-service.ts); the job's deliveries have derived ids.
+    const { failed } = await queue.enqueue([acknowledgeJob(record)]);
+    if (failed.length === 0) return;
+    logger.error('acknowledgement not queued for its channels', { incident_id: record.id });
+    throw new Error(`the acknowledgement of ${record.id} was not queued for its channels`);
   };
 
 /** Handles one `acknowledge` job: one pending delivery per channel of the incident that can acknowledge. */
