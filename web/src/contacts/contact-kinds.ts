@@ -1,42 +1,37 @@
 import type { Schemas } from '../api/client';
+import type { PersonUseForm } from '../notify/channel-forms/form';
+import { CHANNEL_FORMS } from '../notify/channel-forms/registry';
 
 export type Kind = Schemas['ContactMethod']['kind'];
 
-interface KindWords {
-  label: string;
-  /** The address field: its label, input type and hint; absent for the console's own kind. */
-  address?: { label: string; type: string; hint: string };
-}
+type Forms = typeof CHANNEL_FORMS;
+
+/** The console's own kind: it reaches the signed-in person here, through no provider, and takes no address. */
+const CONSOLE = { console: { label: 'This console' } } satisfies Record<string, PersonUseForm>;
+
+/** The kinds the providers' forms describe (their `people`), and the console's own. */
+type Described =
+  | { [T in keyof Forms]: Forms[T] extends { people: infer P } ? keyof P : never }[keyof Forms]
+  | keyof typeof CONSOLE;
 
 /**
- * The console's one table of contact method kinds (the API's registry is lib/contacts/kinds/):
- * each kind's words and the shape of its address. Keyed by the API's kinds, so a kind the API
- * adds is a type error here until it is described.
+ * Compiles only while the described kinds are exactly the API's: `tsc -p web` fails until a kind
+ * the API adds is described by its provider's form (web/src/notify/channel-forms/<provider>.ts).
  */
-export const CONTACT_KINDS: Record<Kind, KindWords> = {
-  email: {
-    label: 'E-mail',
-    address: { label: 'Address (e-mail)', type: 'email', hint: 'Such as ana@example.com' },
-  },
-  sms: {
-    label: 'SMS',
-    address: { label: 'Address (phone number)', type: 'tel', hint: 'E.164, such as +14155550100' },
-  },
-  voice: {
-    label: 'Phone call',
-    address: { label: 'Address (phone number)', type: 'tel', hint: 'E.164, such as +14155550100' },
-  },
-  pushover: {
-    label: 'Pushover',
-    address: { label: 'Address (Pushover user key)', type: 'text', hint: '30 letters and digits' },
-  },
-  telegram: {
-    label: 'Telegram',
-    address: { label: 'Address (Telegram chat id)', type: 'text', hint: 'Your chat with the account’s bot' },
-  },
-  ntfy: {
-    label: 'ntfy',
-    address: { label: 'Address (ntfy topic URL)', type: 'url', hint: 'Such as https://ntfy.sh/ana-pages' },
-  },
-  console: { label: 'This console' },
-};
+const EVERY_KIND_DESCRIBED: [Kind] extends [Described] ? ([Described] extends [Kind] ? true : never) : never =
+  true;
+
+/**
+ * The console's contact method kinds (the API's registry is lib/contacts/kinds/), each with its
+ * words and the shape of its address, gathered from the providers' forms, as a provider serves
+ * alert channels and people alike; by label, the order the kind select offers them.
+ */
+export const CONTACT_KINDS = Object.fromEntries(
+  Object.entries<PersonUseForm>(
+    Object.assign(
+      {},
+      ...Object.values(CHANNEL_FORMS).map((form) => ('people' in form ? form.people : {})),
+      CONSOLE,
+    ),
+  ).sort(([, a], [, b]) => a.label.localeCompare(b.label, 'en')),
+) as Record<Kind, PersonUseForm> & (typeof EVERY_KIND_DESCRIBED extends true ? unknown : never);

@@ -1,6 +1,6 @@
 import type { ChannelForm } from './form';
 
-export const emailForm: ChannelForm = {
+export const emailForm = {
   label: 'Email',
   fields: [
     {
@@ -12,4 +12,10 @@ export const emailForm: ChannelForm = {
       hint: '1 to 10 addresses, separated by commas; each new address gets a confirmation link and receives alerts once confirmed (a team member’s address needs none)',
     },
   ],
-};
+  people: {
+    email: {
+      label: 'E-mail',
+      address: { label: 'Address (e-mail)', type: 'email', hint: 'Such as ana@example.com' },
+    },
+  },
+} satisfies ChannelForm;

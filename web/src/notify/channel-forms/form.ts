@@ -1,6 +1,6 @@
 /**
- * One channel type's form in the console, declared as data: the type's label and its config
- * fields in order. One file per type under this folder, registered in ./registry.ts typed
+ * One provider's form in the console, declared as data: the channel type's label and its config
+ * fields in order, and the contact method kinds it also serves people with. One file per type under this folder, registered in ./registry.ts typed
  * `satisfies Record<ChannelType, ChannelForm>` (the API document's channel types), so `tsc -p web`
  * fails until a new type has its form. ../channel-fields.tsx renders any of them.
  */
@@ -35,6 +35,13 @@ export interface ChannelField {
   whileSet?: string;
 }
 
+/** A person's contact method kind as the console shows it: its name, and its address field. */
+export interface PersonUseForm {
+  label: string;
+  /** The address field: its label, input type and hint; absent for a kind that takes none. */
+  address?: { label: string; type: string; hint: string };
+}
+
 export interface ChannelForm {
   /** The type select's label: "PagerDuty", "Microsoft Teams". */
   label: string;
@@ -49,4 +56,11 @@ export interface ChannelForm {
    * definition in lib says; the form then offers none. Absent: "Message template (optional)".
    */
   templates?: false;
+  /**
+   * The contact method kinds (the API's, lib/contacts/kinds/) through which this provider also
+   * reaches people, each with its words: ../../contacts/contact-kinds.ts builds the console's kinds
+   * from them. Declare the form `satisfies ChannelForm` so the kinds' names stay checked. Absent:
+   * the provider serves alert channels only.
+   */
+  people?: Readonly<Record<string, PersonUseForm>>;
 }

@@ -1,6 +1,6 @@
 import type { ChannelForm } from './form';
 
-export const ntfyForm: ChannelForm = {
+export const ntfyForm = {
   label: 'ntfy',
   fields: [
     {
@@ -19,4 +19,10 @@ export const ntfyForm: ChannelForm = {
       whileSet: 'with token',
     },
   ],
-};
+  people: {
+    ntfy: {
+      label: 'ntfy',
+      address: { label: 'Address (ntfy topic URL)', type: 'url', hint: 'Such as https://ntfy.sh/ana-pages' },
+    },
+  },
+} satisfies ChannelForm;

@@ -1,7 +1,7 @@
 import type { ChannelForm } from './form';
 
 /** Pushover: an application's token, the user or group key, and the priority of a change to down. */
-export const pushoverForm: ChannelForm = {
+export const pushoverForm = {
   label: 'Pushover',
   fields: [
     {
@@ -38,4 +38,10 @@ export const pushoverForm: ChannelForm = {
       hint: 'With priority 2: seconds until the repeats stop, at most 10800 (3,600 by default).',
     },
   ],
-};
+  people: {
+    pushover: {
+      label: 'Pushover',
+      address: { label: 'Address (Pushover user key)', type: 'text', hint: '30 letters and digits' },
+    },
+  },
+} satisfies ChannelForm;

@@ -1,7 +1,10 @@
 import type { ChannelForm } from './form';
 
+/** A person's number, for texts and calls alike. */
+const phoneAddress = { label: 'Address (phone number)', type: 'tel', hint: 'E.164, such as +14155550100' };
+
 /** SMS: Twilio (both runtimes) or Amazon SNS (the cloud), to 1 to 10 phone numbers. */
-export const smsForm: ChannelForm = {
+export const smsForm = {
   label: 'SMS',
   target: ['to'],
   fields: [
@@ -51,4 +54,14 @@ export const smsForm: ChannelForm = {
       hint: 'Twilio only, instead of a sender: MG followed by 32 characters.',
     },
   ],
-};
+  people: {
+    sms: {
+      label: 'SMS',
+      address: phoneAddress,
+    },
+    voice: {
+      label: 'Phone call',
+      address: phoneAddress,
+    },
+  },
+} satisfies ChannelForm;

@@ -1,7 +1,7 @@
 import type { ChannelForm } from './form';
 
 /** Telegram: a bot's token (from @BotFather) and the chat it posts to. */
-export const telegramForm: ChannelForm = {
+export const telegramForm = {
   label: 'Telegram',
   fields: [
     {
@@ -21,4 +21,14 @@ export const telegramForm: ChannelForm = {
       placeholder: '-1001234567890',
     },
   ],
-};
+  people: {
+    telegram: {
+      label: 'Telegram',
+      address: {
+        label: 'Address (Telegram chat id)',
+        type: 'text',
+        hint: 'Your chat with the account’s bot',
+      },
+    },
+  },
+} satisfies ChannelForm;
