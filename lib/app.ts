@@ -268,6 +268,9 @@ export function createApp(deps: CoreDeps) {
     hosts: hostPolicyOf(deps.config),
     pageAccess: people.pageAccess,
     pageDomains: deps.config.pageDomains,
+    queue: deps.notifyQueue,
+    // Mail goes out where the notifier has a transport and a sender (compose-notifier.ts).
+    mail: deps.email !== undefined && deps.config.emailFrom !== undefined,
   });
   const mcpResources = { ...mcp.readers, statusPages: statusPages.pages };
   const routes: Route[] = [

@@ -1,6 +1,7 @@
 import type { HostPolicy } from '../http/origin-policy.ts';
 import type { HttpRequest, Route } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
+import type { JobQueue } from '../platform/job-queue.ts';
 import type { Table } from '../store/table.ts';
 import { entityDailyUptime } from '../uptime/daily-uptime.ts';
 import { pageAccessRoutes } from './access/access-routes.ts';
@@ -17,6 +18,7 @@ import { findPublicPage } from './pages/status-page-items.ts';
 import { createStatusPageService, type StatusPageService } from './pages/status-page-service.ts';
 import { publicStatusPageRoutes } from './public/public-routes.ts';
 import type { DailyUptimeReader } from './public/public-view.ts';
+import type { PageJob } from './subscribers/page-jobs.ts';
 import { createSubscribeService } from './subscribers/subscribe-service.ts';
 import { createSubscriberAdmin } from './subscribers/subscriber-admin.ts';
 import { subscriberAdminRoutes } from './subscribers/subscriber-admin-routes.ts';
@@ -37,6 +39,10 @@ export function composeStatusPages(deps: {
   pageAccess: PageAccessPorts;
   /** VIGIL_PAGE_DOMAINS: the custom domains a page may claim; every request on one is a page's. */
   pageDomains: readonly string[];
+  /** The notify queue: a keyless subscription is a job there, worked after its answer. */
+  queue: Pick<JobQueue<PageJob>, 'enqueue'>;
+  /** Whether this deployment can send mail; false: the pages offer no sign-up and the route refuses it. */
+  mail: boolean;
 }): {
   routes: Route[];
   /** The owner's reads and writes of pages (MCP's status-page resources read through it). */
@@ -89,8 +95,18 @@ export function composeStatusPages(deps: {
         tenantLive: deps.tenantLive,
         gate,
         pageHosts,
+        mail: deps.mail,
       }),
-      ...subscriberRoutes({ table: deps.table, findPage, subscribe, webhooks, gate, pageHosts }),
+      ...subscriberRoutes({
+        table: deps.table,
+        findPage,
+        subscribe,
+        webhooks,
+        gate,
+        pageHosts,
+        queue: deps.queue,
+        mail: deps.mail,
+      }),
       ...subscriberAdminRoutes({ admin }),
       ...feedRoutes({ ...deps, gate, pageHosts }),
       ...pageAccessRoutes({ ...deps, pageHosts }),

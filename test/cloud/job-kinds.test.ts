@@ -364,14 +364,21 @@ describe('notify jobs through the notifier Lambda', () => {
 });
 
 describe('status page subscriber jobs through the notifier Lambda', () => {
-  it('emails a subscriber’s confirmation and tells a webhook subscriber of an update, signed (page_confirm, page_notice)', async () => {
+  it('subscribes, emails a subscriber’s confirmation and tells a webhook subscriber of an update, signed (page_subscribe, page_confirm, page_notice)', async () => {
     const { entityId } = await pushChecked('statuspage');
     await call('POST', '/v1/status-pages', { slug: 'kinds', title: 'Kinds', entity_ids: [entityId] });
-    // Keyless: pending, and its confirmation email job runs (no sender on this deployment: skipped, said so).
-    const subscribed = await h.request('POST', '/p/kinds/subscribe', {
-      body: { email: 'kinds@example.com' },
-    });
-    expect(subscribed.status).toBe(202);
+    // The keyless form's request as its route queues it (this deployment has no sender, so the
+    // route itself refuses): pending, and its confirmation email job runs (skipped, said so).
+    const request = {
+      kind: 'email' as const,
+      address: 'kinds@example.com',
+      url: null,
+      components: 'all' as const,
+    };
+    const queued = await h.app.notifyQueue.enqueue([
+      { id: 'psr:kinds', body: { kind: 'page_subscribe', tenant_id: h.tenantId, page: 'kinds', request } },
+    ]);
+    expect(queued.failed).toEqual([]);
     const hook = await call('POST', '/v1/status-pages/kinds/subscribers', {
       url: `${receiver.origin}/page/kinds`,
     });

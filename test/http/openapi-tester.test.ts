@@ -103,6 +103,8 @@ const NEVER_SUCCEEDS: Record<string, string> = {
     'the fixture’s method is the console, verified when added: nothing to resend (409; test/contacts covers the successes)',
   'PUT /v1/notify/channels/{id}':
     'channel_type and config are generated apart: a config of the type given is rare, and a type without its config is refused (400; test/notify/shared-channels-api covers the successes)',
+  'POST /p/{slug}/subscribe':
+    'the tester runs without e-mail configured, so every subscription is refused (400 saying mail is off; test/status-pages/subscribers covers the successes)',
   'GET /p/{slug}/confirm/{token}':
     'a subscription’s link exists only in the email it was sent by (404 page; test/status-pages/subscribers covers the successes)',
   'POST /p/{slug}/confirm/{token}':

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
+import { sesOutbox } from '../support/ses-outbox.ts';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 
 /**
  * Password pages (issue 54 item 4), on both runtimes: every /p/{slug} route (HTML, history, a
@@ -23,8 +25,11 @@ const ROUTES = (slug: string) => [
 ];
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
-describe.each(bothRuntimes)('password pages ($runtime runtime)', ({ start }) => {
+describe.each(bothRuntimes)('password pages ($runtime runtime)', ({ runtime, start }) => {
   let api: ApiHarness;
+  // Mail can go (SMTP on 127.0.0.1 locally, SES mocked in the cloud): the page takes subscriptions.
+  let smtp: TestSmtpServer | undefined;
+  let ses: ReturnType<typeof sesOutbox> | undefined;
   const clock = createFakeClock(T0);
   let entityId = '';
   const req = (method: string, path: string, body?: unknown) =>
@@ -38,7 +43,13 @@ describe.each(bothRuntimes)('password pages ($runtime runtime)', ({ start }) => 
 
   beforeAll(async () => {
     // A small failed sign-in budget, so the limit is reached in a few tries.
-    api = await start({ clock, env: { VIGIL_AUTH_FAILURE_LIMIT: '4' } });
+    smtp = runtime === 'local' ? await startSmtpServer() : undefined;
+    ses = runtime === 'local' ? undefined : sesOutbox();
+    const mail = {
+      VIGIL_EMAIL_FROM: 'Vigil <status@vigil.example.com>',
+      ...(smtp ? { VIGIL_SMTP_URL: smtp.url } : {}),
+    };
+    api = await start({ clock, env: { VIGIL_AUTH_FAILURE_LIMIT: '4', ...mail } });
     await req('POST', '/v1/blueprints', { slug: 'service', name: 'Service' });
     entityId = (await req('POST', '/v1/blueprints/service/entities', { slug: 'ledger', name: 'Ledger API' }))
       .body.id;
@@ -58,6 +69,8 @@ describe.each(bothRuntimes)('password pages ($runtime runtime)', ({ start }) => 
   });
   afterAll(async () => {
     await api?.close();
+    await smtp?.close();
+    ses?.restore();
   });
 
   it('keeps the password write-only: the owner reads the visibility, never the password or its hash', async () => {

@@ -108,6 +108,7 @@ describe('status page bars', () => {
       renderPage(
         page((i) => (i % 30 === 7 ? 0.98 : 1)),
         linksAt('/p/acme'),
+        { subscribe: true },
       ),
     );
     // Every day below 100 %, a worse one every week: 26 titled runs per entity.
@@ -115,6 +116,7 @@ describe('status page bars', () => {
       renderPage(
         page((i) => (i % 7 === 0 ? 0.97 : 0.995)),
         linksAt('/p/acme'),
+        { subscribe: true },
       ),
     );
     console.log(`100 entities: ${healthy} bytes healthy, ${flaky} bytes flaky`);

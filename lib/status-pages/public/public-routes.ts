@@ -73,6 +73,8 @@ export interface PublicRouteDeps extends PublicViewDeps {
   gate: PageGate;
   /** The page domains: a page read on its custom domain links under its root, else under /p/{slug}. */
   pageHosts: PageHosts;
+  /** Whether this deployment can send mail: the page offers e-mail sign-up only then. */
+  mail: boolean;
 }
 
 /** How long one render of a page serves every request for it: the answers' own max-age. */
@@ -87,7 +89,7 @@ interface Rendered {
   badge(): string;
 }
 
-function rendered(page: PublicPage, links: PageLinks): Rendered {
+function rendered(page: PublicPage, links: PageLinks, mail: boolean): Rendered {
   const once = (render: () => string) => {
     let text: string | undefined;
     return () => {
@@ -96,7 +98,7 @@ function rendered(page: PublicPage, links: PageLinks): Rendered {
     };
   };
   return {
-    html: once(() => renderPage(page, links)),
+    html: once(() => renderPage(page, links, { subscribe: mail })),
     json: once(() => JSON.stringify(page)),
     badge: once(() => renderBadge(page.title, page.state, page.maintenance)),
   };
@@ -115,7 +117,7 @@ export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
   const load = async (slug: string, links: PageLinks) => {
     const page = await findPublicPage(deps.table, slug);
     if (!page || !(await deps.tenantLive(page.tenant_id))) return undefined;
-    return rendered(await buildPublicView(deps, page), links);
+    return rendered(await buildPublicView(deps, page), links, deps.mail);
   };
   // Keyed by the host too: the page's own links differ on its custom domain.
   const view = async (slug: string, headers: Record<string, string>) => {

@@ -137,8 +137,11 @@ export function renderLightDocument(title: string, body: string): string {
   return documentOf(title, body);
 }
 
-/** The whole page, its links under `links` (/p/{slug}, or the root of its custom domain). */
-export function renderPage(view: PublicPage, links: PageLinks): string {
+/**
+ * The whole page, its links under `links` (/p/{slug}, or the root of its custom domain); the
+ * subscribe form only where the deployment can send the confirmation mail (`subscribe`).
+ */
+export function renderPage(view: PublicPage, links: PageLinks, offer: { subscribe: boolean }): string {
   const { base } = links;
   const feeds = { rss: `${base}/feed.rss`, atom: `${base}/feed.atom` };
   const checks = detected(view.incidents);
@@ -154,7 +157,7 @@ export function renderPage(view: PublicPage, links: PageLinks): string {
       ? `<ul>${view.entities.map(entityItem).join('')}</ul>`
       : '<p>Nothing is shown yet.</p>',
     historyHtml(base, view.written_incidents.history, view.written_incidents.archive, checks.resolved),
-    subscribeFormHtml(base),
+    offer.subscribe ? subscribeFormHtml(base) : '',
     `<footer>Updated ${time(view.generated_at)}. Follow the incidents: <a href="${feeds.rss}">RSS</a> · <a href="${feeds.atom}">Atom</a>. Powered by Vigil.</footer>`,
   ].join('');
   // Feed readers and browsers find the feeds from the page's address (RSS Autodiscovery).

@@ -1,5 +1,6 @@
 import type { EmailSender } from '../../domain/formats.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { ValidationError } from '../../platform/errors.ts';
 import { retryDelaySeconds } from '../../platform/job-queue.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
@@ -22,8 +23,9 @@ import {
   type PageJob,
   type PageJobQueue,
   type PageNoticeJob,
+  type PageSubscribeJob,
 } from './page-jobs.ts';
-import { SUBSCRIBE_QUOTAS } from './subscribe-service.ts';
+import { createSubscribeService, SUBSCRIBE_QUOTAS } from './subscribe-service.ts';
 import {
   getSubscriber,
   listSubscribers,
@@ -95,6 +97,31 @@ export function createPageJobs(deps: PageJobDeps) {
     return outcome.ok
       ? { status: 'sent', reason: null }
       : { status: 'failed', reason: outcome.error ?? 'not sent' };
+  };
+
+  /**
+   * The keyless form's request, after its 202 (page-jobs.ts `page_subscribe`): what it issues is
+   * the subscriber's write, whose change feed has the confirmation mailed. Nothing issued (a quota,
+   * a confirmed address, a link out within the hour) or a page changed meanwhile is logged, never
+   * retried; the address is not logged.
+   */
+  const subscriptions = createSubscribeService({ table, clock, linkKey: deps.linkKey });
+  const subscribe = async (job: PageSubscribeJob) => {
+    const page = await getStatusPage(table, job.tenant_id, job.page);
+    if (!page) return;
+    const { kind, address, url, components } = job.request;
+    const request = { kind, address, url: url ?? undefined, components, source: 'public' as const };
+    const done = await subscriptions.subscribe(page, request).catch((error: unknown) => {
+      // The page stopped showing a component the request named: nothing to subscribe to.
+      if (error instanceof ValidationError) return { issued: false as const, reason: error.message };
+      throw error;
+    });
+    if (!done.issued)
+      logger.info('status page subscription request issued nothing', {
+        tenant_id: job.tenant_id,
+        page: job.page,
+        reason: done.reason,
+      });
   };
 
   const confirm = async (job: Extract<PageJob, { kind: 'page_confirm' }>) => {
@@ -222,6 +249,7 @@ export function createPageJobs(deps: PageJobDeps) {
     isPageJob,
     /** Runs one subscribers' job; throws to have the queue bring it back. */
     async handle(job: PageJob): Promise<void> {
+      if (job.kind === 'page_subscribe') return subscribe(job);
       if (job.kind === 'page_confirm') return confirm(job);
       if (job.kind === 'page_notice') return notice(job);
       return maintenance.handle(job);

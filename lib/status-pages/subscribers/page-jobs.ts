@@ -20,6 +20,9 @@ import { subscriberOfImage } from './subscriber-items.ts';
  * update of a page incident and the confirmation link of a subscriber are items on the change feed
  * (lib/events/consumers.ts), so a crash after the write loses nothing (the feed redelivers until
  * the jobs are enqueued), and each job's id makes a second enqueue or delivery harmless:
+ * - `page_subscribe`: one request of the keyless subscribe form, enqueued by the route before it
+ *   answers (id `psr:<random UUID>`), so that the answer is the same, and as quick, whatever the
+ *   address: the lookups, quotas and the subscriber's write happen here, after it (subscribe-service.ts);
  * - `page_confirm`: the confirmation email of one link (id `pcf:<subscriber id>:<nonce>`);
  * - `page_notice`: the notices of one update with `notify` to one batch of the page's confirmed
  *   subscribers (id `pgn:<update id>`, then `pgn:<update id>:<last subscriber id>` per next batch).
@@ -56,6 +59,18 @@ const momentFields = {
 
 export const pageJobSchemas = [
   z.object({
+    kind: z.literal('page_subscribe'),
+    tenant_id: z.string(),
+    page: z.string(),
+    /** What the form asked, parsed by the route: the address (or a webhook's), its components. */
+    request: z.object({
+      kind: z.enum(['email', 'webhook']),
+      address: z.string(),
+      url: z.string().nullable(),
+      components: z.union([z.literal('all'), z.array(z.string())]),
+    }),
+  }),
+  z.object({
     kind: z.literal('page_confirm'),
     tenant_id: z.string(),
     page: z.string(),
@@ -88,6 +103,7 @@ export const pageJobSchemas = [
 ] as const;
 export type PageJob = z.infer<(typeof pageJobSchemas)[number]>;
 export type PageNoticeJob = Extract<PageJob, { kind: 'page_notice' }>;
+export type PageSubscribeJob = Extract<PageJob, { kind: 'page_subscribe' }>;
 export type MaintenanceMomentJob = Extract<PageJob, { kind: 'page_maint' }>;
 export type MaintenanceNoticeJob = Extract<PageJob, { kind: 'page_maint_notice' }>;
 
@@ -149,6 +165,7 @@ export const NOTICE_BATCH = 100;
 
 /** Whether a notify job is one of the subscribers'. */
 export const isPageJob = (job: { kind: string }): job is PageJob =>
+  job.kind === 'page_subscribe' ||
   job.kind === 'page_confirm' ||
   job.kind === 'page_notice' ||
   job.kind === 'page_maint' ||

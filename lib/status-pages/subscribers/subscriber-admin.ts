@@ -9,7 +9,7 @@ import {
   ValidationError,
 } from '../../platform/errors.ts';
 import { deleteHeld } from '../../store/held-writes.ts';
-import type { Table } from '../../store/table.ts';
+import { ConditionFailedError, type Table } from '../../store/table.ts';
 import { getPageIncident } from '../incidents/page-incident-items.ts';
 import { getStatusPage } from '../pages/status-page-items.ts';
 import { readFailedNotices, readTallies } from './notice-items.ts';
@@ -247,7 +247,12 @@ export function createSubscriberAdmin(deps: {
         manage_nonce: newNonce(),
         version: 1,
       };
-      await table.transact([subscriberCreatedOp(record)]);
+      await table.transact([subscriberCreatedOp(record)]).catch((error: unknown) => {
+        // A concurrent request added the same URL between the read and this write.
+        if (error instanceof ConditionFailedError)
+          throw new ConflictError('the page has a subscriber of this URL');
+        throw error;
+      });
       return { ...subscriberView(record), secret: await deps.webhooks.secretOf(record) };
     },
 

@@ -1,14 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { entityNamer } from '../../catalog/entity-names.ts';
 import { SLUG } from '../../domain/formats.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import type { PublicRoute, RouteContext } from '../../http/types.ts';
 import { parseInput } from '../../http/validation.ts';
+import { ValidationError } from '../../platform/errors.ts';
 import type { Table } from '../../store/table.ts';
 import { type PageGate, PRIVATE_PAGE_REFUSAL } from '../access/page-gate.ts';
 import type { PageHosts } from '../domains/page-hosts.ts';
 import type { StatusPageRecord } from '../pages/status-page-items.ts';
 import { renderNotFound } from '../public/render-html.ts';
+import type { PageJobQueue } from './page-jobs.ts';
 import type { FindPage, SubscribeService } from './subscribe-service.ts';
 import { SUBSCRIBER_LIMITS } from './subscriber-items.ts';
 import {
@@ -28,8 +31,16 @@ import type { SubscriberWebhooks } from './subscriber-webhooks.ts';
  * confirms: mail scanners prefetch GETs) and the manage link, which is also the List-Unsubscribe
  * URL of every notice (RFC 8058: a POST of `List-Unsubscribe=One-Click` unsubscribes, no cookie).
  * A subscription's answer is the same 202 whatever the address, so none says whether an address
- * is subscribed; unknown, used and expired links are the same 404 page.
+ * is subscribed, and it comes first: the route only enqueues the request (a `page_subscribe` job,
+ * page-jobs.ts), so no lookup of the address runs before the answer, in either runtime, and its
+ * time tells nothing either. Unknown, used and expired links are the same 404 page. Without a way
+ * to send mail (no transport or no sender) the route refuses every subscription, saying so: the
+ * confirmation every one needs could not go out (the public page then shows no form).
  */
+
+/** The refusal of every subscription where this deployment cannot send mail. */
+const SUBSCRIBE_MAIL_OFF =
+  'subscribing by e-mail is off: this deployment sends no mail (the operator must configure e-mail: VIGIL_SMTP_URL and VIGIL_EMAIL_FROM locally, emailFrom in the cloud)';
 
 const tag = 'Public status pages';
 const params = z.object({ slug: z.string().max(200).meta({ description: 'The page’s slug' }) });
@@ -91,6 +102,10 @@ export function subscriberRoutes(deps: {
   gate: Pick<PageGate, 'guard'>;
   /** On its custom domain the page is `/`: the answer links back there. */
   pageHosts: PageHosts;
+  /** The notify queue: each request is a `page_subscribe` job, worked after the answer. */
+  queue: PageJobQueue;
+  /** Whether this deployment can send mail (a transport and a sender); false: subscriptions are refused. */
+  mail: boolean;
 }): PublicRoute[] {
   const pageOf = (slug: string) => (SLUG.test(slug) ? deps.findPage(slug) : Promise.resolve(undefined));
   const entitiesOf = async (page: StatusPageRecord) =>
@@ -100,14 +115,23 @@ export function subscriberRoutes(deps: {
   const subscribe = async (ctx: RouteContext & { params: { slug: string } }): Promise<Response> => {
     const page = await pageOf(ctx.params.slug);
     if (!page) return unknownPage();
+    if (!deps.mail) throw new ValidationError(SUBSCRIBE_MAIL_OFF);
     const body = parseInput(subscribeForm, parseBody(ctx));
-    await deps.subscribe.subscribe(page, {
-      kind: body.url ? 'webhook' : 'email',
+    // What the page shows is checked now (it tells nothing of an address); the rest after the answer.
+    const components = deps.subscribe.checkComponents(page, body.components ?? 'all');
+    const request = {
+      kind: body.url ? ('webhook' as const) : ('email' as const),
       address: body.email,
-      url: body.url,
-      components: body.components ?? 'all',
-      source: 'public',
-    });
+      url: body.url ?? null,
+      components,
+    };
+    const { failed } = await deps.queue.enqueue([
+      {
+        id: `psr:${randomUUID()}`,
+        body: { kind: 'page_subscribe', tenant_id: page.tenant_id, page: page.slug, request },
+      },
+    ]);
+    if (failed.length > 0) throw new Error('the subscription request could not be queued');
     if (isJson(ctx))
       return new Response(JSON.stringify({ status: 'accepted' }), {
         status: 202,
@@ -129,7 +153,7 @@ export function subscriberRoutes(deps: {
       operationId: 'subscribeToStatusPage',
       tag,
       summary:
-        'Subscribe to a status page by email (or a webhook an email confirms): always 202, whether or not the address is known',
+        'Subscribe to a status page by email (or a webhook an email confirms): 202 whether or not the address is known, answered before the address is looked at; 400 where the deployment sends no mail',
       schemas: {
         params,
         rawBody: { contentType: 'application/x-www-form-urlencoded', schema: subscribeForm },

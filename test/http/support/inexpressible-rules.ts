@@ -306,6 +306,12 @@ const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     why: "whether the deployment can send e-mail is the operator's configuration",
   },
   {
+    operation: 'POST /p/{slug}/subscribe',
+    path: /^$/,
+    message: /subscribing by e-mail is off: this deployment sends no mail/,
+    why: "whether the deployment can send e-mail is the operator's configuration",
+  },
+  {
     operation: '*',
     path: /^code$/,
     message: /wrong, expired or already used/,

@@ -1748,7 +1748,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Subscribe to a status page by email (or a webhook an email confirms): always 202, whether or not the address is known */
+        /** Subscribe to a status page by email (or a webhook an email confirms): 202 whether or not the address is known, answered before the address is looked at; 400 where the deployment sends no mail */
         post: operations["subscribeToStatusPage"];
         delete?: never;
         options?: never;
