@@ -7,8 +7,8 @@ import { describeDigest, linesWithin } from './digest-message.ts';
 import { type AlertMessage, clip, messageFor, plainText } from './message.ts';
 
 /**
- * Pushover (https://pushover.net/api): one form-encoded POST per message with the application's
- * token and the user's (or group's) key, plain text (no HTML, so user text stays inert). A change
+ * The Pushover channel, a use of the provider (lib/providers/pushover.ts: one form-encoded POST
+ * per message with the application's token and the user's or group's key, plain text). A change
  * to down goes at the channel's priority (1, high, by default); with priority 2 (emergency)
  * Pushover repeats it every `emergency_retry` seconds until acknowledged or `emergency_expire` seconds pass. Everything
  * else (recoveries, degraded, tests, digests without a change to down) goes at priority 0.

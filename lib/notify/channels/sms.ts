@@ -8,7 +8,8 @@ import { messageFor } from './message.ts';
 import { smsAlertText, smsDigestText } from './sms-text.ts';
 
 /**
- * SMS to 1 to 10 phone numbers (E.164), through Twilio's Messages API (both runtimes:
+ * The SMS channel, a use of the provider (lib/providers/sms.ts): SMS to 1 to 10 phone numbers
+ * (E.164), through Twilio's Messages API (both runtimes:
  * https://www.twilio.com/docs/messaging/api/message-resource#create-a-message-resource) or, in
  * the cloud, Amazon SNS Publish to a phone number (ChannelSendDeps.sms, ./sms-sns.ts). The text is
  * at most two segments (./sms-text.ts). Each number gets its own message; the attempt fails when

@@ -6,11 +6,10 @@ import { type DigestMessage, describeDigest, linesWithin } from './digest-messag
 import { type AlertMessage, clip, messageFor, type Tone } from './message.ts';
 
 /**
- * Telegram (Bot API sendMessage, https://core.telegram.org/bots/api#sendmessage): the bot's
- * token travels in the URL's path, so neither the URL nor the token ever appears in a delivery
- * error. The text uses MarkdownV2, with every character of user-supplied text escaped as the API
- * documents, so an entity name cannot add a link or formatting; at most 4,096 characters after
- * the markup is parsed.
+ * The Telegram channel, a use of the provider (lib/providers/telegram.ts: Bot API sendMessage,
+ * the token in the URL's path and never in an error). The text uses MarkdownV2, with every
+ * character of user-supplied text escaped as the API documents, so an entity name cannot add a
+ * link or formatting; at most 4,096 characters after the markup is parsed.
  */
 
 /** sendMessage's text limit, counted after entities parsing (UTF-16 units, as JavaScript counts). */
