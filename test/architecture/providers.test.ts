@@ -19,7 +19,9 @@ import { CHANNEL_DEFINITIONS } from '../../lib/notify/channels/registry.ts';
  *   second provider POST): a second copy of a provider's request and error words has nowhere to go;
  * - a provider that serves both alert channels and people (a name that is both a channel type and a
  *   contact kind) is one file both uses import;
- * - every provider file is used.
+ * - every provider file is used;
+ * - the console's contact method kinds are gathered from the providers' forms
+ *   (web/src/notify/channel-forms/<provider>.ts `people`), not written in a second table.
  *
  * Imports are read with TypeScript's own pre-processor, as imports.test.ts reads them.
  */
@@ -112,6 +114,14 @@ function unusedProviders(sources: Sources): string[] {
   return providerFiles(sources).filter((p) => !used.has(p));
 }
 
+/** The console's table of contact method kinds, which gathers them from the providers' forms. */
+const CONSOLE_KINDS = 'web/src/contacts/contact-kinds.ts';
+
+/** The kinds a source keys an object by (`sms: {`), but the console's own. */
+function kindsWrittenIn(source: string, kinds: readonly string[]): string[] {
+  return kinds.filter((kind) => kind !== 'console' && new RegExp(`\\b${kind}\\s*:\\s*\\{`).test(source));
+}
+
 /** Names that are both a channel type and a contact kind: providers serving alerts and people. */
 const SERVING_BOTH = Object.keys(CHANNEL_DEFINITIONS).filter((name) =>
   Object.hasOwn(CONTACT_KIND_DEFINITIONS, name),
@@ -146,6 +156,16 @@ describe('one messaging-provider registry', () => {
     expect(unusedProviders(sources)).toEqual([]);
   });
 
+  it('gathers the console’s contact method kinds from the providers’ forms', () => {
+    const kinds = Object.keys(CONTACT_KIND_DEFINITIONS);
+    expect(kindsWrittenIn(readFileSync(join(ROOT, CONSOLE_KINDS), 'utf8'), kinds)).toEqual([]);
+    const forms = read(['web/src/notify/channel-forms']);
+    const described = kinds.filter((kind) =>
+      [...forms.values()].some((f) => kindsWrittenIn(f, [kind]).length > 0),
+    );
+    expect(described).toEqual(kinds.filter((kind) => kind !== 'console'));
+  });
+
   it('sees each breach (the checks above can fail)', () => {
     const bad: Sources = new Map([
       [PROVIDER_POST, "import { httpRequest } from '../egress/egress.ts';"],
@@ -162,5 +182,11 @@ describe('one messaging-provider registry', () => {
     expect(handSenders(bad)).toEqual([`${KINDS}/pager.ts`, `${KINDS}/copy.ts`]);
     expect(sharedProviders(bad, ['pager'])).toEqual({ pager: [] });
     expect(unusedProviders(bad)).toEqual([`${PROVIDERS}/idle.ts`]);
+    expect(
+      kindsWrittenIn("export const CONTACT_KINDS = { sms: { label: 'SMS' }, console: {} };", [
+        'sms',
+        'console',
+      ]),
+    ).toEqual(['sms']);
   });
 });
