@@ -253,6 +253,12 @@ export interface EntityChecksChange {
   /** A new applied state rule, and the entity's own attributes a rule change writes with it (a PUT). */
   rule?: NonNullable<EntityState['applied_state_rule']> | undefined;
   patch?: Partial<Pick<EntityRecord, 'name' | 'fields' | 'updated_at' | 'state_rule'>> | undefined;
+  /**
+   * A check leaving the aggregate that yields it to the state writes (issue 75): its entries and
+   * count only, held on existence, the version bumped (a state write that read before reads again)
+   * but not held on; the caller re-aggregates after (lib/checks/definitions/check-aggregate.ts).
+   */
+  yieldAggregate?: boolean | undefined;
 }
 
 /**
@@ -277,6 +283,10 @@ export function entityChecksOp(tenantId: string, entity: EntityState, change: En
   const { state, lastTransitionId: transition, rule, patch } = change;
   const moves = movesAggregate || state !== entity.state || transition || rule || patch;
   const write = { ...(entries ? { entries: { check_states: { set, remove } } } : {}) };
+  if (change.yieldAggregate) {
+    const condition: Condition = { kind: 'and', conditions: held };
+    return entities.update(key, { ...states, ...write, add: { version: 1, ...count }, condition });
+  }
   if (!moves) {
     const condition: Condition = { kind: 'and', conditions: held };
     if (!fresh && !entries && !change.countDelta) return entities.conditionCheck(key, condition);

@@ -151,7 +151,7 @@ export function createCheckService(deps: CheckServiceDeps) {
     }
   };
 
-  const updateOnce = async (tenantId: string, checkId: string, patch: UpdateCheckBody) => {
+  const updateOnce = async (tenantId: string, checkId: string, patch: UpdateCheckBody, attempt: number) => {
     const current = await requireCheck(tenantId, checkId);
     const now = clock.now();
     const def = withScheduleInterval(definitionFromUpdate(current, patch), now);
@@ -203,18 +203,18 @@ export function createCheckService(deps: CheckServiceDeps) {
             : undefined,
       }),
     ];
+    let settle = async () => {};
     if (def.enabled !== current.enabled) {
       const entity = await aggregate.entityOf(tenantId, current);
       if (!entity) throw new NotFoundError('check');
-      ops.push(
-        ...(await aggregate.membershipOps(tenantId, entity, {
-          checkId,
-          state: def.enabled ? current.state : undefined,
-          reason: def.enabled ? 'check enabled' : 'check disabled',
-        })),
-      );
+      const state = def.enabled ? current.state : undefined;
+      const reason = def.enabled ? 'check enabled' : 'check disabled';
+      const membership = await aggregate.membership(tenantId, entity, { checkId, state, reason }, attempt);
+      ops.push(...membership.ops);
+      settle = membership.settle;
     }
     if ((await commitOrRetry(ops)) === RETRY) return RETRY;
+    await settle();
     const updated: CheckRecord = {
       ...merged,
       cell,
@@ -228,7 +228,7 @@ export function createCheckService(deps: CheckServiceDeps) {
     return shown ?? updated;
   };
 
-  const removeOnce = async (tenantId: string, checkId: string) => {
+  const removeOnce = async (tenantId: string, checkId: string, attempt: number) => {
     const check = await requireCheck(tenantId, checkId);
     const ops: WriteOp[] = [
       definitionDeletedOp(tenantId, checkId, check.version),
@@ -237,17 +237,11 @@ export function createCheckService(deps: CheckServiceDeps) {
       ...(check.cell ? await cells.leave(check.cell, checkId) : []),
     ];
     const entity = await aggregate.entityOf(tenantId, check);
-    if (entity) {
-      ops.push(
-        ...(await aggregate.membershipOps(tenantId, entity, {
-          checkId,
-          state: undefined,
-          reason: 'check deleted',
-          countDelta: -1,
-        })),
-      );
-    }
-    return commitOrRetry(ops);
+    const change = { checkId, state: undefined, reason: 'check deleted', countDelta: -1 };
+    const membership = entity ? await aggregate.membership(tenantId, entity, change, attempt) : undefined;
+    const done = await commitOrRetry([...ops, ...(membership?.ops ?? [])]);
+    if (done !== RETRY) await membership?.settle();
+    return done;
   };
 
   return {
@@ -286,11 +280,15 @@ export function createCheckService(deps: CheckServiceDeps) {
     async update(tenantId: string, checkId: string, patch: UpdateCheckBody): Promise<CheckRecord> {
       if (Object.keys(patch).length === 0)
         throw new ValidationError('nothing to update', [{ path: 'body', message: 'empty' }]);
-      return withRetries(OPTIMISTIC_ATTEMPTS, 'the check', () => updateOnce(tenantId, checkId, patch));
+      let attempt = 0;
+      return withRetries(OPTIMISTIC_ATTEMPTS, 'the check', () =>
+        updateOnce(tenantId, checkId, patch, attempt++),
+      );
     },
 
     async remove(tenantId: string, checkId: string): Promise<void> {
-      await withRetries(OPTIMISTIC_ATTEMPTS, 'the check', () => removeOnce(tenantId, checkId));
+      let attempt = 0;
+      await withRetries(OPTIMISTIC_ATTEMPTS, 'the check', () => removeOnce(tenantId, checkId, attempt++));
     },
   };
 }

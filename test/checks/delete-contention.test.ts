@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { WriteOp } from '../../lib/store/table.ts';
+import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
+import { newCheck, newEntity, quietPushCheck } from './check-fixtures.ts';
+
+/**
+ * Issue 75, a user's write must not lose to Vigil's own work (point 7's model, for deletes and
+ * disables): deleting or disabling a check whose state is known takes it out of its entity's
+ * aggregate, a write that was held on the entity's version, which every result that moves the
+ * entity bumps, so under an alert storm on the entity it answered 409 "the check changed
+ * concurrently too often". Here a state move lands between every such write's read and its commit,
+ * and every delete and disable succeeds; the entity ends with the aggregate of the checks left.
+ */
+
+/** A check write that takes a check out of its entity's aggregate (a delete or a disable). */
+const leavesTheAggregate = (ops: WriteOp[]) =>
+  ops.some((op) => op.type === 'update' && (op.entries?.check_states?.remove?.length ?? 0) > 0);
+
+describe.each(bothRuntimes)(
+  'deleting and disabling checks while the entity moves ($runtime runtime)',
+  ({ start }) => {
+    let api: ApiHarness;
+    let tenant: { tenantId: string; key: string };
+    const LEAVING = 6;
+
+    beforeAll(async () => {
+      api = await start();
+      tenant = await api.createTenant('Initech');
+    });
+    afterAll(async () => {
+      vi.restoreAllMocks();
+      await api.close();
+    });
+
+    it('deletes and disables down checks at once while state moves land between each try and its write', async () => {
+      const entityId = await newEntity(api, { key: tenant.key });
+      const mover = await newCheck(api, quietPushCheck(entityId, { failure_threshold: 1 }), tenant.key);
+      const startMs = Date.now() - 600_000;
+      let seq = 0;
+      const result = (checkId: string, success: boolean) => {
+        seq += 1;
+        return api.app.recorder.record({
+          tenantId: tenant.tenantId,
+          checkId,
+          success,
+          status_code: 0,
+          latency_ms: 5,
+          error_message: success ? '' : 'connection refused',
+          checkedAtMs: startMs + seq * 1000,
+        });
+      };
+      // Checks whose state is known (down): the entity is down while they are in it.
+      const leaving: string[] = [];
+      for (let i = 0; i < LEAVING; i += 1) {
+        const id = await newCheck(
+          api,
+          quietPushCheck(entityId, { name: `leaving ${i}`, failure_threshold: 1 }),
+          tenant.key,
+        );
+        expect((await result(id, false)).status).toBe('recorded');
+        leaving.push(id);
+      }
+      expect((await result(mover, true)).status).toBe('recorded');
+
+      let flips = 0;
+      const transact = api.table.transact.bind(api.table);
+      vi.spyOn(api.table, 'transact').mockImplementation(async (ops) => {
+        if (leavesTheAggregate(ops)) {
+          // The mover goes down or up again, and writes the entity, after this try read it.
+          flips += 1;
+          const moved = await result(mover, flips % 2 === 0);
+          expect(moved.status).toBe('recorded');
+        }
+        return transact(ops);
+      });
+
+      const answers = await Promise.all(
+        leaving.map((id, i) =>
+          i % 2 === 0
+            ? api.request('DELETE', `/v1/checks/${id}`, { key: tenant.key })
+            : api.request('PUT', `/v1/checks/${id}`, { key: tenant.key, body: { enabled: false } }),
+        ),
+      );
+      vi.mocked(api.table.transact).mockRestore();
+      for (const [i, res] of answers.entries()) expect(res.status, res.text).toBe(i % 2 === 0 ? 204 : 200);
+      expect(flips).toBeGreaterThanOrEqual(LEAVING);
+
+      // The mover's last word: down after an odd number of flips, up after an even one; the entity
+      // is the mover's state alone (the checks that left were down: a stale aggregate says down).
+      const moverState = flips % 2 === 1 ? 'down' : 'up';
+      const board = await api.request('GET', '/v1/status', { key: tenant.key });
+      expect(board.status, board.text).toBe(200);
+      const entity = (board.body.entities as { id: string; state: string }[]).find((e) => e.id === entityId);
+      expect(entity?.state).toBe(moverState);
+      const listed = await api.request('GET', `/v1/checks?entity_id=${entityId}`, { key: tenant.key });
+      expect(listed.status, listed.text).toBe(200);
+      expect(
+        (listed.body as { id: string; enabled: boolean }[]).map((c) => [c.id, c.enabled]).sort(),
+      ).toEqual([[mover, true], ...leaving.filter((_, i) => i % 2 === 1).map((id) => [id, false])].sort());
+    });
+  },
+);
