@@ -10,7 +10,8 @@ import { linkIn, type SubscriberRuntime, subscriberRuntimes } from './support/su
  * Status-page notices are sent at least once (issue 75 point 3), on both runtimes through their
  * queues (the local SQLite queue; SQS in the cloud, through the notifier Lambda): a subscriber's
  * webhook answering 503 once is called again after 1 s and told exactly once, both calls under
- * the same delivery id; an SMTP refusal is mailed again (locally, where SMTP is the transport); a
+ * the same delivery id; a mail the transport refused (SMTP locally, SES in the cloud) is mailed
+ * again, and its retry spends none of the tenant's daily mail quota (one delivery id, one mail); a
  * claim a crashed job left before its send is taken again once it is abandoned (2 min); a notice
  * failing every attempt is listed, with its error and no secret, in the update's notice outcomes.
  * Time moves by hand: the harness clock (the local queue's) and `Date` (fauxqs's) together.
@@ -176,26 +177,29 @@ describe.each(subscriberRuntimes)(
       expect(JSON.stringify(outcome)).not.toContain(PATH_TOKEN);
     });
 
-    it('mails a notice again after an SMTP refusal, once (locally: SMTP on 127.0.0.1)', async (context) => {
-      const refuse = rt.refuseMails;
-      if (!refuse) return context.skip();
-      await page('mailing');
-      const subscribed = await api.request('POST', '/p/mailing/subscribe', {
-        body: { email: 'mia@example.com' },
-      });
+    /** Subscribes `address` to the page by the keyless form and confirms it by the link mailed. */
+    const confirmedMail = async (slug: string, address: string) => {
+      const subscribed = await api.request('POST', `/p/${slug}/subscribe`, { body: { email: address } });
       expect(subscribed.status).toBe(202);
       await settle();
-      const confirm = rt.mails().findLast((m) => m.to[0] === 'mia@example.com');
+      await settle();
+      const confirm = rt.mails().findLast((m) => m.to[0] === address);
       expect(
-        (await api.request('POST', linkIn(confirm?.text ?? '', '/p/mailing/confirm/'), { rawBody: '' }))
+        (await api.request('POST', linkIn(confirm?.text ?? '', `/p/${slug}/confirm/`), { rawBody: '' }))
           .status,
       ).toBe(200);
+    };
+    const toldBy = (address: string, slug: string) => () =>
+      rt.mails().filter((m) => m.to[0] === address && m.subject.startsWith(`[${slug}]`));
+
+    it('mails a notice again after the transport refused it, once (SMTP on 127.0.0.1 locally, SES in the cloud)', async () => {
+      await page('mailing');
+      await confirmedMail('mailing', 'mia@example.com');
       clock.advance(1000);
-      refuse(1);
+      rt.refuseMails(1);
       const created = await incident('mailing');
       await settle();
-      const told = () =>
-        rt.mails().filter((m) => m.to[0] === 'mia@example.com' && m.subject.startsWith('[mailing]'));
+      const told = toldBy('mia@example.com', 'mailing');
       expect(told()).toHaveLength(0);
       await later(1000);
       await later(10_000);
@@ -204,6 +208,37 @@ describe.each(subscriberRuntimes)(
         new RegExp(`^pgn-${created.updates[0].id}-psb_`),
       );
       expect(await notices('mailing', created.id)).toMatchObject({ sent: 1, failed: 0 });
+    });
+
+    it('spends the tenant’s daily mail quota once for a notice mailed again after a refusal', async () => {
+      // A tenant of its own, whose mails today are this test's: its confirmation, then the notice.
+      const metered = await api.createTenant('Metered');
+      const as = async (method: string, path: string, body?: unknown) => {
+        const res = await api.request(method, path, { key: metered.key, body });
+        expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
+        return res.body;
+      };
+      await as('POST', '/v1/status-pages', { slug: 'metered', title: 'metered', entity_ids: [] });
+      await confirmedMail('metered', 'max@example.com');
+      // Room for one more mail today: the notice's first attempt.
+      await api.operator(['tenant', 'limits', metered.tenantId, '--email-daily-limit', '2']);
+      clock.advance(1000);
+      rt.refuseMails(1);
+      const created = await as('POST', '/v1/status-pages/metered/incidents', {
+        title: 'Web down',
+        body: 'Investigating.',
+        notify: true,
+      });
+      await settle();
+      const told = toldBy('max@example.com', 'metered');
+      expect(told()).toHaveLength(0);
+      // The retry is the same delivery: it spends nothing more, so the quota does not skip it.
+      await later(1000);
+      await later(10_000);
+      expect(told()).toHaveLength(1);
+      const outcome = (await as('GET', `/v1/status-pages/metered/incidents/${created.id}/notices`))
+        .updates[0];
+      expect(outcome).toMatchObject({ sent: 1, failed: 0, skipped: 0 });
     });
   },
 );

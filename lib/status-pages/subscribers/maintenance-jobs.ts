@@ -43,17 +43,17 @@ export interface MaintenanceJobDeps {
   webhooks: SubscriberWebhooks;
   /** The page's public URL (on its custom domain when it has one). */
   pageUrl(page: PageAddress): string;
-  /** One email to one subscriber within the tenant's quota (notice-jobs.ts). */
-  email(s: SubscriberRecord, content: MailContent, deliveryId: string): Promise<Outcome>;
+  /** One email to one subscriber within the tenant's quota, spent by a delivery's first attempt only (notice-jobs.ts). */
+  email(s: SubscriberRecord, content: MailContent, deliveryId: string, attempt: number): Promise<Outcome>;
   /**
    * Tells a subscriber at least once per notice key (notice-jobs.ts); `send` gets the subscriber's
-   * manage link. Answers when the job is to come back for it, or undefined.
+   * manage link and the attempt's number. Answers when the job is to come back for it, or undefined.
    */
   tellSubscriber(
     page: PageAddress,
     s: SubscriberRecord,
     key: string,
-    send: (manageUrl: string) => Promise<Outcome>,
+    send: (manageUrl: string, attempt: number) => Promise<Outcome>,
   ): Promise<number | undefined>;
 }
 
@@ -172,11 +172,11 @@ export function createMaintenanceNoticeJobs(deps: MaintenanceJobDeps) {
         publicNote: window.public_note,
         components,
       };
-      const ask = await deps.tellSubscriber(page, s, key, (manageUrl) => {
+      const ask = await deps.tellSubscriber(page, s, key, (manageUrl, attempt) => {
         const deliveryId = `${key.replaceAll(':', '-')}-${s.id}`;
         return s.kind === 'webhook'
           ? deps.webhooks.deliver(s, webhookMaintenanceNotice({ ...notice, page, manageUrl }), deliveryId)
-          : deps.email(s, maintenanceMail({ ...notice, manageUrl }), deliveryId);
+          : deps.email(s, maintenanceMail({ ...notice, manageUrl }), deliveryId, attempt);
       });
       asks.push(ask);
     }

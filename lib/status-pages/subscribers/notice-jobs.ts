@@ -82,14 +82,19 @@ export function createPageJobs(deps: PageJobDeps) {
     page.domain === null ? `${base()}/p/${page.slug}` : `https://${page.domain}`;
   const pageUrl = (page: PageAddress) => (page.domain === null ? rootOf(page) : `${rootOf(page)}/`);
 
-  /** Sends one email to one subscriber, within the tenant's quota. */
+  /**
+   * Sends one email to one subscriber, within the tenant's quota. A delivery's first attempt spends
+   * one mail of it; a later attempt of the same delivery id (after a refusal, or a claim a crash
+   * left) spends nothing: one delivery, one mail of the quota, however often it is tried.
+   */
   const email = async (
     s: SubscriberRecord,
     content: MailContent,
     deliveryId: string,
+    attempt = 1,
   ): Promise<{ status: NoticeOutcome; reason: string | null }> => {
     if (!deps.mail) return { status: 'skipped', reason: 'no email transport or sender on this deployment' };
-    const refused = await deps.spendEmail(s.tenant_id, 1);
+    const refused = attempt === 1 ? await deps.spendEmail(s.tenant_id, 1) : undefined;
     if (refused) return { status: 'skipped', reason: refused.skipped };
     const outcome = await deps.mail.transport
       .send({ ...content, from: deps.mail.from, to: [s.address], deliveryId })
@@ -154,7 +159,8 @@ export function createPageJobs(deps: PageJobDeps) {
   /**
    * Tells one subscriber at least once: takes the notice's next attempt (notice-items.ts takeNotice:
    * a notice sent before sends nothing; a failed one is sent again until MAX_NOTICE_ATTEMPTS; one
-   * whose job died after the claim once the claim is abandoned), sends it, records the outcome.
+   * whose job died after the claim once the claim is abandoned), sends it (`send` gets the attempt's
+   * number), records the outcome.
    * Answers when the job is to come back for it (a failed attempt with attempts left: 1 s, then
    * 2 s; another attempt's claim still fresh: when it expires), or undefined.
    */
@@ -162,7 +168,7 @@ export function createPageJobs(deps: PageJobDeps) {
     page: PageAddress,
     s: SubscriberRecord,
     updateId: string,
-    send: (manageUrl: string) => Promise<{ status: NoticeOutcome; reason: string | null }>,
+    send: (manageUrl: string, attempt: number) => Promise<{ status: NoticeOutcome; reason: string | null }>,
   ): Promise<number | undefined> => {
     const k = { tenant_id: s.tenant_id, update_id: updateId, subscriber_id: s.id };
     const take = await takeNotice(table, k, clock.now());
@@ -171,7 +177,7 @@ export function createPageJobs(deps: PageJobDeps) {
       return take.retryInSeconds;
     }
     const manageUrl = `${rootOf(page)}${managePath(linkToken(await deps.linkKey(), 'manage', s, s.manage_nonce))}`;
-    const outcome = await send(manageUrl);
+    const outcome = await send(manageUrl, take.attempt);
     await recordNoticeOutcome(table, k, take.attempt, outcome, clock.now());
     if (outcome.status !== 'failed') return undefined;
     if (take.attempt < MAX_NOTICE_ATTEMPTS) return retryDelaySeconds(take.attempt);
@@ -191,7 +197,7 @@ export function createPageJobs(deps: PageJobDeps) {
     names: ReadonlyMap<string, string>,
     s: SubscriberRecord,
   ) =>
-    tellSubscriber(page, s, update.id, (manageUrl) => {
+    tellSubscriber(page, s, update.id, (manageUrl, attempt) => {
       const deliveryId = `pgn-${update.id}-${s.id}`;
       return s.kind === 'webhook'
         ? deps.webhooks.deliver(
@@ -203,6 +209,7 @@ export function createPageJobs(deps: PageJobDeps) {
             s,
             noticeMail({ pageTitle: page.title, pageUrl: pageUrl(page), manageUrl, incident, update }),
             deliveryId,
+            attempt,
           );
     });
 

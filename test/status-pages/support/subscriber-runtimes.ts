@@ -16,8 +16,8 @@ export interface SubscriberRuntime {
   api: ApiHarness;
   /** Every mail sent so far, oldest first. */
   mails(): SesMail[];
-  /** Locally: the SMTP server refuses the next `count` messages (451); undefined in the cloud (SES). */
-  refuseMails: ((count: number) => void) | undefined;
+  /** The next `count` messages are refused: locally by the SMTP server (451), in the cloud by SES (MessageRejected). */
+  refuseMails(count: number): void;
   close(): Promise<void>;
 }
 
@@ -63,7 +63,7 @@ async function startLambda(
   return {
     api,
     mails: ses.mails,
-    refuseMails: undefined,
+    refuseMails: ses.refuseNext,
     async close() {
       await api.close();
       ses.restore();
