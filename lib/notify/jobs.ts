@@ -45,7 +45,8 @@ import { pageJobSchemas } from '../status-pages/page-subscriber-jobs.ts';
  *   It rides this queue because its consumer runs in both runtimes with the outage retries and the
  *   hops delayed notices need, and publishing a public notice is a notice too: a queue of its own
  *   would add a queue, a DLQ and a consumer to deploy for a few jobs a day.
- * - `page_confirm` and `page_notice`: a status page subscriber's confirmation email, and one update's
+ * - `page_subscribe`: a keyless subscription, worked after its answer; `page_confirm` and `page_notice`:
+ *   a status page subscriber's confirmation email, and one update's
  *   notices to a batch of a page's subscribers; `page_maint` and `page_maint_notice`: an announced
  *   maintenance window's moments (announced, started, ended), waited for in hops, and their notices
  *   to a batch of a page's subscribers (lib/status-pages/subscribers/page-jobs.ts).
