@@ -3,17 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionJobSchema } from '../../lib/actions/jobs.ts';
 import type { ProbeJob } from '../../lib/checks/probe-job.ts';
 import { workerJobSchema } from '../../lib/cloud/worker.ts';
-import type { HttpTransport } from '../../lib/egress/egress.ts';
-import { undiciRequest } from '../../lib/egress/undici-client.ts';
 import { notifyJobSchema } from '../../lib/notify/jobs.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { purgeJobSchema } from '../../lib/purge/purge-job-items.ts';
 import { join } from '../auth/team-helpers.ts';
 import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
 import { adminCall, type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
-import { mapResolver } from '../support/egress-names.ts';
 import { entityWithPushCheck } from '../support/push-fixtures.ts';
-import { type PagerDutyReceiver, startPagerDuty } from '../support/receivers/pagerduty.ts';
+import { type PagerDutyReceiver, pagerDutyEgress, startPagerDuty } from '../support/receivers/pagerduty.ts';
 import { startStatusServer } from '../support/status-server.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 import { workerMessageBody } from './cell-support.ts';
@@ -51,9 +48,6 @@ beforeAll(async () => {
   receiver = await startReceiver(tls.valid, 'unused');
   pd = await startPagerDuty(tls.valid, [ROUTING_KEY]);
   target = await startStatusServer(200);
-  // PagerDuty's real host name resolves to 127.0.0.1 and reaches its stand-in; the rest goes out as usual.
-  const transport: HttpTransport = (req) =>
-    req.url.hostname.endsWith('pagerduty.com') ? pd.transport(req) : undiciRequest(req);
   h = await startLambdaHarness({
     clock,
     env: {
@@ -62,11 +56,7 @@ beforeAll(async () => {
       // A new pull check's first probe goes to the probe queue at once (a cell or a located job).
       VIGIL_FIRST_PROBE: 'true',
     },
-    egress: {
-      ca: [tls.caCert],
-      resolve: mapResolver(new Map([['events.pagerduty.com', '127.0.0.1']])),
-      transport,
-    },
+    egress: pagerDutyEgress(pd, tls.caCert),
   });
   requeuer = dueJobRequeuer(h, clock.now);
   await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });

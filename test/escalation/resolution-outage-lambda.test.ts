@@ -1,14 +1,11 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { HttpTransport } from '../../lib/egress/egress.ts';
-import { undiciRequest } from '../../lib/egress/undici-client.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { dueJobRequeuer } from '../cloud/queue-kinds.ts';
 import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
 import { adminCall, type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
-import { mapResolver } from '../support/egress-names.ts';
 import { entityWithPushCheck } from '../support/push-fixtures.ts';
-import { type PagerDutyReceiver, startPagerDuty } from '../support/receivers/pagerduty.ts';
+import { type PagerDutyReceiver, pagerDutyEgress, startPagerDuty } from '../support/receivers/pagerduty.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 
 /**
@@ -34,17 +31,10 @@ beforeAll(async () => {
   const tls = createTlsFixtures();
   receiver = await startReceiver(tls.valid, 'unused');
   pd = await startPagerDuty(tls.valid, [ROUTING_KEY]);
-  // PagerDuty's real host name resolves to 127.0.0.1 and reaches its stand-in.
-  const transport: HttpTransport = (req) =>
-    req.url.hostname.endsWith('pagerduty.com') ? pd.transport(req) : undiciRequest(req);
   h = await startLambdaHarness({
     clock,
     env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
-    egress: {
-      ca: [tls.caCert],
-      resolve: mapResolver(new Map([['events.pagerduty.com', '127.0.0.1']])),
-      transport,
-    },
+    egress: pagerDutyEgress(pd, tls.caCert),
   });
   requeuer = dueJobRequeuer(h, clock.now);
   await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });

@@ -1,3 +1,6 @@
+import type { HttpTransport } from '../../../lib/egress/egress.ts';
+import { undiciRequest } from '../../../lib/egress/undici-client.ts';
+import { mapResolver } from '../egress-names.ts';
 import type { KeyPair } from '../tls-fixtures.ts';
 import { jsonObject, type ProviderAnswer, type ProviderServer, startProviderServer } from './https-json.ts';
 
@@ -134,4 +137,15 @@ export async function startPagerDuty(tls: KeyPair, keys: readonly string[]): Pro
       limited = count;
     },
   };
+}
+
+/**
+ * Egress settings (a harness's `egress`) under which PagerDuty's real host name resolves to
+ * 127.0.0.1 and reaches the stand-in (its certificate trusted through `caCert`); every other host
+ * goes out as usual.
+ */
+export function pagerDutyEgress(pd: PagerDutyReceiver, caCert: string) {
+  const transport: HttpTransport = (req) =>
+    req.url.hostname.endsWith('pagerduty.com') ? pd.transport(req) : undiciRequest(req);
+  return { ca: [caCert], resolve: mapResolver(new Map([['events.pagerduty.com', '127.0.0.1']])), transport };
 }
