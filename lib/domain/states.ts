@@ -1,9 +1,10 @@
 /**
  * The domain's states (its front door; the files behind it in states/ are private): a check's state
  * machine and its flap damping, a cell's decided slot, a located check's quorum, an entity's state
- * from its checks' and the state-change event they emit.
+ * from its checks' and the state-change event they emit; an outside alert's severities.
  */
 
+export { ALERT_SEVERITIES, type AlertSeverity } from './states/alert-severity.ts';
 export type { MemberTransition } from './states/cell-state.ts';
 export { evaluateCellSlot } from './states/cell-state.ts';
 export type { CheckState, CheckStateSnapshot, State } from './states/check-state.ts';

@@ -3,13 +3,15 @@ import type { TenantStore } from '../auth/tenants.ts';
 import type { EgressSettings } from '../egress/egress.ts';
 import type { HostPolicy } from '../http/origin-policy.ts';
 import type { Clock } from '../platform/clock.ts';
+import type { Logger } from '../platform/logger.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
-import { createIngestService, type EntityLookup, type OutsideStateChange } from './ingest-service.ts';
+import { createIngestService, type EntityLookup, type OutsideStateChange } from './ingest/ingest-service.ts';
+import { createPayloadLog } from './ingest/payload-log.ts';
+import { createSnsEgress } from './ingest/sns-egress.ts';
 import { integrationRoutes } from './integration-routes.ts';
-import { createIntegrationService, type IntegrationCatalog } from './integration-service.ts';
-import { createOutsideAlertService } from './outside-alert-service.ts';
-import { createSnsEgress } from './sns-egress.ts';
+import { createIntegrationService, type IntegrationCatalog } from './manage/integration-service.ts';
+import { createOutsideAlertService } from './manage/outside-alert-service.ts';
 
 /**
  * Outside alerts (issue 77): integrations, their senders' ingest and the alerts' reads, over one
@@ -20,6 +22,7 @@ import { createSnsEgress } from './sns-egress.ts';
 export function composeIntegrations(deps: {
   table: Table;
   clock: Clock;
+  logger: Logger;
   cursors: CursorSeal;
   hosts: HostPolicy;
   limits: Pick<RateLimitGuard, 'attempt' | 'admitIngest'>;
@@ -39,8 +42,9 @@ export function composeIntegrations(deps: {
     topicConfirmed: integrations.topicConfirmed,
   });
   const outsideAlerts = createOutsideAlertService(deps);
+  const payloads = createPayloadLog(deps);
   return {
-    routes: integrationRoutes({ ...deps, integrations, ingest, outsideAlerts }),
+    routes: integrationRoutes({ ...deps, integrations, ingest, outsideAlerts, payloads }),
     integrations,
     ingest,
   };

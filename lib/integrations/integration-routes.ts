@@ -1,8 +1,5 @@
 import * as z from 'zod';
-import type { RateLimitGuard } from '../auth/limits.ts';
-import type { TenantStore } from '../auth/tenants.ts';
 import { defineRoute } from '../http/define-route.ts';
-import { parseJsonBody } from '../http/json-body.ts';
 import type { HostPolicy } from '../http/origin-policy.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { publicOrigin } from '../http/public-origin.ts';
@@ -14,40 +11,25 @@ import {
   type PublicRoute,
   type RouteContext,
 } from '../http/types.ts';
-import { AccountDisabledError, AppError, ForbiddenError, NotFoundError } from '../platform/errors.ts';
-import { ALERT_BOUNDS } from './incoming.ts';
-import type { IngestService } from './ingest-service.ts';
+import { ForbiddenError } from '../platform/errors.ts';
+import { type IngestRouteDeps, ingestRoutes } from './ingest-routes.ts';
 import {
   integrationListSchema,
   outsideAlertListSchema,
+  payloadListSchema,
   publicIntegration,
   publicIntegrationSchema,
   publicOutsideAlert,
-} from './integration-responses.ts';
-import { integrationBody, integrationParams } from './integration-schemas.ts';
-import type { IntegrationService } from './integration-service.ts';
-import type { OutsideAlertService } from './outside-alert-service.ts';
+  publicPayload,
+} from './manage/integration-responses.ts';
+import { integrationBody, integrationParams } from './manage/integration-schemas.ts';
+import type { OutsideAlertService } from './manage/outside-alert-service.ts';
 
 const tag = 'Integrations';
 
-/** The largest request a sender may post (docs/integrations.md "Bounds"). */
-const INGEST_BODY_LIMIT_BYTES = 512 * 1024;
-
-/** 410: the integration is disabled (its sender should stop, not retry). */
-class IntegrationDisabledError extends AppError {
-  override name = 'IntegrationDisabledError';
-  constructor() {
-    super('INTEGRATION_DISABLED', 410, 'this integration is disabled');
-  }
-}
-
-export interface IntegrationRouteDeps {
-  integrations: IntegrationService;
+export interface IntegrationRouteDeps extends IngestRouteDeps {
   outsideAlerts: OutsideAlertService;
-  ingest: IngestService;
   hosts: HostPolicy;
-  limits: Pick<RateLimitGuard, 'attempt' | 'admitIngest'>;
-  tenants: Pick<TenantStore, 'getTenant'>;
 }
 
 /** The origin ingest URLs are shown under, or null when this request's Host is not one the server answers. */
@@ -60,78 +42,6 @@ function originOf(hosts: HostPolicy, ctx: Pick<RouteContext, 'headers' | 'platfo
   }
 }
 
-const isUnknown = (error: unknown) => error instanceof NotFoundError;
-
-/** What an ingest handler reads of its request (the path's token, where its path has one). */
-type IngestContext = Omit<RouteContext, 'params'> & { params: { token?: string } };
-
-/** The token a request offers in its path or as `Authorization: Bearer`, if it does. */
-function headerToken(ctx: IngestContext): string | undefined {
-  return ctx.params.token ?? /^Bearer\s+(\S+)\s*$/i.exec(ctx.headers.authorization ?? '')?.[1];
-}
-
-/** An Events API v2 body's routing key (read before the integration is known: it names it). */
-function routingKey(body: unknown): string | undefined {
-  const key = body && typeof body === 'object' ? (body as { routing_key?: unknown }).routing_key : undefined;
-  return typeof key === 'string' && key.length <= 128 ? key : undefined;
-}
-
-/**
- * One sender's request: the token (from the path or the Authorization header, or for /v2/enqueue
- * the body's routing key; counted per address when wrong), the integration enabled and its tenant
- * active, its own bucket and its tenant's, then the body read by its kind and its alerts stored;
- * 202 once they are. A body is read only after its token is known good, but for the routing key.
- * A refused body stores nothing.
- */
-async function ingest(deps: IntegrationRouteDeps, ctx: IngestContext, enqueue: boolean) {
-  let body: unknown;
-  let token = enqueue ? undefined : headerToken(ctx);
-  if (enqueue) {
-    body = parseJsonBody(ctx.rawBody);
-    token = routingKey(body);
-  }
-  if (token === undefined) throw new NotFoundError('integration');
-  const offered = token;
-  const integration = await deps.limits.attempt(
-    ctx,
-    offered.slice(0, 6),
-    () => deps.integrations.byToken(offered),
-    isUnknown,
-  );
-  if (!integration.enabled) throw new IntegrationDisabledError();
-  const tenant = await deps.tenants.getTenant(integration.tenant_id);
-  if (!tenant) throw new NotFoundError('integration');
-  if (tenant.disabled) throw new AccountDisabledError();
-  const headers = await deps.limits.admitIngest(integration.id, integration.tenant_id);
-  body ??= parseJsonBody(ctx.rawBody);
-  const outcome = await deps.ingest.ingest(integration, body, ctx.headers);
-  const answer = enqueue
-    ? { status: 'success', message: 'Event processed', dedup_key: outcome.dedupKeys[0] ?? null }
-    : {
-        accepted: outcome.accepted,
-        deduplicated: outcome.deduplicated,
-        unmatched: outcome.unmatched,
-        ignored: outcome.ignored,
-        ...(outcome.note ? { note: outcome.note } : {}),
-      };
-  return { status: 202, body: answer, headers };
-}
-
-const ingestAnswer = z.object({
-  accepted: z.number().int().optional(),
-  deduplicated: z.number().int().optional(),
-  unmatched: z.number().int().optional(),
-  ignored: z.number().int().optional(),
-  note: z.string().optional(),
-});
-const enqueueAnswer = z.object({
-  status: z.literal('success'),
-  message: z.string(),
-  dedup_key: z.string().nullable(),
-});
-const tokenParams = z.object({
-  token: z.string().min(1).max(128).meta({ description: 'The integration’s ingest token' }),
-});
 const outsideQuery = pageQuery(100).extend({
   entity_id: z.string().min(1).max(64).optional(),
   status: z
@@ -148,40 +58,8 @@ export function integrationRoutes(deps: IntegrationRouteDeps): {
   const { integrations } = deps;
   const shown = (ctx: RouteContext, record: Parameters<typeof publicIntegration>[0], token?: string) =>
     publicIntegration(record, originOf(deps.hosts, ctx), token);
-  const ingestRoute = (path: string, operationId: string, enqueue: boolean, params?: z.ZodObject) =>
-    defineRoute({
-      method: 'POST',
-      path,
-      auth: 'none',
-      limit: 'credential',
-      body: 'raw',
-      maxBodyBytes: INGEST_BODY_LIMIT_BYTES,
-      operationId,
-      tag,
-      summary: enqueue
-        ? 'PagerDuty Events API v2: trigger, acknowledge or resolve an outside alert (routing_key in the body)'
-        : `An outside alert sender posts here (its kind's body; at most ${ALERT_BOUNDS.alertsPerRequest} alerts, 512 KB)`,
-      schemas: {
-        ...(params ? { params } : {}),
-        rawBody: { contentType: 'application/json', schema: z.unknown() },
-        responses: { 202: enqueue ? enqueueAnswer : ingestAnswer },
-        errors: [
-          'VALIDATION_ERROR',
-          'UNAUTHORIZED',
-          'ACCOUNT_DISABLED',
-          'INTEGRATION_DISABLED',
-          'PAYLOAD_TOO_LARGE',
-          'RATE_LIMITED',
-        ],
-      },
-      handler: (ctx) => ingest(deps, ctx, enqueue),
-    });
   return {
-    open: [
-      ingestRoute('/in/{token}', 'ingestOutsideAlerts', false, tokenParams),
-      ingestRoute('/in', 'ingestOutsideAlertsBearer', false),
-      ingestRoute('/v2/enqueue', 'enqueueOutsideAlert', true),
-    ],
+    open: ingestRoutes(deps),
     authed: [
       defineRoute({
         method: 'GET',
@@ -270,6 +148,19 @@ export function integrationRoutes(deps: IntegrationRouteDeps): {
         handler: async (ctx) => {
           const { record, token } = await integrations.rotateToken(ctx.principal.tenantId, ctx.params.id);
           return ok(shown(ctx, record, token));
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/v1/integrations/{id}/payloads',
+        auth: 'key',
+        operationId: 'listIntegrationPayloads',
+        tag,
+        summary: 'The last 50 requests the integration received, newest first, with what each became',
+        schemas: { params: integrationParams, responses: { 200: payloadListSchema } },
+        handler: async (ctx) => {
+          const integration = await integrations.get(ctx.principal.tenantId, ctx.params.id);
+          return ok({ payloads: (await deps.payloads.list(integration)).map(publicPayload) });
         },
       }),
       defineRoute({

@@ -5,8 +5,8 @@ import {
   applyEvent,
   type OutsideAlertState,
   outsideCheckState,
-} from '../../lib/integrations/alert-lifecycle.ts';
-import type { IncomingAlert, Severity } from '../../lib/integrations/incoming.ts';
+} from '../../lib/integrations/ingest/alert-lifecycle.ts';
+import type { IncomingAlert, Severity } from '../../lib/integrations/kinds/incoming.ts';
 
 /**
  * An outside alert's life: one alert per dedup key, retriggers counted, late events losing, and

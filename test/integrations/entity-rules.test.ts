@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileRules, type EntityRule, entityRulesSchema } from '../../lib/integrations/entity-rules.ts';
+import {
+  compileRules,
+  type EntityRule,
+  entityRulesSchema,
+} from '../../lib/integrations/ingest/entity-rules.ts';
 
 /** An integration's entity rules: first match wins, templates fill from labels, nothing is made up. */
 

@@ -41,6 +41,7 @@ async function rig() {
   const feature = composeIntegrations({
     table,
     clock,
+    logger: silentLogger,
     cursors: createCursorSeal(async () => Buffer.alloc(32, 7)),
     hosts: { hosts: new Set(['localhost']), publicUrl: undefined },
     limits,
@@ -232,8 +233,51 @@ describe('integrations through the router', () => {
     expect(rotated.body.routing_key).not.toBe(made.token);
     expect((await h.call('POST', '/v2/enqueue', { body: event(made.token) })).status).toBe(404);
     expect((await h.call('POST', '/v2/enqueue', { body: event(rotated.body.routing_key) })).status).toBe(202);
+    expect((await h.call('GET', '/v1/outside-alerts', { key: 'admin-a' })).body.alerts).toHaveLength(1);
     expect((await h.call('DELETE', `/v1/integrations/${made.id}`, { key: 'admin-a' })).status).toBe(204);
     expect(h.ownEntities.size).toBe(0);
+    // Its alerts went with it.
+    expect((await h.call('GET', '/v1/outside-alerts', { key: 'admin-a' })).body.alerts).toEqual([]);
+    expect((await h.call('DELETE', `/v1/integrations/${made.id}`, { key: 'admin-a' })).status).toBe(404);
     expect((await h.call('POST', '/v2/enqueue', { body: event(rotated.body.routing_key) })).status).toBe(404);
+  });
+
+  it('logs the last 50 requests with what each became, a routing key masked', async () => {
+    const { body: made } = await h.call('POST', '/v1/integrations', {
+      key: 'admin-a',
+      body: { name: 'Prom', kind: 'alertmanager', entity_rules: rules },
+    });
+    await h.call('POST', `/in/${made.token}`, { body: firing('a') });
+    await h.call('POST', `/in/${made.token}`, { body: firing('a') });
+    await h.call('POST', `/in/${made.token}`, { body: firing('b', 'billing') });
+    await h.call('POST', `/in/${made.token}`, { body: { alerts: [{ status: 'burning' }] } });
+    const log = await h.call('GET', `/v1/integrations/${made.id}/payloads`, { key: 'reader-a' });
+    expect(log.body.payloads.map((p: { outcome: string; detail: string }) => [p.outcome, p.detail])).toEqual([
+      ['refused', expect.stringMatching(/^400: invalid body: alerts\.0\.status/)],
+      ['unmatched', '1 accepted, 0 deduplicated, 1 unmatched, 0 ignored (b: no entity service/billing)'],
+      ['deduplicated', '0 accepted, 1 deduplicated, 0 unmatched, 0 ignored'],
+      ['accepted', '1 accepted, 0 deduplicated, 0 unmatched, 0 ignored'],
+    ]);
+    expect(log.body.payloads[3].excerpt).toBe(JSON.stringify(firing('a')));
+    for (let i = 0; i < 52; i++) await h.call('POST', `/in/${made.token}`, { body: firing(`x${i}`) });
+    const full = await h.call('GET', `/v1/integrations/${made.id}/payloads`, { key: 'reader-a' });
+    expect(full.body.payloads).toHaveLength(50);
+    expect(full.body.payloads[0].excerpt).toContain('x51');
+    expect((await h.call('GET', `/v1/integrations/${made.id}/payloads`, { key: 'admin-b' })).status).toBe(
+      404,
+    );
+
+    const { body: pd } = await h.call('POST', '/v1/integrations', {
+      key: 'admin-a',
+      body: { name: 'PD', kind: 'pagerduty' },
+    });
+    await h.call('POST', '/v2/enqueue', {
+      body: { routing_key: pd.token, event_action: 'resolve', dedup_key: 'nothing-open' },
+    });
+    const [line] = (await h.call('GET', `/v1/integrations/${pd.id}/payloads`, { key: 'admin-a' })).body
+      .payloads;
+    expect(line).toMatchObject({ outcome: 'ignored' });
+    expect(line.excerpt).toContain('"routing_key":"********"');
+    expect(line.excerpt).not.toContain(pd.token);
   });
 });

@@ -1,9 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { outsideCheckState } from '../../lib/integrations/alert-lifecycle.ts';
-import { createIngestService, type OutsideStateChange } from '../../lib/integrations/ingest-service.ts';
-import type { IntegrationRecord } from '../../lib/integrations/integration-items.ts';
-import { getOutsideAlert, getOutsideTally, openOf } from '../../lib/integrations/outside-alert-items.ts';
+import { outsideCheckState } from '../../lib/integrations/ingest/alert-lifecycle.ts';
+import {
+  createIngestService,
+  type OutsideStateChange,
+} from '../../lib/integrations/ingest/ingest-service.ts';
+import type { IntegrationRecord } from '../../lib/integrations/items/integration-items.ts';
+import {
+  getOutsideAlert,
+  getOutsideTally,
+  openOf,
+} from '../../lib/integrations/items/outside-alert-items.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import type { Table } from '../../lib/store/table.ts';
@@ -108,6 +115,7 @@ describe.each(tableEngines())('ingest on $engine', ({ make }) => {
       accepted: 4,
       deduplicated: 0,
       unmatched: 2,
+      unmatchedWhy: ['nowhere: no entity service/billing', 'nolabel: the alert has no label service'],
       ignored: 0,
       dedupKeys: ['db-disk', 'db-down', 'nowhere', 'nolabel'],
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { IncomingAlert } from '../../lib/integrations/incoming.ts';
 import type { ReadContext, Reading } from '../../lib/integrations/kinds/definition.ts';
+import type { IncomingAlert } from '../../lib/integrations/kinds/incoming.ts';
 import { INTEGRATION_KINDS, type IntegrationKind } from '../../lib/integrations/kinds/registry.ts';
 import { CERT_URL, createSnsSigner, TOPIC_ARN } from './support/sns-signer.ts';
 

@@ -3,7 +3,7 @@ import { createTenantStore } from '../../lib/auth/tenants.ts';
 import { createBlueprintStore } from '../../lib/catalog/blueprint-store.ts';
 import { catalogServices } from '../../lib/catalog/compose.ts';
 import { createEntityStore } from '../../lib/catalog/entity-store.ts';
-import { catalogOwnEntities } from '../../lib/integrations/own-entities.ts';
+import { catalogOwnEntities } from '../../lib/integrations/manage/own-entities.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';

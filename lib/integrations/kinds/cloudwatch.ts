@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { parseInput } from '../../http/validation.ts';
 import { UnauthorizedError, ValidationError } from '../../platform/errors.ts';
+import type { IntegrationKindDefinition, ReadContext } from './definition.ts';
 import {
   boundedAlert,
   boundedLabels,
@@ -8,15 +9,14 @@ import {
   type IncomingAlert,
   senderTime,
   severityOf,
-} from '../incoming.ts';
+} from './incoming.ts';
 import {
   certificateUrlProblem,
   signatureHolds,
   snsEnvelopeSchema,
   snsUrlProblem,
   topicRegion,
-} from '../sns-signature.ts';
-import type { IntegrationKindDefinition, ReadContext } from './definition.ts';
+} from './sns-signature.ts';
 
 /**
  * CloudWatch alarms through an SNS topic's HTTPS subscription. Every message's signature is

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { IncomingAlert, Severity } from '../incoming.ts';
+import type { IncomingAlert, Severity } from './incoming.ts';
 
 /**
  * What an integration kind is (one file per kind, kinds/registry.ts lists them): how it reads a

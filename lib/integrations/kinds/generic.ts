@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { jsonPathSchema, type PathSegment, parseJsonPath } from '../../domain/assertions.ts';
 import { ValidationError } from '../../platform/errors.ts';
+import type { IntegrationKindDefinition } from './definition.ts';
 import {
   ALERT_BOUNDS,
   type AlertAction,
@@ -9,8 +10,7 @@ import {
   type IncomingAlert,
   senderTime,
   severityOf,
-} from '../incoming.ts';
-import type { IntegrationKindDefinition } from './definition.ts';
+} from './incoming.ts';
 
 /**
  * Any JSON webhook: the integration names, as dotted JSON paths (`$.alert.id`), where each alert

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { parseInput } from '../../http/validation.ts';
+import type { IntegrationKindDefinition } from './definition.ts';
 import {
   boundedAlert,
   boundedLabels,
@@ -9,8 +10,7 @@ import {
   SEVERITIES,
   senderTime,
   severityOf,
-} from '../incoming.ts';
-import type { IntegrationKindDefinition } from './definition.ts';
+} from './incoming.ts';
 
 /**
  * PagerDuty's Events API v2 (`POST /v2/enqueue`), as any tool with a PagerDuty integration sends it,

@@ -11,7 +11,7 @@ import {
   type Severity,
   senderTime,
   severityOf,
-} from '../incoming.ts';
+} from './incoming.ts';
 
 /**
  * Alertmanager's webhook body (version 4) and Grafana alerting's, which is Alertmanager's with a few

@@ -3,7 +3,7 @@ import { sign } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type SnsEnvelope, stringToSign } from '../../../lib/integrations/sns-signature.ts';
+import { type SnsEnvelope, stringToSign } from '../../../lib/integrations/kinds/sns-signature.ts';
 
 /**
  * A stand-in for SNS's signing key: an RSA key and a self-signed certificate made by the openssl

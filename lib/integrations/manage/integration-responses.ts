@@ -1,8 +1,9 @@
 import * as z from 'zod';
-import { SEVERITIES } from './incoming.ts';
-import { INTEGRATION_KIND_NAMES, type IntegrationRecord } from './integration-items.ts';
-import { INTEGRATION_KINDS } from './kinds/registry.ts';
-import type { OutsideAlertRecord } from './outside-alert-items.ts';
+import { INTEGRATION_KIND_NAMES, type IntegrationRecord } from '../items/integration-items.ts';
+import type { OutsideAlertRecord } from '../items/outside-alert-items.ts';
+import { PAYLOAD_OUTCOMES, type PayloadRecord } from '../items/payload-log-items.ts';
+import { SEVERITIES } from '../kinds/incoming.ts';
+import { INTEGRATION_KINDS } from '../kinds/registry.ts';
 
 /** The public shapes of integrations and outside alerts (docs/integrations.md). */
 
@@ -101,5 +102,20 @@ export const outsideAlertListSchema = z.object({
 
 export function publicOutsideAlert(record: OutsideAlertRecord): z.output<typeof publicOutsideAlertSchema> {
   const { tenant_id: _t, sender_at: _s, version: _v, ...rest } = record;
+  return rest;
+}
+
+export const publicPayloadSchema = z.object({
+  received_at: z.string(),
+  outcome: z.enum(PAYLOAD_OUTCOMES),
+  detail: z.string(),
+  excerpt: z.string().meta({ description: 'The body’s first 2 KB (a routing key masked)' }),
+  truncated: z.boolean(),
+});
+
+export const payloadListSchema = z.object({ payloads: z.array(publicPayloadSchema) });
+
+export function publicPayload(record: PayloadRecord): z.output<typeof publicPayloadSchema> {
+  const { integration_id: _i, seq: _s, ...rest } = record;
   return rest;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { clipText } from '../platform/errors.ts';
+import type { AlertSeverity } from '../../domain/states.ts';
+import { clipText } from '../../platform/errors.ts';
 
 /**
  * An outside alert as a sender's request states it, whatever the kind (DECISIONS.md "Outside
@@ -8,8 +9,8 @@ import { clipText } from '../platform/errors.ts';
  * Alertmanager cannot shorten an annotation, and refusing would only make it retry for ever.
  */
 
-export const SEVERITIES = ['critical', 'error', 'warning', 'info'] as const;
-export type Severity = (typeof SEVERITIES)[number];
+export { ALERT_SEVERITIES as SEVERITIES } from '../../domain/states.ts';
+export type Severity = AlertSeverity;
 
 export type AlertAction = 'trigger' | 'acknowledge' | 'resolve';
 

@@ -1,6 +1,6 @@
-import type { BlueprintService } from '../catalog/blueprint-service.ts';
-import type { EntityService } from '../catalog/entity-service.ts';
-import { ConflictError, NotFoundError } from '../platform/errors.ts';
+import type { BlueprintService } from '../../catalog/blueprint-service.ts';
+import type { EntityService } from '../../catalog/entity-service.ts';
+import { ConflictError, NotFoundError } from '../../platform/errors.ts';
 import type { IntegrationCatalog } from './integration-service.ts';
 
 /**

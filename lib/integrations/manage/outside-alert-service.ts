@@ -1,5 +1,5 @@
-import type { PageDeps } from '../store/paging.ts';
-import { type OutsideAlertRecord, pageOutsideAlerts } from './outside-alert-items.ts';
+import type { PageDeps } from '../../store/paging.ts';
+import { type OutsideAlertRecord, pageOutsideAlerts } from '../items/outside-alert-items.ts';
 
 /** Reads of outside alerts (GET /v1/outside-alerts). */
 

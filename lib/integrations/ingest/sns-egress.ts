@@ -1,6 +1,6 @@
-import { type EgressSettings, httpRequest } from '../egress/egress.ts';
-import { undiciRequest } from '../egress/undici-client.ts';
-import type { Clock } from '../platform/clock.ts';
+import { type EgressSettings, httpRequest } from '../../egress/egress.ts';
+import { undiciRequest } from '../../egress/undici-client.ts';
+import type { Clock } from '../../platform/clock.ts';
 
 /**
  * SNS's two outbound calls (kinds/cloudwatch.ts): its signing certificate, and the visit that

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import type { PageDeps, PageRequest } from '../store/paging.ts';
-import { readNewestFirst, readPage } from '../store/paging.ts';
-import type { Table, WriteOp } from '../store/table.ts';
-import type { OutsideAlertState } from './alert-lifecycle.ts';
-import { SEVERITIES, type Severity } from './incoming.ts';
+import { ALERT_SEVERITIES as SEVERITIES, type AlertSeverity as Severity } from '../../domain/states.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import type { PageDeps, PageRequest } from '../../store/paging.ts';
+import { readNewestFirst, readPage } from '../../store/paging.ts';
+import { partitionDeletes } from '../../store/partition-purge.ts';
+import type { Table, WriteOp } from '../../store/table.ts';
 
 /**
  * Owner of `outside_alert` and `outside_tally` (DECISIONS.md "Outside alerts (wave 6)"). An
@@ -55,13 +55,14 @@ const keyHash = (dedupKey: string) => createHash('sha256').update(dedupKey).dige
 const outsideAlert = defineItem({
   type: itemType('outside_alert'),
   schema: outsideAlertSchema,
-  key: (k: { integration_id: string; dedup_key: string }) => ({
+  key: (k: { integration_id: string; dedup_hash: string }) => ({
     pk: partition(k.integration_id),
-    sk: `ALERT#${keyHash(k.dedup_key)}`,
+    sk: `ALERT#${k.dedup_hash}`,
   }),
+  keyOf: (r) => ({ integration_id: r.integration_id, dedup_hash: keyHash(r.dedup_key) }),
   gsi1: (r) => ({ pk: byEntity(r.tenant_id, r.entity_id), sk: `${HEARD}${r.last_at}#${r.id}` }),
   gsi2: (r) => ({ pk: byTenant(r.tenant_id), sk: `${HEARD}${r.last_at}#${r.id}` }),
-  docKey: { integration_id: '<int_id>', dedup_key: '<sha256 of dedup key>' },
+  docKey: { integration_id: '<int_id>', dedup_hash: '<sha256 of dedup key>' },
 });
 
 const tallySchema = z.object({
@@ -88,7 +89,7 @@ const outsideTally = defineItem({
 export function getOutsideAlert(table: Table, integrationId: string, dedupKey: string) {
   return outsideAlert.get(
     table,
-    { integration_id: integrationId, dedup_key: dedupKey },
+    { integration_id: integrationId, dedup_hash: keyHash(dedupKey) },
     { consistent: true },
   );
 }
@@ -112,7 +113,7 @@ export function openOf(tally: OutsideTally): { status: 'triggered'; severity: Se
   return SEVERITIES.filter((s) => tally[s] > 0).map((severity) => ({ status: 'triggered', severity }));
 }
 
-const isOpen = (state: Pick<OutsideAlertState, 'status'> | undefined) =>
+const isOpen = (state: Pick<OutsideAlertRecord, 'status'> | undefined) =>
   state !== undefined && state.status !== 'resolved';
 
 /**
@@ -194,4 +195,12 @@ export async function latestOpenAlert(
     },
   );
   return found === undefined ? undefined : outsideAlert.parse(found);
+}
+
+/**
+ * One round of emptying an integration's partition (its alerts, tallies and payload log, whatever
+ * their owner here): the deletes of its next `limit` items, and whether more remain.
+ */
+export function integrationPartitionDeletes(table: Table, integrationId: string, limit: number) {
+  return partitionDeletes(table, partition(integrationId), limit);
 }

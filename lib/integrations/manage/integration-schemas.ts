@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { type EntityRule, entityRulesSchema } from './entity-rules.ts';
-import { SEVERITIES, type Severity } from './incoming.ts';
-import { type IntegrationKind, integrationBodySchema } from './kinds/registry.ts';
+import { type EntityRule, entityRulesSchema } from '../ingest/entity-rules.ts';
+import { SEVERITIES, type Severity } from '../kinds/incoming.ts';
+import { type IntegrationKind, integrationBodySchema } from '../kinds/registry.ts';
 
 /** The requests of /v1/integrations and /v1/outside-alerts (DECISIONS.md "Outside alerts (wave 6)"). */
 

@@ -1,8 +1,8 @@
 import type { RE2JS } from 're2js';
 import * as z from 'zod';
-import { compileWith } from '../domain/assertions.ts';
-import { SLUG } from '../domain/formats.ts';
-import { patternEngine } from '../probes/pattern-engine.ts';
+import { compileWith } from '../../domain/assertions.ts';
+import { SLUG } from '../../domain/formats.ts';
+import { patternEngine } from '../../probes/pattern-engine.ts';
 
 /**
  * Which catalog entity an outside alert is about (DECISIONS.md "Outside alerts (wave 6)"): an

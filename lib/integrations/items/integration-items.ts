@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { tenantItems } from '../store/child-items.ts';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { tenantItemKeys } from '../store/partitions.ts';
-import type { Table, WriteOp } from '../store/table.ts';
-import { SEVERITIES } from './incoming.ts';
+import { ALERT_SEVERITIES } from '../../domain/states.ts';
+import { tenantItems } from '../../store/child-items.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { tenantItemKeys } from '../../store/partitions.ts';
+import type { Table, WriteOp } from '../../store/table.ts';
 
 /**
  * Owner of `integration` and `integration_token` (DECISIONS.md "Outside alerts (wave 6)"): a
@@ -34,7 +34,7 @@ const integrationSchema = z.object({
   kind: z.enum(INTEGRATION_KIND_NAMES),
   enabled: z.boolean(),
   entity_rules: z.array(entityRuleRecord),
-  severity_map: z.record(z.string(), z.enum(SEVERITIES)),
+  severity_map: z.record(z.string(), z.enum(ALERT_SEVERITIES)),
   /** The kind's own settings (the generic kind's paths), or null. */
   settings: z.record(z.string(), z.unknown()).nullable(),
   /** The integration's own entity (blueprint `integration`): where an alert that names no entity lands. */

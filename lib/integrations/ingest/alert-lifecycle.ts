@@ -1,4 +1,4 @@
-import type { AlertLink, IncomingAlert, Severity } from './incoming.ts';
+import type { AlertLink, IncomingAlert, Severity } from '../kinds/incoming.ts';
 
 /**
  * An outside alert's life (DECISIONS.md "Outside alerts (wave 6)"), as pure functions the service

@@ -1,14 +1,9 @@
-import type { Clock } from '../platform/clock.ts';
-import { isoTime } from '../platform/clock.ts';
-import { newId } from '../platform/ids.ts';
-import { transactIf } from '../store/items.ts';
-import type { Table } from '../store/table.ts';
-import { applyEvent, outsideCheckState } from './alert-lifecycle.ts';
-import { compileRules } from './entity-rules.ts';
-import type { IncomingAlert } from './incoming.ts';
-import type { IntegrationRecord } from './integration-items.ts';
-import type { ReadContext, Reading } from './kinds/definition.ts';
-import { INTEGRATION_KINDS } from './kinds/registry.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { isoTime } from '../../platform/clock.ts';
+import { newId } from '../../platform/ids.ts';
+import { transactIf } from '../../store/items.ts';
+import type { Table } from '../../store/table.ts';
+import type { IntegrationRecord } from '../items/integration-items.ts';
 import {
   getOutsideAlert,
   getOutsideTally,
@@ -16,7 +11,12 @@ import {
   type OutsideAlertRecord,
   openOf,
   outsideAlertWrittenOps,
-} from './outside-alert-items.ts';
+} from '../items/outside-alert-items.ts';
+import type { ReadContext, Reading } from '../kinds/definition.ts';
+import type { IncomingAlert } from '../kinds/incoming.ts';
+import { INTEGRATION_KINDS } from '../kinds/registry.ts';
+import { applyEvent, outsideCheckState } from './alert-lifecycle.ts';
+import { compileRules } from './entity-rules.ts';
 
 /**
  * Ingest (DECISIONS.md "Outside alerts (wave 6)"): a sender's request read by its kind, each alert
@@ -64,6 +64,8 @@ export interface IngestOutcome {
   deduplicated: number;
   /** Alerts that landed on the integration's own entity (their rules named no known entity). */
   unmatched: number;
+  /** Why, for the first few of them (the payload log's words). */
+  unmatchedWhy: string[];
   /** Events that changed nothing: late, or naming no alert. */
   ignored: number;
   /** The dedup keys of the alerts, in the request's order (PagerDuty's answer names its one). */
@@ -71,6 +73,16 @@ export interface IngestOutcome {
   /** What a request without alerts was (an SNS subscription confirmed, an unsubscribe). */
   note?: string;
 }
+
+/** The outcome of a request that carried no alert. */
+const nothing = (): IngestOutcome => ({
+  accepted: 0,
+  deduplicated: 0,
+  unmatched: 0,
+  unmatchedWhy: [],
+  ignored: 0,
+  dedupKeys: [],
+});
 
 /** Attempts at one alert's write before the request fails (another request wrote it meanwhile). */
 const WRITE_ATTEMPTS = 5;
@@ -132,14 +144,19 @@ export function createIngestService(deps: IngestDeps) {
     alerts: IncomingAlert[],
   ): Promise<IngestOutcome> => {
     const route = compileRules(integration.entity_rules);
-    const outcome: IngestOutcome = { accepted: 0, deduplicated: 0, unmatched: 0, ignored: 0, dedupKeys: [] };
+    const outcome = nothing();
     // Per touched entity, the open alerts this request wrote, newest last (the reason is read off them).
     const touched = new Map<string, OutsideAlertRecord[]>();
     for (const alert of alerts) {
       outcome.dedupKeys.push(alert.dedup_key);
       const place = await placeOf(integration, route, alert);
-      if (place.unmatched) outcome.unmatched += 1;
       const { change, record } = await applyOne(integration, place, alert);
+      // Unmatched: stored on the integration's own entity (an event that stored nothing is only ignored).
+      if (record?.unmatched) {
+        outcome.unmatched += 1;
+        if (outcome.unmatchedWhy.length < 5)
+          outcome.unmatchedWhy.push(`${alert.dedup_key}: ${record.unmatched.why}`);
+      }
       if (record) touched.set(record.entity_id, [...(touched.get(record.entity_id) ?? []), record]);
       if (change === 'retriggered') outcome.deduplicated += 1;
       else if (change === 'unchanged' || change === 'late' || change === 'unknown') outcome.ignored += 1;
@@ -180,17 +197,9 @@ export function createIngestService(deps: IngestDeps) {
       if (reading.kind === 'subscription') {
         await deps.confirmSubscription(reading.confirmUrl);
         await deps.topicConfirmed(integration, reading.topicArn);
-        return {
-          accepted: 0,
-          deduplicated: 0,
-          unmatched: 0,
-          ignored: 0,
-          dedupKeys: [],
-          note: `subscribed to ${reading.topicArn}`,
-        };
+        return { ...nothing(), note: `subscribed to ${reading.topicArn}` };
       }
-      if (reading.kind === 'nothing')
-        return { accepted: 0, deduplicated: 0, unmatched: 0, ignored: 0, dedupKeys: [], note: reading.why };
+      if (reading.kind === 'nothing') return { ...nothing(), note: reading.why };
       return alertsIn(integration, reading.alerts);
     },
   };

@@ -1,10 +1,10 @@
-import { hashApiKey, randomBase62 } from '../auth/api-key.ts';
-import type { Clock } from '../platform/clock.ts';
-import { isoTime } from '../platform/clock.ts';
-import { ConflictError, LimitExceededError, NotFoundError } from '../platform/errors.ts';
-import { newId } from '../platform/ids.ts';
-import { transactIf } from '../store/items.ts';
-import type { Table } from '../store/table.ts';
+import { hashApiKey, randomBase62 } from '../../auth/api-key.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { isoTime } from '../../platform/clock.ts';
+import { ConflictError, LimitExceededError, NotFoundError } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { transactIf } from '../../store/items.ts';
+import type { Table } from '../../store/table.ts';
 import {
   getIntegration,
   type IntegrationRecord,
@@ -14,9 +14,10 @@ import {
   integrationReplacedOps,
   listIntegrations,
   MAX_INTEGRATIONS_PER_TENANT,
-} from './integration-items.ts';
+} from '../items/integration-items.ts';
+import { integrationPartitionDeletes } from '../items/outside-alert-items.ts';
+import { INTEGRATION_KINDS } from '../kinds/registry.ts';
 import type { IntegrationBody } from './integration-schemas.ts';
-import { INTEGRATION_KINDS } from './kinds/registry.ts';
 
 /**
  * A tenant's integrations (DECISIONS.md "Outside alerts (wave 6)"): each gets an entity of its
@@ -44,6 +45,8 @@ export interface IntegrationServiceDeps {
 const ownEntitySlug = (integrationId: string) => integrationId.replace('_', '-').toLowerCase();
 
 const TOKEN_LENGTH = 32;
+/** Items deleted per transaction when an integration goes (DynamoDB's transaction bound). */
+const PURGE_ROUND = 100;
 
 function newToken(): { token: string; hash: string; prefix: string } {
   const token = randomBase62(TOKEN_LENGTH);
@@ -141,9 +144,29 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
       return { record, token };
     },
 
-    /** Deletes the integration, its token and its own entity. */
+    /**
+     * Deletes the integration: first disabled (its senders get 410 from then on), then its alerts,
+     * tallies and payload log in rounds, then it, its token and its own entity (whose checks go
+     * with it). A delete that fails midway leaves a disabled integration; deleting it again goes on.
+     */
     async remove(tenantId: string, id: string): Promise<void> {
-      const record = await require(tenantId, id);
+      let record = await require(tenantId, id);
+      if (record.enabled) {
+        const disabled = {
+          ...record,
+          enabled: false,
+          updated_at: isoTime(clock.now()),
+          version: record.version + 1,
+        };
+        if (!(await transactIf(table, integrationReplacedOps(disabled, record))))
+          throw new ConflictError('the integration changed meanwhile: delete it again');
+        record = disabled;
+      }
+      for (let more = true; more; ) {
+        const round = await integrationPartitionDeletes(table, id, PURGE_ROUND);
+        if (round.ops.length > 0) await table.transact(round.ops);
+        more = round.more;
+      }
       if (!(await transactIf(table, integrationDeletedOps(record)))) throw new NotFoundError('integration');
       await deps.catalog.removeOwnEntity(tenantId, ownEntitySlug(id));
     },
