@@ -1,15 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createRateLimitGuard } from '../../lib/auth/limits/rate-limit.ts';
-import { createTenantStore } from '../../lib/auth/tenants.ts';
-import type { Principal } from '../../lib/domain/principal.ts';
-import { createRouter } from '../../lib/http/router.ts';
-import type { HttpRequest, Route } from '../../lib/http/types.ts';
-import { composeIntegrations } from '../../lib/integrations/compose.ts';
-import { createFakeClock } from '../../lib/platform/clock.ts';
-import { silentLogger } from '../../lib/platform/logger.ts';
-import { createMemoryRateLimiter } from '../../lib/platform/rate-limiter.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
-import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
+import { integrationsRig } from './support/integrations-rig.ts';
 
 /**
  * The integrations feature through the router, over SQLite (lib/integrations/compose.ts): admins
@@ -18,94 +8,6 @@ import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
  * header or PagerDuty's routing key; a wrong token is a 404 counted per address, a disabled
  * integration 410, an oversized body 413; a rotated token stops at once.
  */
-
-const clock = createFakeClock(Date.parse('2026-11-28T22:00:00Z'));
-let seq = 0;
-
-async function rig() {
-  const table = createSqliteTable({ db: openSqliteDatabase(':memory:') });
-  const tenants = createTenantStore(table, clock);
-  const a = (await tenants.createTenant({ name: 'A', email: 'a@example.com' })).tenant;
-  const b = (await tenants.createTenant({ name: 'B', email: 'b@example.com' })).tenant;
-  const ownEntities = new Map<string, string>();
-  const limits = createRateLimitGuard({
-    limiter: createMemoryRateLimiter({ clock }),
-    config: {
-      rateLimit: { burst: 1000, perSecond: 100 },
-      tenantRateLimit: undefined,
-      authFailuresPerMinute: 10,
-      authFailuresPerAddressPerMinute: 5,
-    },
-    logger: silentLogger,
-  });
-  const feature = composeIntegrations({
-    table,
-    clock,
-    logger: silentLogger,
-    cursors: createCursorSeal(async () => Buffer.alloc(32, 7)),
-    hosts: { hosts: new Set(['localhost']), publicUrl: undefined },
-    limits,
-    tenants,
-    catalog: {
-      createOwnEntity: async (tenantId, slug) => {
-        const id = `ent_own_${(seq += 1)}`;
-        ownEntities.set(`${tenantId}/${slug}`, id);
-        return id;
-      },
-      removeOwnEntity: async (tenantId, slug) => {
-        ownEntities.delete(`${tenantId}/${slug}`);
-      },
-    },
-    entities: {
-      get: async (_t, bp, slug) =>
-        bp === 'service' && slug === 'orders-db' ? { id: 'ent_orders' } : undefined,
-    },
-    egressAllow: [],
-    stateChanged: async () => undefined,
-  });
-  const principals: Record<string, Principal> = {
-    'admin-a': { tenantId: a.id, userId: 'usr_a', keyId: 'key_a', role: 'admin', readOnly: false },
-    'reader-a': { tenantId: a.id, userId: 'usr_r', keyId: 'key_r', role: 'member', readOnly: true },
-    'admin-b': { tenantId: b.id, userId: 'usr_b', keyId: 'key_b', role: 'admin', readOnly: false },
-  };
-  const router = createRouter({
-    routes: [...feature.routes.authed, ...feature.routes.open] as Route[],
-    authenticate: async (authorization) => {
-      const principal = principals[authorization?.replace('Bearer ', '') ?? ''];
-      if (!principal) throw new (await import('../../lib/platform/errors.ts')).UnauthorizedError();
-      return principal;
-    },
-    rateLimit: limits,
-    logger: silentLogger,
-  });
-  const call = async (
-    method: string,
-    path: string,
-    options: { key?: string; body?: unknown; raw?: Buffer; ip?: string } = {},
-  ) => {
-    const request: HttpRequest = {
-      method,
-      path,
-      query: Object.fromEntries(new URL(path, 'http://x').searchParams),
-      headers: {
-        host: 'localhost',
-        'content-type': 'application/json',
-        ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
-      },
-      body: options.raw ?? Buffer.from(options.body === undefined ? '' : JSON.stringify(options.body)),
-      requestId: `req_${(seq += 1)}`,
-      sourceIp: options.ip ?? '192.0.2.1',
-    };
-    request.path = path.split('?')[0] ?? path;
-    const response = await router.handle(request);
-    return {
-      status: response.status,
-      body: response.body ? JSON.parse(response.body) : undefined,
-      headers: response.headers,
-    };
-  };
-  return { call, ownEntities };
-}
 
 const firing = (fingerprint: string, service = 'orders-db') => ({
   version: '4',
@@ -122,9 +24,9 @@ const firing = (fingerprint: string, service = 'orders-db') => ({
 const rules = [{ match: {}, entity: 'service/{{labels.service}}' }];
 
 describe('integrations through the router', () => {
-  let h: Awaited<ReturnType<typeof rig>>;
+  let h: Awaited<ReturnType<typeof integrationsRig>>;
   beforeEach(async () => {
-    h = await rig();
+    h = await integrationsRig();
   });
 
   it('shows the token once, to an admin; never to a read, a read-only key or another tenant', async () => {

@@ -37,6 +37,11 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
     provides: '/usr/bin/promtool',
     why: 'the metrics tests check the exposition with promtool',
   },
+  {
+    package: 'prometheus-alertmanager',
+    provides: '/usr/bin/prometheus-alertmanager',
+    why: 'outside alerts are tested with the real Alertmanager as their sender',
+  },
   { package: 'podman', provides: 'podman', why: 'the container image test builds and runs the image' },
   { package: 'runc', provides: 'runc', why: "podman's OCI runtime here, as crun fails on hybrid cgroups" },
   {
