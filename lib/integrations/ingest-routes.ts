@@ -110,7 +110,11 @@ async function ingest(deps: IngestRouteDeps, ctx: IngestContext, enqueue: boolea
 function payloadOutcome(o: IngestOutcome): [PayloadRecord['outcome'], string] {
   if (o.note !== undefined) return [o.note.startsWith('subscribed') ? 'confirmed' : 'ignored', o.note];
   const counts = `${o.accepted} accepted, ${o.deduplicated} deduplicated, ${o.unmatched} unmatched, ${o.ignored} ignored`;
-  const detail = o.unmatchedWhy.length > 0 ? `${counts} (${o.unmatchedWhy.join('; ')})` : counts;
+  const why = [
+    ...o.unmatchedWhy,
+    ...o.gaveWay.map((key) => `${key}: gave way, the integration holds its most open alerts`),
+  ];
+  const detail = why.length > 0 ? `${counts} (${why.join('; ')})` : counts;
   if (o.unmatched > 0) return ['unmatched', detail];
   if (o.accepted > 0) return ['accepted', detail];
   return [o.deduplicated > 0 ? 'deduplicated' : 'ignored', detail];

@@ -9,6 +9,8 @@ import type { IntegrationRecord } from '../../lib/integrations/items/integration
 import {
   getOutsideAlert,
   getOutsideTally,
+  oldestLowestOpen,
+  openAlertCount,
   openOf,
 } from '../../lib/integrations/items/outside-alert-items.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
@@ -51,7 +53,7 @@ function integration(overrides: Partial<IntegrationRecord> = {}): IntegrationRec
   };
 }
 
-function rig(table: Table) {
+function rig(table: Table, openBound?: number) {
   const changes: OutsideStateChange[] = [];
   const service = createIngestService({
     table,
@@ -70,6 +72,7 @@ function rig(table: Table) {
     stateChanged: async (change) => {
       changes.push(change);
     },
+    ...(openBound === undefined ? {} : { openBound }),
   });
   return { service, changes };
 }
@@ -116,6 +119,7 @@ describe.each(tableEngines())('ingest on $engine', ({ make }) => {
       deduplicated: 0,
       unmatched: 2,
       unmatchedWhy: ['nowhere: no entity service/billing', 'nolabel: the alert has no label service'],
+      gaveWay: [],
       ignored: 0,
       dedupKeys: ['db-disk', 'db-down', 'nowhere', 'nolabel'],
     });
@@ -165,6 +169,30 @@ describe.each(tableEngines())('ingest on $engine', ({ make }) => {
     expect(await getOutsideAlert(table, int.id, 'db-down')).toMatchObject({ count: 2, version: 2 });
     expect(await getOutsideTally(table, int.id, 'ent_orders')).toMatchObject({ critical: 1 });
   });
+
+  it('keeps an integration under its bound of open alerts: the oldest of the lowest severity gives way', async () => {
+    const table = make();
+    const { service } = rig(table, 3);
+    const int = integration();
+    const one = (fp: string, severity: string) =>
+      service.ingest(int, am([{ fp, service: 'orders-db', severity }]), {});
+    await one('a', 'critical');
+    await one('b', 'info');
+    await one('c', 'warning');
+    expect((await one('d', 'critical')).gaveWay).toEqual(['b']);
+    expect((await one('e', 'critical')).gaveWay).toEqual(['c']);
+    const statuses = await Promise.all(
+      ['a', 'b', 'c', 'd', 'e'].map(async (fp) => (await getOutsideAlert(table, int.id, fp))?.status),
+    );
+    expect(statuses).toEqual(['triggered', 'resolved', 'resolved', 'triggered', 'triggered']);
+    expect(await openAlertCount(table, int.id)).toBe(3);
+    expect(await getOutsideTally(table, int.id, 'ent_orders')).toEqual({
+      critical: 3,
+      error: 0,
+      warning: 0,
+      info: 0,
+    });
+  });
 });
 
 describe('ingest (property, SQLite)', () => {
@@ -196,6 +224,15 @@ describe('ingest (property, SQLite)', () => {
             expect(changes.findLast((c) => c.entityId === entityId)?.state).toBe(outsideCheckState(mine));
             expect(outsideCheckState(openOf(tally))).toBe(outsideCheckState(mine));
           }
+          const open = stored.filter((a) => a.status !== 'resolved');
+          expect(await openAlertCount(table, int.id)).toBe(open.length);
+          const rank = ['info', 'warning', 'error', 'critical'];
+          const [expected] = [...open].sort(
+            (x, y) =>
+              rank.indexOf(x.severity) - rank.indexOf(y.severity) ||
+              (x.first_at < y.first_at ? -1 : x.first_at > y.first_at ? 1 : x.id < y.id ? -1 : 1),
+          );
+          expect(await oldestLowestOpen(table, int.id)).toBe(expected?.dedup_key);
         },
       ),
       { numRuns: 60 },

@@ -9,6 +9,8 @@ import {
   getOutsideTally,
   latestOpenAlert,
   type OutsideAlertRecord,
+  oldestLowestOpen,
+  openAlertCount,
   openOf,
   outsideAlertWrittenOps,
 } from '../items/outside-alert-items.ts';
@@ -54,7 +56,16 @@ export interface IngestDeps {
   topicConfirmed(integration: IntegrationRecord, topicArn: string): Promise<void>;
   /** Hands on each touched entity's outside state (the outside check's result). */
   stateChanged(change: OutsideStateChange): Promise<void>;
+  /** Open alerts one integration may hold (default OPEN_ALERTS_BOUND). */
+  openBound?: number;
 }
+
+/**
+ * Open alerts one integration may hold: past it, the oldest open alert of the lowest severity that
+ * has one gives way (is resolved), info first, and the payload log says which. Requests in flight
+ * at once may each pass it by one before they see the others.
+ */
+const OPEN_ALERTS_BOUND = 10_000;
 
 /** What one request became (the answer's figures, and the payload log's line). */
 export interface IngestOutcome {
@@ -66,6 +77,8 @@ export interface IngestOutcome {
   unmatched: number;
   /** Why, for the first few of them (the payload log's words). */
   unmatchedWhy: string[];
+  /** Open alerts resolved to keep the integration under its bound (their dedup keys, the first few). */
+  gaveWay: string[];
   /** Events that changed nothing: late, or naming no alert. */
   ignored: number;
   /** The dedup keys of the alerts, in the request's order (PagerDuty's answer names its one). */
@@ -80,9 +93,21 @@ const nothing = (): IngestOutcome => ({
   deduplicated: 0,
   unmatched: 0,
   unmatchedWhy: [],
+  gaveWay: [],
   ignored: 0,
   dedupKeys: [],
 });
+
+/** A resolve the service makes itself (an alert that gives way at the bound). */
+const RESOLVE: Omit<IncomingAlert, 'dedup_key'> = {
+  action: 'resolve',
+  severity: undefined,
+  summary: '',
+  source: undefined,
+  labels: {},
+  links: [],
+  at: undefined,
+};
 
 /** Attempts at one alert's write before the request fails (another request wrote it meanwhile). */
 const WRITE_ATTEMPTS = 5;
@@ -139,6 +164,27 @@ export function createIngestService(deps: IngestDeps) {
     }
   };
 
+  /** Past the bound, the oldest open alert of the lowest severity present is resolved (said in the outcome). */
+  const keepUnderBound = async (
+    integration: IntegrationRecord,
+    opened: string,
+    outcome: IngestOutcome,
+    touched: Map<string, OutsideAlertRecord[]>,
+  ) => {
+    if ((await openAlertCount(deps.table, integration.id)) <= (deps.openBound ?? OPEN_ALERTS_BOUND)) return;
+    const victim = await oldestLowestOpen(deps.table, integration.id);
+    if (victim === undefined) return;
+    const gone: IncomingAlert = { ...RESOLVE, dedup_key: victim };
+    const { record } = await applyOne(
+      integration,
+      { entityId: integration.entity_id, unmatched: null },
+      gone,
+    );
+    if (!record) return;
+    touched.set(record.entity_id, [...(touched.get(record.entity_id) ?? []), record]);
+    if (outcome.gaveWay.length < 5) outcome.gaveWay.push(victim === opened ? `${victim} (itself)` : victim);
+  };
+
   const alertsIn = async (
     integration: IntegrationRecord,
     alerts: IncomingAlert[],
@@ -158,6 +204,8 @@ export function createIngestService(deps: IngestDeps) {
           outcome.unmatchedWhy.push(`${alert.dedup_key}: ${record.unmatched.why}`);
       }
       if (record) touched.set(record.entity_id, [...(touched.get(record.entity_id) ?? []), record]);
+      if ((change === 'opened' || change === 'reopened') && record)
+        await keepUnderBound(integration, record.dedup_key, outcome, touched);
       if (change === 'retriggered') outcome.deduplicated += 1;
       else if (change === 'unchanged' || change === 'late' || change === 'unknown') outcome.ignored += 1;
       else outcome.accepted += 1;

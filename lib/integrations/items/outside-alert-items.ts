@@ -85,6 +85,55 @@ const outsideTally = defineItem({
   docKey: { integration_id: '<int_id>', entity_id: '<ent_id>' },
 });
 
+/**
+ * The integration's open alerts, oldest first within each severity: one entry per open alert
+ * (`OPEN#<severity>#<first_at>#<oal_id>`), put and deleted in the alert's own transaction, so the
+ * alert that gives way at the bound is one query away. Beside them the count of all of them.
+ */
+const openEntry = defineItem({
+  type: itemType('outside_open_entry'),
+  schema: z.object({
+    integration_id: z.string(),
+    severity: z.enum(SEVERITIES),
+    first_at: z.string(),
+    id: z.string(),
+    dedup_key: z.string(),
+  }),
+  key: (k: { integration_id: string; severity: string; first_at: string; id: string }) => ({
+    pk: partition(k.integration_id),
+    sk: `OPEN#${k.severity}#${k.first_at}#${k.id}`,
+  }),
+  docKey: { integration_id: '<int_id>', severity: '<severity>', first_at: '<first_at>', id: '<oal_id>' },
+});
+
+const openCount = defineItem({
+  type: itemType('outside_open_count'),
+  schema: z.object({ count: z.number().int() }),
+  key: (k: { integration_id: string }) => ({ pk: partition(k.integration_id), sk: 'OPENCOUNT' }),
+  keyOf: null,
+  docKey: { integration_id: '<int_id>' },
+});
+
+/** How many alerts of the integration are open. */
+export async function openAlertCount(table: Table, integrationId: string): Promise<number> {
+  return (await openCount.get(table, { integration_id: integrationId }, { consistent: true }))?.count ?? 0;
+}
+
+/** The dedup key of the oldest open alert of the lowest severity that has one (what gives way at the bound). */
+export async function oldestLowestOpen(table: Table, integrationId: string): Promise<string | undefined> {
+  for (const severity of [...SEVERITIES].reverse()) {
+    const page = await table.query({
+      pk: partition(integrationId),
+      sk: { op: 'beginsWith', prefix: `OPEN#${severity}#` },
+      consistent: true,
+      limit: 1,
+    });
+    const [first] = openEntry.parseAll(page.items);
+    if (first) return first.dedup_key;
+  }
+  return undefined;
+}
+
 /** The stored alert of a dedup key, or undefined. */
 export function getOutsideAlert(table: Table, integrationId: string, dedupKey: string) {
   return outsideAlert.get(
@@ -143,6 +192,22 @@ export function outsideAlertWrittenOps(
       ),
     );
   }
+  const entryOf = (r: OutsideAlertRecord) => ({
+    integration_id: r.integration_id,
+    severity: r.severity,
+    first_at: r.first_at,
+    id: r.id,
+    dedup_key: r.dedup_key,
+  });
+  const was = isOpen(prev) && prev ? entryOf(prev) : undefined;
+  const is = isOpen(next) ? entryOf(next) : undefined;
+  if (was && (!is || was.severity !== is.severity || was.first_at !== is.first_at))
+    ops.push(openEntry.delete(was));
+  if (is && (!was || was.severity !== is.severity || was.first_at !== is.first_at))
+    ops.push(openEntry.put(is));
+  const counted = (is ? 1 : 0) - (was ? 1 : 0);
+  if (counted !== 0)
+    ops.push(openCount.upsert({ integration_id: next.integration_id }, { add: { count: counted } }));
   return ops;
 }
 
