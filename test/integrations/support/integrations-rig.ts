@@ -45,7 +45,8 @@ export async function integrationsRig(options: { clock?: Clock } = {}) {
     tenants,
     catalog: {
       createOwnEntity: async (tenantId, slug) => {
-        const id = `ent_own_${(seq += 1)}`;
+        seq += 1;
+        const id = `ent_own_${seq}`;
         ownEntities.set(`${tenantId}/${slug}`, id);
         return id;
       },
@@ -80,6 +81,7 @@ export async function integrationsRig(options: { clock?: Clock } = {}) {
     path: string,
     options: { key?: string; body?: unknown; raw?: Buffer; ip?: string } = {},
   ) => {
+    seq += 1;
     const request: HttpRequest = {
       method,
       path,
@@ -90,7 +92,7 @@ export async function integrationsRig(options: { clock?: Clock } = {}) {
         ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
       },
       body: options.raw ?? Buffer.from(options.body === undefined ? '' : JSON.stringify(options.body)),
-      requestId: `req_${(seq += 1)}`,
+      requestId: `req_${seq}`,
       sourceIp: options.ip ?? '192.0.2.1',
     };
     request.path = path.split('?')[0] ?? path;
