@@ -9,6 +9,7 @@ import type { Table } from '../../lib/store/table.ts';
 import { fakeStreamingRuntime } from '../status/stream-drivers.ts';
 import { startLocalHarness } from '../support/api-harness.ts';
 import { createTestTable } from '../support/dynamodb-local.ts';
+import { DEPLOYED_QUEUES, startFauxqsEngine } from '../support/fauxqs.ts';
 import { functionUrlFront, localFront, type McpFront } from './mcp-fronts.ts';
 
 /**
@@ -56,23 +57,29 @@ async function startLocal(options: RuntimeOptions): Promise<McpRuntime> {
 
 async function startFunction(options: RuntimeOptions): Promise<McpRuntime> {
   const table = await createTestTable(inject('dynamodbEndpoint'));
+  // The MCP function enqueues notify jobs (an acknowledgement's), as deployed (infra/vigil-stack.ts).
+  const sqs = await startFauxqsEngine();
+  const notify = sqs.createQueue('vigil-notify', DEPLOYED_QUEUES.notify);
   const config = loadConfig('cloud', {
     VIGIL_TABLE_NAME: table.tableName,
+    VIGIL_NOTIFY_QUEUE_URL: notify.url,
     VIGIL_LOG_LEVEL: 'silent',
     VIGIL_RATE_LIMIT_RPS: '0',
     VIGIL_AUTH_FAILURE_LIMIT: '0',
   });
   const cloud = createCloudApp(config, {
     dynamodb: table.client,
+    sqs: sqs.sqs,
     logWrite: () => {},
     ...(options.functionStreams ? { mcpSse: { maxDurationMs: MCP_SSE_FUNCTION_MS } } : {}),
   });
   const { rawKey, tenant } = await cloud.app.tenants.createTenant({ name: 'Acme', email: 'ops@acme.test' });
   const handler = createMcpHandler({ ...cloud, runtime: fakeStreamingRuntime() });
   const front = await functionUrlFront(handler, options.addKey ? rawKey : undefined);
-  return ready(front, { key: rawKey, tenantId: tenant.id, app: cloud.app, table: cloud.table }, () =>
-    table.drop(),
-  );
+  return ready(front, { key: rawKey, tenantId: tenant.id, app: cloud.app, table: cloud.table }, async () => {
+    await table.drop();
+    await sqs.stop();
+  });
 }
 
 async function ready(
