@@ -13,7 +13,8 @@ import { toolResult } from './result.ts';
 /**
  * Written incidents on a status page for agents (issue 54 item 1): write one, and add updates as
  * it moves on (the same service and validation as POST /v1/status-pages/{slug}/incidents and its
- * /updates). `notify` is stored with the update; subscribers are not told yet.
+ * /updates). An update with `notify` is told to the page's subscribers (e-mail, webhooks) by the
+ * notice jobs, as the API's is (docs/status-pages.md "Subscribers").
  */
 
 const WRITES = {
@@ -75,7 +76,7 @@ export const PAGE_INCIDENT_TOOL_ENTRIES = [
   {
     name: 'create_page_incident',
     description:
-      'Write an incident on a status page (shown at /p/{page} unless a draft): title, impact per entity the page shows, and its first update (status, Markdown body, notify); a past started_at and resolved_at backfill one for the record. notify is stored; subscribers are not told yet.',
+      'Write an incident on a status page (shown at /p/{page} unless a draft): title, impact per entity the page shows, and its first update (status, Markdown body, notify); a past started_at and resolved_at backfill one for the record. notify: true tells the page’s subscribers.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -120,7 +121,7 @@ export const PAGE_INCIDENT_TOOL_ENTRIES = [
   {
     name: 'update_page_incident',
     description:
-      'Add an update to a status-page incident: the status moves forward only (investigating, identified, monitoring, resolved; resolved ends it), with a Markdown body and notify (stored; subscribers are not told yet).',
+      'Add an update to a status-page incident: the status moves forward only (investigating, identified, monitoring, resolved; resolved ends it), with a Markdown body and notify (true tells the page’s subscribers).',
     inputSchema: {
       type: 'object',
       properties: {
