@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createIngestService } from '../../lib/integrations/ingest/ingest-service.ts';
-import type { IntegrationRecord } from '../../lib/integrations/items/integration-items.ts';
 import {
   getOutsideAlert,
   getOutsideTally,
@@ -10,6 +9,7 @@ import {
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import type { Table } from '../../lib/store/table.ts';
+import { integrationRecord } from './support/integration-record.ts';
 
 /**
  * Ingest through a store outage (issue 77 point 6): a store that fails a write fails the request,
@@ -19,23 +19,7 @@ import type { Table } from '../../lib/store/table.ts';
  * outage; only the retrigger counts may be higher (a request applied in part, then again).
  */
 
-const INTEGRATION: IntegrationRecord = {
-  id: 'int_outage',
-  tenant_id: 'tnt_a',
-  name: 'Prometheus',
-  kind: 'alertmanager',
-  enabled: true,
-  entity_rules: [{ match: {}, entity: 'service/{{labels.service}}' }],
-  severity_map: {},
-  settings: null,
-  entity_id: 'ent_own',
-  token_hash: 'h',
-  token_prefix: 'p',
-  sns_topic_arn: null,
-  created_at: '2026-11-28T00:00:00.000Z',
-  updated_at: '2026-11-28T00:00:00.000Z',
-  version: 1,
-};
+const INTEGRATION = integrationRecord({ id: 'int_outage', entity_id: 'ent_own' });
 
 /** A table whose transactions fail when `down()` says so (the store refusing, before it writes). */
 function flaky(table: Table, down: () => boolean): Table {

@@ -5,7 +5,6 @@ import {
   createIngestService,
   type OutsideStateChange,
 } from '../../lib/integrations/ingest/ingest-service.ts';
-import type { IntegrationRecord } from '../../lib/integrations/items/integration-items.ts';
 import {
   getOutsideAlert,
   getOutsideTally,
@@ -17,6 +16,7 @@ import { createFakeClock } from '../../lib/platform/clock.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { tableEngines } from '../support/table-engines.ts';
+import { integrationRecord as integration } from './support/integration-record.ts';
 
 /**
  * Ingest over both engines of the Table port: alerts land on the entity their rules name (or the
@@ -31,27 +31,6 @@ const ENTITIES = new Map([
   ['service/shop-api', 'ent_shop'],
 ]);
 const OWN = 'ent_integration';
-
-function integration(overrides: Partial<IntegrationRecord> = {}): IntegrationRecord {
-  return {
-    id: `int_${Math.random().toString(36).slice(2, 10)}`,
-    tenant_id: 'tnt_a',
-    name: 'Prometheus',
-    kind: 'alertmanager',
-    enabled: true,
-    entity_rules: [{ match: {}, entity: 'service/{{labels.service}}' }],
-    severity_map: {},
-    settings: null,
-    entity_id: OWN,
-    token_hash: 'h',
-    token_prefix: 'p',
-    sns_topic_arn: null,
-    created_at: '2026-11-28T00:00:00.000Z',
-    updated_at: '2026-11-28T00:00:00.000Z',
-    version: 1,
-    ...overrides,
-  };
-}
 
 function rig(table: Table, openBound?: number) {
   const changes: OutsideStateChange[] = [];
