@@ -109,37 +109,54 @@ const RESOLVE: Omit<IncomingAlert, 'dedup_key'> = {
   at: undefined,
 };
 
+/** Where an alert is put: the entity it lands on, and why not the one its rules name, if so. */
+interface Place {
+  entityId: string;
+  unmatched: OutsideAlertRecord['unmatched'];
+}
+
+/** The place of an alert that gives way: it is stored already, so it is never asked for. */
+const STORED_ONLY = async (): Promise<Place> => {
+  throw new Error('an alert that gives way is stored: it has a place');
+};
+
 /** Attempts at one alert's write before the request fails (another request wrote it meanwhile). */
 const WRITE_ATTEMPTS = 5;
 
 export function createIngestService(deps: IngestDeps) {
-  const placeOf = async (
-    integration: IntegrationRecord,
-    route: ReturnType<typeof compileRules>,
-    alert: IncomingAlert,
-  ) => {
-    const outcome = route(alert.labels);
-    if (outcome.matched) {
-      const entity = await deps.entities.get(
-        integration.tenant_id,
-        outcome.blueprint_slug,
-        outcome.entity_slug,
-      );
-      if (entity) return { entityId: entity.id, unmatched: null };
+  /**
+   * Where a request's new alerts first land: its integration's rules compiled once, each named
+   * entity looked up once per request, and only for an alert not stored yet (a stored one stays
+   * where it first landed).
+   */
+  const placer = (integration: IntegrationRecord) => {
+    const route = compileRules(integration.entity_rules);
+    const looked = new Map<string, Promise<{ id: string } | undefined>>();
+    return (alert: IncomingAlert) => async (): Promise<Place> => {
+      const outcome = route(alert.labels);
+      if (!outcome.matched) {
+        const { rule, named, why } = outcome;
+        return { entityId: integration.entity_id, unmatched: { rule, named, why } };
+      }
       const named = `${outcome.blueprint_slug}/${outcome.entity_slug}`;
+      let entity = looked.get(named);
+      if (!entity) {
+        entity = deps.entities.get(integration.tenant_id, outcome.blueprint_slug, outcome.entity_slug);
+        looked.set(named, entity);
+      }
+      const found = await entity;
+      if (found) return { entityId: found.id, unmatched: null };
       return {
         entityId: integration.entity_id,
         unmatched: { rule: outcome.rule, named, why: `no entity ${named}` },
       };
-    }
-    const { rule, named, why } = outcome;
-    return { entityId: integration.entity_id, unmatched: { rule, named, why } };
+    };
   };
 
   /** Applies one alert; its change, and the entity whose tally it touched (when it wrote). */
   const applyOne = async (
     integration: IntegrationRecord,
-    place: Awaited<ReturnType<typeof placeOf>>,
+    place: () => Promise<Place>,
     alert: IncomingAlert,
   ) => {
     for (let attempt = 1; ; attempt++) {
@@ -147,6 +164,7 @@ export function createIngestService(deps: IngestDeps) {
       const now = isoTime(deps.clock.now());
       const { next, change } = applyEvent(prev, alert, now);
       if (!next || next === prev) return { change, record: undefined };
+      const where = prev ? undefined : await place();
       // An alert stays on the entity it first landed on: its tally is that entity's.
       const record: OutsideAlertRecord = {
         ...next,
@@ -154,8 +172,8 @@ export function createIngestService(deps: IngestDeps) {
         tenant_id: integration.tenant_id,
         integration_id: integration.id,
         dedup_key: alert.dedup_key,
-        entity_id: prev?.entity_id ?? place.entityId,
-        unmatched: prev ? prev.unmatched : place.unmatched,
+        entity_id: prev?.entity_id ?? where?.entityId ?? integration.entity_id,
+        unmatched: prev ? prev.unmatched : (where?.unmatched ?? null),
         version: (prev?.version ?? 0) + 1,
       };
       if (await transactIf(deps.table, outsideAlertWrittenOps(prev, record))) return { change, record };
@@ -175,11 +193,7 @@ export function createIngestService(deps: IngestDeps) {
     const victim = await oldestLowestOpen(deps.table, integration.id);
     if (victim === undefined) return;
     const gone: IncomingAlert = { ...RESOLVE, dedup_key: victim };
-    const { record } = await applyOne(
-      integration,
-      { entityId: integration.entity_id, unmatched: null },
-      gone,
-    );
+    const { record } = await applyOne(integration, STORED_ONLY, gone);
     if (!record) return;
     touched.set(record.entity_id, [...(touched.get(record.entity_id) ?? []), record]);
     if (outcome.gaveWay.length < 5) outcome.gaveWay.push(victim === opened ? `${victim} (itself)` : victim);
@@ -189,14 +203,13 @@ export function createIngestService(deps: IngestDeps) {
     integration: IntegrationRecord,
     alerts: IncomingAlert[],
   ): Promise<IngestOutcome> => {
-    const route = compileRules(integration.entity_rules);
+    const placeOf = placer(integration);
     const outcome = nothing();
     // Per touched entity, the open alerts this request wrote, newest last (the reason is read off them).
     const touched = new Map<string, OutsideAlertRecord[]>();
     for (const alert of alerts) {
       outcome.dedupKeys.push(alert.dedup_key);
-      const place = await placeOf(integration, route, alert);
-      const { change, record } = await applyOne(integration, place, alert);
+      const { change, record } = await applyOne(integration, placeOf(alert), alert);
       // Unmatched: stored on the integration's own entity (an event that stored nothing is only ignored).
       if (record?.unmatched) {
         outcome.unmatched += 1;

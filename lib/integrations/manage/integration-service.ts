@@ -68,6 +68,20 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
     return found;
   };
 
+  /**
+   * `previous` with `changes`, written over the version it was read at (its token's lookup moved
+   * with it); false when another write got there first.
+   */
+  const change = async (previous: IntegrationRecord, changes: Partial<IntegrationRecord>) => {
+    const record = {
+      ...previous,
+      ...changes,
+      updated_at: isoTime(clock.now()),
+      version: previous.version + 1,
+    };
+    return (await transactIf(table, integrationReplacedOps(record, previous))) ? record : undefined;
+  };
+
   return {
     list: (tenantId: string) => listIntegrations(table, tenantId),
 
@@ -113,18 +127,14 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
       const previous = await require(tenantId, id);
       if (body.kind !== previous.kind)
         throw new ConflictError('an integration’s kind cannot change: make a new one');
-      const record: IntegrationRecord = {
-        ...previous,
+      const record = await change(previous, {
         name: body.name,
         enabled: body.enabled,
         entity_rules: body.entity_rules,
         severity_map: body.severity_map,
         settings: settingsOf(body),
-        updated_at: isoTime(clock.now()),
-        version: previous.version + 1,
-      };
-      if (!(await transactIf(table, integrationReplacedOps(record, previous))))
-        throw new ConflictError('the integration changed meanwhile: read it again');
+      });
+      if (!record) throw new ConflictError('the integration changed meanwhile: read it again');
       return record;
     },
 
@@ -132,15 +142,8 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
     async rotateToken(tenantId: string, id: string): Promise<{ record: IntegrationRecord; token: string }> {
       const previous = await require(tenantId, id);
       const { token, hash, prefix } = newToken();
-      const record = {
-        ...previous,
-        token_hash: hash,
-        token_prefix: prefix,
-        updated_at: isoTime(clock.now()),
-        version: previous.version + 1,
-      };
-      if (!(await transactIf(table, integrationReplacedOps(record, previous))))
-        throw new ConflictError('the integration changed meanwhile: try again');
+      const record = await change(previous, { token_hash: hash, token_prefix: prefix });
+      if (!record) throw new ConflictError('the integration changed meanwhile: try again');
       return { record, token };
     },
 
@@ -152,14 +155,8 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
     async remove(tenantId: string, id: string): Promise<void> {
       let record = await require(tenantId, id);
       if (record.enabled) {
-        const disabled = {
-          ...record,
-          enabled: false,
-          updated_at: isoTime(clock.now()),
-          version: record.version + 1,
-        };
-        if (!(await transactIf(table, integrationReplacedOps(disabled, record))))
-          throw new ConflictError('the integration changed meanwhile: delete it again');
+        const disabled = await change(record, { enabled: false });
+        if (!disabled) throw new ConflictError('the integration changed meanwhile: delete it again');
         record = disabled;
       }
       for (let more = true; more; ) {
@@ -180,13 +177,7 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
 
     /** Records the SNS topic a cloudwatch integration confirmed. */
     async topicConfirmed(integration: IntegrationRecord, topicArn: string): Promise<void> {
-      const record = {
-        ...integration,
-        sns_topic_arn: topicArn,
-        updated_at: isoTime(clock.now()),
-        version: integration.version + 1,
-      };
-      await transactIf(table, integrationReplacedOps(record, integration));
+      await change(integration, { sns_topic_arn: topicArn });
     },
   };
 }
