@@ -1,5 +1,5 @@
 import { PUSH_MAX_INTERVAL_SECONDS } from '../../check-types/check-config.ts';
-import { CHECK_TYPES } from '../../check-types/registry.ts';
+import { CREATABLE_CHECK_TYPES } from '../../check-types/registry.ts';
 import { MAX_CHECK_LOCATIONS } from '../../domain/states.ts';
 /** The input-schema pieces the catalog-ops manifest's tools share (catalog-ops.ts). */
 
@@ -87,7 +87,7 @@ export const createCheckInput = {
     entity_id: { type: 'string', description: 'The entity to attach the check to (ent_…)' },
     check_type: {
       type: 'string',
-      enum: [...CHECK_TYPES],
+      enum: [...CREATABLE_CHECK_TYPES],
       default: 'http',
       description: 'What the check probes (push: the service reports, nothing is probed)',
     },
