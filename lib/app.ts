@@ -13,6 +13,7 @@ import {
   createCheckReadService,
   createCheckService,
   createDraftRun,
+  createOutsideChecks,
   ruleChangeOps,
 } from './checks/services.ts';
 import { composeConfigDocs } from './config-doc/compose.ts';
@@ -31,6 +32,7 @@ import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
 import { convertRoutes } from './importers/convert-route.ts';
 import { composeIncidents } from './incidents/compose.ts';
+import { composeIntegrations } from './integrations/compose.ts';
 import { composeLocations } from './locations/compose.ts';
 import { composeProbing, type ProbingDeps } from './locations/compose-probing.ts';
 import { maintenanceLookup } from './maintenance/evaluate.ts';
@@ -272,6 +274,19 @@ export function createApp(deps: CoreDeps) {
     // Mail goes out where the notifier has a transport and a sender (compose-notifier.ts).
     mail: deps.email !== undefined && deps.config.emailFrom !== undefined,
   });
+  const catalogRouteDeps = catalogServices({ ...catalogDeps, cursors });
+  // Outside alerts (issue 77): each integration's alerts land on catalog entities as outside checks.
+  const integrations = composeIntegrations({
+    ...deps,
+    cursors,
+    hosts: hostPolicyOf(deps.config),
+    limits: rateLimit,
+    tenants,
+    catalog: { blueprints: catalogRouteDeps.blueprintService, entities: catalogRouteDeps.entityService },
+    entities,
+    egressAllow: deps.config.egressAllow,
+    outsideChecks: createOutsideChecks({ ...checkDeps, entities, tenants, recorder }),
+  });
   const mcpResources = { ...mcp.readers, statusPages: statusPages.pages };
   const routes: Route[] = [
     defineRoute({
@@ -286,7 +301,7 @@ export function createApp(deps: CoreDeps) {
       handler: async () => ok({ status: 'ok' }),
     }),
     ...people.routes,
-    ...catalogRoutes(catalogServices({ ...catalogDeps, cursors })),
+    ...catalogRoutes(catalogRouteDeps),
     ...checkRoutes({
       checkService,
       reads: createCheckReadService({ table: deps.table, checkService, clock: deps.clock, cursors }),
@@ -322,6 +337,8 @@ export function createApp(deps: CoreDeps) {
     }).routes,
     ...composeContacts({ ...deps, cursors, emailDailyLimit }).routes,
     ...teams.routes,
+    ...integrations.routes.authed,
+    ...integrations.routes.open,
     // Acknowledgement links (/a/{token}) a page's message carries (issue 55 item 4).
     ...composeAckLinks({
       table: deps.table,

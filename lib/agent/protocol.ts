@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { HTTP_METHODS } from '../check-types/check-config.ts';
-import { CHECK_TYPE_DEFINITIONS, CHECK_TYPES } from '../check-types/registry.ts';
+import { CHECK_TYPE_DEFINITIONS, CHECK_TYPES, isProbedType } from '../check-types/registry.ts';
 import { storedTlsTrustSchema } from '../check-types/tls-trust.ts';
 import { storedAssertionSchema, storedExpectedStatusesSchema } from '../domain/assertions.ts';
 import type { ProbeDefinition } from '../probes/types.ts';
@@ -60,7 +60,7 @@ const httpCheckSchema = z.object({
 });
 
 /** The probed types besides http: each one's job is its stored config with the common fields. */
-const configuredTypes = CHECK_TYPES.filter((type) => type !== 'http' && type !== 'push');
+const configuredTypes = CHECK_TYPES.filter((type) => type !== 'http' && isProbedType(type));
 
 /** A probed check type's `check`, by type: what lib/checks/probe-job.ts `probeDefinition` builds. */
 const checkSchemas = new Map<string, z.ZodType>([

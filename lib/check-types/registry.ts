@@ -7,6 +7,7 @@ import type {
   ConfiguredCheckType,
   ConfiguredProbeJob,
   HttpCheckType,
+  OutsideCheckType,
   PushCheckType,
 } from './contract/definition.ts';
 import { dnsCheckType } from './dns/dns.ts';
@@ -15,6 +16,7 @@ import { grpcCheckType } from './grpc/grpc.ts';
 import { httpCheckType } from './http/http.ts';
 import { icmpCheckType } from './icmp/icmp.ts';
 import { multistepCheckType } from './multistep/multistep.ts';
+import { outsideCheckType } from './outside/outside.ts';
 import { pushCheckType } from './push/push.ts';
 import { tcpCheckType } from './tcp/tcp.ts';
 import { tlsCheckType } from './tls/tls.ts';
@@ -38,20 +40,29 @@ export const CHECK_TYPE_DEFINITIONS = {
   grpc: grpcCheckType,
   multistep: multistepCheckType,
   browser: browserCheckType,
+  outside: outsideCheckType,
 } satisfies Record<string, CheckTypeDefinition>;
 
 type Definitions = typeof CHECK_TYPE_DEFINITIONS;
 export type CheckType = keyof Definitions;
 export const CHECK_TYPES = Object.keys(CHECK_TYPE_DEFINITIONS) as [CheckType, ...CheckType[]];
 
+/** The types a request may create (POST /v1/checks, config as code, MCP, the importers): all but outside. */
+export type CreatableType = {
+  [T in CheckType]: Definitions[T] extends OutsideCheckType ? never : T;
+}[CheckType];
+export const CREATABLE_CHECK_TYPES = CHECK_TYPES.filter(
+  (type): type is CreatableType => !isOutsideType(type),
+) as [CreatableType, ...CreatableType[]];
+
 /** The types configured by `config` alone (not http, not push): probed, one job shape each. */
 type ConfiguredType = {
-  [T in CheckType]: Definitions[T] extends HttpCheckType | PushCheckType ? never : T;
+  [T in CheckType]: Definitions[T] extends HttpCheckType | PushCheckType | OutsideCheckType ? never : T;
 }[CheckType];
 
-/** The types a probe runs (all but push): ./probe-registry.ts holds a probe for each. */
+/** The types a probe runs (all but push and outside): ./probe-registry.ts holds a probe for each. */
 export type ProbedType = {
-  [T in CheckType]: Definitions[T] extends PushCheckType ? never : T;
+  [T in CheckType]: Definitions[T] extends PushCheckType | OutsideCheckType ? never : T;
 }[CheckType];
 
 /** A type's stored config. */
@@ -91,10 +102,17 @@ export function draftRefusal(type: string, runtime: Runtime): string | undefined
   return 'draftUnsupported' in definition ? definition.draftUnsupported?.[runtime] : undefined;
 }
 
-/** Whether checks of `type` are probed (push checks are reported to instead). */
+/** Whether checks of `type` are probed (push checks are reported to, outside checks fed by an integration). */
 export function isProbedType(type: CheckType): type is ProbedType {
   const definition: CheckTypeDefinition = CHECK_TYPE_DEFINITIONS[type];
-  return !('kind' in definition && definition.kind === 'push');
+  return !('kind' in definition && (definition.kind === 'push' || definition.kind === 'outside'));
+}
+
+/** Whether `type` is written only by an integration's alerts (never by a request). */
+export function isOutsideType(type: string): boolean {
+  if (!isCheckType(type)) return false;
+  const definition: CheckTypeDefinition = CHECK_TYPE_DEFINITIONS[type];
+  return 'kind' in definition && definition.kind === 'outside';
 }
 
 /** Whether `type` is one of the registry's (data read at runtime may hold anything). */

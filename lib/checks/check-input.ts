@@ -8,7 +8,7 @@ import {
 } from '../check-types/check-config.ts';
 import { checkNameSchema } from '../check-types/check-name.ts';
 import { keptConfig, minIntervalSeconds } from '../check-types/config-view.ts';
-import { checkTypeDefinition } from '../check-types/registry.ts';
+import { CREATABLE_CHECK_TYPES, checkTypeDefinition } from '../check-types/registry.ts';
 import { storedTrust, tlsTrustInputSchema } from '../check-types/tls-trust.ts';
 import {
   assertionsInputSchema,
@@ -129,7 +129,7 @@ const configuredVariant = (type: CheckType) =>
     config: configSchemas[type],
     ...noTrust(type),
   });
-const createVariants = CHECK_TYPES.map((type) => {
+const createVariants = CREATABLE_CHECK_TYPES.map((type) => {
   const definition = checkTypeDefinition(type);
   if (!('kind' in definition)) return configuredVariant(type);
   return definition.kind === 'http' ? httpVariant : pushVariant;
@@ -147,7 +147,7 @@ export const createCheckBody = z.discriminatedUnion(
   {
     error: (issue) =>
       issue.code === 'invalid_union'
-        ? `Choose one of: ${CHECK_TYPES.slice(0, -1).join(', ')} or ${CHECK_TYPES.at(-1)}.`
+        ? `Choose one of: ${CREATABLE_CHECK_TYPES.slice(0, -1).join(', ')} or ${CREATABLE_CHECK_TYPES.at(-1)}.`
         : undefined,
   },
 );

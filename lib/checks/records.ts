@@ -84,6 +84,7 @@ export function publicCheck(check: CheckRecord & { entity_name?: string }, optio
         tls: check.tls ?? null,
       };
     case 'push':
+    case 'outside':
       return { check_type: check.check_type, ...common, config: check.config };
     default:
       return {

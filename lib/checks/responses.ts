@@ -140,10 +140,22 @@ const pushCheckSchema = checkCommonSchema
   .extend({ check_type: z.literal('push'), execution_mode: z.literal('push'), config: configSchemas.push })
   .meta({ id: 'PushCheck' });
 
-/** Each type's Check shape, in the registry's order: http and push have their own, the others one each. */
+const outsideCheckSchema = checkCommonSchema
+  .extend({
+    check_type: z.literal('outside'),
+    execution_mode: z.literal('push'),
+    config: checkTypeDefinition('outside').stored,
+  })
+  .meta({
+    id: 'OutsideCheck',
+    description: "An integration's open alerts on one entity (made by its alerts; never probed or edited)",
+  });
+
+/** Each type's Check shape, in the registry's order: http, push and outside have their own, the others one each. */
 const checkSchemas = CHECK_TYPES.map((type) => {
   const definition = checkTypeDefinition(type);
   if (!('kind' in definition)) return configuredCheck(type);
+  if (definition.kind === 'outside') return outsideCheckSchema;
   return definition.kind === 'http' ? httpCheckSchema : pushCheckSchema;
 });
 

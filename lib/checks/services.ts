@@ -13,5 +13,7 @@ export type { CheckService } from './services/check-service.ts';
 export { createDraftRun } from './services/draft-run.ts';
 /** The check service as the compositions build it: create and update refuse unknown locations. */
 export { createLocatedCheckService as createCheckService } from './services/located-check-service.ts';
+/** Outside checks: an integration's alerts on an entity, made and written by lib/integrations. */
+export { createOutsideChecks } from './services/outside-checks.ts';
 export type { ProbeSoon } from './services/probe-soon.ts';
 export { type CheckReadService, createCheckReadService } from './services/read-service.ts';

@@ -10,8 +10,28 @@ import { createIngestService, type EntityLookup, type OutsideStateChange } from 
 import { createPayloadLog } from './ingest/payload-log.ts';
 import { createSnsEgress } from './ingest/sns-egress.ts';
 import { integrationRoutes } from './integration-routes.ts';
-import { createIntegrationService, type IntegrationCatalog } from './manage/integration-service.ts';
+import type { IntegrationRecord } from './items/integration-items.ts';
+import { createIntegrationService } from './manage/integration-service.ts';
 import { createOutsideAlertService } from './manage/outside-alert-service.ts';
+import { catalogOwnEntities } from './manage/own-entities.ts';
+
+/** Who an outside check belongs to: the integration and the entity its alerts are on. */
+interface OutsideOwner {
+  tenantId: string;
+  integrationId: string;
+  integrationName: string;
+  integrationCreatedMs: number;
+  entityId: string;
+}
+
+/** What the feature needs of the checks engine (lib/checks/services/outside-checks.ts). */
+export interface OutsideCheckPort {
+  record(
+    owner: OutsideOwner,
+    reading: Omit<OutsideStateChange, 'integration' | 'entityId'>,
+  ): Promise<'recorded' | 'stale' | 'gone'>;
+  remove(owner: OutsideOwner): Promise<void>;
+}
 
 /**
  * Outside alerts (issue 77): integrations, their senders' ingest and the alerts' reads, over one
@@ -27,19 +47,34 @@ export function composeIntegrations(deps: {
   hosts: HostPolicy;
   limits: Pick<RateLimitGuard, 'attempt' | 'admitIngest'>;
   tenants: Pick<TenantStore, 'getTenant'>;
-  catalog: IntegrationCatalog;
+  /** The catalog's services: integrations' own entities are made and removed through them. */
+  catalog: Parameters<typeof catalogOwnEntities>[0];
   entities: EntityLookup;
   egressAllow: readonly string[];
   egress?: EgressSettings | undefined;
-  stateChanged(change: OutsideStateChange): Promise<void>;
+  /** The outside checks (lib/checks), one per (entity, integration): their results and their deletes. */
+  outsideChecks: OutsideCheckPort;
 }) {
-  const integrations = createIntegrationService(deps);
+  const owner = (integration: IntegrationRecord, entityId: string) => ({
+    tenantId: integration.tenant_id,
+    integrationId: integration.id,
+    integrationName: integration.name,
+    integrationCreatedMs: Date.parse(integration.created_at),
+    entityId,
+  });
+  const integrations = createIntegrationService({
+    ...deps,
+    catalog: catalogOwnEntities(deps.catalog),
+    removeOutsideCheck: (integration, entityId) => deps.outsideChecks.remove(owner(integration, entityId)),
+  });
   const sns = createSnsEgress(deps);
   const ingest = createIngestService({
     ...deps,
     fetchCertificate: sns.fetchCertificate,
     confirmSubscription: sns.confirmSubscription,
     topicConfirmed: integrations.topicConfirmed,
+    stateChanged: ({ integration, entityId, ...reading }) =>
+      deps.outsideChecks.record(owner(integration, entityId), reading),
   });
   const outsideAlerts = createOutsideAlertService(deps);
   const payloads = createPayloadLog(deps);

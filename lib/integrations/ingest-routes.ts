@@ -157,6 +157,7 @@ export function ingestRoutes(deps: IngestRouteDeps): PublicRoute[] {
         errors: [
           'VALIDATION_ERROR',
           'UNAUTHORIZED',
+          'NOT_FOUND',
           'ACCOUNT_DISABLED',
           'INTEGRATION_DISABLED',
           'PAYLOAD_TOO_LARGE',

@@ -126,7 +126,7 @@ export function integrationRoutes(deps: IntegrationRouteDeps): {
         operationId: 'deleteIntegration',
         tag,
         summary: 'Delete an integration, its token, its own entity and its outside checks',
-        schemas: { params: integrationParams, responses: { 204: null } },
+        schemas: { params: integrationParams, responses: { 204: null }, errors: ['CONFLICT'] },
         handler: async (ctx) => {
           await integrations.remove(ctx.principal.tenantId, ctx.params.id);
           return noContent();
@@ -142,6 +142,8 @@ export function integrationRoutes(deps: IntegrationRouteDeps): {
         summary: 'A new ingest token (shown once); the old one stops working at once',
         schemas: {
           params: integrationParams,
+          // Nothing to send: an empty body or {}.
+          body: z.strictObject({}).optional(),
           responses: { 200: publicIntegrationSchema },
           errors: ['CONFLICT'],
         },

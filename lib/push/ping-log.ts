@@ -92,7 +92,7 @@ export function createPingLogService(deps: PingLogDeps) {
   /** The push check `checkId` of the caller's tenant: 404 in another tenant, 409 for a pull check. */
   const requirePushCheck = async (tenantId: string, checkId: string) => {
     const check = await deps.checkService.requireCheck(tenantId, checkId);
-    if (check.execution_mode !== 'push') {
+    if (check.check_type !== 'push') {
       throw new ConflictError('only push checks have a ping log: the service runs this check itself');
     }
     return check;

@@ -28,6 +28,9 @@ export function createPushService(deps: PushServiceDeps) {
     if (run.definition.execution_mode !== 'push') {
       throw new ConflictError('this is a pull-mode check: the service runs it; results cannot be pushed');
     }
+    if (run.definition.check_type !== 'push') {
+      throw new ConflictError("this is an outside check: its integration's alerts are its results");
+    }
     if (!run.definition.enabled) {
       throw new ConflictError('this check is disabled: enable it to accept results');
     }

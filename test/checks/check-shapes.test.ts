@@ -44,6 +44,7 @@ describe('check shapes in the OpenAPI document', () => {
         'HttpCheck',
         'IcmpCheck',
         'MultistepCheck',
+        'OutsideCheck',
         'PushCheck',
         'TcpCheck',
         'TlsCheck',
@@ -54,6 +55,7 @@ describe('check shapes in the OpenAPI document', () => {
       ['PushCheck', 'push'],
       ['MultistepCheck', 'multistep'],
       ['BrowserCheck', 'browser'],
+      ['OutsideCheck', 'outside'],
     ]) {
       expect(schemas[name as string].properties.check_type).toMatchObject({ const: type });
     }

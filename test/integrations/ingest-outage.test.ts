@@ -4,6 +4,7 @@ import { createIngestService } from '../../lib/integrations/ingest/ingest-servic
 import {
   getOutsideAlert,
   getOutsideTally,
+  type OutsideTally,
   openAlertCount,
 } from '../../lib/integrations/items/outside-alert-items.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
@@ -37,6 +38,9 @@ function flaky(table: Table, down: () => boolean): Table {
   };
 }
 
+/** A tally's counts (its `writes` differ with the retries a run took). */
+const counts = ({ writes: _writes, ...rest }: OutsideTally) => rest;
+
 function service(table: Table) {
   return createIngestService({
     table,
@@ -45,7 +49,7 @@ function service(table: Table) {
     fetchCertificate: async () => '',
     confirmSubscription: async () => undefined,
     topicConfirmed: async () => undefined,
-    stateChanged: async () => undefined,
+    stateChanged: async () => 'recorded' as const,
   });
 }
 
@@ -105,8 +109,8 @@ describe('ingest through a store outage (property, SQLite)', () => {
             expect(got?.count ?? 0, fp).toBeGreaterThanOrEqual(want?.count ?? 0);
           }
           for (const entity of ['ent_service_db', 'ent_service_api'])
-            expect(await getOutsideTally(stormy, INTEGRATION.id, entity)).toEqual(
-              await getOutsideTally(calm, INTEGRATION.id, entity),
+            expect(counts(await getOutsideTally(stormy, INTEGRATION.id, entity))).toEqual(
+              counts(await getOutsideTally(calm, INTEGRATION.id, entity)),
             );
           expect(await openAlertCount(stormy, INTEGRATION.id)).toBe(
             await openAlertCount(calm, INTEGRATION.id),

@@ -50,6 +50,7 @@ function rig(table: Table, openBound?: number) {
     topicConfirmed: async () => undefined,
     stateChanged: async (change) => {
       changes.push(change);
+      return 'recorded' as const;
     },
     ...(openBound === undefined ? {} : { openBound }),
   });
@@ -123,7 +124,7 @@ describe.each(tableEngines())('ingest on $engine', ({ make }) => {
     await service.ingest(int, body, {});
     expect(await service.ingest(int, body, {})).toMatchObject({ accepted: 0, deduplicated: 1 });
     expect(await getOutsideAlert(table, int.id, 'db-down')).toMatchObject({ status: 'triggered', count: 2 });
-    expect(await getOutsideTally(table, int.id, 'ent_orders')).toEqual({
+    expect(await getOutsideTally(table, int.id, 'ent_orders')).toMatchObject({
       critical: 1,
       error: 0,
       warning: 0,
@@ -131,7 +132,7 @@ describe.each(tableEngines())('ingest on $engine', ({ make }) => {
     });
     await service.ingest(int, am([{ fp: 'db-down', service: 'orders-db', status: 'resolved' }]), {});
     expect(changes.at(-1)).toMatchObject({ entityId: 'ent_orders', state: 'up', reason: undefined });
-    expect(await getOutsideTally(table, int.id, 'ent_orders')).toEqual({
+    expect(await getOutsideTally(table, int.id, 'ent_orders')).toMatchObject({
       critical: 0,
       error: 0,
       warning: 0,
@@ -165,7 +166,7 @@ describe.each(tableEngines())('ingest on $engine', ({ make }) => {
     );
     expect(statuses).toEqual(['triggered', 'resolved', 'resolved', 'triggered', 'triggered']);
     expect(await openAlertCount(table, int.id)).toBe(3);
-    expect(await getOutsideTally(table, int.id, 'ent_orders')).toEqual({
+    expect(await getOutsideTally(table, int.id, 'ent_orders')).toMatchObject({
       critical: 3,
       error: 0,
       warning: 0,
@@ -200,7 +201,10 @@ describe('ingest (property, SQLite)', () => {
               expect(tally[severity]).toBe(
                 mine.filter((a) => a.status !== 'resolved' && a.severity === severity).length,
               );
-            expect(changes.findLast((c) => c.entityId === entityId)?.state).toBe(outsideCheckState(mine));
+            // An entity where no alert ever opened has no outside check to move; info alone is up.
+            expect(changes.findLast((c) => c.entityId === entityId)?.state).toBe(
+              tally.writes ? (outsideCheckState(mine) ?? 'up') : undefined,
+            );
             expect(outsideCheckState(openOf(tally))).toBe(outsideCheckState(mine));
           }
           const open = stored.filter((a) => a.status !== 'resolved');

@@ -44,6 +44,7 @@ describe("outside alerts over the previous release's data", () => {
       table,
       clock,
       catalog: { createOwnEntity: async () => 'ent_own', removeOwnEntity: async () => undefined },
+      removeOutsideCheck: async () => undefined,
     });
     const { record, token } = await integrations.create(tenantId, {
       kind: 'alertmanager',
@@ -60,7 +61,7 @@ describe("outside alerts over the previous release's data", () => {
       fetchCertificate: async () => '',
       confirmSubscription: async () => undefined,
       topicConfirmed: async () => undefined,
-      stateChanged: async () => undefined,
+      stateChanged: async () => 'recorded' as const,
     });
     const outcome = await ingest.ingest(
       record,

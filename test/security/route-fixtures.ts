@@ -148,6 +148,12 @@ export async function createFixture(
   const session = (await call('GET', '/v1/sessions'))[0];
   // A screenshot of a result of the check (a browser check's evidence), stored as the recorder stores one.
   const artifact = await seedArtifact(api, me.id, check.id);
+  // An integration, and its ingest token (what /in/{token} names).
+  const integration = await call('POST', '/v1/integrations', {
+    name: 'Fixture hook',
+    kind: 'alertmanager',
+    entity_rules: [{ match: {}, entity: `${bp.slug}/${a.slug}` }],
+  });
   return {
     key,
     readOnlyKey: readOnly.key,
@@ -164,6 +170,8 @@ export async function createFixture(
       check: check.id,
       result: artifact.resultId,
       artifact: artifact.name,
+      integration: integration.id,
+      integrationToken: integration.token,
       channel: channel.id,
       tenantChannel: tenantChannel.id,
       route: route.id,
@@ -233,6 +241,8 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
   if (route.path.startsWith('/ical/')) return fx.ids.calendarToken ?? '';
   // An acknowledgement link's token exists only in a page's message (never valid here: its page answers 404).
   if (route.path.startsWith('/a/')) return 'vack_fixture';
+  // An integration's ingest URL (/in/<token>).
+  if (route.path.startsWith('/in/')) return fx.ids.integrationToken ?? '';
   const byCollection: Record<string, string | undefined> = {
     blueprints: fx.ids.blueprint,
     entities: fx.ids.entity,
@@ -264,6 +274,7 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
     teams: fx.ids.team,
     results: fx.ids.result,
     artifacts: fx.ids.artifact,
+    integrations: fx.ids.integration,
   };
   const value = byCollection[collection ?? ''];
   if (!value)
@@ -457,6 +468,14 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     // A form body (the walk sends one of its own); the fixture's page is public: a wrong password.
     'POST /p/{slug}/access': undefined,
     'POST /oauth/revoke': undefined,
+    'POST /v1/integrations': { name: 'Another hook', kind: 'alertmanager', entity_rules: [] },
+    'PUT /v1/integrations/{id}': { name: 'Renamed hook', kind: 'alertmanager', entity_rules: [] },
+    'DELETE /v1/integrations/{id}': undefined,
+    'POST /v1/integrations/{id}/token': undefined,
+    // Alertmanager's webhook with no alert (raw JSON bodies: the walks send them as JSON).
+    'POST /in/{token}': { version: '4', alerts: [] },
+    'POST /in': { version: '4', alerts: [] },
+    'POST /v2/enqueue': { routing_key: 'R0000000000000000000000000000000', event_action: 'trigger' },
     'POST /v1/agent/heartbeat': { version: '1.0.0' },
     'POST /v1/agent/lease': { max: 1, wait_seconds: 0 },
     'POST /v1/agent/results': [

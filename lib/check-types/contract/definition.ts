@@ -111,9 +111,13 @@ export interface HttpCheckType {
   secrets(job: HttpProbeDefinition): string[];
 }
 
-/** The push check type: reported to, never probed (a dead man's switch runs out instead). */
-export interface PushCheckType<C extends object = object> {
-  kind: 'push';
+/**
+ * A type never probed: push (reported to; a dead man's switch runs out instead) and outside (one
+ * per entity and integration, made and written only by the integration's alerts (lib/integrations):
+ * never created, edited or deleted through the API, config as code, MCP or the importers).
+ */
+interface UnprobedCheckType<K extends 'push' | 'outside', C extends object> {
+  kind: K;
   label: string;
   input: z.ZodType<C>;
   stored: z.ZodType<C>;
@@ -122,11 +126,14 @@ export interface PushCheckType<C extends object = object> {
   defaultName(check: CheckTopFields): string;
   targetLabel(check: CheckTopFields): string;
 }
+export type PushCheckType<C extends object = object> = UnprobedCheckType<'push', C>;
+export type OutsideCheckType<C extends object = object> = UnprobedCheckType<'outside', C>;
 
 /** Any check type, as the registry (./registry.ts) holds it. */
 export type CheckTypeDefinition =
   | HttpCheckType
   | PushCheckType
+  | OutsideCheckType
   // Methods are compared bivariantly, so every ConfiguredCheckType<C> is one of these.
   | ConfiguredCheckType<object>;
 

@@ -25,6 +25,11 @@ export interface ResultInput {
   endsRun?: boolean;
   /** Extra ops committed with the result (e.g. deleting the local queue's job; a ping's log item). */
   alsoCommit?: WriteOp | WriteOp[];
+  /**
+   * A condition the result holds on (an outside check's tally, as read): when it fails nothing is
+   * recorded and the answer is `stale`, so the caller reads again instead of landing an old reading.
+   */
+  holdsOn?: WriteOp;
   /** The check as the caller just read it: the first attempt uses it instead of reading it again. */
   run?: CheckRun;
   /** A located check's slot (lib/domain/states/quorum.ts): each location's part, kept on the result and the state. */
@@ -40,4 +45,5 @@ export interface ResultInput {
 export type RecordOutcome =
   | { status: 'recorded'; result: ResultRecord; run: CheckRun; transitions: TransitionRecord[] }
   | { status: 'duplicate' }
-  | { status: 'gone' };
+  | { status: 'gone' }
+  | { status: 'stale' };

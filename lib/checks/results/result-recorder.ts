@@ -160,6 +160,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       ops.push(resultsCountedOp(input.tenantId, check.id, rollup.stored));
     }
     if (input.alsoCommit) ops.push(...[input.alsoCommit].flat());
+    const held = input.holdsOn ? ops.push(input.holdsOn) - 1 : -1;
 
     const commit = async (): Promise<RecordOutcome | typeof RETRY> => {
       const transitions: TransitionRecord[] = [];
@@ -194,6 +195,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       } catch (err) {
         if (!(err instanceof ConditionFailedError)) throw err;
         if (err.failed.includes(0)) return { status: 'duplicate' };
+        if (err.failed.includes(held)) return { status: 'stale' };
         return RETRY;
       }
       const closed = dayClosedBy(rollup);

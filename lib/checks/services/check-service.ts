@@ -31,6 +31,7 @@ import { type CheckRun, type CheckStore, checkCreatedOps } from '../definitions/
 import { changesScheduling, withScheduleInterval } from '../definitions/push-schedule.ts';
 import { stateDeletedOp, stateOfDefinitionOp } from '../results/check-state-items.ts';
 import { checkPartitionPurgeOp } from './check-purge.ts';
+import { refuseOutsideWrite } from './outside-checks.ts';
 
 export interface CheckServiceDeps {
   table: Table;
@@ -153,6 +154,7 @@ export function createCheckService(deps: CheckServiceDeps) {
 
   const updateOnce = async (tenantId: string, checkId: string, patch: UpdateCheckBody, attempt: number) => {
     const current = await requireCheck(tenantId, checkId);
+    refuseOutsideWrite(current, 'edited');
     const now = clock.now();
     const def = withScheduleInterval(definitionFromUpdate(current, patch), now);
     const schedulingChanged = changesScheduling(current, def);
@@ -230,6 +232,7 @@ export function createCheckService(deps: CheckServiceDeps) {
 
   const removeOnce = async (tenantId: string, checkId: string, attempt: number) => {
     const check = await requireCheck(tenantId, checkId);
+    refuseOutsideWrite(check, 'deleted');
     const ops: WriteOp[] = [
       definitionDeletedOp(tenantId, checkId, check.version),
       stateDeletedOp(tenantId, checkId),

@@ -53,9 +53,11 @@ export function createRunNow(deps: RunNowDeps) {
     const job = oneOffJob(check, deps.clock.now(), true);
     if (!job) {
       throw new ConflictError(
-        check.execution_mode === 'push'
-          ? 'push checks are not probed: their agent reports results'
-          : 'the check is disabled: enable it to run it',
+        check.check_type === 'outside'
+          ? "outside checks are not probed: their integration's alerts are their results"
+          : check.execution_mode === 'push'
+            ? 'push checks are not probed: their agent reports results'
+            : 'the check is disabled: enable it to run it',
       );
     }
     await spend(deps.limiter, `RUN#${tenantId}#${checkId}`, RUN_PER_CHECK, 'this check');

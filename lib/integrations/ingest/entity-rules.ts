@@ -20,24 +20,18 @@ const MAX_ENTITY_RULES = 50;
 const PLACEHOLDER = /\{\{\s*labels\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 const LABEL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Whether a template part is a slug once its placeholders are filled with slug-safe text. */
-function partIsWellFormed(part: string): boolean {
-  return SLUG.test(part.replace(PLACEHOLDER, 'x'));
-}
+/**
+ * An entity template: `blueprint/slug`, each part a slug once its placeholders are filled with
+ * slug-safe text (a placeholder counts as one character). A pattern, so the API document states it.
+ */
+const TOKEN = String.raw`(?:[a-z0-9]|\{\{\s*labels\.[A-Za-z_][A-Za-z0-9_]*\s*\}\})`;
+const PART = String.raw`${TOKEN}(?:-|${TOKEN}){0,62}`;
+const TEMPLATE = new RegExp(`^${PART}/${PART}$`);
 
-const entityTemplateSchema = z
-  .string()
-  .max(300)
-  .refine(
-    (template) => {
-      const parts = template.split('/');
-      return parts.length === 2 && parts.every(partIsWellFormed);
-    },
-    {
-      error:
-        'Name the entity as blueprint/slug; {{labels.name}} puts a label in, e.g. service/{{labels.service}}.',
-    },
-  );
+const entityTemplateSchema = z.string().max(300).regex(TEMPLATE, {
+  error:
+    'Name the entity as blueprint/slug; {{labels.name}} puts a label in, e.g. service/{{labels.service}}.',
+});
 
 const matcherSchema = z
   .string()

@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { newId } from '../../platform/ids.ts';
 import { transactIf } from '../../store/items.ts';
-import type { Table } from '../../store/table.ts';
+import type { Table, WriteOp } from '../../store/table.ts';
 import type { IntegrationRecord } from '../items/integration-items.ts';
 import {
   getOutsideAlert,
@@ -13,6 +13,7 @@ import {
   openAlertCount,
   openOf,
   outsideAlertWrittenOps,
+  outsideTallyHold,
 } from '../items/outside-alert-items.ts';
 import type { ReadContext, Reading } from '../kinds/definition.ts';
 import type { IncomingAlert } from '../kinds/incoming.ts';
@@ -38,10 +39,12 @@ export interface EntityLookup {
 export interface OutsideStateChange {
   integration: IntegrationRecord;
   entityId: string;
-  /** The worst open alert's state; null when only info alerts are open (nothing to record). */
-  state: 'up' | 'degraded' | 'down' | null;
+  /** The worst open alert's state: up when none is open, or only info alerts (which move no state). */
+  state: 'up' | 'degraded' | 'down';
   /** The worst open alert's summary, the result's reason (undefined when none is open). */
   reason: string | undefined;
+  /** Holds the recording on the tally as it was read: a newer reading refuses it (`stale`). */
+  holdsOn: WriteOp;
 }
 
 export interface IngestDeps {
@@ -54,8 +57,11 @@ export interface IngestDeps {
   confirmSubscription(url: string): Promise<void>;
   /** Stores the topic a cloudwatch integration confirmed. */
   topicConfirmed(integration: IntegrationRecord, topicArn: string): Promise<void>;
-  /** Hands on each touched entity's outside state (the outside check's result). */
-  stateChanged(change: OutsideStateChange): Promise<void>;
+  /**
+   * Records each touched entity's outside state (the outside check's result): `stale` when the
+   * tally moved since it was read (it is read again), `gone` when the entity is.
+   */
+  stateChanged(change: OutsideStateChange): Promise<'recorded' | 'stale' | 'gone'>;
   /** Open alerts one integration may hold (default OPEN_ALERTS_BOUND). */
   openBound?: number;
 }
@@ -163,7 +169,9 @@ export function createIngestService(deps: IngestDeps) {
       const prev = await getOutsideAlert(deps.table, integration.id, alert.dedup_key);
       const now = isoTime(deps.clock.now());
       const { next, change } = applyEvent(prev, alert, now);
-      if (!next || next === prev) return { change, record: undefined };
+      // Nothing written: a sender's retry of what was stored lands here, and its entity's state is
+      // recorded again (a crash may have come between the alert's write and its state's).
+      if (!next || next === prev) return { change, record: undefined, entityId: prev?.entity_id };
       const where = prev ? undefined : await place();
       // An alert stays on the entity it first landed on: its tally is that entity's.
       const record: OutsideAlertRecord = {
@@ -176,7 +184,8 @@ export function createIngestService(deps: IngestDeps) {
         unmatched: prev ? prev.unmatched : (where?.unmatched ?? null),
         version: (prev?.version ?? 0) + 1,
       };
-      if (await transactIf(deps.table, outsideAlertWrittenOps(prev, record))) return { change, record };
+      if (await transactIf(deps.table, outsideAlertWrittenOps(prev, record)))
+        return { change, record, entityId: record.entity_id };
       if (attempt >= WRITE_ATTEMPTS)
         throw new Error(`outside alert ${alert.dedup_key}: written by others ${attempt} times`);
     }
@@ -199,6 +208,35 @@ export function createIngestService(deps: IngestDeps) {
     if (outcome.gaveWay.length < 5) outcome.gaveWay.push(victim === opened ? `${victim} (itself)` : victim);
   };
 
+  /**
+   * The entity's outside state as its tally is now, recorded held on that tally; read again while
+   * a newer write moved it (that write's request records too: the last reading lands last).
+   */
+  const recordState = async (
+    integration: IntegrationRecord,
+    entityId: string,
+    written: readonly OutsideAlertRecord[],
+  ) => {
+    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+      const tally = await getOutsideTally(deps.table, integration.id, entityId);
+      // No alert ever opened here (a resolve of one never heard of): no outside check to move.
+      if ((tally.writes ?? 0) === 0) return;
+      const open = openOf(tally);
+      const worst = open.find((a) => a.severity !== 'info')?.severity;
+      const reason =
+        worst === undefined
+          ? undefined
+          : (
+              written.findLast((a) => a.status !== 'resolved' && a.severity === worst) ??
+              (await latestOpenAlert(deps.table, integration, entityId, worst))
+            )?.summary;
+      const holdsOn = outsideTallyHold(integration.id, entityId, tally);
+      const state = outsideCheckState(open) ?? 'up';
+      if ((await deps.stateChanged({ integration, entityId, state, reason, holdsOn })) !== 'stale') return;
+    }
+    throw new Error(`outside state of ${entityId}: moved by others ${WRITE_ATTEMPTS} times`);
+  };
+
   const alertsIn = async (
     integration: IntegrationRecord,
     alerts: IncomingAlert[],
@@ -209,33 +247,22 @@ export function createIngestService(deps: IngestDeps) {
     const touched = new Map<string, OutsideAlertRecord[]>();
     for (const alert of alerts) {
       outcome.dedupKeys.push(alert.dedup_key);
-      const { change, record } = await applyOne(integration, placeOf(alert), alert);
+      const { change, record, entityId } = await applyOne(integration, placeOf(alert), alert);
       // Unmatched: stored on the integration's own entity (an event that stored nothing is only ignored).
       if (record?.unmatched) {
         outcome.unmatched += 1;
         if (outcome.unmatchedWhy.length < 5)
           outcome.unmatchedWhy.push(`${alert.dedup_key}: ${record.unmatched.why}`);
       }
-      if (record) touched.set(record.entity_id, [...(touched.get(record.entity_id) ?? []), record]);
+      if (entityId !== undefined)
+        touched.set(entityId, [...(touched.get(entityId) ?? []), ...(record ? [record] : [])]);
       if ((change === 'opened' || change === 'reopened') && record)
         await keepUnderBound(integration, record.dedup_key, outcome, touched);
       if (change === 'retriggered') outcome.deduplicated += 1;
       else if (change === 'unchanged' || change === 'late' || change === 'unknown') outcome.ignored += 1;
       else outcome.accepted += 1;
     }
-    for (const [entityId, written] of touched) {
-      const tally = await getOutsideTally(deps.table, integration.id, entityId);
-      const state = outsideCheckState(openOf(tally));
-      const worst = openOf(tally)[0]?.severity;
-      const reason =
-        worst === undefined
-          ? undefined
-          : (
-              written.findLast((a) => a.status !== 'resolved' && a.severity === worst) ??
-              (await latestOpenAlert(deps.table, integration, entityId, worst))
-            )?.summary;
-      await deps.stateChanged({ integration, entityId, state, reason });
-    }
+    for (const [entityId, written] of touched) await recordState(integration, entityId, written);
     return outcome;
   };
 

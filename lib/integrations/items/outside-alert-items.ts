@@ -70,6 +70,8 @@ const tallySchema = z.object({
   error: z.number().int(),
   warning: z.number().int(),
   info: z.number().int(),
+  /** Bumped by every move: the outside check's result holds on the count it was read at. */
+  writes: z.number().int().optional(),
 });
 export type OutsideTally = z.infer<typeof tallySchema>;
 
@@ -157,6 +159,17 @@ export async function getOutsideTally(
   return tally ?? { critical: 0, error: 0, warning: 0, info: 0 };
 }
 
+/** Holds a write (the outside check's result) on the tally being as read: no reading lands after a newer one. */
+export function outsideTallyHold(integrationId: string, entityId: string, tally: OutsideTally): WriteOp {
+  const writes = tally.writes ?? 0;
+  return outsideTally.conditionCheck(
+    { integration_id: integrationId, entity_id: entityId },
+    writes === 0
+      ? { kind: 'attrNotExists', attr: 'writes' }
+      : { kind: 'compare', attr: 'writes', op: '=', value: writes },
+  );
+}
+
 /** The open alerts a tally counts, one per severity that has any (what `outsideCheckState` reads). */
 export function openOf(tally: OutsideTally): { status: 'triggered'; severity: Severity }[] {
   return SEVERITIES.filter((s) => tally[s] > 0).map((severity) => ({ status: 'triggered', severity }));
@@ -188,7 +201,7 @@ export function outsideAlertWrittenOps(
     ops.push(
       outsideTally.upsert(
         { integration_id: next.integration_id, entity_id: next.entity_id },
-        { add: { critical: 0, error: 0, warning: 0, info: 0, ...Object.fromEntries(moved) } },
+        { add: { critical: 0, error: 0, warning: 0, info: 0, ...Object.fromEntries(moved), writes: 1 } },
       ),
     );
   }
@@ -262,10 +275,24 @@ export async function latestOpenAlert(
   return found === undefined ? undefined : outsideAlert.parse(found);
 }
 
-/**
- * One round of emptying an integration's partition (its alerts, tallies and payload log, whatever
- * their owner here): the deletes of its next `limit` items, and whether more remain.
- */
+/** The entities an integration's alerts ever opened on (each has a tally, and an outside check). */
+export async function outsideTallyEntities(table: Table, integrationId: string): Promise<string[]> {
+  const entities: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await table.query({
+      pk: partition(integrationId),
+      sk: { op: 'beginsWith', prefix: 'TALLY#' },
+      consistent: true,
+      ...(cursor ? { cursor } : {}),
+    });
+    entities.push(...page.items.filter(outsideTally.is).map((item) => item.sk.slice('TALLY#'.length)));
+    cursor = page.cursor;
+  } while (cursor);
+  return entities;
+}
+
+/** One round of emptying an integration's partition (all its items): the next `limit` deletes, and whether more remain. */
 export function integrationPartitionDeletes(table: Table, integrationId: string, limit: number) {
   return partitionDeletes(table, partition(integrationId), limit);
 }

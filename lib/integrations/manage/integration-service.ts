@@ -15,7 +15,7 @@ import {
   listIntegrations,
   MAX_INTEGRATIONS_PER_TENANT,
 } from '../items/integration-items.ts';
-import { integrationPartitionDeletes } from '../items/outside-alert-items.ts';
+import { integrationPartitionDeletes, outsideTallyEntities } from '../items/outside-alert-items.ts';
 import { INTEGRATION_KINDS } from '../kinds/registry.ts';
 import type { IntegrationBody } from './integration-schemas.ts';
 
@@ -39,6 +39,8 @@ export interface IntegrationServiceDeps {
   table: Table;
   clock: Clock;
   catalog: IntegrationCatalog;
+  /** Deletes the integration's outside check on an entity (lib/checks), if there is one. */
+  removeOutsideCheck(integration: IntegrationRecord, entityId: string): Promise<void>;
 }
 
 /** The slug of an integration's own entity: its id in slug form (`int-01j…`). */
@@ -154,11 +156,16 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
      */
     async remove(tenantId: string, id: string): Promise<void> {
       let record = await require(tenantId, id);
-      if (record.enabled) {
+      // Disabled first, over the version read (read again while others write it: a rename, a delete).
+      for (let attempt = 1; record.enabled; attempt++) {
         const disabled = await change(record, { enabled: false });
-        if (!disabled) throw new ConflictError('the integration changed meanwhile: delete it again');
-        record = disabled;
+        if (disabled) record = disabled;
+        else if (attempt >= 3) throw new ConflictError('the integration changed meanwhile: delete it again');
+        else record = await require(tenantId, id);
       }
+      // Its outside checks first: the tallies in the partition are what says where they are.
+      for (const entityId of await outsideTallyEntities(table, id))
+        await deps.removeOutsideCheck(record, entityId);
       for (let more = true; more; ) {
         const round = await integrationPartitionDeletes(table, id, PURGE_ROUND);
         if (round.ops.length > 0) await table.transact(round.ops);

@@ -62,7 +62,7 @@ export function createPushTokenService(deps: PushTokenServiceDeps) {
   /** The push check `checkId` of the tenant, or 404; a pull check cannot have ping URLs (409). */
   const requirePushCheck = async (tenantId: string, checkId: string) => {
     const run = await deps.checkService.requireRun(tenantId, checkId);
-    if (run.definition.execution_mode !== 'push') {
+    if (run.definition.check_type !== 'push') {
       throw new ConflictError('only push checks have ping URLs: the service runs this check itself');
     }
   };

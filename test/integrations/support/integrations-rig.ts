@@ -43,15 +43,19 @@ export async function integrationsRig(options: { clock?: Clock } = {}) {
     hosts: { hosts: new Set(['localhost']), publicUrl: undefined },
     limits,
     tenants,
+    // The catalog's two services as the feature calls them: the blueprint is there, entities are made by slug.
     catalog: {
-      createOwnEntity: async (tenantId, slug) => {
-        seq += 1;
-        const id = `ent_own_${seq}`;
-        ownEntities.set(`${tenantId}/${slug}`, id);
-        return id;
-      },
-      removeOwnEntity: async (tenantId, slug) => {
-        ownEntities.delete(`${tenantId}/${slug}`);
+      blueprints: { get: async () => ({}) as never, create: async () => ({}) as never },
+      entities: {
+        create: async (tenantId: string, _bp: string, input: { slug: string }) => {
+          seq += 1;
+          const id = `ent_own_${seq}`;
+          ownEntities.set(`${tenantId}/${input.slug}`, id);
+          return { id } as never;
+        },
+        remove: async (tenantId: string, _bp: string, slug: string) => {
+          ownEntities.delete(`${tenantId}/${slug}`);
+        },
       },
     },
     entities: {
@@ -59,7 +63,7 @@ export async function integrationsRig(options: { clock?: Clock } = {}) {
         bp === 'service' && slug === 'orders-db' ? { id: 'ent_orders' } : undefined,
     },
     egressAllow: [],
-    stateChanged: async () => undefined,
+    outsideChecks: { record: async () => 'recorded' as const, remove: async () => undefined },
   });
   const principals: Record<string, Principal> = {
     'admin-a': { tenantId: a.id, userId: 'usr_a', keyId: 'key_a', role: 'admin', readOnly: false },

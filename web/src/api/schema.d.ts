@@ -2349,6 +2349,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant’s integrations (never their tokens) */
+        get: operations["listIntegrations"];
+        put?: never;
+        /** Create an integration: its own entity, its ingest URL and token (shown once) */
+        post: operations["createIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One integration (never its token) */
+        get: operations["getIntegration"];
+        /** Replace an integration’s name, rules, severity words and settings (its kind and token stay) */
+        put: operations["replaceIntegration"];
+        post?: never;
+        /** Delete an integration, its token, its own entity and its outside checks */
+        delete: operations["deleteIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/{id}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new ingest token (shown once); the old one stops working at once */
+        post: operations["rotateIntegrationToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/{id}/payloads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The last 50 requests the integration received, newest first, with what each became */
+        get: operations["listIntegrationPayloads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/outside-alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Outside alerts, newest heard first: of one entity or all, by status */
+        get: operations["listOutsideAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/in/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An outside alert sender posts here (its kind's body; at most 1000 alerts, 512 KB) */
+        post: operations["ingestOutsideAlerts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An outside alert sender posts here (its kind's body; at most 1000 alerts, 512 KB) */
+        post: operations["ingestOutsideAlertsBearer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/enqueue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** PagerDuty Events API v2: trigger, acknowledge or resolve an outside alert (routing_key in the body) */
+        post: operations["enqueueOutsideAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/a/{token}": {
         parameters: {
             query?: never;
@@ -2906,7 +3045,7 @@ export interface components {
             state: "up" | "degraded" | "down" | "unknown";
         };
         /** @description The fields a check returns depend on its check_type */
-        Check: components["schemas"]["HttpCheck"] | components["schemas"]["TcpCheck"] | components["schemas"]["TlsCheck"] | components["schemas"]["DnsCheck"] | components["schemas"]["PushCheck"] | components["schemas"]["IcmpCheck"] | components["schemas"]["DomainCheck"] | components["schemas"]["GrpcCheck"] | components["schemas"]["MultistepCheck"] | components["schemas"]["BrowserCheck"];
+        Check: components["schemas"]["HttpCheck"] | components["schemas"]["TcpCheck"] | components["schemas"]["TlsCheck"] | components["schemas"]["DnsCheck"] | components["schemas"]["PushCheck"] | components["schemas"]["IcmpCheck"] | components["schemas"]["DomainCheck"] | components["schemas"]["GrpcCheck"] | components["schemas"]["MultistepCheck"] | components["schemas"]["BrowserCheck"] | components["schemas"]["OutsideCheck"];
         HttpCheck: {
             /** @description chk_ + a 26-character ULID */
             id: string;
@@ -3750,6 +3889,51 @@ export interface components {
             timeout_ms: number;
             /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
             degraded_latency_ms: number | null;
+        };
+        /** @description An integration's open alerts on one entity (made by its alerts; never probed or edited) */
+        OutsideCheck: {
+            /** @description chk_ + a 26-character ULID */
+            id: string;
+            /** @description The name given on create or update; without one, derived from the type and target on every read ("HTTP GET api.example.com/health") */
+            name: string;
+            /** @description true when no name was given and `name` is the derived one */
+            name_is_default: boolean;
+            /** @description ent_ + a 26-character ULID */
+            entity_id: string;
+            /** @description The entity's blueprint (with entity_slug: its address) */
+            blueprint_slug: string;
+            entity_slug: string;
+            /** @description The entity's name (every answer of the /v1/checks routes carries it) */
+            entity_name?: string;
+            /** @constant */
+            check_type: "outside";
+            /** @constant */
+            execution_mode: "push";
+            interval_seconds: number;
+            failure_threshold: number;
+            enabled: boolean;
+            /** @enum {string} */
+            state: "unknown" | "up" | "down" | "degraded";
+            consecutive_failures: number;
+            /** @description Consecutive successes a down or degraded check needs to recover (1 to 10) */
+            success_threshold: number;
+            /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
+            slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
+            last_result_at: components["schemas"]["Timestamp"] | null;
+            next_run_at: components["schemas"]["Timestamp"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            recent?: components["schemas"]["CheckRecent"];
+            config: {
+                /** @description The integration whose alerts this check stands for */
+                integration_id: string;
+            };
         };
         HttpAssertion: {
             /** @enum {string} */
@@ -10102,8 +10286,8 @@ export interface operations {
                 entity_id?: string;
                 /** @description Only the checks of this blueprint's entities (its slug) */
                 blueprint?: string;
-                /** @description Only checks of this type: http, tcp, tls, dns, push, icmp, domain, grpc, multistep, browser */
-                type?: "http" | "tcp" | "tls" | "dns" | "push" | "icmp" | "domain" | "grpc" | "multistep" | "browser";
+                /** @description Only checks of this type: http, tcp, tls, dns, push, icmp, domain, grpc, multistep, browser, outside */
+                type?: "http" | "tcp" | "tls" | "dns" | "push" | "icmp" | "domain" | "grpc" | "multistep" | "browser" | "outside";
                 /** @description Only checks in this state: up, down, degraded, unknown */
                 state?: "up" | "down" | "degraded" | "unknown";
                 /** @description Only checks whose name or entity's name contains this text (any case) */
@@ -12951,7 +13135,7 @@ export interface operations {
                                 /** @description chk_ + a 26-character ULID */
                                 id: string;
                                 /** @enum {string} */
-                                check_type: "http" | "tcp" | "tls" | "dns" | "push" | "icmp" | "domain" | "grpc" | "multistep" | "browser";
+                                check_type: "http" | "tcp" | "tls" | "dns" | "push" | "icmp" | "domain" | "grpc" | "multistep" | "browser" | "outside";
                                 /** @enum {string} */
                                 state: "unknown" | "up" | "down" | "degraded";
                             }[];
@@ -23928,6 +24112,1568 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        integrations: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "alertmanager" | "pagerduty" | "grafana" | "cloudwatch" | "generic";
+                            enabled: boolean;
+                            /** @description The integration’s own entity: where alerts its rules place nowhere land */
+                            entity_id: string;
+                            entity_rules: {
+                                match: {
+                                    [key: string]: string;
+                                };
+                                entity: string;
+                            }[];
+                            severity_map: {
+                                [key: string]: "critical" | "error" | "warning" | "info";
+                            };
+                            /** @description The generic kind’s paths; null for the others */
+                            generic: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description The ingest token’s first characters (the token itself is shown once) */
+                            token_prefix: string;
+                            /** @description Where senders post: with the token in its path when the answer carries the token (create, rotation); the pagerduty kind’s /v2/enqueue always */
+                            ingest_url: string | null;
+                            /** @description The ingest token, in the answers of create and rotation only */
+                            token?: string;
+                            /** @description pagerduty: the Events API v2 routing key (the token), when the answer carries it */
+                            routing_key?: string;
+                            sns_topic_arn: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    kind: "alertmanager";
+                    /**
+                     * @description What the console and messages call it
+                     * @example Prometheus (prod)
+                     */
+                    name: string;
+                    /**
+                     * @description A disabled integration answers its senders 410 and stores nothing
+                     * @default true
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                     * @default []
+                     */
+                    entity_rules?: {
+                        /** @default {} */
+                        match?: {
+                            [key: string]: string;
+                        };
+                        entity: string;
+                    }[];
+                    /**
+                     * @description The sender’s severity words (any case) and the severity each means
+                     * @default {}
+                     * @example {
+                     *       "P1": "critical"
+                     *     }
+                     */
+                    severity_map?: {
+                        [key: string]: "critical" | "error" | "warning" | "info";
+                    };
+                } | {
+                    /** @constant */
+                    kind: "pagerduty";
+                    /**
+                     * @description What the console and messages call it
+                     * @example Prometheus (prod)
+                     */
+                    name: string;
+                    /**
+                     * @description A disabled integration answers its senders 410 and stores nothing
+                     * @default true
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                     * @default []
+                     */
+                    entity_rules?: {
+                        /** @default {} */
+                        match?: {
+                            [key: string]: string;
+                        };
+                        entity: string;
+                    }[];
+                    /**
+                     * @description The sender’s severity words (any case) and the severity each means
+                     * @default {}
+                     * @example {
+                     *       "P1": "critical"
+                     *     }
+                     */
+                    severity_map?: {
+                        [key: string]: "critical" | "error" | "warning" | "info";
+                    };
+                } | {
+                    /** @constant */
+                    kind: "grafana";
+                    /**
+                     * @description What the console and messages call it
+                     * @example Prometheus (prod)
+                     */
+                    name: string;
+                    /**
+                     * @description A disabled integration answers its senders 410 and stores nothing
+                     * @default true
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                     * @default []
+                     */
+                    entity_rules?: {
+                        /** @default {} */
+                        match?: {
+                            [key: string]: string;
+                        };
+                        entity: string;
+                    }[];
+                    /**
+                     * @description The sender’s severity words (any case) and the severity each means
+                     * @default {}
+                     * @example {
+                     *       "P1": "critical"
+                     *     }
+                     */
+                    severity_map?: {
+                        [key: string]: "critical" | "error" | "warning" | "info";
+                    };
+                } | {
+                    /** @constant */
+                    kind: "cloudwatch";
+                    /**
+                     * @description What the console and messages call it
+                     * @example Prometheus (prod)
+                     */
+                    name: string;
+                    /**
+                     * @description A disabled integration answers its senders 410 and stores nothing
+                     * @default true
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                     * @default []
+                     */
+                    entity_rules?: {
+                        /** @default {} */
+                        match?: {
+                            [key: string]: string;
+                        };
+                        entity: string;
+                    }[];
+                    /**
+                     * @description The sender’s severity words (any case) and the severity each means
+                     * @default {}
+                     * @example {
+                     *       "P1": "critical"
+                     *     }
+                     */
+                    severity_map?: {
+                        [key: string]: "critical" | "error" | "warning" | "info";
+                    };
+                } | {
+                    /** @constant */
+                    kind: "generic";
+                    /**
+                     * @description What the console and messages call it
+                     * @example Prometheus (prod)
+                     */
+                    name: string;
+                    /**
+                     * @description A disabled integration answers its senders 410 and stores nothing
+                     * @default true
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                     * @default []
+                     */
+                    entity_rules?: {
+                        /** @default {} */
+                        match?: {
+                            [key: string]: string;
+                        };
+                        entity: string;
+                    }[];
+                    /**
+                     * @description The sender’s severity words (any case) and the severity each means
+                     * @default {}
+                     * @example {
+                     *       "P1": "critical"
+                     *     }
+                     */
+                    severity_map?: {
+                        [key: string]: "critical" | "error" | "warning" | "info";
+                    };
+                    generic: {
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        key: string;
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        status: string;
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        summary: string;
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        severity?: string;
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        source?: string;
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        labels?: string;
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        time?: string;
+                        /**
+                         * @default [
+                         *       "resolved",
+                         *       "ok",
+                         *       "closed",
+                         *       "recovered",
+                         *       "normal",
+                         *       "up"
+                         *     ]
+                         */
+                        resolved_values?: string[];
+                        /**
+                         * @default [
+                         *       "acknowledged",
+                         *       "ack"
+                         *     ]
+                         */
+                        acknowledged_values?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        kind: "alertmanager" | "pagerduty" | "grafana" | "cloudwatch" | "generic";
+                        enabled: boolean;
+                        /** @description The integration’s own entity: where alerts its rules place nowhere land */
+                        entity_id: string;
+                        entity_rules: {
+                            match: {
+                                [key: string]: string;
+                            };
+                            entity: string;
+                        }[];
+                        severity_map: {
+                            [key: string]: "critical" | "error" | "warning" | "info";
+                        };
+                        /** @description The generic kind’s paths; null for the others */
+                        generic: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description The ingest token’s first characters (the token itself is shown once) */
+                        token_prefix: string;
+                        /** @description Where senders post: with the token in its path when the answer carries the token (create, rotation); the pagerduty kind’s /v2/enqueue always */
+                        ingest_url: string | null;
+                        /** @description The ingest token, in the answers of create and rotation only */
+                        token?: string;
+                        /** @description pagerduty: the Events API v2 routing key (the token), when the answer carries it */
+                        routing_key?: string;
+                        sns_topic_arn: string | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT_EXCEEDED, ACCOUNT_DISABLED, READ_ONLY, FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        kind: "alertmanager" | "pagerduty" | "grafana" | "cloudwatch" | "generic";
+                        enabled: boolean;
+                        /** @description The integration’s own entity: where alerts its rules place nowhere land */
+                        entity_id: string;
+                        entity_rules: {
+                            match: {
+                                [key: string]: string;
+                            };
+                            entity: string;
+                        }[];
+                        severity_map: {
+                            [key: string]: "critical" | "error" | "warning" | "info";
+                        };
+                        /** @description The generic kind’s paths; null for the others */
+                        generic: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description The ingest token’s first characters (the token itself is shown once) */
+                        token_prefix: string;
+                        /** @description Where senders post: with the token in its path when the answer carries the token (create, rotation); the pagerduty kind’s /v2/enqueue always */
+                        ingest_url: string | null;
+                        /** @description The ingest token, in the answers of create and rotation only */
+                        token?: string;
+                        /** @description pagerduty: the Events API v2 routing key (the token), when the answer carries it */
+                        routing_key?: string;
+                        sns_topic_arn: string | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    kind: "alertmanager";
+                    /**
+                     * @description What the console and messages call it
+                     * @example Prometheus (prod)
+                     */
+                    name: string;
+                    /**
+                     * @description A disabled integration answers its senders 410 and stores nothing
+                     * @default true
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                     * @default []
+                     */
+                    entity_rules?: {
+                        /** @default {} */
+                        match?: {
+                            [key: string]: string;
+                        };
+                        entity: string;
+                    }[];
+                    /**
+                     * @description The sender’s severity words (any case) and the severity each means
+                     * @default {}
+                     * @example {
+                     *       "P1": "critical"
+                     *     }
+                     */
+                    severity_map?: {
+                        [key: string]: "critical" | "error" | "warning" | "info";
+                    };
+                } | {
+                    /** @constant */
+                    kind: "pagerduty";
+                    /**
+                     * @description What the console and messages call it
+                     * @example Prometheus (prod)
+                     */
+                    name: string;
+                    /**
+                     * @description A disabled integration answers its senders 410 and stores nothing
+                     * @default true
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                     * @default []
+                     */
+                    entity_rules?: {
+                        /** @default {} */
+                        match?: {
+                            [key: string]: string;
+                        };
+                        entity: string;
+                    }[];
+                    /**
+                     * @description The sender’s severity words (any case) and the severity each means
+                     * @default {}
+                     * @example {
+                     *       "P1": "critical"
+                     *     }
+                     */
+                    severity_map?: {
+                        [key: string]: "critical" | "error" | "warning" | "info";
+                    };
+                } | {
+                    /** @constant */
+                    kind: "grafana";
+                    /**
+                     * @description What the console and messages call it
+                     * @example Prometheus (prod)
+                     */
+                    name: string;
+                    /**
+                     * @description A disabled integration answers its senders 410 and stores nothing
+                     * @default true
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                     * @default []
+                     */
+                    entity_rules?: {
+                        /** @default {} */
+                        match?: {
+                            [key: string]: string;
+                        };
+                        entity: string;
+                    }[];
+                    /**
+                     * @description The sender’s severity words (any case) and the severity each means
+                     * @default {}
+                     * @example {
+                     *       "P1": "critical"
+                     *     }
+                     */
+                    severity_map?: {
+                        [key: string]: "critical" | "error" | "warning" | "info";
+                    };
+                } | {
+                    /** @constant */
+                    kind: "cloudwatch";
+                    /**
+                     * @description What the console and messages call it
+                     * @example Prometheus (prod)
+                     */
+                    name: string;
+                    /**
+                     * @description A disabled integration answers its senders 410 and stores nothing
+                     * @default true
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                     * @default []
+                     */
+                    entity_rules?: {
+                        /** @default {} */
+                        match?: {
+                            [key: string]: string;
+                        };
+                        entity: string;
+                    }[];
+                    /**
+                     * @description The sender’s severity words (any case) and the severity each means
+                     * @default {}
+                     * @example {
+                     *       "P1": "critical"
+                     *     }
+                     */
+                    severity_map?: {
+                        [key: string]: "critical" | "error" | "warning" | "info";
+                    };
+                } | {
+                    /** @constant */
+                    kind: "generic";
+                    /**
+                     * @description What the console and messages call it
+                     * @example Prometheus (prod)
+                     */
+                    name: string;
+                    /**
+                     * @description A disabled integration answers its senders 410 and stores nothing
+                     * @default true
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                     * @default []
+                     */
+                    entity_rules?: {
+                        /** @default {} */
+                        match?: {
+                            [key: string]: string;
+                        };
+                        entity: string;
+                    }[];
+                    /**
+                     * @description The sender’s severity words (any case) and the severity each means
+                     * @default {}
+                     * @example {
+                     *       "P1": "critical"
+                     *     }
+                     */
+                    severity_map?: {
+                        [key: string]: "critical" | "error" | "warning" | "info";
+                    };
+                    generic: {
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        key: string;
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        status: string;
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        summary: string;
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        severity?: string;
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        source?: string;
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        labels?: string;
+                        /** @description A json path in dotted form: $.data.items[0].status */
+                        time?: string;
+                        /**
+                         * @default [
+                         *       "resolved",
+                         *       "ok",
+                         *       "closed",
+                         *       "recovered",
+                         *       "normal",
+                         *       "up"
+                         *     ]
+                         */
+                        resolved_values?: string[];
+                        /**
+                         * @default [
+                         *       "acknowledged",
+                         *       "ack"
+                         *     ]
+                         */
+                        acknowledged_values?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        kind: "alertmanager" | "pagerduty" | "grafana" | "cloudwatch" | "generic";
+                        enabled: boolean;
+                        /** @description The integration’s own entity: where alerts its rules place nowhere land */
+                        entity_id: string;
+                        entity_rules: {
+                            match: {
+                                [key: string]: string;
+                            };
+                            entity: string;
+                        }[];
+                        severity_map: {
+                            [key: string]: "critical" | "error" | "warning" | "info";
+                        };
+                        /** @description The generic kind’s paths; null for the others */
+                        generic: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description The ingest token’s first characters (the token itself is shown once) */
+                        token_prefix: string;
+                        /** @description Where senders post: with the token in its path when the answer carries the token (create, rotation); the pagerduty kind’s /v2/enqueue always */
+                        ingest_url: string | null;
+                        /** @description The ingest token, in the answers of create and rotation only */
+                        token?: string;
+                        /** @description pagerduty: the Events API v2 routing key (the token), when the answer carries it */
+                        routing_key?: string;
+                        sns_topic_arn: string | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY, FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY, FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateIntegrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        kind: "alertmanager" | "pagerduty" | "grafana" | "cloudwatch" | "generic";
+                        enabled: boolean;
+                        /** @description The integration’s own entity: where alerts its rules place nowhere land */
+                        entity_id: string;
+                        entity_rules: {
+                            match: {
+                                [key: string]: string;
+                            };
+                            entity: string;
+                        }[];
+                        severity_map: {
+                            [key: string]: "critical" | "error" | "warning" | "info";
+                        };
+                        /** @description The generic kind’s paths; null for the others */
+                        generic: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description The ingest token’s first characters (the token itself is shown once) */
+                        token_prefix: string;
+                        /** @description Where senders post: with the token in its path when the answer carries the token (create, rotation); the pagerduty kind’s /v2/enqueue always */
+                        ingest_url: string | null;
+                        /** @description The ingest token, in the answers of create and rotation only */
+                        token?: string;
+                        /** @description pagerduty: the Events API v2 routing key (the token), when the answer carries it */
+                        routing_key?: string;
+                        sns_topic_arn: string | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY, FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listIntegrationPayloads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payloads: {
+                            received_at: string;
+                            /** @enum {string} */
+                            outcome: "accepted" | "deduplicated" | "unmatched" | "ignored" | "confirmed" | "refused";
+                            detail: string;
+                            /** @description The body’s first 2 KB (a routing key masked) */
+                            excerpt: string;
+                            truncated: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOutsideAlerts: {
+        parameters: {
+            query?: {
+                /** @description Page size: an integer from 1 to 100; default 50 */
+                limit?: number;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+                entity_id?: string;
+                /** @description `open`: triggered or acknowledged */
+                status?: "open" | "triggered" | "acknowledged" | "resolved";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alerts: {
+                            id: string;
+                            integration_id: string;
+                            dedup_key: string;
+                            entity_id: string;
+                            /** @enum {string} */
+                            status: "triggered" | "acknowledged" | "resolved";
+                            /** @enum {string} */
+                            severity: "critical" | "error" | "warning" | "info";
+                            summary: string;
+                            source: string | null;
+                            labels: {
+                                [key: string]: string;
+                            };
+                            links: {
+                                href: string;
+                                text: string;
+                            }[];
+                            first_at: string;
+                            last_at: string;
+                            resolved_at: string | null;
+                            count: number;
+                            unmatched: {
+                                rule: number | null;
+                                named: string | null;
+                                why: string;
+                            } | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ingestOutsideAlerts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The integration’s ingest token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accepted?: number;
+                        deduplicated?: number;
+                        unmatched?: number;
+                        ignored?: number;
+                        note?: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTEGRATION_DISABLED */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ingestOutsideAlertsBearer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accepted?: number;
+                        deduplicated?: number;
+                        unmatched?: number;
+                        ignored?: number;
+                        note?: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTEGRATION_DISABLED */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    enqueueOutsideAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        message: string;
+                        dedup_key: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTEGRATION_DISABLED */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

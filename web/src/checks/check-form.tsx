@@ -11,7 +11,7 @@ import {
   scheduleConfigOf,
   scheduleDraftOf,
 } from './check-types/push-schedule';
-import { CHECK_TYPES, checkTypeForm } from './check-types/registry';
+import { CREATABLE_CHECK_TYPES, checkTypeForm } from './check-types/registry';
 import { type DraftRunAnswer, DraftRunButton } from './draft-run';
 import { LocationPicker } from './location-picker';
 import { DEFAULT_LOCATION, defaultQuorum } from './locations';
@@ -126,7 +126,7 @@ export function draftOf(check: Schemas['Check']): CheckDraft {
   d.locations = [...check.locations];
   d.quorum = check.quorum !== defaultQuorum(check.locations.length) ? String(check.quorum) : '';
   d.storedLocations = { locations: [...d.locations], quorum: d.quorum };
-  if (check.check_type !== 'push') {
+  if (check.check_type !== 'push' && check.check_type !== 'outside') {
     d.timeout_ms = str(check.timeout_ms);
     d.degraded_latency_ms = str(check.degraded_latency_ms);
   }
@@ -378,7 +378,7 @@ export function CheckForm({
               config: { ...emptyDraft(v as CheckType).config, ...old.config },
             }))
           }
-          options={CHECK_TYPES.map((c) => ({ value: c, label: checkTypeForm(c).label }))}
+          options={CREATABLE_CHECK_TYPES.map((c) => ({ value: c, label: checkTypeForm(c).label }))}
           error={errs.check_type}
         />
       ) : null}

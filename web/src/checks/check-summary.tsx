@@ -23,7 +23,7 @@ export function CheckConfig({ check }: { check: Schemas['Check'] }) {
     ['Failure threshold', String(check.failure_threshold)],
     ['Success threshold', String(check.success_threshold)],
   ];
-  if (check.check_type !== 'push') {
+  if (check.check_type !== 'push' && check.check_type !== 'outside') {
     rows.push(['Timeout', `${check.timeout_ms} ms`]);
     if (check.degraded_latency_ms) rows.push(['Degraded above', `${check.degraded_latency_ms} ms`]);
   }

@@ -382,7 +382,8 @@ function CheckView({ check }: { check: Check }) {
     <Page
       title={checkTitle(check)}
       actions={
-        canWrite ? (
+        // An outside check is its integration's: nothing here writes it (the API answers 409).
+        canWrite && check.check_type !== 'outside' ? (
           <>
             <button type="button" onClick={() => setEditing((e) => !e)} aria-expanded={editing}>
               {editing ? 'Cancel edit' : 'Edit'}
@@ -406,7 +407,9 @@ function CheckView({ check }: { check: Check }) {
       }
     >
       <p className="check-target">
-        {check.check_type === 'push' ? (
+        {check.check_type === 'outside' ? (
+          <>An integration’s alerts on this entity (its worst open alert is the state), </>
+        ) : check.check_type === 'push' ? (
           <>A push check your agent reports to, {everyWords(check.interval_seconds)}, </>
         ) : (
           <>

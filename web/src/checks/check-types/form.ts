@@ -43,9 +43,10 @@ export interface CheckTypeForm<T extends CheckType = CheckType> {
   label: string;
   /**
    * http: its request is the check's top-level fields (the form's own http inputs); push: reported
-   * to, never probed (no timeout); configured: probed, set up by `config` alone.
+   * to, never probed (no timeout); configured: probed, set up by `config` alone; outside: made and
+   * written by an integration's alerts (not offered in the form).
    */
-  kind: 'http' | 'push' | 'configured';
+  kind: 'http' | 'push' | 'configured' | 'outside';
   /** The name a blank Name input stands for, as the API derives it: "TCP db.internal:5432". */
   nameExample: string;
   /** The `config` inputs, in order. */

@@ -7,6 +7,7 @@ import { grpcForm } from './grpc';
 import { httpForm } from './http';
 import { icmpForm } from './icmp';
 import { multistepForm } from './multistep';
+import { outsideForm } from './outside';
 import { pushForm } from './push';
 import { tcpForm } from './tcp';
 import { tlsForm } from './tls';
@@ -26,9 +27,13 @@ const CHECK_TYPE_FORMS = {
   grpc: grpcForm,
   multistep: multistepForm,
   browser: browserForm,
+  outside: outsideForm,
 } satisfies { [T in CheckType]: CheckTypeForm<T> };
 
 export const CHECK_TYPES = Object.keys(CHECK_TYPE_FORMS) as CheckType[];
+
+/** The types the form offers: all but outside checks, which only an integration's alerts make. */
+export const CREATABLE_CHECK_TYPES = CHECK_TYPES.filter((type) => CHECK_TYPE_FORMS[type].kind !== 'outside');
 
 /** A check type's form, as code rendering any type sees it. */
 export function checkTypeForm(type: CheckType): CheckTypeForm {
