@@ -196,7 +196,11 @@ export function createApp(deps: CoreDeps) {
       actionRuns: actions.incidentRuns,
       pages: escalation.pages,
     },
-    onAcknowledged: notifications.onAcknowledged,
+    // An acknowledgement is also recorded on the entity's triggered outside alerts (lib/integrations).
+    onAcknowledged: async (record) => {
+      await notifications.onAcknowledged(record);
+      await integrations.incidentAcknowledged(record);
+    },
     // The people an incident's climb paged are told when it is resolved by hand (lib/escalation).
     onResolved: resolvedOnQueue(deps.table, deps.notifyQueue, deps.logger),
   });
@@ -286,6 +290,7 @@ export function createApp(deps: CoreDeps) {
     entities,
     egressAllow: deps.config.egressAllow,
     outsideChecks: createOutsideChecks({ ...checkDeps, entities, tenants, recorder }),
+    acknowledgeIncident: incidents.service.acknowledgeOpenOf,
   });
   const mcpResources = { ...mcp.readers, statusPages: statusPages.pages };
   const routes: Route[] = [

@@ -19,6 +19,7 @@ import {
   type IncidentRecord,
   noteCountedOp,
   readIncidents,
+  readOpenIncidentRecord,
 } from './incident-items.ts';
 import { type NoteRecord, notePutOp, readNotes } from './incident-note-items.ts';
 import { incidentExpiry, type RetentionDays, resolveExpiring } from './incident-retention.ts';
@@ -104,6 +105,29 @@ export function createIncidentService(deps: IncidentServiceDeps) {
       (await entityAddresses(table, tenantId, [record.entity_id])).get(record.entity_id),
     );
 
+  /**
+   * Acknowledges an open incident for the caller (stops its repeats and escalation). An
+   * acknowledged or resolved one answers as it is (idempotent: the first acknowledgement stays;
+   * a resolved incident has nothing left to stop).
+   */
+  const acknowledge = async (caller: Caller, id: string): Promise<PublicIncident> => {
+    const record = await require(caller.tenantId, id);
+    if (record.state !== 'open') {
+      // Tried again after the hook failed (its job not queued): queued now (its job is idempotent).
+      if (record.state === 'acknowledged') await deps.onAcknowledged?.(record);
+      return answer(caller.tenantId, record);
+    }
+    const acknowledged = await acknowledgeIncident(
+      table,
+      { tenant_id: caller.tenantId, id },
+      isoTime(clock.now()),
+      caller.userId,
+    );
+    const now = await require(caller.tenantId, id);
+    if (acknowledged) await deps.onAcknowledged?.(now);
+    return answer(caller.tenantId, now);
+  };
+
   return {
     /** A page of the tenant's incidents, newest first. */
     async list(caller: Caller, request: IncidentListRequest) {
@@ -134,27 +158,12 @@ export function createIncidentService(deps: IncidentServiceDeps) {
       };
     },
 
-    /**
-     * Acknowledges an open incident for the caller (stops its repeats and escalation). An
-     * acknowledged or resolved one answers as it is (idempotent: the first acknowledgement stays;
-     * a resolved incident has nothing left to stop).
-     */
-    async acknowledge(caller: Caller, id: string): Promise<PublicIncident> {
-      const record = await require(caller.tenantId, id);
-      if (record.state !== 'open') {
-        // Tried again after the hook failed (its job not queued): queued now (its job is idempotent).
-        if (record.state === 'acknowledged') await deps.onAcknowledged?.(record);
-        return answer(caller.tenantId, record);
-      }
-      const acknowledged = await acknowledgeIncident(
-        table,
-        { tenant_id: caller.tenantId, id },
-        isoTime(clock.now()),
-        caller.userId,
-      );
-      const now = await require(caller.tenantId, id);
-      if (acknowledged) await deps.onAcknowledged?.(now);
-      return answer(caller.tenantId, now);
+    acknowledge,
+
+    /** Acknowledges the entity's open incident as `by` (an integration whose sender acknowledged), if it has one. */
+    async acknowledgeOpenOf(tenantId: string, entityId: string, by: string): Promise<void> {
+      const open = await readOpenIncidentRecord(table, tenantId, entityId);
+      if (open) await acknowledge({ tenantId, userId: by }, open.id);
     },
 
     /**

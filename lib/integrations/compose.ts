@@ -7,6 +7,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
 import { createIngestService, type EntityLookup, type OutsideStateChange } from './ingest/ingest-service.ts';
+import { acknowledgeOutsideAlerts } from './ingest/outside-state.ts';
 import { createPayloadLog } from './ingest/payload-log.ts';
 import { createSnsEgress } from './ingest/sns-egress.ts';
 import { integrationRoutes } from './integration-routes.ts';
@@ -54,6 +55,8 @@ export function composeIntegrations(deps: {
   egress?: EgressSettings | undefined;
   /** The outside checks (lib/checks), one per (entity, integration): their results and their deletes. */
   outsideChecks: OutsideCheckPort;
+  /** Acknowledges an entity's open incident, if any, as `by` (lib/incidents): a sender's acknowledge. */
+  acknowledgeIncident(tenantId: string, entityId: string, by: string): Promise<void>;
 }) {
   const owner = (integration: IntegrationRecord, entityId: string) => ({
     tenantId: integration.tenant_id,
@@ -75,6 +78,8 @@ export function composeIntegrations(deps: {
     topicConfirmed: integrations.topicConfirmed,
     stateChanged: ({ integration, entityId, ...reading }) =>
       deps.outsideChecks.record(owner(integration, entityId), reading),
+    acknowledgeIncident: (integration, entityId) =>
+      deps.acknowledgeIncident(integration.tenant_id, entityId, integration.id),
   });
   const outsideAlerts = createOutsideAlertService(deps);
   const payloads = createPayloadLog(deps);
@@ -82,5 +87,8 @@ export function composeIntegrations(deps: {
     routes: integrationRoutes({ ...deps, integrations, ingest, outsideAlerts, payloads }),
     integrations,
     ingest,
+    /** An incident acknowledged in Vigil: recorded on its entity's triggered outside alerts. */
+    incidentAcknowledged: (incident: { tenant_id: string; entity_id: string }) =>
+      acknowledgeOutsideAlerts(deps, incident.tenant_id, incident.entity_id),
   };
 }

@@ -49,6 +49,7 @@ function service(table: Table) {
     fetchCertificate: async () => '',
     confirmSubscription: async () => undefined,
     topicConfirmed: async () => undefined,
+    acknowledgeIncident: async () => undefined,
     stateChanged: async () => 'recorded' as const,
   });
 }

@@ -48,6 +48,7 @@ function rig(table: Table, openBound?: number) {
     },
     confirmSubscription: async () => undefined,
     topicConfirmed: async () => undefined,
+    acknowledgeIncident: async () => undefined,
     stateChanged: async (change) => {
       changes.push(change);
       return 'recorded' as const;

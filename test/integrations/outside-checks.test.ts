@@ -135,6 +135,49 @@ describe.each(bothRuntimes)('outside checks ($runtime)', ({ start }) => {
     expect(await outsideChecks()).toHaveLength(1);
   });
 
+  it('acknowledges the open incident when a PagerDuty sender acknowledges, and records a Vigil acknowledgement on the alerts', async () => {
+    await call('POST', '/v1/blueprints/service/entities', { slug: 'payments', name: 'Payments', fields: {} });
+    const pd = await call('POST', '/v1/integrations', {
+      name: 'Datadog',
+      kind: 'pagerduty',
+      entity_rules: [{ match: { service: 'payments' }, entity: 'service/payments' }],
+    });
+    const enqueue = async (event_action: string, dedup_key: string) => {
+      const res = await api.request('POST', '/v2/enqueue', {
+        body: {
+          routing_key: pd.routing_key,
+          event_action,
+          dedup_key,
+          payload: {
+            summary: 'payments 5xx',
+            source: 'dd',
+            severity: 'critical',
+            custom_details: { service: 'payments' },
+          },
+        },
+      });
+      expect(res.status, res.text).toBe(202);
+      await api.drainChanges();
+    };
+    const incidentOf = async () => {
+      const entity = await call('GET', '/v1/blueprints/service/entities/payments');
+      return (await call('GET', `/v1/incidents?entity_id=${entity.id}`)).incidents[0];
+    };
+    await enqueue('trigger', 'pay-1');
+    expect(await incidentOf()).toMatchObject({ state: 'open', acknowledged_by: null });
+    await enqueue('acknowledge', 'pay-1');
+    expect(await incidentOf()).toMatchObject({ state: 'acknowledged', acknowledged_by: pd.id });
+
+    // The other way: an acknowledgement in Vigil is recorded on the entity's triggered alerts.
+    await enqueue('resolve', 'pay-1');
+    await enqueue('trigger', 'pay-2');
+    const open = await incidentOf();
+    expect(open).toMatchObject({ state: 'open' });
+    await call('POST', `/v1/incidents/${open.id}/acknowledge`);
+    const alerts = await call('GET', `/v1/outside-alerts?entity_id=${open.entity_id}&status=open`);
+    expect(alerts.alerts.map((a: Json) => [a.dedup_key, a.status])).toEqual([['pay-2', 'acknowledged']]);
+  });
+
   it('is deleted with its integration, and the entity no longer counts it', async () => {
     const other = await api.createTenant('Other');
     const foreign = await api.request('DELETE', `/v1/integrations/${integration.id}`, { key: other.key });

@@ -41,6 +41,7 @@ describe.each(tableEngines())('outside state order on $engine', ({ make }) => {
       fetchCertificate: async () => '',
       confirmSubscription: async () => undefined,
       topicConfirmed: async () => undefined,
+      acknowledgeIncident: async () => undefined,
       // The check's recording as lib/checks does it: the result's write holds on `holdsOn`.
       stateChanged: async (change) => {
         const cut = overtake;

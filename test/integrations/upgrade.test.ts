@@ -61,6 +61,7 @@ describe("outside alerts over the previous release's data", () => {
       fetchCertificate: async () => '',
       confirmSubscription: async () => undefined,
       topicConfirmed: async () => undefined,
+      acknowledgeIncident: async () => undefined,
       stateChanged: async () => 'recorded' as const,
     });
     const outcome = await ingest.ingest(

@@ -25,7 +25,7 @@ const LABEL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * slug-safe text (a placeholder counts as one character). A pattern, so the API document states it.
  */
 const TOKEN = String.raw`(?:[a-z0-9]|\{\{\s*labels\.[A-Za-z_][A-Za-z0-9_]*\s*\}\})`;
-const PART = String.raw`${TOKEN}(?:-|${TOKEN}){0,62}`;
+const PART = `${TOKEN}(?:-|${TOKEN}){0,62}`;
 const TEMPLATE = new RegExp(`^${PART}/${PART}$`);
 
 const entityTemplateSchema = z.string().max(300).regex(TEMPLATE, {

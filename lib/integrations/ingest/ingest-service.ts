@@ -6,20 +6,17 @@ import type { Table, WriteOp } from '../../store/table.ts';
 import type { IntegrationRecord } from '../items/integration-items.ts';
 import {
   getOutsideAlert,
-  getOutsideTally,
-  latestOpenAlert,
   type OutsideAlertRecord,
   oldestLowestOpen,
   openAlertCount,
-  openOf,
   outsideAlertWrittenOps,
-  outsideTallyHold,
 } from '../items/outside-alert-items.ts';
 import type { ReadContext, Reading } from '../kinds/definition.ts';
 import type { IncomingAlert } from '../kinds/incoming.ts';
 import { INTEGRATION_KINDS } from '../kinds/registry.ts';
-import { applyEvent, outsideCheckState } from './alert-lifecycle.ts';
+import { applyEvent } from './alert-lifecycle.ts';
 import { compileRules } from './entity-rules.ts';
+import { createOutsideState } from './outside-state.ts';
 
 /**
  * Ingest (DECISIONS.md "Outside alerts (wave 6)"): a sender's request read by its kind, each alert
@@ -62,6 +59,8 @@ export interface IngestDeps {
    * tally moved since it was read (it is read again), `gone` when the entity is.
    */
   stateChanged(change: OutsideStateChange): Promise<'recorded' | 'stale' | 'gone'>;
+  /** Acknowledges the entity's open incident, if it has one, for the integration (a sender's acknowledge). */
+  acknowledgeIncident(integration: IntegrationRecord, entityId: string): Promise<void>;
   /** Open alerts one integration may hold (default OPEN_ALERTS_BOUND). */
   openBound?: number;
 }
@@ -130,6 +129,7 @@ const STORED_ONLY = async (): Promise<Place> => {
 const WRITE_ATTEMPTS = 5;
 
 export function createIngestService(deps: IngestDeps) {
+  const outsideState = createOutsideState(deps);
   /**
    * Where a request's new alerts first land: its integration's rules compiled once, each named
    * entity looked up once per request, and only for an alert not stored yet (a stored one stays
@@ -208,35 +208,6 @@ export function createIngestService(deps: IngestDeps) {
     if (outcome.gaveWay.length < 5) outcome.gaveWay.push(victim === opened ? `${victim} (itself)` : victim);
   };
 
-  /**
-   * The entity's outside state as its tally is now, recorded held on that tally; read again while
-   * a newer write moved it (that write's request records too: the last reading lands last).
-   */
-  const recordState = async (
-    integration: IntegrationRecord,
-    entityId: string,
-    written: readonly OutsideAlertRecord[],
-  ) => {
-    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-      const tally = await getOutsideTally(deps.table, integration.id, entityId);
-      // No alert ever opened here (a resolve of one never heard of): no outside check to move.
-      if ((tally.writes ?? 0) === 0) return;
-      const open = openOf(tally);
-      const worst = open.find((a) => a.severity !== 'info')?.severity;
-      const reason =
-        worst === undefined
-          ? undefined
-          : (
-              written.findLast((a) => a.status !== 'resolved' && a.severity === worst) ??
-              (await latestOpenAlert(deps.table, integration, entityId, worst))
-            )?.summary;
-      const holdsOn = outsideTallyHold(integration.id, entityId, tally);
-      const state = outsideCheckState(open) ?? 'up';
-      if ((await deps.stateChanged({ integration, entityId, state, reason, holdsOn })) !== 'stale') return;
-    }
-    throw new Error(`outside state of ${entityId}: moved by others ${WRITE_ATTEMPTS} times`);
-  };
-
   const alertsIn = async (
     integration: IntegrationRecord,
     alerts: IncomingAlert[],
@@ -245,6 +216,7 @@ export function createIngestService(deps: IngestDeps) {
     const outcome = nothing();
     // Per touched entity, the open alerts this request wrote, newest last (the reason is read off them).
     const touched = new Map<string, OutsideAlertRecord[]>();
+    const acknowledged = new Set<string>();
     for (const alert of alerts) {
       outcome.dedupKeys.push(alert.dedup_key);
       const { change, record, entityId } = await applyOne(integration, placeOf(alert), alert);
@@ -258,11 +230,14 @@ export function createIngestService(deps: IngestDeps) {
         touched.set(entityId, [...(touched.get(entityId) ?? []), ...(record ? [record] : [])]);
       if ((change === 'opened' || change === 'reopened') && record)
         await keepUnderBound(integration, record.dedup_key, outcome, touched);
+      if (change === 'acknowledged' && entityId !== undefined) acknowledged.add(entityId);
       if (change === 'retriggered') outcome.deduplicated += 1;
       else if (change === 'unchanged' || change === 'late' || change === 'unknown') outcome.ignored += 1;
       else outcome.accepted += 1;
     }
-    for (const [entityId, written] of touched) await recordState(integration, entityId, written);
+    for (const [entityId, written] of touched) await outsideState.record(integration, entityId, written);
+    // A sender's acknowledge acknowledges the entity's open incident (the climb stops).
+    for (const entityId of acknowledged) await deps.acknowledgeIncident(integration, entityId);
     return outcome;
   };
 

@@ -6,7 +6,7 @@ import { itemType } from '../../store/item-type.ts';
 import type { PageDeps, PageRequest } from '../../store/paging.ts';
 import { readNewestFirst, readPage } from '../../store/paging.ts';
 import { partitionDeletes } from '../../store/partition-purge.ts';
-import type { Table, WriteOp } from '../../store/table.ts';
+import type { Item, Table, WriteOp } from '../../store/table.ts';
 
 /**
  * Owner of `outside_alert` and `outside_tally` (DECISIONS.md "Outside alerts (wave 6)"). An
@@ -245,34 +245,22 @@ export async function pageOutsideAlerts(
 }
 
 /**
- * The newest-heard open alert of `severity` of the integration on the entity, or undefined (the
- * outside result's reason when the request at hand wrote none of that severity). Reads the entity's
- * alerts newest first until one is found: at most the integration's open-alert bound.
+ * Up to `want` alerts on an entity that `keep` accepts (every integration's), newest heard first:
+ * reads the entity's alerts until that many are found, at most its integrations' open-alert bounds.
  */
-export async function latestOpenAlert(
+export async function alertsOnEntity(
   table: Table,
-  integration: { id: string; tenant_id: string },
-  entityId: string,
-  severity: Severity,
-): Promise<OutsideAlertRecord | undefined> {
-  const [found] = await readNewestFirst(
-    table,
-    { index: 'gsi1', pk: byEntity(integration.tenant_id, entityId), sk: { op: 'beginsWith', prefix: HEARD } },
-    {
-      want: 1,
-      cursor: undefined,
-      keep: (item) => {
-        if (!outsideAlert.is(item)) return false;
-        const alert = outsideAlert.parse(item);
-        return (
-          alert.integration_id === integration.id &&
-          alert.status !== 'resolved' &&
-          alert.severity === severity
-        );
-      },
-    },
-  );
-  return found === undefined ? undefined : outsideAlert.parse(found);
+  where: { tenantId: string; entityId: string; want: number },
+  keep: (alert: OutsideAlertRecord) => boolean,
+): Promise<OutsideAlertRecord[]> {
+  const { tenantId, entityId, want } = where;
+  const query = {
+    index: 'gsi1',
+    pk: byEntity(tenantId, entityId),
+    sk: { op: 'beginsWith', prefix: HEARD },
+  } as const;
+  const kept = (item: Item) => outsideAlert.is(item) && keep(outsideAlert.parse(item));
+  return outsideAlert.parseAll(await readNewestFirst(table, query, { want, cursor: undefined, keep: kept }));
 }
 
 /** The entities an integration's alerts ever opened on (each has a tally, and an outside check). */

@@ -64,6 +64,7 @@ export async function integrationsRig(options: { clock?: Clock } = {}) {
     },
     egressAllow: [],
     outsideChecks: { record: async () => 'recorded' as const, remove: async () => undefined },
+    acknowledgeIncident: async () => undefined,
   });
   const principals: Record<string, Principal> = {
     'admin-a': { tenantId: a.id, userId: 'usr_a', keyId: 'key_a', role: 'admin', readOnly: false },
