@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { flowHarnessPerTest } from '../notify/support/flow-harness.ts';
+
+/**
+ * Outside and inside in one graph (issue 77 point 4): Alertmanager says Orders DB is down, then
+ * Vigil's own check fails on Shop API, which depends on it. Shop API's alert is held by the
+ * upstream rule as for a probed root cause; Orders DB's alert and its incident carry the outside
+ * alert's summary as the reason; the resolve brings Orders DB back up and Shop API's alert is
+ * judged again. The local runtime's real flow on fake time.
+ */
+
+const h = flowHarnessPerTest();
+
+const webhook = (status: 'firing' | 'resolved', severity: string, summary: string) => ({
+  version: '4',
+  status,
+  alerts: [
+    {
+      status,
+      fingerprint: 'orders-db-primary',
+      labels: { alertname: 'PostgresDown', service: 'orders-db', severity },
+      annotations: { summary },
+    },
+  ],
+});
+
+describe('outside alerts in the dependency graph', () => {
+  it('holds a dependent’s alert while an outside alert holds its upstream down, naming the outside alert as the reason', async () => {
+    const db = await h.entityWithCheck('Orders DB');
+    const shop = await h.entityWithCheck('Shop API');
+    await h.dependsOn(shop.entityId, db.entityId);
+    const integration = await h.call(
+      'POST',
+      '/v1/integrations',
+      {
+        name: 'Prometheus',
+        kind: 'alertmanager',
+        entity_rules: [{ match: { service: 'orders-db' }, entity: 'svc/e1' }],
+      },
+      201,
+    );
+    const ingest = async (body: unknown) => {
+      await h.call('POST', `/in/${integration.token}`, body, 202);
+      await h.settle();
+    };
+    for (const e of [db, shop]) await h.result(e.checkId, true);
+
+    // An info alert makes the outside check (up: info moves no state); it gets a channel like any check.
+    await ingest(webhook('firing', 'info', 'replica lag 2 s'));
+    const checks = await h.call('GET', `/v1/checks?entity_id=${db.entityId}`, undefined, 200);
+    const outside = checks.find((c: { check_type: string }) => c.check_type === 'outside');
+    expect(outside).toMatchObject({ state: 'up', name: 'Prometheus' });
+    for (const checkId of [outside.id, shop.checkId]) {
+      await h.channel(checkId);
+      await h.policy(checkId, { cooldown_seconds: 0 });
+    }
+
+    await ingest(webhook('firing', 'critical', 'orders-db primary is down'));
+    await h.result(shop.checkId, false);
+    const told = () =>
+      h.sent.map((s) => `${s.alert.kind}:${s.alert.event.entity_name}:${s.alert.event.to_state}`);
+    expect(told()).toEqual(['alert:Orders DB:down']);
+    expect(h.sent[0]?.alert).toMatchObject({
+      reason: 'orders-db primary is down',
+      checkLabel: 'outside alerts',
+    });
+    const shopLogs = (await h.logs(shop.checkId)).map((l) => `${l.kind}:${l.status}:${l.reason}`);
+    expect(shopLogs[0]).toBe('alert:skipped:upstream Orders DB is down');
+
+    // The root cause's incident, opened by the outside alert, its transition's reason the summary
+    // (Shop API opens its own, as it does under a probed root cause: its alerts are what is held).
+    const incidents = await h.call(
+      'GET',
+      `/v1/incidents?state=open&entity_id=${db.entityId}`,
+      undefined,
+      200,
+    );
+    expect(incidents.incidents).toHaveLength(1);
+    const detail = await h.call('GET', `/v1/incidents/${incidents.incidents[0].id}`, undefined, 200);
+    expect(detail.timeline[0]).toMatchObject({ type: 'transition', check_id: outside.id, to_state: 'down' });
+
+    // Resolved in Alertmanager: Orders DB is up again, and Shop API, still failing, is told now.
+    await ingest(webhook('resolved', 'critical', 'orders-db primary is down'));
+    expect(told()).toContain('alert:Orders DB:up');
+    expect(told()).toContain('alert:Shop API:down');
+  });
+});
