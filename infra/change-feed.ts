@@ -6,6 +6,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { STREAM_ENTITIES } from '../lib/events/consumers.ts';
+import type { StreamedEntity } from '../lib/store/change-feed.ts';
 import { VigilFunction } from './node-function.ts';
 import { deadLetterQueue } from './queues.ts';
 import { grantTable } from './table.ts';
@@ -20,13 +21,28 @@ export interface VigilChangeFeedProps {
 /**
  * Stream filters: a record passes when its new or its old image is one of the item types the
  * consumers read (STREAM_ENTITIES, the same list the local outbox keeps), so results never
- * invoke the function. Filters in one list are OR-ed.
+ * invoke the function. A type fed only when its change entry moves (the incident, for its
+ * acknowledgement) passes only as its one consumer reads it: open before, acknowledged after.
+ * Filters in one list are OR-ed.
  */
-function streamFilters(entities: readonly string[]) {
-  const rule = { entity: { S: FilterRule.or(...entities) } };
+function streamFilters(entities: readonly StreamedEntity[]) {
+  const whole = entities.filter((e) => typeof e === 'string');
+  const rule = { entity: { S: FilterRule.or(...whole) } };
+  const moved = entities.flatMap((e) => (typeof e === 'string' ? [] : [e.entity]));
   return [
     FilterCriteria.filter({ dynamodb: { NewImage: rule } }),
     FilterCriteria.filter({ dynamodb: { OldImage: rule } }),
+    ...moved.map((entity) =>
+      FilterCriteria.filter({
+        dynamodb: {
+          NewImage: {
+            entity: { S: FilterRule.isEqual(entity) },
+            state: { S: FilterRule.isEqual('acknowledged') },
+          },
+          OldImage: { state: { S: FilterRule.isEqual('open') } },
+        },
+      }),
+    ),
   ];
 }
 

@@ -196,9 +196,9 @@ export function createApp(deps: CoreDeps) {
       actionRuns: actions.incidentRuns,
       pages: escalation.pages,
     },
-    // An acknowledgement is also recorded on the entity's triggered outside alerts (lib/integrations).
+    // An acknowledgement is recorded on the entity's triggered outside alerts (lib/integrations);
+    // the channels are told from the change feed (lib/notify's acknowledge consumer).
     onAcknowledged: async (record) => {
-      await notifications.onAcknowledged(record);
       await integrations.incidentAcknowledged(record);
     },
     // The people an incident's climb paged are told when it is resolved by hand (lib/escalation).

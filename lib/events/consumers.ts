@@ -15,7 +15,7 @@ import { createIncidentConsumer, type InMaintenance } from '../incidents/inciden
 import { resolveDeletedEntityIncident } from '../incidents/incident-purge.ts';
 import { type RetentionDays, tenantRetentionDays } from '../incidents/incident-retention.ts';
 import { type MaintenanceLookup, maintenanceLookup } from '../maintenance/evaluate.ts';
-import { createNotifyConsumer } from '../notify/consumer.ts';
+import { ACKNOWLEDGE_STREAM, createAcknowledgeConsumer, createNotifyConsumer } from '../notify/consumer.ts';
 import type { NotifyJob } from '../notify/jobs.ts';
 import { createHandoverConsumer, HANDOVER_STREAM_ENTITIES } from '../oncall/handover-jobs.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -29,7 +29,7 @@ import {
   createPageSubscriberConsumer,
   PAGE_SUBSCRIBER_STREAM_ENTITIES,
 } from '../status-pages/page-subscriber-jobs.ts';
-import type { ChangeConsumer } from '../store/change-feed.ts';
+import type { ChangeConsumer, StreamedEntity } from '../store/change-feed.ts';
 import type { Table } from '../store/table.ts';
 
 /*
@@ -43,7 +43,7 @@ import type { Table } from '../store/table.ts';
  * Item types whose changes the consumers need. The sqlite outbox keeps only these and the CDK
  * stream event source filters on the same list, so high-volume items (results) never reach it.
  */
-export const STREAM_ENTITIES: readonly string[] = [
+export const STREAM_ENTITIES: readonly StreamedEntity[] = [
   PURGE_JOB_ENTITY,
   TRANSITION_ENTITY,
   STATE_RULE_JOB_ENTITY,
@@ -52,6 +52,8 @@ export const STREAM_ENTITIES: readonly string[] = [
   ...PAGE_SUBSCRIBER_STREAM_ENTITIES,
   // A schedule's write (re)starts its handover chain on the notify queue.
   ...HANDOVER_STREAM_ENTITIES,
+  // An incident acknowledged: its channels are told (an incident's other writes are not fed).
+  ACKNOWLEDGE_STREAM,
 ];
 
 /** The owners' steps of each purge job kind: each purges its own items (lib/purge/purge-consumer.ts). */
@@ -71,6 +73,8 @@ const purgeSteps = (
 export interface ChangeConsumers {
   purge: ChangeConsumer;
   notify: ChangeConsumer;
+  /** Queues the job that tells an acknowledged incident's channels (lib/notify). */
+  acknowledgements: ChangeConsumer;
   actions: ChangeConsumer;
   /** Opens and resolves incidents from entity transitions. */
   incidents: ChangeConsumer;
@@ -111,6 +115,7 @@ export function composeChangeConsumers(deps: {
       steps: purgeSteps(deps.clock, retentionDays, deps.artifacts),
     }),
     notify: createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger, table: deps.table }),
+    acknowledgements: createAcknowledgeConsumer({ queue: deps.notifyQueue, logger: deps.logger }),
     stateRules: createStateRuleConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger }),
     pageSubscribers: createPageSubscriberConsumer({
       queue: deps.notifyQueue,
@@ -171,6 +176,7 @@ export function consumerList(c: ChangeConsumers): ChangeConsumer[] {
   return [
     c.purge,
     c.notify,
+    c.acknowledgements,
     c.actions,
     c.incidents,
     // After the incidents: a root change is the incident its transition opened.

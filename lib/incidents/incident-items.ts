@@ -335,6 +335,15 @@ const changeOf = (item: Item): IncidentChange | undefined => {
   return { id, tenant_id: record.tenant_id, incident_id: record.id, entity_id: record.entity_id };
 };
 
+/** The incident a change-feed record acknowledged (open before, acknowledged after), or undefined. */
+export function acknowledgedIncidentOf(change: Change): IncidentRecord | undefined {
+  const before = change.oldImage;
+  const after = change.newImage;
+  if (!before || !after || !incident.is(after) || before.state !== 'open' || after.state !== 'acknowledged')
+    return undefined;
+  return incident.parse(after);
+}
+
 /** The change a change-feed record of an incident made, when it is one the live streams tell (gsi2 moved). */
 export function incidentChangeOf(change: Change): IncidentChange | undefined {
   const told = change.newImage && changeOf(change.newImage);

@@ -49,12 +49,9 @@ const publicIncidentSchema = z
     state: z.enum(INCIDENT_STATES),
     opened_at: timestampSchema,
     acknowledged_at: timestampSchema.nullable(),
-    acknowledged_by: z
-      .string()
-      .nullable()
-      .meta({
-        description: 'The user (usr_…) whose key acknowledged, or the integration (int_…) whose sender did',
-      }),
+    acknowledged_by: z.string().nullable().meta({
+      description: 'The user (usr_…) whose key acknowledged, or the integration (int_…) whose sender did',
+    }),
     resolved_at: timestampSchema.nullable(),
     duration_seconds: z
       .number()

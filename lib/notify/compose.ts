@@ -10,7 +10,6 @@ import { publicDeliveries, type ShowDeliveries } from './deliveries/delivery-res
 import { incidentAlerts } from './deliveries/incident-alerts.ts';
 import { emailConfirmRoutes } from './email/email-confirm-routes.ts';
 import { alertSettingsRoutes } from './grouping/settings-routes.ts';
-import { acknowledgeOnQueue } from './pipeline/acknowledge.ts';
 import { createPolicyService } from './policy/policy-service.ts';
 import { createRouteService } from './routing/route-service.ts';
 import { createSimulator } from './simulate/simulate.ts';
@@ -95,6 +94,5 @@ export function composeNotifications(deps: NotificationsDeps) {
     policyService,
     routes,
     incidentAlerts: incidentAlerts(deps.table),
-    onAcknowledged: acknowledgeOnQueue(deps.queue, deps.logger),
   };
 }

@@ -5,6 +5,9 @@ import type { Logger } from '../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../store/change-feed.ts';
 import type { Table } from '../store/table.ts';
 import type { NotifyJob } from './jobs.ts';
+
+export { ACKNOWLEDGE_STREAM, createAcknowledgeConsumer } from './pipeline/acknowledge.ts';
+
 import { alsoFailingJob } from './pipeline/also-failing-job.ts';
 import { eventJobId } from './pipeline/job-ids.ts';
 import { passedThroughDegraded } from './pipeline/slot-coalesce.ts';

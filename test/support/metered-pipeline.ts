@@ -49,6 +49,21 @@ const QUEUE = (name: string) => `https://sqs.us-east-1.amazonaws.com/12345678901
 const imageEntity = (r: DynamoDBRecord) =>
   r.dynamodb?.NewImage?.entity?.S ?? r.dynamodb?.OldImage?.entity?.S ?? '';
 
+/**
+ * Whether the deployed mapping's filters (infra/change-feed.ts) pass a record: a type the
+ * consumers read whole, or an incident's acknowledgement (open before, acknowledged after).
+ */
+const passesStreamFilter = (r: DynamoDBRecord) => {
+  const entity = imageEntity(r);
+  return STREAM_ENTITIES.some((e) =>
+    typeof e === 'string'
+      ? e === entity
+      : e.entity === entity &&
+        r.dynamodb?.NewImage?.state?.S === 'acknowledged' &&
+        r.dynamodb?.OldImage?.state?.S === 'open',
+  );
+};
+
 type StatusServer = Awaited<ReturnType<typeof startStatusServer>>;
 
 export interface MeteredPipeline {
@@ -153,7 +168,7 @@ export async function withMeteredPipeline<T>(
     let streamRecords = 0;
     const drainChanges = async () => {
       for (let round = 0; round < 1000; round += 1) {
-        const records = (await reader.readNew()).filter((r) => STREAM_ENTITIES.includes(imageEntity(r)));
+        const records = (await reader.readNew()).filter(passesStreamFilter);
         streamRecords += records.length;
         for (let i = 0; i < records.length; i += 100) {
           const batch = records.slice(i, i + 100);

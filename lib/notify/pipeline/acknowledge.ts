@@ -1,6 +1,13 @@
-import { getIncident, type IncidentRecord, incidentIdOf } from '../../incidents/incident-items.ts';
+import {
+  acknowledgedIncidentOf,
+  getIncident,
+  INCIDENT_ENTITY,
+  type IncidentRecord,
+  incidentIdOf,
+} from '../../incidents/incident-items.ts';
 import type { JobInput, JobQueue } from '../../platform/job-queue.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { ChangeConsumer } from '../../store/change-feed.ts';
 import type { ChannelRecord } from '../channel-setup/channel-items.ts';
 import { type DeliveryRecord, readEntityDeliveriesBetween } from '../deliveries/delivery-items.ts';
 import type { NotifyJob } from '../jobs.ts';
@@ -31,17 +38,37 @@ function acknowledgeJob(incident: Pick<IncidentRecord, 'tenant_id' | 'id'>): Job
   };
 }
 
-/** The incident service's acknowledgement hook (lib/incidents/compose.ts): queues the job that tells the channels. */
-export const acknowledgeOnQueue =
-  (queue: JobQueue<NotifyJob>, logger: Logger) =>
-  async (record: IncidentRecord): Promise<void> => {
-    // A job the queue did not take fails the acknowledgement's request, which queues it again when
-    // tried again (lib/incidents/incident-service.ts); the job's deliveries have derived ids.
-    const { failed } = await queue.enqueue([acknowledgeJob(record)]);
+/**
+ * The change-feed records the consumer below reads: an incident's write that gives it a new change
+ * entry (gsi2), as an acknowledgement does. The cloud's stream filter passes only acknowledgements
+ * (infra/change-feed.ts: open before, acknowledged after).
+ */
+export const ACKNOWLEDGE_STREAM = { entity: INCIDENT_ENTITY, gsi2Moves: true } as const;
+
+/**
+ * Queues the job that tells the channels, from the change feed (issue 75): an acknowledgement is
+ * acknowledged to its caller once the incident's write commits, and the feed delivers that write
+ * until its job is queued (a queue that refuses fails the batch, which comes again). A redelivered
+ * record queues the job again, whose deliveries have derived ids: nothing is told twice.
+ */
+export function createAcknowledgeConsumer(deps: {
+  queue: JobQueue<NotifyJob>;
+  logger: Logger;
+}): ChangeConsumer {
+  return async (changes) => {
+    const jobs = changes.flatMap((change) => {
+      const incident = acknowledgedIncidentOf(change);
+      return incident ? [acknowledgeJob(incident)] : [];
+    });
+    if (jobs.length === 0) return;
+    const { failed } = await deps.queue.enqueue(jobs);
     if (failed.length === 0) return;
-    logger.error('acknowledgement not queued for its channels', { incident_id: record.id });
-    throw new Error(`the acknowledgement of ${record.id} was not queued for its channels`);
+    deps.logger.warn('acknowledgements not queued for their channels; the feed redelivers them', {
+      jobs: failed.length,
+    });
+    throw new Error(`${failed.length} acknowledgement job(s) could not be queued`);
   };
+}
 
 /** Handles one `acknowledge` job: one pending delivery per channel of the incident that can acknowledge. */
 export async function handleAcknowledge(deps: NotifyDeps, job: AcknowledgeJob): Promise<void> {
