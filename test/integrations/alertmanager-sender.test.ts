@@ -1,26 +1,25 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { systemClock } from '../../lib/platform/clock.ts';
-import { integrationsRig } from './support/integrations-rig.ts';
+import { adminCall, type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
 
 /**
  * The real sender: Debian's prometheus-alertmanager (0.25), started on 127.0.0.1 with one receiver
  * that has a `webhook_configs` entry posting to an alertmanager integration and a
  * `pagerduty_configs` entry posting Events API v2 to a pagerduty integration's /v2/enqueue, both on
- * a server in this test that hands each request to the integrations feature's router. Alerts are
- * fed through Alertmanager's API v2: each fires, is grouped and sent; then it resolves.
+ * the local runtime's own HTTP server. Alerts are fed through Alertmanager's API v2: each fires, is
+ * grouped and sent, and the entity goes down through its outside checks; then it resolves, and the
+ * entity is up again.
  */
 
 const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';
 
-let h: Awaited<ReturnType<typeof integrationsRig>>;
-let server: Server;
+let h: LocalHarness;
 let alertmanager: ChildProcess;
 let amUrl = '';
 let dir = '';
@@ -38,32 +37,20 @@ async function freePort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  h = await integrationsRig({ clock: systemClock });
-  server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const answer = await h.router.handle({
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
-      body: Buffer.concat(chunks),
-      requestId: `req_${Date.now()}`,
-      sourceIp: '127.0.0.1',
-    });
-    res.writeHead(answer.status, answer.headers).end(answer.body);
+  h = await startLocalHarness();
+  const vigil = h.local.url;
+  await adminCall(h, 'POST', '/v1/blueprints', { slug: 'service', name: 'Service', fields: [] });
+  await adminCall(h, 'POST', '/v1/blueprints/service/entities', {
+    slug: 'orders-db',
+    name: 'Orders DB',
+    fields: {},
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const vigil = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const made = async (kind: string) =>
-    (
-      await h.call('POST', '/v1/integrations', {
-        key: 'admin-a',
-        body: { name: kind, kind, entity_rules: [{ match: {}, entity: 'service/{{labels.service}}' }] },
-      })
-    ).body as { id: string; token: string };
+  const made = async (kind: string): Promise<{ id: string; token: string }> =>
+    adminCall(h, 'POST', '/v1/integrations', {
+      name: kind,
+      kind,
+      entity_rules: [{ match: {}, entity: 'service/{{labels.service}}' }],
+    });
   webhook = await made('alertmanager');
   pagerduty = await made('pagerduty');
 
@@ -115,7 +102,7 @@ afterAll(async () => {
     alertmanager.kill('SIGTERM');
     await exited;
   }
-  server?.close();
+  await h?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -126,8 +113,11 @@ const post = (alerts: object[]) =>
     body: JSON.stringify(alerts),
   });
 
+const entityState = async () =>
+  (await adminCall(h, 'GET', '/v1/blueprints/service/entities/orders-db')).state as string;
+
 async function alertsOf(integrationId: string) {
-  const { body } = await h.call('GET', '/v1/outside-alerts', { key: 'reader-a' });
+  const body = await adminCall(h, 'GET', '/v1/outside-alerts');
   return (
     body.alerts as {
       integration_id: string;
@@ -162,8 +152,10 @@ describe('Alertmanager as a sender', () => {
       },
       { timeout: 30_000, interval: 200 },
     );
-    // The webhook's alert is Alertmanager's alert, on the entity its service label names.
-    expect(fired.byWebhook).toMatchObject({ entity_id: 'ent_orders', summary: 'orders-db does not answer' });
+    // The webhook's alert is Alertmanager's alert, on the entity its service label names, which is down.
+    const entity = await adminCall(h, 'GET', '/v1/blueprints/service/entities/orders-db');
+    expect(fired.byWebhook).toMatchObject({ entity_id: entity.id, summary: 'orders-db does not answer' });
+    expect(await entityState()).toBe('down');
     // pagerduty_configs sends one event per group; its summary is Alertmanager's default description.
     expect(fired.byPagerDuty.summary).toMatch(/OrdersDbDown/);
 
@@ -178,8 +170,9 @@ describe('Alertmanager as a sender', () => {
       },
       { timeout: 30_000, interval: 200 },
     );
-    const log = await h.call('GET', `/v1/integrations/${webhook.id}/payloads`, { key: 'reader-a' });
-    expect(log.body.payloads.map((p: { outcome: string }) => p.outcome)).toContain('accepted');
-    expect(log.body.payloads.every((p: { outcome: string }) => p.outcome !== 'refused')).toBe(true);
+    expect(await entityState()).toBe('up');
+    const log = await adminCall(h, 'GET', `/v1/integrations/${webhook.id}/payloads`);
+    expect(log.payloads.map((p: { outcome: string }) => p.outcome)).toContain('accepted');
+    expect(log.payloads.every((p: { outcome: string }) => p.outcome !== 'refused')).toBe(true);
   }, 90_000);
 });
