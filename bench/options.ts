@@ -27,6 +27,7 @@ const SCENARIOS = [
   'config-apply',
   'browser',
   'browsercost',
+  'ingest',
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
@@ -100,6 +101,10 @@ const optionsSchema = z.object({
   'abuse-addresses': int(1).default(40),
   'abuse-readers': int(1).default(16),
   'abuse-samples': int(1).default(300),
+  'ingest-entities': int(1).default(1000),
+  'ingest-alerts-per-entity': int(1).default(10),
+  'ingest-requests': int(1).default(100),
+  'ingest-concurrency': int(1).default(10),
   'uptime-days': int(2).default(90),
   'uptime-requests': int(1).default(200),
   'cost-checks': int(1).default(200),
@@ -140,7 +145,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, pingcost, locationcost, bundles, crash, storm, storm-cloud, checks-list, config-apply, search, browser, browsercost, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, pingcost, locationcost, bundles, crash, storm, storm-cloud, checks-list, config-apply, search, browser, browsercost, ingest, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
@@ -191,6 +196,10 @@ const USAGE = `Usage: npm run bench -- [options]
   --abuse-readers <n>       abuse: one key's loops of expensive reads (status, metrics, incidents; default 16)
   --abuse-samples <n>       abuse: measured GET /healthz under that load, one at a time (default 300)
   --uptime-days <n>         uptime: days of history of the 1-minute check (default 90)
+  --ingest-entities <n>     ingest: entities the alerts land on (default 1000)
+  --ingest-alerts-per-entity <n>  ingest: alerts on each entity (default 10)
+  --ingest-requests <n>     ingest: Alertmanager requests carrying them, and as many resolving (default 100)
+  --ingest-concurrency <n>  ingest: requests in flight at once (default 10)
   --uptime-requests <n>     uptime: measured GET .../uptime?window=90d, and as many sparkline reads (default 200)
   --cost-checks <n>         cost: pull checks of the cloud path under the cost meter (default 200)
   --cost-cycles <n>         cost: metered one-minute cycles, healthy and then flapping (default 5)
@@ -254,6 +263,10 @@ export function parseOptions(argv: string[]): BenchOptions {
       'abuse-addresses': { type: 'string' },
       'abuse-readers': { type: 'string' },
       'abuse-samples': { type: 'string' },
+      'ingest-entities': { type: 'string' },
+      'ingest-alerts-per-entity': { type: 'string' },
+      'ingest-requests': { type: 'string' },
+      'ingest-concurrency': { type: 'string' },
       'uptime-days': { type: 'string' },
       'uptime-requests': { type: 'string' },
       'bundle-runs': { type: 'string' },

@@ -7,6 +7,7 @@ import { type BrowserCostFigures, formatBrowserCost } from './browser-cost.ts';
 import { type BrowserLoadFigures, formatBrowserLoad } from './browser-load.ts';
 import type { ChecksListFigures } from './checks-list.ts';
 import { type CostBenchFigures, formatCost } from './cost.ts';
+import type { IngestFigures } from './ingest.ts';
 import { formatLocationCost, type LocationCostBenchFigures } from './location-cost.ts';
 import { table } from './markdown.ts';
 import { formatPingCost, type PingCostBenchFigures } from './ping-cost.ts';
@@ -62,6 +63,7 @@ export interface Results {
   /** This checkout's figure, then the --against checkout's when given. */
   abuse?: (AbuseFigures & { commit: string })[];
   uptime?: UptimeFigures;
+  ingest?: IngestFigures;
   cost?: CostBenchFigures;
   pingCost?: PingCostBenchFigures;
   browser?: BrowserLoadFigures;
@@ -158,6 +160,23 @@ export function evaluateTargets(results: Results): Target[] {
       goal: `counts + first page of down entities p99 <= 100 ms (${results.status.entities} entities)`,
       measured: `p99 ${round(p99, 1)} ms`,
       met: p99 <= 100,
+    });
+  }
+  if (results.ingest) {
+    const i = results.ingest;
+    const worst = Math.max(i.fire.settledMs, i.resolve.settledMs);
+    targets.push({
+      name: 'outside alerts in',
+      goal: `${i.alerts} Alertmanager alerts on ${i.entities} entities settled within 10 s, and their resolves`,
+      measured: `${(i.fire.settledMs / 1000).toFixed(1)} s firing (${i.fire.inState} down), ${(i.resolve.settledMs / 1000).toFixed(1)} s resolving (${i.resolve.inState} up)`,
+      met: worst <= 10_000 && i.fire.inState === i.entities && i.resolve.inState === i.entities,
+    });
+    const cpu = Math.max(i.fire.cpuMsPerAlert, i.resolve.cpuMsPerAlert);
+    targets.push({
+      name: 'CPU per outside alert',
+      goal: '<= 1 ms of server CPU per alert',
+      measured: `${i.fire.cpuMsPerAlert.toFixed(2)} ms firing, ${i.resolve.cpuMsPerAlert.toFixed(2)} ms resolving`,
+      met: cpu <= 1,
     });
   }
   if (results.uptime) {

@@ -10,6 +10,7 @@ import { runChecksList } from './checks-list.ts';
 import { benchDir, repoRoot } from './child.ts';
 import { type ConfigApplyRun, formatConfigApply, runConfigApply } from './config-apply.ts';
 import { runCost } from './cost.ts';
+import { runIngest } from './ingest.ts';
 import { runLocationCostBench } from './location-cost.ts';
 import { parseOptions } from './options.ts';
 import { runPingCostBench } from './ping-cost.ts';
@@ -301,6 +302,19 @@ try {
         `  /healthz p50 ${Math.round(a.healthz.p50)} ms, p99 ${Math.round(a.healthz.p99)} ms (${a.healthz.count} GETs, ${a.healthzFailed} failed); pages ${a.pages.ok}; subscribes ${a.subscribes.accepted} accepted, ${a.subscribes.other} other; reads ${a.reads.ok} ok, ${a.reads.refused} refused`,
       );
     }
+  }
+  if (wants('ingest')) {
+    log(
+      `ingest: ${options['ingest-entities'] * options['ingest-alerts-per-entity']} Alertmanager alerts on ${options['ingest-entities']} entities in ${options['ingest-requests']} requests (${options['ingest-concurrency']} at once), then their resolves`,
+    );
+    results.ingest = await runIngest({
+      entities: options['ingest-entities'],
+      alertsPerEntity: options['ingest-alerts-per-entity'],
+      requests: options['ingest-requests'],
+      concurrency: options['ingest-concurrency'],
+      logFile: join(logDir, 'ingest.log'),
+      onProgress: log,
+    });
   }
   if (wants('uptime')) {
     log(`uptime: a 1-minute check with ${options['uptime-days']} days of history, GET .../uptime?window=90d`);
