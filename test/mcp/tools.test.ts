@@ -261,7 +261,7 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
     expect(db.decisions).toEqual([expect.objectContaining({ check_id: dbCheck, reason: 'no channels' })]);
     const both = await call('explain_alerting', { check_id: dbCheck, entity_id: ids.db, to_state: 'up' });
     expect(both?.isError).toBe(true);
-    expect(text(both)).toContain('exactly one of check_id and entity_id');
+    expect(text(both)).toContain('Give exactly one of check_id and the entity');
     const other = await call('explain_alerting', {
       check_id: 'chk_01J9Z3ZZZZZZZZZZZZZZZZZZZZ',
       to_state: 'up',
@@ -307,13 +307,14 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
       { ...admin, tenantId: elsewhere.tenantId },
     );
     // Another tenant has create_check too (its starter catalog-ops), but not this tenant's entity.
-    expect(text(foreign)).toBe('NOT_FOUND: entity not found');
+    expect(text(foreign)).toBe(`NOT_FOUND: entity ${ids.api} not found`);
   });
 
   it('answers arguments that break the inputSchema with an isError result naming the problems', async () => {
     const missing = await call('get_entity', { blueprint_slug: 'service' });
     expect(missing?.isError).toBe(true);
-    expect(text(missing)).toContain("must have required property 'entity_slug'");
+    // Either way of naming the entity is valid to the schema; half of one is refused in words.
+    expect(text(missing)).toContain('entity_slug: Give blueprint_slug and entity_slug together.');
     const wrongType = await call('list_incidents', { hours: 'many' });
     expect(wrongType?.isError).toBe(true);
     expect(text(wrongType)).toContain('/hours must be integer');

@@ -1,6 +1,7 @@
 import { PUSH_MAX_INTERVAL_SECONDS } from '../../check-types/check-config.ts';
 import { CREATABLE_CHECK_TYPES } from '../../check-types/registry.ts';
 import { MAX_CHECK_LOCATIONS } from '../../domain/states.ts';
+import { entityNaming } from './entity-ref.ts';
 /** The input-schema pieces the catalog-ops manifest's tools share (catalog-ops.ts). */
 
 export const noInput = { type: 'object', properties: {}, additionalProperties: false };
@@ -18,13 +19,10 @@ export const pageLimit = (byDefault: number, maximum: number) => ({
   description: 'At most this many items (fewer when the answer would pass 50 KB)',
 });
 
+/** An inputSchema naming one entity, either way (./entity-ref.ts reads it). */
 export const entityRef = {
   type: 'object',
-  properties: {
-    blueprint_slug: { type: 'string', description: 'The blueprint of the entity, e.g. service' },
-    entity_slug: { type: 'string', description: 'The entity within the blueprint' },
-  },
-  required: ['blueprint_slug', 'entity_slug'],
+  properties: entityNaming(),
   additionalProperties: false,
 };
 
@@ -36,10 +34,7 @@ export const explainAlertingInput = {
       type: 'string',
       description: 'The check whose failure (or recovery) moves its entity (chk_…); or entity_id',
     },
-    entity_id: {
-      type: 'string',
-      description: 'The entity (ent_…): each of its enabled checks is simulated; or check_id',
-    },
+    ...entityNaming('The entity, each of its enabled checks simulated; or check_id instead'),
     to_state: {
       type: 'string',
       enum: ['up', 'down', 'degraded'],
@@ -84,7 +79,7 @@ export const checkRef = {
 export const createCheckInput = {
   type: 'object',
   properties: {
-    entity_id: { type: 'string', description: 'The entity to attach the check to (ent_…)' },
+    ...entityNaming('The entity to attach the check to'),
     check_type: {
       type: 'string',
       enum: [...CREATABLE_CHECK_TYPES],
@@ -145,7 +140,6 @@ export const createCheckInput = {
       description: 'true: create nothing (a probed type is still probed once)',
     },
   },
-  required: ['entity_id'],
   additionalProperties: false,
 };
 

@@ -1,6 +1,7 @@
 import { publicCheck } from '../../checks/records.ts';
 import type { BuiltinTool } from './deps.ts';
-import { optionalString, READS, requiredString } from './deps.ts';
+import { optionalString, READS } from './deps.ts';
+import { load } from './graph.ts';
 import { entityWords, someOf } from './names.ts';
 import { toolResult } from './result.ts';
 
@@ -65,11 +66,7 @@ export const getEntity: BuiltinTool = {
   name: 'get_entity',
   annotations: { title: 'Get entity', ...READS },
   handler: async (deps, caller, args) => {
-    const entity = await deps.entities.get(
-      caller.tenantId,
-      requiredString(args, 'blueprint_slug'),
-      requiredString(args, 'entity_slug'),
-    );
+    const entity = await load(deps, caller.tenantId, args);
     const checks = (await deps.checkService.list(caller.tenantId, { entity_id: entity.id })).map((c) =>
       publicCheck(c, caller),
     );

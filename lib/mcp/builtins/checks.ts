@@ -3,10 +3,11 @@ import { createCheckBody, definitionFromCreate } from '../../checks/check-input.
 import { probeDefinition } from '../../checks/probe-job.ts';
 import { publicCheck } from '../../checks/records.ts';
 import { issueSentence } from '../../http/issue-messages.ts';
-import { NotFoundError, ValidationError } from '../../platform/errors.ts';
+import { ValidationError } from '../../platform/errors.ts';
 import type { ProbeDefinition, ProbeOutcome } from '../../probes/types.ts';
 import type { BuiltinTool } from './deps.ts';
-import { requiredString, writes } from './deps.ts';
+import { writes } from './deps.ts';
+import { requiredEntity } from './entity-ref.ts';
 import { entityWords } from './names.ts';
 import { toolResult } from './result.ts';
 
@@ -24,12 +25,12 @@ function describeProbe(job: ProbeDefinition, target: string, outcome: ProbeOutco
  * check without a failure_threshold gets 1, as every heartbeat made for a user does (DECISIONS.md
  * "Heartbeat defaults"); other types keep the API's default.
  */
-function bodyFrom(args: Record<string, unknown>) {
+function bodyFrom(args: Record<string, unknown>, entityId: string) {
   const checkType = args.check_type ?? 'http';
   const threshold = args.failure_threshold ?? (checkType === 'push' ? 1 : undefined);
   const parsed = createCheckBody.safeParse(
     {
-      entity_id: args.entity_id,
+      entity_id: entityId,
       check_type: checkType,
       ...(args.target_url !== undefined ? { target_url: args.target_url } : {}),
       ...(args.config !== undefined ? { config: args.config } : {}),
@@ -60,13 +61,11 @@ export const createCheck: BuiltinTool = {
   name: 'create_check',
   annotations: writes('Create check', { openWorld: true }),
   handler: async (deps, caller, args) => {
-    const body = bodyFrom(args);
+    // Another tenant's entity is not found before anything leaves the network.
+    const entity = await requiredEntity(deps, caller.tenantId, args);
+    const body = bodyFrom(args, entity.id);
     // The same rules as the API's create, before anything leaves the network: config, schedule, runtime.
     const definition = definitionFromCreate(body, deps.runtime);
-    const entityId = requiredString(args, 'entity_id');
-    // Another tenant's entity is not found before anything leaves the network.
-    const entity = await deps.entityStore.getById(caller.tenantId, entityId);
-    if (!entity) throw new NotFoundError('entity');
     const job = probeDefinition(definition);
     const type = checkTypeDefinition(definition.check_type);
     const target =

@@ -1,5 +1,6 @@
 import { ValidationError } from '../../platform/errors.ts';
 import { type BuiltinDeps, type BuiltinTool, optionalString, READS, requiredString } from './deps.ts';
+import { namesEntity, requiredEntity } from './entity-ref.ts';
 import { toolResult } from './result.ts';
 
 /** explain_alerting: POST /v1/notify/simulate as a tool, "why would I (not) be paged", in words. */
@@ -53,13 +54,17 @@ export const explainAlerting: BuiltinTool = {
     if (!(TO_STATES as readonly string[]).includes(toState))
       throw ValidationError.field('to_state', `one of ${TO_STATES.join(', ')}`);
     const checkId = optionalString(args, 'check_id');
-    const entityId = optionalString(args, 'entity_id');
-    if ((checkId === undefined) === (entityId === undefined))
-      throw ValidationError.field('check_id', 'give exactly one of check_id and entity_id');
+    if ((checkId === undefined) === !namesEntity(args))
+      throw ValidationError.field(
+        'check_id',
+        'Give exactly one of check_id and the entity (entity_id, or blueprint_slug and entity_slug).',
+      );
     const to_state = toState as ToState;
     const answer = await deps.simulator.simulate(
       caller.tenantId,
-      checkId === undefined ? { entity_id: entityId as string, to_state } : { check_id: checkId, to_state },
+      checkId === undefined
+        ? { entity_id: (await requiredEntity(deps, caller.tenantId, args)).id, to_state }
+        : { check_id: checkId, to_state },
     );
     const lines = answer.decisions.map(
       (d) =>

@@ -1,5 +1,6 @@
 import type { BuiltinDeps, BuiltinTool } from './deps.ts';
-import { READS, requiredString } from './deps.ts';
+import { READS } from './deps.ts';
+import { requiredEntity } from './entity-ref.ts';
 import { entityWithState, someOf } from './names.ts';
 import { toolResult } from './result.ts';
 
@@ -78,9 +79,11 @@ export const entityRef = (e: {
   state: e.state,
 });
 
-/** The entity the arguments name (blueprint_slug, entity_slug). */
-export const load = (deps: BuiltinDeps, tenantId: string, args: Record<string, unknown>) =>
-  deps.entities.get(tenantId, requiredString(args, 'blueprint_slug'), requiredString(args, 'entity_slug'));
+/** The entity the arguments name (entity_id, or blueprint_slug and entity_slug), as the entity view. */
+export const load = async (deps: BuiltinDeps, tenantId: string, args: Record<string, unknown>) => {
+  const { blueprint_slug, slug } = await requiredEntity(deps, tenantId, args);
+  return deps.entities.get(tenantId, blueprint_slug, slug);
+};
 
 /** get_blast_radius: every entity that depends on one, directly or transitively. */
 export const getBlastRadius: BuiltinTool = {

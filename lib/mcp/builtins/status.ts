@@ -1,6 +1,7 @@
 import type { publicTransition } from '../../checks/records.ts';
 import type { BuiltinDeps, BuiltinTool } from './deps.ts';
 import { optionalString, positiveInt, READS } from './deps.ts';
+import { optionalEntity } from './entity-ref.ts';
 import { entityWords, someOf } from './names.ts';
 import { asToolResult, toolResult } from './result.ts';
 
@@ -58,7 +59,8 @@ export const listIncidents: BuiltinTool = {
   handler: (deps, caller, args) =>
     asToolResult(async () => {
       const state = optionalString(args, 'state') as IncidentState | undefined;
-      const entityId = optionalString(args, 'entity_id');
+      const owner = await optionalEntity(deps, caller.tenantId, args);
+      const entityId = owner?.id;
       if (state !== undefined || entityId !== undefined) {
         const limit = positiveInt(args, 'limit', 50, 200);
         const page = await deps.incidents.list(caller, {
@@ -66,8 +68,7 @@ export const listIncidents: BuiltinTool = {
           ...(state && STATES.includes(state) ? { state } : {}),
           ...(entityId ? { entity_id: entityId } : {}),
         });
-        const owner = entityId ? await deps.entityStore.getById(caller.tenantId, entityId) : undefined;
-        const of = owner ? ` of ${entityWords(owner)}` : entityId ? ' of an unknown entity' : '';
+        const of = owner ? ` of ${entityWords(owner)}` : '';
         const what = `${state ?? ''} incidents${of}`.trim();
         const listed = someOf(
           page.incidents.map((i) => `${i.entity_name} (${i.state}, opened ${i.opened_at})`),

@@ -3,6 +3,7 @@ import { ValidationError } from '../../platform/errors.ts';
 import { UPTIME_WINDOWS, type UptimeFigures, type UptimeWindow } from '../../uptime/uptime-service.ts';
 import type { BuiltinTool } from './deps.ts';
 import { optionalString, READS } from './deps.ts';
+import { namesEntity, requiredEntity } from './entity-ref.ts';
 import { entityWords } from './names.ts';
 import { toolResult } from './result.ts';
 
@@ -22,15 +23,17 @@ export const getUptime: BuiltinTool = {
   name: 'get_uptime',
   annotations: { title: 'Get uptime and SLO', ...READS },
   handler: async (deps, caller, args) => {
-    const entityId = optionalString(args, 'entity_id');
     const checkId = optionalString(args, 'check_id');
     const given = optionalString(args, 'window') ?? '24h';
     if (!(UPTIME_WINDOWS as readonly string[]).includes(given)) {
       throw ValidationError.field('window', `one of ${UPTIME_WINDOWS.join(', ')}`);
     }
     const window = given as UptimeWindow;
-    if ((entityId === undefined) === (checkId === undefined)) {
-      throw ValidationError.field('entity_id', 'give exactly one of entity_id and check_id');
+    if ((checkId === undefined) === !namesEntity(args)) {
+      throw ValidationError.field(
+        'entity_id',
+        'Give exactly one of check_id and the entity (entity_id, or blueprint_slug and entity_slug).',
+      );
     }
     if (checkId !== undefined) {
       const uptime = await deps.uptime.checkUptime(caller.tenantId, checkId, window);
@@ -44,13 +47,11 @@ export const getUptime: BuiltinTool = {
         uptime,
       });
     }
-    const id = entityId as string;
-    const uptime = await deps.uptime.entityUptimeById(caller.tenantId, id, window);
-    // entityUptimeById answered, so the entity exists in the caller's tenant.
-    const entity = await deps.entityStore.getById(caller.tenantId, id);
-    return toolResult(summaryOf(entity ? entityWords(entity) : 'The entity', uptime), {
-      entity_id: id,
-      entity_name: entity?.name ?? null,
+    const entity = await requiredEntity(deps, caller.tenantId, args);
+    const uptime = await deps.uptime.entityUptimeById(caller.tenantId, entity.id, window);
+    return toolResult(summaryOf(entityWords(entity), uptime), {
+      entity_id: entity.id,
+      entity_name: entity.name,
       uptime,
     });
   },

@@ -1,8 +1,9 @@
 import { issueSentence } from '../../http/issue-messages.ts';
-import { NotFoundError, ValidationError } from '../../platform/errors.ts';
+import { ValidationError } from '../../platform/errors.ts';
 import { whoQuery } from '../../teams/team-schemas.ts';
 import type { BuiltinTool } from './deps.ts';
 import { optionalString, READS } from './deps.ts';
+import { entityRefProperties, optionalEntity } from './entity-ref.ts';
 import { entityWords } from './names.ts';
 import { toolResult } from './result.ts';
 
@@ -15,24 +16,10 @@ export const whoIsOnCall: BuiltinTool = {
   name: 'who_is_on_call',
   annotations: { title: 'Who is on call', ...READS },
   handler: async (deps, caller, args) => {
-    const blueprint = optionalString(args, 'blueprint_slug');
-    const slug = optionalString(args, 'entity_slug');
-    if ((blueprint === undefined) !== (slug === undefined))
-      throw ValidationError.field(
-        blueprint ? 'entity_slug' : 'blueprint_slug',
-        'Give blueprint_slug and entity_slug together.',
-      );
-    let entityId = optionalString(args, 'entity_id');
-    if (blueprint && slug) {
-      if (entityId)
-        throw ValidationError.field('entity_id', 'Give entity_id, or blueprint_slug and entity_slug.');
-      const entity = await deps.entityStore.get(caller.tenantId, blueprint, slug);
-      if (!entity) throw new NotFoundError(`entity ${blueprint}/${slug}`);
-      entityId = entity.id;
-    }
+    const entity = await optionalEntity(deps, caller.tenantId, args);
     const query = whoQuery.safeParse(
       {
-        entity_id: entityId,
+        entity_id: entity?.id,
         team_id: optionalString(args, 'team_id'),
         schedule_id: optionalString(args, 'schedule_id'),
         at: optionalString(args, 'at'),
@@ -73,13 +60,7 @@ export const WHO_IS_ON_CALL_ENTRY = {
   inputSchema: {
     type: 'object',
     properties: {
-      entity_id: { type: 'string', maxLength: 64, description: 'The entity (ent_…)' },
-      blueprint_slug: {
-        type: 'string',
-        maxLength: 100,
-        description: 'With entity_slug: the entity’s blueprint',
-      },
-      entity_slug: { type: 'string', maxLength: 100, description: 'With blueprint_slug: the entity' },
+      ...entityRefProperties,
       team_id: { type: 'string', maxLength: 64, description: 'The team (team_…)' },
       schedule_id: { type: 'string', maxLength: 64, description: 'The schedule (sch_…)' },
       at: { type: 'string', maxLength: 40, description: 'ISO 8601 time with a zone; default now' },

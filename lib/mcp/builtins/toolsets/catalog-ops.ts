@@ -7,6 +7,7 @@ import {
   noInput,
   pageLimit,
 } from '../catalog-ops-schemas.ts';
+import { entityNaming } from '../entity-ref.ts';
 import { builtinAnnotations } from '../index.ts';
 
 /**
@@ -77,7 +78,7 @@ export const CATALOG_OPS_MANIFEST = {
             enum: ['open', 'acknowledged', 'resolved'],
             description: 'Only incidents in this state',
           },
-          entity_id: { type: 'string', description: 'Only incidents of this entity (ent_…)' },
+          ...entityNaming('Only incidents of this entity'),
           limit: {
             type: 'integer',
             minimum: 1,
@@ -125,8 +126,8 @@ export const CATALOG_OPS_MANIFEST = {
       inputSchema: {
         type: 'object',
         properties: {
-          entity_id: { type: 'string', description: 'The entity (ent_…); or check_id' },
-          check_id: { type: 'string', description: 'The check (chk_…); or entity_id' },
+          ...entityNaming('The entity, its checks summed; or check_id instead'),
+          check_id: { type: 'string', description: 'The check (chk_…); or the entity instead' },
           window: { type: 'string', enum: ['24h', '7d', '30d', '90d'], default: '24h' },
         },
         additionalProperties: false,
