@@ -27,7 +27,11 @@ export type McpTool = EnabledTool & { _meta?: Record<string, unknown> };
  */
 export interface ToolCatalog {
   list(caller: Principal): Promise<McpTool[]>;
-  /** The tool error a call with these arguments would answer before running (undefined: they are valid, or no such tool). */
+  /**
+   * The tool error a call with these arguments would answer before running: arguments the inputSchema
+   * refuses, or an object they name (entity, check, incident, status page…) the tenant lacks
+   * (undefined: they are valid and name what exists, or no such tool).
+   */
   check(caller: Principal, name: string, args: Record<string, unknown>): Promise<CallToolResult | undefined>;
   call(
     caller: Principal,

@@ -163,7 +163,16 @@ export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
       const tool = (await list(caller)).find((t) => t.name === name);
       if (!tool) return undefined;
       const checked = inputOf(tool, args);
-      return 'refused' in checked ? checked.refused : undefined;
+      if ('refused' in checked) return checked.refused;
+      // The objects the arguments name exist (issue 75): a confirmation is never asked for a call
+      // that would fail with not-found.
+      const references = deps.builtins.get(name)?.references;
+      if (!references || tool.action_id !== undefined) return undefined;
+      const found = await asToolResult(async () => {
+        await references(caller, checked.input);
+        return toolResult('found', {});
+      });
+      return found.isError ? found : undefined;
     },
 
     async call(caller, name, args, context = {}): Promise<CallToolResult | undefined> {

@@ -2,21 +2,28 @@ import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
 } from '@modelcontextprotocol/client';
-import { describe, expect, it } from 'vitest';
-import { MCP_RUNTIMES, mcpRuntimeOf } from './mcp-runtimes.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MCP_RUNTIMES, mcpRuntimeOf, rest } from './mcp-runtimes.ts';
 
 // A connection's URL narrows it to some skills (?skills=) and says whether built-in writes are
 // confirmed on 2026-07-28 (?confirm=off opts out): lib/mcp/protocol/connection.ts, both runtimes.
 
 const MODERN = '2026-07-28';
 const CLIENT_INFO = { name: 'vigil-test', version: '1.0.0' };
-/** A create_check of an entity no tenant has: it runs only to answer that the entity is not found. */
-const CREATE = { entity_id: 'ent_01JZZZZZZZZZZZZZZZZZZZZZZZ', target_url: 'http://127.0.0.1:9/health' };
+/**
+ * A create_check of the tenant's entity (made before the tests) whose probe is refused: a dry run
+ * answers what the probe saw, a confirmed call creates the check.
+ */
+const CREATE = { blueprint_slug: 'service', entity_slug: 'shop', target_url: 'http://127.0.0.1:9/health' };
 
 type Answer = { action: 'accept'; content: { confirm: boolean } } | { action: 'decline' };
 
 describe.each(MCP_RUNTIMES)('MCP connection options (%s)', (_name, start) => {
   const runtime = mcpRuntimeOf(start);
+  beforeAll(async () => {
+    await rest(runtime.rt, '/v1/blueprints', { slug: 'service', name: 'Service' });
+    await rest(runtime.rt, '/v1/blueprints/service/entities', { slug: 'shop', name: 'Shop' });
+  });
 
   /** A v2 client on 2026-07-28 (or 2025-11-25: `legacy`), connected to `query`'s URL; `answer` is its user's reply to a confirmation. */
   async function connect(query: string, options: { legacy?: boolean; answer?: Answer } = {}) {
@@ -90,8 +97,8 @@ describe.each(MCP_RUNTIMES)('MCP connection options (%s)', (_name, start) => {
     expect(yes.asked).toHaveLength(1);
     expect(yes.asked[0]).toContain('create_check');
     expect(yes.asked[0]).toContain(CREATE.target_url);
-    // Confirmed, the tool ran: it answers what it found.
-    expect(textOf(ran)).toMatch(/not found/i);
+    // Confirmed, the tool ran: it created the check.
+    expect(textOf(ran)).toMatch(/^Created http check /);
 
     const no = await connect('', { answer: { action: 'decline' } });
     const refused = await no.client.callTool({ name: 'create_check', arguments: CREATE });
@@ -121,19 +128,19 @@ describe.each(MCP_RUNTIMES)('MCP connection options (%s)', (_name, start) => {
       name: 'create_check',
       arguments: { ...CREATE, dry_run: true },
     });
-    expect(textOf(dry)).toMatch(/not found/i);
+    expect(textOf(dry)).toMatch(/Dry run: no check was created/);
     expect(reads.asked).toEqual([]);
 
     const optedOut = await connect('?confirm=off', { answer: { action: 'decline' } });
     expect(textOf(await optedOut.client.callTool({ name: 'create_check', arguments: CREATE }))).toMatch(
-      /not found/i,
+      /^Created http check /,
     );
     expect(optedOut.asked).toEqual([]);
 
     const older = await connect('', { legacy: true, answer: { action: 'decline' } });
     expect(older.client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
     expect(textOf(await older.client.callTool({ name: 'create_check', arguments: CREATE }))).toMatch(
-      /not found/i,
+      /^Created http check /,
     );
     expect(older.asked).toEqual([]);
   });

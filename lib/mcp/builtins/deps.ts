@@ -33,7 +33,7 @@ export interface BuiltinDeps {
   status: Pick<StatusService, 'board' | 'transitions'>;
   blueprints: Pick<BlueprintService, 'list'>;
   entities: Pick<EntityService, 'list' | 'get'>;
-  entityStore: Pick<EntityStore, 'getById' | 'get'>;
+  entityStore: Pick<EntityStore, 'getById' | 'get' | 'existing'>;
   relations: Pick<RelationStore, 'list'>;
   /** runNow: run_check's probe now (POST /v1/checks/{id}/run's). */
   checkService: Pick<
@@ -52,7 +52,7 @@ export interface BuiltinDeps {
   incidents: Pick<IncidentService, 'list' | 'get' | 'acknowledge' | 'resolve' | 'addNote'>;
   maintenance: Pick<MaintenanceService, 'list' | 'create'>;
   /** create_page_incident and update_page_incident: a status page's written incidents. */
-  pageIncidents: Pick<PageIncidentService, 'create' | 'addUpdate'>;
+  pageIncidents: Pick<PageIncidentService, 'create' | 'addUpdate' | 'get' | 'list'>;
   uptime: Pick<UptimeService, 'checkUptime' | 'entityUptimeById'>;
   /** get_action_run: executions (any tenant's: the tool checks the caller's) and their log lines. */
   executions: Pick<ExecutionStore, 'get' | 'readLogs'>;
@@ -131,6 +131,8 @@ export interface Builtin {
   annotations: BuiltinAnnotations;
   meta?: Record<string, unknown> | undefined;
   run(caller: Principal, args: Record<string, unknown>): Promise<CallToolResult>;
+  /** Throws the not-found error of the first object the arguments name that the tenant lacks (./references.ts). */
+  references(caller: Principal, args: Record<string, unknown>): Promise<void>;
 }
 
 /** Reads an optional string argument. */

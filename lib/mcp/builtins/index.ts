@@ -15,6 +15,7 @@ import { getPingLog, listHeartbeats } from './heartbeats.ts';
 import { acknowledgeIncident, addIncidentNote, resolveIncident } from './incidents.ts';
 import { createMaintenance, listMaintenance, startMaintenance } from './maintenance.ts';
 import { createPageIncident, updatePageIncident } from './page-incidents.ts';
+import { referencesOf } from './references.ts';
 import { runCheck } from './run-check.ts';
 import { searchEntities } from './search.ts';
 import { silenceCheck } from './silence-check.ts';
@@ -77,6 +78,7 @@ export function createBuiltins(deps: BuiltinDeps): ReadonlyMap<string, Builtin> 
         annotations: tool.annotations,
         meta: tool.meta,
         run: (caller, args) => tool.handler(deps, caller, args),
+        references: (caller, args) => referencesOf(tool.name)?.(deps, caller, args) ?? Promise.resolve(),
       },
     ]),
   );

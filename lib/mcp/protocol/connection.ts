@@ -101,8 +101,9 @@ function appliesWrite(tool: McpTool, args: Record<string, unknown>): boolean {
  * error that changed nothing. A client that did not declare elicitation cannot be asked: -32021
  * names the capability (or the connection opts out with `?confirm=off`). The 2025-era revisions
  * have no input-required results: their writes run as before, behind the key's write permission.
- * Runbook tools (a skill's action) run as SPEC has them. Arguments the tool's inputSchema refuses
- * are answered with the call's own tool error before anything is asked (check first, then confirm).
+ * Runbook tools (a skill's action) run as SPEC has them. Arguments the tool's inputSchema refuses,
+ * and arguments naming an object the tenant lacks (an entity, check, incident, status page…), are
+ * answered with the call's own tool error before anything is asked (check first, then confirm).
  */
 export async function writeConfirmation(
   toolOf: () => Promise<McpTool | undefined>,
@@ -125,7 +126,7 @@ export async function writeConfirmation(
       isError: true,
     };
   }
-  // Checked first: the user is never asked to confirm a call its arguments would refuse.
+  // Checked first: the user is never asked to confirm a call that would be refused or not find its objects.
   const refused = await checkArgs();
   if (refused) return refused;
   const capabilities = request.envelope[CLIENT_CAPABILITIES_META_KEY] as
