@@ -112,6 +112,7 @@ describe('console accessibility', { timeout: 120_000 }, () => {
         ['incident', `/incidents/${incident.id}`],
         ['maintenance', '/maintenance'],
         ['locations', '/locations'],
+        ['integrations', '/integrations'],
         ['status pages', '/status-pages'],
         ['catalog', '/catalog'],
         ['blueprint', `/catalog/blueprints/${bp.slug}`],
@@ -185,7 +186,7 @@ describe('console accessibility', { timeout: 120_000 }, () => {
     await p.page.keyboard.press('Tab');
     expect(await p.page.evaluate<string>('document.activeElement.textContent')).toBe('Skip to content');
     const reached: string[] = [];
-    for (let i = 0; i < 14; i += 1) {
+    for (let i = 0; i < 15; i += 1) {
       await p.page.keyboard.press('Tab');
       const text = await p.page.evaluate<string>(
         "document.activeElement.closest('nav') ? document.activeElement.textContent : ''",

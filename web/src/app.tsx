@@ -12,6 +12,7 @@ import { ConsentPage } from './pages/consent';
 import { EntityPage } from './pages/entity';
 import { GraphPage } from './pages/graph';
 import { IncidentPage, IncidentsPage } from './pages/incidents';
+import { IntegrationsPage } from './pages/integrations';
 import { LocationsPage } from './pages/locations';
 import { MaintenancePage } from './pages/maintenance';
 import { NotificationsPage } from './pages/notifications';
@@ -63,6 +64,7 @@ export function App() {
           <Route path="/on-call" element={later(<OnCallPage />)} />
           <Route path="/on-call/:id" element={later(<SchedulePage />)} />
           <Route path="/locations" element={<LocationsPage />} />
+          <Route path="/integrations" element={<IntegrationsPage />} />
           <Route path="/status-pages" element={<StatusPagesPage />} />
           <Route path="/status-pages/:slug/incidents" element={<PageIncidentsPage />} />
           <Route path="/notifications" element={<NotificationsPage />} />

@@ -14,6 +14,7 @@ const NAV = [
   ['/catalog/graph', 'Graph'],
   ['/checks', 'Checks'],
   ['/locations', 'Locations'],
+  ['/integrations', 'Integrations'],
   ['/notifications', 'Notifications'],
   ['/channels', 'Channels'],
   ['/actions', 'Actions'],

@@ -106,6 +106,7 @@ export function publicOutsideAlert(record: OutsideAlertRecord): z.output<typeof 
 }
 
 export const publicPayloadSchema = z.object({
+  seq: z.number().int().meta({ description: 'The request’s number in the integration’s log (from 1)' }),
   received_at: z.string(),
   outcome: z.enum(PAYLOAD_OUTCOMES),
   detail: z.string(),
@@ -116,6 +117,6 @@ export const publicPayloadSchema = z.object({
 export const payloadListSchema = z.object({ payloads: z.array(publicPayloadSchema) });
 
 export function publicPayload(record: PayloadRecord): z.output<typeof publicPayloadSchema> {
-  const { integration_id: _i, seq: _s, ...rest } = record;
+  const { integration_id: _i, ...rest } = record;
   return rest;
 }

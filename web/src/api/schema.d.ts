@@ -5450,7 +5450,7 @@ export interface components {
             state: "open" | "acknowledged" | "resolved";
             opened_at: components["schemas"]["Timestamp"];
             acknowledged_at: components["schemas"]["Timestamp"] | null;
-            /** @description The user (usr_…) whose key acknowledged */
+            /** @description The user (usr_…) whose key acknowledged, or the integration (int_…) whose sender did */
             acknowledged_by: string | null;
             resolved_at: components["schemas"]["Timestamp"] | null;
             /** @description Until resolution, or until now while unresolved */
@@ -5471,7 +5471,7 @@ export interface components {
             state: "open" | "acknowledged" | "resolved";
             opened_at: components["schemas"]["Timestamp"];
             acknowledged_at: components["schemas"]["Timestamp"] | null;
-            /** @description The user (usr_…) whose key acknowledged */
+            /** @description The user (usr_…) whose key acknowledged, or the integration (int_…) whose sender did */
             acknowledged_by: string | null;
             resolved_at: components["schemas"]["Timestamp"] | null;
             /** @description Until resolution, or until now while unresolved */
@@ -25219,6 +25219,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         payloads: {
+                            /** @description The request’s number in the integration’s log (from 1) */
+                            seq: number;
                             received_at: string;
                             /** @enum {string} */
                             outcome: "accepted" | "deduplicated" | "unmatched" | "ignored" | "confirmed" | "refused";
