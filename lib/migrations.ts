@@ -3,6 +3,7 @@ import { backfillSearchKeys } from './catalog/search-backfill.ts';
 import { migrateCheckItems, migrateChecksToCells, migrateEntityAggregates } from './checks/services.ts';
 import { moveLegacyIncidents } from './incidents/incident-items.ts';
 import { migrateIncidentExpiry } from './incidents/incident-retention.ts';
+import { upgradeBuiltinSkills } from './mcp/builtin-skill-upgrade.ts';
 import { seedToldWords } from './notify/records.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Logger } from './platform/logger.ts';
@@ -19,6 +20,7 @@ export interface MigrationSummary {
   entity_aggregates_moved: number;
   incidents_given_expiry: number;
   told_words_seeded: number;
+  builtin_skills_upgraded: number;
 }
 
 /**
@@ -56,6 +58,8 @@ export async function runMigrations(deps: {
   // Channels told of an entity before their last words were stored (issue 75) get them from the
   // delivery log: a recovery goes only to a channel whose word says the entity was not up.
   const toldWordsSeeded = await seedToldWords(common);
+  // Built-in toolsets stored with earlier tool schemas get the current ones (issue 75: entity either way).
+  const builtinSkillsUpgraded = await upgradeBuiltinSkills(common);
   return {
     checks_migrated: checksMigrated,
     tenants_seeded: tenantsSeeded,
@@ -65,5 +69,6 @@ export async function runMigrations(deps: {
     entity_aggregates_moved: entityAggregatesMoved,
     incidents_given_expiry: incidentsGivenExpiry,
     told_words_seeded: toldWordsSeeded,
+    builtin_skills_upgraded: builtinSkillsUpgraded,
   };
 }

@@ -25,6 +25,7 @@ describe('npm run vigil -- data migrate', () => {
       incidents_given_expiry: 0,
       // It sent no alert: its delivery log seeds no channel's last word.
       told_words_seeded: 0,
+      builtin_skills_upgraded: 0,
     });
     const down = await getCheckDefinition(table, dump.tenant_id, dump.checks.down);
     expect(down?.cell?.shard).toBeLessThan(2);
@@ -37,6 +38,7 @@ describe('npm run vigil -- data migrate', () => {
       entity_aggregates_moved: 0,
       incidents_given_expiry: 0,
       told_words_seeded: 0,
+      builtin_skills_upgraded: 0,
     });
     // The single migrations still run on their own.
     expect(JSON.parse(await run(['checks', 'migrate']))).toEqual({ checks_migrated: 0 });

@@ -45,7 +45,7 @@ describe.each(runtimes)('skills API ($runtime runtime)', ({ start }) => {
     );
     const res = await call('GET', '/v1/skills/catalog-ops');
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ slug: 'catalog-ops', version: '2.1.0', enabled: true });
+    expect(res.body).toMatchObject({ slug: 'catalog-ops', version: '2.2.0', enabled: true });
     expect(res.body.id).toMatch(/^skl_/);
     expect(res.body.created_at).toBe('2026-03-01T10:00:00.000Z');
     expect(res.body).not.toHaveProperty('revision');

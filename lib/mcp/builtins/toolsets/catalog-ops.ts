@@ -22,7 +22,7 @@ export const CATALOG_OPS_MANIFEST = {
   slug: 'catalog-ops',
   name: 'Catalog operations',
   description: 'Read the service catalog and its health, explain states and dependencies, add checks.',
-  version: '2.1.0',
+  version: '2.2.0',
   enabled: true,
   tools: [
     {

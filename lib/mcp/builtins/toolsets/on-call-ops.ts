@@ -8,7 +8,7 @@ export const ON_CALL_OPS_MANIFEST = {
   slug: 'on-call-ops',
   name: 'On-call operations',
   description: 'Who is on call for an entity or team, and why someone would (not) be paged.',
-  version: '1.0.0',
+  version: '1.1.0',
   enabled: true,
   tools: [
     WHO_IS_ON_CALL_ENTRY,
