@@ -72,4 +72,36 @@ describe.each(tableEngines())('outside state order on $engine', ({ make }) => {
     expect(answers).toEqual(['recorded up', 'stale down', 'recorded up']);
     expect(recorded.at(-1)).toBe('up');
   });
+
+  it('records the state again when a sender resends a request whose state was not recorded (a crash between the two)', async () => {
+    const table: Table = make();
+    const recorded: OutsideStateChange['state'][] = [];
+    let crash = true;
+    const service = createIngestService({
+      table,
+      clock: createFakeClock(Date.parse('2026-11-29T01:00:00Z')),
+      entities: { get: async () => ({ id: 'ent_orders' }) },
+      fetchCertificate: async () => '',
+      confirmSubscription: async () => undefined,
+      topicConfirmed: async () => undefined,
+      acknowledgeIncident: async () => undefined,
+      stateChanged: async (change) => {
+        // The process dies after the alert's write, before its state's: the request is not answered.
+        if (crash) throw new Error('killed');
+        recorded.push(change.state);
+        return 'recorded';
+      },
+    });
+    const integration = integrationRecord({
+      entity_rules: [{ match: { service: 'orders-db' }, entity: 'service/orders-db' }],
+    });
+    crash = false;
+    await service.ingest(integration, firing('firing'), {});
+    // The resolve is stored, then the crash: Alertmanager sends it again, which changes no alert.
+    crash = true;
+    await expect(service.ingest(integration, firing('resolved'), {})).rejects.toThrow('killed');
+    crash = false;
+    await service.ingest(integration, firing('resolved'), {});
+    expect(recorded).toEqual(['down', 'up']);
+  });
 });
