@@ -42,6 +42,11 @@ const MISSING: ReadonlyArray<[string, Record<string, unknown>, RegExp?]> = [
     /^VALIDATION_ERROR: unknown entities \(entity_ids\.0: no entity /,
   ],
   [
+    'start_maintenance',
+    { entities: [{ blueprint_slug: 'service', entity_slug: 'nowhere' }], duration_minutes: 30 },
+    /^VALIDATION_ERROR: unknown entities \(entities\.0: no entity service\/nowhere\)/,
+  ],
+  [
     'create_page_incident',
     {
       page: 'no-such-page',

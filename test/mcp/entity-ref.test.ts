@@ -81,6 +81,28 @@ describe.each(runtimes)(
       }
     });
 
+    it('takes a list’s entities by blueprint and slug too: a window’s entities, an impact’s entity', async () => {
+      const window = await call('start_maintenance', {
+        duration_minutes: 5,
+        entities: [{ blueprint_slug: 'service', entity_slug: 'shop' }],
+      });
+      expect(window.isError, text(window)).toBeFalsy();
+      expect((window.structuredContent as { window: { entity_ids: string[] } }).window.entity_ids).toEqual([
+        shopId,
+      ]);
+      await post('/v1/status-pages', { slug: 'acme', title: 'Acme', entity_ids: [shopId] });
+      const written = await call('create_page_incident', {
+        page: 'acme',
+        title: 'Slow checkout',
+        body: 'Looking.',
+        impact: [{ blueprint_slug: 'service', entity_slug: 'shop', level: 'degraded_performance' }],
+      });
+      expect(written.isError, text(written)).toBeFalsy();
+      expect((written.structuredContent as { incident: { impact: unknown[] } }).incident.impact).toEqual([
+        expect.objectContaining({ entity_id: shopId }),
+      ]);
+    });
+
     it('refuses both ways at once, half a way, an unknown entity and another tenant’s, in words', async () => {
       for (const [name, rest] of TOOLS) {
         const both = await call(name, {
@@ -101,6 +123,13 @@ describe.each(runtimes)(
         const foreign = await call(name, { ...rest, entity_id: foreignId });
         expect(text(foreign), name).toBe(`NOT_FOUND: entity ${foreignId} not found`);
       }
+      const unknownKey = await call('start_maintenance', {
+        duration_minutes: 5,
+        entities: [{ blueprint_slug: 'service', entity_slug: 'nowhere' }],
+      });
+      expect(text(unknownKey)).toBe(
+        'VALIDATION_ERROR: unknown entities (entities.0: no entity service/nowhere)',
+      );
       const none = await call('get_entity', {});
       expect(text(none)).toMatch(
         /^VALIDATION_ERROR: entity_id: Give entity_id, or blueprint_slug and entity_slug\./,

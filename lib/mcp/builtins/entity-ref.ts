@@ -96,3 +96,39 @@ export async function requiredEntity(
   if (!entity) throw ValidationError.field('entity_id', ONE_WAY);
   return entity;
 }
+
+/** One entity of a list by its natural key (a window's `entities`, beside its `entity_ids`). */
+const entityKey = entityRefArgs.pick({ blueprint_slug: true, entity_slug: true }).required();
+
+/** The JSON Schema of a list of entities by blueprint and slug, at most `maxItems`. */
+export const entityKeysProperty = (description: string, maxItems: number) => {
+  const { $schema: _, ...item } = z.toJSONSchema(entityKey, { target: 'draft-2020-12' });
+  return { type: 'array', maxItems, items: item, description };
+};
+
+/**
+ * The ids of the entities a list names by blueprint and slug (`at`: its argument's name), in the
+ * caller's tenant; refused as the API refuses unknown `entity_ids` (400, each at `<at>.<i>`).
+ */
+export async function entityIdsOfKeys(
+  deps: Pick<BuiltinDeps, 'entityStore'>,
+  tenantId: string,
+  keys: unknown,
+  at: string,
+): Promise<string[]> {
+  if (keys === undefined) return [];
+  const parsed = z.array(entityKey).safeParse(keys, { error: issueSentence });
+  if (!parsed.success)
+    throw new ValidationError(
+      `invalid ${at}`,
+      parsed.error.issues.map((i) => ({ path: [at, ...i.path].join('.'), message: i.message })),
+    );
+  const found = await Promise.all(
+    parsed.data.map((k) => deps.entityStore.get(tenantId, k.blueprint_slug, k.entity_slug)),
+  );
+  const issues = parsed.data.flatMap((k, i) =>
+    found[i] ? [] : [{ path: `${at}.${i}`, message: `no entity ${k.blueprint_slug}/${k.entity_slug}` }],
+  );
+  if (issues.length > 0) throw new ValidationError('unknown entities', issues);
+  return found.map((e) => e?.id ?? '');
+}

@@ -3,8 +3,9 @@ import { WINDOW_LIMITS } from '../../maintenance/maintenance-items.ts';
 import { windowBody } from '../../maintenance/request-schemas.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
-import type { BuiltinTool } from './deps.ts';
+import type { BuiltinDeps, BuiltinTool } from './deps.ts';
 import { READS, writes } from './deps.ts';
+import { entityIdsOfKeys, entityKeysProperty } from './entity-ref.ts';
 import { someOf } from './names.ts';
 import { toolResult } from './result.ts';
 
@@ -12,6 +13,19 @@ import { toolResult } from './result.ts';
  * Maintenance windows for agents: list them, and create one so an agent can quiet an entity before
  * it works on it (the same service and validation as POST /v1/maintenance).
  */
+
+/**
+ * The entities a window's arguments cover by name: its `entity_ids` (as given: the window service
+ * refuses unknown ones) and its `entities`, by blueprint and slug (unknown ones refused here).
+ */
+export async function coveredEntityIds(
+  deps: Pick<BuiltinDeps, 'entityStore'>,
+  tenantId: string,
+  args: Record<string, unknown>,
+): Promise<string[]> {
+  const ids = Array.isArray(args.entity_ids) ? args.entity_ids.map(String) : [];
+  return [...new Set([...ids, ...(await entityIdsOfKeys(deps, tenantId, args.entities, 'entities'))])];
+}
 
 /** list_maintenance: the tenant's windows with whether each is on now. */
 export const listMaintenance: BuiltinTool = {
@@ -37,7 +51,11 @@ export const createMaintenance: BuiltinTool = {
   name: 'create_maintenance',
   annotations: writes('Create maintenance window'),
   handler: async (deps, caller, args) => {
-    const parsed = windowBody.safeParse(args, { error: issueSentence });
+    const { entities: _keys, ...rest } = args;
+    const parsed = windowBody.safeParse(
+      { ...rest, entity_ids: await coveredEntityIds(deps, caller.tenantId, args) },
+      { error: issueSentence },
+    );
     if (!parsed.success) {
       throw new ValidationError(
         'invalid maintenance window',
@@ -70,13 +88,13 @@ export const startMaintenance: BuiltinTool = {
     const checks = await Promise.all(checkIds.map((id) => deps.checkService.read(caller.tenantId, id)));
     const entityIds = [
       ...new Set([
-        ...(Array.isArray(args.entity_ids) ? args.entity_ids : []),
+        ...(await coveredEntityIds(deps, caller.tenantId, args)),
         ...checks.map((c) => c.entity_id),
       ]),
     ];
     const now = deps.clock.now();
     const minutes = typeof args.duration_minutes === 'number' ? args.duration_minutes : Number.NaN;
-    const { check_ids: _checks, duration_minutes: _minutes, ...rest } = args;
+    const { check_ids: _checks, duration_minutes: _minutes, entities: _keys, ...rest } = args;
     const parsed = windowBody.safeParse(
       {
         name: 'Maintenance',
@@ -111,8 +129,12 @@ export const COVERAGE_PROPERTIES = {
     type: 'array',
     maxItems: WINDOW_LIMITS.entityIds,
     items: { type: 'string' },
-    description: 'Entities covered (ent_…)',
+    description: 'Entities covered (ent_…); or entities, by blueprint and slug',
   },
+  entities: entityKeysProperty(
+    'Entities covered, by blueprint and slug (beside or instead of entity_ids)',
+    WINDOW_LIMITS.entityIds,
+  ),
   blueprint_slugs: {
     type: 'array',
     maxItems: WINDOW_LIMITS.blueprintSlugs,

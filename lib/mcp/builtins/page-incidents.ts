@@ -7,7 +7,8 @@ import {
   pageIncidentCreateBody,
   pageIncidentUpdateBody,
 } from '../../status-pages/page-incidents.ts';
-import type { BuiltinTool } from './deps.ts';
+import type { BuiltinDeps, BuiltinTool } from './deps.ts';
+import { entityNaming, requiredEntity } from './entity-ref.ts';
 import { toolResult } from './result.ts';
 
 /**
@@ -37,12 +38,36 @@ function parsed<S extends z.ZodType>(schema: S, args: unknown, what: string): z.
   );
 }
 
+/**
+ * The impact list with each entity as its id: an item naming it by blueprint and slug is resolved
+ * (./entity-ref.ts); an id stays as given, for the page service to check the page shows it.
+ */
+export async function impactByIds(
+  deps: Pick<BuiltinDeps, 'entityStore'>,
+  tenantId: string,
+  impact: unknown,
+): Promise<unknown[] | undefined> {
+  if (!Array.isArray(impact)) return undefined;
+  return Promise.all(
+    impact.map(async (item: Record<string, unknown>) => {
+      if (item?.blueprint_slug === undefined && item?.entity_slug === undefined) return item;
+      const { blueprint_slug: _b, entity_slug: _e, ...rest } = item;
+      return { ...rest, entity_id: (await requiredEntity(deps, tenantId, item)).id };
+    }),
+  );
+}
+
 /** create_page_incident: an incident on a status page, with its first update. */
 export const createPageIncident: BuiltinTool = {
   name: 'create_page_incident',
   annotations: { title: 'Write a status-page incident', ...WRITES },
   handler: async (deps, caller, args) => {
-    const { page: slug, ...body } = parsed(createArgs, args, 'page incident');
+    const impact = await impactByIds(deps, caller.tenantId, args.impact);
+    const { page: slug, ...body } = parsed(
+      createArgs,
+      { ...args, ...(impact ? { impact } : {}) },
+      'page incident',
+    );
     const incident = await deps.pageIncidents.create(caller.tenantId, slug, body);
     const shown = incident.draft ? 'saved as a draft (not shown)' : `shown on /p/${slug}`;
     return toolResult(
@@ -96,10 +121,10 @@ export const PAGE_INCIDENT_TOOL_ENTRIES = [
           items: {
             type: 'object',
             properties: {
-              entity_id: { type: 'string', description: 'An entity the page shows (ent_…)' },
+              ...entityNaming('An entity the page shows'),
               level: { type: 'string', enum: [...IMPACT_LEVELS] },
             },
-            required: ['entity_id', 'level'],
+            required: ['level'],
             additionalProperties: false,
           },
         },

@@ -2,6 +2,8 @@ import type { Principal } from '../../domain/principal.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { BuiltinDeps } from './deps.ts';
 import { requiredEntity } from './entity-ref.ts';
+import { coveredEntityIds } from './maintenance.ts';
+import { impactByIds } from './page-incidents.ts';
 
 /**
  * The objects a write tool's arguments name, looked up before the 2026-07-28 confirmation (issue
@@ -58,16 +60,19 @@ const REFERENCES: Readonly<Record<string, References>> = {
   acknowledge_incident: incident,
   add_incident_note: incident,
   resolve_incident: incident,
-  create_maintenance: (deps, caller, args) =>
-    entities(deps, caller, strings(args.entity_ids), (i) => `entity_ids.${i}`),
+  create_maintenance: async (deps, caller, args) => {
+    await coveredEntityIds(deps, caller.tenantId, args);
+    await entities(deps, caller, strings(args.entity_ids), (i) => `entity_ids.${i}`);
+  },
   start_maintenance: async (deps, caller, args) => {
     await checks(deps, caller, strings(args.check_ids));
+    await coveredEntityIds(deps, caller.tenantId, args);
     await entities(deps, caller, strings(args.entity_ids), (i) => `entity_ids.${i}`);
   },
   create_page_incident: async (deps, caller, args) => {
     await statusPage(deps, caller, string(args.page));
-    const impact = Array.isArray(args.impact) ? args.impact : [];
-    const ids = impact.map((i: { entity_id?: unknown }) => string(i?.entity_id) ?? '');
+    const impact = (await impactByIds(deps, caller.tenantId, args.impact)) ?? [];
+    const ids = impact.map((i) => string((i as { entity_id?: unknown })?.entity_id) ?? '');
     await entities(deps, caller, ids, (i) => `impact.${i}.entity_id`);
   },
   update_page_incident: async (deps, caller, args) => {

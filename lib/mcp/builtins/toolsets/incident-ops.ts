@@ -9,7 +9,7 @@ export const INCIDENT_OPS_MANIFEST = {
   slug: 'incident-ops',
   name: 'Incident operations',
   description: 'Acknowledge, resolve and annotate incidents; list, create and start maintenance windows.',
-  version: '1.0.0',
+  version: '1.1.0',
   enabled: true,
   tools: [
     ...INCIDENT_TOOL_ENTRIES,

@@ -6,7 +6,7 @@ export const STATUS_PAGE_OPS_MANIFEST = {
   slug: 'status-page-ops',
   name: 'Status page operations',
   description: 'Write incidents on status pages and post their updates.',
-  version: '1.0.0',
+  version: '1.1.0',
   enabled: true,
   tools: [...PAGE_INCIDENT_TOOL_ENTRIES],
 } satisfies CreateSkillBody;
