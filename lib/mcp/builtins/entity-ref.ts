@@ -11,7 +11,7 @@ import type { BuiltinDeps } from './deps.ts';
  * anyOf/oneOf (model APIs refuse them in a tool's input schema): the descriptions say which
  * combination to give, and the resolver refuses the others in words.
  */
-export const entityRefArgs = z.object({
+const entityRefArgs = z.object({
   entity_id: z.string().min(1).max(64).optional(),
   blueprint_slug: z.string().min(1).max(100).optional(),
   entity_slug: z.string().min(1).max(100).optional(),
