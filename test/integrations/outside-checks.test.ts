@@ -178,6 +178,29 @@ describe.each(bothRuntimes)('outside checks ($runtime)', ({ start }) => {
     expect(alerts.alerts.map((a: Json) => [a.dedup_key, a.status])).toEqual([['pay-2', 'acknowledged']]);
   });
 
+  it('leaves integrations’ own blueprint, entities and outside checks out of configuration as code, so a pruning apply keeps them', async () => {
+    const exported = await api.request('GET', '/v1/config/export', {
+      key: api.adminKey,
+      headers: { accept: 'application/json' },
+    });
+    expect(exported.status, exported.text).toBe(200);
+    const doc = exported.body;
+    expect(doc.blueprints.map((b: Json) => b.slug)).toEqual(['service']);
+    expect((doc.entities as Json[]).every((e) => e.blueprint === 'service')).toBe(true);
+    expect(((doc.checks ?? []) as Json[]).some((c) => c.check_type === 'outside')).toBe(false);
+    const applied = await api.request('POST', '/v1/config/apply?prune=true', {
+      key: api.adminKey,
+      body: doc,
+    });
+    expect(applied.status, applied.text).toBe(200);
+    expect(await outsideChecks()).toHaveLength(1);
+    const own = await api.request('GET', `/v1/integrations/${integration.id}`, { key: api.adminKey });
+    const ownEntity = await api.request('GET', '/v1/entities?blueprint_slug=integration', {
+      key: api.adminKey,
+    });
+    expect(ownEntity.body.entities.map((e: Json) => e.id)).toContain(own.body.entity_id);
+  });
+
   it('is deleted with its integration, and the entity no longer counts it', async () => {
     const other = await api.createTenant('Other');
     const foreign = await api.request('DELETE', `/v1/integrations/${integration.id}`, { key: other.key });

@@ -3,6 +3,7 @@ import type * as z from 'zod';
 import { createBlueprintBody } from '../../catalog/request-schemas.ts';
 import type { publicBlueprintSchema } from '../../catalog/responses.ts';
 import { sortFields } from '../../domain/catalog.ts';
+import { INTEGRATION_BLUEPRINT } from '../../integrations/own-blueprint.ts';
 import { refused } from '../entity-refs.ts';
 import { defineKind, expectOk, postNew, seg } from '../kind.ts';
 
@@ -51,17 +52,20 @@ export const blueprintsKind = defineKind<BlueprintDoc>({
 
   async read(api) {
     const list = await expectOk<PublicBlueprint[]>(api, { method: 'GET', path: '/v1/blueprints' });
-    return list.map((bp) => ({
-      id: bp.id,
-      doc: {
-        slug: bp.slug,
-        name: bp.name,
-        description: bp.description,
-        fields: bp.fields,
-        is_default: bp.is_default,
-        state_rule: bp.state_rule,
-      },
-    }));
+    // The integrations' blueprint is theirs (made with the first one), as its entities are.
+    return list
+      .filter((bp) => bp.slug !== INTEGRATION_BLUEPRINT)
+      .map((bp) => ({
+        id: bp.id,
+        doc: {
+          slug: bp.slug,
+          name: bp.name,
+          description: bp.description,
+          fields: bp.fields,
+          is_default: bp.is_default,
+          state_rule: bp.state_rule,
+        },
+      }));
   },
 
   async create(api, doc) {

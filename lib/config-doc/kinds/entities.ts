@@ -4,6 +4,7 @@ import { ENTITY_PAGE_MAX } from '../../catalog/entity-listing.ts';
 import { createEntityBody } from '../../catalog/request-schemas.ts';
 import type { entityPageSchema } from '../../catalog/responses.ts';
 import { slugSchema } from '../../domain/formats.ts';
+import { INTEGRATION_BLUEPRINT } from '../../integrations/own-blueprint.ts';
 import { defineKind, expectOk, postNew, seg } from '../kind.ts';
 
 /**
@@ -47,6 +48,8 @@ export const entitiesKind = defineKind<EntityDoc>({
         query: { limit: String(ENTITY_PAGE_MAX), ...(cursor ? { cursor } : {}) },
       });
       for (const entity of page.entities) {
+        // An integration's own entity is the integration's (made and removed with it).
+        if (entity.blueprint_slug === INTEGRATION_BLUEPRINT) continue;
         found.push({
           id: entity.id,
           doc: {

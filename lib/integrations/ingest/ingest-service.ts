@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { newId } from '../../platform/ids.ts';
 import { transactIf } from '../../store/items.ts';
-import type { Table, WriteOp } from '../../store/table.ts';
+import type { Table } from '../../store/table.ts';
 import type { IntegrationRecord } from '../items/integration-items.ts';
 import {
   getOutsideAlert,
@@ -16,7 +16,7 @@ import type { IncomingAlert } from '../kinds/incoming.ts';
 import { INTEGRATION_KINDS } from '../kinds/registry.ts';
 import { applyEvent } from './alert-lifecycle.ts';
 import { compileRules } from './entity-rules.ts';
-import { createOutsideState } from './outside-state.ts';
+import { createOutsideState, type OutsideStateChange } from './outside-state.ts';
 
 /**
  * Ingest (DECISIONS.md "Outside alerts (wave 6)"): a sender's request read by its kind, each alert
@@ -32,17 +32,7 @@ export interface EntityLookup {
   get(tenantId: string, blueprintSlug: string, slug: string): Promise<{ id: string } | undefined>;
 }
 
-/** An entity's outside state after a request: what the integration's outside check records. */
-export interface OutsideStateChange {
-  integration: IntegrationRecord;
-  entityId: string;
-  /** The worst open alert's state: up when none is open, or only info alerts (which move no state). */
-  state: 'up' | 'degraded' | 'down';
-  /** The worst open alert's summary, the result's reason (undefined when none is open). */
-  reason: string | undefined;
-  /** Holds the recording on the tally as it was read: a newer reading refuses it (`stale`). */
-  holdsOn: WriteOp;
-}
+export type { OutsideStateChange } from './outside-state.ts';
 
 export interface IngestDeps {
   table: Table;

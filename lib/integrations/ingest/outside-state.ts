@@ -1,6 +1,7 @@
+import type { Clock } from '../../platform/clock.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { transactIf } from '../../store/items.ts';
-import type { Table } from '../../store/table.ts';
+import type { Table, WriteOp } from '../../store/table.ts';
 import type { IntegrationRecord } from '../items/integration-items.ts';
 import {
   alertsOnEntity,
@@ -12,7 +13,18 @@ import {
 } from '../items/outside-alert-items.ts';
 import type { IncomingAlert } from '../kinds/incoming.ts';
 import { applyEvent, outsideCheckState } from './alert-lifecycle.ts';
-import type { IngestDeps } from './ingest-service.ts';
+
+/** An entity's outside state after a request: what the integration's outside check records. */
+export interface OutsideStateChange {
+  integration: IntegrationRecord;
+  entityId: string;
+  /** The worst open alert's state: up when none is open, or only info alerts (which move no state). */
+  state: 'up' | 'degraded' | 'down';
+  /** The worst open alert's summary, the result's reason (undefined when none is open). */
+  reason: string | undefined;
+  /** Holds the recording on the tally as it was read: a newer reading refuses it (`stale`). */
+  holdsOn: WriteOp;
+}
 
 /** Reads of a tally before an entity's outside state gives up (others kept moving it). */
 const READ_ATTEMPTS = 5;
@@ -35,7 +47,11 @@ const ACKNOWLEDGE: Omit<IncomingAlert, 'dedup_key'> = {
  * tally of the entity and recorded held on it, so a reading never lands after a newer one; and a
  * Vigil acknowledgement of the entity's incident recorded on its triggered outside alerts.
  */
-export function createOutsideState(deps: Pick<IngestDeps, 'table' | 'clock' | 'stateChanged'>) {
+export function createOutsideState(deps: {
+  table: Table;
+  clock: Clock;
+  stateChanged(change: OutsideStateChange): Promise<'recorded' | 'stale' | 'gone'>;
+}) {
   /** The worst open alert's summary: one this request wrote, else the newest heard of that severity. */
   const reasonOf = async (
     integration: IntegrationRecord,

@@ -1,6 +1,7 @@
 import type { BlueprintService } from '../../catalog/blueprint-service.ts';
 import type { EntityService } from '../../catalog/entity-service.ts';
 import { ConflictError, NotFoundError } from '../../platform/errors.ts';
+import { INTEGRATION_BLUEPRINT } from '../own-blueprint.ts';
 import type { IntegrationCatalog } from './integration-service.ts';
 
 /**
@@ -10,7 +11,7 @@ import type { IntegrationCatalog } from './integration-service.ts';
  * one. Removing an integration removes its entity, whose checks go with it (the purge).
  */
 
-const BLUEPRINT = 'integration';
+const BLUEPRINT = INTEGRATION_BLUEPRINT;
 
 export function catalogOwnEntities(deps: {
   blueprints: Pick<BlueprintService, 'get' | 'create'>;
