@@ -226,6 +226,20 @@ export function createApp(deps: CoreDeps) {
     limiter: people.limiter,
     limit: deps.config.configObjectsLimit,
   });
+  const catalogRouteDeps = catalogServices({ ...catalogDeps, cursors });
+  // Outside alerts (issue 77): each integration's alerts land on catalog entities as outside checks.
+  const integrations = composeIntegrations({
+    ...deps,
+    cursors,
+    hosts: hostPolicyOf(deps.config),
+    limits: rateLimit,
+    tenants,
+    catalog: { blueprints: catalogRouteDeps.blueprintService, entities: catalogRouteDeps.entityService },
+    entities,
+    egressAllow: deps.config.egressAllow,
+    outsideChecks: createOutsideChecks({ ...checkDeps, entities, tenants, recorder }),
+    acknowledgeIncident: incidents.service.acknowledgeOpenOf,
+  });
   const mcp = composeMcp({
     table: deps.table,
     clock: deps.clock,
@@ -245,6 +259,7 @@ export function createApp(deps: CoreDeps) {
     logger: deps.logger,
     config: () => configDocs.engine,
     who: teams.who,
+    outsideAlerts: integrations.outsideAlerts,
   });
 
   const locations = composeLocations({ ...deps, tenants, checks, recorder, decider: jobRunner.decider });
@@ -277,20 +292,6 @@ export function createApp(deps: CoreDeps) {
     queue: deps.notifyQueue,
     // Mail goes out where the notifier has a transport and a sender (compose-notifier.ts).
     mail: deps.email !== undefined && deps.config.emailFrom !== undefined,
-  });
-  const catalogRouteDeps = catalogServices({ ...catalogDeps, cursors });
-  // Outside alerts (issue 77): each integration's alerts land on catalog entities as outside checks.
-  const integrations = composeIntegrations({
-    ...deps,
-    cursors,
-    hosts: hostPolicyOf(deps.config),
-    limits: rateLimit,
-    tenants,
-    catalog: { blueprints: catalogRouteDeps.blueprintService, entities: catalogRouteDeps.entityService },
-    entities,
-    egressAllow: deps.config.egressAllow,
-    outsideChecks: createOutsideChecks({ ...checkDeps, entities, tenants, recorder }),
-    acknowledgeIncident: incidents.service.acknowledgeOpenOf,
   });
   const mcpResources = { ...mcp.readers, statusPages: statusPages.pages };
   const routes: Route[] = [

@@ -3,6 +3,7 @@ import type { TenantStore } from '../auth/tenants.ts';
 import type { EgressSettings } from '../egress/egress.ts';
 import type { HostPolicy } from '../http/origin-policy.ts';
 import type { Clock } from '../platform/clock.ts';
+import { NotFoundError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
@@ -12,8 +13,10 @@ import { createPayloadLog } from './ingest/payload-log.ts';
 import { createSnsEgress } from './ingest/sns-egress.ts';
 import { integrationRoutes } from './integration-routes.ts';
 import type { IntegrationRecord } from './items/integration-items.ts';
+import { getOutsideAlert } from './items/outside-alert-items.ts';
+import { publicOutsideAlert } from './manage/integration-responses.ts';
 import { createIntegrationService } from './manage/integration-service.ts';
-import { createOutsideAlertService } from './manage/outside-alert-service.ts';
+import { createOutsideAlertService, type OutsideAlertQuery } from './manage/outside-alert-service.ts';
 import { catalogOwnEntities } from './manage/own-entities.ts';
 
 /** Who an outside check belongs to: the integration and the entity its alerts are on. */
@@ -87,6 +90,30 @@ export function composeIntegrations(deps: {
     routes: integrationRoutes({ ...deps, integrations, ingest, outsideAlerts, payloads }),
     integrations,
     ingest,
+    /** Outside alerts as MCP reads and acts on them (incident-ops): a page of them; one acknowledged or resolved. */
+    outsideAlerts: {
+      async list(tenantId: string, query: OutsideAlertQuery) {
+        const page = await outsideAlerts.list(tenantId, query);
+        return { alerts: page.alerts.map(publicOutsideAlert), nextCursor: page.nextCursor };
+      },
+      /** 404 unless the tenant has the integration and it holds an alert of that dedup key. */
+      async require(tenantId: string, integrationId: string, dedupKey: string) {
+        const integration = await integrations.get(tenantId, integrationId);
+        if (!(await getOutsideAlert(deps.table, integration.id, dedupKey)))
+          throw new NotFoundError('outside alert');
+      },
+      async act(
+        tenantId: string,
+        integrationId: string,
+        dedupKey: string,
+        action: 'acknowledge' | 'resolve',
+      ) {
+        const integration = await integrations.get(tenantId, integrationId);
+        const alert = await ingest.actInVigil(integration, dedupKey, action);
+        if (!alert) throw new NotFoundError('outside alert');
+        return { integration, alert: publicOutsideAlert(alert) };
+      },
+    },
     /** An incident acknowledged in Vigil: recorded on its entity's triggered outside alerts. */
     incidentAcknowledged: (incident: { tenant_id: string; entity_id: string }) =>
       acknowledgeOutsideAlerts(deps, incident.tenant_id, incident.entity_id),

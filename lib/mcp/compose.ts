@@ -30,6 +30,7 @@ import type { Table } from '../store/table.ts';
 import type { WhoService } from '../teams/who-service.ts';
 import { createUptimeService } from '../uptime/uptime-service.ts';
 import { createAppResources } from './apps/app-resources.ts';
+import type { OutsideAlertTools } from './builtins/deps.ts';
 import { createBuiltins } from './builtins/index.ts';
 import { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';
 import type { McpCatalog, McpTool } from './ports.ts';
@@ -66,6 +67,8 @@ export interface McpDeps {
   config?: () => ConfigEngine | undefined;
   /** who_is_on_call: the teams' who service (lib/teams/compose.ts). */
   who: WhoService;
+  /** list, acknowledge and resolve outside alerts (lib/integrations/compose.ts's `outsideAlerts`). */
+  outsideAlerts: OutsideAlertTools;
   logger: Logger;
 }
 
@@ -112,6 +115,7 @@ export function composeMcp(deps: McpDeps) {
     audit: createAuditService({ table, clock, cursors }),
     config: deps.config,
     who: deps.who,
+    outsideAlerts: deps.outsideAlerts,
     skills: deps.skills,
     toolsets: BUILTIN_TOOLSETS,
     logger: deps.logger,

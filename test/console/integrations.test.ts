@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { alertmanagerWebhook } from '../support/alertmanager-webhook.ts';
 import { expectCount, expectNoConsoleErrors, expectText } from './support.ts';
 import { openSignedIn, useConsole } from './use-console.ts';
 
@@ -47,18 +48,13 @@ describe('console integrations', { timeout: 90_000 }, () => {
 
     // Alertmanager's webhook to the URL: the alert is on orders-db, which is down.
     const token = url.slice(url.lastIndexOf('/') + 1);
-    const sent = await rig.api('POST', `/in/${token}`, {
-      version: '4',
-      status: 'firing',
-      alerts: [
-        {
-          status: 'firing',
-          fingerprint: 'db-down',
-          labels: { alertname: 'PostgresDown', service: 'orders-db', severity: 'critical' },
-          annotations: { summary: 'orders-db is down' },
-        },
-      ],
-    });
+    const sent = await rig.api(
+      'POST',
+      `/in/${token}`,
+      alertmanagerWebhook([
+        { fingerprint: 'db-down', service: 'orders-db', severity: 'critical', summary: 'orders-db is down' },
+      ]),
+    );
     expect(sent).toMatchObject({ status: 202, body: { accepted: 1 } });
     const entity = await rig.api<{ state: string }>('GET', '/v1/blueprints/service/entities/orders-db');
     expect(entity.body.state).toBe('down');

@@ -15,6 +15,8 @@ export const WRITING_TOOLS = [
   'silence_check',
   'start_maintenance',
   'resolve_incident',
+  'acknowledge_outside_alert',
+  'resolve_outside_alert',
 ];
 
 /** An agent calling the tools as an admin of `tenantId` with a key that may write. */

@@ -48,7 +48,11 @@ describe('the MCP Inspector CLI against the local runtime', () => {
       );
       const createCheck = out.tools.find((t: { name: string }) => t.name === 'create_check');
       expect(createCheck.annotations).toMatchObject({ readOnlyHint: false });
-      expect(createCheck.inputSchema.required).toEqual(['entity_id']);
+      // The entity either way (issue 75): by id, or by blueprint and slug; neither is required alone.
+      expect(createCheck.inputSchema.required).toBeUndefined();
+      expect(Object.keys(createCheck.inputSchema.properties)).toEqual(
+        expect.arrayContaining(['entity_id', 'blueprint_slug', 'entity_slug']),
+      );
       expect(createCheck.inputSchema.properties.check_type.default).toBe('http');
     },
     90_000,

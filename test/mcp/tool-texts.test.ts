@@ -1,6 +1,7 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_TOOLS } from '../../lib/mcp/builtin-tools.ts';
+import { alertmanagerWebhook } from '../support/alertmanager-webhook.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { enableToolsets } from '../support/toolsets.ts';
 import { dependsOn, pushCheck, runbooks } from './agent.ts';
@@ -198,6 +199,24 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
       await post('/v1/status-pages/ledger-status/incidents', { title: 'Ledger slow', body: 'Looking.' })
     ).id;
     const ran = await call('restart_ledger');
+    // An Alertmanager alert on Ledger, for the outside-alert tools.
+    const integration = await post('/v1/integrations', {
+      name: 'Prometheus',
+      kind: 'alertmanager',
+      entity_rules: [{ match: {}, entity: 'service/{{labels.service}}' }],
+    });
+    const sent = await api.request('POST', `/in/${integration.token}`, {
+      body: alertmanagerWebhook([
+        {
+          fingerprint: 'ledger-disk',
+          service: 'ledger',
+          severity: 'warning',
+          summary: 'Ledger disk 95% full',
+        },
+      ]),
+    });
+    expect(sent.status).toBe(202);
+    const outsideAlert = { integration_id: integration.id, dedup_key: 'ledger-disk' };
     const executionId = data(ran).id;
     const ledger = { blueprint_slug: 'service', entity_slug: 'ledger' };
     // run_check needs a probed check (the others are push checks): a closed loopback port, down.
@@ -298,6 +317,9 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
       find_tools: [{ query: 'check' }, ['tool(s)', 'enabled']],
       show_status: [{}, ['- Ledger (service/ledger): down', '- Shop (service/shop)']],
       show_blast_radius: [ledger, ['- Web front (service/web): degraded']],
+      list_outside_alerts: [ledger, ['on Ledger (service/ledger)', 'Ledger disk 95% full (ledger-disk, 1×']],
+      acknowledge_outside_alert: [outsideAlert, ['The Prometheus alert ledger-disk', 'is acknowledged']],
+      resolve_outside_alert: [outsideAlert, ['("Ledger disk 95% full") is resolved']],
     };
     expect(Object.keys(expected).sort()).toEqual(BUILTIN_TOOLS.map((t) => t.name).sort());
     const summaries = [summaryOf(window), summaryOf(ran)];

@@ -232,6 +232,17 @@ export function createIngestService(deps: IngestDeps) {
   };
 
   return {
+    /**
+     * Acknowledges or resolves one alert from Vigil (an MCP tool), as its sender would: the alert
+     * and its entity's outside state move as for a sender's event. Undefined when no such alert.
+     */
+    async actInVigil(integration: IntegrationRecord, dedupKey: string, action: 'acknowledge' | 'resolve') {
+      if (!(await getOutsideAlert(deps.table, integration.id, dedupKey))) return undefined;
+      const event: IncomingAlert = { ...RESOLVE, action, dedup_key: dedupKey };
+      await alertsIn(integration, [event]);
+      return getOutsideAlert(deps.table, integration.id, dedupKey);
+    },
+
     /** Reads a request of `integration` and stores what it says; throws what the route answers. */
     async ingest(
       integration: IntegrationRecord,

@@ -27,6 +27,41 @@ import type { PageIncidentService } from '../../status-pages/page-incidents.ts';
 import type { WhoService } from '../../teams/who-service.ts';
 import type { UptimeService } from '../../uptime/uptime-service.ts';
 
+/** What the outside-alert tools need of lib/integrations (its compose's `outsideAlerts`). */
+export interface OutsideAlertTools {
+  list(
+    tenantId: string,
+    query: {
+      limit: number;
+      cursor?: string | undefined;
+      entity_id?: string | undefined;
+      status?: 'open' | 'triggered' | 'acknowledged' | 'resolved' | undefined;
+    },
+  ): Promise<{ alerts: OutsideAlertView[]; nextCursor: string | null }>;
+  /** Throws not-found unless the tenant's integration holds an alert of that dedup key. */
+  require(tenantId: string, integrationId: string, dedupKey: string): Promise<void>;
+  act(
+    tenantId: string,
+    integrationId: string,
+    dedupKey: string,
+    action: 'acknowledge' | 'resolve',
+  ): Promise<{ integration: { name: string }; alert: OutsideAlertView }>;
+}
+
+/** An outside alert as the tools show it. */
+interface OutsideAlertView {
+  id: string;
+  integration_id: string;
+  dedup_key: string;
+  entity_id: string;
+  status: string;
+  severity: string;
+  summary: string;
+  count: number;
+  first_at: string;
+  last_at: string;
+}
+
 /** The services the built-in tools read and write through: the same ones the HTTP routes use. */
 export interface BuiltinDeps {
   clock: Clock;
@@ -67,6 +102,8 @@ export interface BuiltinDeps {
   config?: () => ConfigEngine | undefined;
   /** who_is_on_call: GET /v1/oncall's service (lib/teams). */
   who: Pick<WhoService, 'whoIsOnCall'>;
+  /** list, acknowledge and resolve outside alerts (lib/integrations). */
+  outsideAlerts: OutsideAlertTools;
   /** find_tools: the tenant's registered skills (enabled or not)… */
   skills: { list(tenantId: string): Promise<SkillRecord[]> };
   /** …and the built-in toolsets. */

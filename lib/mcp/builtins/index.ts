@@ -14,6 +14,7 @@ import { getBlastRadius } from './graph.ts';
 import { getPingLog, listHeartbeats } from './heartbeats.ts';
 import { acknowledgeIncident, addIncidentNote, resolveIncident } from './incidents.ts';
 import { createMaintenance, listMaintenance, startMaintenance } from './maintenance.ts';
+import { acknowledgeOutsideAlert, listOutsideAlerts, resolveOutsideAlert } from './outside-alerts.ts';
 import { createPageIncident, updatePageIncident } from './page-incidents.ts';
 import { referencesOf } from './references.ts';
 import { runCheck } from './run-check.ts';
@@ -59,6 +60,9 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   resolveIncident,
   showStatus,
   showBlastRadius,
+  listOutsideAlerts,
+  acknowledgeOutsideAlert,
+  resolveOutsideAlert,
   findTools,
 ];
 

@@ -48,6 +48,14 @@ const statusPage = async (deps: BuiltinDeps, caller: Principal, slug: string | u
   if (slug !== undefined) await deps.pageIncidents.list(caller.tenantId, slug, { limit: 1 });
 };
 
+/** The outside alert an acknowledge or resolve names. */
+const outsideAlert: References = async (deps, caller, args) => {
+  const integration = string(args.integration_id);
+  const key = string(args.dedup_key);
+  if (integration !== undefined && key !== undefined)
+    await deps.outsideAlerts.require(caller.tenantId, integration, key);
+};
+
 /** Each write built-in's references, by tool name; a write tool not here names no object. */
 const REFERENCES: Readonly<Record<string, References>> = {
   create_check: async (deps, caller, args) => {
@@ -60,6 +68,8 @@ const REFERENCES: Readonly<Record<string, References>> = {
   acknowledge_incident: incident,
   add_incident_note: incident,
   resolve_incident: incident,
+  acknowledge_outside_alert: outsideAlert,
+  resolve_outside_alert: outsideAlert,
   create_maintenance: async (deps, caller, args) => {
     await coveredEntityIds(deps, caller.tenantId, args);
     await entities(deps, caller, strings(args.entity_ids), (i) => `entity_ids.${i}`);

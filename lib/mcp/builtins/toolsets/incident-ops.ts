@@ -3,16 +3,19 @@ import { noInput } from '../catalog-ops-schemas.ts';
 import { INCIDENT_TOOL_ENTRIES } from '../incidents.ts';
 import { builtinAnnotations } from '../index.ts';
 import { COVERAGE_PROPERTIES, MAINTENANCE_WRITE_ENTRIES } from '../maintenance.ts';
+import { OUTSIDE_ALERT_TOOL_ENTRIES } from '../outside-alerts.ts';
 
-/** The incident-ops toolset: acknowledge, resolve and annotate incidents; maintenance windows that quiet alerts. */
+/** The incident-ops toolset: acknowledge, resolve and annotate incidents; outside alerts; maintenance windows that quiet alerts. */
 export const INCIDENT_OPS_MANIFEST = {
   slug: 'incident-ops',
   name: 'Incident operations',
-  description: 'Acknowledge, resolve and annotate incidents; list, create and start maintenance windows.',
-  version: '1.1.0',
+  description:
+    'Acknowledge, resolve and annotate incidents; list, acknowledge and resolve outside alerts; list, create and start maintenance windows.',
+  version: '1.2.0',
   enabled: true,
   tools: [
     ...INCIDENT_TOOL_ENTRIES,
+    ...OUTSIDE_ALERT_TOOL_ENTRIES,
     {
       name: 'list_maintenance',
       description:

@@ -1,0 +1,127 @@
+import type { BuiltinTool } from './deps.ts';
+import { optionalString, positiveInt, READS, requiredString, writes } from './deps.ts';
+import { entityNaming, optionalEntity } from './entity-ref.ts';
+import { entityWords } from './names.ts';
+import { asToolResult, toolResult } from './result.ts';
+
+/**
+ * Outside alerts for agents (issue 77, incident-ops): the alerts Alertmanager, PagerDuty senders,
+ * Grafana, CloudWatch and JSON webhooks sent in, read by entity and status; one acknowledged or
+ * resolved from Vigil, as its sender would (a resolve moves the entity's outside check).
+ */
+
+const STATUSES = ['open', 'triggered', 'acknowledged', 'resolved'] as const;
+
+/** list_outside_alerts: a page of outside alerts, newest heard first. */
+export const listOutsideAlerts: BuiltinTool = {
+  name: 'list_outside_alerts',
+  annotations: { title: 'List outside alerts', ...READS },
+  handler: (deps, caller, args) =>
+    asToolResult(async () => {
+      const entity = await optionalEntity(deps, caller.tenantId, args);
+      const given = optionalString(args, 'status') ?? 'open';
+      const status = (STATUSES as readonly string[]).includes(given)
+        ? (given as (typeof STATUSES)[number])
+        : 'open';
+      const page = await deps.outsideAlerts.list(caller.tenantId, {
+        limit: positiveInt(args, 'limit', 50, 100),
+        cursor: optionalString(args, 'cursor'),
+        status,
+        ...(entity ? { entity_id: entity.id } : {}),
+      });
+      const where = entity ? ` on ${entityWords(entity)}` : '';
+      const lines = page.alerts.map(
+        (a) =>
+          `${a.severity} ${a.status}: ${a.summary || a.dedup_key} (${a.dedup_key}, ${a.count}× since ${a.first_at})`,
+      );
+      const summary =
+        page.alerts.length === 0
+          ? `No ${status} outside alerts${where}.`
+          : `${page.alerts.length} ${status} outside alert${page.alerts.length === 1 ? '' : 's'}${where}:\n${lines.join('\n')}`;
+      return toolResult(summary, { alerts: page.alerts, next_cursor: page.nextCursor });
+    }),
+};
+
+const act = (name: string, title: string, action: 'acknowledge' | 'resolve'): BuiltinTool => ({
+  name,
+  annotations: writes(title, { idempotent: true }),
+  handler: (deps, caller, args) =>
+    asToolResult(async () => {
+      const { integration, alert } = await deps.outsideAlerts.act(
+        caller.tenantId,
+        requiredString(args, 'integration_id'),
+        requiredString(args, 'dedup_key'),
+        action,
+      );
+      return toolResult(
+        `The ${integration.name} alert ${alert.dedup_key} ("${alert.summary}") is ${alert.status}.`,
+        { alert },
+      );
+    }),
+});
+
+/** acknowledge_outside_alert: marks a triggered outside alert acknowledged (it stays open). */
+export const acknowledgeOutsideAlert = act(
+  'acknowledge_outside_alert',
+  'Acknowledge outside alert',
+  'acknowledge',
+);
+/** resolve_outside_alert: resolves an outside alert from Vigil; its entity's outside check follows. */
+export const resolveOutsideAlert = act('resolve_outside_alert', 'Resolve outside alert', 'resolve');
+
+const alertRef = {
+  integration_id: {
+    type: 'string',
+    maxLength: 64,
+    description: 'The integration the alert came in by (int_…)',
+  },
+  dedup_key: {
+    type: 'string',
+    maxLength: 512,
+    description: 'The alert’s dedup key, as list_outside_alerts shows it',
+  },
+};
+
+/** The three tools as the incident-ops manifest offers them. */
+export const OUTSIDE_ALERT_TOOL_ENTRIES = [
+  {
+    name: 'list_outside_alerts',
+    description:
+      'Alerts other tools sent in (Alertmanager, PagerDuty Events v2, Grafana, CloudWatch, JSON webhooks), newest heard first: of one entity or all, by status (default open: triggered or acknowledged).',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        ...entityNaming('Only alerts on this entity'),
+        status: { type: 'string', enum: [...STATUSES], default: 'open' },
+        limit: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+        cursor: { type: 'string', maxLength: 4096, description: 'The next_cursor of the previous answer' },
+      },
+      additionalProperties: false,
+    },
+    annotations: listOutsideAlerts.annotations,
+  },
+  {
+    name: 'acknowledge_outside_alert',
+    description:
+      'Acknowledge an outside alert in Vigil: it stays open (its entity keeps its state) and is marked acknowledged.',
+    inputSchema: {
+      type: 'object',
+      properties: alertRef,
+      required: ['integration_id', 'dedup_key'],
+      additionalProperties: false,
+    },
+    annotations: acknowledgeOutsideAlert.annotations,
+  },
+  {
+    name: 'resolve_outside_alert',
+    description:
+      'Resolve an outside alert in Vigil, as its sender would: its entity’s outside check moves with it (up when no other alert is open). The sender may raise it again.',
+    inputSchema: {
+      type: 'object',
+      properties: alertRef,
+      required: ['integration_id', 'dedup_key'],
+      additionalProperties: false,
+    },
+    annotations: resolveOutsideAlert.annotations,
+  },
+];
