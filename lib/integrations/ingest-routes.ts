@@ -68,12 +68,16 @@ async function ingest(deps: IngestRouteDeps, ctx: IngestContext, enqueue: boolea
     body = parseJsonBody(ctx.rawBody);
     token = routingKey(body);
   }
-  if (token === undefined) throw new NotFoundError('integration');
   const offered = token;
+  // A request naming no token is a wrong one too: a blocked address is refused first (429), and
+  // the miss counts against it.
   const integration = await deps.limits.attempt(
     ctx,
-    offered.slice(0, 6),
-    () => deps.integrations.byToken(offered),
+    offered?.slice(0, 6) ?? '',
+    () =>
+      offered === undefined
+        ? Promise.reject(new NotFoundError('integration'))
+        : deps.integrations.byToken(offered),
     isUnknown,
   );
   if (!integration.enabled) throw new IntegrationDisabledError();

@@ -61,10 +61,13 @@ describe.each(runtimes)('rate limits over the whole route table ($runtime runtim
     expect(own.map((r) => `${r.method} ${r.path} ${r.limit}`).sort()).toEqual([
       'DELETE /v1/mcp credential',
       'GET /v1/mcp credential',
+      'POST /in credential',
+      'POST /in/{token} credential',
       'POST /p/{slug}/access credential',
       'POST /v1/actions/executions/{exec_id}/events credential',
       'POST /v1/mcp credential',
       'POST /v1/session credential',
+      'POST /v2/enqueue credential',
     ]);
   });
 });

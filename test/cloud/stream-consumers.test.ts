@@ -97,6 +97,18 @@ const scenarios: Record<string, () => Promise<void>> = {
     );
     expect(changes.map((job) => eventOf(job)?.to_state)).toEqual(['up', 'down']);
   },
+  async acknowledgements() {
+    const { entityId } = await downEntity('acknowledged');
+    const { incidents } = await call('GET', `/v1/incidents?entity_id=${entityId}&state=open`);
+    const incidentId = String(incidents[0]?.id);
+    await call('POST', `/v1/incidents/${incidentId}/acknowledge`);
+    await runStream();
+    // The incident's open-to-acknowledged write, through the stream, queued its channels' job.
+    const acks = jobsOn(h.notifySqs.sentBodies()).filter(
+      (job) => job.kind === 'acknowledge' && job.incident_id === incidentId,
+    );
+    expect(acks).toHaveLength(1);
+  },
   async incidents() {
     const { entityId } = await downEntity('broken');
     const { incidents } = await call('GET', `/v1/incidents?entity_id=${entityId}&state=open`);

@@ -82,6 +82,7 @@ describe('the stream function (its own composition)', () => {
 
     expect(Object.keys(lean.consumers).sort()).toEqual(Object.keys(cloud.app.changeConsumers).sort());
     expect(Object.keys(lean.consumers).sort()).toEqual([
+      'acknowledgements',
       'actions',
       'handover',
       'incidents',
@@ -93,7 +94,7 @@ describe('the stream function (its own composition)', () => {
     ]);
     // The app's consumers, then the bus publisher, in both.
     expect(lean.streamConsumers).toHaveLength(cloud.streamConsumers.length);
-    expect(lean.streamConsumers).toHaveLength(9);
+    expect(lean.streamConsumers).toHaveLength(10);
     cloud.sqs.destroy();
   });
 
