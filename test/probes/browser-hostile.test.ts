@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import {
   chmodSync,
+  type Dirent,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -104,9 +105,23 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-/** Every file and directory under `dir`. */
+/**
+ * Every file and directory under `dir`, walked one directory at a time: while a run is live,
+ * Chromium creates and removes directories under it (its cache), and one removed between being
+ * listed and being read is skipped, not an error (a recursive readdir threw ENOENT on it).
+ */
 function everything(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((entry) => join(dir, entry));
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return entries.flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? [path, ...everything(path)] : [path];
+  });
 }
 
 /** The bytes of the files under `dir` (0 for what went while it was read). */
