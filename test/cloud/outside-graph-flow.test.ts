@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../lib/platform/clock.ts';
+import { alertmanagerWebhook } from '../support/alertmanager-webhook.ts';
 import { alertToWebhook, entityWithPushCheck } from '../support/push-fixtures.ts';
 import { notifyFlowRig } from './notify-flow.ts';
 
@@ -19,18 +20,18 @@ const { call, push } = flow;
 const bodiesAt = (path: string): any[] =>
   flow.receiver.received.filter((r) => r.path === path).map((r) => JSON.parse(r.body.toString('utf8')));
 
-const webhook = (status: 'firing' | 'resolved', severity: string, summary: string) => ({
-  version: '4',
-  status,
-  alerts: [
+/** Alertmanager's webhook of the one alert on orders-db. */
+const webhook = (status: 'firing' | 'resolved', severity: string, summary: string) =>
+  alertmanagerWebhook([
     {
-      status,
       fingerprint: 'orders-db-primary',
-      labels: { alertname: 'PostgresDown', service: 'orders-db', severity },
-      annotations: { summary },
+      alertname: 'PostgresDown',
+      status,
+      service: 'orders-db',
+      severity,
+      summary,
     },
-  ],
-});
+  ]);
 
 describe('outside alerts in the dependency graph on the cloud runtime', () => {
   it('holds a dependent while an outside alert holds its upstream down, and tells it after the resolve', async () => {

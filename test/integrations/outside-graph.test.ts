@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { flowHarnessPerTest } from '../notify/support/flow-harness.ts';
+import { alertmanagerWebhook } from '../support/alertmanager-webhook.ts';
 
 /**
  * Outside and inside in one graph (issue 77 point 4): Alertmanager says Orders DB is down, then
@@ -11,18 +12,18 @@ import { flowHarnessPerTest } from '../notify/support/flow-harness.ts';
 
 const h = flowHarnessPerTest();
 
-const webhook = (status: 'firing' | 'resolved', severity: string, summary: string) => ({
-  version: '4',
-  status,
-  alerts: [
+/** Alertmanager's webhook of the one alert on orders-db. */
+const webhook = (status: 'firing' | 'resolved', severity: string, summary: string) =>
+  alertmanagerWebhook([
     {
-      status,
       fingerprint: 'orders-db-primary',
-      labels: { alertname: 'PostgresDown', service: 'orders-db', severity },
-      annotations: { summary },
+      alertname: 'PostgresDown',
+      status,
+      service: 'orders-db',
+      severity,
+      summary,
     },
-  ],
-});
+  ]);
 
 describe('outside alerts in the dependency graph', () => {
   it('holds a dependent’s alert while an outside alert holds its upstream down, naming the outside alert as the reason', async () => {

@@ -16,7 +16,7 @@ import type { IncomingAlert } from '../kinds/incoming.ts';
 import { INTEGRATION_KINDS } from '../kinds/registry.ts';
 import { applyEvent } from './alert-lifecycle.ts';
 import { compileRules } from './entity-rules.ts';
-import { createOutsideState, type OutsideStateChange } from './outside-state.ts';
+import { createOutsideState, type OutsideStateChange, vigilEvent } from './outside-state.ts';
 
 /**
  * Ingest (DECISIONS.md "Outside alerts (wave 6)"): a sender's request read by its kind, each alert
@@ -92,17 +92,6 @@ const nothing = (): IngestOutcome => ({
   ignored: 0,
   dedupKeys: [],
 });
-
-/** A resolve the service makes itself (an alert that gives way at the bound). */
-const RESOLVE: Omit<IncomingAlert, 'dedup_key'> = {
-  action: 'resolve',
-  severity: undefined,
-  summary: '',
-  source: undefined,
-  labels: {},
-  links: [],
-  at: undefined,
-};
 
 /** Where an alert is put: the entity it lands on, and why not the one its rules name, if so. */
 interface Place {
@@ -191,7 +180,7 @@ export function createIngestService(deps: IngestDeps) {
     if ((await openAlertCount(deps.table, integration.id)) <= (deps.openBound ?? OPEN_ALERTS_BOUND)) return;
     const victim = await oldestLowestOpen(deps.table, integration.id);
     if (victim === undefined) return;
-    const gone: IncomingAlert = { ...RESOLVE, dedup_key: victim };
+    const gone = vigilEvent('resolve', victim);
     const { record } = await applyOne(integration, STORED_ONLY, gone);
     if (!record) return;
     touched.set(record.entity_id, [...(touched.get(record.entity_id) ?? []), record]);
@@ -238,8 +227,7 @@ export function createIngestService(deps: IngestDeps) {
      */
     async actInVigil(integration: IntegrationRecord, dedupKey: string, action: 'acknowledge' | 'resolve') {
       if (!(await getOutsideAlert(deps.table, integration.id, dedupKey))) return undefined;
-      const event: IncomingAlert = { ...RESOLVE, action, dedup_key: dedupKey };
-      await alertsIn(integration, [event]);
+      await alertsIn(integration, [vigilEvent(action, dedupKey)]);
       return getOutsideAlert(deps.table, integration.id, dedupKey);
     },
 

@@ -31,16 +31,22 @@ const READ_ATTEMPTS = 5;
 /** Alerts a Vigil acknowledgement marks on one entity at most (newest heard first). */
 const ACKNOWLEDGED_AT_MOST = 1_000;
 
-/** An acknowledge the service makes itself (Vigil's acknowledgement of the entity's incident). */
-const ACKNOWLEDGE: Omit<IncomingAlert, 'dedup_key'> = {
-  action: 'acknowledge',
-  severity: undefined,
-  summary: '',
-  source: undefined,
-  labels: {},
-  links: [],
-  at: undefined,
-};
+/**
+ * An event the service makes itself, not a sender: a resolve of the alert that gives way at the
+ * bound, or Vigil's acknowledge or resolve of one (an incident acknowledged, an MCP tool).
+ */
+export function vigilEvent(action: 'acknowledge' | 'resolve', dedupKey: string): IncomingAlert {
+  return {
+    action,
+    dedup_key: dedupKey,
+    severity: undefined,
+    summary: '',
+    source: undefined,
+    labels: {},
+    links: [],
+    at: undefined,
+  };
+}
 
 /**
  * An entity's outside state (the integration's outside check there): read from the integration's
@@ -110,11 +116,7 @@ export async function acknowledgeOutsideAlerts(
   );
   let marked = 0;
   for (const alert of triggered) {
-    const { next } = applyEvent(
-      alert,
-      { ...ACKNOWLEDGE, dedup_key: alert.dedup_key },
-      isoTime(deps.clock.now()),
-    );
+    const { next } = applyEvent(alert, vigilEvent('acknowledge', alert.dedup_key), isoTime(deps.clock.now()));
     if (!next || next === alert) continue;
     const record = { ...alert, ...next, version: alert.version + 1 };
     if (await transactIf(deps.table, outsideAlertWrittenOps(alert, record))) marked += 1;
