@@ -186,7 +186,7 @@ describe('console accessibility', { timeout: 120_000 }, () => {
     await p.page.keyboard.press('Tab');
     expect(await p.page.evaluate<string>('document.activeElement.textContent')).toBe('Skip to content');
     const reached: string[] = [];
-    for (let i = 0; i < 15; i += 1) {
+    for (let i = 0; i < 25; i += 1) {
       await p.page.keyboard.press('Tab');
       const text = await p.page.evaluate<string>(
         "document.activeElement.closest('nav') ? document.activeElement.textContent : ''",
@@ -199,12 +199,13 @@ describe('console accessibility', { timeout: 120_000 }, () => {
         'Incidents',
         'Maintenance',
         'Status pages',
-        'Catalog',
+        'Entities',
         'Graph',
         'Checks',
-        'Notifications',
+        'Channels & routes',
         'Actions',
         'Settings',
+        'Audit',
       ]),
     );
     await p.page.getByRole('link', { name: 'Checks' }).press('Enter');

@@ -58,7 +58,7 @@ describe('console catalog', { timeout: 90_000 }, () => {
   it('builds a blueprint, entities from its typed fields and a relation, and shows the blast radius', async () => {
     const p = await openSignedIn(rig);
     const { page } = p;
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Catalog' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Entities' }).click();
 
     const newBlueprint = page.getByRole('form', { name: 'New blueprint' });
     await newBlueprint.getByLabel('Slug').fill('service');

@@ -57,7 +57,7 @@ describe('console journey', { timeout: 120_000 }, () => {
     const { page } = p;
 
     // The catalog: a blueprint, then an entity from its form.
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Catalog' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Entities' }).click();
     const newBlueprint = page.getByRole('form', { name: 'New blueprint' });
     await newBlueprint.getByLabel('Slug').fill('web');
     await newBlueprint.getByLabel('Name').fill('Web');

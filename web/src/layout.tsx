@@ -1,28 +1,117 @@
-import { NavLink, Outlet } from 'react-router';
+import { useState } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
 import { LiveIndicator } from './live/live-indicator';
 import { useStatusStream } from './live/use-status-stream';
 import { GlobalSearch } from './search/global-search';
 import { useSession } from './session';
 
-const NAV = [
-  ['/status', 'Status'],
-  ['/incidents', 'Incidents'],
-  ['/maintenance', 'Maintenance'],
-  ['/on-call', 'On-call'],
-  ['/status-pages', 'Status pages'],
-  ['/catalog', 'Catalog'],
-  ['/catalog/graph', 'Graph'],
-  ['/checks', 'Checks'],
-  ['/locations', 'Locations'],
-  ['/integrations', 'Integrations'],
-  ['/notifications', 'Notifications'],
-  ['/channels', 'Channels'],
-  ['/actions', 'Actions'],
-  ['/skills', 'Skills & MCP'],
-  ['/settings', 'Settings'],
-  ['/config', 'Configuration'],
-  ['/audit', 'Audit'],
-] as const;
+interface NavItem {
+  to: string;
+  label: string;
+  /** Other paths the item stands for (its page's other tab). */
+  also?: readonly string[];
+}
+
+/**
+ * The navigation, grouped by job (issue 76 point 5): what is happening now, what is watched, how
+ * it alerts, who is told, what runs by itself, and the account.
+ */
+export const NAV_GROUPS: readonly { name: string; items: readonly NavItem[] }[] = [
+  {
+    name: 'Now',
+    items: [
+      { to: '/status', label: 'Status' },
+      { to: '/incidents', label: 'Incidents' },
+      { to: '/on-call', label: 'On-call' },
+    ],
+  },
+  {
+    name: 'Catalog',
+    items: [
+      { to: '/catalog', label: 'Entities' },
+      { to: '/catalog/graph', label: 'Graph' },
+      { to: '/checks', label: 'Checks' },
+      { to: '/locations', label: 'Locations' },
+    ],
+  },
+  {
+    name: 'Alerting',
+    items: [
+      { to: '/channels', label: 'Channels & routes', also: ['/notifications'] },
+      { to: '/integrations', label: 'Integrations' },
+      { to: '/maintenance', label: 'Maintenance' },
+    ],
+  },
+  { name: 'Communication', items: [{ to: '/status-pages', label: 'Status pages' }] },
+  {
+    name: 'Automation',
+    items: [
+      { to: '/actions', label: 'Actions' },
+      { to: '/skills', label: 'Skills & MCP' },
+    ],
+  },
+  {
+    name: 'Account',
+    items: [
+      { to: '/settings', label: 'Settings' },
+      { to: '/config', label: 'Configuration' },
+      { to: '/audit', label: 'Audit' },
+    ],
+  },
+];
+
+/** Whether the item stands for the page at `path` (its own path, below it, or one of its other tabs). */
+function isCurrent(item: NavItem, path: string): boolean {
+  const under = (base: string) => path === base || path.startsWith(`${base}/`);
+  // The catalog's entities are not current on its graph, which is an item of its own.
+  if (item.to === '/catalog') return under('/catalog') && !under('/catalog/graph');
+  return under(item.to) || (item.also ?? []).some(under);
+}
+
+/** The main navigation: groups in a side column on a wide screen, behind a Menu button on a narrow one. */
+function MainNav() {
+  const [open, setOpen] = useState(false);
+  const { pathname } = useLocation();
+  return (
+    <nav aria-label="Main" className={open ? 'side open' : 'side'}>
+      <button
+        type="button"
+        className="menu-toggle"
+        aria-expanded={open}
+        aria-controls="nav-groups"
+        onClick={() => setOpen(!open)}
+      >
+        Menu
+      </button>
+      <div id="nav-groups" className="nav-groups">
+        {NAV_GROUPS.map((group) => (
+          <div key={group.name} className="nav-group">
+            <span id={`nav-${group.name}`} className="nav-group-name">
+              {group.name}
+            </span>
+            <ul aria-labelledby={`nav-${group.name}`}>
+              {group.items.map((item) => {
+                const current = isCurrent(item, pathname);
+                return (
+                  <li key={item.to}>
+                    <Link
+                      to={item.to}
+                      className={current ? 'active' : undefined}
+                      aria-current={current ? 'page' : undefined}
+                      onClick={() => setOpen(false)}
+                    >
+                      {item.label}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        ))}
+      </div>
+    </nav>
+  );
+}
 
 /** The signed-in frame: skip link, navigation, who is signed in, and the page. */
 export function Layout() {
@@ -36,17 +125,6 @@ export function Layout() {
       </a>
       <header className="top">
         <span className="brand">Vigil</span>
-        <nav aria-label="Main">
-          <ul>
-            {NAV.map(([to, label]) => (
-              <li key={to}>
-                <NavLink to={to} end={to === '/catalog'}>
-                  {label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
         <div className="who">
           <GlobalSearch />
           <LiveIndicator state={live} />
@@ -61,9 +139,12 @@ export function Layout() {
           </button>
         </div>
       </header>
-      <main id="main" tabIndex={-1}>
-        <Outlet />
-      </main>
+      <div className="frame">
+        <MainNav />
+        <main id="main" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
     </div>
   );
 }

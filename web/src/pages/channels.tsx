@@ -4,6 +4,7 @@ import { api, fieldErrors, must } from '../api/client';
 import { DestinationFields, useDestination } from '../notify/channel-fields';
 import { channelForm } from '../notify/channel-forms/registry';
 import { EditSharedChannel } from '../notify/edit-channel';
+import { NotifyTabs } from '../notify/notify-tabs';
 import { channelsChanged, deliveriesChanged } from '../notify/queries';
 import { RoutesEditor } from '../notify/routes-editor';
 import { SaveWarnings } from '../notify/save-warnings';
@@ -25,6 +26,7 @@ export function ChannelsPage() {
   const { canWrite } = useSession();
   return (
     <Page title="Channels">
+      <NotifyTabs />
       <SharedChannels canWrite={canWrite} />
       {canWrite ? <NewSharedChannel /> : null}
       <RoutesEditor canWrite={canWrite} />

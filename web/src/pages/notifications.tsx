@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { api, must, type Schemas } from '../api/client';
 import { DigestSummary } from '../notify/digest-alerts';
 import { EntityPicker, type PickedEntity } from '../notify/entity-picker';
+import { NotifyTabs } from '../notify/notify-tabs';
 import { type DeliveryFilter, deliveriesChanged, notifyQueries } from '../notify/queries';
 import { ChannelTarget, deliveryInWords, EVENT_WORDS } from '../notify/words';
 import { useSession } from '../session';
@@ -23,6 +24,7 @@ type Status = (typeof STATUSES)[number];
 export function NotificationsPage() {
   return (
     <Page title="Notifications">
+      <NotifyTabs />
       <DeliveryLog />
       <AllChannels />
     </Page>
