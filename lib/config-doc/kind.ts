@@ -13,8 +13,9 @@ import type { InvokeAnswer, InvokeCall, InvokeCaller } from '../http/route-invok
 
 /**
  * The document's lists, in the order objects are created and updated (deletes go in reverse): a
- * kind refers only to kinds before it. Routes come last, since they name escalation policies, which
- * name schedules, teams and channels.
+ * kind refers only to kinds before it. Routes come late, since they name escalation policies, which
+ * name schedules, teams and channels; integrations, which name nothing by identity (their rules'
+ * entities are templates, placed when an alert comes), last.
  */
 export const DOC_KEYS = [
   'blueprints',
@@ -30,6 +31,7 @@ export const DOC_KEYS = [
   'teams',
   'escalation_policies',
   'routes',
+  'integrations',
 ] as const;
 export type DocKey = (typeof DOC_KEYS)[number];
 

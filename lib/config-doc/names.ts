@@ -1,3 +1,4 @@
+import { ConflictError } from '../platform/errors.ts';
 import type { DocKey, NameIndex } from './kind.ts';
 
 /**
@@ -32,4 +33,21 @@ export function createNameIndex(): NameIndex {
       identities.get(key)?.delete(id);
     },
   };
+}
+
+/**
+ * The API lets two objects of some kinds share a name, and the document names them by name, so a
+ * tenant with two of one name has no document form until one is renamed: 409 naming each group
+ * (`"nightly" (act_1, act_2)`). `what` is the list in words: `escalation policies`.
+ */
+export function requireUniqueNames(what: string, objects: { id: string; name: string }[]): void {
+  const byName = new Map<string, string[]>();
+  for (const o of objects) byName.set(o.name, [...(byName.get(o.name) ?? []), o.id]);
+  const shared = [...byName].filter(([, ids]) => ids.length > 1);
+  if (shared.length > 0)
+    throw new ConflictError(
+      `${what} are named by their name in the document, and the tenant has several with one name: ${shared
+        .map(([name, ids]) => `${JSON.stringify(name)} (${ids.join(', ')})`)
+        .join('; ')}; rename all but one`,
+    );
 }

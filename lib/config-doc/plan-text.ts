@@ -22,6 +22,7 @@ const NOUNS: Record<DocKey, string> = {
   schedules: 'schedule',
   teams: 'team',
   escalation_policies: 'escalation policy',
+  integrations: 'integration',
 };
 
 const SIGNS: Record<PlannedChange['op'], string> = { create: '+', update: '~', delete: '-' };

@@ -5,6 +5,7 @@ import { channelsKind } from './kinds/channels.ts';
 import { checksKind } from './kinds/checks.ts';
 import { entitiesKind } from './kinds/entities.ts';
 import { escalationPoliciesKind } from './kinds/escalation_policies.ts';
+import { integrationsKind } from './kinds/integrations.ts';
 import { maintenanceKind } from './kinds/maintenance.ts';
 import { relationsKind } from './kinds/relations.ts';
 import { routesKind } from './kinds/routes.ts';
@@ -32,4 +33,5 @@ export const CONFIG_KINDS: Record<DocKey, AnyConfigKind> = {
   teams: teamsKind,
   escalation_policies: escalationPoliciesKind,
   routes: routesKind,
+  integrations: integrationsKind,
 };

@@ -83,7 +83,7 @@ export function integrationRoutes(deps: IntegrationRouteDeps): {
         schemas: {
           body: integrationBody,
           responses: { 201: publicIntegrationSchema },
-          errors: ['LIMIT_EXCEEDED'],
+          errors: ['LIMIT_EXCEEDED', 'CONFLICT'],
         },
         handler: async (ctx) => {
           const { record, token } = await integrations.create(ctx.principal.tenantId, ctx.body);
@@ -108,7 +108,7 @@ export function integrationRoutes(deps: IntegrationRouteDeps): {
         operationId: 'replaceIntegration',
         tag,
         summary:
-          'Replace an integration’s name, rules, severity words and settings (its kind and token stay)',
+          'Replace an integration’s name, rules, severity words and settings (its kind stays; its token too, unless the body gives one)',
         schemas: {
           params: integrationParams,
           body: integrationBody,

@@ -20,6 +20,11 @@ const resolved = (t: { tag: string }) => {
     page.slug = `${page.slug}-${t.tag}`;
     page.domain = null;
   }
+  // Ingest tokens are unique across a deployment's tenants, as the page slugs are.
+  for (const integration of document.integrations as { token: string }[]) {
+    const tag = t.tag.replace(/[^A-Za-z0-9]/g, '');
+    integration.token = `${integration.token.slice(0, 32 - tag.length)}${tag}`;
+  }
   return document;
 };
 

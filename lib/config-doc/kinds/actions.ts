@@ -3,6 +3,7 @@ import { createActionBody } from '../../actions/request-schemas.ts';
 import type { publicActionSchema } from '../../actions/responses.ts';
 import { ConflictError } from '../../platform/errors.ts';
 import { type Api, defineKind, expectOk, type NameIndex, postNew, seg } from '../kind.ts';
+import { requireUniqueNames } from '../names.ts';
 
 type PublicAction = z.output<typeof publicActionSchema>;
 
@@ -81,22 +82,6 @@ function toDoc(action: PublicAction, names: NameIndex): ActionDoc {
   };
 }
 
-/**
- * The API lets two actions share a name; the document names actions by name, so a tenant with two
- * of one name has no document form until one is renamed (409 naming both).
- */
-function requireUniqueNames(actions: PublicAction[]): void {
-  const byName = new Map<string, string[]>();
-  for (const action of actions) byName.set(action.name, [...(byName.get(action.name) ?? []), action.id]);
-  const shared = [...byName].filter(([, ids]) => ids.length > 1);
-  if (shared.length > 0)
-    throw new ConflictError(
-      `actions are named by their name in the document, and the tenant has several with one name: ${shared
-        .map(([name, ids]) => `${JSON.stringify(name)} (${ids.join(', ')})`)
-        .join('; ')}; rename all but one`,
-    );
-}
-
 /** Actions (/v1/actions), named by their name. */
 export const actionsKind = defineKind<ActionDoc>({
   key: 'actions',
@@ -106,7 +91,7 @@ export const actionsKind = defineKind<ActionDoc>({
   references: (doc) => (doc.check === null ? [] : [{ key: 'checks', identity: doc.check }]),
   async read(api: Api, names) {
     const actions = await expectOk<PublicAction[]>(api, { method: 'GET', path: '/v1/actions' });
-    requireUniqueNames(actions);
+    requireUniqueNames('actions', actions);
     return actions.map((action) => ({ id: action.id, doc: toDoc(action, names) }));
   },
   async create(api, doc, names) {

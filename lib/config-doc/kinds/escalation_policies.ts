@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { POLICY_LIMITS } from '../../escalation/policy-items.ts';
 import { type PublicPolicy, policyBody } from '../../escalation/policy-schemas.ts';
-import { ConflictError } from '../../platform/errors.ts';
 import type { PublicTeam } from '../../teams/team-responses.ts';
 import { resolveId } from '../entity-refs.ts';
 import {
@@ -14,7 +13,7 @@ import {
   type Reference,
   seg,
 } from '../kind.ts';
-import { createNameIndex } from '../names.ts';
+import { createNameIndex, requireUniqueNames } from '../names.ts';
 import { memberRefSchema, memberResolver } from './schedules.ts';
 
 /**
@@ -79,18 +78,6 @@ function typed(target: TargetDoc): { type: TargetType; ref: string } {
   if ('user' in target) return { type: 'user', ref: target.user };
   if ('channel' in target) return { type: 'channel', ref: target.channel };
   return { type: 'team', ref: target.team };
-}
-
-function requireUniqueNames(policies: PublicPolicy[]): void {
-  const byName = new Map<string, string[]>();
-  for (const p of policies) byName.set(p.name, [...(byName.get(p.name) ?? []), p.id]);
-  const shared = [...byName].filter(([, ids]) => ids.length > 1);
-  if (shared.length > 0)
-    throw new ConflictError(
-      `escalation policies are named by their name in the document, and the tenant has several with one name: ${shared
-        .map(([name, ids]) => `${JSON.stringify(name)} (${ids.join(', ')})`)
-        .join('; ')}; rename all but one`,
-    );
 }
 
 /**
@@ -199,7 +186,7 @@ export const escalationPoliciesKind = defineKind<PolicyDoc>({
       method: 'GET',
       path: '/v1/escalation-policies',
     });
-    requireUniqueNames(escalation_policies);
+    requireUniqueNames('escalation policies', escalation_policies);
     const teams = await listTeams(api);
     return escalation_policies.map((policy) => ({ id: policy.id, doc: docOf(policy, teams, names) }));
   },

@@ -2,9 +2,9 @@ import * as z from 'zod';
 import { layerInputSchema, SCHEDULE_LIMITS } from '../../domain/schedules.ts';
 import type { PublicSchedule } from '../../oncall/schedule-responses.ts';
 import { scheduleBody } from '../../oncall/schedule-schemas.ts';
-import { ConflictError } from '../../platform/errors.ts';
 import { refused } from '../entity-refs.ts';
 import { type Api, defineKind, expectOk, postNew, seg } from '../kind.ts';
+import { requireUniqueNames } from '../names.ts';
 
 /**
  * On-call schedules in the document: the body of POST /v1/schedules with each layer's members
@@ -84,19 +84,6 @@ function layerOf(layer: PublicSchedule['layers'][number]): LayerDoc {
   return layerDoc.parse({ ...rest, members: members.map(memberRef) });
 }
 
-/** A tenant with two schedules of one name has no document form until one is renamed (409 naming both). */
-function requireUniqueNames(schedules: PublicSchedule[]): void {
-  const byName = new Map<string, string[]>();
-  for (const s of schedules) byName.set(s.name, [...(byName.get(s.name) ?? []), s.id]);
-  const shared = [...byName].filter(([, ids]) => ids.length > 1);
-  if (shared.length > 0)
-    throw new ConflictError(
-      `schedules are named by their name in the document, and the tenant has several with one name: ${shared
-        .map(([name, ids]) => `${JSON.stringify(name)} (${ids.join(', ')})`)
-        .join('; ')}; rename all but one`,
-    );
-}
-
 /** Schedules (/v1/schedules), named by their name; their members by e-mail address. */
 export const schedulesKind = defineKind<ScheduleDoc>({
   key: 'schedules',
@@ -112,7 +99,7 @@ export const schedulesKind = defineKind<ScheduleDoc>({
       method: 'GET',
       path: '/v1/schedules',
     });
-    requireUniqueNames(schedules);
+    requireUniqueNames('schedules', schedules);
     return schedules.map((s) => ({
       id: s.id,
       doc: { name: s.name, time_zone: s.time_zone, layers: s.layers.map(layerOf) },

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { ConflictError } from '../../platform/errors.ts';
 import { TEAM_LIMITS } from '../../teams/team-items.ts';
 import type { PublicTeam } from '../../teams/team-responses.ts';
 import { teamBody } from '../../teams/team-schemas.ts';
 import { entityRef, entityRefSchema, resolveId } from '../entity-refs.ts';
 import { type Api, defineKind, expectOk, type NameIndex, postNew, seg } from '../kind.ts';
+import { requireUniqueNames } from '../names.ts';
 import { memberRef, memberRefSchema, memberResolver } from './schedules.ts';
 
 /**
@@ -42,18 +42,6 @@ const schema = z
   // The team as the API answers it: owned entities and default-owned blueprints without order.
   .transform((doc) => ({ ...doc, default_owner_of: sorted(doc.default_owner_of), owns: sorted(doc.owns) }));
 type TeamDoc = z.output<typeof schema>;
-
-function requireUniqueNames(teams: PublicTeam[]): void {
-  const byName = new Map<string, string[]>();
-  for (const t of teams) byName.set(t.name, [...(byName.get(t.name) ?? []), t.id]);
-  const shared = [...byName].filter(([, ids]) => ids.length > 1);
-  if (shared.length > 0)
-    throw new ConflictError(
-      `teams are named by their name in the document, and the tenant has several with one name: ${shared
-        .map(([team, ids]) => `${JSON.stringify(team)} (${ids.join(', ')})`)
-        .join('; ')}; rename all but one`,
-    );
-}
 
 /** A team of the API as the document has it; a schedule the index does not know is named by id (and fails a plan's reference check). */
 function docOf(team: PublicTeam, names: NameIndex): TeamDoc {
@@ -115,7 +103,7 @@ export const teamsKind = defineKind<TeamDoc>({
 
   async read(api, names) {
     const { teams } = await expectOk<{ teams: PublicTeam[] }>(api, { method: 'GET', path: '/v1/teams' });
-    requireUniqueNames(teams);
+    requireUniqueNames('teams', teams);
     return teams.map((team) => ({ id: team.id, doc: docOf(team, names) }));
   },
 

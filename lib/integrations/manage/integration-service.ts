@@ -50,10 +50,14 @@ const TOKEN_LENGTH = 32;
 /** Items deleted per transaction when an integration goes (DynamoDB's transaction bound). */
 const PURGE_ROUND = 100;
 
-function newToken(): { token: string; hash: string; prefix: string } {
-  const token = randomBase62(TOKEN_LENGTH);
+/** The caller's token when it chose one, else a new random one; its hash and shown prefix. */
+function tokenOf(chosen?: string): { token: string; hash: string; prefix: string } {
+  const token = chosen ?? randomBase62(TOKEN_LENGTH);
   return { token, hash: hashApiKey(token), prefix: token.slice(0, 6) };
 }
+
+const TOKEN_TAKEN =
+  'that token is in use by another integration: choose another, or leave it out for a new one';
 
 /** The kind's settings a body carries (the generic kind's paths), or null. */
 function settingsOf(body: IntegrationBody): Record<string, unknown> | null {
@@ -99,7 +103,7 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
       const now = clock.now();
       const id = newId('int', now);
       const entityId = await deps.catalog.createOwnEntity(tenantId, ownEntitySlug(id), body.name);
-      const { token, hash, prefix } = newToken();
+      const { token, hash, prefix } = tokenOf(body.token);
       const record: IntegrationRecord = {
         id,
         tenant_id: tenantId,
@@ -119,6 +123,8 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
       };
       if (!(await transactIf(table, integrationCreatedOps(record)))) {
         await deps.catalog.removeOwnEntity(tenantId, ownEntitySlug(id));
+        // A random token and a new id collide with nothing: only a chosen token can be taken.
+        if (body.token !== undefined) throw new ConflictError(TOKEN_TAKEN);
         throw new Error('a new integration collided with an existing one');
       }
       return { record, token };
@@ -129,12 +135,18 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
       const previous = await require(tenantId, id);
       if (body.kind !== previous.kind)
         throw new ConflictError('an integration’s kind cannot change: make a new one');
+      const chosen = body.token === undefined ? undefined : tokenOf(body.token);
+      if (chosen && chosen.hash !== previous.token_hash) {
+        const holder = await integrationByTokenHash(table, chosen.hash);
+        if (holder) throw new ConflictError(TOKEN_TAKEN);
+      }
       const record = await change(previous, {
         name: body.name,
         enabled: body.enabled,
         entity_rules: body.entity_rules,
         severity_map: body.severity_map,
         settings: settingsOf(body),
+        ...(chosen ? { token_hash: chosen.hash, token_prefix: chosen.prefix } : {}),
       });
       if (!record) throw new ConflictError('the integration changed meanwhile: read it again');
       return record;
@@ -143,7 +155,7 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
     /** A new token; the old one stops working at once. */
     async rotateToken(tenantId: string, id: string): Promise<{ record: IntegrationRecord; token: string }> {
       const previous = await require(tenantId, id);
-      const { token, hash, prefix } = newToken();
+      const { token, hash, prefix } = tokenOf();
       const record = await change(previous, { token_hash: hash, token_prefix: prefix });
       if (!record) throw new ConflictError('the integration changed meanwhile: try again');
       return { record, token };

@@ -2376,7 +2376,7 @@ export interface paths {
         };
         /** One integration (never its token) */
         get: operations["getIntegration"];
-        /** Replace an integration’s name, rules, severity words and settings (its kind and token stay) */
+        /** Replace an integration’s name, rules, severity words and settings (its kind stays; its token too, unless the body gives one) */
         put: operations["replaceIntegration"];
         post?: never;
         /** Delete an integration, its token, its own entity and its outside checks */
@@ -24277,6 +24277,8 @@ export interface operations {
                     severity_map?: {
                         [key: string]: "critical" | "error" | "warning" | "info";
                     };
+                    /** @description An ingest token of your own (32 letters and digits), so the URL or routing key senders already have keeps working (configuration as code, a move); left out, Vigil makes one at create and keeps the current one on replace. Write-only: never shown back */
+                    token?: string;
                 } | {
                     /** @constant */
                     kind: "pagerduty";
@@ -24311,6 +24313,8 @@ export interface operations {
                     severity_map?: {
                         [key: string]: "critical" | "error" | "warning" | "info";
                     };
+                    /** @description An ingest token of your own (32 letters and digits), so the URL or routing key senders already have keeps working (configuration as code, a move); left out, Vigil makes one at create and keeps the current one on replace. Write-only: never shown back */
+                    token?: string;
                 } | {
                     /** @constant */
                     kind: "grafana";
@@ -24345,6 +24349,8 @@ export interface operations {
                     severity_map?: {
                         [key: string]: "critical" | "error" | "warning" | "info";
                     };
+                    /** @description An ingest token of your own (32 letters and digits), so the URL or routing key senders already have keeps working (configuration as code, a move); left out, Vigil makes one at create and keeps the current one on replace. Write-only: never shown back */
+                    token?: string;
                 } | {
                     /** @constant */
                     kind: "cloudwatch";
@@ -24379,6 +24385,8 @@ export interface operations {
                     severity_map?: {
                         [key: string]: "critical" | "error" | "warning" | "info";
                     };
+                    /** @description An ingest token of your own (32 letters and digits), so the URL or routing key senders already have keeps working (configuration as code, a move); left out, Vigil makes one at create and keeps the current one on replace. Write-only: never shown back */
+                    token?: string;
                 } | {
                     /** @constant */
                     kind: "generic";
@@ -24413,6 +24421,8 @@ export interface operations {
                     severity_map?: {
                         [key: string]: "critical" | "error" | "warning" | "info";
                     };
+                    /** @description An ingest token of your own (32 letters and digits), so the URL or routing key senders already have keeps working (configuration as code, a move); left out, Vigil makes one at create and keeps the current one on replace. Write-only: never shown back */
+                    token?: string;
                     generic: {
                         /** @description A json path in dotted form: $.data.items[0].status */
                         key: string;
@@ -24513,6 +24523,15 @@ export interface operations {
             };
             /** @description LIMIT_EXCEEDED, ACCOUNT_DISABLED, READ_ONLY, FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24698,6 +24717,8 @@ export interface operations {
                     severity_map?: {
                         [key: string]: "critical" | "error" | "warning" | "info";
                     };
+                    /** @description An ingest token of your own (32 letters and digits), so the URL or routing key senders already have keeps working (configuration as code, a move); left out, Vigil makes one at create and keeps the current one on replace. Write-only: never shown back */
+                    token?: string;
                 } | {
                     /** @constant */
                     kind: "pagerduty";
@@ -24732,6 +24753,8 @@ export interface operations {
                     severity_map?: {
                         [key: string]: "critical" | "error" | "warning" | "info";
                     };
+                    /** @description An ingest token of your own (32 letters and digits), so the URL or routing key senders already have keeps working (configuration as code, a move); left out, Vigil makes one at create and keeps the current one on replace. Write-only: never shown back */
+                    token?: string;
                 } | {
                     /** @constant */
                     kind: "grafana";
@@ -24766,6 +24789,8 @@ export interface operations {
                     severity_map?: {
                         [key: string]: "critical" | "error" | "warning" | "info";
                     };
+                    /** @description An ingest token of your own (32 letters and digits), so the URL or routing key senders already have keeps working (configuration as code, a move); left out, Vigil makes one at create and keeps the current one on replace. Write-only: never shown back */
+                    token?: string;
                 } | {
                     /** @constant */
                     kind: "cloudwatch";
@@ -24800,6 +24825,8 @@ export interface operations {
                     severity_map?: {
                         [key: string]: "critical" | "error" | "warning" | "info";
                     };
+                    /** @description An ingest token of your own (32 letters and digits), so the URL or routing key senders already have keeps working (configuration as code, a move); left out, Vigil makes one at create and keeps the current one on replace. Write-only: never shown back */
+                    token?: string;
                 } | {
                     /** @constant */
                     kind: "generic";
@@ -24834,6 +24861,8 @@ export interface operations {
                     severity_map?: {
                         [key: string]: "critical" | "error" | "warning" | "info";
                     };
+                    /** @description An ingest token of your own (32 letters and digits), so the URL or routing key senders already have keeps working (configuration as code, a move); left out, Vigil makes one at create and keeps the current one on replace. Write-only: never shown back */
+                    token?: string;
                     generic: {
                         /** @description A json path in dotted form: $.data.items[0].status */
                         key: string;
@@ -32009,6 +32038,216 @@ export interface operations {
                          */
                         group_interval_seconds?: number;
                     }[];
+                    integrations?: ({
+                        /** @constant */
+                        kind: "alertmanager";
+                        /**
+                         * @description What the console and messages call it
+                         * @example Prometheus (prod)
+                         */
+                        name: string;
+                        /**
+                         * @description A disabled integration answers its senders 410 and stores nothing
+                         * @default true
+                         */
+                        enabled?: boolean;
+                        /**
+                         * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                         * @default []
+                         */
+                        entity_rules?: {
+                            /** @default {} */
+                            match?: {
+                                [key: string]: string;
+                            };
+                            entity: string;
+                        }[];
+                        /**
+                         * @description The sender’s severity words (any case) and the severity each means
+                         * @default {}
+                         * @example {
+                         *       "P1": "critical"
+                         *     }
+                         */
+                        severity_map?: {
+                            [key: string]: "critical" | "error" | "warning" | "info";
+                        };
+                        token?: string;
+                    } | {
+                        /** @constant */
+                        kind: "pagerduty";
+                        /**
+                         * @description What the console and messages call it
+                         * @example Prometheus (prod)
+                         */
+                        name: string;
+                        /**
+                         * @description A disabled integration answers its senders 410 and stores nothing
+                         * @default true
+                         */
+                        enabled?: boolean;
+                        /**
+                         * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                         * @default []
+                         */
+                        entity_rules?: {
+                            /** @default {} */
+                            match?: {
+                                [key: string]: string;
+                            };
+                            entity: string;
+                        }[];
+                        /**
+                         * @description The sender’s severity words (any case) and the severity each means
+                         * @default {}
+                         * @example {
+                         *       "P1": "critical"
+                         *     }
+                         */
+                        severity_map?: {
+                            [key: string]: "critical" | "error" | "warning" | "info";
+                        };
+                        token?: string;
+                    } | {
+                        /** @constant */
+                        kind: "grafana";
+                        /**
+                         * @description What the console and messages call it
+                         * @example Prometheus (prod)
+                         */
+                        name: string;
+                        /**
+                         * @description A disabled integration answers its senders 410 and stores nothing
+                         * @default true
+                         */
+                        enabled?: boolean;
+                        /**
+                         * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                         * @default []
+                         */
+                        entity_rules?: {
+                            /** @default {} */
+                            match?: {
+                                [key: string]: string;
+                            };
+                            entity: string;
+                        }[];
+                        /**
+                         * @description The sender’s severity words (any case) and the severity each means
+                         * @default {}
+                         * @example {
+                         *       "P1": "critical"
+                         *     }
+                         */
+                        severity_map?: {
+                            [key: string]: "critical" | "error" | "warning" | "info";
+                        };
+                        token?: string;
+                    } | {
+                        /** @constant */
+                        kind: "cloudwatch";
+                        /**
+                         * @description What the console and messages call it
+                         * @example Prometheus (prod)
+                         */
+                        name: string;
+                        /**
+                         * @description A disabled integration answers its senders 410 and stores nothing
+                         * @default true
+                         */
+                        enabled?: boolean;
+                        /**
+                         * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                         * @default []
+                         */
+                        entity_rules?: {
+                            /** @default {} */
+                            match?: {
+                                [key: string]: string;
+                            };
+                            entity: string;
+                        }[];
+                        /**
+                         * @description The sender’s severity words (any case) and the severity each means
+                         * @default {}
+                         * @example {
+                         *       "P1": "critical"
+                         *     }
+                         */
+                        severity_map?: {
+                            [key: string]: "critical" | "error" | "warning" | "info";
+                        };
+                        token?: string;
+                    } | {
+                        /** @constant */
+                        kind: "generic";
+                        /**
+                         * @description What the console and messages call it
+                         * @example Prometheus (prod)
+                         */
+                        name: string;
+                        /**
+                         * @description A disabled integration answers its senders 410 and stores nothing
+                         * @default true
+                         */
+                        enabled?: boolean;
+                        /**
+                         * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                         * @default []
+                         */
+                        entity_rules?: {
+                            /** @default {} */
+                            match?: {
+                                [key: string]: string;
+                            };
+                            entity: string;
+                        }[];
+                        /**
+                         * @description The sender’s severity words (any case) and the severity each means
+                         * @default {}
+                         * @example {
+                         *       "P1": "critical"
+                         *     }
+                         */
+                        severity_map?: {
+                            [key: string]: "critical" | "error" | "warning" | "info";
+                        };
+                        token?: string;
+                        generic: {
+                            /** @description A json path in dotted form: $.data.items[0].status */
+                            key: string;
+                            /** @description A json path in dotted form: $.data.items[0].status */
+                            status: string;
+                            /** @description A json path in dotted form: $.data.items[0].status */
+                            summary: string;
+                            /** @description A json path in dotted form: $.data.items[0].status */
+                            severity?: string;
+                            /** @description A json path in dotted form: $.data.items[0].status */
+                            source?: string;
+                            /** @description A json path in dotted form: $.data.items[0].status */
+                            labels?: string;
+                            /** @description A json path in dotted form: $.data.items[0].status */
+                            time?: string;
+                            /**
+                             * @default [
+                             *       "resolved",
+                             *       "ok",
+                             *       "closed",
+                             *       "recovered",
+                             *       "normal",
+                             *       "up"
+                             *     ]
+                             */
+                            resolved_values?: string[];
+                            /**
+                             * @default [
+                             *       "acknowledged",
+                             *       "ack"
+                             *     ]
+                             */
+                            acknowledged_values?: string[];
+                        };
+                    })[];
                 };
             };
         };
@@ -36132,6 +36371,216 @@ export interface operations {
                          */
                         group_interval_seconds?: number;
                     }[];
+                    integrations?: ({
+                        /** @constant */
+                        kind: "alertmanager";
+                        /**
+                         * @description What the console and messages call it
+                         * @example Prometheus (prod)
+                         */
+                        name: string;
+                        /**
+                         * @description A disabled integration answers its senders 410 and stores nothing
+                         * @default true
+                         */
+                        enabled?: boolean;
+                        /**
+                         * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                         * @default []
+                         */
+                        entity_rules?: {
+                            /** @default {} */
+                            match?: {
+                                [key: string]: string;
+                            };
+                            entity: string;
+                        }[];
+                        /**
+                         * @description The sender’s severity words (any case) and the severity each means
+                         * @default {}
+                         * @example {
+                         *       "P1": "critical"
+                         *     }
+                         */
+                        severity_map?: {
+                            [key: string]: "critical" | "error" | "warning" | "info";
+                        };
+                        token?: string;
+                    } | {
+                        /** @constant */
+                        kind: "pagerduty";
+                        /**
+                         * @description What the console and messages call it
+                         * @example Prometheus (prod)
+                         */
+                        name: string;
+                        /**
+                         * @description A disabled integration answers its senders 410 and stores nothing
+                         * @default true
+                         */
+                        enabled?: boolean;
+                        /**
+                         * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                         * @default []
+                         */
+                        entity_rules?: {
+                            /** @default {} */
+                            match?: {
+                                [key: string]: string;
+                            };
+                            entity: string;
+                        }[];
+                        /**
+                         * @description The sender’s severity words (any case) and the severity each means
+                         * @default {}
+                         * @example {
+                         *       "P1": "critical"
+                         *     }
+                         */
+                        severity_map?: {
+                            [key: string]: "critical" | "error" | "warning" | "info";
+                        };
+                        token?: string;
+                    } | {
+                        /** @constant */
+                        kind: "grafana";
+                        /**
+                         * @description What the console and messages call it
+                         * @example Prometheus (prod)
+                         */
+                        name: string;
+                        /**
+                         * @description A disabled integration answers its senders 410 and stores nothing
+                         * @default true
+                         */
+                        enabled?: boolean;
+                        /**
+                         * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                         * @default []
+                         */
+                        entity_rules?: {
+                            /** @default {} */
+                            match?: {
+                                [key: string]: string;
+                            };
+                            entity: string;
+                        }[];
+                        /**
+                         * @description The sender’s severity words (any case) and the severity each means
+                         * @default {}
+                         * @example {
+                         *       "P1": "critical"
+                         *     }
+                         */
+                        severity_map?: {
+                            [key: string]: "critical" | "error" | "warning" | "info";
+                        };
+                        token?: string;
+                    } | {
+                        /** @constant */
+                        kind: "cloudwatch";
+                        /**
+                         * @description What the console and messages call it
+                         * @example Prometheus (prod)
+                         */
+                        name: string;
+                        /**
+                         * @description A disabled integration answers its senders 410 and stores nothing
+                         * @default true
+                         */
+                        enabled?: boolean;
+                        /**
+                         * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                         * @default []
+                         */
+                        entity_rules?: {
+                            /** @default {} */
+                            match?: {
+                                [key: string]: string;
+                            };
+                            entity: string;
+                        }[];
+                        /**
+                         * @description The sender’s severity words (any case) and the severity each means
+                         * @default {}
+                         * @example {
+                         *       "P1": "critical"
+                         *     }
+                         */
+                        severity_map?: {
+                            [key: string]: "critical" | "error" | "warning" | "info";
+                        };
+                        token?: string;
+                    } | {
+                        /** @constant */
+                        kind: "generic";
+                        /**
+                         * @description What the console and messages call it
+                         * @example Prometheus (prod)
+                         */
+                        name: string;
+                        /**
+                         * @description A disabled integration answers its senders 410 and stores nothing
+                         * @default true
+                         */
+                        enabled?: boolean;
+                        /**
+                         * @description In order, the first whose `match` holds names the entity (`blueprint/slug`, `{{labels.x}}` filled from the alert); an alert no rule places lands on the integration’s own entity
+                         * @default []
+                         */
+                        entity_rules?: {
+                            /** @default {} */
+                            match?: {
+                                [key: string]: string;
+                            };
+                            entity: string;
+                        }[];
+                        /**
+                         * @description The sender’s severity words (any case) and the severity each means
+                         * @default {}
+                         * @example {
+                         *       "P1": "critical"
+                         *     }
+                         */
+                        severity_map?: {
+                            [key: string]: "critical" | "error" | "warning" | "info";
+                        };
+                        token?: string;
+                        generic: {
+                            /** @description A json path in dotted form: $.data.items[0].status */
+                            key: string;
+                            /** @description A json path in dotted form: $.data.items[0].status */
+                            status: string;
+                            /** @description A json path in dotted form: $.data.items[0].status */
+                            summary: string;
+                            /** @description A json path in dotted form: $.data.items[0].status */
+                            severity?: string;
+                            /** @description A json path in dotted form: $.data.items[0].status */
+                            source?: string;
+                            /** @description A json path in dotted form: $.data.items[0].status */
+                            labels?: string;
+                            /** @description A json path in dotted form: $.data.items[0].status */
+                            time?: string;
+                            /**
+                             * @default [
+                             *       "resolved",
+                             *       "ok",
+                             *       "closed",
+                             *       "recovered",
+                             *       "normal",
+                             *       "up"
+                             *     ]
+                             */
+                            resolved_values?: string[];
+                            /**
+                             * @default [
+                             *       "acknowledged",
+                             *       "ack"
+                             *     ]
+                             */
+                            acknowledged_values?: string[];
+                        };
+                    })[];
                 };
             };
         };
