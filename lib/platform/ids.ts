@@ -44,7 +44,8 @@ export type IdPrefix =
   | 'team'
   | 'esp'
   | 'int'
-  | 'oal';
+  | 'oal'
+  | 'run';
 
 /**
  * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws

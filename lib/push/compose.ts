@@ -4,13 +4,14 @@ import type { PingLogDeps } from './ping-log.ts';
 import { type PingRouteDeps, pingRoutes } from './pings/ping-routes.ts';
 import { createPushService, type PushServiceDeps } from './push-service.ts';
 import { pushRoutes } from './routes.ts';
+import { runRoutes } from './runs/run-routes.ts';
 import { composeSlugUrls, type SlugUrlDeps } from './slugs/slug-urls.ts';
 import { pushTokenRoutes } from './tokens/token-routes.ts';
 import { createPushTokenService, type PushTokenServiceDeps } from './tokens/token-service.ts';
 
 /**
  * Push checks' part of the app: the keyed result routes, the ping URLs and their tokens, the
- * ping key and slug URLs, the ping log. lib/app.ts composes it with the services it shares with the rest of the core.
+ * ping key and slug URLs, the ping log, the runs. lib/app.ts composes it with the services it shares with the rest of the core.
  */
 export function pushFeatureRoutes(
   deps: PushServiceDeps &
@@ -28,5 +29,6 @@ export function pushFeatureRoutes(
     ...pingRoutes({ ...deps, pushTokens, slugs: slugUrls.slugResolver }),
     ...slugUrls.routes,
     ...pingLogRoutes(deps),
+    ...runRoutes(deps),
   ];
 }

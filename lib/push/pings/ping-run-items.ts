@@ -7,7 +7,8 @@ import type { Table, WriteOp } from '../../store/table.ts';
 
 /**
  * Owner of the `ping_run` items: a push check's runs that pinged /start and have not ended yet, one
- * per run id (`?rid=`, or none), in the check's partition. A /start puts it (a later start of the
+ * per run id (`?rid=`, or none), in the check's partition, each naming its run item
+ * (lib/push/runs/run-items.ts). A /start puts it (a later start of the
  * same run id replaces it: the latest start counts, as in Healthchecks), the run's end reads it for
  * the run's duration and deletes it in the same transaction as its result, so one start is paired
  * with one end only. Healthchecks looks back 72 hours for a start: older ones expire (TTL).
@@ -19,18 +20,26 @@ export const MAX_RUN_MS = 72 * 3_600_000;
 /** The sort key part of a start without a run id. */
 const NO_RID = '-';
 
+const PINGRUN_PREFIX = 'PINGRUN#';
+
+const pingRunSchema = z.object({
+  check_id: z.string(),
+  rid: z.string().optional(),
+  started_at: z.string(),
+  /** The /start ping's id (its ping log item). */
+  ping_id: z.string(),
+  /** The run's item (lib/push/runs/run-items.ts); absent on starts stored before runs were kept. */
+  run_id: z.string().optional(),
+  /** The start came while another run was running (overlap: alert): the run keeps the flag. */
+  overlap: z.boolean().optional(),
+});
+
 const pingRun = defineItem({
   type: itemType('ping_run'),
-  schema: z.object({
-    check_id: z.string(),
-    rid: z.string().optional(),
-    started_at: z.string(),
-    /** The /start ping's id (its ping log item). */
-    ping_id: z.string(),
-  }),
+  schema: pingRunSchema,
   key: (k: { check_id: string; rid?: string | undefined }) => ({
     pk: checkPartition(k.check_id),
-    sk: `PINGRUN#${k.rid ?? NO_RID}`,
+    sk: `${PINGRUN_PREFIX}${k.rid ?? NO_RID}`,
   }),
   ttl: (r) => Math.floor(Date.parse(r.started_at) / 1000) + MAX_RUN_MS / 1000,
   docKey: { check_id: '<chk_id>', rid: '<rid or ->' },
@@ -40,7 +49,17 @@ export interface OpenRun {
   checkId: string;
   rid?: string | undefined;
   startedAtMs: number;
+  runId?: string | undefined;
+  overlap?: boolean | undefined;
 }
+
+const openRunOf = (checkId: string, run: z.infer<typeof pingRunSchema>): OpenRun => ({
+  checkId,
+  rid: run.rid,
+  startedAtMs: Date.parse(run.started_at),
+  ...(run.run_id ? { runId: run.run_id } : {}),
+  ...(run.overlap ? { overlap: true } : {}),
+});
 
 /** The put of a started run (the /start ping's transaction). */
 export function runStartedOp(input: {
@@ -48,12 +67,16 @@ export function runStartedOp(input: {
   rid?: string | undefined;
   startedAtMs: number;
   pingId: string;
+  runId: string;
+  overlap: boolean;
 }): WriteOp {
   return pingRun.put({
     check_id: input.checkId,
     ...(input.rid ? { rid: input.rid } : {}),
     started_at: isoTime(input.startedAtMs),
     ping_id: input.pingId,
+    run_id: input.runId,
+    ...(input.overlap ? { overlap: true } : {}),
   });
 }
 
@@ -64,7 +87,19 @@ export async function openRun(
   rid: string | undefined,
 ): Promise<OpenRun | undefined> {
   const run = await pingRun.get(table, { check_id: checkId, rid }, { consistent: true });
-  return run ? { checkId, rid: run.rid, startedAtMs: Date.parse(run.started_at) } : undefined;
+  return run ? openRunOf(checkId, run) : undefined;
+}
+
+/** Every run of the check started and not ended (whatever its run id), newest start first. */
+export async function openRuns(table: Table, checkId: string): Promise<OpenRun[]> {
+  const page = await table.query({
+    pk: checkPartition(checkId),
+    sk: { op: 'beginsWith', prefix: PINGRUN_PREFIX },
+    consistent: true,
+  });
+  return page.items
+    .map((item) => openRunOf(checkId, pingRun.parse(item)))
+    .sort((a, b) => b.startedAtMs - a.startedAtMs);
 }
 
 /** The delete of an ended run (the end's transaction). */

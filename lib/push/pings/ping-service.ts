@@ -1,13 +1,15 @@
 import { type ResultRecorder, recordPushStart } from '../../checks/probing.ts';
 import type { CheckService, CheckStore } from '../../checks/services.ts';
-
-import type { Clock } from '../../platform/clock.ts';
+import { pushDeadline } from '../../domain/schedules.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { Table, WriteOp } from '../../store/table.ts';
+import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
 import { evictOldPings, newPing, nextPingSeq, type PingRecord, pingRecordedOp } from '../log/ping-items.ts';
+import { logExcerpt, newRunId, type RunRecord, runLoggedOp, runWrittenOp } from '../runs/run-items.ts';
+import { judgeEnd, overlapMessage } from '../runs/run-rules.ts';
 import type { PingAction } from './ping-request.ts';
-import { MAX_RUN_MS, type OpenRun, openRun, runEndedOp, runStartedOp } from './ping-run-items.ts';
+import { MAX_RUN_MS, type OpenRun, openRun, openRuns, runEndedOp, runStartedOp } from './ping-run-items.ts';
 
 export interface PingServiceDeps {
   table: Table;
@@ -36,10 +38,29 @@ export interface PingInput extends PingAction {
   retentionDays: number;
 }
 
-/** The message of a failure reported on /fail (as the ping URLs always said). */
-const FAIL_MESSAGE = 'failure reported to the ping URL';
+/** The excerpt of a ping's body, as a run's fields. */
+const withExcerpt = (body: string) => {
+  const excerpt = logExcerpt(body);
+  return excerpt ? { log_excerpt: excerpt } : {};
+};
 
-const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+type CheckRunOf = Awaited<ReturnType<PingServiceDeps['checkService']['requireRun']>>;
+
+/** The push config of the check a ping is for (its run rules). */
+const pushConfig = (run: CheckRunOf) => (run.definition.check_type === 'push' ? run.definition.config : {});
+
+/**
+ * The other runs of the check still running at `nowMs`: started, not ended, and within the time
+ * a started run may take (after it the dead man's switch has told it did not finish).
+ */
+async function runningRuns(table: Table, run: CheckRunOf, nowMs: number): Promise<OpenRun[]> {
+  const check = { interval_seconds: run.definition.interval_seconds, config: pushConfig(run) };
+  const open = await openRuns(table, run.definition.id);
+  return open.filter((r) => {
+    const deadline = pushDeadline(check, { run_started_at: isoTime(r.startedAtMs) });
+    return nowMs - r.startedAtMs < MAX_RUN_MS && (deadline === null || deadline.atMs > nowMs);
+  });
+}
 
 /**
  * A plain success: a success with no body, no run id, to an enabled check with no run started.
@@ -105,22 +126,63 @@ export function createPingService(deps: PingServiceDeps) {
     if (input.kind === 'log') {
       const ping = newPing(base, now);
       await logged(ping);
+      await logToRun(input, run);
       return ping;
     }
     if (!run.definition.enabled) return ignored();
+    const config = pushConfig(run);
 
     if (input.kind === 'start') {
       const ping = newPing(base, now);
+      const runId = newRunId(now);
+      // overlap: alert: a start while another run is running is a failure, recorded first (a
+      // result ends the state's started run; this start then starts its own).
+      const other = config.overlap === 'alert' ? (await runningRuns(deps.table, run, now))[0] : undefined;
+      if (other) {
+        const told = await deps.recorder.record({
+          tenantId,
+          checkId,
+          success: false,
+          status_code: 0,
+          latency_ms: 0,
+          error_message: overlapMessage(other.startedAtMs, now),
+          checkedAtMs: now,
+          run,
+        });
+        if (told.status === 'gone') return ignored();
+      }
+      const flags = other ? (['overlap'] as const) : [];
       const started = await recordPushStart(
         { table: deps.table, checks: deps.checks, dueShards: deps.config.dueShards },
         {
           tenantId,
           checkId,
           startedAtMs: now,
-          run,
+          ...(other ? {} : { run }),
           alsoCommit: [
             ...log(ping),
-            runStartedOp({ checkId, rid: input.rid, startedAtMs: now, pingId: ping.id }),
+            runStartedOp({
+              checkId,
+              rid: input.rid,
+              startedAtMs: now,
+              pingId: ping.id,
+              runId,
+              overlap: !!other,
+            }),
+            runWrittenOp(
+              {
+                id: runId,
+                check_id: checkId,
+                started_at: isoTime(now),
+                ended_at: null,
+                duration_ms: null,
+                outcome: 'running',
+                ...(input.rid ? { rid: input.rid } : {}),
+                ...withExcerpt(input.body),
+                flags: [...flags],
+              },
+              input.retentionDays,
+            ),
           ],
         },
       );
@@ -135,32 +197,51 @@ export function createPingService(deps: PingServiceDeps) {
         : undefined;
     const elapsed = open ? now - open.startedAtMs : undefined;
     const durationMs = elapsed !== undefined && elapsed >= 0 && elapsed < MAX_RUN_MS ? elapsed : undefined;
-    const success = input.kind === 'success' || (input.kind === 'exit' && input.exitStatus === 0);
-    const config = run.definition.check_type === 'push' ? run.definition.config : {};
-    const maxMs = config.max_duration_seconds !== undefined ? config.max_duration_seconds * 1000 : undefined;
-    const degraded = success && durationMs !== undefined && maxMs !== undefined && durationMs > maxMs;
-    let message = '';
-    if (input.kind === 'fail') message = FAIL_MESSAGE;
-    else if (!success) message = `exit status ${input.exitStatus}`;
-    else if (degraded) {
-      message = `the run took ${seconds(durationMs)}, longer than max_duration_seconds (${config.max_duration_seconds} s)`;
-    }
+    const verdict = judgeEnd({ kind: input.kind, exitStatus: input.exitStatus, durationMs }, config);
     const ping = newPing({ ...base, ...(durationMs !== undefined ? { duration_ms: durationMs } : {}) }, now);
+    const ended: RunRecord = {
+      id: open?.runId ?? newRunId(now),
+      check_id: checkId,
+      started_at: open ? isoTime(open.startedAtMs) : null,
+      ended_at: isoTime(now),
+      duration_ms: durationMs ?? null,
+      outcome: verdict.outcome,
+      ...(input.exitStatus !== undefined ? { exit_status: input.exitStatus } : {}),
+      ...(input.rid ? { rid: input.rid } : {}),
+      ...withExcerpt(input.body),
+      flags: [...(open?.overlap ? (['overlap'] as const) : []), ...verdict.flags],
+    };
     const outcome = await deps.recorder.record({
       tenantId,
       checkId,
-      success,
-      ...(degraded ? { degraded: true } : {}),
+      success: verdict.success,
+      ...(verdict.degraded ? { degraded: true } : {}),
       status_code: 0,
       latency_ms: durationMs ?? 0,
-      error_message: message,
+      error_message: verdict.message,
       checkedAtMs: now,
       run,
       // The end closes its run: a second end of the same run id finds no start to pair with.
-      alsoCommit: [...log(ping), ...(open ? [runEndedOp(open)] : [])],
+      alsoCommit: [
+        ...log(ping),
+        ...(open ? [runEndedOp(open)] : []),
+        runWrittenOp(ended, input.retentionDays),
+      ],
     });
     if (outcome.status === 'gone') return ignored();
     return ping;
+  };
+
+  /** A /log of a running run: its output becomes the run's excerpt (after the ping is logged). */
+  const logToRun = async (input: PingInput, run: CheckRunOf) => {
+    const excerpt = logExcerpt(input.body);
+    if (!excerpt || (input.rid === undefined && !run.state.run_started_at)) return;
+    const open = await openRun(deps.table, input.checkId, input.rid);
+    if (!open?.runId) return;
+    await deps.table.transact([runLoggedOp(input.checkId, open.runId, excerpt)]).catch((err: unknown) => {
+      // The run's item is gone (expired): the ping itself is logged.
+      if (!(err instanceof ConditionFailedError)) throw err;
+    });
   };
 
   return {
@@ -170,6 +251,7 @@ export function createPingService(deps: PingServiceDeps) {
       const run = await deps.checkService.requireRun(tenantId, checkId);
       if (run.definition.check_type !== 'push') throw new NotFoundError('check');
       if (plainSuccess(input, run)) {
+        const now = deps.clock.now();
         const outcome = await deps.recorder.record({
           tenantId,
           checkId,
@@ -177,9 +259,22 @@ export function createPingService(deps: PingServiceDeps) {
           status_code: 0,
           latency_ms: 0,
           error_message: '',
-          checkedAtMs: deps.clock.now(),
+          checkedAtMs: now,
           run,
           pinged: true,
+          // A success with no start: a run of unknown duration.
+          alsoCommit: runWrittenOp(
+            {
+              id: newRunId(now),
+              check_id: checkId,
+              started_at: null,
+              ended_at: isoTime(now),
+              duration_ms: null,
+              outcome: 'success',
+              flags: [],
+            },
+            input.retentionDays,
+          ),
         });
         if (outcome.status !== 'gone') return null;
         // Paused or deleted since it was read: logged below as any ping to a paused check (ignored).

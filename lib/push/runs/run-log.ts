@@ -1,0 +1,81 @@
+import type { CheckService } from '../../checks/services.ts';
+import type { Principal } from '../../domain/principal.ts';
+import { pushDeadline } from '../../domain/schedules.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { ConflictError } from '../../platform/errors.ts';
+import type { CursorSeal } from '../../store/cursor-seal.ts';
+import { type PageRequest, readPage, unexpired } from '../../store/paging.ts';
+import type { Table } from '../../store/table.ts';
+import { redactPingBody } from '../log/ping-redaction.ts';
+import { parseRun, type RunFlag, type RunOutcome, type RunRecord, runsSource } from './run-items.ts';
+
+/**
+ * Reading a push check's runs (GET /v1/checks/{id}/runs): newest first (by start, or end for a run
+ * with no start), in pages with sealed cursors, expired runs left out. The check is resolved in
+ * the caller's tenant (404 otherwise); a pull check has no runs (409, as it has no ping log). A run
+ * still `running` past the time a started run may take (its deadline's allowance, as the dead
+ * man's switch reads it) is shown `hung`, flagged so: a run that never ends is never shown open
+ * forever. Read-only principals get excerpts redacted as ping bodies are.
+ */
+
+export const RUN_PAGE_MAX = 100;
+export const RUN_PAGE_DEFAULT = 20;
+
+interface PublicRun {
+  id: string;
+  started_at: string | null;
+  ended_at: string | null;
+  duration_ms: number | null;
+  outcome: RunOutcome;
+  exit_status?: number;
+  rid?: string;
+  log_excerpt?: string;
+  flags: RunFlag[];
+}
+
+export interface RunLogDeps {
+  table: Table;
+  cursors: CursorSeal;
+  checkService: Pick<CheckService, 'requireCheck'>;
+  clock: Clock;
+}
+
+type PushCheck = { interval_seconds: number; config: Parameters<typeof pushDeadline>[0]['config'] };
+
+/** The run as the API shows it at `nowMs`. */
+function publicRun(run: RunRecord, check: PushCheck, nowMs: number, readOnly: boolean): PublicRun {
+  const deadline = run.outcome === 'running' ? pushDeadline(check, { run_started_at: run.started_at }) : null;
+  const hung = deadline !== null && deadline.atMs <= nowMs;
+  return {
+    id: run.id,
+    started_at: run.started_at,
+    ended_at: run.ended_at,
+    duration_ms: run.duration_ms,
+    outcome: hung ? 'hung' : run.outcome,
+    ...(run.exit_status !== undefined ? { exit_status: run.exit_status } : {}),
+    ...(run.rid !== undefined ? { rid: run.rid } : {}),
+    ...(run.log_excerpt !== undefined
+      ? { log_excerpt: readOnly ? redactPingBody(run.log_excerpt) : run.log_excerpt }
+      : {}),
+    flags: hung && !run.flags.includes('hung') ? [...run.flags, 'hung'] : run.flags,
+  };
+}
+
+export function createRunLogService(deps: RunLogDeps) {
+  return {
+    /** A page of the check's runs, newest first. */
+    async page(caller: Pick<Principal, 'tenantId' | 'readOnly'>, checkId: string, page: PageRequest) {
+      const check = await deps.checkService.requireCheck(caller.tenantId, checkId);
+      if (check.check_type !== 'push') {
+        throw new ConflictError('only push checks have runs: the service runs this check itself');
+      }
+      const now = deps.clock.now();
+      const found = await readPage(deps, runsSource(checkId), page, unexpired(now));
+      const shape = { interval_seconds: check.interval_seconds, config: check.config };
+      return {
+        runs: found.items.map((item) => publicRun(parseRun(item), shape, now, caller.readOnly)),
+        next_cursor: found.nextCursor,
+      };
+    },
+  };
+}
