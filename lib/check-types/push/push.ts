@@ -36,6 +36,14 @@ const input = z.strictObject({
   max_duration_seconds: z.number().int().min(1).max(PUSH_MAX_INTERVAL_SECONDS).optional().meta({
     description: 'A run (from /start to its end) longer than this is recorded as degraded',
   }),
+  min_duration_seconds: z.number().int().min(1).max(PUSH_MAX_INTERVAL_SECONDS).optional().meta({
+    description:
+      'A run (from /start to its success) that ends sooner than this is recorded as failed ("finished in 4 s; expected at least 10 min")',
+  }),
+  overlap: z.enum(['allow', 'alert']).optional().meta({
+    description:
+      'alert: a /start while another run of the check is still running is recorded as failed; allow (the default): runs may overlap',
+  }),
   slug: z.string().regex(PUSH_SLUG_PATTERN).optional().meta({
     description:
       "The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant",
@@ -46,6 +54,8 @@ const stored = z.object({
   grace_seconds: z.number().int().optional(),
   schedule: z.object({ cron: z.string(), timezone: z.string() }).optional(),
   max_duration_seconds: z.number().int().optional(),
+  min_duration_seconds: z.number().int().optional(),
+  overlap: z.enum(['allow', 'alert']).optional(),
   slug: z.string().optional(),
 });
 export type PushConfig = z.output<typeof stored>;
