@@ -1,9 +1,9 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import { api, must, type Schemas } from '../api/client';
 import { Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { actionKeys, actionQueries } from './queries';
 
 /** How often the executions list reads again: runs come from triggers, schedules and other people. */
@@ -84,55 +84,44 @@ export function ExecutionsList({ actionId }: { actionId: string }) {
     );
   return (
     <>
-      <div className="table-wrap" {...scrollRegion('Executions')}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Trigger</th>
-              <th scope="col">Dispatch</th>
-              <th scope="col">Code</th>
-              <th scope="col">Pipeline</th>
-              <th scope="col">Details</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((x) => (
-              <Fragment key={x.id}>
-                <tr>
-                  <td>
-                    <Time iso={x.created_at} />
-                  </td>
-                  <td>{x.trigger}</td>
-                  <td>
-                    <DispatchBadge status={x.dispatch_status} />
-                  </td>
-                  <td>{x.status_code ?? '—'}</td>
-                  <td>{x.pipeline_status ?? '—'}</td>
-                  <td>
-                    <button
-                      type="button"
-                      aria-expanded={open === x.id}
-                      aria-controls={`exe-${x.id}`}
-                      onClick={() => setOpen(open === x.id ? undefined : x.id)}
-                    >
-                      {open === x.id ? 'Hide' : 'Show'} <span className="sr-only">execution {x.id}</span>
-                    </button>
-                  </td>
-                </tr>
-                {open === x.id ? (
-                  <tr id={`exe-${x.id}`}>
-                    <td colSpan={6}>
-                      <ExecutionSummary execution={x} />
-                      <ExecutionLogs execId={x.id} />
-                    </td>
-                  </tr>
-                ) : null}
-              </Fragment>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        label="Executions"
+        rows={rows}
+        rowKey={(x) => x.id}
+        detail={(x) =>
+          open === x.id
+            ? {
+                id: `exe-${x.id}`,
+                content: (
+                  <>
+                    <ExecutionSummary execution={x} />
+                    <ExecutionLogs execId={x.id} />
+                  </>
+                ),
+              }
+            : null
+        }
+        columns={[
+          { header: 'When', cell: (x) => <Time iso={x.created_at} /> },
+          { header: 'Trigger', cell: (x) => x.trigger },
+          { header: 'Dispatch', cell: (x) => <DispatchBadge status={x.dispatch_status} /> },
+          { header: 'Code', cell: (x) => x.status_code ?? '—' },
+          { header: 'Pipeline', cell: (x) => x.pipeline_status ?? '—' },
+          {
+            header: 'Details',
+            cell: (x) => (
+              <button
+                type="button"
+                aria-expanded={open === x.id}
+                aria-controls={`exe-${x.id}`}
+                onClick={() => setOpen(open === x.id ? undefined : x.id)}
+              >
+                {open === x.id ? 'Hide' : 'Show'} <span className="sr-only">execution {x.id}</span>
+              </button>
+            ),
+          },
+        ]}
+      />
       {q.hasNextPage ? (
         <button type="button" onClick={() => q.fetchNextPage()} disabled={q.isFetchingNextPage}>
           {q.isFetchingNextPage ? 'Loading…' : 'Older executions'}

@@ -7,7 +7,7 @@ import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import type { FieldDef } from './entity-values';
 import { blueprintKeys, blueprintQueries } from './queries';
 
@@ -226,32 +226,18 @@ export function BlueprintPage() {
             {bp.fields.length === 0 ? (
               <Empty title="No fields yet.">{canWrite ? 'Add the first one below.' : null}</Empty>
             ) : (
-              <div className="table-wrap" {...scrollRegion('Fields')}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Field</th>
-                      <th scope="col">Type</th>
-                      <th scope="col">Required</th>
-                      <th scope="col">Default</th>
-                      <th scope="col">Sort order</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {bp.fields.map((f) => (
-                      <tr key={f.name}>
-                        <td>
-                          <code>{f.name}</code>
-                        </td>
-                        <td>{f.field_type}</td>
-                        <td>{f.required ? 'required' : 'optional'}</td>
-                        <td>{f.default_value ?? <span className="muted">none</span>}</td>
-                        <td>{f.sort_order}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table
+                label="Fields"
+                rows={bp.fields}
+                rowKey={(f) => f.name}
+                columns={[
+                  { header: 'Field', cell: (f) => <code>{f.name}</code> },
+                  { header: 'Type', cell: (f) => f.field_type },
+                  { header: 'Required', cell: (f) => (f.required ? 'required' : 'optional') },
+                  { header: 'Default', cell: (f) => f.default_value ?? <span className="muted">none</span> },
+                  { header: 'Sort order', cell: (f) => f.sort_order },
+                ]}
+              />
             )}
             {canWrite ? <AddFieldForm blueprint={bp} /> : null}
           </Section>

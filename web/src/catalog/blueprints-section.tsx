@@ -6,8 +6,8 @@ import { useSession } from '../session';
 import { Empty, ErrorNote, Notice } from '../ui/feedback';
 import { TextAreaField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
-import { scrollRegion } from '../ui/scroll-region';
 import { useNameAndSlug } from '../ui/slug';
+import { Table } from '../ui/table';
 import { blueprintKeys } from './queries';
 
 type Blueprint = Schemas['Blueprint'];
@@ -87,42 +87,36 @@ export function BlueprintsSection({ blueprints }: { blueprints: Blueprint[] }) {
             : 'An administrator or member creates blueprints; this key can only read.'}
         </Empty>
       ) : (
-        <div className="table-wrap" {...scrollRegion('Blueprints')}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Blueprint</th>
-                <th scope="col">Slug</th>
-                <th scope="col">Fields</th>
-                <th scope="col">Entities</th>
-                <th scope="col">Description</th>
-              </tr>
-            </thead>
-            <tbody>
-              {blueprints.map((b) => (
-                <tr key={b.id}>
-                  <td>
-                    <Link to={blueprintPath(b.slug)}>{b.name}</Link>
-                    {b.is_default ? <span className="badge"> default</span> : null}
-                  </td>
-                  <td>
-                    <code>{b.slug}</code>
-                  </td>
-                  <td>{b.fields.length}</td>
-                  <td>
-                    <Link
-                      to={`/catalog?blueprint=${encodeURIComponent(b.slug)}`}
-                      aria-label={`${b.entity_count} ${b.entity_count === 1 ? 'entity' : 'entities'} of ${b.name}`}
-                    >
-                      {b.entity_count}
-                    </Link>
-                  </td>
-                  <td>{b.description || <span className="muted">none</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="Blueprints"
+          rows={blueprints}
+          rowKey={(b) => b.id}
+          columns={[
+            {
+              header: 'Blueprint',
+              cell: (b) => (
+                <>
+                  <Link to={blueprintPath(b.slug)}>{b.name}</Link>
+                  {b.is_default ? <span className="badge"> default</span> : null}
+                </>
+              ),
+            },
+            { header: 'Slug', cell: (b) => <code>{b.slug}</code> },
+            { header: 'Fields', cell: (b) => b.fields.length },
+            {
+              header: 'Entities',
+              cell: (b) => (
+                <Link
+                  to={`/catalog?blueprint=${encodeURIComponent(b.slug)}`}
+                  aria-label={`${b.entity_count} ${b.entity_count === 1 ? 'entity' : 'entities'} of ${b.name}`}
+                >
+                  {b.entity_count}
+                </Link>
+              ),
+            },
+            { header: 'Description', cell: (b) => b.description || <span className="muted">none</span> },
+          ]}
+        />
       )}
       {canWrite ? <NewBlueprintForm onCreated={setCreated} /> : null}
     </Section>

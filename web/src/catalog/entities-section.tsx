@@ -9,7 +9,7 @@ import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
 import { useQueryParams } from '../ui/query-params';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { EntityForm } from './entity-form';
 import { toText } from './entity-values';
 import { entitiesChanged, entityQueries } from './queries';
@@ -125,54 +125,40 @@ export function EntitiesSection({
         </Empty>
       ) : null}
       {shown.length > 0 && blueprint ? (
-        <div className="table-wrap" {...scrollRegion('Entities')}>
-          <table>
-            <caption className="muted">
+        <Table
+          label="Entities"
+          showCaption
+          caption={
+            <>
               {needle ? `Entities whose name or slug starts with “${needle}”` : 'Entities by slug'}
               {current > 0 || next ? `, page ${current + 1}` : ''}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Slug</th>
-                <th scope="col">State</th>
-                <th scope="col">Fields</th>
-                {canWrite ? <th scope="col">Change</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <Link to={entityPath(e)}>{e.name}</Link>
-                  </td>
-                  <td>
-                    <code>{e.slug}</code>
-                  </td>
-                  <td>
-                    <StateBadge state={e.state} />
-                  </td>
-                  <td className="catalog-fields">{fieldSummary(blueprint, e)}</td>
-                  {canWrite ? (
-                    <td>
-                      <div className="row">
-                        <button type="button" onClick={() => setEditing(e)} aria-label={`Edit ${e.name}`}>
-                          Edit
-                        </button>
-                        <ConfirmButton
-                          label={`Delete ${e.name}`}
-                          question={`Delete ${e.name}? Its checks, their results and its relations go with it.`}
-                          confirmLabel="Delete"
-                          onConfirm={() => remove.mutateAsync(e).catch(() => undefined)}
-                        />
-                      </div>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            </>
+          }
+          rows={shown}
+          rowKey={(e) => e.id}
+          columns={[
+            { header: 'Name', cell: (e) => <Link to={entityPath(e)}>{e.name}</Link> },
+            { header: 'Slug', cell: (e) => <code>{e.slug}</code> },
+            { header: 'State', cell: (e) => <StateBadge state={e.state} /> },
+            { header: 'Fields', className: 'catalog-fields', cell: (e) => fieldSummary(blueprint, e) },
+            canWrite && {
+              header: 'Change',
+              cell: (e) => (
+                <div className="row">
+                  <button type="button" onClick={() => setEditing(e)} aria-label={`Edit ${e.name}`}>
+                    Edit
+                  </button>
+                  <ConfirmButton
+                    label={`Delete ${e.name}`}
+                    question={`Delete ${e.name}? Its checks, their results and its relations go with it.`}
+                    confirmLabel="Delete"
+                    onConfirm={() => remove.mutateAsync(e).catch(() => undefined)}
+                  />
+                </div>
+              ),
+            },
+          ]}
+        />
       ) : null}
       {current > 0 || next ? (
         <nav className="row" aria-label="Entity pages">

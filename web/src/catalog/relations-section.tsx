@@ -7,7 +7,7 @@ import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Section } from '../ui/page';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { entityPath } from './entities-section';
 import { entityLabel } from './entity-reads';
 import { type ChosenEntity, EntitySearchField } from './entity-search-field';
@@ -77,43 +77,27 @@ export function RelationsSection({ blueprint }: { blueprint: Schemas['Blueprint'
         </Empty>
       ) : null}
       {relations.data && relations.data.length > 0 ? (
-        <div className="table-wrap" {...scrollRegion('Relations')}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">From</th>
-                <th scope="col">Type</th>
-                <th scope="col">To</th>
-                {canWrite ? <th scope="col">Change</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {relations.data.map((r) => (
-                <tr key={r.id}>
-                  <td>
-                    <EntityRef end={r.from_entity} />
-                  </td>
-                  <td>
-                    <code>{r.relation_type}</code>
-                  </td>
-                  <td>
-                    <EntityRef end={r.to_entity} />
-                  </td>
-                  {canWrite ? (
-                    <td>
-                      <ConfirmButton
-                        label="Delete relation"
-                        question={`Delete the relation ${r.from_entity.name} ${r.relation_type} ${r.to_entity.name}?`}
-                        confirmLabel="Delete"
-                        onConfirm={() => remove.mutateAsync(r.id).catch(() => undefined)}
-                      />
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="Relations"
+          rows={relations.data}
+          rowKey={(r) => r.id}
+          columns={[
+            { header: 'From', cell: (r) => <EntityRef end={r.from_entity} /> },
+            { header: 'Type', cell: (r) => <code>{r.relation_type}</code> },
+            { header: 'To', cell: (r) => <EntityRef end={r.to_entity} /> },
+            canWrite && {
+              header: 'Change',
+              cell: (r) => (
+                <ConfirmButton
+                  label="Delete relation"
+                  question={`Delete the relation ${r.from_entity.name} ${r.relation_type} ${r.to_entity.name}?`}
+                  confirmLabel="Delete"
+                  onConfirm={() => remove.mutateAsync(r.id).catch(() => undefined)}
+                />
+              ),
+            },
+          ]}
+        />
       ) : null}
       {canWrite ? (
         <form aria-label="New relation" onSubmit={submit} noValidate>

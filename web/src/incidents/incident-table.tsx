@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Time, useRelativeTime } from '../ui/bits';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { entityPageOf } from './queries';
 import { durationInWords, INCIDENT_STATE, type Incident } from './words';
 
@@ -35,53 +35,39 @@ export function IncidentTable({
   withEntity?: boolean;
 }) {
   return (
-    <div className="table-wrap" {...scrollRegion(label)}>
-      <table aria-label={label}>
-        <thead>
-          <tr>
-            <th scope="col">Opened</th>
-            {withEntity ? <th scope="col">Entity</th> : null}
-            <th scope="col">State</th>
-            <th scope="col">Acknowledged</th>
-            <th scope="col">Resolved</th>
-            <th scope="col">Duration</th>
-          </tr>
-        </thead>
-        <tbody>
-          {incidents.map((i) => {
+    <Table
+      label={label}
+      rows={incidents}
+      rowKey={(i) => i.id}
+      columns={[
+        {
+          header: 'Opened',
+          cell: (i) => (
+            <>
+              <IncidentLink incident={i} />
+              {i.in_maintenance ? <span className="muted"> (in maintenance)</span> : null}
+            </>
+          ),
+        },
+        withEntity && {
+          header: 'Entity',
+          cell: (i) => {
             const entityPage = entityPageOf(i);
-            return (
-              <tr key={i.id}>
-                <td>
-                  <IncidentLink incident={i} />
-                  {i.in_maintenance ? <span className="muted"> (in maintenance)</span> : null}
-                </td>
-                {withEntity ? (
-                  <td>{entityPage ? <Link to={entityPage}>{i.entity_name}</Link> : i.entity_name}</td>
-                ) : null}
-                <td>
-                  <IncidentState state={i.state} />
-                </td>
-                <td>
-                  {i.acknowledged_at ? (
-                    <Time iso={i.acknowledged_at} />
-                  ) : (
-                    <span className="muted">not yet</span>
-                  )}
-                </td>
-                <td>
-                  {i.resolved_at ? <Time iso={i.resolved_at} /> : <span className="muted">not yet</span>}
-                </td>
-                <td>
-                  <Duration incident={i} />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+            return entityPage ? <Link to={entityPage}>{i.entity_name}</Link> : i.entity_name;
+          },
+        },
+        { header: 'State', cell: (i) => <IncidentState state={i.state} /> },
+        { header: 'Acknowledged', cell: (i) => <TimeOrNotYet iso={i.acknowledged_at} /> },
+        { header: 'Resolved', cell: (i) => <TimeOrNotYet iso={i.resolved_at} /> },
+        { header: 'Duration', cell: (i) => <Duration incident={i} /> },
+      ]}
+    />
   );
+}
+
+/** A time, or "not yet". */
+function TimeOrNotYet({ iso }: { iso: string | null }) {
+  return iso ? <Time iso={iso} /> : <span className="muted">not yet</span>;
 }
 
 /** When an incident was acknowledged; "not yet" while open, "never" once resolved without. */

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import { api, must } from '../api/client';
 import type { paths } from '../api/schema';
 import { Time } from '../ui/bits';
 import { ConfirmButton } from '../ui/confirm';
 import { ErrorNote, Loading } from '../ui/feedback';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { integrationKeys, integrationQueries } from './queries';
 
 type Integration =
@@ -49,63 +49,41 @@ export function IntegrationTable({
   });
   if (integrations.length === 0) return <p className="muted">No integration yet.</p>;
   return (
-    <div className="table-wrap" {...scrollRegion('Integrations')}>
-      <ErrorNote error={remove.error} title="The integration was not deleted." />
-      <table aria-label="Integrations">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Kind</th>
-            <th scope="col">State</th>
-            <th scope="col">Token</th>
-            <th scope="col">Created</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {integrations.map((i) => (
-            <Fragment key={i.id}>
-              <tr>
-                <td>{i.name}</td>
-                <td>{i.kind}</td>
-                <td>{i.enabled ? 'enabled' : 'disabled'}</td>
-                <td>
-                  <code>{i.token_prefix}…</code>
-                </td>
-                <td>
-                  <Time iso={i.created_at} />
-                </td>
-                <td>
-                  <div className="row">
-                    <button
-                      type="button"
-                      aria-expanded={open === i.id}
-                      onClick={() => setOpen(open === i.id ? undefined : i.id)}
-                    >
-                      Payloads of {i.name}
-                    </button>
-                    {isAdmin ? (
-                      <ConfirmButton
-                        label={`Delete ${i.name}`}
-                        question={`Delete “${i.name}” with its alerts, its own entity and its outside checks? Its senders get 404 from then on.`}
-                        confirmLabel="Delete integration"
-                        onConfirm={() => remove.mutateAsync(i.id).catch(() => undefined)}
-                      />
-                    ) : null}
-                  </div>
-                </td>
-              </tr>
-              {open === i.id ? (
-                <tr>
-                  <td colSpan={6}>
-                    <Payloads integration={i} />
-                  </td>
-                </tr>
+    <Table
+      label="Integrations"
+      before={<ErrorNote error={remove.error} title="The integration was not deleted." />}
+      rows={integrations}
+      rowKey={(i) => i.id}
+      detail={(i) => (open === i.id ? { content: <Payloads integration={i} /> } : null)}
+      columns={[
+        { header: 'Name', cell: (i) => i.name },
+        { header: 'Kind', cell: (i) => i.kind },
+        { header: 'State', cell: (i) => (i.enabled ? 'enabled' : 'disabled') },
+        { header: 'Token', cell: (i) => <code>{i.token_prefix}…</code> },
+        { header: 'Created', cell: (i) => <Time iso={i.created_at} /> },
+        {
+          header: 'Actions',
+          cell: (i) => (
+            <div className="row">
+              <button
+                type="button"
+                aria-expanded={open === i.id}
+                onClick={() => setOpen(open === i.id ? undefined : i.id)}
+              >
+                Payloads of {i.name}
+              </button>
+              {isAdmin ? (
+                <ConfirmButton
+                  label={`Delete ${i.name}`}
+                  question={`Delete “${i.name}” with its alerts, its own entity and its outside checks? Its senders get 404 from then on.`}
+                  confirmLabel="Delete integration"
+                  onConfirm={() => remove.mutateAsync(i.id).catch(() => undefined)}
+                />
               ) : null}
-            </Fragment>
-          ))}
-        </tbody>
-      </table>
-    </div>
+            </div>
+          ),
+        },
+      ]}
+    />
   );
 }

@@ -9,7 +9,7 @@ import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { TextField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
 import { CursorPager, useCursorPages } from '../ui/pager';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 
 type Entry = Schemas['AuditEntry'];
 
@@ -107,42 +107,34 @@ function AuditLog() {
         </Empty>
       ) : null}
       {rows.length > 0 ? (
-        <div className="table-wrap" {...scrollRegion('Audit entries')}>
-          <table aria-label="Audit entries">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Who</th>
-                <th scope="col">Via</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Change</th>
-                <th scope="col">From</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <Time iso={e.at} />
-                  </td>
-                  <td>
-                    {e.actor.label} <span className="muted">({ACTOR_WORDS[e.actor.type]})</span>
-                  </td>
-                  <td>{VIA_WORDS[e.via]}</td>
-                  <td>
-                    <code>{e.action}</code>
-                  </td>
-                  <td>
-                    {e.target.type} <code>{e.target.id}</code>
-                  </td>
-                  <td>{e.summary || '—'}</td>
-                  <td>{e.source_ip ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="Audit entries"
+          rows={rows}
+          rowKey={(e) => e.id}
+          columns={[
+            { header: 'Time', cell: (e) => <Time iso={e.at} /> },
+            {
+              header: 'Who',
+              cell: (e) => (
+                <>
+                  {e.actor.label} <span className="muted">({ACTOR_WORDS[e.actor.type]})</span>
+                </>
+              ),
+            },
+            { header: 'Via', cell: (e) => VIA_WORDS[e.via] },
+            { header: 'Action', cell: (e) => <code>{e.action}</code> },
+            {
+              header: 'Target',
+              cell: (e) => (
+                <>
+                  {e.target.type} <code>{e.target.id}</code>
+                </>
+              ),
+            },
+            { header: 'Change', cell: (e) => e.summary || '—' },
+            { header: 'From', cell: (e) => e.source_ip ?? '—' },
+          ]}
+        />
       ) : null}
       <CursorPager pages={pages} next={log.data?.next_cursor} first="Newest entries" more="Older entries" />
     </Section>

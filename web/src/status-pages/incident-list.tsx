@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../api/client';
 import { Time } from '../ui/bits';
 import { ErrorNote } from '../ui/feedback';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { LEVEL_WORDS, STATUS_WORDS } from './incident-words';
 import { type PageIncident, pageIncidentsChanged, type StatusPageRecord } from './queries';
 
@@ -38,42 +38,36 @@ export function IncidentTable({
   onManage: (id: string) => void;
 }) {
   return (
-    <div className="table-wrap" {...scrollRegion(label)}>
-      <table aria-label={label}>
-        <thead>
-          <tr>
-            <th scope="col">Title</th>
-            <th scope="col">Status</th>
-            <th scope="col">Impact</th>
-            <th scope="col">Started</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {incidents.map((i) => (
-            <tr key={i.id}>
-              <td>{i.title}</td>
-              <td>
-                {STATUS_WORDS[i.status]}
-                {i.draft ? <span className="badge"> Draft</span> : null}
-              </td>
-              <td>{impactWords(page, i.impact)}</td>
-              <td>
-                <Time iso={i.started_at} />
-              </td>
-              <td>
-                <div className="row">
-                  <button type="button" onClick={() => onManage(i.id)}>
-                    Manage {i.title}
-                  </button>
-                  {canWrite && i.draft ? <PublishButton slug={page.slug} incident={i} /> : null}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table
+      label={label}
+      rows={incidents}
+      rowKey={(i) => i.id}
+      columns={[
+        { header: 'Title', cell: (i) => i.title },
+        {
+          header: 'Status',
+          cell: (i) => (
+            <>
+              {STATUS_WORDS[i.status]}
+              {i.draft ? <span className="badge"> Draft</span> : null}
+            </>
+          ),
+        },
+        { header: 'Impact', cell: (i) => impactWords(page, i.impact) },
+        { header: 'Started', cell: (i) => <Time iso={i.started_at} /> },
+        {
+          header: 'Actions',
+          cell: (i) => (
+            <div className="row">
+              <button type="button" onClick={() => onManage(i.id)}>
+                Manage {i.title}
+              </button>
+              {canWrite && i.draft ? <PublishButton slug={page.slug} incident={i} /> : null}
+            </div>
+          ),
+        },
+      ]}
+    />
   );
 }
 

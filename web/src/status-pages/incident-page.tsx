@@ -1,6 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../session';
+import { NewTabLink } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Page, Section } from '../ui/page';
 import { CursorPager, useCursorPages } from '../ui/pager';
@@ -49,11 +50,7 @@ function Incidents({ page }: { page: StatusPageRecord }) {
   return (
     <>
       <p className="muted">
-        What you write here appears on{' '}
-        <a href={page.public_path} target="_blank" rel="noopener noreferrer">
-          {page.public_path}
-          <span className="visually-hidden"> (opens in a new tab)</span>
-        </a>{' '}
+        What you write here appears on <NewTabLink href={page.public_path}>{page.public_path}</NewTabLink>{' '}
         once published: open incidents on top, resolved ones in its history. A new incident is saved as a
         draft, which only you see.
       </p>

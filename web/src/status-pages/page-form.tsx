@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { ApiError, api, fieldErrors, must } from '../api/client';
 import { EntitySearchChips } from '../catalog/entity-search-chips';
 import type { ChosenEntity } from '../catalog/entity-search-field';
+import { NewTabLink } from '../ui/bits';
 import { ErrorNote, Notice } from '../ui/feedback';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fields';
 import { slugOf } from '../ui/slug';
@@ -228,11 +229,7 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
       {!editing && save.isSuccess ? (
         <Notice>
           The status page {save.data.title} was created:{' '}
-          <a href={save.data.public_path} target="_blank" rel="noopener noreferrer">
-            {save.data.public_path}
-            <span className="visually-hidden"> (opens in a new tab)</span>
-          </a>
-          .
+          <NewTabLink href={save.data.public_path}>{save.data.public_path}</NewTabLink>.
         </Notice>
       ) : null}
       <div className="row">

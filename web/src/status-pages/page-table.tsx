@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, must } from '../api/client';
+import { NewTabLink } from '../ui/bits';
 import { EditDeleteActions } from '../ui/confirm';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { type StatusPageRecord, statusPagesChanged } from './queries';
 
 /**
@@ -21,58 +22,35 @@ export function PageTable({
   onEdit: (page: StatusPageRecord) => void;
 }) {
   return (
-    <div className="table-wrap" {...scrollRegion('Status pages')}>
-      <table aria-label="Status pages">
-        <thead>
-          <tr>
-            <th scope="col">Title</th>
-            <th scope="col">Slug</th>
-            <th scope="col">Entities</th>
-            <th scope="col">Public page</th>
-            <th scope="col">Custom domain</th>
-            <th scope="col">Written incidents</th>
-            {canWrite ? <th scope="col">Actions</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {pages.map((p) => (
-            <tr key={p.slug}>
-              <td>{p.title}</td>
-              <td>
-                <code>{p.slug}</code>
-              </td>
-              <td>{p.entity_ids.length}</td>
-              <td>
-                <a href={p.public_path} target="_blank" rel="noopener noreferrer">
-                  {p.public_path}
-                  <span className="visually-hidden"> (opens in a new tab)</span>
-                </a>
-              </td>
-              <td>
-                {p.domain === null ? (
-                  <span className="muted">None</span>
-                ) : (
-                  <a href={`https://${p.domain}/`} target="_blank" rel="noopener noreferrer">
-                    {p.domain}
-                    <span className="visually-hidden"> (opens in a new tab)</span>
-                  </a>
-                )}
-              </td>
-              <td>
-                <Link to={`/status-pages/${p.slug}/incidents`}>
-                  Incidents<span className="visually-hidden"> of {p.title}</span>
-                </Link>
-              </td>
-              {canWrite ? (
-                <td>
-                  <RowActions page={p} onEdit={onEdit} />
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table
+      label="Status pages"
+      rows={pages}
+      rowKey={(p) => p.slug}
+      columns={[
+        { header: 'Title', cell: (p) => p.title },
+        { header: 'Slug', cell: (p) => <code>{p.slug}</code> },
+        { header: 'Entities', cell: (p) => p.entity_ids.length },
+        { header: 'Public page', cell: (p) => <NewTabLink href={p.public_path}>{p.public_path}</NewTabLink> },
+        {
+          header: 'Custom domain',
+          cell: (p) =>
+            p.domain === null ? (
+              <span className="muted">None</span>
+            ) : (
+              <NewTabLink href={`https://${p.domain}/`}>{p.domain}</NewTabLink>
+            ),
+        },
+        {
+          header: 'Written incidents',
+          cell: (p) => (
+            <Link to={`/status-pages/${p.slug}/incidents`}>
+              Incidents<span className="visually-hidden"> of {p.title}</span>
+            </Link>
+          ),
+        },
+        canWrite && { header: 'Actions', cell: (p) => <RowActions page={p} onEdit={onEdit} /> },
+      ]}
+    />
   );
 }
 

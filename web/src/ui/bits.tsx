@@ -1,4 +1,4 @@
-import { useState, useSyncExternalStore } from 'react';
+import { type ReactNode, useState, useSyncExternalStore } from 'react';
 import { relativeWords } from './time-words';
 
 /** An entity or check state, coloured and in words (never colour alone). */
@@ -85,5 +85,15 @@ export function Time({ iso }: { iso: string | null | undefined }) {
     <time dateTime={iso} title={new Date(Date.parse(iso)).toLocaleString()}>
       {words}
     </time>
+  );
+}
+
+/** A link that opens in a new tab, and says so to a screen reader. */
+export function NewTabLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer">
+      {children}
+      <span className="visually-hidden"> (opens in a new tab)</span>
+    </a>
   );
 }

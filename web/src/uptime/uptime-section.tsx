@@ -3,7 +3,7 @@ import { api, must } from '../api/client';
 import { useRefreshOnChange } from '../live/refresh';
 import { ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { LocationUptimeTable } from './location-uptime-table';
 import { uptimeKeys } from './queries';
 import {
@@ -104,41 +104,30 @@ function DailyBar({ days }: { days: readonly UptimeDay[] }) {
 
 function UptimeTable({ label, rows, withBudget }: { label: string; rows: Uptime[]; withBudget: boolean }) {
   return (
-    <div className="table-wrap" {...scrollRegion(label)}>
-      <table aria-label={label}>
-        <thead>
-          <tr>
-            <th scope="col">Window</th>
-            <th scope="col">Uptime</th>
-            {withBudget ? <th scope="col">Error budget</th> : null}
-            <th scope="col">Downtime</th>
-            <th scope="col">Incidents</th>
-            <th scope="col">MTTR</th>
-            <th scope="col">p50</th>
-            <th scope="col">p95</th>
-            <th scope="col">p99</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((u) => (
-            <tr key={u.window}>
-              <th scope="row">{WINDOW_WORDS[u.window]}</th>
-              <td>
-                {uptimeWords(u.uptime_ratio)}
-                <span className="muted"> ({resultWords(u)})</span>
-              </td>
-              {withBudget ? <td>{budgetWords(u.error_budget_remaining)}</td> : null}
-              <td>{downtimeWords(u.downtime_seconds, u.incidents)}</td>
-              <td>{u.incidents}</td>
-              <td>{mttrWords(u.mttr_seconds)}</td>
-              <td>{msWords(u.latency_ms.p50)}</td>
-              <td>{msWords(u.latency_ms.p95)}</td>
-              <td>{msWords(u.latency_ms.p99)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table
+      label={label}
+      rows={rows}
+      rowKey={(u) => u.window}
+      columns={[
+        { header: 'Window', rowHeader: true, cell: (u) => WINDOW_WORDS[u.window] },
+        {
+          header: 'Uptime',
+          cell: (u) => (
+            <>
+              {uptimeWords(u.uptime_ratio)}
+              <span className="muted"> ({resultWords(u)})</span>
+            </>
+          ),
+        },
+        withBudget && { header: 'Error budget', cell: (u) => budgetWords(u.error_budget_remaining) },
+        { header: 'Downtime', cell: (u) => downtimeWords(u.downtime_seconds, u.incidents) },
+        { header: 'Incidents', cell: (u) => u.incidents },
+        { header: 'MTTR', cell: (u) => mttrWords(u.mttr_seconds) },
+        { header: 'p50', cell: (u) => msWords(u.latency_ms.p50) },
+        { header: 'p95', cell: (u) => msWords(u.latency_ms.p95) },
+        { header: 'p99', cell: (u) => msWords(u.latency_ms.p99) },
+      ]}
+    />
   );
 }
 
