@@ -139,6 +139,28 @@ describe.each(bothRuntimes)('runs ($runtime runtime)', ({ start }) => {
     expect((await runs(checkId)).runs[0]).toMatchObject({ outcome: 'hung', ended_at: null, flags: ['hung'] });
   });
 
+  it('forms the run of a start stored before runs were kept (an open run naming no run item)', async () => {
+    const { checkId, token } = await kit.pushCheck();
+    await api.request('GET', `/ping/${token}/start`);
+    const [running] = (await runs(checkId)).runs;
+    // The previous release's start: its open run (docs/data-model.md `ping_run`) without run_id, and no run item.
+    await api.table.transact([
+      { type: 'update', key: { pk: `CHECK#${checkId}`, sk: 'PINGRUN#-' }, remove: ['run_id'] },
+      { type: 'delete', key: { pk: `CHECK#${checkId}`, sk: `RUN#${running.id}` } },
+    ]);
+    expect((await runs(checkId)).runs).toEqual([]);
+    clock.advance(30_000);
+    await api.request('GET', `/ping/${token}/0`);
+    expect((await runs(checkId)).runs).toEqual([
+      expect.objectContaining({
+        started_at: running.started_at,
+        duration_ms: 30_000,
+        outcome: 'success',
+        exit_status: 0,
+      }),
+    ]);
+  });
+
   it('pages newest first with a cursor', async () => {
     const { checkId, token } = await kit.pushCheck();
     for (let i = 0; i < 3; i += 1) {
