@@ -5,7 +5,7 @@ import type { Schemas } from '../api/client';
 import { Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { CursorPager, useCursorPages } from '../ui/pager';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { everyWords } from '../ui/time-words';
 import { checkTypeForm, targetOf } from './check-types/registry';
 import { StoredTrace, storedScreenshots } from './evidence';
@@ -101,56 +101,50 @@ export function RecentResults({ checkId, linked }: { checkId: string; linked?: s
           A pull check reports after its first run; a push check when your agent posts.
         </Empty>
       ) : (
-        <div className="table-wrap" {...scrollRegion('Recent results')}>
-          <table aria-label="Recent results">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Status code</th>
-                <th scope="col">Latency</th>
-                <th scope="col">Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr
-                  key={r.id}
-                  ref={r.id === linked ? scrollToRow : undefined}
-                  className={r.id === linked ? 'result-linked' : undefined}
-                  aria-current={r.id === linked ? 'true' : undefined}
-                >
-                  <td>
-                    <Time iso={r.checked_at} />
-                  </td>
-                  <td>
-                    <span className={`badge state-${r.outcome}`}>{OUTCOME_WORDS[r.outcome]}</span>
-                    {r.synthetic ? <span className="muted"> (no report)</span> : null}
-                  </td>
-                  <td>{r.status_code || '—'}</td>
-                  <td>{r.latency_ms} ms</td>
-                  <td>
-                    {r.error_message || (r.details?.tls_warning ? '' : '—')}
-                    {r.details?.tls_warning ? (
-                      <span className="badge state-degraded" title="The check's tls.skip_verify is on">
-                        {r.details.tls_warning}
-                      </span>
-                    ) : null}
-                    {r.details?.steps ? (
-                      <StepResults
-                        steps={r.details.steps}
-                        failed={r.details.failed_step}
-                        open={r.id === linked}
-                        screenshotOf={storedScreenshots(checkId, r)}
-                      />
-                    ) : null}
-                    <StoredTrace checkId={checkId} result={r} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="Recent results"
+          rows={rows}
+          rowKey={(r) => r.id}
+          rowProps={(r) =>
+            r.id === linked ? { ref: scrollToRow, className: 'result-linked', 'aria-current': 'true' } : {}
+          }
+          columns={[
+            { header: 'Time', cell: (r) => <Time iso={r.checked_at} /> },
+            {
+              header: 'Outcome',
+              cell: (r) => (
+                <>
+                  <span className={`badge state-${r.outcome}`}>{OUTCOME_WORDS[r.outcome]}</span>
+                  {r.synthetic ? <span className="muted"> (no report)</span> : null}
+                </>
+              ),
+            },
+            { header: 'Status code', cell: (r) => r.status_code || '—' },
+            { header: 'Latency', cell: (r) => `${r.latency_ms} ms` },
+            {
+              header: 'Error',
+              cell: (r) => (
+                <>
+                  {r.error_message || (r.details?.tls_warning ? '' : '—')}
+                  {r.details?.tls_warning ? (
+                    <span className="badge state-degraded" title="The check's tls.skip_verify is on">
+                      {r.details.tls_warning}
+                    </span>
+                  ) : null}
+                  {r.details?.steps ? (
+                    <StepResults
+                      steps={r.details.steps}
+                      failed={r.details.failed_step}
+                      open={r.id === linked}
+                      screenshotOf={storedScreenshots(checkId, r)}
+                    />
+                  ) : null}
+                  <StoredTrace checkId={checkId} result={r} />
+                </>
+              ),
+            },
+          ]}
+        />
       )}
       <CursorPager pages={pages} next={next_cursor} first="Newest results" more="Older results" />
     </>

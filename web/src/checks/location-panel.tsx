@@ -3,7 +3,7 @@ import type { Schemas } from '../api/client';
 import { LocationLatencyChart } from '../charts/location-latency';
 import { ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { LocationSteps } from './location-steps';
 import { isLocated, type LocationOutcome, outcomeWords, quorumWords } from './locations';
 import { checkQueries } from './queries';
@@ -46,32 +46,21 @@ export function LocationPanel({ check }: { check: Schemas['Check'] }) {
 
 function LastSlot({ outcomes }: { outcomes: readonly LocationOutcome[] }) {
   return (
-    <div className="table-wrap" {...scrollRegion('Last slot per location')}>
-      <table aria-label="Last slot per location">
-        <thead>
-          <tr>
-            <th scope="col">Location</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Status code</th>
-            <th scope="col">Latency</th>
-            <th scope="col">Error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {outcomes.map((o) => (
-            <tr key={o.location}>
-              <th scope="row">{o.location}</th>
-              <td>
-                <span className={`badge state-${o.outcome}`}>{outcomeWords(o.outcome)}</span>
-              </td>
-              <td>{o.status_code || '—'}</td>
-              <td>{o.latency_ms === null ? '—' : `${o.latency_ms} ms`}</td>
-              <td>{o.error_message || '—'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table
+      label="Last slot per location"
+      rows={outcomes}
+      rowKey={(o) => o.location}
+      columns={[
+        { header: 'Location', rowHeader: true, cell: (o) => o.location },
+        {
+          header: 'Outcome',
+          cell: (o) => <span className={`badge state-${o.outcome}`}>{outcomeWords(o.outcome)}</span>,
+        },
+        { header: 'Status code', cell: (o) => o.status_code || '—' },
+        { header: 'Latency', cell: (o) => (o.latency_ms === null ? '—' : `${o.latency_ms} ms`) },
+        { header: 'Error', cell: (o) => o.error_message || '—' },
+      ]}
+    />
   );
 }
 

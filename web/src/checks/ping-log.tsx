@@ -5,7 +5,7 @@ import { Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
 import { CursorPager, useCursorPages } from '../ui/pager';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { checkKeys } from './queries';
 
 /**
@@ -106,45 +106,28 @@ export function LastPings({ checkId }: { checkId: string }) {
               shows among the check's results only.
             </Empty>
           ) : (
-            <div className="table-wrap" {...scrollRegion('Last pings')}>
-              <table aria-label="Last pings">
-                <thead>
-                  <tr>
-                    <th scope="col">Time</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Method</th>
-                    <th scope="col">Run</th>
-                    <th scope="col">Run id</th>
-                    <th scope="col">Body</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {pings.data.pings.map((ping) => {
+            <Table
+              label="Last pings"
+              rows={pings.data.pings}
+              rowKey={(ping) => ping.id}
+              columns={[
+                { header: 'Time', cell: (ping) => <Time iso={ping.at} /> },
+                {
+                  header: 'Kind',
+                  cell: (ping) => {
                     const kind = kindOf(ping);
-                    return (
-                      <tr key={ping.id}>
-                        <td>
-                          <Time iso={ping.at} />
-                        </td>
-                        <td>
-                          <span className={`badge ${kind.className}`}>{kind.words}</span>
-                        </td>
-                        <td>
-                          <code>{ping.method}</code>
-                        </td>
-                        <td>
-                          <RunCell ping={ping} />
-                        </td>
-                        <td>{ping.rid ? <code>{ping.rid}</code> : <span className="muted">—</span>}</td>
-                        <td>
-                          <BodyCell ping={ping} />
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+                    return <span className={`badge ${kind.className}`}>{kind.words}</span>;
+                  },
+                },
+                { header: 'Method', cell: (ping) => <code>{ping.method}</code> },
+                { header: 'Run', cell: (ping) => <RunCell ping={ping} /> },
+                {
+                  header: 'Run id',
+                  cell: (ping) => (ping.rid ? <code>{ping.rid}</code> : <span className="muted">—</span>),
+                },
+                { header: 'Body', cell: (ping) => <BodyCell ping={ping} /> },
+              ]}
+            />
           )}
           <CursorPager pages={pages} next={pings.data.next_cursor} first="Newest pings" more="Older pings" />
         </>

@@ -6,7 +6,7 @@ import { CopyBlock, Time } from '../ui/bits';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { checkQueries } from './queries';
 
 /** The absolute URLs a push check's agent posts to (on this console's origin, which serves /v1). */
@@ -166,47 +166,27 @@ function PingUrls({
         </Empty>
       ) : null}
       {tokens.data && tokens.data.length > 0 ? (
-        <div className="table-wrap" {...scrollRegion('Ping URLs')}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Token</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                {session.canWrite ? (
-                  <th scope="col">
-                    <span className="sr-only">Revoke</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.data.map((t) => (
-                <tr key={t.id}>
-                  <td>
-                    <code>{t.prefix}…</code>
-                  </td>
-                  <td>
-                    <Time iso={t.created_at} />
-                  </td>
-                  <td>
-                    <Time iso={t.last_used_at} />
-                  </td>
-                  {session.canWrite ? (
-                    <td>
-                      <ConfirmButton
-                        label={`Revoke ${t.prefix}…`}
-                        question={`Revoke the ping URL ${t.prefix}…? Jobs pinging it get 404 from now on.`}
-                        confirmLabel="Revoke ping URL"
-                        onConfirm={() => revoke.mutateAsync(t.id).catch(() => undefined)}
-                      />
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="Ping URLs"
+          rows={tokens.data}
+          rowKey={(t) => t.id}
+          columns={[
+            { header: 'Token', cell: (t) => <code>{t.prefix}…</code> },
+            { header: 'Created', cell: (t) => <Time iso={t.created_at} /> },
+            { header: 'Last used', cell: (t) => <Time iso={t.last_used_at} /> },
+            session.canWrite && {
+              header: <span className="sr-only">Revoke</span>,
+              cell: (t) => (
+                <ConfirmButton
+                  label={`Revoke ${t.prefix}…`}
+                  question={`Revoke the ping URL ${t.prefix}…? Jobs pinging it get 404 from now on.`}
+                  confirmLabel="Revoke ping URL"
+                  onConfirm={() => revoke.mutateAsync(t.id).catch(() => undefined)}
+                />
+              ),
+            },
+          ]}
+        />
       ) : null}
     </>
   );

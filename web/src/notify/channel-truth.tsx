@@ -3,7 +3,7 @@ import type { Schemas } from '../api/client';
 import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { notifyQueries } from './queries';
 
 type Truth = Schemas['AlertSimulation']['channels'][number];
@@ -34,30 +34,20 @@ export function ChannelTruth({ entityId, state }: { entityId: string; state: str
       ) : (told.data?.channels ?? []).length === 0 ? (
         <Empty title="No channel hears of this entity." />
       ) : (
-        <div className="table-wrap" {...scrollRegion('What each channel was told')}>
-          <table aria-label="What each channel was told">
-            <thead>
-              <tr>
-                <th scope="col">Channel</th>
-                <th scope="col">Last told</th>
-                <th scope="col">When</th>
-                <th scope="col">Not yet told because</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(told.data?.channels ?? []).map((c) => (
-                <tr key={c.channel_id}>
-                  <td>{c.channel_name}</td>
-                  <td>{c.last_told ? <StateBadge state={c.last_told.state} /> : 'nothing yet'}</td>
-                  <td>{c.last_told ? <Time iso={c.last_told.at} /> : '—'}</td>
-                  <td>
-                    <Held truth={c} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="What each channel was told"
+          rows={told.data?.channels ?? []}
+          rowKey={(c) => c.channel_id}
+          columns={[
+            { header: 'Channel', cell: (c) => c.channel_name },
+            {
+              header: 'Last told',
+              cell: (c) => (c.last_told ? <StateBadge state={c.last_told.state} /> : 'nothing yet'),
+            },
+            { header: 'When', cell: (c) => (c.last_told ? <Time iso={c.last_told.at} /> : '—') },
+            { header: 'Not yet told because', cell: (c) => <Held truth={c} /> },
+          ]}
+        />
       )}
     </Section>
   );

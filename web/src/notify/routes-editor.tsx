@@ -7,7 +7,7 @@ import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { CheckboxField, SelectField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import type { PickedEntity } from './entity-picker';
 import { notifyQueries, routeKeys } from './queries';
 import { RouteEntities } from './route-entities';
@@ -61,38 +61,24 @@ export function RoutesEditor({ canWrite }: { canWrite: boolean }) {
         </Empty>
       ) : null}
       {routes.data && routes.data.routes.length > 0 ? (
-        <div className="table-wrap" {...scrollRegion('Routes')}>
-          <table aria-label="Routes">
-            <thead>
-              <tr>
-                <th scope="col">Alerts of</th>
-                <th scope="col">Also go to</th>
-                <th scope="col">Escalation</th>
-                <th scope="col">Grouping</th>
-                {canWrite ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {routes.data.routes.map((r) => (
-                <tr key={r.id}>
-                  <td>{describe(r)}</td>
-                  <td>{r.channel_ids.map(channelName).join(', ') || '—'}</td>
-                  <td>
-                    {r.escalate_after_seconds === null
-                      ? '—'
-                      : `after ${r.escalate_after_seconds} s to ${r.escalate_channel_ids.map(channelName).join(', ')}`}
-                  </td>
-                  <td>{grouping(r)}</td>
-                  {canWrite ? (
-                    <td>
-                      <DeleteRoute id={r.id} what={describe(r)} />
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="Routes"
+          rows={routes.data.routes}
+          rowKey={(r) => r.id}
+          columns={[
+            { header: 'Alerts of', cell: (r) => describe(r) },
+            { header: 'Also go to', cell: (r) => r.channel_ids.map(channelName).join(', ') || '—' },
+            {
+              header: 'Escalation',
+              cell: (r) =>
+                r.escalate_after_seconds === null
+                  ? '—'
+                  : `after ${r.escalate_after_seconds} s to ${r.escalate_channel_ids.map(channelName).join(', ')}`,
+            },
+            { header: 'Grouping', cell: (r) => grouping(r) },
+            canWrite && { header: 'Actions', cell: (r) => <DeleteRoute id={r.id} what={describe(r)} /> },
+          ]}
+        />
       ) : null}
       {canWrite ? <NewRoute channels={shared.data ?? []} /> : null}
     </Section>

@@ -5,7 +5,7 @@ import { Time } from '../ui/bits';
 import { Empty, ErrorNote } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Section } from '../ui/page';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 
 type Answer = Schemas['AlertSimulation'];
 type Decision = Answer['decisions'][number];
@@ -72,38 +72,24 @@ function Decisions({ answer, byEntity }: { answer: Answer; byEntity: boolean }) 
       {answer.decisions.length === 0 ? (
         <Empty title="No decisions." />
       ) : (
-        <div className="table-wrap" {...scrollRegion('What would happen')}>
-          <table aria-label="What would happen">
-            <thead>
-              <tr>
-                {byEntity ? <th scope="col">Check</th> : null}
-                <th scope="col">Channel</th>
-                <th scope="col">Reached as</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Why</th>
-                <th scope="col">When</th>
-              </tr>
-            </thead>
-            <tbody>
-              {/* One decision per check, kind and channel (the API unites channels reached twice). */}
-              {answer.decisions.map((d) => (
-                <tr key={`${d.check_id}-${d.kind}-${d.channel_id}`}>
-                  {byEntity ? <td>{d.check_name ?? '—'}</td> : null}
-                  <td>
-                    {d.kind === 'escalation' ? 'Escalation to ' : ''}
-                    {d.channel_name ?? 'no channel'}
-                  </td>
-                  <td>{d.path ? PATHS[d.path] : '—'}</td>
-                  <td>{OUTCOMES[d.outcome]}</td>
-                  <td>{d.reason}</td>
-                  <td>
-                    <When decision={d} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        // One decision per check, kind and channel (the API unites channels reached twice).
+        <Table
+          label="What would happen"
+          rows={answer.decisions}
+          rowKey={(d) => `${d.check_id}-${d.kind}-${d.channel_id}`}
+          columns={[
+            byEntity && { header: 'Check', cell: (d) => d.check_name ?? '—' },
+            {
+              header: 'Channel',
+              cell: (d) =>
+                `${d.kind === 'escalation' ? 'Escalation to ' : ''}${d.channel_name ?? 'no channel'}`,
+            },
+            { header: 'Reached as', cell: (d) => (d.path ? PATHS[d.path] : '—') },
+            { header: 'Outcome', cell: (d) => OUTCOMES[d.outcome] },
+            { header: 'Why', cell: (d) => d.reason },
+            { header: 'When', cell: (d) => <When decision={d} /> },
+          ]}
+        />
       )}
     </>
   );

@@ -2,8 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, must, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { ErrorNote, Notice } from '../ui/feedback';
+import { Table } from '../ui/table';
 import { schedulesChanged } from './queries';
-import { personWords } from './timeline';
+import { PersonCell, personWords } from './timeline';
 import { zoneWords } from './zone-time';
 
 type Shift = Schemas['ScheduleShifts']['shifts'][number];
@@ -40,51 +41,33 @@ export function FinalShifts({
     <>
       <ErrorNote error={take.error} title="The shift was not taken." />
       {take.isSuccess && !take.isPending ? <Notice>You are on call for that shift now.</Notice> : null}
-      <div className="table-wrap">
-        <table>
-          <caption className="visually-hidden">The final schedule, shift by shift, in {zone}</caption>
-          <thead>
-            <tr>
-              <th scope="col">On call</th>
-              <th scope="col">From</th>
-              <th scope="col">To</th>
-              <th scope="col">From where</th>
-              {canWrite && myId ? (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              ) : null}
-            </tr>
-          </thead>
-          <tbody>
-            {shifts.shifts.map((s) => (
-              <tr key={s.start}>
-                <td>
-                  {personWords(s.user)}
-                  {s.user.id === myId ? <span className="muted"> (you)</span> : null}
-                </td>
-                <td>{zoneWords(s.start, zone)}</td>
-                <td>{zoneWords(s.end, zone)}</td>
-                <td>{source(s)}</td>
-                {canWrite && myId ? (
-                  <td>
-                    {s.user.id === myId ? null : (
-                      <button
-                        type="button"
-                        disabled={take.isPending}
-                        aria-label={`Take this shift: ${personWords(s.user)}, ${zoneWords(s.start, zone)} to ${zoneWords(s.end, zone)}`}
-                        onClick={() => take.mutate(s)}
-                      >
-                        Take this shift
-                      </button>
-                    )}
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        label="Final schedule"
+        caption={<>The final schedule, shift by shift, in {zone}</>}
+        rows={shifts.shifts}
+        rowKey={(s) => s.start}
+        columns={[
+          { header: 'On call', cell: (s) => <PersonCell user={s.user} myId={myId} /> },
+          { header: 'From', cell: (s) => zoneWords(s.start, zone) },
+          { header: 'To', cell: (s) => zoneWords(s.end, zone) },
+          { header: 'From where', cell: source },
+          canWrite &&
+            myId && {
+              header: <span className="visually-hidden">Actions</span>,
+              cell: (s) =>
+                s.user.id === myId ? null : (
+                  <button
+                    type="button"
+                    disabled={take.isPending}
+                    aria-label={`Take this shift: ${personWords(s.user)}, ${zoneWords(s.start, zone)} to ${zoneWords(s.end, zone)}`}
+                    onClick={() => take.mutate(s)}
+                  >
+                    Take this shift
+                  </button>
+                ),
+            },
+        ]}
+      />
     </>
   );
 }

@@ -5,8 +5,9 @@ import { useSession } from '../session';
 import { settingsQueries } from '../settings/queries';
 import { Empty, ErrorNote } from '../ui/feedback';
 import { SelectField, TextField } from '../ui/fields';
+import { Table } from '../ui/table';
 import { schedulesChanged } from './queries';
-import { personWords } from './timeline';
+import { PersonCell, personWords } from './timeline';
 import { instantOfLocal, zoneWords } from './zone-time';
 
 type Schedule = Schemas['Schedule'];
@@ -36,47 +37,30 @@ export function Overrides({ schedule }: { schedule: Schedule }) {
       {live.length === 0 ? (
         <Empty title="No overrides now or ahead.">Take a shift above, or put someone on call below.</Empty>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Overrides now and ahead, in {zone}</caption>
-            <thead>
-              <tr>
-                <th scope="col">On call</th>
-                <th scope="col">From</th>
-                <th scope="col">To</th>
-                {canWrite ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {live.map((o) => (
-                <tr key={o.id}>
-                  <td>
-                    {personWords(o.user)}
-                    {o.user.id === me.user?.id ? <span className="muted"> (you)</span> : null}
-                  </td>
-                  <td>{zoneWords(o.starts_at, zone)}</td>
-                  <td>{zoneWords(o.ends_at, zone)}</td>
-                  {canWrite ? (
-                    <td>
-                      <button
-                        type="button"
-                        disabled={remove.isPending}
-                        aria-label={`Remove the override of ${personWords(o.user)} from ${zoneWords(o.starts_at, zone)}`}
-                        onClick={() => remove.mutate(o.id)}
-                      >
-                        Remove
-                      </button>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="Overrides"
+          caption={<>Overrides now and ahead, in {zone}</>}
+          rows={live}
+          rowKey={(o) => o.id}
+          columns={[
+            { header: 'On call', cell: (o) => <PersonCell user={o.user} myId={me.user?.id} /> },
+            { header: 'From', cell: (o) => zoneWords(o.starts_at, zone) },
+            { header: 'To', cell: (o) => zoneWords(o.ends_at, zone) },
+            canWrite && {
+              header: <span className="visually-hidden">Actions</span>,
+              cell: (o) => (
+                <button
+                  type="button"
+                  disabled={remove.isPending}
+                  aria-label={`Remove the override of ${personWords(o.user)} from ${zoneWords(o.starts_at, zone)}`}
+                  onClick={() => remove.mutate(o.id)}
+                >
+                  Remove
+                </button>
+              ),
+            },
+          ]}
+        />
       )}
       {canWrite && me.user ? <OverrideForm schedule={schedule} myId={me.user.id} /> : null}
     </>

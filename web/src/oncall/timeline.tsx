@@ -8,6 +8,16 @@ type Person = Schemas['SchedulePerson'];
 /** A person as people read them: the name, else the address, else a former member. */
 export const personWords = (p: Person) => p.name ?? p.email ?? 'a former member';
 
+/** A person on call, "(you)" beside the one signed in. */
+export function PersonCell({ user, myId }: { user: Person & { id: string }; myId: string | undefined }) {
+  return (
+    <>
+      {personWords(user)}
+      {user.id === myId ? <span className="muted"> (you)</span> : null}
+    </>
+  );
+}
+
 interface Bar {
   key: string;
   who: string;
