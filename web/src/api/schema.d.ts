@@ -1057,6 +1057,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/checks/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The runs of a push check, newest first: {runs, next_cursor} (limit 1-100, default 20) */
+        get: operations["listCheckRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/checks/{check_id}/policy": {
         parameters: {
             query?: never;
@@ -3355,6 +3372,13 @@ export interface components {
                 };
                 /** @description A run (from /start to its end) longer than this is recorded as degraded */
                 max_duration_seconds?: number;
+                /** @description A run (from /start to its success) that ends sooner than this is recorded as failed ("finished in 4 s; expected at least 10 min") */
+                min_duration_seconds?: number;
+                /**
+                 * @description alert: a /start while another run of the check is still running is recorded as failed; allow (the default): runs may overlap
+                 * @enum {string}
+                 */
+                overlap?: "allow" | "alert";
                 /**
                  * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
                  * @example nightly-backup
@@ -4291,6 +4315,29 @@ export interface components {
             user_agent: string;
             /** @description The end of a run that had a /start: how long the run took */
             duration_ms?: number;
+        };
+        Run: {
+            /** @description run_ + a 26-character ULID */
+            id: string;
+            /** @description The /start; null for a run that reported only its end */
+            started_at: components["schemas"]["Timestamp"] | null;
+            /** @description The end (success, /fail or exit status); null while running */
+            ended_at: components["schemas"]["Timestamp"] | null;
+            /** @description end − start; null without a start (a run of unknown duration) or an end */
+            duration_ms: number | null;
+            /**
+             * @description success (a success or /0), fail (/fail), exit (a non-zero exit status), running, hung (started and not ended within the time a run may take)
+             * @enum {string}
+             */
+            outcome: "success" | "fail" | "exit" | "running" | "hung" | "missed";
+            /** @description The exit status sent (/<0-255>) */
+            exit_status?: number;
+            /** @description The run id sent as ?rid= */
+            rid?: string;
+            /** @description The last 1,000 characters of the run's output (its end's body, else its latest /log's); redacted for read-only keys as ping bodies are */
+            log_excerpt?: string;
+            /** @description What the run rules found: too_short (min_duration_seconds: a failed result), too_long (max_duration_seconds), overlap (overlap: alert), hung */
+            flags: ("too_short" | "too_long" | "overlap" | "early" | "hung" | "anomalous_duration" | "anomalous_start")[];
         };
         NotificationPolicy: {
             /** @description null while the check has no stored policy (defaults) */
@@ -10648,6 +10695,13 @@ export interface operations {
                         };
                         /** @description A run (from /start to its end) longer than this is recorded as degraded */
                         max_duration_seconds?: number;
+                        /** @description A run (from /start to its success) that ends sooner than this is recorded as failed ("finished in 4 s; expected at least 10 min") */
+                        min_duration_seconds?: number;
+                        /**
+                         * @description alert: a /start while another run of the check is still running is recorded as failed; allow (the default): runs may overlap
+                         * @enum {string}
+                         */
+                        overlap?: "allow" | "alert";
                         /**
                          * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
                          * @example nightly-backup
@@ -11569,6 +11623,13 @@ export interface operations {
                         };
                         /** @description A run (from /start to its end) longer than this is recorded as degraded */
                         max_duration_seconds?: number;
+                        /** @description A run (from /start to its success) that ends sooner than this is recorded as failed ("finished in 4 s; expected at least 10 min") */
+                        min_duration_seconds?: number;
+                        /**
+                         * @description alert: a /start while another run of the check is still running is recorded as failed; allow (the default): runs may overlap
+                         * @enum {string}
+                         */
+                        overlap?: "allow" | "alert";
                         /**
                          * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
                          * @example nightly-backup
@@ -14569,6 +14630,104 @@ export interface operations {
                 content: {
                     "application/json": {
                         pings: components["schemas"]["Ping"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCheckRuns: {
+        parameters: {
+            query?: {
+                /** @description Page size: an integer from 1 to 100; default 20 */
+                limit?: number;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description chk_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: components["schemas"]["Run"][];
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         next_cursor: string | null;
                     };
@@ -29632,6 +29791,13 @@ export interface operations {
                             };
                             /** @description A run (from /start to its end) longer than this is recorded as degraded */
                             max_duration_seconds?: number;
+                            /** @description A run (from /start to its success) that ends sooner than this is recorded as failed ("finished in 4 s; expected at least 10 min") */
+                            min_duration_seconds?: number;
+                            /**
+                             * @description alert: a /start while another run of the check is still running is recorded as failed; allow (the default): runs may overlap
+                             * @enum {string}
+                             */
+                            overlap?: "allow" | "alert";
                             /**
                              * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
                              * @example nightly-backup
@@ -33965,6 +34131,13 @@ export interface operations {
                             };
                             /** @description A run (from /start to its end) longer than this is recorded as degraded */
                             max_duration_seconds?: number;
+                            /** @description A run (from /start to its success) that ends sooner than this is recorded as failed ("finished in 4 s; expected at least 10 min") */
+                            min_duration_seconds?: number;
+                            /**
+                             * @description alert: a /start while another run of the check is still running is recorded as failed; allow (the default): runs may overlap
+                             * @enum {string}
+                             */
+                            overlap?: "allow" | "alert";
                             /**
                              * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
                              * @example nightly-backup
