@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { api, must } from '../api/client';
 import { Time } from '../ui/bits';
 import { EditDeleteActions } from '../ui/confirm';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { windowsChanged } from './queries';
 import {
   coverBeyondEntities,
@@ -30,56 +30,36 @@ export function WindowTable({
 }) {
   const nowMs = Date.now();
   return (
-    <div className="table-wrap" {...scrollRegion('Maintenance windows')}>
-      <table aria-label="Maintenance windows">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Schedule</th>
-            <th scope="col">Covers</th>
-            <th scope="col">Now</th>
-            <th scope="col">Next start</th>
-            <th scope="col">Status pages</th>
-            {canWrite ? <th scope="col">Actions</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {windows.map((w) => (
-            <tr key={w.id}>
-              <td>{w.name}</td>
-              <td>
-                <Schedule window={w} />
-              </td>
-              <td>
-                <Covers window={w} />
-              </td>
-              <td>
-                {w.active ? (
-                  <span className={`badge ${ON_NOW.className}`}>{ON_NOW.words}</span>
-                ) : (
-                  <span className="muted">{isOver(w, nowMs) ? 'over' : 'off'}</span>
-                )}
-              </td>
-              <td>
-                <NextStart window={w} nowMs={nowMs} />
-              </td>
-              <td>
-                {w.announce ? (
-                  <span className="badge">announced</span>
-                ) : (
-                  <span className="muted">not announced</span>
-                )}
-              </td>
-              {canWrite ? (
-                <td>
-                  <RowActions window={w} onEdit={onEdit} />
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table
+      label="Maintenance windows"
+      rows={windows}
+      rowKey={(w) => w.id}
+      columns={[
+        { header: 'Name', cell: (w) => w.name },
+        { header: 'Schedule', cell: (w) => <Schedule window={w} /> },
+        { header: 'Covers', cell: (w) => <Covers window={w} /> },
+        {
+          header: 'Now',
+          cell: (w) =>
+            w.active ? (
+              <span className={`badge ${ON_NOW.className}`}>{ON_NOW.words}</span>
+            ) : (
+              <span className="muted">{isOver(w, nowMs) ? 'over' : 'off'}</span>
+            ),
+        },
+        { header: 'Next start', cell: (w) => <NextStart window={w} nowMs={nowMs} /> },
+        {
+          header: 'Status pages',
+          cell: (w) =>
+            w.announce ? (
+              <span className="badge">announced</span>
+            ) : (
+              <span className="muted">not announced</span>
+            ),
+        },
+        canWrite && { header: 'Actions', cell: (w) => <RowActions window={w} onEdit={onEdit} /> },
+      ]}
+    />
   );
 }
 

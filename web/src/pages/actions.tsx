@@ -13,7 +13,7 @@ import { Time } from '../ui/bits';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { Page, Section } from '../ui/page';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 
 /** The tenant's actions; admins create new ones here. */
 export function ActionsPage() {
@@ -57,36 +57,25 @@ export function ActionsPage() {
           </Empty>
         ) : null}
         {q.data && q.data.length > 0 ? (
-          <div className="table-wrap" {...scrollRegion('Actions')}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Method and URL</th>
-                  <th scope="col">Trigger</th>
-                  <th scope="col">Updated</th>
-                </tr>
-              </thead>
-              <tbody>
-                {q.data.map((a) => (
-                  <tr key={a.id}>
-                    <td>
-                      <Link to={`/actions/${a.id}`}>{a.name}</Link>
-                    </td>
-                    <td className="break">
-                      <code>
-                        {a.method} {a.url}
-                      </code>
-                    </td>
-                    <td>{triggerText(a, checks)}</td>
-                    <td>
-                      <Time iso={a.updated_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            label="Actions"
+            rows={q.data}
+            rowKey={(a) => a.id}
+            columns={[
+              { header: 'Name', cell: (a) => <Link to={`/actions/${a.id}`}>{a.name}</Link> },
+              {
+                header: 'Method and URL',
+                className: 'break',
+                cell: (a) => (
+                  <code>
+                    {a.method} {a.url}
+                  </code>
+                ),
+              },
+              { header: 'Trigger', cell: (a) => triggerText(a, checks) },
+              { header: 'Updated', cell: (a) => <Time iso={a.updated_at} /> },
+            ]}
+          />
         ) : null}
       </Section>
     </Page>

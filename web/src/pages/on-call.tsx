@@ -12,6 +12,7 @@ import { useSession } from '../session';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Page, Section } from '../ui/page';
+import { Table } from '../ui/table';
 
 /** On-call (docs/on-call.md "Console"): the account's schedules; admins create one here. */
 export function OnCallPage() {
@@ -29,34 +30,23 @@ export function OnCallPage() {
             {isAdmin ? ' Make the first with the form below.' : ' An admin makes them.'}
           </Empty>
         ) : (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Schedule</th>
-                  <th scope="col">Time zone</th>
-                  <th scope="col">Layers</th>
-                  <th scope="col">People</th>
-                </tr>
-              </thead>
-              <tbody>
-                {(schedules.data ?? []).map((s) => (
-                  <tr key={s.id}>
-                    <td>
-                      <Link to={`/on-call/${s.id}`}>{s.name}</Link>
-                    </td>
-                    <td>{s.time_zone}</td>
-                    <td>{s.layers.map((l) => l.name).join(', ') || '—'}</td>
-                    <td>
-                      {[...new Map(s.layers.flatMap((l) => l.members).map((m) => [m.id, m])).values()]
-                        .map(personWords)
-                        .join(', ') || '—'}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            label="Schedules"
+            rows={schedules.data ?? []}
+            rowKey={(s) => s.id}
+            columns={[
+              { header: 'Schedule', cell: (s) => <Link to={`/on-call/${s.id}`}>{s.name}</Link> },
+              { header: 'Time zone', cell: (s) => s.time_zone },
+              { header: 'Layers', cell: (s) => s.layers.map((l) => l.name).join(', ') || '—' },
+              {
+                header: 'People',
+                cell: (s) =>
+                  [...new Map(s.layers.flatMap((l) => l.members).map((m) => [m.id, m])).values()]
+                    .map(personWords)
+                    .join(', ') || '—',
+              },
+            ]}
+          />
         )}
       </Section>
       {isAdmin ? (

@@ -9,7 +9,7 @@ import { BuiltinToolsets } from '../skills/toolsets';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Page, Section } from '../ui/page';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 
 /** Skills (bundles of MCP tools): list, register, enable or disable, delete; and how to connect. */
 export function SkillsPage() {
@@ -112,38 +112,31 @@ function SkillCard({ skill, canManage }: { skill: Schemas['Skill']; canManage: b
       {skill.description ? <p>{skill.description}</p> : null}
       <ErrorNote error={toggle.error} title="The skill was not changed." />
       <ErrorNote error={remove.error} title="The skill was not deleted." />
-      <div className="table-wrap" {...scrollRegion('Skills')}>
-        <table>
-          <caption className="sr-only">Tools of {skill.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Tool</th>
-              <th scope="col">What it does</th>
-              <th scope="col">Kind</th>
-            </tr>
-          </thead>
-          <tbody>
-            {skill.tools.map((t) => (
-              <tr key={t.name}>
-                <td>
-                  <code>{t.name}</code>
-                </td>
-                <td>{t.description}</td>
-                <td>
-                  {/* A runbook tool runs its action, so it is never read-only, whatever its manifest says. */}
-                  {t.annotations?.readOnlyHint && !t.action_id ? 'read-only' : 'changes things'}
-                  {t.action_id ? (
-                    <>
-                      {' '}
-                      · runs <code>{t.action_id}</code>
-                    </>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        label="Skills"
+        caption={<>Tools of {skill.name}</>}
+        rows={skill.tools}
+        rowKey={(t) => t.name}
+        columns={[
+          { header: 'Tool', cell: (t) => <code>{t.name}</code> },
+          { header: 'What it does', cell: (t) => t.description },
+          {
+            header: 'Kind',
+            // A runbook tool runs its action, so it is never read-only, whatever its manifest says.
+            cell: (t) => (
+              <>
+                {t.annotations?.readOnlyHint && !t.action_id ? 'read-only' : 'changes things'}
+                {t.action_id ? (
+                  <>
+                    {' '}
+                    · runs <code>{t.action_id}</code>
+                  </>
+                ) : null}
+              </>
+            ),
+          },
+        ]}
+      />
     </article>
   );
 }

@@ -5,6 +5,7 @@ import { Time } from '../ui/bits';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
+import { Table } from '../ui/table';
 
 /**
  * Your connected MCP clients (OAuth grants, docs/auth.md "OAuth for MCP clients"): each client,
@@ -29,36 +30,30 @@ export function ConnectedClientsSection() {
         </Empty>
       ) : null}
       {list.length > 0 ? (
-        <table aria-label="Connected MCP clients">
-          <thead>
-            <tr>
-              <th>Client</th>
-              <th>Scopes</th>
-              <th>Connected</th>
-              <th>Last used</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((grant) => (
-              <tr key={grant.id}>
-                <td>{grant.client_name}</td>
-                <td>{grant.scopes.join(', ')}</td>
-                <td>
-                  <Time iso={grant.created_at} />
-                </td>
-                <td>{grant.last_used_at ? <Time iso={grant.last_used_at} /> : 'never'}</td>
-                <td>
-                  <ConfirmButton
-                    label="Revoke"
-                    question={`Revoke ${grant.client_name}? Its tokens stop working at once.`}
-                    onConfirm={() => revoke.mutateAsync(grant.id)}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          label="Connected MCP clients"
+          rows={list}
+          rowKey={(grant) => grant.id}
+          columns={[
+            { header: 'Client', cell: (grant) => grant.client_name },
+            { header: 'Scopes', cell: (grant) => grant.scopes.join(', ') },
+            { header: 'Connected', cell: (grant) => <Time iso={grant.created_at} /> },
+            {
+              header: 'Last used',
+              cell: (grant) => (grant.last_used_at ? <Time iso={grant.last_used_at} /> : 'never'),
+            },
+            {
+              header: <span className="sr-only">Revoke</span>,
+              cell: (grant) => (
+                <ConfirmButton
+                  label="Revoke"
+                  question={`Revoke ${grant.client_name}? Its tokens stop working at once.`}
+                  onConfirm={() => revoke.mutateAsync(grant.id)}
+                />
+              ),
+            },
+          ]}
+        />
       ) : null}
       <ErrorNote error={revoke.error} title="The client was not revoked." />
     </Section>

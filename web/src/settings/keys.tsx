@@ -7,7 +7,7 @@ import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { CheckboxField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { settingsKeys, settingsQueries } from './queries';
 
 const LAST_ADMIN_KEY =
@@ -111,58 +111,44 @@ export function KeysSection() {
         <Empty title="No keys yet.">Create one above: each program or person signs in with its own.</Empty>
       ) : null}
       {keys.data && keys.data.length > 0 ? (
-        <div className="table-wrap" {...scrollRegion('API keys')}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Label</th>
-                <th scope="col">Key</th>
-                <th scope="col">Access</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="sr-only">Revoke</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((k) => {
-                const mine = k.id === session.me.key.id;
-                return (
-                  <tr key={k.id}>
-                    <td>
-                      {k.label} {mine ? <span className="badge">this session</span> : null}
-                    </td>
-                    <td>
-                      <code>{k.prefix}…</code>
-                    </td>
-                    <td>{k.is_read_only ? 'read-only' : 'read and write'}</td>
-                    <td>
-                      <Time iso={k.created_at} />
-                    </td>
-                    <td>
-                      <Time iso={k.last_used_at} />
-                    </td>
-                    <td>
-                      <ConfirmButton
-                        disabled={k.id === lastAdminKey}
-                        label={`Revoke ${k.label}`}
-                        question={
-                          mine
-                            ? `Revoke “${k.label}”? It is the key you are signed in with: you will be signed out.`
-                            : `Revoke “${k.label}”? Anything using it stops working at once.`
-                        }
-                        confirmLabel="Revoke key"
-                        onConfirm={() => revoke.mutateAsync(k.id).catch(() => undefined)}
-                      />
-                      {k.id === lastAdminKey ? <p className="hint">{LAST_ADMIN_KEY}</p> : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="API keys"
+          rows={keys.data}
+          rowKey={(k) => k.id}
+          columns={[
+            {
+              header: 'Label',
+              cell: (k) => (
+                <>
+                  {k.label} {k.id === session.me.key.id ? <span className="badge">this session</span> : null}
+                </>
+              ),
+            },
+            { header: 'Key', cell: (k) => <code>{k.prefix}…</code> },
+            { header: 'Access', cell: (k) => (k.is_read_only ? 'read-only' : 'read and write') },
+            { header: 'Created', cell: (k) => <Time iso={k.created_at} /> },
+            { header: 'Last used', cell: (k) => <Time iso={k.last_used_at} /> },
+            {
+              header: <span className="sr-only">Revoke</span>,
+              cell: (k) => (
+                <>
+                  <ConfirmButton
+                    disabled={k.id === lastAdminKey}
+                    label={`Revoke ${k.label}`}
+                    question={
+                      k.id === session.me.key.id
+                        ? `Revoke “${k.label}”? It is the key you are signed in with: you will be signed out.`
+                        : `Revoke “${k.label}”? Anything using it stops working at once.`
+                    }
+                    confirmLabel="Revoke key"
+                    onConfirm={() => revoke.mutateAsync(k.id).catch(() => undefined)}
+                  />
+                  {k.id === lastAdminKey ? <p className="hint">{LAST_ADMIN_KEY}</p> : null}
+                </>
+              ),
+            },
+          ]}
+        />
       ) : null}
     </Section>
   );

@@ -5,7 +5,7 @@ import { Time } from '../ui/bits';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { settingsKeys, settingsQueries } from './queries';
 
 /**
@@ -29,58 +29,40 @@ export function SessionsSection() {
         <Empty title="No browser is signed in as you.">You are using an API key here.</Empty>
       ) : null}
       {sessions.data && sessions.data.length > 0 ? (
-        <div className="table-wrap" {...scrollRegion('Sessions')}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Device</th>
-                <th scope="col">Signed in with</th>
-                <th scope="col">From</th>
-                <th scope="col">Started</th>
-                <th scope="col">Last active</th>
-                <th scope="col">Ends</th>
-                <th scope="col">
-                  <span className="sr-only">Revoke</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.data.map((s) => {
-                const device = deviceWords(s.user_agent);
-                return (
-                  <tr key={s.id}>
-                    <td>
-                      {device} {s.current ? <span className="badge">this browser</span> : null}
-                    </td>
-                    <td>{s.method === 'sso' ? 'SSO' : 'password'}</td>
-                    <td>{s.source_ip ?? <span className="muted">unknown</span>}</td>
-                    <td>
-                      <Time iso={s.created_at} />
-                    </td>
-                    <td>
-                      <Time iso={s.last_seen_at} />
-                    </td>
-                    <td>
-                      <Time iso={s.expires_at} />
-                    </td>
-                    <td>
-                      {s.current ? (
-                        <span className="muted">signed in here</span>
-                      ) : (
-                        <ConfirmButton
-                          label={`Revoke ${device} session`}
-                          question={`Sign out the session on ${device}? That browser has to sign in again.`}
-                          confirmLabel="Revoke session"
-                          onConfirm={() => revoke.mutateAsync(s.id).catch(() => undefined)}
-                        />
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="Sessions"
+          rows={sessions.data}
+          rowKey={(s) => s.id}
+          columns={[
+            {
+              header: 'Device',
+              cell: (s) => (
+                <>
+                  {deviceWords(s.user_agent)} {s.current ? <span className="badge">this browser</span> : null}
+                </>
+              ),
+            },
+            { header: 'Signed in with', cell: (s) => (s.method === 'sso' ? 'SSO' : 'password') },
+            { header: 'From', cell: (s) => s.source_ip ?? <span className="muted">unknown</span> },
+            { header: 'Started', cell: (s) => <Time iso={s.created_at} /> },
+            { header: 'Last active', cell: (s) => <Time iso={s.last_seen_at} /> },
+            { header: 'Ends', cell: (s) => <Time iso={s.expires_at} /> },
+            {
+              header: <span className="sr-only">Revoke</span>,
+              cell: (s) =>
+                s.current ? (
+                  <span className="muted">signed in here</span>
+                ) : (
+                  <ConfirmButton
+                    label={`Revoke ${deviceWords(s.user_agent)} session`}
+                    question={`Sign out the session on ${deviceWords(s.user_agent)}? That browser has to sign in again.`}
+                    confirmLabel="Revoke session"
+                    onConfirm={() => revoke.mutateAsync(s.id).catch(() => undefined)}
+                  />
+                ),
+            },
+          ]}
+        />
       ) : null}
     </Section>
   );

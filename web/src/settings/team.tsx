@@ -7,7 +7,7 @@ import { ConfirmButton } from '../ui/confirm';
 import { ErrorNote, Loading } from '../ui/feedback';
 import { SelectField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { settingsKeys, settingsQueries } from './queries';
 
 type Role = 'member' | 'viewer' | 'admin';
@@ -106,65 +106,49 @@ export function TeamSection() {
       {team.isLoading ? <Loading what="the team" /> : null}
       <ErrorNote error={team.error} title="The team could not be loaded." />
       {team.data ? (
-        <div className="table-wrap" {...scrollRegion('Team')}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">E-mail</th>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Since</th>
-                {session.isAdmin ? (
-                  <th scope="col">
-                    <span className="sr-only">Remove</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {team.data.map((u) => (
-                <tr key={u.id}>
-                  <td>{u.email}</td>
-                  <td>{u.status === 'active' ? u.name : <span className="muted">—</span>}</td>
-                  <td>{u.role}</td>
-                  <td>
-                    {u.status === 'active' ? (
-                      'active'
-                    ) : (
-                      <>
-                        invited, until <Time iso={u.expires_at} />
-                      </>
-                    )}
-                  </td>
-                  <td>
-                    <Time iso={u.created_at} />
-                  </td>
-                  {session.isAdmin ? (
-                    <td>
-                      {u.id === session.me.user?.id ? (
-                        <span className="muted">you</span>
-                      ) : (
-                        <ConfirmButton
-                          label={
-                            u.status === 'active' ? `Remove ${u.email}` : `Cancel invitation for ${u.email}`
-                          }
-                          question={
-                            u.status === 'active'
-                              ? `Remove ${u.email} from the team? Their keys stop working at once.`
-                              : `Cancel the invitation for ${u.email}? Its link stops working.`
-                          }
-                          confirmLabel={u.status === 'active' ? 'Remove member' : 'Cancel invitation'}
-                          onConfirm={() => remove.mutateAsync(u.id).catch(() => undefined)}
-                        />
-                      )}
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="Team"
+          rows={team.data}
+          rowKey={(u) => u.id}
+          columns={[
+            { header: 'E-mail', cell: (u) => u.email },
+            {
+              header: 'Name',
+              cell: (u) => (u.status === 'active' ? u.name : <span className="muted">—</span>),
+            },
+            { header: 'Role', cell: (u) => u.role },
+            {
+              header: 'Status',
+              cell: (u) =>
+                u.status === 'active' ? (
+                  'active'
+                ) : (
+                  <>
+                    invited, until <Time iso={u.expires_at} />
+                  </>
+                ),
+            },
+            { header: 'Since', cell: (u) => <Time iso={u.created_at} /> },
+            session.isAdmin && {
+              header: <span className="sr-only">Remove</span>,
+              cell: (u) =>
+                u.id === session.me.user?.id ? (
+                  <span className="muted">you</span>
+                ) : (
+                  <ConfirmButton
+                    label={u.status === 'active' ? `Remove ${u.email}` : `Cancel invitation for ${u.email}`}
+                    question={
+                      u.status === 'active'
+                        ? `Remove ${u.email} from the team? Their keys stop working at once.`
+                        : `Cancel the invitation for ${u.email}? Its link stops working.`
+                    }
+                    confirmLabel={u.status === 'active' ? 'Remove member' : 'Cancel invitation'}
+                    onConfirm={() => remove.mutateAsync(u.id).catch(() => undefined)}
+                  />
+                ),
+            },
+          ]}
+        />
       ) : null}
     </Section>
   );

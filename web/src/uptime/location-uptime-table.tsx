@@ -1,4 +1,4 @@
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 import { percent, type Uptime, WINDOW_WORDS } from './words';
 
 type LocationUptime = NonNullable<Uptime['locations']>[number];
@@ -20,30 +20,18 @@ export function LocationUptimeTable({ rows }: { rows: readonly Uptime[] }) {
   return (
     <>
       <h3>Uptime per location</h3>
-      <div className="table-wrap" {...scrollRegion('Uptime per location')}>
-        <table aria-label="Uptime per location">
-          <thead>
-            <tr>
-              <th scope="col">Location</th>
-              {rows.map((u) => (
-                <th scope="col" key={u.window}>
-                  {WINDOW_WORDS[u.window]}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {names.map((name) => (
-              <tr key={name}>
-                <th scope="row">{name}</th>
-                {rows.map((u) => (
-                  <td key={u.window}>{locationUptimeWords(u.locations?.find((l) => l.location === name))}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        label="Uptime per location"
+        rows={names}
+        rowKey={(name) => name}
+        columns={[
+          { header: 'Location', rowHeader: true, cell: (name) => name },
+          ...rows.map((u) => ({
+            header: WINDOW_WORDS[u.window],
+            cell: (name: string) => locationUptimeWords(u.locations?.find((l) => l.location === name)),
+          })),
+        ]}
+      />
       <p className="muted">
         Each location’s own reports, whatever the slot’s decision; counted per UTC day, so a window’s first
         and last days count whole.
