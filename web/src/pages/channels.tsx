@@ -16,7 +16,7 @@ import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { TextField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 
 /**
  * Shared channels (docs/notifications.md "Shared channels and routes"): created once here, attached
@@ -49,31 +49,28 @@ function SharedChannels({ canWrite }: { canWrite: boolean }) {
         </Empty>
       ) : null}
       {shared.data && shared.data.length > 0 ? (
-        <div className="table-wrap" {...scrollRegion('Shared channels')}>
-          <table aria-label="Shared channels">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Target</th>
-                {canWrite ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {shared.data.map((c) => (
-                <SharedChannelRow
-                  key={c.id}
+        <Table
+          label="Shared channels"
+          rows={shared.data}
+          rowKey={(c) => c.id}
+          columns={[
+            { header: 'Name', cell: (c) => c.name },
+            { header: 'Type', cell: (c) => channelForm(c.channel_type).label },
+            { header: 'Target', cell: (c) => <ChannelTarget channel={c} /> },
+            canWrite && {
+              header: 'Actions',
+              cell: (c) => (
+                <SharedChannelActions
                   channel={c}
-                  canWrite={canWrite}
                   onEdit={() => {
                     setSaved(undefined);
                     setEditing(c.id);
                   }}
                 />
-              ))}
-            </tbody>
-          </table>
-        </div>
+              ),
+            },
+          ]}
+        />
       ) : null}
       {saved ? <Notice>The shared channel {saved} was saved.</Notice> : null}
       {canWrite && edited ? (
@@ -90,15 +87,8 @@ function SharedChannels({ canWrite }: { canWrite: boolean }) {
   );
 }
 
-function SharedChannelRow({
-  channel: c,
-  canWrite,
-  onEdit,
-}: {
-  channel: TenantChannel;
-  canWrite: boolean;
-  onEdit: () => void;
-}) {
+/** A shared channel's controls: send a test, edit, delete; and what each did. */
+function SharedChannelActions({ channel: c, onEdit }: { channel: TenantChannel; onEdit: () => void }) {
   const queryClient = useQueryClient();
   const test = useMutation({
     mutationFn: () =>
@@ -122,34 +112,25 @@ function SharedChannelRow({
     await channelsChanged(queryClient);
   };
   return (
-    <tr>
-      <td>{c.name}</td>
-      <td>{channelForm(c.channel_type).label}</td>
-      <td>
-        <ChannelTarget channel={c} />
-      </td>
-      {canWrite ? (
-        <td>
-          <div className="row">
-            <button type="button" disabled={test.isPending} onClick={() => test.mutate()}>
-              {test.isPending ? 'Sending test…' : `Send test to ${c.name}`}
-            </button>
-            <button type="button" onClick={onEdit}>
-              Edit {c.name}
-            </button>
-            <ConfirmButton
-              label={`Delete ${c.name}`}
-              question={`Delete the shared channel ${c.name}? It is detached from every check and taken out of every route.`}
-              confirmLabel="Delete"
-              onConfirm={remove}
-            />
-          </div>
-          <ErrorNote error={test.error} title="The test could not be sent." />
-          {test.data ? <Notice>Test result: {deliveryInWords(test.data)}</Notice> : null}
-          <ErrorNote error={removeError} title="The channel was not deleted." />
-        </td>
-      ) : null}
-    </tr>
+    <>
+      <div className="row">
+        <button type="button" disabled={test.isPending} onClick={() => test.mutate()}>
+          {test.isPending ? 'Sending test…' : `Send test to ${c.name}`}
+        </button>
+        <button type="button" onClick={onEdit}>
+          Edit {c.name}
+        </button>
+        <ConfirmButton
+          label={`Delete ${c.name}`}
+          question={`Delete the shared channel ${c.name}? It is detached from every check and taken out of every route.`}
+          confirmLabel="Delete"
+          onConfirm={remove}
+        />
+      </div>
+      <ErrorNote error={test.error} title="The test could not be sent." />
+      {test.data ? <Notice>Test result: {deliveryInWords(test.data)}</Notice> : null}
+      <ErrorNote error={removeError} title="The channel was not deleted." />
+    </>
   );
 }
 
