@@ -46,11 +46,20 @@ function groupOf(by: GroupBy, event: StateChangeEvent, blueprint: string): Group
   return { by, key: event.tenant_id, name: 'all entities' };
 }
 
-/** What the plans of one event's records share: its routes, blueprint and fold limit, read once when asked. */
-export function groupingContext(table: Table, tenantId: string) {
-  let routes: Promise<RouteRecord[]> | undefined;
+/**
+ * What the plans of one event's records share: its routes, blueprint and fold limit, read once when
+ * asked; `known` spares the reads a job's context made already (pipeline/job-context.ts).
+ */
+export function groupingContext(
+  table: Table,
+  tenantId: string,
+  known: { routes?: RouteRecord[]; blueprints?: ReadonlyMap<string, string> } = {},
+) {
+  let routes: Promise<RouteRecord[]> | undefined = known.routes && Promise.resolve(known.routes);
   let limit: Promise<number> | undefined;
-  const blueprints = new Map<string, Promise<string>>();
+  const blueprints = new Map<string, Promise<string>>(
+    [...(known.blueprints ?? [])].map(([id, slug]) => [id, Promise.resolve(slug)]),
+  );
   return {
     table,
     routes: () => {

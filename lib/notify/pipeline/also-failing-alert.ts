@@ -1,10 +1,10 @@
-import { readEntityById } from '../../catalog/entity-items.ts';
+import { type EntityState, readEntityById } from '../../catalog/entity-items.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';
 import type { NotifyJob } from '../jobs.ts';
-import { channelDecisions } from './alert-steps.ts';
 import { rejudgeJob } from './due-jobs.ts';
 import { judgeChange } from './flow.ts';
 import { enqueueAll, type NotifyDeps, newDelivery, storeAndDispatch } from './notify-deps.ts';
+import { channelDecisions } from './stages.ts';
 import { alertHeldBackOps } from './suppressed-alert-items.ts';
 
 /**
@@ -23,19 +23,19 @@ type AlsoFailingJob = Extract<NotifyJob, { kind: 'also_failing' }>;
  * Whether the entity was down before the check's change: down now, by a transition older than it
  * (the change that moved the entity down itself is the entity's own alert, not "also failing").
  */
-async function downBefore(deps: NotifyDeps, event: StateChangeEvent): Promise<boolean> {
-  const entity = await readEntityById(deps.table, event.tenant_id, event.entity_id);
+const downBefore = (entity: EntityState | undefined, event: StateChangeEvent): boolean => {
   const last = entity?.last_transition_id;
   // Transition ids are time-ordered and the check's is made before its entity's in one result, so
   // an entity transition older than the check's change sorts before it.
   return entity?.state === 'down' && last !== undefined && last < event.transition_id;
-}
+};
 
 /** Handles one `also_failing` job; throws to have it retried. */
 export async function handleAlsoFailing(deps: NotifyDeps, job: AlsoFailingJob): Promise<void> {
   const { event } = job;
-  if (!(await downBefore(deps, event))) return;
-  const { reached: channels, verdict } = await judgeChange(deps, event);
+  const entity = await readEntityById(deps.table, event.tenant_id, event.entity_id);
+  if (!downBefore(entity, event)) return;
+  const { ctx, reached: channels, verdict } = await judgeChange(deps, event, { known: entity });
   // Held by a window or the cooldown: its channels hear the entity's state when the hold ends (rejudge.ts).
   const target = { tenant_id: event.tenant_id, entity_id: event.entity_id };
   const nowMs = deps.clock.now();
@@ -57,5 +57,5 @@ export async function handleAlsoFailing(deps: NotifyDeps, job: AlsoFailingJob): 
       deps.clock.now(),
     ),
   );
-  await storeAndDispatch(deps, records);
+  await storeAndDispatch(deps, records, { words: ctx.words, grouping: ctx.grouping });
 }

@@ -1,24 +1,17 @@
 import { readEntityById } from '../../catalog/entity-items.ts';
-import {
-  applyFlapChange,
-  type FlapPolicy,
-  isRecovery,
-  type StateChangeEvent,
-  settleFlap,
-} from '../../domain/states.ts';
-import type { ActiveMaintenance } from '../../maintenance/evaluate.ts';
+import { applyFlapChange, type FlapPolicy, type StateChangeEvent, settleFlap } from '../../domain/states.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from '../policy/policy-items.ts';
-import { channelsForEvent, eventRouting } from '../routing/route-channels.ts';
-import { alertInputs } from './alert-inputs.ts';
-import { type AlertFacts, alertFacts } from './alert-steps.ts';
+import { channelsForEvent } from '../routing/route-channels.ts';
 import { delayedJob, rejudgeJob, waitedAnotherHop } from './due-jobs.ts';
 import { getFlapState, historyOf, putFlapState } from './flap-state-items.ts';
+import { type AlertContext, type FlapHold, readAlertContext } from './job-context.ts';
 import { flapSettleJobId } from './job-ids.ts';
 import { deliverToEach, effectivePolicy, enqueueAll, type NotifyDeps } from './notify-deps.ts';
 import { firstRepeat } from './repeat.ts';
+import { runStages, stagesNamed } from './stages.ts';
 import { isDownState } from './upstream.ts';
 
 /**
@@ -55,25 +48,20 @@ function settleJob(
 }
 
 /** Sends the `flapping` notice of the change that started it (ids per transition: a redelivery sends nothing twice). */
-async function sendNotice(deps: NotifyDeps, event: StateChangeEvent): Promise<void> {
-  const [own, routing] = await Promise.all([
-    deps.channels.listForCheck(event.check_id),
-    eventRouting(deps.table, event),
-  ]);
-  const channels = await channelsForEvent(deps, event, own, routing);
+async function sendNotice(deps: NotifyDeps, ctx: AlertContext): Promise<void> {
+  const { event } = ctx;
+  const channels = await channelsForEvent(deps, event, ctx.own, ctx.routing);
   const spec = { event, kind: 'flapping', seq: '0', timeMs: Date.parse(event.timestamp) } as const;
   await deliverToEach(deps, channels, spec, deps.clock.now());
 }
 
 /**
- * The flow's flapping step for one alert: counts the change and answers `flapping` (the alert is
- * held) or undefined (evaluate on). When flapping starts, sends the notice and arms the settle look.
+ * The event job's flap stage for one alert: counts the change and answers the hold (the alert is
+ * held until the check settles) or undefined (evaluate on). When flapping starts, sends the notice
+ * and arms the settle look.
  */
-export async function flapDecision(
-  deps: NotifyDeps,
-  event: StateChangeEvent,
-  policy: PolicyRecord,
-): Promise<string | undefined> {
+export async function flapDecision(deps: NotifyDeps, ctx: AlertContext): Promise<FlapHold | undefined> {
+  const { event, policy } = ctx;
   const settings = flapPolicyOf(policy);
   const nowMs = deps.clock.now();
   const change = { id: event.transition_id, at_ms: Date.parse(event.timestamp) };
@@ -109,7 +97,7 @@ export async function flapDecision(
   });
   if (step.outcome === 'pass') return undefined;
   // The notice goes with the change that started flapping (again on a redelivery of that change's job).
-  if (step.notice?.transition_id === event.transition_id) await sendNotice(deps, event);
+  if (step.notice?.transition_id === event.transition_id) await sendNotice(deps, ctx);
   const due = step.history.settle_due_ms;
   if (due !== null) {
     await enqueueAll(deps, [
@@ -119,7 +107,25 @@ export async function flapDecision(
       ),
     ]);
   }
-  return FLAPPING_REASON;
+  return { reason: FLAPPING_REASON, untilMs: due };
+}
+
+/** The look at the check's flap history: the outcome of a change now, and when the stored history settles. */
+async function flapOutlook(
+  deps: Pick<NotifyDeps, 'table'>,
+  checkId: string,
+  policy: PolicyRecord,
+  nowMs: number,
+): Promise<{ outcome: 'pass' | 'start' | 'hold' | 'settled'; settleMs: number | null }> {
+  const stored = await getFlapState(deps.table, checkId);
+  const { outcome } = applyFlapChange(
+    historyOf(stored),
+    { id: 'simulated', at_ms: nowMs },
+    nowMs,
+    flapPolicyOf(policy),
+  );
+  const settleMs = stored?.settle_due_ms ?? null;
+  return { outcome: outcome === 'hold' && !stored?.held_event ? 'settled' : outcome, settleMs };
 }
 
 /**
@@ -133,32 +139,21 @@ export async function flapOutcomeIfChanged(
   policy: PolicyRecord,
   nowMs: number,
 ): Promise<'pass' | 'start' | 'hold' | 'settled'> {
-  const stored = await getFlapState(deps.table, checkId);
-  const { outcome } = applyFlapChange(
-    historyOf(stored),
-    { id: 'simulated', at_ms: nowMs },
-    nowMs,
-    flapPolicyOf(policy),
-  );
-  return outcome === 'hold' && !stored?.held_event ? 'settled' : outcome;
+  return (await flapOutlook(deps, checkId, policy, nowMs)).outcome;
 }
 
 /**
- * The alert facts of a change looked at and not counted in the flap history (a re-judgement, `POST
- * /v1/notify/simulate`): flapping when the change would leave the check's history in `flappingIn`.
+ * The flap stage of a change looked at and not counted in the flap history (a re-judgement, `POST
+ * /v1/notify/simulate`): held when the change would leave the check's history in `flappingIn`.
  */
-export function uncountedAlertFacts(
-  deps: Pick<NotifyDeps, 'table'>,
-  change: { event: StateChangeEvent; policy: PolicyRecord; nowMs: number },
-  maintenanceNow: () => Promise<ActiveMaintenance | undefined>,
-  flappingIn: readonly ('start' | 'hold' | 'settled')[],
-): AlertFacts {
-  const { event, policy, nowMs } = change;
-  return alertFacts(deps, event, policy, nowMs, maintenanceNow, async () => {
-    const outcome = await flapOutcomeIfChanged(deps, event.check_id, policy, nowMs);
-    return outcome !== 'pass' && flappingIn.includes(outcome) ? FLAPPING_REASON : undefined;
-  });
-}
+export const flapLook =
+  (deps: Pick<NotifyDeps, 'table'>, flappingIn: readonly ('start' | 'hold' | 'settled')[]) =>
+  async (ctx: AlertContext): Promise<FlapHold | undefined> => {
+    const { outcome, settleMs } = await flapOutlook(deps, ctx.event.check_id, ctx.policy, ctx.nowMs);
+    return outcome !== 'pass' && flappingIn.includes(outcome)
+      ? { reason: FLAPPING_REASON, untilMs: settleMs }
+      : undefined;
+  };
 
 /**
  * Handles one `flap_settle` job; throws to have it retried. Settled (stable for the settle time):
@@ -201,23 +196,22 @@ export async function handleFlapSettle(deps: NotifyDeps, job: SettleJob): Promis
 
 /**
  * The one alert after flapping: the latest held change, if it is still the entity's state (a later
- * change of another check alerted on its own), through the steps that apply now: silence,
+ * change of another check alerted on its own), through the stages that apply now: silence,
  * maintenance, the recovery switch; then repeats as for any alert.
  */
 async function sendSettled(deps: NotifyDeps, event: StateChangeEvent, dueMs: number): Promise<void> {
   const entity = await readEntityById(deps.table, event.tenant_id, event.entity_id);
   if (!entity || entity.last_transition_id !== event.transition_id) return;
-  const { policy, own, routing, maintenanceOf } = await alertInputs(deps, event, entity.blueprint_slug);
-  const channels = await channelsForEvent(deps, event, own, routing);
-  const maintenance = await maintenanceOf({ id: event.entity_id, blueprint_slug: entity.blueprint_slug });
-  const skipped = policy.silenced
-    ? 'silenced'
-    : maintenance
-      ? `maintenance: ${maintenance.name}`
-      : isRecovery(event) && !policy.notify_on_recovery
-        ? 'recovery alerts are off'
-        : undefined;
   const nowMs = deps.clock.now();
+  const ctx = await readAlertContext(deps, event, {
+    nowMs,
+    entity: { known: entity },
+    flapping: async () => undefined,
+  });
+  const channels = await channelsForEvent(deps, event, ctx.own, ctx.routing);
+  const verdict = await runStages(ctx, stagesNamed('silenced', 'maintenance', 'recovery switch'));
+  const skipped = verdict?.reason;
+  const { policy } = ctx;
   const settled = `settled:${dueMs}`;
   await deliverToEach(deps, channels, { event, kind: 'alert', seq: settled, timeMs: dueMs, skipped }, nowMs);
   if (!skipped && isDownState(event.to_state) && policy.repeat_interval_seconds > 0) {

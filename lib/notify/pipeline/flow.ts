@@ -1,14 +1,13 @@
-import { readEntityById } from '../../catalog/entity-items.ts';
+import { type EntityState, readEntityById } from '../../catalog/entity-items.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { channelsForEvent } from '../routing/route-channels.ts';
-import { alertInputs } from './alert-inputs.ts';
-import { type AlertVerdict, alertFacts, channelDecisions, decideAlert } from './alert-steps.ts';
 import { deferredReason, recoveryDueJob } from './deferred-recovery.ts';
 import { rejudgeJob } from './due-jobs.ts';
 import { escalationJobs } from './escalation.ts';
 import { flapDecision } from './flapping.ts';
+import { readAlertContext } from './job-context.ts';
 import { afterUpstreamJobId, idTimeMs } from './job-ids.ts';
 import { maintenanceEndJob } from './maintenance-end.ts';
 import {
@@ -21,8 +20,8 @@ import {
 import { policyClimbJobs } from './policy-climbs.ts';
 import { truthChannels } from './rejudge.ts';
 import { firstRepeat } from './repeat.ts';
+import { type AlertVerdict, channelDecisions, runStages } from './stages.ts';
 import { alertHeldBackOps, heldBackBy, heldBackReleasedOp } from './suppressed-alert-items.ts';
-import { readToldOfEntity } from './told-items.ts';
 import { isDownState } from './upstream.ts';
 
 /**
@@ -84,23 +83,23 @@ async function releaseHeldBack(deps: NotifyDeps, event: StateChangeEvent): Promi
 }
 
 /**
- * One change through the steps: each read once, side by side (the policy, the check's channels,
- * the tenant's routes and its maintenance windows; the entity only if a route or an active window
- * asks for its blueprint), the channels it reaches, and the verdict. The change counts in the
- * check's flap history; while flapping it is held (flapping.ts).
+ * One change through the stages (stages.ts) over its context read once (job-context.ts): the
+ * entity, the policy, the check's channels, the tenant's routes and each channel's last word side
+ * by side, the rest when a stage asks. The change counts in the check's flap history; while
+ * flapping it is held (flapping.ts).
  */
-export async function judgeChange(deps: NotifyDeps, event: StateChangeEvent) {
-  const { policy, own, routing, maintenanceOf } = await alertInputs(deps, event);
-  const reached = await channelsForEvent(deps, event, own, routing);
-  const facts = alertFacts(
-    deps,
-    event,
-    policy,
-    deps.clock.now(),
-    () => maintenanceOf({ id: event.entity_id, blueprint: routing.blueprint }),
-    () => flapDecision(deps, event, policy),
-  );
-  return { policy, reached, routing, verdict: await decideAlert(facts) };
+export async function judgeChange(
+  deps: NotifyDeps,
+  event: StateChangeEvent,
+  entity?: { known: EntityState | undefined },
+) {
+  const ctx = await readAlertContext(deps, event, {
+    nowMs: deps.clock.now(),
+    ...(entity ? { entity } : {}),
+    flapping: (c) => flapDecision(deps, c),
+  });
+  const reached = await channelsForEvent(deps, event, ctx.own, ctx.routing);
+  return { ctx, reached, verdict: await runStages(ctx) };
 }
 
 /** Handles one `event` job; throws to have it retried. */
@@ -108,10 +107,10 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
   const { event } = job;
   if (event.to_state === 'up') await releaseHeldBack(deps, event);
 
-  const { policy, reached, routing, verdict } = await judgeChange(deps, event);
+  const { ctx, reached, verdict } = await judgeChange(deps, event);
+  const { policy, routing } = ctx;
   // The channels the change reaches, and every channel told anything of the entity (its last word must follow).
-  const told = await readToldOfEntity(deps.table, event.tenant_id, event.entity_id);
-  const channels = await truthChannels(deps, event, told, reached);
+  const channels = await truthChannels(deps, event, ctx.told, reached);
   await actOnVerdict(deps, event, verdict);
   // The incident this event opens escalates whatever happens to the alert itself (escalation.ts),
   // except while it is held back behind a down upstream: inhibition holds, and the release (an
@@ -144,7 +143,7 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
         : newDelivery({ ...base, channel, skipped: 'no channels' }, deps.clock.now());
     return newDelivery({ ...base, channel, skipped: reason ?? outcome }, deps.clock.now());
   });
-  await storeAndDispatch(deps, records, { words: new Map(told.map((word) => [word.channel_id, word])) });
+  await storeAndDispatch(deps, records, { words: ctx.words, grouping: ctx.grouping });
   const deferredTo = decisions.find((d) => d.outcome === 'defer' && d.channel)?.dueMs;
   if (deferredTo !== undefined) await enqueueAll(deps, [recoveryDueJob(event, deferredTo, deps.clock.now())]);
   if (decisions.some((d) => d.outcome !== 'send')) {

@@ -10,7 +10,14 @@ import type { ChannelRecord } from '../channel-setup/channel-items.ts';
 import type { ChannelStore } from '../channel-setup/channel-store.ts';
 import { type DeliveryRecord, untriedDelivery } from '../deliveries/delivery-items.ts';
 import type { DeliveryStore } from '../deliveries/delivery-store.ts';
-import { digestJob, groupingContext, joinOpenBatch, placeInGroup, planFor } from '../grouping/intercept.ts';
+import {
+  digestJob,
+  type GroupingContext,
+  groupingContext,
+  joinOpenBatch,
+  placeInGroup,
+  planFor,
+} from '../grouping/intercept.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from '../policy/policy-items.ts';
 import type { PolicyStore } from '../policy/policy-store.ts';
@@ -145,13 +152,15 @@ export async function storeAndDispatch(
     order?: string | undefined;
     /** The entity's words as the caller read them (readToldOfEntity): the first claim of each channel holds on them instead of reading again. */
     words?: ReadonlyMap<string, ToldRecord> | undefined;
+    /** The grouping context of the caller's job (job-context.ts), its routes and blueprint read already. */
+    grouping?: GroupingContext | undefined;
   } = {},
 ): Promise<void> {
   const first = records[0];
   if (!first) return;
   const days = await retentionDays(deps, first.tenant_id);
   const jobs: JobInput<NotifyJob>[] = [];
-  const grouping = groupingContext(deps.table, first.tenant_id);
+  const grouping = options.grouping ?? groupingContext(deps.table, first.tenant_id);
   for (const record of records) {
     const claimed = claimsWord(record)
       ? await putClaimed(deps, record, days, record.channel_check_id ?? null, {

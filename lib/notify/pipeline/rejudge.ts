@@ -7,15 +7,15 @@ import { uniqueChannels } from '../channel-setup/channel-store.ts';
 import type { NotifyJob } from '../jobs.ts';
 import type { PolicyRecord } from '../policy/policy-items.ts';
 import { channelsForEvent } from '../routing/route-channels.ts';
-import { alertInputs } from './alert-inputs.ts';
-import { type AlertVerdict, decideAlert } from './alert-steps.ts';
 import { rejudgeJob, waitedAnotherHop } from './due-jobs.ts';
-import { uncountedAlertFacts } from './flapping.ts';
+import { flapLook } from './flapping.ts';
+import { readAlertContext } from './job-context.ts';
 import { idTimeMs, rejudgeJobId } from './job-ids.ts';
 import { enqueueAll, type NotifyDeps, newDelivery, storeAndDispatch } from './notify-deps.ts';
 import { firstRepeat } from './repeat.ts';
+import { type AlertVerdict, runStages } from './stages.ts';
 import { alertHeldBackOps } from './suppressed-alert-items.ts';
-import { readToldOfEntity, type ToldRecord } from './told-items.ts';
+import type { ToldRecord } from './told-items.ts';
 import { isDownState } from './upstream.ts';
 
 /**
@@ -136,7 +136,7 @@ export interface TruthJudgement {
   event: StateChangeEvent;
   policy: PolicyRecord;
   /** Each channel's last word about the entity, by channel id. */
-  words: Map<string, ToldRecord>;
+  words: ReadonlyMap<string, ToldRecord>;
   /** The channels the state reaches now, then every other channel told anything of the entity. */
   channels: ChannelRecord[];
   /** The channels whose last word differs from the state (`untold`). */
@@ -155,30 +155,21 @@ export async function judgeTruth(
   if (entity.state === 'unknown') return undefined;
   const event = await truthEvent(deps, tenantId, entity);
   if (!event) return undefined;
-  const [told, { policy, own, routing, maintenanceOf }] = await Promise.all([
-    readToldOfEntity(deps.table, tenantId, entity.id),
-    alertInputs(deps, event, entity.blueprint_slug),
-  ]);
+  // The stages as for a fresh alert, except that a look counts no change in the flap history: only
+  // a check flapping already holds.
+  const ctx = await readAlertContext(deps, event, {
+    nowMs,
+    entity: { known: entity },
+    flapping: flapLook(deps, ['hold']),
+  });
+  const { policy, own, routing, told, words } = ctx;
   // A failing entity's state reaches its failing checks' channels too (a check also failing, told
   // as such or held: DECISIONS.md "Alert truth (wave 5)" Cause).
   const failingOwn = await failingChecksChannels(deps, entity, event.check_id);
   const reached = await channelsForEvent(deps, event, uniqueChannels([...own, ...failingOwn]), routing);
   const channels = await truthChannels(deps, event, told, reached);
-  const words = new Map(told.map((word) => [word.channel_id, word]));
   const behind = channels.filter((channel) => untold(words.get(channel.id), entity.state));
-  // The steps as for a fresh alert, except that a look counts no change in the flap history.
-  const verdict =
-    behind.length === 0
-      ? undefined
-      : await decideAlert(
-          uncountedAlertFacts(
-            deps,
-            { event, policy, nowMs },
-            () => maintenanceOf({ id: entity.id, blueprint_slug: entity.blueprint_slug }),
-            // Only a check flapping already holds: looking again is no new change.
-            ['hold'],
-          ),
-        );
+  const verdict = behind.length === 0 ? undefined : await runStages(ctx);
   return { event, policy, words, channels, behind, verdict };
 }
 

@@ -3,9 +3,8 @@ import { isoTime } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';
 import { getDelivery } from '../deliveries/delivery-items.ts';
 import { readGroup } from '../grouping/group-items.ts';
-import type { AlertVerdict } from '../pipeline/alert-steps.ts';
-import { getFlapState } from '../pipeline/flap-state-items.ts';
 import { judgeTruth, type TruthDeps, truthChannels, untold } from '../pipeline/rejudge.ts';
+import type { AlertVerdict } from '../pipeline/stages.ts';
 import { readToldOfEntity, type ToldRecord } from '../pipeline/told-items.ts';
 import { channelName } from './simulate-words.ts';
 
@@ -16,7 +15,7 @@ export type { TruthDeps } from '../pipeline/rejudge.ts';
  * now (the causing check's own and attached channels, the other failing checks', matching routes)
  * and each channel told anything of it (told-items.ts), its last word and, while it does not know
  * the state yet, what holds the truth back and until when. The hold is the verdict of the alert
- * steps on the entity's truth now (alert-steps.ts with read-only facts, as rejudge.ts judges it at
+ * stages on the entity's truth now (stages.ts over a read-only context, as rejudge.ts judges it at
  * the end of every hold); a word stored but waiting in a group's batch is held by the group.
  */
 
@@ -40,15 +39,11 @@ const STEP_HOLDS: Record<string, HoldBy> = {
   upstream: 'upstream',
 };
 
-/** The hold a verdict names, with its end (epoch ms) when it has one. */
-async function holdOf(table: Table, checkId: string, verdict: AlertVerdict): Promise<ChannelTruth['held']> {
+/** The hold a verdict names, with its end when it has one (the stage's `until`). */
+function holdOf(verdict: AlertVerdict): ChannelTruth['held'] {
   const by = STEP_HOLDS[verdict.step];
   if (!by) return null;
-  let untilMs: number | undefined | null;
-  if (by === 'maintenance') untilMs = verdict.maintenance?.endsMs;
-  else if (by === 'cooldown') untilMs = verdict.dueMs;
-  else if (by === 'flapping') untilMs = (await getFlapState(table, checkId))?.settle_due_ms;
-  return { by, until: typeof untilMs === 'number' ? isoTime(untilMs) : null };
+  return { by, until: verdict.untilMs === null ? null : isoTime(verdict.untilMs) };
 }
 
 /** A word stored but still waiting in an open batch of its channel's group: that batch's flush time. */
@@ -78,18 +73,13 @@ export async function entityTruth(
   const words = judged?.words ?? new Map((told ?? []).map((w) => [w.channel_id, w]));
   const channels =
     judged?.channels ?? (await truthChannels(deps, { check_id: '', tenant_id: tenantId }, told ?? [], []));
-  const event = judged?.event;
   const verdict = judged?.verdict;
   return Promise.all(
     channels.map(async (channel): Promise<ChannelTruth> => {
       const word = words.get(channel.id);
       const behind = entity.state !== 'unknown' && untold(word, entity.state);
       const held =
-        behind && verdict && event
-          ? await holdOf(deps.table, event.check_id, verdict)
-          : !behind && word
-            ? await groupHold(deps.table, word)
-            : null;
+        behind && verdict ? holdOf(verdict) : !behind && word ? await groupHold(deps.table, word) : null;
       return {
         channel_id: channel.id,
         channel_name: channelName(channel),

@@ -4,7 +4,7 @@ import type { JobInput } from '../../platform/job-queue.ts';
 import type { ChannelRecord } from '../channel-setup/channel-items.ts';
 import { type ChannelStore, channelSeenFrom } from '../channel-setup/channel-store.ts';
 import type { NotifyJob } from '../jobs.ts';
-import type { AlertOutcome, AlertVerdict } from '../pipeline/alert-steps.ts';
+import type { AlertOutcome, AlertVerdict } from '../pipeline/stages.ts';
 import type { RouteRecord } from '../routing/route-items.ts';
 import { type RouteSubject, routeMatches } from '../routing/route-match.ts';
 

@@ -9,12 +9,12 @@ import type { Table } from '../../store/table.ts';
 import type { ChannelStore } from '../channel-setup/channel-store.ts';
 import { recipientsOf } from '../channels/registry.ts';
 import type { EmailRecipients } from '../email/email-recipients.ts';
-import { type GroupPlan, groupingContext, previewPlan } from '../grouping/intercept.ts';
-import { alertInputs } from '../pipeline/alert-inputs.ts';
-import { channelDecisions, decideAlert } from '../pipeline/alert-steps.ts';
+import { type GroupPlan, previewPlan } from '../grouping/intercept.ts';
 import { escalationJobs } from '../pipeline/escalation.ts';
-import { uncountedAlertFacts } from '../pipeline/flapping.ts';
+import { flapLook } from '../pipeline/flapping.ts';
+import { readAlertContext } from '../pipeline/job-context.ts';
 import { firstRepeat } from '../pipeline/repeat.ts';
+import { channelDecisions, runStages } from '../pipeline/stages.ts';
 import { isDownState } from '../pipeline/upstream.ts';
 import type { PolicyStore } from '../policy/policy-store.ts';
 import { channelsForEvent } from '../routing/route-channels.ts';
@@ -23,7 +23,7 @@ import { channelPaths, escalationDecisions, type Reached, type SimulatedDecision
 
 /**
  * "Why was I (not) paged" (DECISIONS.md "Alert model (wave 4)"): what the event job would decide
- * for each channel if an entity changed to `to_state` now, through the same steps (alert-steps.ts),
+ * for each channel if an entity changed to `to_state` now, through the same stages (stages.ts),
  * channel union (route-channels.ts), escalation and repeat schedules the flow uses, reading what
  * they read and writing nothing: no record, no job, no marker, no send.
  *
@@ -76,16 +76,16 @@ async function simulateCheck(
     transition_id: newId('trn', nowMs),
     timestamp: isoTime(nowMs),
   };
-  const { policy, own, routing, maintenanceOf } = await alertInputs(deps, event, entity.blueprint_slug);
+  // The same stages over the same context; read-only: whether this change would start or continue
+  // flapping, without counting it.
+  const ctx = await readAlertContext(deps, event, {
+    nowMs,
+    entity: { known: entity },
+    flapping: flapLook(deps, ['start', 'hold']),
+  });
+  const { policy, own, routing } = ctx;
   const channels = await channelsForEvent(deps, event, own, routing);
-  // Read-only: whether this change would start or continue flapping, without counting it.
-  const facts = uncountedAlertFacts(
-    deps,
-    { event, policy, nowMs },
-    () => maintenanceOf({ id: entity.id, blueprint_slug: entity.blueprint_slug }),
-    ['start', 'hold'],
-  );
-  const verdict = await decideAlert(facts);
+  const verdict = await runStages(ctx);
   const paths = channelPaths(own, routing.routes, {
     entity_id: entity.id,
     blueprint_slug: entity.blueprint_slug,
@@ -97,7 +97,7 @@ async function simulateCheck(
       ? firstRepeat(event, policy, nowMs).body
       : undefined;
   const repeatMs = repeat?.kind === 'repeat' ? repeat.due_ms : undefined;
-  const grouping = groupingContext(deps.table, event.tenant_id);
+  const { grouping } = ctx;
   const decided = channelDecisions(verdict, channels);
   const alerts = await Promise.all(
     decided.map(async (d): Promise<SimulatedDecision> => {

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityState } from '../../lib/catalog/entity-items.ts';
 import type { ChannelRecord } from '../../lib/notify/channel-setup/channel-items.ts';
-import { type AlertFacts, channelDecisions, decideAlert } from '../../lib/notify/pipeline/alert-steps.ts';
+import type { AlertContext } from '../../lib/notify/pipeline/job-context.ts';
+import { ALERT_STAGES, channelDecisions, runStages } from '../../lib/notify/pipeline/stages.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from '../../lib/notify/policy/policy-items.ts';
 import type { RouteRecord } from '../../lib/notify/routing/route-items.ts';
 import { channelPaths } from '../../lib/notify/simulate/simulate-words.ts';
 
 /**
- * The flow's decision as data (alert-steps.ts), which the event job acts on and the simulation
- * reports: the steps in SPEC.md's order (the first verdict wins, later facts are not read), a
- * recovery inside the cooldown deferred to its end, each channel's part, and how a channel is
- * reached (simulate-words.ts).
+ * The alert path as stages (stages.ts), which the event job acts on and the simulation reports:
+ * each stage one `decide(ctx)` over the job's context, run in SPEC.md's order (the first that does
+ * not pass decides, later reads are not made), a hold naming its end, a recovery inside the
+ * cooldown deferred to it, each channel's part, and how a channel is reached (simulate-words.ts).
  */
 
 const NOW = Date.parse('2026-11-24T10:00:00.000Z');
@@ -32,7 +33,10 @@ function facts(
   reads: { window?: string; lastSentMs?: number; upstream?: boolean; flapping?: boolean } = {},
 ) {
   const asked: string[] = [];
-  const f: AlertFacts = {
+  const unread = () => {
+    throw new Error('no stage reads this');
+  };
+  const f = {
     event: {
       entity_id: 'ent_1',
       entity_name: 'Shop',
@@ -45,6 +49,24 @@ function facts(
     },
     policy: policy(fields),
     nowMs: NOW,
+    get entity() {
+      return unread();
+    },
+    get own() {
+      return unread();
+    },
+    get routing() {
+      return unread();
+    },
+    get told() {
+      return unread();
+    },
+    get words() {
+      return unread();
+    },
+    get grouping() {
+      return unread();
+    },
     async maintenance() {
       asked.push('maintenance');
       return reads.window ? { id: 'mnt_1', name: reads.window, endsMs: NOW + 3_600_000 } : undefined;
@@ -59,61 +81,88 @@ function facts(
     },
     async flapping() {
       asked.push('flapping');
-      return reads.flapping ? 'flapping' : undefined;
+      return reads.flapping ? { reason: 'flapping', untilMs: NOW + 90_000 } : undefined;
     },
-  };
+  } as AlertContext;
   return { f, asked };
 }
 
-describe('the alert decision', () => {
-  it('stops at the first step that holds and reads nothing after it', async () => {
+describe('the alert stages', () => {
+  it('are each hold of the alert path, in SPEC.md order', () => {
+    expect(ALERT_STAGES.map((stage) => stage.name)).toEqual([
+      'first result',
+      'silenced',
+      'maintenance',
+      'recovery switch',
+      'flapping',
+      'deferral',
+      'cooldown',
+      'upstream',
+    ]);
+  });
+
+  it('stops at the first stage that does not pass and reads nothing after it', async () => {
     const silenced = facts(['up', 'down'], { silenced: true }, { window: 'Deploy', upstream: true });
-    expect(await decideAlert(silenced.f)).toMatchObject({
+    expect(await runStages(silenced.f)).toMatchObject({
       step: 'silenced',
       outcome: 'skip',
       reason: 'silenced',
+      untilMs: null,
     });
     expect(silenced.asked).toEqual([]);
     const windowed = facts(['up', 'down'], {}, { window: 'Deploy', upstream: true });
-    expect(await decideAlert(windowed.f)).toMatchObject({ outcome: 'skip', reason: 'maintenance: Deploy' });
+    expect(await runStages(windowed.f)).toMatchObject({
+      outcome: 'skip',
+      reason: 'maintenance: Deploy',
+      untilMs: NOW + 3_600_000,
+    });
     expect(windowed.asked).toEqual(['maintenance']);
-    expect(await decideAlert(facts(['unknown', 'up']).f)).toMatchObject({ reason: 'first result' });
+    expect(await runStages(facts(['unknown', 'up']).f)).toMatchObject({ reason: 'first result' });
   });
 
   it('holds a flapping check after the recovery switch and before the cooldown', async () => {
     const flapping = facts(['up', 'down'], {}, { flapping: true, lastSentMs: NOW - 1000, upstream: true });
-    expect(await decideAlert(flapping.f)).toMatchObject({
+    expect(await runStages(flapping.f)).toMatchObject({
       step: 'flapping',
       outcome: 'skip',
       reason: 'flapping',
+      untilMs: NOW + 90_000,
     });
     expect(flapping.asked).toEqual(['maintenance', 'flapping']);
   });
 
   it('holds a down for a down upstream, naming it, and sends when nothing holds', async () => {
-    const held = await decideAlert(facts(['up', 'down'], {}, { upstream: true }).f);
-    expect(held).toMatchObject({ step: 'upstream', reason: 'upstream Orders DB is down', upstreams: [down] });
+    const held = await runStages(facts(['up', 'down'], {}, { upstream: true }).f);
+    expect(held).toMatchObject({
+      step: 'upstream',
+      reason: 'upstream Orders DB is down',
+      untilMs: null,
+      upstreams: [down],
+    });
     expect(
-      await decideAlert(facts(['up', 'down'], { suppress_when_upstream_down: false }, { upstream: true }).f),
+      await runStages(facts(['up', 'down'], { suppress_when_upstream_down: false }, { upstream: true }).f),
     ).toBe(undefined);
   });
 
   it('skips a down inside the cooldown until its end (re-judged then) and defers a recovery to it', async () => {
     const lastSentMs = NOW - 119_000;
-    expect(await decideAlert(facts(['up', 'down'], {}, { lastSentMs }).f)).toEqual({
+    expect(await runStages(facts(['up', 'down'], {}, { lastSentMs }).f)).toEqual({
       step: 'cooldown',
       outcome: 'skip',
       reason: 'cooldown: 181 s left',
+      untilMs: lastSentMs + 300_000,
       dueMs: lastSentMs + 300_000,
     });
-    expect(await decideAlert(facts(['down', 'up'], {}, { lastSentMs }).f)).toEqual({
+    // The deferral stage: the log and the visible truth name the cooldown.
+    expect(await runStages(facts(['down', 'up'], {}, { lastSentMs }).f)).toEqual({
       step: 'cooldown',
       outcome: 'defer',
       reason: 'cooldown: 181 s left',
+      untilMs: lastSentMs + 300_000,
       dueMs: lastSentMs + 300_000,
     });
     expect(
-      await decideAlert(facts(['down', 'up'], { notify_on_recovery: false }, { lastSentMs }).f),
+      await runStages(facts(['down', 'up'], { notify_on_recovery: false }, { lastSentMs }).f),
     ).toMatchObject({
       outcome: 'skip',
       reason: 'recovery alerts are off',
@@ -126,7 +175,13 @@ describe('the alert decision', () => {
       { channel: null, outcome: 'skip', reason: 'no channels' },
     ]);
     expect(channelDecisions(undefined, [channel])).toEqual([{ channel, outcome: 'send', reason: undefined }]);
-    const verdict = { step: 'cooldown', outcome: 'defer' as const, reason: 'cooldown: 5 s left', dueMs: NOW };
+    const verdict = {
+      step: 'cooldown',
+      outcome: 'defer' as const,
+      reason: 'cooldown: 5 s left',
+      untilMs: NOW,
+      dueMs: NOW,
+    };
     expect(channelDecisions(verdict, [])).toEqual([
       { channel: null, outcome: 'defer', reason: 'cooldown: 5 s left', dueMs: NOW },
     ]);

@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../lib/app.ts';
+import { readEntityById } from '../../lib/catalog/entity-items.ts';
+import type { StateChangeEvent } from '../../lib/domain/states.ts';
+import type { NotifyJob } from '../../lib/notify/jobs.ts';
+import { createNotifier } from '../../lib/notify/pipeline/notifier.ts';
+import { truthEvent } from '../../lib/notify/pipeline/rejudge.ts';
+import { createFakeClock } from '../../lib/platform/clock.ts';
+import { loadConfig } from '../../lib/platform/config.ts';
+import { silentLogger } from '../../lib/platform/logger.ts';
+import { tenantPk } from '../../lib/store/partitions.ts';
+import type { Key, Table } from '../../lib/store/table.ts';
+import { tableEngines } from '../support/table-engines.ts';
+import { outcomeResult } from './support/alert-truth-model.ts';
+import { memoryJobQueue } from './support/memory-queue.ts';
+
+/**
+ * The alert path reads its context once per job (issue 76 point 3): one `event` job reads the
+ * entity it is about once, however many stages look at it (the routes' blueprint, maintenance, the
+ * grouping keys, escalation and the policy climbs). Counted at the Table port, on both engines:
+ * every get, batch get and query of the entity's own item.
+ */
+
+const engines = tableEngines();
+
+/** The table, counting the reads that reach each item of `watched` (by its pk and sk). */
+function countingTable<N extends string>(table: Table, watched: Record<N, Key>) {
+  const names = Object.keys(watched) as N[];
+  const zero = () => Object.fromEntries(names.map((name) => [name, 0])) as Record<N, number>;
+  let reads = zero();
+  const count = (key: Key) => {
+    for (const name of names)
+      if (key.pk === watched[name].pk && key.sk === watched[name].sk) reads[name] += 1;
+  };
+  const counted: Table = {
+    get: (key, options) => {
+      count(key);
+      return table.get(key, options);
+    },
+    batchGet: (keys) => {
+      for (const key of keys) count(key);
+      return table.batchGet(keys);
+    },
+    query: async (input) => {
+      const page = await table.query(input);
+      for (const item of page.items) count({ pk: String(item.pk), sk: String(item.sk) });
+      return page;
+    },
+    transact: (ops) => table.transact(ops),
+    update: (op) => table.update(op),
+    close: () => table.close(),
+  };
+  return {
+    table: counted,
+    reads: () => reads,
+    reset: () => {
+      reads = zero();
+    },
+  };
+}
+
+describe.each(engines)('one event job reads its entity once ($engine)', ({ make }) => {
+  async function setup() {
+    const clock = createFakeClock(Date.parse('2026-03-02T09:00:00.000Z'));
+    const table = make();
+    // Loopback allowed: the channels name 127.0.0.1 (never dialled: the senders below answer).
+    const app = createApp({
+      table,
+      clock,
+      logger: silentLogger,
+      config: loadConfig('local', { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' }),
+      notifyQueue: memoryJobQueue(),
+      actionQueue: memoryJobQueue('action'),
+    });
+    const { tenant, rawKey } = await app.tenants.createTenant({ name: 'T', email: 't@example.test' });
+    // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
+    const call = async (method: string, path: string, body?: unknown): Promise<any> => {
+      const res = await app.router.handle({
+        method,
+        path,
+        query: {},
+        headers: { authorization: `Bearer ${rawKey}`, 'content-type': 'application/json' },
+        body: body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body)),
+        requestId: 'test',
+      });
+      expect(res.status, `${method} ${path}: ${res.body}`).toBeLessThan(300);
+      return res.body ? JSON.parse(res.body) : undefined;
+    };
+    const tag = Math.random().toString(36).slice(2, 8);
+    await call('POST', '/v1/blueprints', { slug: `svc-${tag}`, name: 'Service' });
+    const entity = await call('POST', `/v1/blueprints/svc-${tag}/entities`, { slug: 'api', name: 'API' });
+    const check = await call('POST', '/v1/checks', {
+      entity_id: entity.id,
+      check_type: 'push',
+      interval_seconds: 3600,
+      failure_threshold: 1,
+    });
+    await call('POST', `/v1/checks/${check.id}/policy`, {
+      cooldown_seconds: 0,
+      repeat_interval_seconds: 600,
+    });
+    await call('POST', `/v1/checks/${check.id}/policy/channels`, {
+      channel_type: 'webhook',
+      config: { url: 'http://127.0.0.1:9/own' },
+    });
+    // A route by blueprint (its match needs the entity's blueprint), grouped by entity, escalating.
+    const shared = await call('POST', '/v1/notify/channels', {
+      name: `ops-${tag}`,
+      channel_type: 'webhook',
+      config: { url: 'http://127.0.0.1:9/ops' },
+    });
+    await call('POST', '/v1/notify/routes', {
+      channel_ids: [shared.id],
+      match: { blueprint_slugs: [`svc-${tag}`] },
+      group_by: 'entity',
+      group_wait_seconds: 30,
+      escalate_after_seconds: 300,
+      escalate_channel_ids: [shared.id],
+    });
+    // A maintenance window on the blueprint that does not cover now (read and passed).
+    await call('POST', '/v1/maintenance', {
+      name: 'Later',
+      blueprint_slugs: [`svc-${tag}`],
+      starts_at: '2026-03-03T09:00:00.000Z',
+      ends_at: '2026-03-03T10:00:00.000Z',
+    });
+    const record = async (outcome: 'up' | 'down') => {
+      clock.advance(1000);
+      const recorded = await app.recorder.record(outcomeResult(tenant.id, check.id, outcome, clock.now()));
+      expect(recorded.status).toBe('recorded');
+    };
+    // The entity is read by id: its pointer, then its item (catalog/entity-items.ts).
+    const counter = countingTable(table, {
+      pointer: { pk: tenantPk(tenant.id), sk: `ENTID#${entity.id}` },
+      item: { pk: tenantPk(tenant.id), sk: `ENT#svc-${tag}#api` },
+    });
+    const queue = memoryJobQueue<NotifyJob>();
+    const notifier = createNotifier({
+      table: counter.table,
+      clock,
+      logger: silentLogger,
+      queue,
+      senders: {
+        send: async () => ({ ok: true, status_code: 200, error: null }),
+        sendDigest: async () => ({ ok: true, status_code: 200, error: null }),
+        acknowledges: () => false,
+        acknowledge: async () => ({ ok: true, status_code: 200, error: null }),
+        close: async () => {},
+      },
+      policies: app.policies,
+      channels: app.channels,
+      deliveries: app.deliveries,
+      tenants: app.tenants,
+    });
+    /** The entity's last change as the event job carries it. */
+    const lastChange = async (): Promise<StateChangeEvent> => {
+      const state = await readEntityById(table, tenant.id, entity.id);
+      const event = state && (await truthEvent({ table }, tenant.id, state));
+      if (!event) throw new Error('the entity has no change');
+      return event;
+    };
+    const handleEvent = async (event: StateChangeEvent) => {
+      counter.reset();
+      await notifier.handle({
+        id: `evt-${event.transition_id}`,
+        body: { kind: 'event', event },
+        attempt: 1,
+        receipt: 'r',
+      });
+      return { reads: { ...counter.reads() }, jobs: queue.enqueued.splice(0) };
+    };
+    return { record, lastChange, handleEvent };
+  }
+
+  it('a down alert to an own channel and a grouped, escalating route: one read', async () => {
+    const rt = await setup();
+    await rt.record('up');
+    await rt.record('down');
+    const event = { ...(await rt.lastChange()), from_state: 'up' };
+    const { reads, jobs } = await rt.handleEvent(event);
+    // The job did its work: a deliver job (own channel), the group's flush, the escalation and the repeat.
+    expect(jobs.map((j) => j.body.kind).sort()).toEqual(['deliver', 'digest', 'escalate', 'repeat']);
+    expect(reads).toEqual({ pointer: 1, item: 1 });
+  });
+
+  it('a recovery (which releases what the entity held back): one read', async () => {
+    const rt = await setup();
+    await rt.record('up');
+    await rt.record('down');
+    await rt.handleEvent({ ...(await rt.lastChange()), from_state: 'up' });
+    await rt.record('up');
+    const { reads, jobs } = await rt.handleEvent(await rt.lastChange());
+    expect(jobs.map((j) => j.body.kind)).toContain('deliver');
+    expect(reads).toEqual({ pointer: 1, item: 1 });
+  });
+});
