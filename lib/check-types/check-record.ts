@@ -108,6 +108,8 @@ const runningStateShape = {
   last_push_at: z.string().nullable().optional(),
   /** Push checks: a /start not yet followed by the run's end (lib/domain/schedules/heartbeat.ts). */
   run_started_at: z.string().nullable().optional(),
+  /** Push checks: the started run's latest sign of life (a /log), for keepalive_seconds. */
+  run_seen_at: z.string().nullable().optional(),
   /** The next slot (pull) or deadline (push); null while not scheduled. The due index keys on it. */
   next_run_at: z.string().nullable(),
   /** The results of the check's latest 5-minute bucket (lib/domain/rollups/rollup-bucket.ts); internal. */
@@ -150,6 +152,7 @@ export function splitCheck(check: CheckRecord): {
     last_result_at,
     last_push_at,
     run_started_at,
+    run_seen_at,
     next_run_at,
     current_rollup,
     last_locations,
@@ -170,6 +173,7 @@ export function splitCheck(check: CheckRecord): {
       last_result_at,
       ...(last_push_at !== undefined ? { last_push_at } : {}),
       ...(run_started_at ? { run_started_at } : {}),
+      ...(run_seen_at ? { run_seen_at } : {}),
       next_run_at,
       ...(current_rollup ? { current_rollup } : {}),
       ...(last_locations ? { last_locations } : {}),
@@ -188,6 +192,7 @@ export function joinCheck(definition: CheckDefinitionRecord, state: CheckStateRe
     last_result_at: state.last_result_at,
     ...(state.last_push_at !== undefined ? { last_push_at: state.last_push_at } : {}),
     ...(state.run_started_at ? { run_started_at: state.run_started_at } : {}),
+    ...(state.run_seen_at ? { run_seen_at: state.run_seen_at } : {}),
     next_run_at: state.next_run_at,
     ...(state.current_rollup ? { current_rollup: state.current_rollup } : {}),
     ...(state.last_locations ? { last_locations: state.last_locations } : {}),

@@ -34,7 +34,7 @@ export {
   type LocationProbeResult,
 } from './results/location-decision.ts';
 export { slotLocationResults } from './results/location-result-items.ts';
-export { recordPushStart } from './results/push-start.ts';
+export { recordPushAlive, recordPushStart } from './results/push-start.ts';
 export { createResultRecorder, type ResultRecorder } from './results/result-recorder.ts';
 export { type DueClaim, generateShard } from './services/generator.ts';
 /** POST /v1/checks/{id}/run: a probe now (the app composes it; the check routes serve it). */

@@ -44,6 +44,10 @@ const input = z.strictObject({
     description:
       'alert: a /start while another run of the check is still running is recorded as failed; allow (the default): runs may overlap',
   }),
+  keepalive_seconds: z.number().int().min(1).max(PUSH_MAX_INTERVAL_SECONDS).optional().meta({
+    description:
+      'A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …")',
+  }),
   slug: z.string().regex(PUSH_SLUG_PATTERN).optional().meta({
     description:
       "The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant",
@@ -56,6 +60,7 @@ const stored = z.object({
   max_duration_seconds: z.number().int().optional(),
   min_duration_seconds: z.number().int().optional(),
   overlap: z.enum(['allow', 'alert']).optional(),
+  keepalive_seconds: z.number().int().optional(),
   slug: z.string().optional(),
 });
 export type PushConfig = z.output<typeof stored>;

@@ -51,3 +51,44 @@ export async function recordPushStart(
     return { status: 'started', nextRunAt };
   });
 }
+
+/**
+ * A sign of life of a push check's started run (a /log ping, for keepalive_seconds): its state
+ * keeps the time and its deadline moves as the keepalive allows. Nothing is written when no run
+ * is started (`idle`). `alsoCommit` (the ping's log item) is written in the same transaction.
+ */
+export async function recordPushAlive(
+  deps: PushStartDeps,
+  input: { tenantId: string; checkId: string; seenAtMs: number; run?: CheckRun; alsoCommit?: WriteOp[] },
+): Promise<{ status: 'alive' | 'idle' | 'gone' }> {
+  let known = input.run;
+  return withRetries(OPTIMISTIC_ATTEMPTS, 'the check', async () => {
+    const run = known ?? (await deps.checks.run(input.tenantId, input.checkId));
+    known = undefined;
+    if (!run?.definition.enabled || run.definition.check_type !== 'push') return { status: 'gone' };
+    const { definition: check, state } = run;
+    if (!state.run_started_at) return { status: 'idle' };
+    const seenAt = isoTime(input.seenAtMs);
+    const recorded = state.last_result_at ? Date.parse(state.last_result_at) : null;
+    const deadline = armedDeadlineMs(check, { ...state, run_seen_at: seenAt }, recorded);
+    try {
+      await deps.table.transact([
+        stateRecordedOp({
+          tenantId: input.tenantId,
+          checkId: input.checkId,
+          set: { run_seen_at: seenAt },
+          version: state.version,
+          due: {
+            nextRunAt: deadline === null ? null : isoTime(deadline),
+            shard: shardOf(input.checkId, deps.dueShards),
+          },
+        }),
+        ...(input.alsoCommit ?? []),
+      ]);
+    } catch (err) {
+      if (!(err instanceof ConditionFailedError) || !err.failed.includes(0)) throw err;
+      return RETRY;
+    }
+    return { status: 'alive' };
+  });
+}

@@ -9,8 +9,8 @@ import {
 } from './heartbeat.ts';
 
 /**
- * What the dead man's switch records when a push check's deadline passes (pure): why (late or
- * unfinished), the sentence its synthetic failure carries, whether it ends the started run, and
+ * What the dead man's switch records when a push check's deadline passes (pure): why (late,
+ * unfinished, or hung past its keepalive_seconds), the sentence its synthetic failure carries, whether it ends the started run, and
  * the next deadline, so each missed expected run fails once.
  */
 
@@ -48,12 +48,16 @@ export function missedRun(check: HeartbeatCheck, state: HeartbeatState, slotMs: 
   const zone = check.config.schedule?.timezone ?? 'UTC';
   const deadline = pushDeadline(check, state);
   const started = state.run_started_at ? Date.parse(state.run_started_at) : null;
-  if (deadline?.reason === 'unfinished' && deadline.atMs <= slotMs && started !== null) {
+  if (deadline && deadline.reason !== 'late' && deadline.atMs <= slotMs && started !== null) {
     // The run that did not finish was the expected one: the next deadline is the next expected run's.
     const late = pushDeadline(check, { ...state, run_started_at: null })?.atMs ?? null;
+    const seen = state.run_seen_at ? Math.max(started, Date.parse(state.run_seen_at)) : started;
     return {
-      reason: 'unfinished',
-      message: `started at ${zonedTime(started, zone)} ${zone} but did not finish within ${Math.round(runAllowanceMs(check) / 1000)} s`,
+      reason: deadline.reason,
+      message:
+        deadline.reason === 'hung'
+          ? `hung: no /start or /log since ${zonedTime(seen, zone)} ${zone} (keepalive_seconds ${check.config.keepalive_seconds} s)`
+          : `started at ${zonedTime(started, zone)} ${zone} but did not finish within ${Math.round(runAllowanceMs(check) / 1000)} s`,
       endsRun: true,
       nextAtMs: late === null ? null : deadlineAfterMissMs(check, Math.max(late, slotMs)),
     };

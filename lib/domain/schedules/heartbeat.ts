@@ -7,7 +7,8 @@ import { pausedCron } from './cron.ts';
  * interval x 2); with a cron schedule read in its timezone, the next run is expected at the first
  * occurrence after the last success and the check fails `grace_seconds` (default 1 h) after it.
  * A run that signalled /start must end within the grace after its start ("started but did not
- * finish"), or by the normal deadline if that comes first.
+ * finish"), or by the normal deadline if that comes first; with keepalive_seconds, it is hung once
+ * that long passes without a /start or /log.
  */
 
 /** Healthchecks' default grace for schedules. */
@@ -16,7 +17,12 @@ const SCHEDULE_DEFAULT_GRACE_SECONDS = 3600;
 /** What the deadline depends on of a push check (its config as lib/check-types/push/push.ts stores it). */
 export interface HeartbeatCheck {
   interval_seconds: number;
-  config: { grace_seconds?: number | undefined; schedule?: { cron: string; timezone: string } | undefined };
+  config: {
+    grace_seconds?: number | undefined;
+    schedule?: { cron: string; timezone: string } | undefined;
+    /** A started run with no /start or /log for this long is hung (docs/heartbeats.md "Run rules"). */
+    keepalive_seconds?: number | undefined;
+  };
 }
 
 export interface HeartbeatState {
@@ -24,10 +30,24 @@ export interface HeartbeatState {
   last_push_at?: string | null | undefined;
   /** A /start not yet followed by an end (success, failure or exit status). */
   run_started_at?: string | null | undefined;
+  /** The started run's latest /log (keepalive_seconds counts from it, or from the start). */
+  run_seen_at?: string | null | undefined;
 }
 
-/** Why the deadline is what it is: a run expected and missing, or a run started and not ended. */
-export type DeadlineReason = 'late' | 'unfinished';
+/**
+ * Why the deadline is what it is: a run expected and missing, a run started and not ended, or a
+ * started run silent past its keepalive_seconds.
+ */
+export type DeadlineReason = 'late' | 'unfinished' | 'hung';
+
+/** When a started run's keepalive runs out: keepalive_seconds after its start or latest /log, or null. */
+function keepaliveEndsMs(check: HeartbeatCheck, state: HeartbeatState): number | null {
+  const { keepalive_seconds } = check.config;
+  if (keepalive_seconds === undefined || !state.run_started_at) return null;
+  const started = Date.parse(state.run_started_at);
+  const seen = state.run_seen_at ? Math.max(started, Date.parse(state.run_seen_at)) : started;
+  return seen + keepalive_seconds * 1000;
+}
 
 /** The first occurrence strictly after `afterMs`, or null when the expression never matches again. */
 function nextOccurrenceMs(schedule: { cron: string; timezone: string }, afterMs: number): number | null {
@@ -90,6 +110,9 @@ export function pushDeadline(
       : Date.parse(state.last_push_at) + heartbeatGraceMs(check);
   }
   const unfinished = state.run_started_at ? Date.parse(state.run_started_at) + runAllowanceMs(check) : null;
+  const hung = keepaliveEndsMs(check, state);
+  if (hung !== null && (unfinished === null || hung < unfinished) && (late === null || hung < late))
+    return { atMs: hung, reason: 'hung' };
   if (unfinished !== null && (late === null || unfinished < late))
     return { atMs: unfinished, reason: 'unfinished' };
   return late === null ? null : { atMs: late, reason: 'late' };

@@ -1,4 +1,4 @@
-import { type ResultRecorder, recordPushStart } from '../../checks/probing.ts';
+import { type ResultRecorder, recordPushAlive, recordPushStart } from '../../checks/probing.ts';
 import type { CheckService, CheckStore } from '../../checks/services.ts';
 import { pushDeadline } from '../../domain/schedules.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
@@ -123,14 +123,22 @@ export function createPingService(deps: PingServiceDeps) {
       await logged(ping);
       return ping;
     };
+    const config = pushConfig(run);
     if (input.kind === 'log') {
       const ping = newPing(base, now);
-      await logged(ping);
-      await logToRun(input, run);
+      // keepalive_seconds: a /log of a started run is its sign of life (the deadline moves with it).
+      const alive =
+        config.keepalive_seconds !== undefined && run.definition.enabled && run.state.run_started_at
+          ? await recordPushAlive(
+              { table: deps.table, checks: deps.checks, dueShards: deps.config.dueShards },
+              { tenantId, checkId, seenAtMs: now, run, alsoCommit: log(ping) },
+            )
+          : undefined;
+      if (alive?.status !== 'alive') await logged(ping);
+      await logToRun(input, run, now);
       return ping;
     }
     if (!run.definition.enabled) return ignored();
-    const config = pushConfig(run);
 
     if (input.kind === 'start') {
       const ping = newPing(base, now);
@@ -232,13 +240,13 @@ export function createPingService(deps: PingServiceDeps) {
     return ping;
   };
 
-  /** A /log of a running run: its output becomes the run's excerpt (after the ping is logged). */
-  const logToRun = async (input: PingInput, run: CheckRunOf) => {
-    const excerpt = logExcerpt(input.body);
-    if (!excerpt || (input.rid === undefined && !run.state.run_started_at)) return;
+  /** A /log of a running run: its sign of life, and its output the run's excerpt (after the ping is logged). */
+  const logToRun = async (input: PingInput, run: CheckRunOf, now: number) => {
+    if (input.rid === undefined && !run.state.run_started_at) return;
     const open = await openRun(deps.table, input.checkId, input.rid);
     if (!open?.runId) return;
-    await deps.table.transact([runLoggedOp(input.checkId, open.runId, excerpt)]).catch((err: unknown) => {
+    const op = runLoggedOp(input.checkId, open.runId, now, logExcerpt(input.body));
+    await deps.table.transact([op]).catch((err: unknown) => {
       // The run's item is gone (expired): the ping itself is logged.
       if (!(err instanceof ConditionFailedError)) throw err;
     });

@@ -13,7 +13,7 @@ import type { Item, WriteOp } from '../../store/table.ts';
  * had no /start), expiring with the tenant's retention and purged with the check. A /start puts
  * its run `running` in the start's transaction; the run's end (a success, /fail or exit status)
  * writes it ended in the transaction of its result; an end with no start is a run of unknown
- * duration, written whole with its result. A /log of a running run updates its excerpt.
+ * duration, written whole with its result. A /log of a running run updates its excerpt and `seen_at`.
  */
 
 export const RUN_OUTCOMES = ['success', 'fail', 'exit', 'running', 'hung', 'missed'] as const;
@@ -46,6 +46,8 @@ const runSchema = z.object({
   rid: z.string().optional(),
   /** The tail of the run's output (its end's body, else its latest /log's). */
   log_excerpt: z.string().optional(),
+  /** A running run's latest /log (keepalive_seconds counts from it). */
+  seen_at: z.string().optional(),
   flags: z.array(z.enum(RUN_FLAGS)),
 });
 export type RunRecord = z.infer<typeof runSchema>;
@@ -82,8 +84,8 @@ const runTtl = (run: RunRecord, retentionDays: number) =>
  * that left no run item).
  */
 export function runWrittenOp(run: RunRecord, retentionDays: number): WriteOp {
-  const { log_excerpt, exit_status, rid, ...always } = run;
-  const optional = { log_excerpt, exit_status, rid };
+  const { log_excerpt, exit_status, rid, seen_at, ...always } = run;
+  const optional = { log_excerpt, exit_status, rid, seen_at };
   const set = Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined));
   const remove = (['exit_status'] as const).filter((name) => run[name] === undefined);
   return runItem.upsert(
@@ -92,11 +94,19 @@ export function runWrittenOp(run: RunRecord, retentionDays: number): WriteOp {
   );
 }
 
-/** The update of a running run's excerpt by a /log ping (only if the run item exists). */
-export function runLoggedOp(checkId: string, runId: string, excerpt: string): WriteOp {
+/** The update of a running run by a /log ping: its sign of life and excerpt (only if the run item exists). */
+export function runLoggedOp(
+  checkId: string,
+  runId: string,
+  seenAtMs: number,
+  excerpt: string | undefined,
+): WriteOp {
   return runItem.update(
     { check_id: checkId, id: runId },
-    { set: { log_excerpt: excerpt }, condition: { kind: 'itemExists' } },
+    {
+      set: { seen_at: isoTime(seenAtMs), ...(excerpt ? { log_excerpt: excerpt } : {}) },
+      condition: { kind: 'itemExists' },
+    },
   );
 }
 

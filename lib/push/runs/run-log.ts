@@ -13,8 +13,8 @@ import { parseRun, type RunFlag, type RunOutcome, type RunRecord, runsSource } f
  * Reading a push check's runs (GET /v1/checks/{id}/runs): newest first (by start, or end for a run
  * with no start), in pages with sealed cursors, expired runs left out. The check is resolved in
  * the caller's tenant (404 otherwise); a pull check has no runs (409, as it has no ping log). A run
- * still `running` past the time a started run may take (its deadline's allowance, as the dead
- * man's switch reads it) is shown `hung`, flagged so: a run that never ends is never shown open
+ * still `running` past the time a started run may take, or silent past its keepalive_seconds (its
+ * deadline, as the dead man's switch reads it), is shown `hung`, flagged so: a run that never ends is never shown open
  * forever. Read-only principals get excerpts redacted as ping bodies are.
  */
 
@@ -44,7 +44,10 @@ type PushCheck = { interval_seconds: number; config: Parameters<typeof pushDeadl
 
 /** The run as the API shows it at `nowMs`. */
 function publicRun(run: RunRecord, check: PushCheck, nowMs: number, readOnly: boolean): PublicRun {
-  const deadline = run.outcome === 'running' ? pushDeadline(check, { run_started_at: run.started_at }) : null;
+  const deadline =
+    run.outcome === 'running'
+      ? pushDeadline(check, { run_started_at: run.started_at, run_seen_at: run.seen_at })
+      : null;
   const hung = deadline !== null && deadline.atMs <= nowMs;
   return {
     id: run.id,
