@@ -1,17 +1,18 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { api, must, type Schemas } from '../api/client';
+import { api, must } from '../api/client';
 import { blueprintQueries, statusKeys } from '../catalog/queries';
 import { RecentStrip } from '../charts/recent-strip';
 import { uptimeWords } from '../checks/check-scan';
-import { knownEntity, rememberEntity } from '../live/entity-names';
-import { StateBadge, Time } from '../ui/bits';
+import { rememberEntity } from '../live/entity-names';
+import { IncidentFeed } from '../status/incident-feed';
+import { StateBadge } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
 import { useQueryParams } from '../ui/query-params';
-import { scrollRegion } from '../ui/scroll-region';
+import { Table } from '../ui/table';
 
 /**
  * Fleet status: tenant-wide counts (kept by the server, no scan), one page of entities at a time
@@ -26,7 +27,6 @@ type State = 'up' | 'degraded' | 'down' | 'unknown';
 type Filter = 'problems' | 'all' | State;
 
 const PAGE = 100;
-const FEED_PAGE = 20;
 
 const FILTERS: { value: Filter; label: string }[] = [
   { value: 'problems', label: 'Problems' },
@@ -226,38 +226,21 @@ function Groups({
       {[...groups].map(([slug, list]) => (
         <section key={slug} className="status-group" aria-labelledby={`bp-${slug}`}>
           <h3 id={`bp-${slug}`}>{blueprintNames.get(slug) ?? slug}</h3>
-          <div className="table-wrap" {...scrollRegion('Entities')}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Entity</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Recent results</th>
-                  <th scope="col">24 h uptime</th>
-                  <th scope="col">Checks</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((e) => (
-                  <tr key={e.id}>
-                    <td>
-                      <Link to={`/entities/${e.blueprint_slug}/${e.slug}`}>{e.name}</Link>
-                    </td>
-                    <td>
-                      <StateBadge state={e.state} />
-                    </td>
-                    <td>
-                      <RecentStrip slots={e.recent} />
-                    </td>
-                    <td>{uptimeWords(e)}</td>
-                    <td>
-                      <CheckSummary checks={e.checks} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            label={`Entities of ${blueprintNames.get(slug) ?? slug}`}
+            rows={list}
+            rowKey={(e) => e.id}
+            columns={[
+              {
+                header: 'Entity',
+                cell: (e) => <Link to={`/entities/${e.blueprint_slug}/${e.slug}`}>{e.name}</Link>,
+              },
+              { header: 'State', cell: (e) => <StateBadge state={e.state} /> },
+              { header: 'Recent results', cell: (e) => <RecentStrip slots={e.recent} /> },
+              { header: '24 h uptime', cell: (e) => uptimeWords(e) },
+              { header: 'Checks', cell: (e) => <CheckSummary checks={e.checks} /> },
+            ]}
+          />
         </section>
       ))}
     </div>
@@ -276,84 +259,5 @@ function CheckSummary({ checks }: { checks: BoardEntity['checks'] }) {
         </span>
       ))}
     </span>
-  );
-}
-
-/**
- * Entity state changes across the tenant, newest first, paged. First results (unknown → up, as
- * after a bulk create) are left out unless asked for: they are not news, and a thousand of them
- * would push every real change out of sight.
- */
-function IncidentFeed() {
-  const [firstResults, setFirstResults] = useState<'include' | 'exclude'>('exclude');
-  const feed = useInfiniteQuery({
-    queryKey: statusKeys.feedOf(firstResults),
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      must(
-        api.GET('/v1/status/transitions', {
-          params: {
-            query: {
-              limit: FEED_PAGE,
-              first_results: firstResults,
-              ...(pageParam ? { cursor: pageParam } : {}),
-            },
-          },
-        }),
-      ),
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-  });
-  const items = feed.data?.pages.flatMap((p) => p.transitions) ?? [];
-  return (
-    <Section title="Incident feed">
-      <label className="row">
-        <input
-          type="checkbox"
-          checked={firstResults === 'include'}
-          onChange={(e) => setFirstResults(e.target.checked ? 'include' : 'exclude')}
-        />
-        Show first results (unknown → up)
-      </label>
-      <ErrorNote error={feed.error} title="The incident feed could not be loaded." />
-      {feed.isPending ? (
-        <Loading what="the incident feed" />
-      ) : items.length === 0 && !feed.error ? (
-        <Empty title="No state changes yet.">
-          <p>When an entity goes up, down or degraded, it is listed here.</p>
-        </Empty>
-      ) : (
-        <ol className="feed" aria-label="State changes, newest first">
-          {items.map((t) => (
-            <FeedItem key={t.id} t={t} />
-          ))}
-        </ol>
-      )}
-      {feed.hasNextPage ? (
-        <button type="button" onClick={() => feed.fetchNextPage()} disabled={feed.isFetchingNextPage}>
-          {feed.isFetchingNextPage ? 'Loading…' : 'Load more changes'}
-        </button>
-      ) : null}
-    </Section>
-  );
-}
-
-function FeedItem({ t }: { t: Schemas['Transition'] }) {
-  // The transition names its entity and its address; older ones lack the address, unless the console has seen the entity.
-  const entity = knownEntity(t.entity_id);
-  const blueprint = t.blueprint_slug ?? entity?.blueprint_slug;
-  const slug = t.entity_slug ?? entity?.slug;
-  const label = entity?.name ?? t.entity_name;
-  const name =
-    blueprint && slug ? <Link to={`/entities/${blueprint}/${slug}`}>{label}</Link> : <strong>{label}</strong>;
-  return (
-    <li className="feed-item">
-      <span className="feed-entity">{name}</span>
-      <span className="feed-change">
-        <StateBadge state={t.from_state} /> <span aria-hidden="true">→</span>
-        <span className="visually-hidden"> to </span> <StateBadge state={t.to_state} />
-      </span>
-      {t.reason ? <span className="feed-reason">{t.reason}</span> : null}
-      <Time iso={t.created_at} />
-    </li>
   );
 }
