@@ -3379,6 +3379,8 @@ export interface components {
                  * @enum {string}
                  */
                 overlap?: "allow" | "alert";
+                /** @description A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …") */
+                keepalive_seconds?: number;
                 /**
                  * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
                  * @example nightly-backup
@@ -10702,6 +10704,8 @@ export interface operations {
                          * @enum {string}
                          */
                         overlap?: "allow" | "alert";
+                        /** @description A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …") */
+                        keepalive_seconds?: number;
                         /**
                          * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
                          * @example nightly-backup
@@ -11630,6 +11634,8 @@ export interface operations {
                          * @enum {string}
                          */
                         overlap?: "allow" | "alert";
+                        /** @description A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …") */
+                        keepalive_seconds?: number;
                         /**
                          * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
                          * @example nightly-backup
@@ -29798,6 +29804,8 @@ export interface operations {
                              * @enum {string}
                              */
                             overlap?: "allow" | "alert";
+                            /** @description A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …") */
+                            keepalive_seconds?: number;
                             /**
                              * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
                              * @example nightly-backup
@@ -34138,6 +34146,8 @@ export interface operations {
                              * @enum {string}
                              */
                             overlap?: "allow" | "alert";
+                            /** @description A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …") */
+                            keepalive_seconds?: number;
                             /**
                              * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
                              * @example nightly-backup
