@@ -9,6 +9,7 @@ import {
   lastErrorOf,
   latestResultsOf,
   parseTransition,
+  readEntityTransition,
   tenantTransitionItems,
 } from '../../checks/results.ts';
 import { type Redact, redactUrl, secretRedactor } from '../../domain/redaction.ts';
@@ -109,7 +110,8 @@ export interface ReasonReads {
   failure(id: string, at?: string): Promise<string | null>;
   /** The id of that failing result, when the check is still there (its evidence's link). */
   failingResult(id: string, at?: string): Promise<string | null>;
-  transitionReason(id: string): Promise<string | null>;
+  /** The rule words of the entity's transition `id` (the entity's shard holds it: one get). */
+  transitionReason(id: string, entityId: string): Promise<string | null>;
 }
 
 /** The reads of one alert (its check and entity already read: `known`) or of one digest part. */
@@ -144,24 +146,30 @@ export function reasonReads(
       if (typeof check !== 'object') return null;
       return streakFailure(await results(id, check), at)?.id ?? null;
     },
-    transitionReason: (id) =>
+    transitionReason: (id, entityId) =>
       once(`transition ${id}`, async () => {
         if (id === '') return null;
+        const direct = await parsedReason(() => readEntityTransition(table, tenantId, entityId, id));
+        if (direct !== undefined) return direct;
+        // Not in the entity's shard: a transition of the feed's single partition before the shards.
         const page = await tenantTransitionItems(table, tenantId, {
           range: { from: id, to: id },
           direction: 'asc',
           limit: 1,
         });
         const item = page.items[0];
-        return item ? transitionReasonOf(item) : null;
+        return item ? ((await parsedReason(async () => parseTransition(item))) ?? null) : null;
       }),
   };
   return reads;
 }
 
-function transitionReasonOf(item: Parameters<typeof parseTransition>[0]): string | null {
+/** A transition's reason, null when its item does not parse, undefined when there is none. */
+async function parsedReason(
+  read: () => Promise<{ reason: string } | undefined>,
+): Promise<string | null | undefined> {
   try {
-    return parseTransition(item).reason;
+    return (await read())?.reason;
   } catch (error) {
     if (error instanceof ZodError) return null;
     throw error;
@@ -175,7 +183,10 @@ async function causeOf(reads: ReasonReads, event: StateChangeEvent): Promise<str
     const line = reasonLine(error, reasonRedactor(await reads.check(event.check_id)));
     if (line) return line;
   }
-  return reasonLine(await reads.transitionReason(event.transition_id), reasonRedactor('removed'));
+  return reasonLine(
+    await reads.transitionReason(event.transition_id, event.entity_id),
+    reasonRedactor('removed'),
+  );
 }
 
 /**
