@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateApiKey } from '../lib/auth/api-key.ts';
-import { createTenantStore } from '../lib/auth/tenants/tenant-store.ts';
+import { createTenantStore } from '../lib/auth/tenants.ts';
 import { type EntityRecord, entityCreatedOps } from '../lib/catalog/entity-items.ts';
 import { isoTime, systemClock } from '../lib/platform/clock.ts';
 import { newId } from '../lib/platform/ids.ts';

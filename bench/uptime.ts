@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateApiKey } from '../lib/auth/api-key.ts';
-import { createTenantStore } from '../lib/auth/tenants/tenant-store.ts';
+import { createTenantStore } from '../lib/auth/tenants.ts';
 import { definitionReplacedOp, getCheckDefinition } from '../lib/checks/check-items.ts';
 import { checkDayOp } from '../lib/checks/results/day-rollup-items.ts';
 import { rollupAddOp } from '../lib/checks/results/rollup-items.ts';

@@ -31,11 +31,11 @@ import { createPasswordLogin } from './password-login.ts';
 import { checkPasswordPolicy } from './password-policy.ts';
 import { createPasswordResetService, type PasswordResetDeps } from './reset/password-reset.ts';
 import { passwordResetRoutes } from './reset/password-reset-routes.ts';
-import { hasSecondFactor } from './second-factor.ts';
 import { sessionRoutes } from './session-routes.ts';
-import { createSessionService } from './session-service.ts';
 import { createCodeLock } from './sign-in/code-lock.ts';
-import { createSignInAlarm } from './sign-in-alarm.ts';
+import { createSessionService } from './sign-in/session-service.ts';
+import { createSignInAlarm } from './sign-in/sign-in-alarm.ts';
+import { hasSecondFactor } from './totp/second-factor.ts';
 import { totpRoutes } from './totp/totp-routes.ts';
 import { createTotpService, type TotpServiceDeps } from './totp/totp-service.ts';
 

@@ -1,8 +1,8 @@
 import type { MemberHooks } from '../auth/services.ts';
 import type { Clock } from '../platform/clock.ts';
 import { credentialDeletedOps, credentialPutOps } from './credential-items.ts';
-import type { SessionService } from './session-service.ts';
 import { policyRefusal, withPassword } from './sign-in/password-change.ts';
+import type { SessionService } from './sign-in/session-service.ts';
 
 /**
  * A team member's sign-in credential through their membership (lib/auth/team/member-hooks.ts): a

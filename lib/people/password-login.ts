@@ -14,10 +14,10 @@ import type { RateLimiter } from '../platform/rate-limiter.ts';
 import type { Table } from '../store/table.ts';
 import { type Credential, findLogins, getCredential } from './credential-items.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './password.ts';
-import type { SessionService, SignInRequest } from './session-service.ts';
 import { createAccountGate, isWrongGuess, TOTP_INVALID } from './sign-in/account-gate.ts';
+import type { SessionService, SignInRequest } from './sign-in/session-service.ts';
+import type { SignInAlarm } from './sign-in/sign-in-alarm.ts';
 import { deviceOf, knownDevice, newDevice, rememberDevice } from './sign-in/sign-in-device.ts';
-import type { SignInAlarm } from './sign-in-alarm.ts';
 
 /** A second factor's verdict on the code sent with a sign-in (lib/people/second-factor.ts). */
 export type SecondFactorVerdict = 'ok' | 'required' | 'invalid';

@@ -9,9 +9,9 @@ import { parseInput } from '../http/validation.ts';
 import { NotFoundError, ReadOnlyError } from '../platform/errors.ts';
 import { pick } from '../platform/pick.ts';
 import type { createPasswordLogin } from './password-login.ts';
-import type { SessionService } from './session-service.ts';
 import { changePassword, type PasswordChangeDeps } from './sign-in/password-change.ts';
 import type { SessionRecord } from './sign-in/session-items.ts';
+import type { SessionService } from './sign-in/session-service.ts';
 
 const signInBody = z.strictObject({
   email: z.string().trim().min(1).max(254),

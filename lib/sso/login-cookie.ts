@@ -18,7 +18,7 @@ const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').dig
 /** Whether cookies go with `Secure`: the cloud always serves over https; locally VIGIL_PUBLIC_URL or the edge tells. */
 export type SecureRequest = (headers: Record<string, string>) => boolean;
 
-/** The policy of a runtime: the same rule as the session cookie's (lib/people/session-service.ts). */
+/** The policy of a runtime: the same rule as the session cookie's (lib/people/sign-in/session-service.ts). */
 export function secureRequestOf(runtime: 'local' | 'cloud', publicUrl: string | undefined): SecureRequest {
   return (headers) =>
     runtime === 'cloud' ||

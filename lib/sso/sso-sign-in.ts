@@ -12,13 +12,13 @@ import { findSsoSlug, getSsoSettings, putSsoLogin, type SsoSettings, takeSsoLogi
 import { joinTeam, type SsoMember } from './sso-members.ts';
 import { CALLBACK_PATH } from './sso-settings.ts';
 
-/** What a sign-in knows of the request (lib/people/session-service.ts's SignInRequest). */
+/** What a sign-in knows of the request (lib/people/sign-in/session-service.ts's SignInRequest). */
 export interface SignInRequest {
   headers: Record<string, string>;
   sourceIp?: string | undefined;
 }
 
-/** The session service's start (lib/people/session-service.ts), injected: a new session and its cookie. */
+/** The session service's start (lib/people/sign-in/session-service.ts), injected: a new session and its cookie. */
 export type StartSession = (input: {
   tenantId: string;
   userId: string;

@@ -148,6 +148,7 @@ describe('dependency direction', () => {
       'keys/key-routes.ts',
       'team/team-routes.ts',
       'keys/responses.ts',
+      'team/team-responses.ts',
       'limits/rate-limit.ts',
     ]);
     const core = tsFiles(join(LIB, 'auth')).filter(

@@ -3,7 +3,7 @@ import { createKeyFor } from '../../lib/auth/keys/key-service.ts';
 import { createKeyStore } from '../../lib/auth/keys/key-store.ts';
 import { removeFromTeam } from '../../lib/auth/team/team-remove.ts';
 import { createTeamStore } from '../../lib/auth/team/team-store.ts';
-import { createTenantStore } from '../../lib/auth/tenants/tenant-store.ts';
+import { createTenantStore } from '../../lib/auth/tenants.ts';
 import type { Principal } from '../../lib/domain/principal.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { ConflictError } from '../../lib/platform/errors.ts';

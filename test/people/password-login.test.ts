@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRateLimitGuard } from '../../lib/auth/limits/rate-limit.ts';
-import { createTenantStore } from '../../lib/auth/tenants/tenant-store.ts';
+import { createTenantStore } from '../../lib/auth/tenants.ts';
 import { type Credential, credentialPutOps } from '../../lib/people/credential-items.ts';
 import { createPasswordLogin, type SecondFactorVerdict } from '../../lib/people/password-login.ts';
-import { createSessionService } from '../../lib/people/session-service.ts';
 import { withPassword } from '../../lib/people/sign-in/password-change.ts';
+import { createSessionService } from '../../lib/people/sign-in/session-service.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../../lib/platform/errors.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';

@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRateLimitGuard } from '../../lib/auth/limits/rate-limit.ts';
-import { createTenantStore } from '../../lib/auth/tenants/tenant-store.ts';
+import { createTenantStore } from '../../lib/auth/tenants.ts';
 import { parseEmailSender } from '../../lib/domain/formats/email-address.ts';
 import { credentialPutOps } from '../../lib/people/credential-items.ts';
 import { createPasswordLogin } from '../../lib/people/password-login.ts';
-import type { OutgoingMail, RecordAudit } from '../../lib/people/reset/ports.ts';
-import { createSessionService } from '../../lib/people/session-service.ts';
+import type { OutgoingMail, RecordAudit } from '../../lib/people/ports.ts';
 import { withPassword } from '../../lib/people/sign-in/password-change.ts';
-import { createSignInAlarm } from '../../lib/people/sign-in-alarm.ts';
+import { createSessionService } from '../../lib/people/sign-in/session-service.ts';
+import { createSignInAlarm } from '../../lib/people/sign-in/sign-in-alarm.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { RateLimitedError, UnauthorizedError } from '../../lib/platform/errors.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCredential } from '../../lib/people/credential-items.ts';
-import { checkSecondFactor } from '../../lib/people/second-factor.ts';
+import { checkSecondFactor } from '../../lib/people/totp/second-factor.ts';
 import { totpCode } from '../../lib/people/totp/totp.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

@@ -1,7 +1,7 @@
 import type { Role } from '../../domain/principal.ts';
 import { ConflictError, LimitExceededError } from '../../platform/errors.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
-import type { TeamStore } from '../team/team-store.ts';
+import type { UserDirectory } from '../tenants/user-items.ts';
 import type { ApiKeyRecord } from './api-key-items.ts';
 import { API_KEY_LIMIT, getKeyCount, newKeyCountOp, seedAdminKeyCountOp } from './key-count-items.ts';
 import type { KeyStore } from './key-store.ts';
@@ -30,7 +30,7 @@ export function lastAdminKeyError(error: unknown, index: number, message: string
 export interface KeyCountDeps {
   table: Table;
   keys: Pick<KeyStore, 'list'>;
-  team: Pick<TeamStore, 'listUsers'>;
+  team: UserDirectory;
 }
 
 /** The number of admin keys among `keys`, by their owners' roles. */

@@ -2,8 +2,7 @@ import type { Principal, Role } from '../../domain/principal.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { NotFoundError, UnauthorizedError } from '../../platform/errors.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
-import type { TeamStore } from '../team/team-store.ts';
-import { keyOwnerOp } from '../tenants/user-items.ts';
+import { keyOwnerOp, type UserDirectory } from '../tenants/user-items.ts';
 import { type ApiKeyRecord, apiKeyDeletedOps } from './api-key-items.ts';
 import { ensureKeyCount, isAdminKey, keyLimitError, lastAdminKeyError } from './key-count.ts';
 import { countKeyOp, uncountKeysOp } from './key-count-items.ts';
@@ -12,7 +11,7 @@ import { type KeyStore, newKeyOps } from './key-store.ts';
 export interface KeyServiceDeps {
   table: Table;
   keys: KeyStore;
-  team: Pick<TeamStore, 'listUsers'>;
+  team: UserDirectory;
   clock: Clock;
 }
 

@@ -11,6 +11,19 @@ import {
   keyUsedOp,
   listApiKeys,
 } from './api-key-items.ts';
+import { newKeyCountOp } from './key-count-items.ts';
+
+/**
+ * A new tenant's first key, for its admin (label `bootstrap`), with the tenant's key count started
+ * at one admin key: the writes lib/auth/tenants.ts hands the tenant store.
+ */
+export function firstKeyOps(
+  input: { tenantId: string; userId: string; raw?: string | undefined },
+  nowMs: number,
+): { ops: WriteOp[]; raw: string } {
+  const key = newKeyOps({ ...input, label: 'bootstrap', readOnly: false }, nowMs);
+  return { ops: [...key.ops, newKeyCountOp(input.tenantId, 1, 1)], raw: key.raw };
+}
 
 export interface NewKey {
   record: ApiKeyRecord;

@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';
-import { createTeamStore } from '../team/team-store.ts';
 import type { TenantStore } from '../tenants/tenant-store.ts';
+import { listUsers } from '../tenants/user-items.ts';
 import { createKeyFor } from './key-service.ts';
 import { createKeyStore } from './key-store.ts';
 
@@ -31,7 +31,7 @@ export async function createOperatorKey(
       `there is no tenant ${input.tenantId}; \`npm run vigil -- tenant list\` shows the tenants and their ids`,
     );
   }
-  const team = createTeamStore(deps.table);
+  const team = { listUsers: (tenantId: string) => listUsers(deps.table, tenantId) };
   // Users are listed by id, and ids sort by creation time: the first admin is the oldest.
   const admin = (await team.listUsers(tenant.id)).find((user) => user.role === 'admin');
   if (!admin) throw new OperatorKeyError(`tenant ${tenant.id} has no admin user to own a key`);

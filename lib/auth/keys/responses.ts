@@ -1,13 +1,15 @@
 import * as z from 'zod';
 import { idSchema, timestampSchema } from '../../http/route-schemas.ts';
-import { invitationSchema } from '../team/invitation-items.ts';
 import { limitsSchema, tenantSchema } from '../tenants/tenant-items.ts';
 import { userSchema } from '../tenants/user-items.ts';
 import { apiKeySchema } from './api-key-items.ts';
 
-/** Response bodies of the account, key and team routes; never a hash, a raw key only where created. */
+/** Response bodies of the account and key routes; never a hash, a raw key only where created. */
 
-const rawKey = z.string().meta({ description: 'The raw API key (vgl_...): shown only in this response' });
+/** A raw API key in the one answer that shows it. */
+export const rawKey = z
+  .string()
+  .meta({ description: 'The raw API key (vgl_...): shown only in this response' });
 
 /** GET /v1/me. */
 export const meSchema = z.strictObject({
@@ -46,43 +48,3 @@ export const publicKeySchema = z
 
 /** POST /v1/auth/keys. */
 export const createdKeySchema = z.strictObject({ ...publicKeySchema.shape, key: rawKey });
-
-/** An active member as activeMember returns it. */
-const activeMemberSchema = z
-  .strictObject({
-    ...userSchema.pick({ email: true, name: true, role: true }).shape,
-    id: idSchema('usr'),
-    status: z.literal('active'),
-    created_at: timestampSchema,
-  })
-  .meta({ id: 'TeamMember' });
-
-/** A pending invitation as pendingInvitation returns it. */
-const pendingInvitationSchema = z
-  .strictObject({
-    ...invitationSchema.pick({ email: true, role: true }).shape,
-    id: idSchema('inv'),
-    status: z.literal('pending'),
-    created_at: timestampSchema,
-    expires_at: timestampSchema,
-  })
-  .meta({ id: 'Invitation' });
-
-/** GET /v1/settings/users: members first, then pending invitations. */
-export const teamListSchema = z.array(
-  z.discriminatedUnion('status', [activeMemberSchema, pendingInvitationSchema]),
-);
-
-/** POST /v1/settings/users/invite. */
-export const createdInvitationSchema = z.strictObject({
-  ...pendingInvitationSchema.shape,
-  token: z.string().meta({ description: 'The invitation token: shown only in this response' }),
-});
-
-/** POST /v1/settings/users/accept. */
-export const acceptedSchema = z.strictObject({
-  user: activeMemberSchema,
-  key: rawKey,
-  key_id: idSchema('key'),
-  tenant_id: idSchema('tnt'),
-});

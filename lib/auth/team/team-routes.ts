@@ -5,9 +5,9 @@ import { defineRoute } from '../../http/define-route.ts';
 import { idSchema } from '../../http/route-schemas.ts';
 import { created, noContent, ok, type Route } from '../../http/types.ts';
 import { keyPrefix } from '../api-key.ts';
-import { acceptedSchema, createdInvitationSchema, teamListSchema } from '../keys/responses.ts';
 import type { RateLimitGuard } from '../limits/rate-limit.ts';
 import { isInvalidInvitationToken } from './team-accept.ts';
+import { acceptedSchema, createdInvitationSchema, teamListSchema } from './team-responses.ts';
 import type { TeamService } from './team-service.ts';
 
 const inviteBody = z.strictObject({

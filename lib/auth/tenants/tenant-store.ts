@@ -2,8 +2,6 @@ import { isoTime } from '../../platform/clock.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import { newId, newRecordStamp } from '../../platform/ids.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
-import { newKeyCountOp } from '../keys/key-count-items.ts';
-import { newKeyOps } from '../keys/key-store.ts';
 import {
   DEFAULT_LIMITS,
   getTenant,
@@ -27,11 +25,20 @@ export interface CreateTenantInput {
 /** Writes made with each new tenant, in its creation's transaction (the app's: the catalog-ops skill). */
 export type TenantStarter = (tenantId: string, nowMs: number) => WriteOp[];
 
+/**
+ * The writes of a new tenant's first API key (lib/auth/keys), for its admin: `raw` when given, a
+ * new key otherwise. Handed in by lib/auth/tenants.ts, so tenants sit below keys.
+ */
+export type FirstKey = (
+  input: { tenantId: string; userId: string; raw?: string | undefined },
+  nowMs: number,
+) => { ops: WriteOp[]; raw: string };
+
 /** Tenants and users: creation by the operator, reads by the API. */
-export function createTenantStore(
+export function createTenantStoreWith(
   table: Table,
   clock: { now(): number },
-  options: { starter?: TenantStarter | undefined } = {},
+  options: { firstKey: FirstKey; starter?: TenantStarter | undefined },
 ) {
   const requireTenant = async (tenantId: string): Promise<Tenant> => {
     const tenant = await getTenant(table, tenantId);
@@ -67,15 +74,11 @@ export function createTenantStore(
         created_at: at,
         updated_at: at,
       };
-      const key = newKeyOps(
-        { tenantId: tenant.id, userId: user.id, label: 'bootstrap', readOnly: false, raw: input.rawKey },
-        now,
-      );
+      const key = options.firstKey({ tenantId: tenant.id, userId: user.id, raw: input.rawKey }, now);
       await table.transact([
         tenantCreatedOp(tenant),
         ...userCreatedOps(user),
         ...key.ops,
-        newKeyCountOp(tenant.id, 1, 1),
         ...(options.starter?.(tenant.id, now) ?? []),
       ]);
       return { tenant, user, rawKey: key.raw };
@@ -97,4 +100,4 @@ export function createTenantStore(
   };
 }
 
-export type TenantStore = ReturnType<typeof createTenantStore>;
+export type TenantStore = ReturnType<typeof createTenantStoreWith>;

@@ -58,6 +58,11 @@ export function getUser(table: Table, tenantId: string, userId: string): Promise
 }
 
 /** The tenant's users, by id (so oldest first; consistent). */
+/** What reads a tenant's users (the team store; the operator's key command). */
+export interface UserDirectory {
+  listUsers(tenantId: string): Promise<User[]>;
+}
+
 export async function listUsers(table: Table, tenantId: string): Promise<User[]> {
   const items = await queryAll((cursor) =>
     table.query({

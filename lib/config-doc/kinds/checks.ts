@@ -6,15 +6,9 @@ import type { CheckType } from '../../checks/records.ts';
 import { publicCheckSchema } from '../../checks/responses.ts';
 import { firstExpectedCode } from '../../domain/assertions.ts';
 import { DEFAULT_LOCATION, defaultQuorum } from '../../domain/states.ts';
-import {
-  type PolicyDoc,
-  policyDocOf,
-  policyDocSchema,
-  readPolicyView,
-  writePolicy,
-} from '../check-policy.ts';
 import { type Api, ConfigApplyError, defineKind, expectOk, type NameIndex, seg } from '../kind.ts';
-import { sameSetting } from './channels.ts';
+import { type PolicyDoc, policyDocOf, policyDocSchema, readPolicyView, writePolicy } from './check-policy.ts';
+import { sameSetting } from './destinations.ts';
 
 /**
  * Checks (`/v1/checks`), identified by `<entity>:<name>` (entity `<blueprint>/<slug>`): the create

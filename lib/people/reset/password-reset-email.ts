@@ -1,5 +1,5 @@
 import type { EmailSender } from '../../domain/formats.ts';
-import type { OutgoingMail } from './ports.ts';
+import type { OutgoingMail } from '../ports.ts';
 
 /**
  * The password-reset e-mail: one per request, with a link per team the address resets a password

@@ -2,8 +2,8 @@ import * as z from 'zod';
 import type { Actor } from '../../domain/principal.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { noContent, type Reply, type Route } from '../../http/types.ts';
+import type { FailureLimit } from '../ports.ts';
 import { isInvalidResetToken, type PasswordResetService } from './password-reset.ts';
-import type { FailureLimit } from './ports.ts';
 
 const requestBody = z.strictObject({
   email: z.preprocess(

@@ -7,9 +7,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { RateLimiter, RatePolicy } from '../../platform/rate-limiter.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
 import { findLogins, getCredential } from '../credential-items.ts';
-import { credentialChangeOps } from '../totp/credential-write.ts';
-import { passwordResetMail, type ResetLink } from './password-reset-email.ts';
-import { findPasswordReset, passwordResetCreatedOp, passwordResetUsedOp } from './password-reset-items.ts';
+import { credentialChangeOps } from '../credential-write.ts';
 import type {
   MailTransport,
   PasswordAllowed,
@@ -17,7 +15,9 @@ import type {
   RevokeSessions,
   TenantOf,
   UserEmailOf,
-} from './ports.ts';
+} from '../ports.ts';
+import { passwordResetMail, type ResetLink } from './password-reset-email.ts';
+import { findPasswordReset, passwordResetCreatedOp, passwordResetUsedOp } from './password-reset-items.ts';
 
 export interface PasswordResetDeps {
   table: Table;

@@ -2,7 +2,7 @@ import { sourceKey } from '../../auth/limits.ts';
 import { RateLimitedError, UnauthorizedError, ValidationError } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { RateDecision, RateLimiter, RatePolicy } from '../../platform/rate-limiter.ts';
-import type { FailedSignIn, SignInAlarm } from '../sign-in-alarm.ts';
+import type { FailedSignIn, SignInAlarm } from './sign-in-alarm.ts';
 
 /** The second-factor refusal of a sign-in (a wrong or spent code): a guess, like a wrong password. */
 export const TOTP_INVALID = 'the code is wrong or was used already';

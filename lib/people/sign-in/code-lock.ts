@@ -6,9 +6,9 @@ import type { Logger } from '../../platform/logger.ts';
 import type { RateLimiter } from '../../platform/rate-limiter.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
 import { type Credential, getCredential } from '../credential-items.ts';
-import type { MailTransport } from '../reset/ports.ts';
-import { checkSecondFactor, hasSecondFactor, type SecondFactorResult } from '../second-factor.ts';
-import { credentialChangeOps } from '../totp/credential-write.ts';
+import { credentialChangeOps } from '../credential-write.ts';
+import type { MailTransport } from '../ports.ts';
+import { checkSecondFactor, hasSecondFactor, type SecondFactorResult } from '../totp/second-factor.ts';
 import { signInLinkMail } from './sign-in-link-email.ts';
 
 /** Wrong second-factor codes (with the right password) after which a code needs a known browser or the e-mailed link. */

@@ -7,7 +7,7 @@ import { ConditionFailedError, type Table } from '../../store/table.ts';
 import { type Credential, credentialPutOps, getCredential } from '../credential-items.ts';
 import { hashPassword, verifyPassword } from '../password.ts';
 import { checkPasswordPolicy } from '../password-policy.ts';
-import type { SessionService } from '../session-service.ts';
+import type { SessionService } from './session-service.ts';
 
 export interface PasswordChangeDeps {
   table: Table;

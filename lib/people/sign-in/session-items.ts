@@ -29,7 +29,7 @@ const sessionSchema = z.object({
   /** The absolute end, whatever the use. */
   expires_at: z.string(),
   source_ip: z.string().optional(),
-  /** Bounded (lib/people/session-service.ts). */
+  /** Bounded (lib/people/sign-in/session-service.ts). */
   user_agent: z.string().optional(),
 });
 export type SessionRecord = z.infer<typeof sessionSchema>;

@@ -1,6 +1,6 @@
 import type { EmailSender } from '../../domain/formats.ts';
+import type { OutgoingMail } from '../ports.ts';
 import { escapeHtml, mailTo } from '../reset/password-reset-email.ts';
-import type { OutgoingMail } from '../reset/ports.ts';
 import type { SignInFailures } from './sign-in-failure-items.ts';
 
 /** `2026-03-02 09:14 UTC`. */

@@ -4,7 +4,7 @@ import { randomBase62 } from '../../auth/api-key.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
 import { type Credential, getCredential } from '../credential-items.ts';
-import { credentialChangeOps } from '../totp/credential-write.ts';
+import { credentialChangeOps } from '../credential-write.ts';
 
 /**
  * The device cookie (docs/auth.md "Failed sign-ins"): a random value a browser gets at its first

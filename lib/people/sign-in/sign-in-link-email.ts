@@ -1,6 +1,6 @@
 import type { EmailSender } from '../../domain/formats.ts';
+import type { OutgoingMail } from '../ports.ts';
 import { escapeHtml, mailTo } from '../reset/password-reset-email.ts';
-import type { OutgoingMail } from '../reset/ports.ts';
 
 /**
  * The e-mail with the one-time sign-in link of an account whose second factor is locked after

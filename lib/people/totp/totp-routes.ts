@@ -3,7 +3,7 @@ import type { Principal } from '../../domain/principal.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { type AuthedContext, noContent, ok, type Route } from '../../http/types.ts';
 import { ReadOnlyError } from '../../platform/errors.ts';
-import type { FailureLimit } from '../reset/ports.ts';
+import type { FailureLimit } from '../ports.ts';
 import { isWrongCode, type TotpService } from './totp-service.ts';
 
 const codeBody = z.strictObject({

@@ -3,10 +3,10 @@ import { type Clock, isoTime } from '../../platform/clock.ts';
 import { ConflictError, ForbiddenError, ValidationError } from '../../platform/errors.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
 import { type Credential, credentialPutOps, getCredential } from '../credential-items.ts';
-import type { UserEmailOf } from '../reset/ports.ts';
-import { codeSpent, hasSecondFactor } from '../second-factor.ts';
-import { credentialChangeOps } from './credential-write.ts';
+import { credentialChangeOps } from '../credential-write.ts';
+import type { UserEmailOf } from '../ports.ts';
 import { newRecoveryCodes } from './recovery-codes.ts';
+import { codeSpent, hasSecondFactor } from './second-factor.ts';
 import { newTotpSecret, otpauthUrl, totpStep } from './totp.ts';
 
 export interface TotpServiceDeps {

@@ -1,15 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { randomBase62, sameDigest } from '../auth/api-key.ts';
-import type { TenantStore } from '../auth/tenants.ts';
-import type { Principal } from '../domain/principal.ts';
-import { SESSION_COOKIE } from '../http/session-cookie.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
-import { AccountDisabledError, UnauthorizedError } from '../platform/errors.ts';
-import { newId } from '../platform/ids.ts';
-import type { Logger } from '../platform/logger.ts';
-import type { PeopleSettings } from '../platform/people-config.ts';
-import { transactIf } from '../store/items.ts';
-import { MAX_TRANSACTION_OPS, type Table } from '../store/table.ts';
+import { randomBase62, sameDigest } from '../../auth/api-key.ts';
+import type { TenantStore } from '../../auth/tenants.ts';
+import type { Principal } from '../../domain/principal.ts';
+import { SESSION_COOKIE } from '../../http/session-cookie.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import { AccountDisabledError, UnauthorizedError } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { PeopleSettings } from '../../platform/people-config.ts';
+import { transactIf } from '../../store/items.ts';
+import { MAX_TRANSACTION_OPS, type Table } from '../../store/table.ts';
 import {
   getSessionByHash,
   getUserSession,
@@ -18,8 +18,8 @@ import {
   sessionCreatedOps,
   sessionDeletedOps,
   sessionSeenOps,
-} from './sign-in/session-items.ts';
-import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S } from './sign-in/sign-in-device.ts';
+} from './session-items.ts';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S } from './sign-in-device.ts';
 
 export interface SessionServiceDeps {
   table: Table;

@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
-import { sourceKey } from '../auth/limits.ts';
-import type { EmailSender } from '../domain/formats.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
-import type { Logger } from '../platform/logger.ts';
-import type { RateLimiter } from '../platform/rate-limiter.ts';
-import type { Table } from '../store/table.ts';
-import type { MailTransport, RecordAudit } from './reset/ports.ts';
-import { signInFailuresMail, signInFailuresText } from './sign-in/sign-in-alarm-email.ts';
+import { sourceKey } from '../../auth/limits.ts';
+import type { EmailSender } from '../../domain/formats.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { RateLimiter } from '../../platform/rate-limiter.ts';
+import type { Table } from '../../store/table.ts';
+import type { MailTransport, RecordAudit } from '../ports.ts';
+import { signInFailuresMail, signInFailuresText } from './sign-in-alarm-email.ts';
 import {
   addSignInFailure,
   getSignInFailures,
   markSignInFailuresNotified,
   type SignInFailures,
-} from './sign-in/sign-in-failure-items.ts';
+} from './sign-in-failure-items.ts';
 
 export interface SignInAlarmDeps {
   table: Table;

@@ -1,13 +1,13 @@
 import * as z from 'zod';
-import { POLICY_DEFAULTS, policyBody } from '../notify/schemas.ts';
-import { type Api, ConfigApplyError, expectOk, type NameIndex, seg } from './kind.ts';
+import { POLICY_DEFAULTS, policyBody } from '../../notify/schemas.ts';
+import { type Api, ConfigApplyError, expectOk, type NameIndex, seg } from '../kind.ts';
 import {
   CHANNEL_DOC_SCHEMAS,
   type Destination,
   destinationOf,
   requireSecretsGiven,
   sameSetting,
-} from './kinds/channels.ts';
+} from './destinations.ts';
 
 /**
  * A check's notification policy in the document (the `policy` of a check, lib/config-doc/kinds/

@@ -1,9 +1,9 @@
-import type { Clock } from '../platform/clock.ts';
-import { ConditionFailedError, type Table } from '../store/table.ts';
-import type { Credential } from './credential-items.ts';
-import { credentialChangeOps } from './totp/credential-write.ts';
-import { hashRecoveryCode, looksLikeRecoveryCode } from './totp/recovery-codes.ts';
-import { isTotpCode, totpStep } from './totp/totp.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { ConditionFailedError, type Table } from '../../store/table.ts';
+import type { Credential } from '../credential-items.ts';
+import { credentialChangeOps } from '../credential-write.ts';
+import { hashRecoveryCode, looksLikeRecoveryCode } from './recovery-codes.ts';
+import { isTotpCode, totpStep } from './totp.ts';
 
 export interface SecondFactorDeps {
   table: Table;

@@ -1,5 +1,5 @@
-import type { EmailSender } from '../../domain/formats.ts';
-import type { AuditEvent } from '../../domain/principal.ts';
+import type { EmailSender } from '../domain/formats.ts';
+import type { AuditEvent } from '../domain/principal.ts';
 
 /**
  * What lib/people needs of the rest of the code base, as ports the composition (lib/people/compose.ts)

@@ -1,6 +1,6 @@
-import { isoTime } from '../../platform/clock.ts';
-import type { WriteOp } from '../../store/table.ts';
-import { type Credential, credentialPutOps, credentialSchema } from '../credential-items.ts';
+import { isoTime } from '../platform/clock.ts';
+import type { WriteOp } from '../store/table.ts';
+import { type Credential, credentialPutOps, credentialSchema } from './credential-items.ts';
 
 /**
  * The writes of a change to a credential read at `credential.version`: the whole credential with
