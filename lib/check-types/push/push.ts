@@ -48,6 +48,10 @@ const input = z.strictObject({
     description:
       'A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …")',
   }),
+  learn: z.boolean().optional().meta({
+    description:
+      "false: do not learn the job's normal (its runs' durations) nor flag runs far outside it; default true",
+  }),
   slug: z.string().regex(PUSH_SLUG_PATTERN).optional().meta({
     description:
       "The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant",
@@ -61,6 +65,7 @@ const stored = z.object({
   min_duration_seconds: z.number().int().optional(),
   overlap: z.enum(['allow', 'alert']).optional(),
   keepalive_seconds: z.number().int().optional(),
+  learn: z.boolean().optional(),
   slug: z.string().optional(),
 });
 export type PushConfig = z.output<typeof stored>;

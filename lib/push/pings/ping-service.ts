@@ -7,6 +7,7 @@ import type { Logger } from '../../platform/logger.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
 import { evictOldPings, newPing, nextPingSeq, type PingRecord, pingRecordedOp } from '../log/ping-items.ts';
 import { logExcerpt, newRunId, type RunRecord, runLoggedOp, runWrittenOp } from '../runs/run-items.ts';
+import { learnedNormal } from '../runs/run-normal.ts';
 import { judgeEnd, overlapMessage } from '../runs/run-rules.ts';
 import type { PingAction } from './ping-request.ts';
 import { MAX_RUN_MS, type OpenRun, openRun, openRuns, runEndedOp, runStartedOp } from './ping-run-items.ts';
@@ -205,7 +206,10 @@ export function createPingService(deps: PingServiceDeps) {
         : undefined;
     const elapsed = open ? now - open.startedAtMs : undefined;
     const durationMs = elapsed !== undefined && elapsed >= 0 && elapsed < MAX_RUN_MS ? elapsed : undefined;
-    const verdict = judgeEnd({ kind: input.kind, exitStatus: input.exitStatus, durationMs }, config);
+    const end = { kind: input.kind, exitStatus: input.exitStatus, durationMs };
+    // A timed success is also measured against the job's learned normal (unless learn: false).
+    const learns = config.learn !== false && durationMs !== undefined && judgeEnd(end, config).success;
+    const verdict = judgeEnd(end, config, learns ? await learnedNormal(deps.table, checkId) : undefined);
     const ping = newPing({ ...base, ...(durationMs !== undefined ? { duration_ms: durationMs } : {}) }, now);
     const ended: RunRecord = {
       id: open?.runId ?? newRunId(now),

@@ -5,7 +5,7 @@ import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import type { PageSource } from '../../store/paging.ts';
 import { checkPartition } from '../../store/partitions.ts';
-import type { Item, WriteOp } from '../../store/table.ts';
+import type { Item, Table, WriteOp } from '../../store/table.ts';
 
 /**
  * Owner of the `run` items: a push check's runs (DECISIONS.md "Cron runs (wave 6)"), one item per
@@ -118,4 +118,15 @@ export function runsSource(checkId: string): PageSource {
 /** A run item read through a page of `runsSource`. */
 export function parseRun(item: Item): RunRecord {
   return runItem.parse(item);
+}
+
+/** The check's latest runs, newest first (at most `limit`): what its learned normal is computed from. */
+export async function latestRuns(table: Table, checkId: string, limit: number): Promise<RunRecord[]> {
+  const page = await table.query({
+    pk: checkPartition(checkId),
+    sk: { op: 'beginsWith', prefix: RUN_PREFIX },
+    direction: 'desc',
+    limit,
+  });
+  return page.items.map(parseRun);
 }

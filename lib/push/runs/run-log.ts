@@ -8,6 +8,7 @@ import { type PageRequest, readPage, unexpired } from '../../store/paging.ts';
 import type { Table } from '../../store/table.ts';
 import { redactPingBody } from '../log/ping-redaction.ts';
 import { parseRun, type RunFlag, type RunOutcome, type RunRecord, runsSource } from './run-items.ts';
+import { learnedNormal } from './run-normal.ts';
 
 /**
  * Reading a push check's runs (GET /v1/checks/{id}/runs): newest first (by start, or end for a run
@@ -64,14 +65,46 @@ function publicRun(run: RunRecord, check: PushCheck, nowMs: number, readOnly: bo
   };
 }
 
+const rounded = (n: number) => Math.round(n);
+
 export function createRunLogService(deps: RunLogDeps) {
+  /** The push check `checkId` of the caller's tenant: 404 in another tenant, 409 for a pull check. */
+  const requirePushCheck = async (tenantId: string, checkId: string) => {
+    const check = await deps.checkService.requireCheck(tenantId, checkId);
+    if (check.check_type !== 'push') {
+      throw new ConflictError('only push checks have runs: the service runs this check itself');
+    }
+    return check;
+  };
+
   return {
+    /**
+     * The check's learned normal (DECISIONS.md "Cron runs (wave 6)"): its quantiles, and whether it
+     * flags runs (20 runs seen, and not turned off with `learn: false`).
+     */
+    async normal(caller: Pick<Principal, 'tenantId'>, checkId: string) {
+      const check = await requirePushCheck(caller.tenantId, checkId);
+      const normal = await learnedNormal(deps.table, checkId);
+      const { duration, start_offset } = normal;
+      return {
+        runs_seen: normal.runs_seen,
+        duration: duration
+          ? { p5_ms: rounded(duration.p5), p50_ms: rounded(duration.p50), p95_ms: rounded(duration.p95) }
+          : null,
+        start_offset: start_offset
+          ? {
+              p5_s: rounded(start_offset.p5),
+              p50_s: rounded(start_offset.p50),
+              p95_s: rounded(start_offset.p95),
+            }
+          : null,
+        active: normal.active && check.config.learn !== false,
+      };
+    },
+
     /** A page of the check's runs, newest first. */
     async page(caller: Pick<Principal, 'tenantId' | 'readOnly'>, checkId: string, page: PageRequest) {
-      const check = await deps.checkService.requireCheck(caller.tenantId, checkId);
-      if (check.check_type !== 'push') {
-        throw new ConflictError('only push checks have runs: the service runs this check itself');
-      }
+      const check = await requirePushCheck(caller.tenantId, checkId);
       const now = deps.clock.now();
       const found = await readPage(deps, runsSource(checkId), page, unexpired(now));
       const shape = { interval_seconds: check.interval_seconds, config: check.config };

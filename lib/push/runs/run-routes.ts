@@ -38,7 +38,31 @@ const runSchema = z
   })
   .meta({ id: 'Run' });
 
-/** GET /v1/checks/{id}/runs: a push check's runs, newest first. */
+const quantiles = (unit: 'ms' | 's', what: string) =>
+  z
+    .strictObject({
+      [`p5_${unit}`]: z.number().int(),
+      [`p50_${unit}`]: z.number().int(),
+      [`p95_${unit}`]: z.number().int(),
+    })
+    .nullable()
+    .meta({ description: `${what}; null before any run` });
+
+const normalSchema = z
+  .strictObject({
+    runs_seen: z.number().int().meta({
+      description: 'The successful runs with a /start it was learned from (the newest of the last 100 runs)',
+    }),
+    duration: quantiles('ms', "The 5th, 50th and 95th percentiles of the runs' durations"),
+    start_offset: quantiles('s', 'How long after its expected time a run starts (not learned yet: null)'),
+    active: z.boolean().meta({
+      description:
+        'Whether it flags runs far outside it (degraded): once 20 runs were seen, unless learn is false',
+    }),
+  })
+  .meta({ id: 'RunNormal' });
+
+/** GET /v1/checks/{id}/runs: a push check's runs, newest first; GET /v1/checks/{id}/normal: its learned normal. */
 export function runRoutes(deps: RunLogDeps): AuthedRoute[] {
   const runs = createRunLogService(deps);
   return [
@@ -65,6 +89,21 @@ export function runRoutes(deps: RunLogDeps): AuthedRoute[] {
         errors: ['CONFLICT'],
       },
       handler: async ({ principal, params, query }) => ok(await runs.page(principal, params.id, query)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/checks/{id}/normal',
+      auth: 'key',
+      operationId: 'getCheckNormal',
+      tag: 'Push',
+      summary: "A push check's learned normal: its runs' duration quantiles and whether it flags runs",
+      schemas: {
+        params: checkParams,
+        responses: { 200: normalSchema },
+        // A pull check has no runs.
+        errors: ['CONFLICT'],
+      },
+      handler: async ({ principal, params }) => ok(await runs.normal(principal, params.id)),
     }),
   ];
 }
