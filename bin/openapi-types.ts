@@ -4,9 +4,10 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import type { z } from 'zod';
 import { ACTION_QUEUE, actionJobSchema } from '../lib/actions/jobs.ts';
 import { createApp } from '../lib/app.ts';
+import { notifyQueueJobSchema } from '../lib/features/list.ts';
 import { buildOpenApiDocument } from '../lib/http/openapi.ts';
 import { createSqliteJobQueue } from '../lib/local/sqlite-job-queue.ts';
-import { NOTIFY_QUEUE, notifyJobSchema } from '../lib/notify/jobs.ts';
+import { NOTIFY_QUEUE } from '../lib/notify/jobs.ts';
 import { systemClock } from '../lib/platform/clock.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 import { silentLogger } from '../lib/platform/logger.ts';
@@ -32,7 +33,7 @@ export async function generateApiTypes(): Promise<string> {
       clock: systemClock,
       logger: silentLogger,
       config: loadConfig('local', {}),
-      notifyQueue: queue(NOTIFY_QUEUE, notifyJobSchema),
+      notifyQueue: queue(NOTIFY_QUEUE, notifyQueueJobSchema),
       actionQueue: queue(ACTION_QUEUE, actionJobSchema),
     });
     const document = buildOpenApiDocument(app.routes);

@@ -23,7 +23,8 @@ import { composeEscalation } from './escalation/compose.ts';
 import { pagingFor } from './escalation/compose-paging.ts';
 import { resolvedOnQueue } from './escalation/resolution-hook.ts';
 import { composeChangeConsumers, consumerList } from './events/consumers.ts';
-import { withHandover } from './handover/compose.ts';
+import { hostNotifyJobs } from './features/job-hosts.ts';
+import type { NotifyQueueJob } from './features/list.ts';
 import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { hostPolicyOf } from './http/origin-policy.ts';
@@ -51,6 +52,7 @@ import { composeOnCall } from './oncall/compose.ts';
 import { composePeople } from './people/compose.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
+import { enqueuerOf } from './platform/feature.ts';
 import type { JobQueue } from './platform/job-queue.ts';
 import type { Logger } from './platform/logger.ts';
 import type { RateLimiter } from './platform/rate-limiter.ts';
@@ -89,7 +91,7 @@ export interface CoreDeps extends Pick<ProbingDeps, 'probeSoon'> {
   /** Where open streams hold their slots (the per-key and per-tenant caps); default this process's memory. */
   streamSlots?: StreamSlots;
   /** The notify queue: state-change events, deliveries and repeats (the local SQLite queue, SQS in the cloud). */
-  notifyQueue: JobQueue<NotifyJob>;
+  notifyQueue: JobQueue<NotifyQueueJob>;
   /** The action queue: state_change triggers, runs and pipeline deadlines (the local SQLite queue, SQS in the cloud). */
   actionQueue: JobQueue<ActionJob>;
   /** Outbound TLS trust and name resolution of channels and actions (tests: a test CA), and the process's kept-alive pools. */
@@ -139,6 +141,8 @@ export function createApp(deps: CoreDeps) {
     limiter: people.limiter,
     runtime: deps.config.runtime,
   });
+  // Notify's own jobs on the notify queue (which carries every feature's: lib/features/list.ts).
+  const notifyQueue = enqueuerOf<NotifyQueueJob, NotifyJob>(deps.notifyQueue);
   const escalation = composeEscalation({ table: deps.table, clock: deps.clock });
   const emailDailyLimit = async (tenantId: string) =>
     (await tenants.getTenant(tenantId))?.email_daily_limit ?? DEFAULT_LIMITS.email_daily_limit;
@@ -147,7 +151,7 @@ export function createApp(deps: CoreDeps) {
     clock: deps.clock,
     logger: deps.logger,
     config: deps.config,
-    queue: deps.notifyQueue,
+    queue: notifyQueue,
     tenants,
     checkService,
     cursors,
@@ -159,7 +163,7 @@ export function createApp(deps: CoreDeps) {
     paging: pagingFor({
       ...deps,
       cursors,
-      queue: deps.notifyQueue,
+      queue: notifyQueue,
       publicUrl: deps.config.publicUrl,
       emailDailyLimit,
       // Each page carries its person's single-use acknowledgement link (lib/ack-links).
@@ -274,14 +278,17 @@ export function createApp(deps: CoreDeps) {
   });
 
   const reports = composeReports({ ...deps, cursors, email: deps.email });
-  // The notify queue's handover jobs (issue 55 item 6) go to lib/handover, the rest to the notifier.
-  const notifier = withHandover(notifications.notifier, {
-    ...deps,
-    cursors,
-    emailDailyLimit,
-    queue: deps.notifyQueue,
-    who: teams.who,
-  });
+  // The notify queue's jobs, each kind to the feature that declares it (lib/features).
+  const notifier = {
+    ...notifications.notifier,
+    handle: hostNotifyJobs({
+      ...deps,
+      queue: deps.notifyQueue,
+      cursors,
+      emailDailyLimit,
+      notifier: notifications.lent,
+    }),
+  };
   const statusPages = composeStatusPages({
     table: deps.table,
     clock: deps.clock,

@@ -2,17 +2,16 @@ import type { Context, SQSBatchResponse } from 'aws-lambda';
 import { mintAckLinks } from '../ack-links/mint.ts';
 import { DEFAULT_LIMITS } from '../auth/records.ts';
 import { createTenantStore } from '../auth/tenants.ts';
-import { createEntityStore } from '../catalog/entity-store.ts';
 import { pagingFor } from '../escalation/compose-paging.ts';
-import { withHandover } from '../handover/compose.ts';
+import { hostNotifyJobs } from '../features/job-hosts.ts';
+import type { NotifyQueueJob } from '../features/list.ts';
 import { composeNotifier } from '../notify/compose-notifier.ts';
 import type { NotifyJob } from '../notify/jobs.ts';
 import { createSesTransport } from '../notify/ses-transport.ts';
 import { createSnsSmsTransport } from '../notify/sms-transport.ts';
-import { createScheduleService } from '../oncall/schedule-service.ts';
+import { enqueuerOf, type JobHandler } from '../platform/feature.ts';
 import { createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
-import { createWhoService } from '../teams/who-service.ts';
 import type { CloudBase } from './cloud-base.ts';
 import { containerEgress } from './container-egress.ts';
 import { queueFunctionMetrics } from './metrics.ts';
@@ -26,6 +25,8 @@ export function composeNotifierFunction(base: CloudBase) {
   const emailDailyLimit = async (tenantId: string) =>
     (await tenants.getTenant(tenantId))?.email_daily_limit ?? DEFAULT_LIMITS.email_daily_limit;
   const { notifyQueue, requireNotifyQueue } = notifyQueueOf(base);
+  // Notify's own jobs on the notify queue (which carries every feature's: lib/features/list.ts).
+  const ownQueue = enqueuerOf<NotifyQueueJob, NotifyJob>(notifyQueue);
   const sending = {
     table,
     clock,
@@ -40,7 +41,7 @@ export function composeNotifierFunction(base: CloudBase) {
   const composed = composeNotifier({
     ...sending,
     logger,
-    queue: notifyQueue,
+    queue: ownQueue,
     tenants,
     // Alert counters: one write per batch and tenant, flushed after each invocation (below).
     alertCounts: 'batched',
@@ -49,7 +50,7 @@ export function composeNotifierFunction(base: CloudBase) {
     paging: pagingFor({
       ...sending,
       logger,
-      queue: notifyQueue,
+      queue: ownQueue,
       publicUrl: config.publicUrl,
       emailDailyLimit,
       links: (incident, userId) =>
@@ -59,29 +60,21 @@ export function composeNotifierFunction(base: CloudBase) {
         ),
     }),
   });
-  // The notify queue's handover jobs (issue 55 item 6) go to lib/handover, the rest to the notifier.
-  const notifications = {
-    ...composed,
-    notifier: withHandover(composed.notifier, {
-      ...sending,
-      logger,
-      queue: notifyQueue,
-      emailDailyLimit,
-      who: createWhoService({
-        table,
-        clock,
-        entities: createEntityStore(table),
-        schedules: createScheduleService({ table, clock }),
-      }),
-    }),
-  };
+  // The notify queue's jobs, each kind to the feature that declares it (lib/features).
+  const handleJob: JobHandler<NotifyQueueJob> = hostNotifyJobs({
+    ...sending,
+    logger,
+    queue: notifyQueue,
+    emailDailyLimit,
+    notifier: composed.lent,
+  });
   // A deliver job sends one alert to one channel (a failed one is retried, then dead-lettered).
-  const metrics = queueFunctionMetrics(base, 'notifier', (job: NotifyJob) =>
+  const metrics = queueFunctionMetrics(base, 'notifier', (job: NotifyQueueJob) =>
     job.kind === 'deliver' ? { ok: 'AlertsSent', failed: 'AlertsFailed' } : undefined,
   );
   return {
     ...metrics.edge,
-    notifier: notifications.notifier,
+    notifier: { ...composed.notifier, handle: handleJob },
     /**
      * The notifier Lambda's SQS batch handler; needs VIGIL_NOTIFY_QUEUE_URL, read at the first
      * invocation so that importing the function module (tests do) needs no queue.
@@ -89,7 +82,7 @@ export function composeNotifierFunction(base: CloudBase) {
     notifierHandler() {
       const handle = lazySqsBatchHandler(() => ({
         queue: requireNotifyQueue('the notifier sets retry delays there'),
-        handle: (job) => notifications.notifier.handle(job),
+        handle: handleJob,
         logger,
         metrics: metrics.batch,
       }));

@@ -1,5 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { NOTIFY_QUEUE, type NotifyJob, notifyJobSchema } from '../notify/jobs.ts';
+import { type NotifyQueueJob, notifyQueueJobSchema } from '../features/list.ts';
+import { NOTIFY_QUEUE } from '../notify/jobs.ts';
 import type { Config } from '../platform/config.ts';
 import { OUTAGE_RETRIES, type RetrySchedule } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -15,9 +16,9 @@ export function createNotifyJobQueue(deps: {
   logger: Logger;
   /** Default OUTAGE_RETRIES; a test may scale the cap down (with its queue's maxReceiveCount). */
   retries?: RetrySchedule;
-}): SqsJobQueue<NotifyJob> {
+}): SqsJobQueue<NotifyQueueJob> {
   const { retries = OUTAGE_RETRIES, ...rest } = deps;
-  return createSqsJobQueue({ ...rest, retries, name: NOTIFY_QUEUE, schema: notifyJobSchema });
+  return createSqsJobQueue({ ...rest, retries, name: NOTIFY_QUEUE, schema: notifyQueueJobSchema });
 }
 
 /** What the notify queue is made from: the base every function holds. */
@@ -35,7 +36,7 @@ interface NotifyQueueBase {
  * it reaches): the worker's stays under its 400 KB (test/infra/bundle-contents.test.ts).
  */
 export function notifyQueueOf(base: NotifyQueueBase) {
-  let queue: SqsJobQueue<NotifyJob> | undefined;
+  let queue: SqsJobQueue<NotifyQueueJob> | undefined;
   const requireNotifyQueue = (why: string) => {
     const queueUrl = base.config.notifyQueueUrl;
     if (!queueUrl) throw new Error(`VIGIL_NOTIFY_QUEUE_URL is not set (${why})`);

@@ -6,7 +6,7 @@ import {
   composeChangeConsumers,
   consumerList,
 } from '../events/consumers.ts';
-import type { NotifyJob } from '../notify/jobs.ts';
+import type { NotifyQueueJob } from '../features/list.ts';
 import type { JobQueue } from '../platform/job-queue.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
 import type { CloudBase } from './cloud-base.ts';
@@ -27,7 +27,7 @@ export function streamConsumersOf(base: CloudBase, consumers: ChangeConsumers): 
 /** The stream function: DynamoDB Streams -> the change consumers and the event bus; no routes. */
 export function composeStreamFunction(
   base: CloudBase,
-  { notifyQueue }: { notifyQueue: JobQueue<NotifyJob> } = notifyQueueOf(base),
+  { notifyQueue }: { notifyQueue: JobQueue<NotifyQueueJob> } = notifyQueueOf(base),
 ) {
   const { table, clock, logger } = base;
   const consumers = composeChangeConsumers({

@@ -11,6 +11,7 @@ import {
   TRANSITION_ENTITY,
 } from '../checks/results.ts';
 import { resolvedOnQueue } from '../escalation/resolution-hook.ts';
+import type { NotifyQueueJob } from '../features/list.ts';
 import { createIncidentConsumer, type InMaintenance } from '../incidents/incident-consumer.ts';
 import { resolveDeletedEntityIncident } from '../incidents/incident-purge.ts';
 import { type RetentionDays, tenantRetentionDays } from '../incidents/incident-retention.ts';
@@ -19,6 +20,7 @@ import { ACKNOWLEDGE_STREAM, createAcknowledgeConsumer, createNotifyConsumer } f
 import type { NotifyJob } from '../notify/jobs.ts';
 import { createHandoverConsumer, HANDOVER_STREAM_ENTITIES } from '../oncall/handover-jobs.ts';
 import type { Clock } from '../platform/clock.ts';
+import { enqueuerOf } from '../platform/feature.ts';
 import type { JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createPurgeConsumer, type PurgeSteps } from '../purge/purge-consumer.ts';
@@ -98,7 +100,7 @@ export function composeChangeConsumers(deps: {
   table: Table;
   clock: Clock;
   logger: Logger;
-  notifyQueue: JobQueue<NotifyJob>;
+  notifyQueue: JobQueue<NotifyQueueJob>;
   actionQueue: JobQueue<ActionJob>;
   statusStream?: ChangeConsumer | undefined;
   /** Whether an entity is in a maintenance window now (marks the incidents it opens); default never. */
@@ -107,6 +109,7 @@ export function composeChangeConsumers(deps: {
   artifacts?: ArtifactStore | undefined;
 }): ChangeConsumers {
   const retentionDays = tenantRetentionDays(deps.table);
+  const notifyQueue = enqueuerOf<NotifyQueueJob, NotifyJob>(deps.notifyQueue);
   return {
     purge: createPurgeConsumer({
       table: deps.table,
@@ -114,8 +117,8 @@ export function composeChangeConsumers(deps: {
       logger: deps.logger,
       steps: purgeSteps(deps.clock, retentionDays, deps.artifacts),
     }),
-    notify: createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger, table: deps.table }),
-    acknowledgements: createAcknowledgeConsumer({ queue: deps.notifyQueue, logger: deps.logger }),
+    notify: createNotifyConsumer({ queue: notifyQueue, logger: deps.logger, table: deps.table }),
+    acknowledgements: createAcknowledgeConsumer({ queue: notifyQueue, logger: deps.logger }),
     stateRules: createStateRuleConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger }),
     pageSubscribers: createPageSubscriberConsumer({
       queue: deps.notifyQueue,
@@ -158,7 +161,7 @@ export function composeChangeConsumers(deps: {
       table: deps.table,
       clock: deps.clock,
       logger: deps.logger,
-      // The auto-publish jobs ride the notify queue (lib/notify/jobs.ts says why).
+      // The auto-publish jobs ride the notify queue (lib/status-pages/feature.ts says why).
       enqueue: (jobs) => deps.notifyQueue.enqueue(jobs),
     }),
     ...(deps.statusStream ? { statusStream: deps.statusStream } : {}),

@@ -12,8 +12,9 @@ import {
 import { hostnameOf } from '../domain/formats.ts';
 import { createEgressPool } from '../egress/egress-pool.ts';
 import { STREAM_ENTITIES } from '../events/consumers.ts';
+import { notifyQueueJobSchema } from '../features/list.ts';
 import { runMigrations } from '../migrations.ts';
-import { NOTIFY_QUEUE, notifyJobSchema } from '../notify/jobs.ts';
+import { NOTIFY_QUEUE } from '../notify/jobs.ts';
 import { createSmtpTransport } from '../notify/smtp-transport.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
@@ -121,7 +122,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const notifyQueue = createSqliteJobQueue({
     table,
     name: NOTIFY_QUEUE,
-    schema: notifyJobSchema,
+    schema: notifyQueueJobSchema,
     clock,
     logger: logger.child({ component: 'notify-queue' }),
     maxAttempts: 4,

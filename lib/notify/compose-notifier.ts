@@ -4,10 +4,9 @@ import type { StateChangeEvent } from '../domain/states.ts';
 import type { EgressSettings } from '../egress/egress.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
+import { defineJobHost, type JobHandler } from '../platform/feature.ts';
 import type { JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
-import { isPageJob } from '../status-pages/page-subscriber-jobs.ts';
-import { createPageJobs, createSubscriberWebhooks, linkKeyOf } from '../status-pages/page-subscribers.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
 import { createChannelStore } from './channel-setup/channel-store.ts';
@@ -19,7 +18,7 @@ import { batchedAlertTally, immediateAlertTally } from './deliveries/alert-tally
 import { createDeliveryStore } from './deliveries/delivery-store.ts';
 import { gateEmail } from './email/email-gate.ts';
 import { createEmailRecipients } from './email/email-recipients.ts';
-import type { NotifyJob } from './jobs.ts';
+import { type NotifyJob, notifyFeature } from './jobs.ts';
 import { reasonOf, reasonReads } from './pipeline/alert-reason.ts';
 import type { Notifier } from './pipeline/notifier.ts';
 import { createNotifier } from './pipeline/notifier.ts';
@@ -47,6 +46,19 @@ export const pagingParts = (table: Table, notifier: Pick<Notifier, 'pageChannels
   pageChannels: notifier.pageChannels,
   escalationReason: (event) => reasonOf(reasonReads(table, event.tenant_id), 'escalation', event),
 });
+
+/** What the notifier lends other features' jobs on its queue, besides running its own. */
+export interface NotifierPorts {
+  /** Runs notify's own jobs (and the paging jobs it was composed with). */
+  handle: JobHandler;
+  /** Counts `count` e-mails against the tenant's daily quota; what it refuses says why. */
+  spendEmail(tenantId: string, count: number): Promise<{ skipped: string } | undefined>;
+  /** A JSON body POSTed and signed as a webhook channel's, through the same SSRF guard. */
+  postSignedWebhook(
+    target: { url: string; secret: string; deliveryId: string },
+    body: Buffer,
+  ): Promise<{ ok: boolean; status_code: number | null; error?: string | null }>;
+}
 
 export interface NotifierDeps {
   table: Table;
@@ -118,30 +130,10 @@ export function composeNotifier(deps: NotifierDeps) {
     deliveries,
     tenants: deps.tenants,
   });
-  // A status page's subscribers (lib/status-pages): their confirmation emails and update notices,
-  // through this runtime's email transport and the tenant's email quota, and webhooks signed as
-  // the webhook channel's, through the same SSRF guard.
-  const linkKey = linkKeyOf(table);
-  const egress = { egressAllow: config.egressAllow, runtime: config.runtime, ...deps.egress };
-  const pageJobs = createPageJobs({
-    table,
-    clock,
-    logger: deps.logger.child({ component: 'page-subscribers' }),
-    queue: deps.queue,
-    linkKey,
-    mail: deps.email && config.emailFrom ? { transport: deps.email, from: config.emailFrom } : undefined,
-    publicUrl: config.publicUrl,
-    spendEmail: recipients.spend,
-    webhooks: createSubscriberWebhooks({
-      linkKey,
-      post: (target, body) => postSignedWebhook(egress, target, body),
-    }),
-  });
   const paging = deps.paging?.(pagingParts(table, alerts));
   const notifier: typeof alerts = {
     ...alerts,
     handle: (job) => {
-      if (isPageJob(job.body)) return pageJobs.handle(job.body);
       if (isPagingJob(job.body)) {
         if (!paging) throw new Error(`no paging in this composition for a ${job.body.kind} job`);
         return paging(job.body);
@@ -156,7 +148,25 @@ export function composeNotifier(deps: NotifierDeps) {
     senders,
     notifier,
     recipients,
+    /** What the notify queue's host lends other features' jobs (lib/features/job-hosts.ts). */
+    lent: {
+      handle: notifier.handle as JobHandler,
+      spendEmail: recipients.spend,
+      postSignedWebhook: (target, body) =>
+        postSignedWebhook(
+          { egressAllow: config.egressAllow, runtime: config.runtime, ...deps.egress },
+          target,
+          body,
+        ),
+    } satisfies NotifierPorts,
     /** Writes the alert counts kept since the last flush (nothing unless `alertCounts` is `batched`). */
     flushAlertCounts: () => alertTally.flush(),
   };
 }
+
+/** Notify's own jobs as the notify queue's host runs them: through the notifier it composed. */
+export const notifyJobHost = defineJobHost({
+  feature: notifyFeature,
+  queue: 'notify',
+  handler: (ports: { notifier: NotifierPorts }) => ports.notifier.handle,
+});

@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import { stateChangeEventSchema } from '../domain/states.ts';
-import { handoverJobSchema } from '../oncall/handover-jobs.ts';
-import { pageDraftPublishJobSchema } from '../status-pages/page-drafts.ts';
-import { pageJobSchemas } from '../status-pages/page-subscriber-jobs.ts';
+import { defineFeature, jobsOf } from '../platform/feature.ts';
 
 /**
- * The jobs of the notify queue (the job-queue port: the local SQLite queue, SQS in the cloud).
+ * Notify's own jobs on the notify queue (the job-queue port: the local SQLite queue, SQS in the
+ * cloud). The queue carries other features' jobs too (status pages', handover's): its union is
+ * built from the feature list (lib/features/list.ts), so notify knows none of them.
  * Each job id makes a redelivery harmless (the handler keys its effect by it):
  * - `event`: one state change to evaluate against its check's policy (id `evt:<transition_id>`;
  *   a re-evaluation after an upstream recovered: `evt:<transition_id>:after:<upstream transition_id>`);
@@ -40,23 +40,11 @@ import { pageJobSchemas } from '../status-pages/page-subscriber-jobs.ts';
  * - `page_resolved`: an incident's resolution told to each person its climb paged, by each method a
  *   page reached them by (id `pgr:<incident_id>`; each message claimed in the page log:
  *   lib/escalation/resolution.ts);
- * - `page_draft_publish`: a status page's auto-publish of a draft from the dependency graph nobody
- *   touched (id `pdp:<pin_id>:v<version>`, in hops as repeats; lib/status-pages/drafts/publish-job.ts).
- *   It rides this queue because its consumer runs in both runtimes with the outage retries and the
- *   hops delayed notices need, and publishing a public notice is a notice too: a queue of its own
- *   would add a queue, a DLQ and a consumer to deploy for a few jobs a day.
- * - `page_subscribe`: a keyless subscription, worked after its answer; `page_confirm` and `page_notice`:
- *   a status page subscriber's confirmation email, and one update's
- *   notices to a batch of a page's subscribers; `page_maint` and `page_maint_notice`: an announced
- *   maintenance window's moments (announced, started, ended), waited for in hops, and their notices
- *   to a batch of a page's subscribers (lib/status-pages/subscribers/page-jobs.ts).
- * - `handover`: a schedule's next handoff, waited for in hops, told to the outgoing and incoming
- *   people by their first contact method (lib/oncall/handover-jobs.ts; lib/handover runs it).
  */
 
 export const NOTIFY_QUEUE = 'notify';
 
-export const notifyJobSchema = z.discriminatedUnion('kind', [
+const notifyJobSchemas = [
   z.object({
     kind: z.literal('event'),
     event: stateChangeEventSchema,
@@ -164,8 +152,11 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     due_ms: z.number().int(),
   }),
   z.object({ kind: z.literal('page_resolved'), tenant_id: z.string(), incident_id: z.string() }),
-  pageDraftPublishJobSchema,
-  ...pageJobSchemas,
-  handoverJobSchema,
-]);
-export type NotifyJob = z.infer<typeof notifyJobSchema>;
+];
+export type NotifyJob = z.infer<(typeof notifyJobSchemas)[number]>;
+
+/**
+ * Notify's face in the feature list: its jobs (the paging kinds among them: lib/escalation runs
+ * them through the notifier it is composed into).
+ */
+export const notifyFeature = defineFeature({ name: 'notify', jobs: jobsOf(NOTIFY_QUEUE, notifyJobSchemas) });

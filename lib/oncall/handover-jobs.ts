@@ -33,9 +33,6 @@ export type HandoverJob = z.infer<typeof handoverJobSchema>;
 /** The queue the jobs go to (the notify queue, whose job union includes them). */
 export type HandoverJobQueue = Pick<JobQueue<HandoverJob>, 'enqueue'>;
 
-/** Whether a notify job is a handover job. */
-export const isHandoverJob = (job: { kind: string }): job is HandoverJob => job.kind === 'handover';
-
 const second = (ms: number) => Math.floor(ms / 1000);
 
 /** The chain's job of this version of `schedule` for its first handoff after `afterMs`. */

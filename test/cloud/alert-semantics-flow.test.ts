@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isoTime } from '../../lib/domain/formats/iso-time.ts';
-import type { NotifyJob } from '../../lib/notify/jobs.ts';
+import type { NotifyQueueJob as NotifyJob } from '../../lib/features/list.ts';
 import { escalateJobId, recoveryDueJobId } from '../../lib/notify/pipeline/job-ids.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { alertToWebhook, entityWithPushCheck } from '../support/push-fixtures.ts';

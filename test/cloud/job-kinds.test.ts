@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionJobSchema } from '../../lib/actions/jobs.ts';
 import type { ProbeJob } from '../../lib/checks/probe-job.ts';
 import { workerJobSchema } from '../../lib/cloud/worker.ts';
-import { notifyJobSchema } from '../../lib/notify/jobs.ts';
+import { notifyQueueJobSchema as notifyJobSchema } from '../../lib/features/list.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { purgeJobSchema } from '../../lib/purge/purge-job-items.ts';
 import { join } from '../auth/team-helpers.ts';

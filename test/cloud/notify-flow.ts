@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createNotifyJobQueue } from '../../lib/cloud/notify-queue.ts';
 import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
-import { type NotifyJob, notifyJobSchema } from '../../lib/notify/jobs.ts';
+import {
+  type NotifyQueueJob as NotifyJob,
+  notifyQueueJobSchema as notifyJobSchema,
+} from '../../lib/features/list.ts';
 import type { Clock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { NotifyJob } from '../../lib/notify/jobs.ts';
+import type { NotifyQueueJob as NotifyJob } from '../../lib/features/list.ts';
 import type { EnqueueResult, JobInput } from '../../lib/platform/job-queue.ts';
 import { downEntity } from '../notify/support/flow-harness.ts';
 import { decodeWords } from '../support/smtp-server.ts';

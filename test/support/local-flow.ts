@@ -4,15 +4,17 @@ import { ACTION_QUEUE, actionJobSchema } from '../../lib/actions/jobs.ts';
 import { type App, createApp } from '../../lib/app.ts';
 import { pagingFor } from '../../lib/escalation/compose-paging.ts';
 import { STREAM_ENTITIES } from '../../lib/events/consumers.ts';
+import { type NotifyQueueJob, notifyQueueJobSchema } from '../../lib/features/list.ts';
 import { createChangePump } from '../../lib/local/change-pump.ts';
 import { startJobRunner } from '../../lib/local/job-runner.ts';
 import { createSqliteJobQueue } from '../../lib/local/sqlite-job-queue.ts';
 import { pagingParts } from '../../lib/notify/compose-notifier.ts';
 import type { EmailTransport } from '../../lib/notify/email-transport.ts';
-import { NOTIFY_QUEUE, notifyJobSchema } from '../../lib/notify/jobs.ts';
+import { NOTIFY_QUEUE, type NotifyJob } from '../../lib/notify/jobs.ts';
 import { createNotifier } from '../../lib/notify/pipeline/notifier.ts';
 import type { ChannelSenders } from '../../lib/notify/pipeline/ports.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
+import { enqueuerOf } from '../../lib/platform/feature.ts';
 import type { ReceivedJob } from '../../lib/platform/job-queue.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
@@ -74,7 +76,7 @@ export function openNotifyParts(
   const queue = createSqliteJobQueue({
     ...queueDeps,
     name: NOTIFY_QUEUE,
-    schema: notifyJobSchema,
+    schema: notifyQueueJobSchema,
     maxAttempts: 4,
   });
   const app = createApp({
@@ -83,11 +85,12 @@ export function openNotifyParts(
     actionQueue: memoryJobQueue('action'),
     ...(paging.email ? { email: paging.email } : {}),
   });
+  const ownQueue = enqueuerOf<NotifyQueueJob, NotifyJob>(queue);
   const alerts = createNotifier({
     table,
     clock: time.clock,
     logger: silentLogger,
-    queue,
+    queue: ownQueue,
     senders,
     policies: app.policies,
     channels: app.channels,
@@ -98,16 +101,17 @@ export function openNotifyParts(
     ...appDeps,
     cursors: createCursorSeal(() => loadCursorSecret(table)),
     email: paging.email,
-    queue,
+    queue: ownQueue,
     publicUrl: appDeps.config.publicUrl,
     emailDailyLimit: async () => 1000,
   })(pagingParts(table, alerts));
-  const notifier: typeof alerts = {
+  // The notify queue carries every feature's jobs: notify's own go to these parts, others are left.
+  const notifier = {
     ...alerts,
-    handle: (job) =>
+    handle: (job: ReceivedJob<NotifyQueueJob>) =>
       job.body.kind === 'climb' || job.body.kind === 'page_contact' || job.body.kind === 'page_resolved'
         ? pages(job.body)
-        : alerts.handle(job),
+        : alerts.handle(job as ReceivedJob<NotifyJob>),
   };
   return { table, queue, app, notifier };
 }

@@ -23,7 +23,6 @@ import { handleEvent } from './flow.ts';
 import { retryJobId } from './job-ids.ts';
 import { handleMaintenanceEnd } from './maintenance-end.ts';
 import { enqueueAll, type NotifyDeps, newDelivery, retentionDays, storeAndDispatch } from './notify-deps.ts';
-import { handlePageDraftPublish } from './page-draft-publish.ts';
 import type { NotifyActions, SendOutcome } from './ports.ts';
 import { handleRejudge } from './rejudge.ts';
 import { handleRepeat } from './repeat.ts';
@@ -64,8 +63,6 @@ export function createNotifier(deps: NotifyDeps) {
         return handleRejudge(deps, body);
       case 'also_failing':
         return handleAlsoFailing(deps, body);
-      case 'page_draft_publish':
-        return handlePageDraftPublish(deps, body);
     }
   };
 

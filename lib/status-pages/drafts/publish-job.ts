@@ -12,8 +12,8 @@ import { getStatusPage, type StatusPageRecord } from '../pages/status-page-items
 
 /**
  * A page's auto-publish of drafts from the dependency graph (`auto_publish_drafts_after_minutes`):
- * a delayed job on the notify queue (lib/notify/jobs.ts carries this kind; its handler waits in
- * hops of at most 15 minutes, as repeats do, then calls `publishUntouchedDraft`). It names the
+ * a delayed job on the notify queue (status pages' face, feature.ts, declares this kind; its
+ * handler, job-host.ts, waits in hops of at most 15 minutes, then calls `publishUntouchedDraft`). It names the
  * incident and the version the drafting wrote: any later write (a person's edit, update, publish;
  * or a delete) leaves the job nothing to do, and the publish itself is conditioned on that
  * version, so a redelivered job publishes once.

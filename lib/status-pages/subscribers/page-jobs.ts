@@ -15,7 +15,7 @@ import { type PageIncidentRecord, pageIncidentOfImage } from '../incidents/page-
 import { subscriberOfImage } from './subscriber-items.ts';
 
 /**
- * The subscribers' jobs on the notify queue (lib/notify/jobs.ts lists them with its own) and the
+ * The subscribers' jobs on the notify queue (status pages' face, feature.ts, declares them) and the
  * change-feed consumer that enqueues them. The durable step is the store's write itself: the
  * update of a page incident and the confirmation link of a subscriber are items on the change feed
  * (lib/events/consumers.ts), so a crash after the write loses nothing (the feed redelivers until

@@ -1,0 +1,145 @@
+import * as z from 'zod';
+import type { JobQueue, ReceivedJob } from './job-queue.ts';
+
+/*
+ * The feature contract (STYLE.md "Features and stages (wave 6)"): a feature declares in one face
+ * file what it brings to the runtimes (its jobs and the queue they ride), and the roots iterate one
+ * list of those faces (lib/features/list.ts) instead of naming each feature's insides. A face is
+ * lean (schemas, no handlers), so every function may load the list; a job's handler is heavy (it
+ * sends), so it is a feature's job host (`defineJobHost`), which only the functions that run the
+ * queue take (lib/features/job-hosts.ts). The contract sits here, below every feature (each face
+ * imports it; the list above them imports the faces).
+ */
+
+/** The queues features put jobs on (the notify queue: the local SQLite queue, SQS in the cloud). */
+export type QueueName = 'notify';
+
+/** A job body: discriminated by its kind. */
+export type Job = { kind: string };
+
+/** One kind of job a feature puts on a queue: the zod schema of its body, whose `kind` is that literal. */
+export interface FeatureJob<J extends Job = Job> {
+  queue: QueueName;
+  kind: J['kind'];
+  schema: z.ZodType<J>;
+}
+
+/** What a feature declares (its face file: lib/<feature>/feature.ts). */
+export interface Feature {
+  /** Unique in the list; a job host names its feature by it. */
+  name: string;
+  /** The jobs it puts on the queues (their kinds are unique per queue across the list). */
+  jobs: readonly FeatureJob[];
+}
+
+/** The kind literal of a job schema (an object whose `kind` is a z.literal), or undefined. */
+function kindOf(schema: z.ZodType): string | undefined {
+  if (!(schema instanceof z.ZodObject)) return undefined;
+  const kind = (schema.shape as Record<string, z.ZodType>).kind;
+  return kind instanceof z.ZodLiteral && typeof kind.value === 'string' ? kind.value : undefined;
+}
+
+/** One job declaration per schema, its kind read from the schema (so the two cannot disagree). */
+export function jobsOf<S extends z.ZodType<Job>>(
+  queue: QueueName,
+  schemas: readonly S[],
+): FeatureJob<z.infer<S>>[] {
+  return schemas.map((schema) => {
+    const kind = kindOf(schema);
+    if (kind === undefined) throw new Error(`a ${queue} job schema has no literal kind`);
+    return { queue, kind, schema: schema as unknown as z.ZodType<z.infer<S>> };
+  });
+}
+
+/** Declares a feature; refuses a job whose schema's kind is not the kind it is declared under. */
+export function defineFeature<const F extends Feature>(feature: F): F {
+  for (const job of feature.jobs) {
+    if (kindOf(job.schema) !== job.kind)
+      throw new Error(
+        `${feature.name}: job ${job.kind} has a schema of kind ${kindOf(job.schema) ?? 'none'}`,
+      );
+  }
+  return feature;
+}
+
+/** The body of every job the features of `L` put on `Q`. */
+export type QueueJob<L extends readonly Feature[], Q extends QueueName> =
+  Extract<L[number]['jobs'][number], { queue: Q }> extends FeatureJob<infer J> ? J : never;
+
+/** The job kinds of one queue across `features`, each with its feature; refuses a kind declared twice. */
+function queueKinds(
+  features: readonly Feature[],
+  queue: QueueName,
+): Map<string, FeatureJob & { feature: string }> {
+  const kinds = new Map<string, FeatureJob & { feature: string }>();
+  for (const feature of features) {
+    for (const job of feature.jobs) {
+      if (job.queue !== queue) continue;
+      const before = kinds.get(job.kind);
+      if (before)
+        throw new Error(`${queue} job ${job.kind} is declared by ${before.feature} and ${feature.name}`);
+      kinds.set(job.kind, { ...job, feature: feature.name });
+    }
+  }
+  return kinds;
+}
+
+/** The schema of a queue's bodies: the union of its kinds' schemas, chosen by `kind`. */
+export function queueSchema<J extends Job>(features: readonly Feature[], queue: QueueName): z.ZodType<J> {
+  const schemas = [...queueKinds(features, queue).values()].map(
+    (job) => job.schema as unknown as z.ZodObject,
+  );
+  const [first, ...rest] = schemas;
+  if (!first) throw new Error(`no feature puts jobs on the ${queue} queue`);
+  return z.discriminatedUnion('kind', [first, ...rest]) as unknown as z.ZodType<J>;
+}
+
+/**
+ * A queue as one feature's code takes it: typed by the jobs that feature enqueues there. A feature
+ * only enqueues (the queue carries every feature's kinds; its host receives and dispatches them).
+ */
+export const enqueuerOf = <W extends Job, J extends W>(queue: JobQueue<W>): JobQueue<J> =>
+  queue as unknown as JobQueue<J>;
+
+/** Runs one delivery of a job; throws to have the queue bring it back after its retry delay. */
+export type JobHandler<J extends Job = Job> = (job: ReceivedJob<J>) => Promise<void>;
+
+/** A feature's handlers of its jobs on one queue (heavy: it sends), built over the ports the host gives. */
+export interface JobHost<F extends Feature, P> {
+  feature: F;
+  queue: QueueName;
+  handler(ports: P): JobHandler<QueueJob<readonly [F], QueueName>>;
+}
+
+/** Declares the handler of a feature's jobs on one queue. */
+export const defineJobHost = <F extends Feature, P>(host: JobHost<F, P>): JobHost<F, P> => host;
+
+/** The ports a job host is built over. */
+export type PortsOf<H> = H extends JobHost<Feature, infer P> ? P : never;
+
+/**
+ * One handler for a queue over the hosts of its kinds: a job goes to the host whose feature
+ * declares its kind. Refuses a list in which a kind of `features` has no host (the queue would
+ * carry a job nothing runs) or a host whose feature is not in the list.
+ */
+export function hostQueue<P>(
+  features: readonly Feature[],
+  queue: QueueName,
+  hosts: readonly JobHost<Feature, NoInfer<P>>[],
+  ports: P,
+): JobHandler {
+  const kinds = queueKinds(features, queue);
+  const byFeature = new Map<string, JobHandler>();
+  for (const host of hosts) {
+    if (host.queue !== queue) continue;
+    if (!features.includes(host.feature)) throw new Error(`${host.feature.name} is not in the feature list`);
+    byFeature.set(host.feature.name, host.handler(ports) as JobHandler);
+  }
+  const missing = [...kinds.values()].filter((job) => !byFeature.has(job.feature)).map((job) => job.kind);
+  if (missing.length > 0) throw new Error(`no host for the ${queue} job kinds ${missing.join(', ')}`);
+  return async (job) => {
+    const declared = kinds.get(job.body.kind as string);
+    if (!declared) throw new Error(`no feature declares a ${queue} job of kind ${String(job.body.kind)}`);
+    return (byFeature.get(declared.feature) as JobHandler)(job);
+  };
+}

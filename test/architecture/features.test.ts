@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { FEATURES, notifyQueueJobSchema } from '../../lib/features/list.ts';
+
+/**
+ * The feature contract (issue 76 point 1, STYLE.md "Features and stages (wave 6)"): a feature
+ * declares its jobs in its face (lib/<feature>/feature.ts, defineFeature), the notify queue's job
+ * union is built from the one list (lib/features/list.ts), so lib/notify knows none of the features
+ * that use its queue. Imports are read with TypeScript's pre-processor (type-only ones count).
+ */
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const LIB = join(ROOT, 'lib');
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return tsFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const rel = (file: string) => relative(ROOT, file).split(sep).join('/');
+
+function relativeImports(file: string): string[] {
+  return ts
+    .preProcessFile(readFileSync(file, 'utf8'), true, true)
+    .importedFiles.map((f) => f.fileName)
+    .filter((s) => s.startsWith('.'))
+    .map((s) => resolve(dirname(file), s));
+}
+
+/** `from -> to` for each import of a file under `fromDir` into a file under one of `toDirs`. */
+function importsInto(fromDir: string, toDirs: string[]): string[] {
+  return tsFiles(join(LIB, fromDir)).flatMap((file) =>
+    relativeImports(file)
+      .filter((target) => toDirs.some((dir) => rel(target).startsWith(`lib/${dir}/`)))
+      .map((target) => `${rel(file)} -> ${rel(target)}`),
+  );
+}
+
+/**
+ * Imports from lib/notify into status pages that remain, each named; the list only shrinks. The
+ * alert's "status pages affected" is read by the holding stage (issue 76 point 3's work).
+ */
+const NOTIFY_INTO_FEATURES_LEFT = ['lib/notify/pipeline/holding.ts -> lib/status-pages/status-pages.ts'];
+
+/** The lib folders with a file that imports lib/notify, at most; the count only shrinks (issue 76's target: 8). */
+const FOLDERS_IMPORTING_NOTIFY_AT_MOST = 15;
+
+describe('the feature contract', () => {
+  it('keeps lib/notify from importing on-call or status pages (the queue union comes from the list)', () => {
+    expect(importsInto('notify', ['oncall', 'status-pages'])).toEqual(NOTIFY_INTO_FEATURES_LEFT);
+  });
+
+  it('sees an import from lib/notify into another feature (the check above can fail)', () => {
+    expect(importsInto('notify', ['domain']).length).toBeGreaterThan(0);
+  });
+
+  it(`has at most ${FOLDERS_IMPORTING_NOTIFY_AT_MOST} lib folders importing lib/notify`, () => {
+    const folders = new Set(
+      tsFiles(LIB)
+        .filter((file) => !rel(file).startsWith('lib/notify/') && rel(file).split('/').length > 2)
+        .filter((file) => relativeImports(file).some((target) => rel(target).startsWith('lib/notify/')))
+        .map((file) => rel(file).split('/')[1]),
+    );
+    expect(folders.size).toBeGreaterThan(0);
+    expect([...folders].sort().length).toBeLessThanOrEqual(FOLDERS_IMPORTING_NOTIFY_AT_MOST);
+  });
+
+  it('declares every feature once, each in a face file of its own folder (lib/<feature>/feature.ts or jobs.ts)', () => {
+    const names = FEATURES.map((feature) => feature.name);
+    expect(new Set(names).size).toBe(names.length);
+    const list = readFileSync(join(LIB, 'features', 'list.ts'), 'utf8');
+    const faces = [...list.matchAll(/from '\.\.\/([a-z-]+)\/([a-z-]+)\.ts'/g)]
+      .map((m) => `${m[1]}/${m[2]}`)
+      .filter((face) => face !== 'platform/feature');
+    expect(faces.length).toBe(FEATURES.length);
+    expect(faces.filter((face) => !/\/(feature|jobs)$/.test(face))).toEqual([]);
+  });
+
+  it('builds the notify queue union from the list: status pages’ and handover’s kinds with notify’s own', () => {
+    const kinds = FEATURES.flatMap((feature) => feature.jobs.map((job) => job.kind));
+    expect(kinds).toEqual(
+      expect.arrayContaining(['event', 'deliver', 'page_notice', 'page_draft_publish', 'handover']),
+    );
+    for (const kind of kinds) expect(notifyQueueJobSchema.safeParse({ kind }).success, kind).toBe(false);
+    expect(notifyQueueJobSchema.safeParse({ kind: 'nothing_declares_it' }).success).toBe(false);
+    expect(
+      notifyQueueJobSchema.parse({
+        kind: 'handover',
+        tenant_id: 'ten_1',
+        schedule_id: 'sch_1',
+        version: 1,
+        due_ms: 0,
+      }),
+    ).toMatchObject({ kind: 'handover' });
+  });
+});
