@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { Page, Section } from '../ui/page';
 import { Table } from '../ui/table';
 import type { FieldDef } from './entity-values';
@@ -49,62 +50,58 @@ function AddFieldForm({ blueprint }: { blueprint: Blueprint }) {
     },
   });
   const errors = fieldErrors(add.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     setAdded(undefined);
     add.mutate();
   };
   return (
-    <form aria-label="Add a field" onSubmit={submit} noValidate>
-      <h3>Add a field</h3>
-      <div className="form-grid">
-        <TextField
-          label="Field name"
-          required
-          value={name}
-          onChange={setName}
-          error={errors.name}
-          hint="a letter or _, then letters, digits, _ and -"
-        />
-        <SelectField
-          label="Field type"
-          required
-          value={type}
-          onChange={(v) => setType(v as FieldDef['field_type'])}
-          options={FIELD_TYPES}
-          error={errors.field_type}
-        />
-        <TextField
-          label="Default value"
-          value={dflt}
-          onChange={setDflt}
-          error={errors.default_value}
-          hint='as text: "42", "true", a URL, or a JSON array such as ["a","b"]'
-        />
-        <TextField
-          label="Sort order"
-          type="number"
-          value={order}
-          onChange={setOrder}
-          error={errors.sort_order}
-          hint="smaller first; empty puts it last"
-        />
-        <CheckboxField
-          label="Required"
-          checked={required}
-          onChange={setRequired}
-          error={errors.required}
-          hint="a blueprint that has entities needs a default value for a new required field"
-        />
-      </div>
-      {added ? <Notice>{added}</Notice> : null}
-      <ErrorNote error={add.error} title="The field was not added." />
-      <div className="row">
-        <button type="submit" className="primary" disabled={add.isPending}>
-          Add field
-        </button>
-      </div>
-    </form>
+    <FormShell
+      title="Add a field"
+      onSubmit={submit}
+      send={add}
+      submitLabel="Add field"
+      failed="The field was not added."
+      after={added ? <Notice>{added}</Notice> : null}
+    >
+      <TextField
+        label="Field name"
+        required
+        value={name}
+        onChange={setName}
+        error={errors.name}
+        hint="a letter or _, then letters, digits, _ and -"
+      />
+      <SelectField
+        label="Field type"
+        required
+        value={type}
+        onChange={(v) => setType(v as FieldDef['field_type'])}
+        options={FIELD_TYPES}
+        error={errors.field_type}
+      />
+      <TextField
+        label="Default value"
+        value={dflt}
+        onChange={setDflt}
+        error={errors.default_value}
+        hint='as text: "42", "true", a URL, or a JSON array such as ["a","b"]'
+      />
+      <TextField
+        label="Sort order"
+        type="number"
+        value={order}
+        onChange={setOrder}
+        error={errors.sort_order}
+        hint="smaller first; empty puts it last"
+      />
+      <CheckboxField
+        label="Required"
+        checked={required}
+        onChange={setRequired}
+        error={errors.required}
+        hint="a blueprint that has entities needs a default value for a new required field"
+      />
+    </FormShell>
   );
 }
 
@@ -139,37 +136,35 @@ function DetailsForm({
     },
   });
   const errors = fieldErrors(save.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     onSaved(undefined);
     save.mutate();
   };
   return (
-    <form aria-label="Blueprint details" onSubmit={submit} noValidate>
-      <div className="form-grid">
-        <TextField label="Name" required value={name} onChange={setName} error={errors.name} />
-        <TextAreaField
-          label="Description"
-          rows={2}
-          value={description}
-          onChange={setDescription}
-          error={errors.description}
-        />
-        <CheckboxField
-          label="Default blueprint of the team"
-          checked={isDefault}
-          onChange={setIsDefault}
-          error={errors.is_default}
-        />
-      </div>
-      {saved ? <Notice>Saved.</Notice> : null}
-      <ErrorNote error={save.error} title="The blueprint was not saved." />
-      <div className="row">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          Save details
-        </button>
-      </div>
-    </form>
+    <FormShell
+      title="Blueprint details"
+      heading={false}
+      onSubmit={submit}
+      send={save}
+      submitLabel="Save details"
+      failed="The blueprint was not saved."
+      after={saved ? <Notice>Saved.</Notice> : null}
+    >
+      <TextField label="Name" required value={name} onChange={setName} error={errors.name} />
+      <TextAreaField
+        label="Description"
+        rows={2}
+        value={description}
+        onChange={setDescription}
+        error={errors.description}
+      />
+      <CheckboxField
+        label="Default blueprint of the team"
+        checked={isDefault}
+        onChange={setIsDefault}
+        error={errors.is_default}
+      />
+    </FormShell>
   );
 }
 

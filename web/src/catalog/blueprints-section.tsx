@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { useSession } from '../session';
-import { Empty, ErrorNote, Notice } from '../ui/feedback';
+import { Empty, Notice } from '../ui/feedback';
 import { TextAreaField, TextField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { Section } from '../ui/page';
 import { useNameAndSlug } from '../ui/slug';
 import { Table } from '../ui/table';
@@ -31,38 +32,30 @@ function NewBlueprintForm({ onCreated }: { onCreated: (bp: Blueprint) => void })
     },
   });
   const errors = fieldErrors(create.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
   return (
-    <form aria-label="New blueprint" onSubmit={submit} noValidate>
-      <h3>New blueprint</h3>
-      <div className="form-grid">
-        <TextField label="Name" required value={name} onChange={setName} error={errors.name} />
-        <TextField
-          label="Slug"
-          required
-          value={slug}
-          onChange={setSlug}
-          error={errors.slug}
-          hint="Its address, made from the name until you change it: lower-case letters, digits and hyphens."
-        />
-        <TextAreaField
-          label="Description"
-          rows={2}
-          value={description}
-          onChange={setDescription}
-          error={errors.description}
-        />
-      </div>
-      <ErrorNote error={create.error} title="The blueprint was not created." />
-      <div className="row">
-        <button type="submit" className="primary" disabled={create.isPending}>
-          Create blueprint
-        </button>
-      </div>
-    </form>
+    <FormShell
+      title="New blueprint"
+      send={create}
+      submitLabel="Create blueprint"
+      failed="The blueprint was not created."
+    >
+      <TextField label="Name" required value={name} onChange={setName} error={errors.name} />
+      <TextField
+        label="Slug"
+        required
+        value={slug}
+        onChange={setSlug}
+        error={errors.slug}
+        hint="Its address, made from the name until you change it: lower-case letters, digits and hyphens."
+      />
+      <TextAreaField
+        label="Description"
+        rows={2}
+        value={description}
+        onChange={setDescription}
+        error={errors.description}
+      />
+    </FormShell>
   );
 }
 

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
-import { ErrorNote } from '../ui/feedback';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { useNameAndSlug } from '../ui/slug';
 import { createFields, type Draft, draftOf, type FieldDef, patchFields } from './entity-values';
 import { entitiesChanged } from './queries';
@@ -105,50 +105,41 @@ export function EntityForm({
     },
   });
   const errors = fieldErrors(save.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
-  };
   const title = entity ? `Edit ${entity.name}` : `New ${blueprint.name} entity`;
   return (
-    <form aria-label={title} onSubmit={submit} noValidate>
-      <h3>{title}</h3>
-      <div className="form-grid">
-        <TextField label="Name" required value={name} onChange={setName} error={errors.name} />
-        {entity ? null : (
-          <TextField
-            label="Slug"
-            required
-            value={slug}
-            onChange={setSlug}
-            error={errors.slug}
-            hint="Its address in the blueprint, made from the name until you change it: lower-case letters, digits and hyphens."
-          />
-        )}
-        {blueprint.fields.map((def) => (
-          <FieldInput
-            key={def.name}
-            def={def}
-            value={draft[def.name] ?? ''}
-            onChange={(v) => setDraft((d) => ({ ...d, [def.name]: v }))}
-            error={errors[`fields.${def.name}`]}
-          />
-        ))}
-      </div>
-      <ErrorNote
-        error={save.error}
-        title={entity ? 'The entity was not saved.' : 'The entity was not created.'}
-      />
-      <div className="row">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {entity ? 'Save entity' : 'Create entity'}
-        </button>
-        {entity ? (
+    <FormShell
+      title={title}
+      send={save}
+      submitLabel={entity ? 'Save entity' : 'Create entity'}
+      failed={entity ? 'The entity was not saved.' : 'The entity was not created.'}
+      buttons={
+        entity ? (
           <button type="button" onClick={() => onDone(undefined)}>
             Cancel
           </button>
-        ) : null}
-      </div>
-    </form>
+        ) : null
+      }
+    >
+      <TextField label="Name" required value={name} onChange={setName} error={errors.name} />
+      {entity ? null : (
+        <TextField
+          label="Slug"
+          required
+          value={slug}
+          onChange={setSlug}
+          error={errors.slug}
+          hint="Its address in the blueprint, made from the name until you change it: lower-case letters, digits and hyphens."
+        />
+      )}
+      {blueprint.fields.map((def) => (
+        <FieldInput
+          key={def.name}
+          def={def}
+          value={draft[def.name] ?? ''}
+          onChange={(v) => setDraft((d) => ({ ...d, [def.name]: v }))}
+          error={errors[`fields.${def.name}`]}
+        />
+      ))}
+    </FormShell>
   );
 }

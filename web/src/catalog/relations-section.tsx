@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { Section } from '../ui/page';
 import { Table } from '../ui/table';
 import { entityPath } from './entities-section';
@@ -53,10 +54,6 @@ export function RelationsSection({ blueprint }: { blueprint: Schemas['Blueprint'
     },
   });
   const errors = fieldErrors(create.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
   return (
     <Section title="Relations">
       <p className="muted">
@@ -100,32 +97,28 @@ export function RelationsSection({ blueprint }: { blueprint: Schemas['Blueprint'
         />
       ) : null}
       {canWrite ? (
-        <form aria-label="New relation" onSubmit={submit} noValidate>
-          <h3>New relation</h3>
-          <div className="form-grid">
-            <EntitySearchField
-              label="From entity"
-              value={from}
-              onChange={setFrom}
-              error={errors.from_entity_id}
-            />
-            <SelectField
-              label="Relation type"
-              required
-              value={type}
-              onChange={(v) => setType(v as RelationType)}
-              options={RELATION_TYPES}
-              error={errors.relation_type}
-            />
-            <EntitySearchField label="To entity" value={to} onChange={setTo} error={errors.to_entity_id} />
-          </div>
-          <ErrorNote error={create.error} title="The relation was not created." />
-          <div className="row">
-            <button type="submit" className="primary" disabled={create.isPending}>
-              Create relation
-            </button>
-          </div>
-        </form>
+        <FormShell
+          title="New relation"
+          send={create}
+          submitLabel="Create relation"
+          failed="The relation was not created."
+        >
+          <EntitySearchField
+            label="From entity"
+            value={from}
+            onChange={setFrom}
+            error={errors.from_entity_id}
+          />
+          <SelectField
+            label="Relation type"
+            required
+            value={type}
+            onChange={(v) => setType(v as RelationType)}
+            options={RELATION_TYPES}
+            error={errors.relation_type}
+          />
+          <EntitySearchField label="To entity" value={to} onChange={setTo} error={errors.to_entity_id} />
+        </FormShell>
       ) : null}
     </Section>
   );

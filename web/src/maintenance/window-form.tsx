@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { api, fieldErrors, must } from '../api/client';
-import { ErrorNote, Notice } from '../ui/feedback';
+import { Notice } from '../ui/feedback';
 import { SelectField, TextField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { type Cover, CoverFields } from './cover-fields';
 import { type NoticeDraft, NoticeFields, noticeBody, noticeOf } from './notice-fields';
 import { windowsChanged } from './queries';
@@ -97,111 +98,108 @@ export function WindowForm({ editing, onDone }: { editing?: MaintenanceWindow; o
     },
   });
   const errs = fieldErrors(save.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
-  };
   const label = editing ? `Edit ${editing.name}` : 'New maintenance window';
   return (
-    <form onSubmit={submit} aria-label={label} noValidate>
-      <div className="form-grid">
-        <TextField
-          label="Name"
-          value={draft.name}
-          onChange={(name) => set({ name })}
-          required
-          placeholder="Database upgrade"
-          hint="Skipped alerts name it: maintenance: <name>"
-          error={errs.name}
-        />
-        <SelectField
-          label="Schedule"
-          value={draft.kind}
-          onChange={(kind) => set({ kind: kind as Kind })}
-          options={[
-            { value: 'one-off', label: 'Once, from a start to an end' },
-            { value: 'recurring', label: 'Recurring, on a cron schedule' },
-          ]}
-        />
-      </div>
-      {draft.kind === 'one-off' ? (
-        <div className="form-grid">
-          <TextField
-            label="Starts"
-            type="datetime-local"
-            value={draft.startsAt}
-            onChange={(startsAt) => set({ startsAt })}
-            required
-            hint="Your local time"
-            error={errs.starts_at}
-          />
-          <TextField
-            label="Ends"
-            type="datetime-local"
-            value={draft.endsAt}
-            onChange={(endsAt) => set({ endsAt })}
-            required
-            hint="Your local time"
-            error={errs.ends_at}
-          />
-        </div>
-      ) : (
-        <div className="form-grid">
-          <TextField
-            label="Cron"
-            value={draft.cron}
-            onChange={(cron) => set({ cron })}
-            required
-            placeholder="0 2 * * 0"
-            hint="5 fields: minute hour day-of-month month day-of-week, read in the timezone below (0 2 * * 0: Sundays at 02:00)"
-            error={errs.cron}
-          />
-          <TextField
-            label="Duration (minutes)"
-            type="number"
-            value={draft.durationMinutes}
-            onChange={(durationMinutes) => set({ durationMinutes })}
-            required
-            hint="How long each run lasts: 1 minute to a week (10080)"
-            error={errs.duration_seconds}
-          />
-          <TextField
-            label="Timezone"
-            value={draft.timezone}
-            onChange={(timezone) => set({ timezone })}
-            list={zones}
-            hint="An IANA name such as Europe/Berlin; daylight saving time is followed"
-            error={errs.timezone}
-          />
-          <datalist id={zones}>
-            {timeZoneSuggestions().map((z) => (
-              <option key={z} value={z} />
-            ))}
-          </datalist>
-        </div>
-      )}
-      <CoverFields cover={draft.cover} onChange={(cover) => set({ cover })} errs={errs} />
-      <NoticeFields
-        notice={draft.notice}
-        kind={draft.kind}
-        onChange={(notice) => set({ notice })}
-        errs={errs}
-      />
-      <ErrorNote
-        error={save.error}
-        title={editing ? 'The window was not saved.' : 'The window was not created.'}
-      />
-      {!editing && save.isSuccess ? <Notice>The window {save.data.name} was created.</Notice> : null}
-      <div className="row">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {editing ? 'Save window' : 'Create window'}
-        </button>
-        {onDone ? (
+    <FormShell
+      title={label}
+      heading={false}
+      send={save}
+      submitLabel={editing ? 'Save window' : 'Create window'}
+      failed={editing ? 'The window was not saved.' : 'The window was not created.'}
+      done={!editing && save.isSuccess ? <Notice>The window {save.data.name} was created.</Notice> : null}
+      buttons={
+        onDone ? (
           <button type="button" onClick={onDone}>
             Cancel
           </button>
-        ) : null}
-      </div>
-    </form>
+        ) : null
+      }
+      after={
+        <>
+          {draft.kind === 'one-off' ? (
+            <div className="form-grid">
+              <TextField
+                label="Starts"
+                type="datetime-local"
+                value={draft.startsAt}
+                onChange={(startsAt) => set({ startsAt })}
+                required
+                hint="Your local time"
+                error={errs.starts_at}
+              />
+              <TextField
+                label="Ends"
+                type="datetime-local"
+                value={draft.endsAt}
+                onChange={(endsAt) => set({ endsAt })}
+                required
+                hint="Your local time"
+                error={errs.ends_at}
+              />
+            </div>
+          ) : (
+            <div className="form-grid">
+              <TextField
+                label="Cron"
+                value={draft.cron}
+                onChange={(cron) => set({ cron })}
+                required
+                placeholder="0 2 * * 0"
+                hint="5 fields: minute hour day-of-month month day-of-week, read in the timezone below (0 2 * * 0: Sundays at 02:00)"
+                error={errs.cron}
+              />
+              <TextField
+                label="Duration (minutes)"
+                type="number"
+                value={draft.durationMinutes}
+                onChange={(durationMinutes) => set({ durationMinutes })}
+                required
+                hint="How long each run lasts: 1 minute to a week (10080)"
+                error={errs.duration_seconds}
+              />
+              <TextField
+                label="Timezone"
+                value={draft.timezone}
+                onChange={(timezone) => set({ timezone })}
+                list={zones}
+                hint="An IANA name such as Europe/Berlin; daylight saving time is followed"
+                error={errs.timezone}
+              />
+              <datalist id={zones}>
+                {timeZoneSuggestions().map((z) => (
+                  <option key={z} value={z} />
+                ))}
+              </datalist>
+            </div>
+          )}
+          <CoverFields cover={draft.cover} onChange={(cover) => set({ cover })} errs={errs} />
+          <NoticeFields
+            notice={draft.notice}
+            kind={draft.kind}
+            onChange={(notice) => set({ notice })}
+            errs={errs}
+          />
+        </>
+      }
+    >
+      <TextField
+        label="Name"
+        value={draft.name}
+        onChange={(name) => set({ name })}
+        required
+        placeholder="Database upgrade"
+        hint="Skipped alerts name it: maintenance: <name>"
+        error={errs.name}
+      />
+      <SelectField
+        label="Schedule"
+        value={draft.kind}
+        onChange={(kind) => set({ kind: kind as Kind })}
+        options={[
+          { value: 'one-off', label: 'Once, from a start to an end' },
+          { value: 'recurring', label: 'Recurring, on a cron schedule' },
+        ]}
+      />
+    </FormShell>
   );
 }

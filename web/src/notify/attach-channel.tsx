@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, fieldErrors, must } from '../api/client';
-import { ErrorNote, Notice } from '../ui/feedback';
+import { Notice } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { channelsChanged } from './queries';
 import { SaveWarnings } from './save-warnings';
 import { useTenantChannels } from './tenant-channels';
@@ -27,10 +28,6 @@ export function AttachChannel({ checkId, attached }: { checkId: string; attached
       await channelsChanged(queryClient);
     },
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    attach.mutate();
-  };
   if (shared.data && shared.data.length === 0)
     return (
       <p className="muted">
@@ -38,25 +35,27 @@ export function AttachChannel({ checkId, attached }: { checkId: string; attached
       </p>
     );
   return (
-    <form onSubmit={submit} aria-label="Attach a shared channel" noValidate>
-      <h3>Attach a shared channel</h3>
-      <div className="form-grid">
-        <SelectField
-          label="Shared channel"
-          value={channelId}
-          onChange={setPicked}
-          options={choices.map((c) => ({ value: c.id, label: `${c.name} (${c.channel_type})` }))}
-          error={fieldErrors(attach.error).channel_id}
-        />
-      </div>
-      <ErrorNote error={attach.error} title="The channel was not attached." />
-      {attach.isSuccess ? <Notice>{attach.data.name} was attached.</Notice> : null}
-      {attach.isSuccess ? <SaveWarnings warnings={attach.data.warnings} /> : null}
-      <div className="row">
-        <button type="submit" disabled={attach.isPending || channelId === ''}>
-          Attach channel
-        </button>
-      </div>
-    </form>
+    <FormShell
+      title="Attach a shared channel"
+      primary={false}
+      send={attach}
+      disabled={channelId === ''}
+      submitLabel="Attach channel"
+      failed="The channel was not attached."
+      done={
+        <>
+          {attach.isSuccess ? <Notice>{attach.data.name} was attached.</Notice> : null}
+          {attach.isSuccess ? <SaveWarnings warnings={attach.data.warnings} /> : null}
+        </>
+      }
+    >
+      <SelectField
+        label="Shared channel"
+        value={channelId}
+        onChange={setPicked}
+        options={choices.map((c) => ({ value: c.id, label: `${c.name} (${c.channel_type})` }))}
+        error={fieldErrors(attach.error).channel_id}
+      />
+    </FormShell>
   );
 }

@@ -1,20 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { Link } from 'react-router';
+import { useState } from 'react';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { ConfirmButton } from '../ui/confirm';
 import { ErrorNote, Loading, Notice } from '../ui/feedback';
 import { CheckboxField, TextField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { Section } from '../ui/page';
 import { AttachChannel } from './attach-channel';
 import { DestinationFields, useDestination } from './channel-fields';
 import { channelForm } from './channel-forms/registry';
 import { PolicyFacts } from './policy-facts';
-import { channelsChanged, deliveriesChanged, notifyQueries, policyKeys } from './queries';
+import { channelsChanged, notifyQueries, policyKeys } from './queries';
 import { SaveWarnings } from './save-warnings';
+import { RoutedChannels, SendTest } from './send-test';
 import { TemplateFields, useTemplate } from './template-fields';
-import { ChannelTarget, deliveryInWords } from './words';
+import { ChannelTarget } from './words';
 
 type Policy = Schemas['NotificationPolicy'];
 
@@ -94,87 +95,88 @@ function PolicyForm({
     },
   });
   const errs = fieldErrors(save.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     onSaved(undefined);
     save.mutate();
   };
   return (
-    <form onSubmit={submit} aria-label="Notification policy" noValidate>
-      <h3>Policy</h3>
-      <div className="form-grid">
-        <TextField
-          label="Cooldown (seconds)"
-          type="number"
-          value={cooldown}
-          onChange={setCooldown}
-          placeholder="300"
-          hint="Minimum gap between alerts of this check (0 to 86400)"
-          error={errs.cooldown_seconds}
-        />
-        <TextField
-          label="Repeat while down (seconds)"
-          type="number"
-          value={repeat}
-          onChange={setRepeat}
-          placeholder="0"
-          hint="0: never; otherwise 60 (a minute) to 86400 (a day)"
-          error={errs.repeat_interval_seconds}
-        />
-        <TextField
-          label="Flapping after (changes)"
-          type="number"
-          value={flaps}
-          onChange={setFlaps}
-          placeholder="6"
-          hint="More changes than this within the window: one flapping notice, then alerts held until stable (0: off; 2 to 50)"
-          error={errs.flap_changes}
-        />
-        <TextField
-          label="Flapping window (seconds)"
-          type="number"
-          value={flapWindow}
-          onChange={setFlapWindow}
-          placeholder="1800"
-          hint="60 to 86400; changes are counted within it, and flapping ends after a whole window without one"
-          error={errs.flap_window_seconds}
-        />
-        <TextField
-          label="Flapping settle time (seconds)"
-          type="number"
-          value={flapSettle}
-          onChange={setFlapSettle}
-          placeholder="300"
-          hint="How long a flapping check must stay in one state before that state is told (60 to 86400; at most the window)"
-          error={errs.flap_settle_seconds}
-        />
-      </div>
-      <CheckboxField
-        label="Alert on recovery"
-        checked={recovery}
-        onChange={setRecovery}
-        error={errs.notify_on_recovery}
+    <FormShell
+      title="Notification policy"
+      heading="Policy"
+      onSubmit={submit}
+      send={save}
+      submitLabel="Save policy"
+      failed="The policy was not saved."
+      done={saved ? <Notice>The policy was saved.</Notice> : null}
+      after={
+        <>
+          <CheckboxField
+            label="Alert on recovery"
+            checked={recovery}
+            onChange={setRecovery}
+            error={errs.notify_on_recovery}
+          />
+          <CheckboxField
+            label="Silenced (pause all alerts)"
+            checked={silenced}
+            onChange={setSilenced}
+            error={errs.silenced}
+          />
+          <CheckboxField
+            label="Hold back alerts while an entity this one depends on is down"
+            checked={suppress}
+            onChange={setSuppress}
+            error={errs.suppress_when_upstream_down}
+          />
+        </>
+      }
+    >
+      <TextField
+        label="Cooldown (seconds)"
+        type="number"
+        value={cooldown}
+        onChange={setCooldown}
+        placeholder="300"
+        hint="Minimum gap between alerts of this check (0 to 86400)"
+        error={errs.cooldown_seconds}
       />
-      <CheckboxField
-        label="Silenced (pause all alerts)"
-        checked={silenced}
-        onChange={setSilenced}
-        error={errs.silenced}
+      <TextField
+        label="Repeat while down (seconds)"
+        type="number"
+        value={repeat}
+        onChange={setRepeat}
+        placeholder="0"
+        hint="0: never; otherwise 60 (a minute) to 86400 (a day)"
+        error={errs.repeat_interval_seconds}
       />
-      <CheckboxField
-        label="Hold back alerts while an entity this one depends on is down"
-        checked={suppress}
-        onChange={setSuppress}
-        error={errs.suppress_when_upstream_down}
+      <TextField
+        label="Flapping after (changes)"
+        type="number"
+        value={flaps}
+        onChange={setFlaps}
+        placeholder="6"
+        hint="More changes than this within the window: one flapping notice, then alerts held until stable (0: off; 2 to 50)"
+        error={errs.flap_changes}
       />
-      <ErrorNote error={save.error} title="The policy was not saved." />
-      {saved ? <Notice>The policy was saved.</Notice> : null}
-      <div className="row">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          Save policy
-        </button>
-      </div>
-    </form>
+      <TextField
+        label="Flapping window (seconds)"
+        type="number"
+        value={flapWindow}
+        onChange={setFlapWindow}
+        placeholder="1800"
+        hint="60 to 86400; changes are counted within it, and flapping ends after a whole window without one"
+        error={errs.flap_window_seconds}
+      />
+      <TextField
+        label="Flapping settle time (seconds)"
+        type="number"
+        value={flapSettle}
+        onChange={setFlapSettle}
+        placeholder="300"
+        hint="How long a flapping check must stay in one state before that state is told (60 to 86400; at most the window)"
+        error={errs.flap_settle_seconds}
+      />
+    </FormShell>
   );
 }
 
@@ -265,90 +267,26 @@ function AddChannel({ checkId }: { checkId: string }) {
     },
   });
   const errs = fieldErrors(add.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     add.mutate();
   };
   return (
-    <form onSubmit={submit} aria-label="Add a channel" noValidate>
-      <h3>Add a channel</h3>
-      <div className="form-grid">
-        <DestinationFields d={d} errs={errs} />
-      </div>
-      {takesTemplate ? <TemplateFields t={t} channelType={d.type} errs={errs} /> : null}
-      <ErrorNote error={add.error} title="The channel was not added." />
-      {add.isSuccess ? <Notice>The {add.data.channel_type} channel was added.</Notice> : null}
-      {add.isSuccess ? <SaveWarnings warnings={add.data.warnings} /> : null}
-      <div className="row">
-        <button type="submit" disabled={add.isPending}>
-          Add channel
-        </button>
-      </div>
-    </form>
-  );
-}
-
-function SendTest({ checkId, hasChannels }: { checkId: string; hasChannels: boolean }) {
-  const queryClient = useQueryClient();
-  const test = useMutation({
-    mutationFn: () =>
-      must(
-        api.POST('/v1/checks/{check_id}/policy/test', { params: { path: { check_id: checkId } }, body: {} }),
-      ),
-    onSettled: () => deliveriesChanged(queryClient),
-  });
-  return (
-    <div className="notify-test">
-      <div className="row">
-        <button type="button" disabled={test.isPending || !hasChannels} onClick={() => test.mutate()}>
-          {test.isPending ? 'Sending test…' : 'Send test'}
-        </button>
-        {hasChannels ? null : <span className="muted">Add a channel to send a test.</span>}
-      </div>
-      <ErrorNote error={test.error} title="The test could not be sent." />
-      {test.data ? (
-        <div className="note" role="status">
-          <strong>Test result:</strong>
-          <ul>
-            {test.data.map((d) => (
-              <li key={d.id}>{deliveryInWords(d)}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-    </div>
-  );
-}
-
-/** The states a route takes, in words: "when it goes down", or every change. */
-function statesWords(states: readonly string[]): string {
-  return states.length === 0 ? 'on every change' : `when it goes ${states.join(' or ')}`;
-}
-
-/**
- * The routes that also deliver this check's alerts (matching its entity or blueprint), with their
- * shared channels: a check whose only path is a route is still told about.
- */
-function RoutedChannels({ routes, own }: { routes: Policy['routes']; own: number }) {
-  const delivering = routes.filter((r) => r.channels.length > 0);
-  if (delivering.length === 0) return null;
-  return (
-    <div className="routed-channels">
-      <p>
-        {own === 0 ? 'Routes deliver its alerts' : 'Routes also deliver its alerts'} to{' '}
-        {delivering.length === 1 ? 'this shared channel' : 'these shared channels'} (
-        <Link to="/channels">routes</Link>):
-      </p>
-      <ul aria-label="Channels reached by routes">
-        {delivering.flatMap((r) =>
-          r.channels.map((c) => (
-            <li key={`${r.route_id}-${c.id}`}>
-              <span className="badge">{c.channel_type}</span> <strong>{c.name}</strong>{' '}
-              {statesWords(r.to_states)}
-            </li>
-          )),
-        )}
-      </ul>
-    </div>
+    <FormShell
+      title="Add a channel"
+      primary={false}
+      onSubmit={submit}
+      send={add}
+      submitLabel="Add channel"
+      failed="The channel was not added."
+      after={takesTemplate ? <TemplateFields t={t} channelType={d.type} errs={errs} /> : null}
+      done={
+        <>
+          {add.isSuccess ? <Notice>The {add.data.channel_type} channel was added.</Notice> : null}
+          {add.isSuccess ? <SaveWarnings warnings={add.data.warnings} /> : null}
+        </>
+      }
+    >
+      <DestinationFields d={d} errs={errs} />
+    </FormShell>
   );
 }

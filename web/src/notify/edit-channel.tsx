@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api, fieldErrors, must } from '../api/client';
-import { ErrorNote } from '../ui/feedback';
 import { CheckboxField, TextField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { DestinationFields, destinationValues, setSecrets, useDestination } from './channel-fields';
 import { channelForm } from './channel-forms/registry';
 import { channelsChanged } from './queries';
@@ -50,8 +50,7 @@ export function EditSharedChannel({
     },
   });
   const errs: Record<string, string | undefined> = { ...fieldErrors(save.error), ...secretErrors };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     setSecretErrors({});
     const dropping = kept.filter((f) => dropped.has(f.key));
     const given = d.givenSecrets();
@@ -82,39 +81,39 @@ export function EditSharedChannel({
     });
   };
   return (
-    <form ref={form} onSubmit={submit} aria-label={`Edit ${channel.name}`} noValidate>
-      <h3>Edit {channel.name}</h3>
-      <div className="form-grid">
-        <TextField label="Name" value={name} onChange={setName} required error={errs.name} />
-        <DestinationFields d={d} errs={errs} keptSecrets={kept.map((f) => f.key)} />
-        {kept
-          .filter((f) => !f.required)
-          .map((f) => (
-            <CheckboxField
-              key={f.key}
-              label={`Remove the ${f.label.charAt(0).toLowerCase()}${f.label.slice(1)}`}
-              checked={dropped.has(f.key)}
-              onChange={(on) =>
-                setDropped((current) => {
-                  const next = new Set(current);
-                  if (on) next.add(f.key);
-                  else next.delete(f.key);
-                  return next;
-                })
-              }
-            />
-          ))}
-      </div>
-      {takesTemplate ? <TemplateFields t={t} channelType={d.type} errs={errs} /> : null}
-      <ErrorNote error={save.error} title="The channel was not saved." />
-      <div className="row">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          Save {channel.name}
-        </button>
+    <FormShell
+      ref={form}
+      title={`Edit ${channel.name}`}
+      onSubmit={submit}
+      send={save}
+      submitLabel={`Save ${channel.name}`}
+      failed="The channel was not saved."
+      after={takesTemplate ? <TemplateFields t={t} channelType={d.type} errs={errs} /> : null}
+      buttons={
         <button type="button" onClick={() => onDone(undefined)}>
           Cancel
         </button>
-      </div>
-    </form>
+      }
+    >
+      <TextField label="Name" value={name} onChange={setName} required error={errs.name} />
+      <DestinationFields d={d} errs={errs} keptSecrets={kept.map((f) => f.key)} />
+      {kept
+        .filter((f) => !f.required)
+        .map((f) => (
+          <CheckboxField
+            key={f.key}
+            label={`Remove the ${f.label.charAt(0).toLowerCase()}${f.label.slice(1)}`}
+            checked={dropped.has(f.key)}
+            onChange={(on) =>
+              setDropped((current) => {
+                const next = new Set(current);
+                if (on) next.add(f.key);
+                else next.delete(f.key);
+                return next;
+              })
+            }
+          />
+        ))}
+    </FormShell>
   );
 }

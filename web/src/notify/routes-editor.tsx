@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { entityLabel } from '../catalog/entity-reads';
 import { blueprintQueries } from '../catalog/queries';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { CheckboxField, SelectField, TextField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { Section } from '../ui/page';
 import { Table } from '../ui/table';
 import type { PickedEntity } from './entity-picker';
@@ -156,116 +157,118 @@ function NewRoute({ channels }: { channels: TenantChannel[] }) {
     },
   });
   const errs = fieldErrors(create.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
   if (channels.length === 0)
     return <p className="muted">Create a shared channel first: routes send to them.</p>;
   return (
-    <form onSubmit={submit} aria-label="New route" noValidate>
-      <h3>New route</h3>
-      <fieldset>
-        <legend>Alerts of entities of these blueprints (none: any)</legend>
-        {(blueprints.data ?? []).map((b) => (
-          <CheckboxField
-            key={b.slug}
-            label={`Blueprint ${b.name}`}
-            checked={bps.includes(b.slug)}
-            onChange={(on) => setBps(toggled(bps, b.slug, on))}
+    <FormShell
+      title="New route"
+      send={create}
+      submitLabel="Create route"
+      failed="The route was not created."
+      done={create.isSuccess ? <Notice>The route was created.</Notice> : null}
+      before={
+        <>
+          <fieldset>
+            <legend>Alerts of entities of these blueprints (none: any)</legend>
+            {(blueprints.data ?? []).map((b) => (
+              <CheckboxField
+                key={b.slug}
+                label={`Blueprint ${b.name}`}
+                checked={bps.includes(b.slug)}
+                onChange={(on) => setBps(toggled(bps, b.slug, on))}
+              />
+            ))}
+          </fieldset>
+          <RouteEntities
+            chosen={entities}
+            onChange={setEntities}
+            error={
+              errs['match.entity_ids'] ??
+              Object.entries(errs).find(([k]) => k.startsWith('match.entity_ids.'))?.[1]
+            }
           />
-        ))}
-      </fieldset>
-      <RouteEntities
-        chosen={entities}
-        onChange={setEntities}
-        error={
-          errs['match.entity_ids'] ??
-          Object.entries(errs).find(([k]) => k.startsWith('match.entity_ids.'))?.[1]
-        }
+          <fieldset>
+            <legend>Changing to (none: any state)</legend>
+            {STATES.map((s) => (
+              <CheckboxField
+                key={s}
+                label={`To ${s}`}
+                checked={states.includes(s)}
+                onChange={(on) => setStates(toggled(states, s, on))}
+              />
+            ))}
+          </fieldset>
+          <fieldset>
+            <legend>Also send to</legend>
+            {channels.map((c) => (
+              <CheckboxField
+                key={c.id}
+                label={`Send to ${c.name}`}
+                checked={targets.includes(c.id)}
+                onChange={(on) => setTargets(toggled(targets, c.id, on))}
+              />
+            ))}
+            {errs.channel_ids ? <span className="field-error">{errs.channel_ids}</span> : null}
+          </fieldset>
+        </>
+      }
+      after={
+        <>
+          <fieldset>
+            <legend>Escalate to</legend>
+            {channels.map((c) => (
+              <CheckboxField
+                key={c.id}
+                label={`Escalate to ${c.name}`}
+                checked={escalateTo.includes(c.id)}
+                onChange={(on) => setEscalateTo(toggled(escalateTo, c.id, on))}
+              />
+            ))}
+            {errs.escalate_channel_ids ? (
+              <span className="field-error">{errs.escalate_channel_ids}</span>
+            ) : null}
+          </fieldset>
+          <div className="form-grid">
+            <SelectField
+              label="Group by"
+              value={groupBy}
+              onChange={(v) => setGroupBy(v as Route['group_by'])}
+              options={[
+                { value: 'entity', label: 'Entity (each alert on its own)' },
+                { value: 'blueprint', label: 'Blueprint (one notification per blueprint)' },
+                { value: 'tenant', label: 'Everything (one notification)' },
+              ]}
+              hint="Alerts of one group go out together as one digest"
+              error={errs.group_by}
+            />
+            <TextField
+              label="Group wait (seconds)"
+              type="number"
+              value={groupWait}
+              onChange={setGroupWait}
+              hint="0 to 300: the first notification of a new group waits this long, collecting"
+              error={errs.group_wait_seconds}
+            />
+            <TextField
+              label="Group interval (seconds)"
+              type="number"
+              value={groupInterval}
+              onChange={setGroupInterval}
+              hint="60 to 3600: a group already notified gets its updates at most this often"
+              error={errs.group_interval_seconds}
+            />
+          </div>
+        </>
+      }
+    >
+      <TextField
+        label="Escalate after (seconds)"
+        type="number"
+        value={escalateAfter}
+        onChange={setEscalateAfter}
+        hint="Optional, 60 to 604800: an incident not acknowledged this long is sent once to the channels below"
+        error={errs.escalate_after_seconds}
       />
-      <fieldset>
-        <legend>Changing to (none: any state)</legend>
-        {STATES.map((s) => (
-          <CheckboxField
-            key={s}
-            label={`To ${s}`}
-            checked={states.includes(s)}
-            onChange={(on) => setStates(toggled(states, s, on))}
-          />
-        ))}
-      </fieldset>
-      <fieldset>
-        <legend>Also send to</legend>
-        {channels.map((c) => (
-          <CheckboxField
-            key={c.id}
-            label={`Send to ${c.name}`}
-            checked={targets.includes(c.id)}
-            onChange={(on) => setTargets(toggled(targets, c.id, on))}
-          />
-        ))}
-        {errs.channel_ids ? <span className="field-error">{errs.channel_ids}</span> : null}
-      </fieldset>
-      <div className="form-grid">
-        <TextField
-          label="Escalate after (seconds)"
-          type="number"
-          value={escalateAfter}
-          onChange={setEscalateAfter}
-          hint="Optional, 60 to 604800: an incident not acknowledged this long is sent once to the channels below"
-          error={errs.escalate_after_seconds}
-        />
-      </div>
-      <fieldset>
-        <legend>Escalate to</legend>
-        {channels.map((c) => (
-          <CheckboxField
-            key={c.id}
-            label={`Escalate to ${c.name}`}
-            checked={escalateTo.includes(c.id)}
-            onChange={(on) => setEscalateTo(toggled(escalateTo, c.id, on))}
-          />
-        ))}
-        {errs.escalate_channel_ids ? <span className="field-error">{errs.escalate_channel_ids}</span> : null}
-      </fieldset>
-      <div className="form-grid">
-        <SelectField
-          label="Group by"
-          value={groupBy}
-          onChange={(v) => setGroupBy(v as Route['group_by'])}
-          options={[
-            { value: 'entity', label: 'Entity (each alert on its own)' },
-            { value: 'blueprint', label: 'Blueprint (one notification per blueprint)' },
-            { value: 'tenant', label: 'Everything (one notification)' },
-          ]}
-          hint="Alerts of one group go out together as one digest"
-          error={errs.group_by}
-        />
-        <TextField
-          label="Group wait (seconds)"
-          type="number"
-          value={groupWait}
-          onChange={setGroupWait}
-          hint="0 to 300: the first notification of a new group waits this long, collecting"
-          error={errs.group_wait_seconds}
-        />
-        <TextField
-          label="Group interval (seconds)"
-          type="number"
-          value={groupInterval}
-          onChange={setGroupInterval}
-          hint="60 to 3600: a group already notified gets its updates at most this often"
-          error={errs.group_interval_seconds}
-        />
-      </div>
-      <ErrorNote error={create.error} title="The route was not created." />
-      {create.isSuccess ? <Notice>The route was created.</Notice> : null}
-      <div className="row">
-        <button type="submit" className="primary" disabled={create.isPending}>
-          Create route
-        </button>
-      </div>
-    </form>
+    </FormShell>
   );
 }

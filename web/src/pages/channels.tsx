@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api, fieldErrors, must } from '../api/client';
 import { DestinationFields, useDestination } from '../notify/channel-fields';
 import { channelForm } from '../notify/channel-forms/registry';
@@ -15,6 +15,7 @@ import { useSession } from '../session';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { TextField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { Page, Section } from '../ui/page';
 import { Table } from '../ui/table';
 
@@ -162,35 +163,33 @@ function NewSharedChannel() {
     },
   });
   const errs = fieldErrors(create.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
   return (
     <Section title="New shared channel">
-      <form onSubmit={submit} aria-label="New shared channel" noValidate>
-        <div className="form-grid">
-          <TextField
-            label="Name"
-            value={name}
-            onChange={setName}
-            required
-            placeholder="On-call Slack"
-            hint="Shown where you attach it and in routes"
-            error={errs.name}
-          />
-          <DestinationFields d={d} errs={errs} />
-        </div>
-        {takesTemplate ? <TemplateFields t={t} channelType={d.type} errs={errs} /> : null}
-        <ErrorNote error={create.error} title="The channel was not created." />
-        {create.isSuccess ? <Notice>The shared channel {create.data.name} was created.</Notice> : null}
-        {create.isSuccess ? <SaveWarnings warnings={create.data.warnings} /> : null}
-        <div className="row">
-          <button type="submit" className="primary" disabled={create.isPending}>
-            Create channel
-          </button>
-        </div>
-      </form>
+      <FormShell
+        title="New shared channel"
+        heading={false}
+        send={create}
+        submitLabel="Create channel"
+        failed="The channel was not created."
+        after={takesTemplate ? <TemplateFields t={t} channelType={d.type} errs={errs} /> : null}
+        done={
+          <>
+            {create.isSuccess ? <Notice>The shared channel {create.data.name} was created.</Notice> : null}
+            {create.isSuccess ? <SaveWarnings warnings={create.data.warnings} /> : null}
+          </>
+        }
+      >
+        <TextField
+          label="Name"
+          value={name}
+          onChange={setName}
+          required
+          placeholder="On-call Slack"
+          hint="Shown where you attach it and in routes"
+          error={errs.name}
+        />
+        <DestinationFields d={d} errs={errs} />
+      </FormShell>
     </Section>
   );
 }

@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, fieldErrors, must } from '../api/client';
 import { useSession } from '../session';
 import { ErrorNote, Loading, Notice } from '../ui/feedback';
 import { TextField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { Section } from '../ui/page';
 import { settingsKeys, settingsQueries } from './queries';
 
@@ -25,10 +26,6 @@ export function AlertingSection() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.alerting }),
   });
   const errs = fieldErrors(save.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
-  };
   return (
     <Section title="Alerting">
       <ErrorNote error={settings.error} title="The alerting settings could not be read." />
@@ -40,25 +37,23 @@ export function AlertingSection() {
         </p>
       ) : null}
       {settings.data && admin ? (
-        <form onSubmit={submit} aria-label="Alerting settings" noValidate>
-          <div className="form-grid">
-            <TextField
-              label="Alerts per channel per minute"
-              type="number"
-              value={value}
-              onChange={setValue}
-              hint="1 to 1000: past this, a channel's alerts fold into one digest per group per minute (the storm fold)"
-              error={errs.alert_fold_per_minute}
-            />
-          </div>
-          <ErrorNote error={save.error} title="The alerting settings were not saved." />
-          {save.isSuccess ? <Notice>Saved.</Notice> : null}
-          <div className="row">
-            <button type="submit" className="primary" disabled={save.isPending}>
-              Save alerting settings
-            </button>
-          </div>
-        </form>
+        <FormShell
+          title="Alerting settings"
+          heading={false}
+          send={save}
+          submitLabel="Save alerting settings"
+          failed="The alerting settings were not saved."
+          done={save.isSuccess ? <Notice>Saved.</Notice> : null}
+        >
+          <TextField
+            label="Alerts per channel per minute"
+            type="number"
+            value={value}
+            onChange={setValue}
+            hint="1 to 1000: past this, a channel's alerts fold into one digest per group per minute (the storm fold)"
+            error={errs.alert_fold_per_minute}
+          />
+        </FormShell>
       ) : null}
     </Section>
   );

@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, fieldErrors, must } from '../api/client';
 import { useSession } from '../session';
 import { ErrorNote, Loading, Notice } from '../ui/feedback';
 import { CheckboxField, SelectField, TextField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { Section } from '../ui/page';
 import { settingsKeys, settingsQueries } from './queries';
 
@@ -63,10 +64,6 @@ function SsoForm({ tenantId }: { tenantId: string }) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.sso }),
   });
   const errs = fieldErrors(save.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
-  };
   const origin = window.location.origin;
   const callback = `${origin}${settings.data?.callback_path ?? '/v1/sso/callback'}`;
   const startLink = `${origin}/v1/sso/start?tenant=${encodeURIComponent(settings.data?.slug ?? tenantId)}`;
@@ -75,79 +72,81 @@ function SsoForm({ tenantId }: { tenantId: string }) {
       <ErrorNote error={settings.error} title="The SSO settings could not be read." />
       {settings.isPending ? <Loading what="SSO settings" /> : null}
       {settings.data ? (
-        <form onSubmit={submit} aria-label="SSO settings" noValidate>
-          <p className="muted">
-            Register Vigil at your OpenID Connect provider (Okta, Entra ID, Google, Keycloak, Amazon Cognito…)
-            as a web application with the redirect URI <code>{callback}</code>.
-          </p>
-          <div className="form-grid">
-            <TextField
-              label="Issuer URL"
-              type="url"
-              value={issuer}
-              onChange={setIssuer}
-              placeholder="https://login.example.com"
-              hint="https://; Vigil reads its /.well-known/openid-configuration"
-              error={errs.issuer}
-            />
-            <TextField label="Client ID" value={clientId} onChange={setClientId} error={errs.client_id} />
-            <TextField
-              label="Client secret"
-              type="password"
-              autoComplete="off"
-              value={secret}
-              onChange={setSecret}
-              hint={
-                settings.data.configured
-                  ? 'Stored; leave ******** to keep it'
-                  : 'Write-only: never shown again'
-              }
-              error={errs.client_secret}
-            />
-            <TextField
-              label="Allowed e-mail domains"
-              value={domains}
-              onChange={setDomains}
-              placeholder="example.com, example.org"
-              hint="People with a verified address in these domains may sign in"
-              error={errs.email_domains ?? errs['email_domains.0']}
-            />
-            <SelectField
-              label="Role on first sign-in"
-              value={role}
-              onChange={(v) => setRole(v as Role)}
-              options={['viewer', 'member', 'admin']}
-              hint="A pending invitation's role wins"
-              error={errs.default_role}
-            />
-            <TextField
-              label="Sign-in slug"
-              value={slug}
-              onChange={setSlug}
-              placeholder="acme"
-              hint="Optional: a short name for the sign-in link, unique across teams"
-              error={errs.slug}
-            />
-            <CheckboxField
-              label="Require SSO (refuse password sign-in)"
-              checked={required}
-              onChange={setRequired}
-              hint="API keys keep working"
-            />
-          </div>
-          <ErrorNote error={save.error} title="The SSO settings were not saved." />
-          {save.isSuccess ? <Notice>Saved.</Notice> : null}
-          {settings.data.configured ? (
+        <FormShell
+          title="SSO settings"
+          heading={false}
+          send={save}
+          submitLabel="Save SSO settings"
+          failed="The SSO settings were not saved."
+          done={
+            <>
+              {save.isSuccess ? <Notice>Saved.</Notice> : null}
+              {settings.data.configured ? (
+                <p className="muted">
+                  Sign-in link: <code>{startLink}</code>
+                </p>
+              ) : null}
+            </>
+          }
+          before={
             <p className="muted">
-              Sign-in link: <code>{startLink}</code>
+              Register Vigil at your OpenID Connect provider (Okta, Entra ID, Google, Keycloak, Amazon
+              Cognito…) as a web application with the redirect URI <code>{callback}</code>.
             </p>
-          ) : null}
-          <div className="row">
-            <button type="submit" className="primary" disabled={save.isPending}>
-              Save SSO settings
-            </button>
-          </div>
-        </form>
+          }
+        >
+          <TextField
+            label="Issuer URL"
+            type="url"
+            value={issuer}
+            onChange={setIssuer}
+            placeholder="https://login.example.com"
+            hint="https://; Vigil reads its /.well-known/openid-configuration"
+            error={errs.issuer}
+          />
+          <TextField label="Client ID" value={clientId} onChange={setClientId} error={errs.client_id} />
+          <TextField
+            label="Client secret"
+            type="password"
+            autoComplete="off"
+            value={secret}
+            onChange={setSecret}
+            hint={
+              settings.data.configured ? 'Stored; leave ******** to keep it' : 'Write-only: never shown again'
+            }
+            error={errs.client_secret}
+          />
+          <TextField
+            label="Allowed e-mail domains"
+            value={domains}
+            onChange={setDomains}
+            placeholder="example.com, example.org"
+            hint="People with a verified address in these domains may sign in"
+            error={errs.email_domains ?? errs['email_domains.0']}
+          />
+          <SelectField
+            label="Role on first sign-in"
+            value={role}
+            onChange={(v) => setRole(v as Role)}
+            options={['viewer', 'member', 'admin']}
+            hint="A pending invitation's role wins"
+            error={errs.default_role}
+          />
+          <TextField
+            label="Sign-in slug"
+            value={slug}
+            onChange={setSlug}
+            placeholder="acme"
+            hint="Optional: a short name for the sign-in link, unique across teams"
+            error={errs.slug}
+          />
+          <CheckboxField
+            label="Require SSO (refuse password sign-in)"
+            checked={required}
+            onChange={setRequired}
+            hint="API keys keep working"
+          />
+        </FormShell>
       ) : null}
     </Section>
   );

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api, fieldErrors, must } from '../api/client';
-import { ErrorNote, Notice } from '../ui/feedback';
+import { Notice } from '../ui/feedback';
 import { CheckboxField, SelectField, TextField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { type Impact, ImpactFields } from './incident-impact';
 import { BodyField } from './incident-preview';
 import { type IncidentStatus, nextStatuses, STATUS_WORDS } from './incident-words';
@@ -28,22 +29,24 @@ export function EditIncidentForm({ page, incident }: { page: StatusPageRecord; i
     onSuccess: () => pageIncidentsChanged(queryClient, page.slug),
   });
   const errs = fieldErrors(save.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     save.mutate();
   };
   return (
-    <form onSubmit={submit} aria-label={`Edit ${incident.title}`} noValidate>
+    <FormShell
+      title={`Edit ${incident.title}`}
+      heading={false}
+      grid={false}
+      primary={false}
+      onSubmit={submit}
+      send={save}
+      submitLabel="Save title and impact"
+      failed="The incident was not saved."
+      done={save.isSuccess ? <Notice>The title and impact were saved.</Notice> : null}
+    >
       <TextField label="Title" value={title} onChange={setTitle} required error={errs.title} />
       <ImpactFields page={page} impact={impact} onChange={setImpact} errs={errs} />
-      <ErrorNote error={save.error} title="The incident was not saved." />
-      {save.isSuccess ? <Notice>The title and impact were saved.</Notice> : null}
-      <div className="row">
-        <button type="submit" disabled={save.isPending}>
-          Save title and impact
-        </button>
-      </div>
-    </form>
+    </FormShell>
   );
 }
 
@@ -70,12 +73,20 @@ export function UpdateForm({ slug, incident }: { slug: string; incident: PageInc
   });
   const errs = fieldErrors(post.error);
   if (offered.length === 0) return <p className="muted">The incident is resolved: no update follows it.</p>;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     post.mutate();
   };
   return (
-    <form onSubmit={submit} aria-label={`Post an update to ${incident.title}`} noValidate>
+    <FormShell
+      title={`Post an update to ${incident.title}`}
+      heading={false}
+      grid={false}
+      onSubmit={submit}
+      send={post}
+      submitLabel="Post update"
+      failed="The update was not posted."
+      done={post.isSuccess ? <Notice>The update was posted.</Notice> : null}
+    >
       <SelectField
         label="Status"
         value={status}
@@ -91,13 +102,6 @@ export function UpdateForm({ slug, incident }: { slug: string; incident: PageInc
         onChange={setNotify}
         hint="Tells every confirmed subscriber of an impacted component (or of all of them), by e-mail or webhook, once the update is published."
       />
-      <ErrorNote error={post.error} title="The update was not posted." />
-      {post.isSuccess ? <Notice>The update was posted.</Notice> : null}
-      <div className="row">
-        <button type="submit" className="primary" disabled={post.isPending}>
-          Post update
-        </button>
-      </div>
-    </form>
+    </FormShell>
   );
 }

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api, fieldErrors, must } from '../api/client';
 import { fromLocalInput } from '../maintenance/words';
-import { ErrorNote, Notice } from '../ui/feedback';
+import { Notice } from '../ui/feedback';
 import { CheckboxField, SelectField, TextField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { type Impact, ImpactFields } from './incident-impact';
 import { BodyField } from './incident-preview';
 import { type IncidentStatus, STATUS_WORDS, STATUSES } from './incident-words';
@@ -76,12 +77,22 @@ export function IncidentForm({
     },
   });
   const errs = fieldErrors(save.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
-  };
   return (
-    <form onSubmit={submit} aria-label="New incident" noValidate>
+    <FormShell
+      title="New incident"
+      heading={false}
+      grid={false}
+      send={save}
+      submitLabel="Save draft"
+      failed="The incident was not saved."
+      done={
+        save.isSuccess ? (
+          <Notice>
+            The draft {save.data.title} was saved. Publish it from the list when it reads right.
+          </Notice>
+        ) : null
+      }
+    >
       <TextField
         label="Title"
         value={draft.title}
@@ -136,15 +147,6 @@ export function IncidentForm({
           />
         </div>
       </fieldset>
-      <ErrorNote error={save.error} title="The incident was not saved." />
-      {save.isSuccess ? (
-        <Notice>The draft {save.data.title} was saved. Publish it from the list when it reads right.</Notice>
-      ) : null}
-      <div className="row">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          Save draft
-        </button>
-      </div>
-    </form>
+    </FormShell>
   );
 }

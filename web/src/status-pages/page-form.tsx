@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { ApiError, api, fieldErrors, must } from '../api/client';
 import { EntitySearchChips } from '../catalog/entity-search-chips';
 import type { ChosenEntity } from '../catalog/entity-search-field';
 import { NewTabLink } from '../ui/bits';
-import { ErrorNote, Notice } from '../ui/feedback';
+import { Notice } from '../ui/feedback';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { slugOf } from '../ui/slug';
 import { type StatusPageRecord, statusPagesChanged } from './queries';
 
@@ -123,125 +124,128 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
   });
   // The domain of the save that failed, not the one typed since.
   const errs = errorsOf(save.error, save.variables ?? null);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     save.mutate(domainOf(draft.domain));
   };
   return (
-    <form onSubmit={submit} aria-label={editing ? `Edit ${editing.title}` : 'New status page'} noValidate>
-      <div className="form-grid">
-        <TextField
-          label="Title"
-          value={draft.title}
-          onChange={setTitle}
-          required
-          placeholder="Acme status"
-          error={errs.title}
-        />
-        <TextField
-          label="Slug"
-          value={draft.slug}
-          onChange={(slug) => {
-            setSlugEdited(true);
-            set({ slug });
-          }}
-          required
-          disabled={Boolean(editing)}
-          placeholder="acme"
-          hint={
-            editing
-              ? 'The page’s address; it does not change.'
-              : 'The public address /p/<slug>, made from the title until you change it: lower-case letters, digits and hyphens, unique across Vigil.'
-          }
-          error={errs.slug}
-        />
-      </div>
-      <TextAreaField
-        label="Description"
-        value={draft.description}
-        onChange={(description) => set({ description })}
-        rows={2}
-        hint="Shown under the title; optional."
-        error={errs.description}
-      />
-      <EntitySearchChips
-        chosen={draft.entities}
-        onChange={(entities) => set({ entities })}
-        words={CHIP_WORDS}
-        max={MAX_ENTITIES}
-        error={errs.entity_ids}
-      />
-      <CheckboxField
-        label="Show incidents"
-        checked={draft.showIncidents}
-        onChange={(showIncidents) => set({ showIncidents })}
-        hint="The shown entities' open incidents and their last 10 resolved ones."
-      />
-      <TextField
-        label="Publish drafts after (minutes)"
-        type="number"
-        value={draft.autoPublish}
-        onChange={(autoPublish) => set({ autoPublish })}
-        hint="A draft Vigil writes from the dependency graph is published by itself if nobody edits, publishes or deletes it by then; empty: never (1 to 1,440)."
-        error={errs.auto_publish_drafts_after_minutes}
-      />
-      <div className="form-grid">
-        <SelectField
-          label="Who may read it"
-          value={draft.visibility}
-          onChange={(visibility) => set({ visibility: visibility as Visibility })}
-          options={VISIBILITY_OPTIONS}
-          error={errs.visibility}
-        />
-        {draft.visibility === 'password' ? (
-          <TextField
-            label="Page password"
-            type="password"
-            value={draft.password}
-            onChange={(password) => set({ password })}
-            autoComplete="new-password"
-            hint={
-              editing?.visibility === 'password'
-                ? 'Empty keeps the password set; a new one signs every visitor out.'
-                : '8 to 200 characters; never shown again.'
-            }
-            error={errs.password}
-          />
-        ) : null}
-      </div>
-      <TextField
-        label="Custom domain"
-        value={draft.domain}
-        onChange={(domain) => set({ domain })}
-        placeholder="status.example.com"
-        autoComplete="off"
-        hint="Optional: the page also answers at https://<domain>/. The name must be on this server's list of page domains (VIGIL_PAGE_DOMAINS), and its DNS must point here (docs/status-pages.md, Custom domains); an SSO page's readers sign in on this server and are handed over to the domain. Empty: none."
-        error={errs.domain}
-      />
-      <p className="muted">
-        Anyone who may read it sees the title, the description, and each shown entity's name, state and daily
-        uptime over 90 days; never its other details, what its checks watch, or error messages.
-      </p>
-      <ErrorNote
-        error={save.error}
-        title={editing ? 'The status page was not saved.' : 'The status page was not created.'}
-      />
-      {!editing && save.isSuccess ? (
-        <Notice>
-          The status page {save.data.title} was created:{' '}
-          <NewTabLink href={save.data.public_path}>{save.data.public_path}</NewTabLink>.
-        </Notice>
-      ) : null}
-      <div className="row">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {editing ? 'Save status page' : 'Create status page'}
-        </button>
-        {onDone ? (
+    <FormShell
+      title={editing ? `Edit ${editing.title}` : 'New status page'}
+      heading={false}
+      onSubmit={submit}
+      send={save}
+      submitLabel={editing ? 'Save status page' : 'Create status page'}
+      failed={editing ? 'The status page was not saved.' : 'The status page was not created.'}
+      done={
+        !editing && save.isSuccess ? (
+          <Notice>
+            The status page {save.data.title} was created:{' '}
+            <NewTabLink href={save.data.public_path}>{save.data.public_path}</NewTabLink>.
+          </Notice>
+        ) : null
+      }
+      buttons={
+        onDone ? (
           <button type="button" onClick={onDone}>
             Cancel
           </button>
-        ) : null}
-      </div>
-    </form>
+        ) : null
+      }
+      after={
+        <>
+          <TextAreaField
+            label="Description"
+            value={draft.description}
+            onChange={(description) => set({ description })}
+            rows={2}
+            hint="Shown under the title; optional."
+            error={errs.description}
+          />
+          <EntitySearchChips
+            chosen={draft.entities}
+            onChange={(entities) => set({ entities })}
+            words={CHIP_WORDS}
+            max={MAX_ENTITIES}
+            error={errs.entity_ids}
+          />
+          <CheckboxField
+            label="Show incidents"
+            checked={draft.showIncidents}
+            onChange={(showIncidents) => set({ showIncidents })}
+            hint="The shown entities' open incidents and their last 10 resolved ones."
+          />
+          <TextField
+            label="Publish drafts after (minutes)"
+            type="number"
+            value={draft.autoPublish}
+            onChange={(autoPublish) => set({ autoPublish })}
+            hint="A draft Vigil writes from the dependency graph is published by itself if nobody edits, publishes or deletes it by then; empty: never (1 to 1,440)."
+            error={errs.auto_publish_drafts_after_minutes}
+          />
+          <div className="form-grid">
+            <SelectField
+              label="Who may read it"
+              value={draft.visibility}
+              onChange={(visibility) => set({ visibility: visibility as Visibility })}
+              options={VISIBILITY_OPTIONS}
+              error={errs.visibility}
+            />
+            {draft.visibility === 'password' ? (
+              <TextField
+                label="Page password"
+                type="password"
+                value={draft.password}
+                onChange={(password) => set({ password })}
+                autoComplete="new-password"
+                hint={
+                  editing?.visibility === 'password'
+                    ? 'Empty keeps the password set; a new one signs every visitor out.'
+                    : '8 to 200 characters; never shown again.'
+                }
+                error={errs.password}
+              />
+            ) : null}
+          </div>
+          <TextField
+            label="Custom domain"
+            value={draft.domain}
+            onChange={(domain) => set({ domain })}
+            placeholder="status.example.com"
+            autoComplete="off"
+            hint="Optional: the page also answers at https://<domain>/. The name must be on this server's list of page domains (VIGIL_PAGE_DOMAINS), and its DNS must point here (docs/status-pages.md, Custom domains); an SSO page's readers sign in on this server and are handed over to the domain. Empty: none."
+            error={errs.domain}
+          />
+          <p className="muted">
+            Anyone who may read it sees the title, the description, and each shown entity's name, state and
+            daily uptime over 90 days; never its other details, what its checks watch, or error messages.
+          </p>
+        </>
+      }
+    >
+      <TextField
+        label="Title"
+        value={draft.title}
+        onChange={setTitle}
+        required
+        placeholder="Acme status"
+        error={errs.title}
+      />
+      <TextField
+        label="Slug"
+        value={draft.slug}
+        onChange={(slug) => {
+          setSlugEdited(true);
+          set({ slug });
+        }}
+        required
+        disabled={Boolean(editing)}
+        placeholder="acme"
+        hint={
+          editing
+            ? 'The page’s address; it does not change.'
+            : 'The public address /p/<slug>, made from the title until you change it: lower-case letters, digits and hyphens, unique across Vigil.'
+        }
+        error={errs.slug}
+      />
+    </FormShell>
   );
 }
