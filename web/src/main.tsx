@@ -5,7 +5,12 @@ import { BrowserRouter } from 'react-router';
 import { retryDelay, shouldRetry } from './api/client';
 import { App } from './app';
 import { SessionProvider } from './session';
-import './styles.css';
+import './styles/base.css';
+import './styles/controls.css';
+import './styles/checks.css';
+import './styles/status-catalog.css';
+import './styles/features.css';
+import './styles/on-call.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {
