@@ -34,7 +34,9 @@ describe.each(bothRuntimes)('integrations as code ($runtime)', ({ start }) => {
 
   const fire = (token: string) =>
     api.request('POST', `/in/${token}`, {
-      body: alertmanagerWebhook([{ fingerprint: 'db-down', service: 'orders-db', severity: 'critical' }]),
+      body: alertmanagerWebhook([
+        { fingerprint: 'db-down', service: 'orders-db', severity: 'critical', summary: 'Orders DB is down' },
+      ]),
     });
 
   beforeAll(async () => {
