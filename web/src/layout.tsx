@@ -9,55 +9,37 @@ interface NavItem {
   to: string;
   label: string;
   /** Other paths the item stands for (its page's other tab). */
-  also?: readonly string[];
+  also?: readonly string[] | undefined;
 }
+
+/** A group of the navigation: its name and its pages as [path, label, other paths it stands for]. */
+const group = (name: string, ...items: [string, string, string[]?][]) => ({
+  name,
+  items: items.map(([to, label, also]): NavItem => ({ to, label, also })),
+});
 
 /**
  * The navigation, grouped by job (issue 76 point 5): what is happening now, what is watched, how
  * it alerts, who is told, what runs by itself, and the account.
  */
-export const NAV_GROUPS: readonly { name: string; items: readonly NavItem[] }[] = [
-  {
-    name: 'Now',
-    items: [
-      { to: '/status', label: 'Status' },
-      { to: '/incidents', label: 'Incidents' },
-      { to: '/on-call', label: 'On-call' },
-    ],
-  },
-  {
-    name: 'Catalog',
-    items: [
-      { to: '/catalog', label: 'Entities' },
-      { to: '/catalog/graph', label: 'Graph' },
-      { to: '/checks', label: 'Checks' },
-      { to: '/locations', label: 'Locations' },
-    ],
-  },
-  {
-    name: 'Alerting',
-    items: [
-      { to: '/channels', label: 'Channels & routes', also: ['/notifications'] },
-      { to: '/integrations', label: 'Integrations' },
-      { to: '/maintenance', label: 'Maintenance' },
-    ],
-  },
-  { name: 'Communication', items: [{ to: '/status-pages', label: 'Status pages' }] },
-  {
-    name: 'Automation',
-    items: [
-      { to: '/actions', label: 'Actions' },
-      { to: '/skills', label: 'Skills & MCP' },
-    ],
-  },
-  {
-    name: 'Account',
-    items: [
-      { to: '/settings', label: 'Settings' },
-      { to: '/config', label: 'Configuration' },
-      { to: '/audit', label: 'Audit' },
-    ],
-  },
+const NAV_GROUPS = [
+  group('Now', ['/status', 'Status'], ['/incidents', 'Incidents'], ['/on-call', 'On-call']),
+  group(
+    'Catalog',
+    ['/catalog', 'Entities'],
+    ['/catalog/graph', 'Graph'],
+    ['/checks', 'Checks'],
+    ['/locations', 'Locations'],
+  ),
+  group(
+    'Alerting',
+    ['/channels', 'Channels & routes', ['/notifications']],
+    ['/integrations', 'Integrations'],
+    ['/maintenance', 'Maintenance'],
+  ),
+  group('Communication', ['/status-pages', 'Status pages']),
+  group('Automation', ['/actions', 'Actions'], ['/skills', 'Skills & MCP']),
+  group('Account', ['/settings', 'Settings'], ['/config', 'Configuration'], ['/audit', 'Audit']),
 ];
 
 /** Whether the item stands for the page at `path` (its own path, below it, or one of its other tabs). */

@@ -15,6 +15,7 @@ import { refreshDelay, useRefreshOnChange } from '../live/refresh';
 import { IN_MAINTENANCE } from '../maintenance/words';
 import { ChannelTruth } from '../notify/channel-truth';
 import { WhyPaged } from '../notify/why-paged';
+import { TransitionItem } from '../status/incident-feed';
 import { OnCallNow } from '../teams/on-call-now';
 import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
@@ -221,14 +222,7 @@ function Transitions({ transitions }: { transitions: Schemas['Transition'][] | u
   return (
     <ol className="feed" aria-label="Check transitions, newest first">
       {transitions.map((t) => (
-        <li key={t.id} className="feed-item">
-          <span className="feed-change">
-            <StateBadge state={t.from_state} /> <span aria-hidden="true">→</span>
-            <span className="visually-hidden"> to </span> <StateBadge state={t.to_state} />
-          </span>
-          {t.reason ? <span className="feed-reason">{t.reason}</span> : null}
-          <Time iso={t.created_at} />
-        </li>
+        <TransitionItem key={t.id} t={t} />
       ))}
     </ol>
   );

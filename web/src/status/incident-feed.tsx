@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { api, must, type Schemas } from '../api/client';
 import { statusKeys } from '../catalog/queries';
@@ -76,9 +76,14 @@ function FeedItem({ t }: { t: Schemas['Transition'] }) {
   const label = entity?.name ?? t.entity_name;
   const name =
     blueprint && slug ? <Link to={`/entities/${blueprint}/${slug}`}>{label}</Link> : <strong>{label}</strong>;
+  return <TransitionItem t={t} entity={name} />;
+}
+
+/** One state change: whose (on the feed), from and to, why, and when. */
+export function TransitionItem({ t, entity }: { t: Schemas['Transition']; entity?: ReactNode }) {
   return (
     <li className="feed-item">
-      <span className="feed-entity">{name}</span>
+      {entity ? <span className="feed-entity">{entity}</span> : null}
       <span className="feed-change">
         <StateBadge state={t.from_state} /> <span aria-hidden="true">→</span>
         <span className="visually-hidden"> to </span> <StateBadge state={t.to_state} />

@@ -1,15 +1,14 @@
 import { type ReactNode, useEffect } from 'react';
 
-/** A page: its heading (also the document title) and, beside it, the page's main controls. */
-export function Page({
-  title,
-  actions,
-  children,
-}: {
+/** A titled block's props: its heading, the controls beside it, and what it holds. */
+interface Titled {
   title: string;
   actions?: ReactNode;
   children: ReactNode;
-}) {
+}
+
+/** A page: its heading (also the document title) and, beside it, the page's main controls. */
+export function Page({ title, actions, children }: Titled) {
   useEffect(() => {
     document.title = `${title} · Vigil`;
   }, [title]);
@@ -25,15 +24,7 @@ export function Page({
 }
 
 /** A titled block inside a page. */
-export function Section({
-  title,
-  actions,
-  children,
-}: {
-  title: string;
-  actions?: ReactNode;
-  children: ReactNode;
-}) {
+export function Section({ title, actions, children }: Titled) {
   return (
     <section className="card">
       <header className="card-head">

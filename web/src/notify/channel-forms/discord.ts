@@ -1,15 +1,6 @@
-import type { ChannelForm } from './form';
+import { type ChannelForm, webhookUrlField } from './form';
 
 export const discordForm: ChannelForm = {
   label: 'Discord',
-  fields: [
-    {
-      key: 'url',
-      label: 'URL',
-      kind: 'url',
-      required: true,
-      placeholder: 'https://',
-      hint: 'Channel settings → Integrations → Webhooks → copy the URL',
-    },
-  ],
+  fields: [webhookUrlField('Channel settings → Integrations → Webhooks → copy the URL')],
 };

@@ -64,3 +64,8 @@ export interface ChannelForm {
    */
   people?: Readonly<Record<string, PersonUseForm>>;
 }
+
+/** The required https:// URL a webhook-style provider posts to; `hint` says where to find it. */
+export function webhookUrlField(hint: string): ChannelField {
+  return { key: 'url', label: 'URL', kind: 'url', required: true, placeholder: 'https://', hint };
+}

@@ -1,16 +1,9 @@
-import type { ChannelForm } from './form';
+import { type ChannelForm, webhookUrlField } from './form';
 
 export const ntfyForm = {
   label: 'ntfy',
   fields: [
-    {
-      key: 'url',
-      label: 'URL',
-      kind: 'url',
-      required: true,
-      placeholder: 'https://',
-      hint: 'The full topic URL, e.g. https://ntfy.sh/my-topic',
-    },
+    webhookUrlField('The full topic URL, e.g. https://ntfy.sh/my-topic'),
     {
       key: 'token',
       label: 'Access token',

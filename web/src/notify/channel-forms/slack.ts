@@ -1,15 +1,6 @@
-import type { ChannelForm } from './form';
+import { type ChannelForm, webhookUrlField } from './form';
 
 export const slackForm: ChannelForm = {
   label: 'Slack',
-  fields: [
-    {
-      key: 'url',
-      label: 'URL',
-      kind: 'url',
-      required: true,
-      placeholder: 'https://',
-      hint: 'The incoming webhook URL (https://hooks.slack.com/…)',
-    },
-  ],
+  fields: [webhookUrlField('The incoming webhook URL (https://hooks.slack.com/…)')],
 };

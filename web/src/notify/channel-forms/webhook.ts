@@ -1,17 +1,12 @@
-import type { ChannelForm } from './form';
+import { type ChannelForm, webhookUrlField } from './form';
 
 export const webhookForm: ChannelForm = {
   label: 'Webhook',
   templates: false,
   fields: [
-    {
-      key: 'url',
-      label: 'URL',
-      kind: 'url',
-      required: true,
-      placeholder: 'https://',
-      hint: 'Any HTTPS endpoint of yours; http:// only for a receiver on your own machine or LAN that VIGIL_EGRESS_ALLOW allows',
-    },
+    webhookUrlField(
+      'Any HTTPS endpoint of yours; http:// only for a receiver on your own machine or LAN that VIGIL_EGRESS_ALLOW allows',
+    ),
     {
       key: 'secret',
       label: 'Signing secret',
