@@ -1074,6 +1074,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/checks/{id}/normal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A push check's learned normal: its runs' duration quantiles and whether it flags runs */
+        get: operations["getCheckNormal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/checks/{check_id}/policy": {
         parameters: {
             query?: never;
@@ -3381,6 +3398,8 @@ export interface components {
                 overlap?: "allow" | "alert";
                 /** @description A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …") */
                 keepalive_seconds?: number;
+                /** @description false: do not learn the job's normal (its runs' durations) nor flag runs far outside it; default true */
+                learn?: boolean;
                 /**
                  * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
                  * @example nightly-backup
@@ -4340,6 +4359,24 @@ export interface components {
             log_excerpt?: string;
             /** @description What the run rules found: too_short (min_duration_seconds: a failed result), too_long (max_duration_seconds), overlap (overlap: alert), hung */
             flags: ("too_short" | "too_long" | "overlap" | "early" | "hung" | "anomalous_duration" | "anomalous_start")[];
+        };
+        RunNormal: {
+            /** @description The successful runs with a /start it was learned from (the newest of the last 100 runs) */
+            runs_seen: number;
+            /** @description The 5th, 50th and 95th percentiles of the runs' durations; null before any run */
+            duration: {
+                p5_ms: number;
+                p50_ms: number;
+                p95_ms: number;
+            } | null;
+            /** @description How long after its expected time a run starts (not learned yet: null); null before any run */
+            start_offset: {
+                p5_s: number;
+                p50_s: number;
+                p95_s: number;
+            } | null;
+            /** @description Whether it flags runs far outside it (degraded): once 20 runs were seen, unless learn is false */
+            active: boolean;
         };
         NotificationPolicy: {
             /** @description null while the check has no stored policy (defaults) */
@@ -10706,6 +10743,8 @@ export interface operations {
                         overlap?: "allow" | "alert";
                         /** @description A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …") */
                         keepalive_seconds?: number;
+                        /** @description false: do not learn the job's normal (its runs' durations) nor flag runs far outside it; default true */
+                        learn?: boolean;
                         /**
                          * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
                          * @example nightly-backup
@@ -11636,6 +11675,8 @@ export interface operations {
                         overlap?: "allow" | "alert";
                         /** @description A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …") */
                         keepalive_seconds?: number;
+                        /** @description false: do not learn the job's normal (its runs' durations) nor flag runs far outside it; default true */
+                        learn?: boolean;
                         /**
                          * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
                          * @example nightly-backup
@@ -14746,6 +14787,86 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckNormal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description chk_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunNormal"];
                 };
             };
             /** @description UNAUTHORIZED */
@@ -29806,6 +29927,8 @@ export interface operations {
                             overlap?: "allow" | "alert";
                             /** @description A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …") */
                             keepalive_seconds?: number;
+                            /** @description false: do not learn the job's normal (its runs' durations) nor flag runs far outside it; default true */
+                            learn?: boolean;
                             /**
                              * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
                              * @example nightly-backup
@@ -34148,6 +34271,8 @@ export interface operations {
                             overlap?: "allow" | "alert";
                             /** @description A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …") */
                             keepalive_seconds?: number;
+                            /** @description false: do not learn the job's normal (its runs' durations) nor flag runs far outside it; default true */
+                            learn?: boolean;
                             /**
                              * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
                              * @example nightly-backup
