@@ -129,6 +129,17 @@ describe.each(bothRuntimes)('runs ($runtime runtime)', ({ start }) => {
     expect(output.endsWith(run.log_excerpt)).toBe(true);
   });
 
+  it('redacts secret-looking lines of an excerpt for read-only keys, as ping bodies', async () => {
+    const { checkId, token } = await kit.pushCheck();
+    await api.request('POST', `/ping/${token}/fail`, { rawBody: 'connecting\nDB_PASSWORD=hunter2\nrefused' });
+    const viewer = await kit.call('POST', '/v1/auth/keys', { label: 'runs viewer', is_read_only: true });
+    expect(viewer.status, viewer.text).toBe(201);
+    const [seen] = (await runs(checkId, '', viewer.body.key)).runs;
+    expect(seen.log_excerpt).toBe('connecting\nDB_PASSWORD=********\nrefused');
+    const [kept] = (await runs(checkId)).runs;
+    expect(kept.log_excerpt).toBe('connecting\nDB_PASSWORD=hunter2\nrefused');
+  });
+
   it('shows a run never ended as hung once the time a run may take has passed', async () => {
     // interval 3600 s, grace 7200 s: a started run may take 3600 s.
     const { checkId, token } = await kit.pushCheck();
