@@ -89,6 +89,15 @@ describe.each(bothRuntimes)('outside checks ($runtime)', ({ start }) => {
     expect(await entityState()).toBe('down');
     const results = await call('GET', `/v1/checks/${check.id}/results`);
     expect(results.results[0]).toMatchObject({ success: false, error_message: 'orders-db is down' });
+    // The result names the alert and links back to its sender, as messages and the console show it.
+    const [stored] = (await call('GET', `/v1/outside-alerts?entity_id=${entityId}`)).alerts;
+    expect(results.results[0].details).toEqual({
+      outside_alert: {
+        alert_id: stored.id,
+        dedup_key: 'fp1',
+        links: [{ href: 'http://prometheus.internal/graph?g0.expr=up', text: 'Source' }],
+      },
+    });
     // A retrigger counts on the alert and makes no second check.
     await ingest([alert('fp1', 'firing', 'critical', 'orders-db is down')]);
     expect(await outsideChecks()).toHaveLength(1);

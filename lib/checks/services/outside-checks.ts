@@ -131,12 +131,19 @@ export function createOutsideChecks(deps: OutsideChecksDeps) {
   return {
     /**
      * Records the pair's state (`up` also for info alerts only, which move no state): the worst
-     * open alert's summary is the result's message. `stale` when `holdsOn` failed (the caller
+     * open alert's summary is the result's message, and the alert (its id, key and links back to
+     * its sender) its details' `outside_alert`. `stale` when `holdsOn` failed (the caller
      * reads its tally again); `gone` when the entity is.
      */
     async record(
       owner: OutsideOwner,
-      reading: { state: 'up' | 'degraded' | 'down'; reason: string | undefined; holdsOn: WriteOp },
+      reading: {
+        state: 'up' | 'degraded' | 'down';
+        reason: string | undefined;
+        /** The worst open alert (id, key, links to its sender): the result's details say it. */
+        cause?: Record<string, unknown> | undefined;
+        holdsOn: WriteOp;
+      },
     ): Promise<'recorded' | 'stale' | 'gone'> {
       const checkId = await ensure(owner);
       if (checkId === undefined) return 'gone';
@@ -148,6 +155,7 @@ export function createOutsideChecks(deps: OutsideChecksDeps) {
         status_code: 0,
         latency_ms: 0,
         error_message: reading.state === 'up' ? '' : (reading.reason ?? ''),
+        ...(reading.state !== 'up' && reading.cause ? { details: { outside_alert: reading.cause } } : {}),
         checkedAtMs: deps.clock.now(),
         holdsOn: reading.holdsOn,
       });

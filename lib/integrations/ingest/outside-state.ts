@@ -22,8 +22,17 @@ export interface OutsideStateChange {
   state: 'up' | 'degraded' | 'down';
   /** The worst open alert's summary, the result's reason (undefined when none is open). */
   reason: string | undefined;
+  /** That alert: its id, its sender's key and its links back to the sender (the result's details). */
+  cause: OutsideCause | undefined;
   /** Holds the recording on the tally as it was read: a newer reading refuses it (`stale`). */
   holdsOn: WriteOp;
+}
+
+/** The outside alert a reading names: what a message and the console link back to. */
+export interface OutsideCause {
+  alert_id: string;
+  dedup_key: string;
+  links: OutsideAlertRecord['links'];
 }
 
 /** Reads of a tally before an entity's outside state gives up (others kept moving it). */
@@ -58,22 +67,22 @@ export function createOutsideState(deps: {
   clock: Clock;
   stateChanged(change: OutsideStateChange): Promise<'recorded' | 'stale' | 'gone'>;
 }) {
-  /** The worst open alert's summary: one this request wrote, else the newest heard of that severity. */
-  const reasonOf = async (
+  /** The worst open alert: one this request wrote, else the newest heard of that severity. */
+  const worstOf = async (
     integration: IntegrationRecord,
     entityId: string,
     worst: OutsideAlertRecord['severity'],
     written: readonly OutsideAlertRecord[],
   ) => {
     const mine = written.findLast((a) => a.status !== 'resolved' && a.severity === worst);
-    if (mine) return mine.summary;
+    if (mine) return mine;
     const where = { tenantId: integration.tenant_id, entityId, want: 1 };
     const [found] = await alertsOnEntity(
       deps.table,
       where,
       (a) => a.integration_id === integration.id && a.status !== 'resolved' && a.severity === worst,
     );
-    return found?.summary;
+    return found;
   };
 
   return {
@@ -88,11 +97,12 @@ export function createOutsideState(deps: {
         if ((tally.writes ?? 0) === 0) return;
         const open = openOf(tally);
         const worst = open.find((a) => a.severity !== 'info')?.severity;
-        const reason =
-          worst === undefined ? undefined : await reasonOf(integration, entityId, worst, written);
+        const alert = worst === undefined ? undefined : await worstOf(integration, entityId, worst, written);
+        const cause = alert && { alert_id: alert.id, dedup_key: alert.dedup_key, links: alert.links };
         const holdsOn = outsideTallyHold(integration.id, entityId, tally);
         const state = outsideCheckState(open) ?? 'up';
-        if ((await deps.stateChanged({ integration, entityId, state, reason, holdsOn })) !== 'stale') return;
+        const reading = { integration, entityId, state, reason: alert?.summary, cause, holdsOn };
+        if ((await deps.stateChanged(reading)) !== 'stale') return;
       }
       throw new Error(`outside state of ${entityId}: moved by others ${READ_ATTEMPTS} times`);
     },

@@ -4120,6 +4120,15 @@ export interface components {
                 artifacts?: components["schemas"]["ResultArtifact"][];
                 /** @description browser: why the trace the check's trace option asked for is not kept (larger than the bound) */
                 trace_left_out?: string;
+                /** @description outside: the worst open alert, whose summary is the error message, with its links back to its sender (GET /v1/outside-alerts has it whole) */
+                outside_alert?: {
+                    alert_id: string;
+                    dedup_key: string;
+                    links: {
+                        href: string;
+                        text: string;
+                    }[];
+                };
             } & {
                 [key: string]: unknown;
             };
@@ -4220,6 +4229,15 @@ export interface components {
                 artifacts?: components["schemas"]["ResultArtifact"][];
                 /** @description browser: why the trace the check's trace option asked for is not kept (larger than the bound) */
                 trace_left_out?: string;
+                /** @description outside: the worst open alert, whose summary is the error message, with its links back to its sender (GET /v1/outside-alerts has it whole) */
+                outside_alert?: {
+                    alert_id: string;
+                    dedup_key: string;
+                    links: {
+                        href: string;
+                        text: string;
+                    }[];
+                };
             } & {
                 [key: string]: unknown;
             };
