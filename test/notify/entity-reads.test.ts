@@ -17,8 +17,9 @@ import { memoryJobQueue } from './support/memory-queue.ts';
 /**
  * The alert path reads its context once per job (issue 76 point 3): one `event` job reads the
  * entity it is about once, however many stages look at it (the routes' blueprint, maintenance, the
- * grouping keys, escalation and the policy climbs). Counted at the Table port, on both engines:
- * every get, batch get and query of the entity's own item.
+ * grouping keys, escalation and the policy climbs), and the tenant's routes once (the channels and
+ * the grouping). Counted at the Table port, on both engines: every get, batch get and query that
+ * reaches the entity's pointer, its item, or the route.
  */
 
 const engines = tableEngines();
@@ -109,7 +110,7 @@ describe.each(engines)('one event job reads its entity once ($engine)', ({ make 
       channel_type: 'webhook',
       config: { url: 'http://127.0.0.1:9/ops' },
     });
-    await call('POST', '/v1/notify/routes', {
+    const route = await call('POST', '/v1/notify/routes', {
       channel_ids: [shared.id],
       match: { blueprint_slugs: [`svc-${tag}`] },
       group_by: 'entity',
@@ -129,10 +130,12 @@ describe.each(engines)('one event job reads its entity once ($engine)', ({ make 
       const recorded = await app.recorder.record(outcomeResult(tenant.id, check.id, outcome, clock.now()));
       expect(recorded.status).toBe('recorded');
     };
-    // The entity is read by id: its pointer, then its item (catalog/entity-items.ts).
+    // The entity is read by id: its pointer, then its item (catalog/entity-items.ts); the route
+    // with the tenant's routes (routing/route-items.ts).
     const counter = countingTable(table, {
       pointer: { pk: tenantPk(tenant.id), sk: `ENTID#${entity.id}` },
       item: { pk: tenantPk(tenant.id), sk: `ENT#svc-${tag}#api` },
+      route: { pk: tenantPk(tenant.id), sk: `NROUTE#${route.id}` },
     });
     const queue = memoryJobQueue<NotifyJob>();
     const notifier = createNotifier({
@@ -172,7 +175,7 @@ describe.each(engines)('one event job reads its entity once ($engine)', ({ make 
     return { record, lastChange, handleEvent };
   }
 
-  it('a down alert to an own channel and a grouped, escalating route: one read', async () => {
+  it('a down alert to an own channel and a grouped, escalating route: the entity and the routes read once', async () => {
     const rt = await setup();
     await rt.record('up');
     await rt.record('down');
@@ -180,10 +183,10 @@ describe.each(engines)('one event job reads its entity once ($engine)', ({ make 
     const { reads, jobs } = await rt.handleEvent(event);
     // The job did its work: a deliver job (own channel), the group's flush, the escalation and the repeat.
     expect(jobs.map((j) => j.body.kind).sort()).toEqual(['deliver', 'digest', 'escalate', 'repeat']);
-    expect(reads).toEqual({ pointer: 1, item: 1 });
+    expect(reads).toEqual({ pointer: 1, item: 1, route: 1 });
   });
 
-  it('a recovery (which releases what the entity held back): one read', async () => {
+  it('a recovery (which releases what the entity held back): the entity and the routes read once', async () => {
     const rt = await setup();
     await rt.record('up');
     await rt.record('down');
@@ -191,6 +194,6 @@ describe.each(engines)('one event job reads its entity once ($engine)', ({ make 
     await rt.record('up');
     const { reads, jobs } = await rt.handleEvent(await rt.lastChange());
     expect(jobs.map((j) => j.body.kind)).toContain('deliver');
-    expect(reads).toEqual({ pointer: 1, item: 1 });
+    expect(reads).toEqual({ pointer: 1, item: 1, route: 1 });
   });
 });
