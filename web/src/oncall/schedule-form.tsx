@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { settingsQueries } from '../settings/queries';
-import { ErrorNote } from '../ui/feedback';
 import { SelectField, TextField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { isDay, LayerFields, type LayerInput, newLayer, type ScheduleInput } from './layer-fields';
 import { schedulesChanged } from './queries';
 
@@ -60,66 +60,68 @@ export function ScheduleForm({ editing, onDone }: { editing?: Schemas['Schedule'
   );
   const setLayer = (i: number, layer: LayerInput) =>
     setInput({ ...input, layers: input.layers.map((l, j) => (j === i ? layer : l)) });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
-  };
   return (
-    <form onSubmit={submit} className="stack" aria-label={editing ? `Edit ${editing.name}` : 'New schedule'}>
-      <div className="form-grid">
-        <TextField
-          label="Name"
-          value={input.name}
-          onChange={(name) => setInput({ ...input, name })}
-          required
-          error={errors.name}
-        />
-        <SelectField
-          label="Time zone"
-          value={input.time_zone}
-          onChange={(time_zone) => setInput({ ...input, time_zone })}
-          options={ZONES}
-          error={errors.time_zone}
-          hint="Handoffs and restrictions are wall-clock times here"
-        />
-      </div>
-      <p className="muted">Layers are listed lowest first: a later layer wins wherever it has someone.</p>
-      {input.layers.map((layer, i) => (
-        <LayerFields
-          key={layer.id ?? `new-${i}`}
-          index={i}
-          layer={layer}
-          zone={input.time_zone}
-          people={people}
-          errors={errors}
-          onChange={(next) => setLayer(i, next)}
-          onRemove={() => setInput({ ...input, layers: input.layers.filter((_, j) => j !== i) })}
-        />
-      ))}
-      <div className="row">
-        <button
-          type="button"
-          onClick={() =>
-            setInput({
-              ...input,
-              layers: [...input.layers, newLayer(me.user?.id ?? '', input.layers.length + 1)],
-            })
-          }
-        >
-          Add layer
-        </button>
-      </div>
-      <ErrorNote error={save.error} title="The schedule was not saved." />
-      <div className="row">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {editing ? 'Save schedule' : 'Create schedule'}
-        </button>
-        {editing && onDone ? (
+    <FormShell
+      title={editing ? `Edit ${editing.name}` : 'New schedule'}
+      heading={false}
+      browserChecks
+      className="stack"
+      send={save}
+      submitLabel={editing ? 'Save schedule' : 'Create schedule'}
+      failed="The schedule was not saved."
+      buttons={
+        editing && onDone ? (
           <button type="button" onClick={onDone}>
             Cancel
           </button>
-        ) : null}
-      </div>
-    </form>
+        ) : null
+      }
+      after={
+        <>
+          <p className="muted">Layers are listed lowest first: a later layer wins wherever it has someone.</p>
+          {input.layers.map((layer, i) => (
+            <LayerFields
+              key={layer.id ?? `new-${i}`}
+              index={i}
+              layer={layer}
+              zone={input.time_zone}
+              people={people}
+              errors={errors}
+              onChange={(next) => setLayer(i, next)}
+              onRemove={() => setInput({ ...input, layers: input.layers.filter((_, j) => j !== i) })}
+            />
+          ))}
+          <div className="row">
+            <button
+              type="button"
+              onClick={() =>
+                setInput({
+                  ...input,
+                  layers: [...input.layers, newLayer(me.user?.id ?? '', input.layers.length + 1)],
+                })
+              }
+            >
+              Add layer
+            </button>
+          </div>
+        </>
+      }
+    >
+      <TextField
+        label="Name"
+        value={input.name}
+        onChange={(name) => setInput({ ...input, name })}
+        required
+        error={errors.name}
+      />
+      <SelectField
+        label="Time zone"
+        value={input.time_zone}
+        onChange={(time_zone) => setInput({ ...input, time_zone })}
+        options={ZONES}
+        error={errors.time_zone}
+        hint="Handoffs and restrictions are wall-clock times here"
+      />
+    </FormShell>
   );
 }

@@ -3,7 +3,7 @@ import { ErrorNote } from './feedback';
 
 /**
  * The console's one form shell: a named form (its heading too, unless `heading` is false) that
- * validates at the server (noValidate: the API's sentences show at each field), its fields in a
+ * validates at the server by default (noValidate: the API's sentences show at each field), its fields in a
  * grid, what the send refused as a note, and the submit button (busy while `pending`) with any
  * other buttons beside it.
  */
@@ -21,6 +21,7 @@ export function FormShell({
   grid = true,
   done,
   primary = true,
+  browserChecks = false,
   className,
   ref,
   children,
@@ -50,6 +51,8 @@ export function FormShell({
   grid?: boolean;
   /** The submit button is the page's main one (false: a plain button, for a form among many). */
   primary?: boolean;
+  /** The browser checks required fields before sending (a form whose server says too little). */
+  browserChecks?: boolean;
   /** What the last send did (a notice), under the error note. */
   done?: ReactNode;
   className?: string;
@@ -61,7 +64,7 @@ export function FormShell({
     (onSubmit ?? send.mutate)?.();
   };
   return (
-    <form ref={ref} aria-label={title} onSubmit={submit} noValidate className={className}>
+    <form ref={ref} aria-label={title} onSubmit={submit} noValidate={!browserChecks} className={className}>
       {heading === false ? null : <h3>{heading === true ? title : heading}</h3>}
       {before}
       {grid ? <div className="form-grid">{children}</div> : children}
