@@ -28,6 +28,7 @@ const SCENARIOS = [
   'browser',
   'browsercost',
   'ingest',
+  'ingestcost',
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
@@ -105,6 +106,9 @@ const optionsSchema = z.object({
   'ingest-alerts-per-entity': int(1).default(10),
   'ingest-requests': int(1).default(100),
   'ingest-concurrency': int(1).default(10),
+  'ingestcost-entities': int(1).default(1000),
+  'ingestcost-alerts': int(1).default(10_000),
+  'ingestcost-per-request': int(1).max(1000).default(100),
   'uptime-days': int(2).default(90),
   'uptime-requests': int(1).default(200),
   'cost-checks': int(1).default(200),

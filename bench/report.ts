@@ -8,6 +8,7 @@ import { type BrowserLoadFigures, formatBrowserLoad } from './browser-load.ts';
 import type { ChecksListFigures } from './checks-list.ts';
 import { type CostBenchFigures, formatCost } from './cost.ts';
 import type { IngestFigures } from './ingest.ts';
+import { formatIngestCost, type IngestCostBenchFigures } from './ingest-cost.ts';
 import { formatLocationCost, type LocationCostBenchFigures } from './location-cost.ts';
 import { table } from './markdown.ts';
 import { formatPingCost, type PingCostBenchFigures } from './ping-cost.ts';
@@ -66,6 +67,7 @@ export interface Results {
   ingest?: IngestFigures;
   cost?: CostBenchFigures;
   pingCost?: PingCostBenchFigures;
+  ingestCost?: IngestCostBenchFigures;
   browser?: BrowserLoadFigures;
   browserCost?: BrowserCostFigures;
   locationCost?: LocationCostBenchFigures;
@@ -533,6 +535,7 @@ export function formatResults(results: Results, targets: Target[]): string {
   if (results.sideBySide) out.push(formatSideBySide(results.sideBySide, bareCeiling(results)));
   if (results.cost) out.push(`\n${formatCost(results.cost)}`);
   if (results.pingCost) out.push(`\n${formatPingCost(results.pingCost)}`);
+  if (results.ingestCost) out.push(`\n${formatIngestCost(results.ingestCost)}`);
   if (results.browser) out.push(`\n${formatBrowserLoad(results.browser)}`);
   if (results.browserCost) out.push(`\n${formatBrowserCost(results.browserCost)}`);
   if (results.locationCost) out.push(`\n${formatLocationCost(results.locationCost)}`);

@@ -11,6 +11,7 @@ import { benchDir, repoRoot } from './child.ts';
 import { type ConfigApplyRun, formatConfigApply, runConfigApply } from './config-apply.ts';
 import { runCost } from './cost.ts';
 import { runIngest } from './ingest.ts';
+import { runIngestCostBench } from './ingest-cost.ts';
 import { runLocationCostBench } from './location-cost.ts';
 import { parseOptions } from './options.ts';
 import { runPingCostBench } from './ping-cost.ts';
@@ -315,6 +316,21 @@ try {
       logFile: join(logDir, 'ingest.log'),
       onProgress: log,
     });
+  }
+  if (wants('ingestcost')) {
+    log(
+      `ingestcost: ${options['ingestcost-alerts']} Alertmanager alerts on ${options['ingestcost-entities']} entities, ${options['ingestcost-per-request']} a request, through the api function over DynamoDB Local, then their resolves`,
+    );
+    results.ingestCost = await runIngestCostBench({
+      entities: options['ingestcost-entities'],
+      alerts: options['ingestcost-alerts'],
+      perRequest: options['ingestcost-per-request'],
+      onProgress: (line) => log(`  ${line}`),
+    });
+    const ic = results.ingestCost;
+    log(
+      `  $${(ic.fire.perAlert.dollarsPerMillion.atScale + ic.resolve.perAlert.dollarsPerMillion.atScale).toFixed(2)} per million alerts (fire and resolve)`,
+    );
   }
   if (wants('uptime')) {
     log(`uptime: a 1-minute check with ${options['uptime-days']} days of history, GET .../uptime?window=90d`);

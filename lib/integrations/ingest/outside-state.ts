@@ -29,7 +29,7 @@ export interface OutsideStateChange {
 }
 
 /** The outside alert a reading names: what a message and the console link back to. */
-export interface OutsideCause {
+interface OutsideCause {
   alert_id: string;
   dedup_key: string;
   links: OutsideAlertRecord['links'];
