@@ -4,6 +4,7 @@ import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField, TextField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { Section } from '../ui/page';
 import { CONTACT_KINDS as KINDS, type Kind } from './contact-kinds';
 import { contactQueries, contactsChanged } from './queries';
@@ -140,49 +141,49 @@ function AddMethodForm() {
   });
   const errors = fieldErrors(add.error);
   const shape = KINDS[kind].address;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     add.mutate();
   };
   return (
-    <form onSubmit={submit} className="stack" aria-label="Add a contact method">
-      <h3>Add a contact method</h3>
-      <div className="form-grid">
-        <SelectField
-          label="Kind"
-          value={kind}
-          onChange={(k) => setKind(k as Kind)}
-          options={Object.entries(KINDS).map(([value, k]) => ({ value, label: k.label }))}
-          error={errors.kind}
-        />
-        {shape ? (
-          <TextField
-            label={shape.label}
-            type={shape.type}
-            value={address}
-            onChange={setAddress}
-            required
-            hint={shape.hint}
-            error={errors.address}
-          />
-        ) : null}
+    <FormShell
+      title="Add a contact method"
+      browserChecks
+      className="stack"
+      onSubmit={submit}
+      send={add}
+      submitLabel="Add contact method"
+      failed="The contact method was not added."
+      done={
+        add.isSuccess && !add.data.verified ? (
+          <Notice>A code is on its way to {add.data.address}: enter it above to verify.</Notice>
+        ) : null
+      }
+    >
+      <SelectField
+        label="Kind"
+        value={kind}
+        onChange={(k) => setKind(k as Kind)}
+        options={Object.entries(KINDS).map(([value, k]) => ({ value, label: k.label }))}
+        error={errors.kind}
+      />
+      {shape ? (
         <TextField
-          label="Your name for it"
-          value={label}
-          onChange={setLabel}
-          hint="Optional, such as work phone"
-          error={errors.label}
+          label={shape.label}
+          type={shape.type}
+          value={address}
+          onChange={setAddress}
+          required
+          hint={shape.hint}
+          error={errors.address}
         />
-      </div>
-      <ErrorNote error={add.error} title="The contact method was not added." />
-      {add.isSuccess && !add.data.verified ? (
-        <Notice>A code is on its way to {add.data.address}: enter it above to verify.</Notice>
       ) : null}
-      <div>
-        <button type="submit" className="primary" disabled={add.isPending}>
-          Add contact method
-        </button>
-      </div>
-    </form>
+      <TextField
+        label="Your name for it"
+        value={label}
+        onChange={setLabel}
+        hint="Optional, such as work phone"
+        error={errors.label}
+      />
+    </FormShell>
   );
 }

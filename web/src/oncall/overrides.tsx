@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { settingsQueries } from '../settings/queries';
 import { Empty, ErrorNote } from '../ui/feedback';
 import { SelectField, TextField } from '../ui/fields';
+import { FormShell } from '../ui/form-shell';
 import { Table } from '../ui/table';
 import { schedulesChanged } from './queries';
 import { PersonCell, personWords } from './timeline';
@@ -98,45 +99,41 @@ function OverrideForm({ schedule, myId }: { schedule: Schedule; myId: string }) 
       ? [{ value: u.id, label: `${u.name ?? u.email}${u.id === myId ? ' (you)' : ''}` }]
       : [],
   );
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    add.mutate();
-  };
   return (
-    <form onSubmit={submit} className="stack" aria-label="Put someone on call">
-      <h3>Put someone on call</h3>
-      <p className="muted">Times in {zone}. A member may put only themselves on call; an admin anyone.</p>
-      <div className="form-grid">
-        <SelectField
-          label="Who"
-          value={userId}
-          onChange={setUserId}
-          options={people.length > 0 ? people : [{ value: myId, label: 'You' }]}
-          error={errors.user_id}
-        />
-        <TextField
-          label="From"
-          type="datetime-local"
-          value={from}
-          onChange={setFrom}
-          required
-          error={errors.starts_at}
-        />
-        <TextField
-          label="To"
-          type="datetime-local"
-          value={to}
-          onChange={setTo}
-          required
-          error={errors.ends_at}
-        />
-      </div>
-      <ErrorNote error={add.error} title="The override was not added." />
-      <div>
-        <button type="submit" className="primary" disabled={add.isPending}>
-          Add override
-        </button>
-      </div>
-    </form>
+    <FormShell
+      title="Put someone on call"
+      browserChecks
+      className="stack"
+      send={add}
+      submitLabel="Add override"
+      failed="The override was not added."
+      before={
+        <p className="muted">Times in {zone}. A member may put only themselves on call; an admin anyone.</p>
+      }
+    >
+      <SelectField
+        label="Who"
+        value={userId}
+        onChange={setUserId}
+        options={people.length > 0 ? people : [{ value: myId, label: 'You' }]}
+        error={errors.user_id}
+      />
+      <TextField
+        label="From"
+        type="datetime-local"
+        value={from}
+        onChange={setFrom}
+        required
+        error={errors.starts_at}
+      />
+      <TextField
+        label="To"
+        type="datetime-local"
+        value={to}
+        onChange={setTo}
+        required
+        error={errors.ends_at}
+      />
+    </FormShell>
   );
 }
