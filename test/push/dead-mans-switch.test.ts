@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProbeJob } from '../../lib/checks/probe-job.ts';
 import { recordPushStart } from '../../lib/checks/probing.ts';
-import { type DueClaim, generateShard } from '../../lib/checks/services/generator.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { silentLogger } from '../../lib/platform/logger.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { deadmanTicks } from '../support/deadman-tick.ts';
 
 /**
  * The dead man's switch driven by a fake clock: the generator finds silent push checks through
@@ -17,32 +16,7 @@ describe.each(runtimes)("the dead man's switch ($runtime runtime)", ({ start }) 
   const call = (method: string, path: string, body?: unknown) =>
     api.request(method, path, { key: api.adminKey, body });
 
-  /** One generator pass over every shard, collecting the claims due before the next second. */
-  const dueClaims = async () => {
-    const claims: DueClaim[] = [];
-    for (let shard = 0; shard < api.app.config.dueShards; shard += 1) {
-      await generateShard(shard, clock.now() + 1000, {
-        table: api.table,
-        nowMs: clock.now(),
-        dueShards: api.app.config.dueShards,
-        logger: silentLogger,
-        dispatch: async (page: DueClaim[]) => {
-          claims.push(...page);
-        },
-      });
-    }
-    return claims;
-  };
-
-  /** Claims and runs every due job at once, as a runtime's tick does. */
-  const tick = async () => {
-    const ran: string[] = [];
-    for (const claim of await dueClaims()) {
-      await api.table.transact([claim.claim]);
-      ran.push(`${claim.job.kind}:${(await runProbeJob(claim.job, api.app.jobRunner)).status}`);
-    }
-    return ran;
-  };
+  const { dueClaims, tick } = deadmanTicks(() => api, clock);
 
   const newPushCheck = async (body: Record<string, unknown> = {}) => {
     const res = await call('POST', '/v1/checks', { entity_id: entityId, check_type: 'push', ...body });

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProbeJob } from '../../lib/checks/probe-job.ts';
-import { type DueClaim, generateShard } from '../../lib/checks/services/generator.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { silentLogger } from '../../lib/platform/logger.ts';
 import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
+import { deadmanTicks } from '../support/deadman-tick.ts';
 import { pingKit } from '../support/ping-compat-kit.ts';
 
 /**
@@ -19,25 +17,7 @@ describe.each(bothRuntimes)('keepalive_seconds ($runtime runtime)', ({ start }) 
   const runs = async (checkId: string): Promise<any[]> =>
     (await kit.call('GET', `/v1/checks/${checkId}/runs`)).body.runs;
 
-  /** Claims and runs every job due now, as a runtime's tick does. */
-  const tick = async () => {
-    const claims: DueClaim[] = [];
-    for (let shard = 0; shard < api.app.config.dueShards; shard += 1) {
-      await generateShard(shard, clock.now() + 1000, {
-        table: api.table,
-        nowMs: clock.now(),
-        dueShards: api.app.config.dueShards,
-        logger: silentLogger,
-        dispatch: async (page: DueClaim[]) => {
-          claims.push(...page);
-        },
-      });
-    }
-    for (const claim of claims) {
-      await api.table.transact([claim.claim]);
-      await runProbeJob(claim.job, api.app.jobRunner);
-    }
-  };
+  const { tick } = deadmanTicks(() => api, clock);
 
   beforeAll(async () => {
     api = await start({ clock });

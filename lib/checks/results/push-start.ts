@@ -3,12 +3,63 @@ import { isoTime } from '../../platform/clock.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
 import type { CheckRun, CheckStore } from '../definitions/check-store.ts';
+import type { CheckStateRecord } from '../records.ts';
 import { stateRecordedOp } from './check-state-items.ts';
 
 export interface PushStartDeps {
   table: Table;
   checks: Pick<CheckStore, 'run'>;
   dueShards: number;
+}
+
+interface RunStateInput {
+  tenantId: string;
+  checkId: string;
+  run?: CheckRun;
+  alsoCommit?: WriteOp[];
+}
+
+type RunStateSet = Pick<CheckStateRecord, 'run_started_at' | 'run_seen_at'>;
+
+/**
+ * Writes what a push check's state keeps of its started run (`set`, from the state as read; null
+ * writes nothing: `idle`) and the deadline that follows from it, optimistically on the state's
+ * version, with `alsoCommit` in the same transaction. A late deadline whose failure is already
+ * recorded (a start after the check went down) is not missed again.
+ */
+async function recordRunState(
+  deps: PushStartDeps,
+  input: RunStateInput,
+  set: (state: CheckStateRecord) => RunStateSet | null,
+): Promise<{ status: 'written'; nextRunAt: string | null } | { status: 'idle' | 'gone' }> {
+  let known = input.run;
+  return withRetries(OPTIMISTIC_ATTEMPTS, 'the check', async () => {
+    const run = known ?? (await deps.checks.run(input.tenantId, input.checkId));
+    known = undefined;
+    if (!run?.definition.enabled || run.definition.check_type !== 'push') return { status: 'gone' };
+    const { definition: check, state } = run;
+    const change = set(state);
+    if (!change) return { status: 'idle' };
+    const recorded = state.last_result_at ? Date.parse(state.last_result_at) : null;
+    const deadline = armedDeadlineMs(check, { ...state, ...change }, recorded);
+    const nextRunAt = deadline === null ? null : isoTime(deadline);
+    try {
+      await deps.table.transact([
+        stateRecordedOp({
+          tenantId: input.tenantId,
+          checkId: input.checkId,
+          set: change,
+          version: state.version,
+          due: { nextRunAt, shard: shardOf(input.checkId, deps.dueShards) },
+        }),
+        ...(input.alsoCommit ?? []),
+      ]);
+    } catch (err) {
+      if (!(err instanceof ConditionFailedError) || !err.failed.includes(0)) throw err;
+      return RETRY;
+    }
+    return { status: 'written', nextRunAt };
+  });
 }
 
 /**
@@ -19,37 +70,12 @@ export interface PushStartDeps {
  */
 export async function recordPushStart(
   deps: PushStartDeps,
-  input: { tenantId: string; checkId: string; startedAtMs: number; run?: CheckRun; alsoCommit?: WriteOp[] },
+  input: RunStateInput & { startedAtMs: number },
 ): Promise<{ status: 'started'; nextRunAt: string | null } | { status: 'gone' }> {
-  let known = input.run;
-  return withRetries(OPTIMISTIC_ATTEMPTS, 'the check', async () => {
-    const run = known ?? (await deps.checks.run(input.tenantId, input.checkId));
-    known = undefined;
-    if (!run?.definition.enabled || run.definition.check_type !== 'push') return { status: 'gone' };
-    const { definition: check, state } = run;
-    const startedAt = isoTime(input.startedAtMs);
-    // The earlier of the start's allowance and the late deadline; a late deadline whose failure is
-    // already recorded (a start after the check went down) is not missed again.
-    const recorded = state.last_result_at ? Date.parse(state.last_result_at) : null;
-    const deadline = armedDeadlineMs(check, { ...state, run_started_at: startedAt }, recorded);
-    const nextRunAt = deadline === null ? null : isoTime(deadline);
-    try {
-      await deps.table.transact([
-        stateRecordedOp({
-          tenantId: input.tenantId,
-          checkId: input.checkId,
-          set: { run_started_at: startedAt },
-          version: state.version,
-          due: { nextRunAt, shard: shardOf(input.checkId, deps.dueShards) },
-        }),
-        ...(input.alsoCommit ?? []),
-      ]);
-    } catch (err) {
-      if (!(err instanceof ConditionFailedError) || !err.failed.includes(0)) throw err;
-      return RETRY;
-    }
-    return { status: 'started', nextRunAt };
-  });
+  const written = await recordRunState(deps, input, () => ({ run_started_at: isoTime(input.startedAtMs) }));
+  return written.status === 'written'
+    ? { status: 'started', nextRunAt: written.nextRunAt }
+    : { status: 'gone' };
 }
 
 /**
@@ -59,36 +85,10 @@ export async function recordPushStart(
  */
 export async function recordPushAlive(
   deps: PushStartDeps,
-  input: { tenantId: string; checkId: string; seenAtMs: number; run?: CheckRun; alsoCommit?: WriteOp[] },
+  input: RunStateInput & { seenAtMs: number },
 ): Promise<{ status: 'alive' | 'idle' | 'gone' }> {
-  let known = input.run;
-  return withRetries(OPTIMISTIC_ATTEMPTS, 'the check', async () => {
-    const run = known ?? (await deps.checks.run(input.tenantId, input.checkId));
-    known = undefined;
-    if (!run?.definition.enabled || run.definition.check_type !== 'push') return { status: 'gone' };
-    const { definition: check, state } = run;
-    if (!state.run_started_at) return { status: 'idle' };
-    const seenAt = isoTime(input.seenAtMs);
-    const recorded = state.last_result_at ? Date.parse(state.last_result_at) : null;
-    const deadline = armedDeadlineMs(check, { ...state, run_seen_at: seenAt }, recorded);
-    try {
-      await deps.table.transact([
-        stateRecordedOp({
-          tenantId: input.tenantId,
-          checkId: input.checkId,
-          set: { run_seen_at: seenAt },
-          version: state.version,
-          due: {
-            nextRunAt: deadline === null ? null : isoTime(deadline),
-            shard: shardOf(input.checkId, deps.dueShards),
-          },
-        }),
-        ...(input.alsoCommit ?? []),
-      ]);
-    } catch (err) {
-      if (!(err instanceof ConditionFailedError) || !err.failed.includes(0)) throw err;
-      return RETRY;
-    }
-    return { status: 'alive' };
-  });
+  const written = await recordRunState(deps, input, (state) =>
+    state.run_started_at ? { run_seen_at: isoTime(input.seenAtMs) } : null,
+  );
+  return { status: written.status === 'written' ? 'alive' : written.status };
 }
