@@ -23,7 +23,7 @@ const runSchema = z
       .meta({ description: 'end − start; null without a start (a run of unknown duration) or an end' }),
     outcome: z.enum(RUN_OUTCOMES).meta({
       description:
-        'success (a success or /0), fail (/fail), exit (a non-zero exit status), running, hung (started and not ended within the time a run may take)',
+        'success (a success or /0), fail (/fail), exit (a non-zero exit status), running, hung (started and not ended within the time a run may take, or silent past keepalive_seconds); missed is reserved',
     }),
     exit_status: z.number().int().optional().meta({ description: 'The exit status sent (/<0-255>)' }),
     rid: z.string().optional().meta({ description: 'The run id sent as ?rid=' }),
@@ -33,7 +33,7 @@ const runSchema = z
     }),
     flags: z.array(z.enum(RUN_FLAGS)).meta({
       description:
-        'What the run rules found: too_short (min_duration_seconds: a failed result), too_long (max_duration_seconds), overlap (overlap: alert), hung',
+        'What the run rules found: too_short (min_duration_seconds: a failed result), too_long (max_duration_seconds), overlap (overlap: alert), hung; anomalous_duration: far outside the learned normal (a degraded result)',
     }),
   })
   .meta({ id: 'Run' });

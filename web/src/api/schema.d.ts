@@ -4365,7 +4365,7 @@ export interface components {
             /** @description end − start; null without a start (a run of unknown duration) or an end */
             duration_ms: number | null;
             /**
-             * @description success (a success or /0), fail (/fail), exit (a non-zero exit status), running, hung (started and not ended within the time a run may take)
+             * @description success (a success or /0), fail (/fail), exit (a non-zero exit status), running, hung (started and not ended within the time a run may take, or silent past keepalive_seconds); missed is reserved
              * @enum {string}
              */
             outcome: "success" | "fail" | "exit" | "running" | "hung" | "missed";
@@ -4375,7 +4375,7 @@ export interface components {
             rid?: string;
             /** @description The last 1,000 characters of the run's output (its end's body, else its latest /log's); redacted for read-only keys as ping bodies are */
             log_excerpt?: string;
-            /** @description What the run rules found: too_short (min_duration_seconds: a failed result), too_long (max_duration_seconds), overlap (overlap: alert), hung */
+            /** @description What the run rules found: too_short (min_duration_seconds: a failed result), too_long (max_duration_seconds), overlap (overlap: alert), hung; anomalous_duration: far outside the learned normal (a degraded result) */
             flags: ("too_short" | "too_long" | "overlap" | "early" | "hung" | "anomalous_duration" | "anomalous_start")[];
         };
         RunNormal: {
