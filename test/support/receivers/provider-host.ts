@@ -18,7 +18,14 @@ import { undiciRequest } from '../../../lib/egress/undici-client.ts';
  * host, SNI and path as the definition wrote them. Nothing reaches the real provider.
  */
 
-const PROVIDER_HOSTS = ['api.telegram.org', 'api.pushover.net', 'api.twilio.com', 'gotify.test'];
+const PROVIDER_HOSTS = [
+  'api.telegram.org',
+  'api.pushover.net',
+  'api.twilio.com',
+  'gotify.test',
+  // Amazon SNS in the region of the test topic: its signing certificate and subscription confirmations.
+  'sns.eu-west-1.amazonaws.com',
+];
 
 let pair: { key: string; cert: string } | undefined;
 
@@ -59,7 +66,9 @@ export interface ProviderRequest {
 export interface ProviderReply {
   status: number;
   headers?: Record<string, string>;
-  json: unknown;
+  /** The body as JSON; or `text`, sent as it is (a PEM certificate, an XML answer). */
+  json?: unknown;
+  text?: string;
 }
 
 export interface ProviderServer {
@@ -84,8 +93,9 @@ export async function startProviderServer(
         headers: req.headers,
         body: Buffer.concat(chunks),
       });
-      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-      res.end(JSON.stringify(reply.json));
+      const type = reply.text === undefined ? 'application/json' : 'text/plain';
+      res.writeHead(reply.status, { 'content-type': type, ...reply.headers });
+      res.end(reply.text ?? JSON.stringify(reply.json));
     });
   });
   server.listen(0, '127.0.0.1');
