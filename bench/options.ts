@@ -149,7 +149,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, pingcost, locationcost, bundles, crash, storm, storm-cloud, checks-list, config-apply, search, browser, browsercost, ingest, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, pingcost, locationcost, bundles, crash, storm, storm-cloud, checks-list, config-apply, search, browser, browsercost, ingest, ingestcost, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
@@ -204,6 +204,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --ingest-alerts-per-entity <n>  ingest: alerts on each entity (default 10)
   --ingest-requests <n>     ingest: Alertmanager requests carrying them, and as many resolving (default 100)
   --ingest-concurrency <n>  ingest: requests in flight at once (default 10)
+  --ingestcost-entities <n> ingestcost: entities the alerts land on (default 1000)
+  --ingestcost-alerts <n>   ingestcost: alerts sent through the cloud handlers, then resolved (default 10000)
+  --ingestcost-per-request <n> ingestcost: alerts a request (default 100)
   --uptime-requests <n>     uptime: measured GET .../uptime?window=90d, and as many sparkline reads (default 200)
   --cost-checks <n>         cost: pull checks of the cloud path under the cost meter (default 200)
   --cost-cycles <n>         cost: metered one-minute cycles, healthy and then flapping (default 5)
@@ -271,6 +274,9 @@ export function parseOptions(argv: string[]): BenchOptions {
       'ingest-alerts-per-entity': { type: 'string' },
       'ingest-requests': { type: 'string' },
       'ingest-concurrency': { type: 'string' },
+      'ingestcost-entities': { type: 'string' },
+      'ingestcost-alerts': { type: 'string' },
+      'ingestcost-per-request': { type: 'string' },
       'uptime-days': { type: 'string' },
       'uptime-requests': { type: 'string' },
       'bundle-runs': { type: 'string' },
