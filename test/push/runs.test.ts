@@ -184,6 +184,20 @@ describe.each(bothRuntimes)('runs ($runtime runtime)', ({ start }) => {
     expect(second).toMatchObject({ runs: [{ exit_status: 0 }], next_cursor: null });
   });
 
+  it('deletes the runs with their check', async () => {
+    const { checkId, token } = await kit.pushCheck();
+    await api.request('GET', `/ping/${token}/start`);
+    await api.request('GET', `/ping/${token}`);
+    await api.request('GET', `/ping/${token}`);
+    const stored = async () =>
+      (await api.table.query({ pk: `CHECK#${checkId}`, sk: { op: 'beginsWith', prefix: 'RUN#' } })).items
+        .length;
+    expect(await stored()).toBe(2);
+    expect((await kit.call('DELETE', `/v1/checks/${checkId}`)).status).toBe(204);
+    await api.drainChanges();
+    await expect.poll(stored, { timeout: 10_000, interval: 100 }).toBe(0);
+  });
+
   it("answers 404 for another tenant's check and 409 for a pull check", async () => {
     const { checkId } = await kit.pushCheck();
     const other = await api.createTenant('Other runs');
