@@ -3,9 +3,9 @@ import { ErrorNote } from './feedback';
 
 /**
  * The console's one form shell: a named form (its heading too, unless `heading` is false) that
- * validates at the server by default (noValidate: the API's sentences show at each field), its fields in a
- * grid, what the send refused as a note, and the submit button (busy while `pending`) with any
- * other buttons beside it.
+ * validates at the server by default (noValidate: the API's sentences show at each field), its
+ * fields in a grid, what the send refused as a note, and the submit button (busy while the send
+ * is pending) with any other buttons beside it.
  */
 export function FormShell({
   title,

@@ -33,8 +33,6 @@ export function Table<T>({
   rowProps,
   detail,
   before,
-  className,
-  region = true,
 }: {
   /** The table's name (and its scroll box's); a caption, when given, names the table instead. */
   label: string;
@@ -48,60 +46,54 @@ export function Table<T>({
   detail?: (row: T) => RowDetail | null | undefined;
   /** What stands above the table inside its box (an error note of the table's own controls). */
   before?: ReactNode;
-  className?: string;
-  /** Whether the table sits in its own sideways-scrolling box (off inside a box that already scrolls). */
-  region?: boolean;
 }) {
   const shown = columns.filter((c): c is Column<T> => Boolean(c));
-  const table = (
-    <table aria-label={caption ? undefined : label} className={className}>
-      {caption ? <caption className={showCaption ? 'muted' : 'visually-hidden'}>{caption}</caption> : null}
-      <thead>
-        <tr>
-          {shown.map((c, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed for the table's life
-            <th key={i} scope="col" className={c.className}>
-              {c.header}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => {
-          const more = detail?.(row);
-          return (
-            <Fragment key={rowKey(row)}>
-              <tr {...rowProps?.(row)}>
-                {shown.map((c, i) =>
-                  c.rowHeader ? (
-                    // biome-ignore lint/suspicious/noArrayIndexKey: as above
-                    <th key={i} scope="row" className={c.className}>
-                      {c.cell(row)}
-                    </th>
-                  ) : (
-                    // biome-ignore lint/suspicious/noArrayIndexKey: as above
-                    <td key={i} className={c.className}>
-                      {c.cell(row)}
-                    </td>
-                  ),
-                )}
-              </tr>
-              {more ? (
-                <tr id={more.id}>
-                  <td colSpan={shown.length}>{more.content}</td>
-                </tr>
-              ) : null}
-            </Fragment>
-          );
-        })}
-      </tbody>
-    </table>
-  );
-  if (!region) return table;
   return (
     <div className="table-wrap" {...scrollRegion(label)}>
       {before}
-      {table}
+      <table aria-label={caption ? undefined : label}>
+        {caption ? <caption className={showCaption ? 'muted' : 'visually-hidden'}>{caption}</caption> : null}
+        <thead>
+          <tr>
+            {shown.map((c, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a column is known by its place in the row
+              <th key={i} scope="col" className={c.className}>
+                {c.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const more = detail?.(row);
+            return (
+              <Fragment key={rowKey(row)}>
+                <tr {...rowProps?.(row)}>
+                  {shown.map((c, i) =>
+                    c.rowHeader ? (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: as above
+                      <th key={i} scope="row" className={c.className}>
+                        {c.cell(row)}
+                      </th>
+                    ) : (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: as above
+                      <td key={i} className={c.className}>
+                        {c.cell(row)}
+                      </td>
+                    ),
+                  )}
+                </tr>
+                {more ? (
+                  <tr id={more.id}>
+                    <td colSpan={shown.length}>{more.content}</td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </table>
+      );
     </div>
   );
 }
