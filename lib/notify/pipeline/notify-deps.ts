@@ -10,20 +10,12 @@ import type { ChannelRecord } from '../channel-setup/channel-items.ts';
 import type { ChannelStore } from '../channel-setup/channel-store.ts';
 import { type DeliveryRecord, untriedDelivery } from '../deliveries/delivery-items.ts';
 import type { DeliveryStore } from '../deliveries/delivery-store.ts';
-import {
-  digestJob,
-  type GroupingContext,
-  groupingContext,
-  joinOpenBatch,
-  placeInGroup,
-  planFor,
-} from '../grouping/intercept.ts';
+import { type GroupingContext, groupingContext } from '../grouping/intercept.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from '../policy/policy-items.ts';
 import type { PolicyStore } from '../policy/policy-store.ts';
-import { deliverJobId } from './job-ids.ts';
+import { dispatchRecord } from './dispatch-stages.ts';
 import type { ChannelSenders } from './ports.ts';
-import { claimsWord, putClaimed } from './told.ts';
 import type { ToldRecord } from './told-items.ts';
 
 /** What the notifier's job handlers work with (built once per runtime by createNotifier). */
@@ -125,24 +117,9 @@ export async function retentionDays(deps: NotifyDeps, tenantId: string): Promise
 }
 
 /**
- * When the word this record replaced (another state) waits folded in a digest not yet flushed, the
- * record joins that digest; true when it did.
- */
-async function joinedWaitingWord(
-  deps: NotifyDeps,
-  record: DeliveryRecord,
-  replaced: ToldRecord | undefined,
-): Promise<boolean> {
-  if (!replaced || replaced.state === record.event.to_state || replaced.delivery_id === record.id)
-    return false;
-  const waiting = await deps.deliveries.get(record.tenant_id, replaced.delivery_id);
-  if (waiting?.status !== 'folded' || !waiting.digest) return false;
-  return joinOpenBatch(deps.table, record, waiting.digest, deps.clock.now());
-}
-
-/**
- * Stores the records and enqueues a `deliver` job for each pending one. A record already stored (a
- * redelivered job) is enqueued again only while it is still pending, so nothing is sent twice.
+ * Stores the records and enqueues a `deliver` job for each one sent, or the job that ends its hold
+ * (dispatch-stages.ts). A record already stored (a redelivered job) is enqueued again only while it
+ * is still pending or folded, so nothing is sent twice.
  */
 export async function storeAndDispatch(
   deps: NotifyDeps,
@@ -161,37 +138,18 @@ export async function storeAndDispatch(
   const days = await retentionDays(deps, first.tenant_id);
   const jobs: JobInput<NotifyJob>[] = [];
   const grouping = options.grouping ?? groupingContext(deps.table, first.tenant_id);
+  // Each record through the dispatch stages (dispatch-stages.ts): the told claim, a waiting
+  // digest, a group or the storm fold; what passes them all is sent.
   for (const record of records) {
-    const claimed = claimsWord(record)
-      ? await putClaimed(deps, record, days, record.channel_check_id ?? null, {
-          order: options.order,
-          known: options.words ? { word: options.words.get(record.channel_id ?? '') } : undefined,
-        })
-      : (await deps.deliveries.putNew(record, days))
-        ? { stored: record, replaced: undefined }
-        : undefined;
-    const created = claimed !== undefined;
-    const current = claimed?.stored ?? (await deps.deliveries.get(record.tenant_id, record.id));
-    // A change after a word still waiting in a digest joins that digest (grouping/intercept.ts).
-    if (created && current?.status === 'pending' && (await joinedWaitingWord(deps, record, claimed.replaced)))
-      continue;
-    // Grouping and the storm fold (grouping/intercept.ts): a new alert may join a group's digest
-    // instead; a folded one found again (a redelivered job) has its batch's flush enqueued again.
-    const plan =
-      created && current?.status === 'pending'
-        ? await planFor(grouping, record, deps.clock.now())
-        : undefined;
-    if (plan) {
-      const flush = await placeInGroup(deps.table, record, plan, deps.clock.now());
-      if (flush) jobs.push(flush);
-    } else if (current?.status === 'folded' && current.digest) {
-      jobs.push(digestJob(current, current.digest, deps.clock.now()));
-    } else if (current?.status === 'pending') {
-      jobs.push({
-        id: deliverJobId(record.id),
-        body: { kind: 'deliver', tenant_id: record.tenant_id, delivery_id: record.id },
-      });
-    }
+    const job = await dispatchRecord({
+      deps,
+      record,
+      retentionDays: days,
+      grouping,
+      order: options.order,
+      words: options.words,
+    });
+    if (job) jobs.push(job);
   }
   await enqueueAll(deps, jobs);
 }
