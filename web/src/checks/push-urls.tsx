@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, must } from '../api/client';
 import { useSession } from '../session';
-import { CopyBlock, Time } from '../ui/bits';
+import { CopyBlock, ShownOnce, Time } from '../ui/bits';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
@@ -61,7 +61,7 @@ function FreshPingUrl({
 }) {
   const urls = pingUrls(token);
   return (
-    <div className="fresh-key" role="status">
+    <ShownOnce onDone={onDone}>
       <p>
         <strong>Your new ping URL.</strong> Copy it now: it will not be shown again. It needs no API key and
         can only report to this check.
@@ -74,10 +74,7 @@ function FreshPingUrl({
         label="Ping crontab line"
         text={`${crontabSchedule(intervalSeconds, schedule)} /path/to/your-job.sh && ${CURL} ${urls.ping}`}
       />
-      <button type="button" onClick={onDone}>
-        I have copied it
-      </button>
-    </div>
+    </ShownOnce>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, fieldErrors, must } from '../api/client';
-import { CopyBlock } from '../ui/bits';
+import { CopyBlock, ShownOnce } from '../ui/bits';
 import { ErrorNote } from '../ui/feedback';
 import { SelectField, TextField } from '../ui/fields';
 import { integrationKeys } from './queries';
@@ -63,17 +63,14 @@ export function IntegrationForm() {
   return (
     <>
       {fresh ? (
-        <div className="fresh-key" role="status">
+        <ShownOnce onDone={() => setFresh(undefined)}>
           <p>
             <strong>The ingest URL of “{fresh.name}”.</strong> Copy it now: its token will not be shown again
             (a new one can be made, which stops this one).
           </p>
           <CopyBlock text={fresh.url} label="Ingest URL" />
           <CopyBlock text={senderSnippet(fresh.kind, fresh.url, fresh.token)} label="Sender configuration" />
-          <button type="button" onClick={() => setFresh(undefined)}>
-            I have copied it
-          </button>
-        </div>
+        </ShownOnce>
       ) : null}
       <form className="stack" onSubmit={submit} aria-label="Create an integration">
         <div className="row">

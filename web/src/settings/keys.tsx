@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, fieldErrors, must } from '../api/client';
 import { useSession } from '../session';
-import { CopyBlock, Time } from '../ui/bits';
+import { CopyBlock, ShownOnce, Time } from '../ui/bits';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { CheckboxField, TextField } from '../ui/fields';
@@ -81,15 +81,12 @@ export function KeysSection() {
   return (
     <Section title="API keys">
       {fresh ? (
-        <div className="fresh-key" role="status">
+        <ShownOnce onDone={() => setFresh(undefined)}>
           <p>
             <strong>Your new key “{fresh.label}”.</strong> Copy it now: it will not be shown again.
           </p>
           <CopyBlock text={fresh.key} label="New API key" />
-          <button type="button" onClick={() => setFresh(undefined)}>
-            I have copied it
-          </button>
-        </div>
+        </ShownOnce>
       ) : null}
       <form className="row key-form" onSubmit={submit} aria-label="Create an API key">
         <TextField label="Label" value={label} onChange={setLabel} error={errs.label} required />

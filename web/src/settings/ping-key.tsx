@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, must } from '../api/client';
 import { useSession } from '../session';
-import { CopyBlock, Time } from '../ui/bits';
+import { CopyBlock, ShownOnce, Time } from '../ui/bits';
 import { ConfirmButton } from '../ui/confirm';
 import { ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
@@ -49,16 +49,13 @@ export function PingKeySection() {
         )
       ) : null}
       {fresh ? (
-        <div className="fresh-key" role="status">
+        <ShownOnce onDone={() => setFresh(undefined)}>
           <p>
             <strong>Your new ping key.</strong> Copy it now: it will not be shown again.
           </p>
           <CopyBlock text={fresh} label="New ping key" />
           <CopyBlock text={slugUrlPattern(fresh)} label="Slug ping URL pattern" />
-          <button type="button" onClick={() => setFresh(undefined)}>
-            I have copied it
-          </button>
-        </div>
+        </ShownOnce>
       ) : null}
       <ErrorNote error={rotate.error} title="The ping key was not made." />
       {admin && current.data && !exists ? (

@@ -97,3 +97,15 @@ export function NewTabLink({ href, children }: { href: string; children: ReactNo
     </a>
   );
 }
+
+/** A secret just made, shown once: what it is and its copy boxes (the children), then "I have copied it" to put it away. */
+export function ShownOnce({ onDone, children }: { onDone: () => void; children: ReactNode }) {
+  return (
+    <div className="fresh-key" role="status">
+      {children}
+      <button type="button" onClick={onDone}>
+        I have copied it
+      </button>
+    </div>
+  );
+}
