@@ -19,6 +19,7 @@ import {
 import { recentSchema } from './results/check-recent.ts';
 import {
   resultArtifactsSchema,
+  resultOutsideAlertSchema,
   resultStepsSchema,
   resultTraceLeftOutSchema,
   resultVitalsSchema,
@@ -189,17 +190,7 @@ const resultDetailsSchema = z
     vitals: resultVitalsSchema,
     artifacts: resultArtifactsSchema,
     trace_left_out: resultTraceLeftOutSchema,
-    outside_alert: z
-      .object({
-        alert_id: z.string(),
-        dedup_key: z.string(),
-        links: z.array(z.object({ href: z.string(), text: z.string() })),
-      })
-      .optional()
-      .meta({
-        description:
-          'outside: the worst open alert, whose summary is the error message, with its links back to its sender (GET /v1/outside-alerts has it whole)',
-      }),
+    outside_alert: resultOutsideAlertSchema,
   })
   .meta({ description: "What the probe found besides the outcome; the check type's own fields" });
 

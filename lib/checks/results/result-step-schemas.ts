@@ -82,3 +82,15 @@ export const resultTraceLeftOutSchema = z.string().optional().meta({
   description:
     "browser: why the trace the check's trace option asked for is not kept (larger than the bound)",
 });
+
+export const resultOutsideAlertSchema = z
+  .object({
+    alert_id: z.string(),
+    dedup_key: z.string(),
+    links: z.array(z.object({ href: z.string(), text: z.string() })),
+  })
+  .optional()
+  .meta({
+    description:
+      'outside: the worst open alert, whose summary is the error message, with its links back to its sender (GET /v1/outside-alerts has it whole)',
+  });
