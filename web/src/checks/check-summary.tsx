@@ -146,7 +146,7 @@ export function RecentResults({ checkId, linked }: { checkId: string; linked?: s
           ]}
         />
       )}
-      <CursorPager pages={pages} next={next_cursor} first="Newest results" more="Older results" />
+      <CursorPager pages={pages} next={next_cursor} of="results" />
     </>
   );
 }

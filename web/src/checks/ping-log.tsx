@@ -129,7 +129,7 @@ export function LastPings({ checkId }: { checkId: string }) {
               ]}
             />
           )}
-          <CursorPager pages={pages} next={pings.data.next_cursor} first="Newest pings" more="Older pings" />
+          <CursorPager pages={pages} next={pings.data.next_cursor} of="pings" />
         </>
       )}
     </Section>

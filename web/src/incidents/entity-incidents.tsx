@@ -42,12 +42,7 @@ export function EntityIncidents({ entityId, entityState }: { entityId: string; e
           <IncidentTable label="Incident history" incidents={incidents} withEntity={false} />
         </>
       )}
-      <CursorPager
-        pages={pages}
-        next={list.data?.next_cursor}
-        first="Newest incidents"
-        more="Older incidents"
-      />
+      <CursorPager pages={pages} next={list.data?.next_cursor} of="incidents" />
     </Section>
   );
 }

@@ -136,7 +136,7 @@ function AuditLog() {
           ]}
         />
       ) : null}
-      <CursorPager pages={pages} next={log.data?.next_cursor} first="Newest entries" more="Older entries" />
+      <CursorPager pages={pages} next={log.data?.next_cursor} of="entries" />
     </Section>
   );
 }

@@ -73,12 +73,7 @@ function Filtered({ filter }: { filter: IncidentUrlFilter }) {
       ) : (
         <IncidentTable label="Matching incidents" incidents={incidents} withEntity={!filter.entityId} />
       )}
-      <CursorPager
-        pages={pages}
-        next={list.data?.next_cursor}
-        first="Newest matching incidents"
-        more="Older matching incidents"
-      />
+      <CursorPager pages={pages} next={list.data?.next_cursor} of="matching incidents" />
     </Section>
   );
 }
@@ -133,12 +128,7 @@ function Resolved() {
           <IncidentTable label="Resolved incidents" incidents={resolved.data?.incidents ?? []} />
         </>
       )}
-      <CursorPager
-        pages={pages}
-        next={resolved.data?.next_cursor}
-        first="Newest resolved incidents"
-        more="Older resolved incidents"
-      />
+      <CursorPager pages={pages} next={resolved.data?.next_cursor} of="resolved incidents" />
     </Section>
   );
 }

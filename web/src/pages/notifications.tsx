@@ -116,12 +116,7 @@ function DeliveryLog() {
         </Empty>
       ) : null}
       {rows.length > 0 ? <DeliveryTable rows={rows} params={params} onRetried={setRetried} /> : null}
-      <CursorPager
-        pages={pages}
-        next={logs.data?.next_cursor}
-        first="Newest deliveries"
-        more="Older deliveries"
-      />
+      <CursorPager pages={pages} next={logs.data?.next_cursor} of="deliveries" />
     </Section>
   );
 }

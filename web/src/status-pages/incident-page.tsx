@@ -129,12 +129,7 @@ function ResolvedIncidents({ slug, table }: { slug: string; table: TableOf }) {
       ) : (
         table('Resolved incidents', resolved)
       )}
-      <CursorPager
-        pages={pages}
-        next={list.data?.next_cursor}
-        first="Newest incidents"
-        more="Older incidents"
-      />
+      <CursorPager pages={pages} next={list.data?.next_cursor} of="incidents" />
     </>
   );
 }

@@ -21,13 +21,16 @@ export type CursorPages = ReturnType<typeof useCursorPages>;
 export function CursorPager({
   pages,
   next,
-  first,
-  more,
+  of,
+  first = `Newest ${of}`,
+  more = `Older ${of}`,
 }: {
   pages: CursorPages;
   next: string | null | undefined;
-  first: string;
-  more: string;
+  /** What the pages list ("incidents"): the buttons read "Newest incidents" and "Older incidents". */
+  of?: string;
+  first?: string;
+  more?: string;
 }) {
   return (
     <div className="row">
