@@ -12,6 +12,9 @@ import { alertmanagerWebhook } from '../support/alertmanager-webhook.ts';
 
 const h = flowHarnessPerTest();
 
+/** Prometheus's graph of the rule: the alert's link back to its source. */
+const GRAPH = 'http://prometheus.internal:9090/graph?g0.expr=pg_up%3D%3D0';
+
 /** Alertmanager's webhook of the one alert on orders-db. */
 const webhook = (status: 'firing' | 'resolved', severity: string, summary: string) =>
   alertmanagerWebhook([
@@ -22,6 +25,7 @@ const webhook = (status: 'firing' | 'resolved', severity: string, summary: strin
       service: 'orders-db',
       severity,
       summary,
+      generatorURL: GRAPH,
     },
   ]);
 
@@ -64,6 +68,7 @@ describe('outside alerts in the dependency graph', () => {
     expect(h.sent[0]?.alert).toMatchObject({
       reason: 'orders-db primary is down',
       checkLabel: 'outside alerts',
+      sourceLinks: [{ href: GRAPH, text: 'Source' }],
     });
     const shopLogs = (await h.logs(shop.checkId)).map((l) => `${l.kind}:${l.status}:${l.reason}`);
     expect(shopLogs[0]).toBe('alert:skipped:upstream Orders DB is down');

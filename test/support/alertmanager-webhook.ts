@@ -6,6 +6,8 @@ export interface WebhookAlert {
   severity: string;
   summary: string;
   alertname?: string;
+  /** Prometheus's link to the rule's graph, as Alertmanager passes it on. */
+  generatorURL?: string;
 }
 
 /** Alertmanager's webhook body (version 4) carrying `alerts` (firing unless said). */
@@ -15,6 +17,7 @@ export function alertmanagerWebhook(alerts: readonly WebhookAlert[]) {
     fingerprint: a.fingerprint,
     labels: { alertname: a.alertname ?? a.fingerprint, service: a.service, severity: a.severity },
     annotations: { summary: a.summary },
+    ...(a.generatorURL ? { generatorURL: a.generatorURL } : {}),
   }));
   return {
     version: '4',

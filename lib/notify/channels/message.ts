@@ -13,10 +13,7 @@ import { sampleAlert } from './template-sample.ts';
 export type Tone = 'down' | 'degraded' | 'up' | 'other';
 
 /** One labelled line of a message ("Check", "Target", "State", "Last error", "Time"). */
-interface MessageFact {
-  label: string;
-  value: string;
-}
+type MessageFact = { label: string; value: string };
 
 /** What every human-facing channel renders. */
 export interface AlertMessage {
@@ -37,9 +34,8 @@ export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-function toneOf(state: string): Tone {
-  return state === 'down' || state === 'degraded' || state === 'up' ? state : 'other';
-}
+const toneOf = (state: string): Tone =>
+  state === 'down' || state === 'degraded' || state === 'up' ? state : 'other';
 
 /** A change to `up` out of `down` or `degraded` (DECISIONS.md's definition of a recovery). */
 function isRecovery(alert: Alert): boolean {
@@ -205,6 +201,8 @@ export function describeAlert(alert: Alert, publicUrl: string | undefined): Aler
   // A scripted check's failing result: its steps and screenshots in the console.
   const evidence = evidenceLink(alert, publicUrl);
   if (evidence) facts.push({ label: 'Evidence', value: evidence });
+  // An outside alert's links back to its sender (a Prometheus graph, a Grafana panel).
+  for (const l of alert.sourceLinks ?? []) facts.push({ label: clip(l.text, 60), value: l.href });
   facts.push({ label: 'Time', value: humanTime(alert.event.timestamp) });
   return {
     title,

@@ -9,7 +9,8 @@ import type { Alert } from '../pipeline/ports.ts';
  * the first alert: `down_for_seconds` on repeats, `unacknowledged_seconds` on escalations, and
  * `holding` when the entity is a root cause others are held back behind (holding.ts). `reason`
  * (string or null, alert-reason.ts) says why, redacted as results are and at most 300 characters;
- * a scripted check's alert into down or degraded adds `evidence`, where its failing result is read.
+ * a scripted check's alert into down or degraded adds `evidence`, where its failing result is read,
+ * and an outside check's `links`, back to the sender of the alert that moved it.
  */
 function eventBody(alert: Alert): Record<string, unknown> {
   return {
@@ -25,6 +26,7 @@ function eventBody(alert: Alert): Record<string, unknown> {
     // A flapping notice carries its figures.
     ...(alert.kind === 'flapping' ? { flapping: alert.flapping ?? null } : {}),
     ...evidenceOf(alert),
+    ...(alert.sourceLinks ? { links: alert.sourceLinks } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { readEntityById } from '../../catalog/entity-items.ts';
 import { checkTypeDefinition } from '../../check-types/registry.ts';
 import { lastErrorOf } from '../../checks/results.ts';
@@ -29,24 +30,34 @@ export function checkLabelOf(c: CheckRead): string {
 
 /** Check types whose results keep evidence a person reads: each step's outcome, a browser run's screenshots. */
 const EVIDENCE_TYPES: ReadonlySet<string> = new Set(['browser', 'multistep']);
+/** Check types whose failing results link back to where the alert came from (an outside alert's sender). */
+const SOURCE_TYPES: ReadonlySet<string> = new Set(['outside']);
+
+const linkSchema = z.object({ href: z.string(), text: z.string() });
+const sourceDetails = z.object({ outside_alert: z.object({ links: z.array(linkSchema).max(10) }) });
 
 /**
- * The result an alert's evidence link opens (docs/scripted-checks.md): a scripted check's failing
- * result at the change (an alert) or now (a repeat, an escalation); undefined for other checks,
- * kinds and states.
+ * What an alert into down or degraded shows of its failing result (at the change for an alert, now
+ * for a repeat or an escalation): a scripted check's result, which its evidence link opens
+ * (docs/scripted-checks.md), and an outside check's links back to the alert's sender
+ * (docs/integrations.md). Nothing for other checks, kinds and states.
  */
-async function evidenceOf(
+async function failingOf(
   reads: ReasonReads,
   record: DeliveryRecord,
   check: CheckRead,
-): Promise<string | undefined> {
+): Promise<{ evidenceResultId?: string; sourceLinks?: { href: string; text: string }[] }> {
   const { event, kind } = record;
-  if (typeof check !== 'object' || !EVIDENCE_TYPES.has(check.check_type)) return undefined;
-  if (event.to_state !== 'down' && event.to_state !== 'degraded') return undefined;
-  if (kind !== 'alert' && kind !== 'repeat' && kind !== 'escalation') return undefined;
-  return (
-    (await reads.failingResult(event.check_id, kind === 'alert' ? event.timestamp : undefined)) ?? undefined
-  );
+  if (typeof check !== 'object') return {};
+  const evidence = EVIDENCE_TYPES.has(check.check_type);
+  if (!evidence && !SOURCE_TYPES.has(check.check_type)) return {};
+  if (event.to_state !== 'down' && event.to_state !== 'degraded') return {};
+  if (kind !== 'alert' && kind !== 'repeat' && kind !== 'escalation') return {};
+  const result = await reads.failingResult(event.check_id, kind === 'alert' ? event.timestamp : undefined);
+  if (!result) return {};
+  if (evidence) return { evidenceResultId: result.id };
+  const links = sourceDetails.safeParse(result.details).data?.outside_alert.links ?? [];
+  return links.length > 0 ? { sourceLinks: links } : {};
 }
 
 /** A shared channel's test about no check (notifier.ts): nothing to read, no entity or check to name. */
@@ -77,7 +88,7 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
     entity: [event.entity_id, entity],
   });
   const flapping = record.kind === 'flapping' ? await flapNoticeOf(table, event.check_id) : undefined;
-  const [error, holding, alsoFailing, incidentId, reason, evidence] = await Promise.all([
+  const [error, holding, alsoFailing, incidentId, reason, failing] = await Promise.all([
     lastErrorOf(table, event.check_id, typeof check === 'object' ? check : undefined),
     record.kind === 'test' ? undefined : holdingOf(table, event),
     // Named in what follows the first alert of a down entity (repeats, escalations, digests).
@@ -86,7 +97,7 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
       : alsoFailingOf(table, event.tenant_id, event.entity_id),
     record.kind === 'test' ? undefined : incidentIdOfEvent(table, event),
     reasonOf(reads, record.kind, event, flapping),
-    evidenceOf(reads, record, check),
+    failingOf(reads, record, check),
   ]);
   // Repeat and escalation records are made when due: the time since the change is the record's age
   // (a retry re-sends the same figures, so a delivery's body stays the same on every attempt).
@@ -118,6 +129,6 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
     reason,
     ...(alsoFailing.length > 0 ? { alsoFailing } : {}),
     ...(incidentId ? { incidentId } : {}),
-    ...(evidence ? { evidenceResultId: evidence } : {}),
+    ...failing,
   };
 }

@@ -108,8 +108,8 @@ export interface ReasonReads {
   entity(id: string): Promise<EntityState | undefined>;
   /** The check's failing result's error at `at` (or now), unredacted. */
   failure(id: string, at?: string): Promise<string | null>;
-  /** The id of that failing result, when the check is still there (its evidence's link). */
-  failingResult(id: string, at?: string): Promise<string | null>;
+  /** That failing result, when the check is still there (its evidence's link, its source links). */
+  failingResult(id: string, at?: string): Promise<LatestResult | null>;
   /** The rule words of the entity's transition `id` (the entity's shard holds it: one get). */
   transitionReason(id: string, entityId: string): Promise<string | null>;
 }
@@ -144,7 +144,7 @@ export function reasonReads(
     failingResult: async (id, at) => {
       const check = await reads.check(id);
       if (typeof check !== 'object') return null;
-      return streakFailure(await results(id, check), at)?.id ?? null;
+      return streakFailure(await results(id, check), at);
     },
     transitionReason: (id, entityId) =>
       once(`transition ${id}`, async () => {

@@ -38,6 +38,8 @@ export interface Alert {
   incidentId?: string | undefined;
   /** A browser or multistep check's failing result (its steps, its screenshots): the message's evidence link. */
   evidenceResultId?: string | undefined;
+  /** An outside check's alert: its links back to the sender (Prometheus's graph, a Grafana panel). */
+  sourceLinks?: { href: string; text: string }[] | undefined;
 }
 
 /** One folded event of a digest: the SPEC event fields plus what it would have been sent as alone. */
