@@ -11,14 +11,13 @@ import {
   TRANSITION_ENTITY,
 } from '../checks/results.ts';
 import { resolvedOnQueue } from '../escalation/resolution-hook.ts';
-import type { NotifyQueueJob } from '../features/list.ts';
+import { FEATURES, type NotifyQueueJob } from '../features/list.ts';
 import { createIncidentConsumer, type InMaintenance } from '../incidents/incident-consumer.ts';
 import { resolveDeletedEntityIncident } from '../incidents/incident-purge.ts';
 import { type RetentionDays, tenantRetentionDays } from '../incidents/incident-retention.ts';
 import { type MaintenanceLookup, maintenanceLookup } from '../maintenance/evaluate.ts';
 import { ACKNOWLEDGE_STREAM, createAcknowledgeConsumer, createNotifyConsumer } from '../notify/consumer.ts';
 import type { NotifyJob } from '../notify/jobs.ts';
-import { createHandoverConsumer, HANDOVER_STREAM_ENTITIES } from '../oncall/handover-jobs.ts';
 import type { Clock } from '../platform/clock.ts';
 import { enqueuerOf } from '../platform/feature.ts';
 import type { JobQueue } from '../platform/job-queue.ts';
@@ -26,20 +25,19 @@ import type { Logger } from '../platform/logger.ts';
 import { createPurgeConsumer, type PurgeSteps } from '../purge/purge-consumer.ts';
 import { PURGE_JOB_ENTITY } from '../purge/purge-job-items.ts';
 import { purgePingTokenLookups } from '../push/token-purge.ts';
-import { createPageDraftConsumer } from '../status-pages/page-drafts.ts';
-import {
-  createPageSubscriberConsumer,
-  PAGE_SUBSCRIBER_STREAM_ENTITIES,
-} from '../status-pages/page-subscriber-jobs.ts';
 import type { ChangeConsumer, StreamedEntity } from '../store/change-feed.ts';
 import type { Table } from '../store/table.ts';
 
 /*
  * The events feature's face for the compositions: every change-feed consumer, each contributed by
  * the feature that owns it, in one list both runtimes run (the local change pump, lib/local; the
- * stream function, lib/cloud/stream-composition.ts). It sits above the features it lists: none of
- * them imports lib/events.
+ * stream function, lib/cloud/stream-composition.ts): the core consumers named here, then each
+ * feature's of the feature list (lib/features/list.ts, a face's `feed`). It sits above the
+ * features it lists: none of them imports lib/events.
  */
+
+/** The features' parts of the change feed, in the list's order. */
+const FEEDS = FEATURES.flatMap((feature) => ('feed' in feature ? [feature.feed] : []));
 
 /**
  * Item types whose changes the consumers need. The sqlite outbox keeps only these and the CDK
@@ -49,13 +47,10 @@ export const STREAM_ENTITIES: readonly StreamedEntity[] = [
   PURGE_JOB_ENTITY,
   TRANSITION_ENTITY,
   STATE_RULE_JOB_ENTITY,
-  // A page incident's update with `notify`, a subscriber's confirmation link and an announced
-  // maintenance window's write enqueue notify jobs.
-  ...PAGE_SUBSCRIBER_STREAM_ENTITIES,
-  // A schedule's write (re)starts its handover chain on the notify queue.
-  ...HANDOVER_STREAM_ENTITIES,
   // An incident acknowledged: its channels are told (an incident's other writes are not fed).
   ACKNOWLEDGE_STREAM,
+  // What the features' consumers read (a status page's writes that enqueue notices, a schedule's).
+  ...FEEDS.flatMap((feed) => feed.entities),
 ];
 
 /** The owners' steps of each purge job kind: each purges its own items (lib/purge/purge-consumer.ts). */
@@ -71,8 +66,8 @@ const purgeSteps = (
   partition: [purgePingTokenLookups, ...(artifacts ? [purgeCheckArtifacts(artifacts)] : [])],
 });
 
-/** The change-feed consumers by name: what the app runs and what the stream function runs. */
-export interface ChangeConsumers {
+/** The core change-feed consumers by name, which run first (consumerList says in which order). */
+interface CoreConsumers {
   purge: ChangeConsumer;
   notify: ChangeConsumer;
   /** Queues the job that tells an acknowledged incident's channels (lib/notify). */
@@ -82,14 +77,42 @@ export interface ChangeConsumers {
   incidents: ChangeConsumer;
   /** Applies a blueprint's new state rule to its entities in bounded rounds. */
   stateRules: ChangeConsumer;
-  /** Drafts a page incident per status page a root cause affects, and its all-clear (lib/status-pages). */
-  pageDrafts: ChangeConsumer;
-  /** Enqueues status page subscribers' confirmation emails and update notices (on the notify queue). */
-  pageSubscribers: ChangeConsumer;
-  /** Starts a schedule's handover chain when it is written (on the notify queue; lib/oncall/handover-jobs.ts). */
-  handover: ChangeConsumer;
   /** Pushes transitions to this process's open status streams (push mode only). */
   statusStream?: ChangeConsumer;
+}
+
+/**
+ * The change-feed consumers by name: what the app runs and what the stream function runs. The core
+ * ones, then each feature's of the list (their faces' `feed`: a status page's drafts and
+ * subscribers' notices, a schedule's handover chain) under its own name.
+ */
+export type ChangeConsumers = CoreConsumers & {
+  readonly [featureConsumer: string]: ChangeConsumer | undefined;
+};
+
+const CORE_NAMES = new Set([
+  'purge',
+  'notify',
+  'acknowledgements',
+  'actions',
+  'incidents',
+  'stateRules',
+  'statusStream',
+]);
+
+/** The features' consumers by name; a name the core or another feature has is refused. */
+function featureConsumers(ports: {
+  table: Table;
+  clock: Clock;
+  logger: Logger;
+  notifyQueue: JobQueue<NotifyQueueJob>;
+}): Record<string, ChangeConsumer> {
+  const found: Record<string, ChangeConsumer> = {};
+  for (const [name, consumer] of FEEDS.flatMap((feed) => Object.entries(feed.consumers(ports)))) {
+    if (CORE_NAMES.has(name) || name in found) throw new Error(`a second change consumer named ${name}`);
+    found[name] = consumer;
+  }
+  return found;
 }
 
 /**
@@ -120,16 +143,6 @@ export function composeChangeConsumers(deps: {
     notify: createNotifyConsumer({ queue: notifyQueue, logger: deps.logger, table: deps.table }),
     acknowledgements: createAcknowledgeConsumer({ queue: notifyQueue, logger: deps.logger }),
     stateRules: createStateRuleConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger }),
-    pageSubscribers: createPageSubscriberConsumer({
-      queue: deps.notifyQueue,
-      logger: deps.logger,
-      now: () => deps.clock.now(),
-    }),
-    handover: createHandoverConsumer({
-      queue: deps.notifyQueue,
-      logger: deps.logger,
-      now: () => deps.clock.now(),
-    }),
     actions: createActionTriggerConsumer({
       table: deps.table,
       clock: deps.clock,
@@ -157,13 +170,7 @@ export function composeChangeConsumers(deps: {
         };
       },
     }),
-    pageDrafts: createPageDraftConsumer({
-      table: deps.table,
-      clock: deps.clock,
-      logger: deps.logger,
-      // The auto-publish jobs ride the notify queue (lib/status-pages/feature.ts says why).
-      enqueue: (jobs) => deps.notifyQueue.enqueue(jobs),
-    }),
+    ...featureConsumers(deps),
     ...(deps.statusStream ? { statusStream: deps.statusStream } : {}),
   };
 }
@@ -182,11 +189,9 @@ export function consumerList(c: ChangeConsumers): ChangeConsumer[] {
     c.acknowledgements,
     c.actions,
     c.incidents,
-    // After the incidents: a root change is the incident its transition opened.
-    c.pageDrafts,
     c.stateRules,
-    c.pageSubscribers,
-    c.handover,
+    // After the incidents: a status page's draft of a root change is the incident its transition opened.
+    ...Object.entries(c).flatMap(([name, consumer]) => (CORE_NAMES.has(name) || !consumer ? [] : [consumer])),
     ...(c.statusStream ? [c.statusStream] : []),
   ];
 }

@@ -30,6 +30,19 @@ export interface Feature {
   name: string;
   /** The jobs it puts on the queues (their kinds are unique per queue across the list). */
   jobs: readonly FeatureJob[];
+  /** What it reads of the change feed, if anything. */
+  feed?: FeatureFeed<never> | undefined;
+}
+
+/**
+ * A feature's part of the change feed: the item types whose changes its consumers read (the sqlite
+ * outbox keeps only the list's, and the cloud's stream filter passes the same), and its consumers
+ * by name, built over the ports the feed's host gives (lib/events/consumers.ts). They run after
+ * the core consumers (lib/events'), in the list's order.
+ */
+interface FeatureFeed<P> {
+  entities: readonly (string | { entity: string; gsi2Moves: true })[];
+  consumers(ports: P): Record<string, (changes: never[]) => Promise<void>>;
 }
 
 /** The kind literal of a job schema (an object whose `kind` is a z.literal), or undefined. */

@@ -1,6 +1,15 @@
-import { defineFeature, jobsOf } from '../platform/feature.ts';
+import type { Clock } from '../platform/clock.ts';
+import { defineFeature, type Job, jobsOf } from '../platform/feature.ts';
+import type { JobQueue } from '../platform/job-queue.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { Table } from '../store/table.ts';
+import { createPageDraftConsumer } from './drafts/draft-consumer.ts';
 import { pageDraftPublishJobSchema } from './drafts/publish-job.ts';
-import { pageJobSchemas } from './subscribers/page-jobs.ts';
+import {
+  createPageSubscriberConsumer,
+  PAGE_SUBSCRIBER_STREAM_ENTITIES,
+  pageJobSchemas,
+} from './subscribers/page-jobs.ts';
 
 /**
  * Status pages' face in the feature list (lib/features/list.ts): the jobs they put on the notify
@@ -14,8 +23,34 @@ import { pageJobSchemas } from './subscribers/page-jobs.ts';
  *   `page_notice`: a subscriber's confirmation email, and one update's notices to a batch of a
  *   page's subscribers; `page_maint` and `page_maint_notice`: an announced maintenance window's
  *   moments (announced, started, ended) and their notices (subscribers/page-jobs.ts).
+ * Its change-feed consumers draft a page incident per page a root cause affects, and its
+ * all-clear (after the incidents consumer: a root change is the incident its transition opened),
+ * and enqueue subscribers' confirmation emails and update notices: a page incident's update with
+ * `notify`, a subscriber's confirmation link and an announced maintenance window's write.
  */
 export const statusPagesFeature = defineFeature({
   name: 'status-pages',
   jobs: jobsOf('notify', [pageDraftPublishJobSchema, ...pageJobSchemas]),
+  feed: {
+    entities: PAGE_SUBSCRIBER_STREAM_ENTITIES,
+    consumers: (ports: {
+      table: Table;
+      clock: Clock;
+      logger: Logger;
+      notifyQueue: Pick<JobQueue<Job>, 'enqueue'>;
+    }) => ({
+      pageDrafts: createPageDraftConsumer({
+        table: ports.table,
+        clock: ports.clock,
+        logger: ports.logger,
+        // The auto-publish jobs ride the notify queue (this face says why).
+        enqueue: (jobs) => ports.notifyQueue.enqueue(jobs),
+      }),
+      pageSubscribers: createPageSubscriberConsumer({
+        queue: ports.notifyQueue,
+        logger: ports.logger,
+        now: () => ports.clock.now(),
+      }),
+    }),
+  },
 });

@@ -1,11 +1,5 @@
 /**
- * The face of drafts from the dependency graph (issue 54 item 5) for other features: the
- * change-feed consumer (lib/events), and the auto-publish job the notify queue carries (lib/notify).
+ * The face of drafts from the dependency graph (issue 54 item 5) for tests that publish a draft by
+ * hand; the change-feed consumer and the auto-publish job are status pages' face's (feature.ts).
  */
-export { createPageDraftConsumer } from './drafts/draft-consumer.ts';
-export {
-  type PageDraftPublishJob,
-  pageDraftPublishJobId,
-  pageDraftPublishJobSchema,
-  publishUntouchedDraft,
-} from './drafts/publish-job.ts';
+export { publishUntouchedDraft } from './drafts/publish-job.ts';

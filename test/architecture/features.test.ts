@@ -55,6 +55,17 @@ describe('the feature contract', () => {
     expect(importsInto('notify', ['oncall', 'status-pages'])).toEqual(NOTIFY_INTO_FEATURES_LEFT);
   });
 
+  it('keeps the roots from naming the listed features’ jobs and consumers (they iterate the list)', () => {
+    const listed = ['status-pages', 'oncall', 'handover', 'teams'];
+    expect(importsInto('events', listed)).toEqual([]);
+    const notifierFunction = join(LIB, 'cloud', 'notifier-composition.ts');
+    expect(
+      relativeImports(notifierFunction)
+        .map(rel)
+        .filter((target) => listed.some((dir) => target.startsWith(`lib/${dir}/`))),
+    ).toEqual([]);
+  });
+
   it('sees an import from lib/notify into another feature (the check above can fail)', () => {
     expect(importsInto('notify', ['domain']).length).toBeGreaterThan(0);
   });
