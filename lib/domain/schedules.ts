@@ -8,6 +8,7 @@ export { CELL_SIZE, cellSlotsBetween, nextCellSlot } from './schedules/cell-slot
 export { cronProblem, isTimeZone, pausedCron } from './schedules/cron.ts';
 export {
   deadlineAfterMissMs,
+  type HeartbeatCheck,
   heartbeatGraceMs,
   nextExpectedMs,
   pushDeadline,

@@ -123,6 +123,17 @@ describe.each(bothRuntimes)('run rules ($runtime runtime)', ({ start }) => {
       expect((await runs(checkId)).map((r) => r.flags)).toEqual([[], ['hung'], []]);
     });
 
+    it('alert: a run silent past its keepalive still counts as running', async () => {
+      const { checkId, token } = await kit.pushCheck({ config: { overlap: 'alert', keepalive_seconds: 60 } });
+      await ping(token, '/start', `?rid=${RID_A}`);
+      clock.advance(120_000);
+      await ping(token, '/start', `?rid=${RID_B}`);
+      expect((await kit.results(checkId))[0]).toMatchObject({
+        success: false,
+        error_message: 'started while another run was still running (started 2 min earlier)',
+      });
+    });
+
     it('allow (the default): overlapping runs are no failure', async () => {
       const { checkId, token } = await kit.pushCheck();
       await ping(token, '/start', `?rid=${RID_A}`);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { type HeartbeatCheck, pushDeadline } from '../../domain/schedules.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
@@ -90,8 +91,27 @@ export async function openRun(
   return run ? openRunOf(checkId, run) : undefined;
 }
 
+/**
+ * The runs of the check still running at `nowMs` (whatever their run ids), newest start first:
+ * started, not ended, and within the time a started run may take (after it the dead man's switch
+ * has told it did not finish). A run silent past its keepalive still counts: its process may
+ * well be there.
+ */
+export async function runningRuns(
+  table: Table,
+  checkId: string,
+  check: HeartbeatCheck,
+  nowMs: number,
+): Promise<OpenRun[]> {
+  const allowance = { ...check, config: { ...check.config, keepalive_seconds: undefined } };
+  return (await openRuns(table, checkId)).filter((r) => {
+    const deadline = pushDeadline(allowance, { run_started_at: isoTime(r.startedAtMs) });
+    return nowMs - r.startedAtMs < MAX_RUN_MS && (deadline === null || deadline.atMs > nowMs);
+  });
+}
+
 /** Every run of the check started and not ended (whatever its run id), newest start first. */
-export async function openRuns(table: Table, checkId: string): Promise<OpenRun[]> {
+async function openRuns(table: Table, checkId: string): Promise<OpenRun[]> {
   const page = await table.query({
     pk: checkPartition(checkId),
     sk: { op: 'beginsWith', prefix: PINGRUN_PREFIX },

@@ -1,6 +1,5 @@
 import { type ResultRecorder, recordPushAlive, recordPushStart } from '../../checks/probing.ts';
 import type { CheckService, CheckStore } from '../../checks/services.ts';
-import { pushDeadline } from '../../domain/schedules.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -10,7 +9,14 @@ import { logExcerpt, newRunId, type RunRecord, runLoggedOp, runWrittenOp } from 
 import { learnedNormal } from '../runs/run-normal.ts';
 import { judgeEnd, overlapMessage } from '../runs/run-rules.ts';
 import type { PingAction } from './ping-request.ts';
-import { MAX_RUN_MS, type OpenRun, openRun, openRuns, runEndedOp, runStartedOp } from './ping-run-items.ts';
+import {
+  MAX_RUN_MS,
+  type OpenRun,
+  openRun,
+  runEndedOp,
+  runningRuns,
+  runStartedOp,
+} from './ping-run-items.ts';
 
 export interface PingServiceDeps {
   table: Table;
@@ -51,19 +57,6 @@ type CheckRunOf = Awaited<ReturnType<PingServiceDeps['checkService']['requireRun
 const pushConfig = (run: CheckRunOf) => (run.definition.check_type === 'push' ? run.definition.config : {});
 
 /**
- * The other runs of the check still running at `nowMs`: started, not ended, and within the time
- * a started run may take (after it the dead man's switch has told it did not finish).
- */
-async function runningRuns(table: Table, run: CheckRunOf, nowMs: number): Promise<OpenRun[]> {
-  const check = { interval_seconds: run.definition.interval_seconds, config: pushConfig(run) };
-  const open = await openRuns(table, run.definition.id);
-  return open.filter((r) => {
-    const deadline = pushDeadline(check, { run_started_at: isoTime(r.startedAtMs) });
-    return nowMs - r.startedAtMs < MAX_RUN_MS && (deadline === null || deadline.atMs > nowMs);
-  });
-}
-
-/**
  * A plain success: a success with no body, no run id, to an enabled check with no run started.
  * It is recorded as its result only (marked `pinged`), with no ping log item and no ping number:
  * the log keeps what a user reads there (bodies, starts, fails, exit statuses, logs, runs,
@@ -85,13 +78,17 @@ function plainSuccess(
 }
 
 /**
- * Records pings (Healthchecks' Pinging API, DECISIONS.md "Heartbeats"): each logged ping's item is
- * written in the same transaction as what it records; a plain success (above) is only its result. A success, /fail or /<exit status> is a
- * result (its run's duration, from the start of the same run id, is the result's latency_ms, and a
- * success slower than max_duration_seconds is degraded); a /start keeps the run's start on the
- * check's state and as an open run; a /log is only a log item. A disabled (paused) check keeps
- * every ping and changes nothing, as Healthchecks does for a paused check with manual resume: the
- * ping is answered OK and logged as ignored (Vigil never enables a check because of a ping).
+ * Records pings (Healthchecks' Pinging API, DECISIONS.md "Heartbeats" and "Cron runs (wave 6)"):
+ * each logged ping's item is written in the same transaction as what it records; a plain success
+ * (above) is only its result and its run. A success, /fail or /<exit status> is a result judged
+ * by the run rules (lib/push/runs/run-rules.ts: its run's duration, from the start of the same
+ * run id, is the result's latency_ms; too short fails, too long or far outside the learned normal
+ * is degraded) and ends its run item; a /start keeps the run's start on the check's state and as
+ * an open run, writes its run item running, and with overlap: alert is first a failure when
+ * another run is running; a /log is a log item, the running run's excerpt and, with
+ * keepalive_seconds, its sign of life. A disabled (paused) check keeps every ping and changes
+ * nothing, as Healthchecks does for a paused check with manual resume: the ping is answered OK and
+ * logged as ignored (Vigil never enables a check because of a ping).
  */
 export function createPingService(deps: PingServiceDeps) {
   /**
@@ -146,7 +143,9 @@ export function createPingService(deps: PingServiceDeps) {
       const runId = newRunId(now);
       // overlap: alert: a start while another run is running is a failure, recorded first (a
       // result ends the state's started run; this start then starts its own).
-      const other = config.overlap === 'alert' ? (await runningRuns(deps.table, run, now))[0] : undefined;
+      const shape = { interval_seconds: run.definition.interval_seconds, config };
+      const other =
+        config.overlap === 'alert' ? (await runningRuns(deps.table, checkId, shape, now))[0] : undefined;
       if (other) {
         const told = await deps.recorder.record({
           tenantId,
