@@ -2,8 +2,8 @@ import * as z from 'zod';
 import type { JobQueue, ReceivedJob } from './job-queue.ts';
 
 /*
- * The feature contract (STYLE.md "Features and stages (wave 6)"): a feature declares in one face
- * file what it brings to the runtimes (its jobs and the queue they ride), and the roots iterate one
+ * The feature contract (issue 76, as hono mounts sub-apps): a feature declares in one face
+ * file what it brings to the runtimes (its jobs and the queue they ride, its change-feed consumers), and the roots iterate one
  * list of those faces (lib/features/list.ts) instead of naming each feature's insides. A face is
  * lean (schemas, no handlers), so every function may load the list; a job's handler is heavy (it
  * sends), so it is a feature's job host (`defineJobHost`), which only the functions that run the

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FEATURES, notifyQueueJobSchema } from '../../lib/features/list.ts';
 
 /**
- * The feature contract (issue 76 point 1, STYLE.md "Features and stages (wave 6)"): a feature
+ * The feature contract (issue 76 point 1): a feature
  * declares its jobs in its face (lib/<feature>/feature.ts, defineFeature), the notify queue's job
  * union is built from the one list (lib/features/list.ts), so lib/notify knows none of the features
  * that use its queue. Imports are read with TypeScript's pre-processor (type-only ones count).
