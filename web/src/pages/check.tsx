@@ -11,6 +11,7 @@ import { LocationPanel } from '../checks/location-panel';
 import { LastPings } from '../checks/ping-log';
 import { PushInstructions } from '../checks/push-urls';
 import { checkKeys, checkQueries, checksChanged } from '../checks/queries';
+import { RunTimeline } from '../checks/run-timeline';
 import { VitalsPanel } from '../checks/vitals-panel';
 import { refreshDelay, useRefreshOnChange } from '../live/refresh';
 import { CheckNotifications } from '../notify/check-notifications';
@@ -194,6 +195,7 @@ function CheckView({ check }: { check: Check }) {
           schedule={check.config.schedule}
         />
       ) : null}
+      {check.check_type === 'push' ? <RunTimeline checkId={check.id} /> : null}
       {check.check_type === 'push' ? <LastPings checkId={check.id} /> : null}
       <Section title="Charts">
         <CheckCharts checkId={check.id} />
