@@ -141,7 +141,7 @@ export function createOutsideChecks(deps: OutsideChecksDeps) {
         state: 'up' | 'degraded' | 'down';
         reason: string | undefined;
         /** The worst open alert (id, key, links to its sender): the result's details say it. */
-        cause?: Record<string, unknown> | undefined;
+        cause?: object | undefined;
         holdsOn: WriteOp;
       },
     ): Promise<'recorded' | 'stale' | 'gone'> {
