@@ -5,7 +5,7 @@ import { NotFoundError } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
 import { evictOldPings, newPing, nextPingSeq, type PingRecord, pingRecordedOp } from '../log/ping-items.ts';
-import { logExcerpt, newRunId, type RunRecord, runLoggedOp, runWrittenOp } from '../runs/run-items.ts';
+import { newRunId, type RunRecord, runLoggedOp, runWrittenOp, withExcerpt } from '../runs/run-items.ts';
 import { learnedNormal } from '../runs/run-normal.ts';
 import { judgeEnd, overlapMessage } from '../runs/run-rules.ts';
 import type { PingAction } from './ping-request.ts';
@@ -36,20 +36,13 @@ export interface PingInput extends PingAction {
   rid?: string | undefined;
   body: string;
   bodyTruncated: boolean;
-  /** The body was cut because the tenant's ping body budget was spent. */
-  bodyOverBudget?: boolean | undefined;
+  bodyOverBudget?: boolean | undefined; // cut: the tenant's ping body budget was spent
   method: string;
   sourceIp: string;
   userAgent: string;
   /** The tenant's retention: the ping's log item expires with it. */
   retentionDays: number;
 }
-
-/** The excerpt of a ping's body, as a run's fields. */
-const withExcerpt = (body: string) => {
-  const excerpt = logExcerpt(body);
-  return excerpt ? { log_excerpt: excerpt } : {};
-};
 
 type CheckRunOf = Awaited<ReturnType<PingServiceDeps['checkService']['requireRun']>>;
 
@@ -248,7 +241,7 @@ export function createPingService(deps: PingServiceDeps) {
     if (input.rid === undefined && !run.state.run_started_at) return;
     const open = await openRun(deps.table, input.checkId, input.rid);
     if (!open?.runId) return;
-    const op = runLoggedOp(input.checkId, open.runId, now, logExcerpt(input.body));
+    const op = runLoggedOp(input.checkId, open.runId, now, withExcerpt(input.body).log_excerpt);
     await deps.table.transact([op]).catch((err: unknown) => {
       // The run's item is gone (expired): the ping itself is logged.
       if (!(err instanceof ConditionFailedError)) throw err;

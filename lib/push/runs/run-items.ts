@@ -69,7 +69,7 @@ const runItem = defineItem({
 export const newRunId = (atMs: number) => newId('run', atMs);
 
 /** The tail of `body` kept as a run's excerpt, or undefined for an empty body. */
-export function logExcerpt(body: string): string | undefined {
+function logExcerpt(body: string): string | undefined {
   if (body === '') return undefined;
   return body.length <= LOG_EXCERPT_CHARS ? body : body.slice(body.length - LOG_EXCERPT_CHARS);
 }
@@ -77,6 +77,12 @@ export function logExcerpt(body: string): string | undefined {
 /** Expiry (epoch seconds) of a run: the tenant's retention after its start (or its end). */
 const runTtl = (run: RunRecord, retentionDays: number) =>
   Math.floor(Date.parse(run.started_at ?? run.ended_at ?? isoTime(0)) / 1000) + retentionDays * 86_400;
+
+/** The excerpt of a ping's body, as a run's fields (none for an empty body). */
+export const withExcerpt = (body: string) => {
+  const excerpt = logExcerpt(body);
+  return excerpt ? { log_excerpt: excerpt } : {};
+};
 
 /**
  * The write of a run as it stands: the whole record. A run's end keeps the excerpt a /log left
