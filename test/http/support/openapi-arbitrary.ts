@@ -120,7 +120,11 @@ function propertyOf(name: string, schema: Schema, hints: Hints): fc.Arbitrary<un
   const wantsString = schema.type === 'string';
   const only = wantsString || schema.type === 'integer' ? hints.only[name] : undefined;
   if (only) return only;
-  const also = wantsString ? hints.also[name] : undefined;
+  // A hint whose value the field's pattern refuses is not this field's (an integration's `token`
+  // is 32 letters and digits, not the invitation token the `also` hint offers under that name).
+  const hinted = wantsString ? hints.also[name] : undefined;
+  const fits = (value: unknown) => !schema.pattern || new RegExp(schema.pattern, 'u').test(String(value));
+  const also = hinted && fc.sample(hinted, { numRuns: 1, seed: 1 }).every(fits) ? hinted : undefined;
   const own = arbitraryOf(schema, hints);
   return also ? fc.oneof(also, own) : own;
 }
