@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { alertmanagerWebhook } from '../support/alertmanager-webhook.ts';
-import { expectCount, expectNoConsoleErrors, expectText } from './support.ts';
+import { audit, expectCount, expectNoConsoleErrors, expectText } from './support.ts';
 import { openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The Integrations page against a real local runtime (issue 77 point 5): an admin makes an
  * Alertmanager integration through the form and gets its ingest URL once, with the receiver to
  * paste into alertmanager.yml; a webhook posted to that URL lands on the entity the rule names,
- * which goes down; the integration's payload log on the page says what the request became.
+ * which goes down; the integration's payload log on the page says what the request became, and
+ * the entity's page lists the outside alert with its link back to Prometheus.
  */
 
 describe('console integrations', { timeout: 90_000 }, () => {
@@ -52,7 +53,13 @@ describe('console integrations', { timeout: 90_000 }, () => {
       'POST',
       `/in/${token}`,
       alertmanagerWebhook([
-        { fingerprint: 'db-down', service: 'orders-db', severity: 'critical', summary: 'orders-db is down' },
+        {
+          fingerprint: 'db-down',
+          service: 'orders-db',
+          severity: 'critical',
+          summary: 'orders-db is down',
+          generatorURL: 'http://prometheus.internal:9090/graph?g0.expr=pg_up',
+        },
       ]),
     );
     expect(sent).toMatchObject({ status: 202, body: { accepted: 1 } });
@@ -63,6 +70,19 @@ describe('console integrations', { timeout: 90_000 }, () => {
     const log = p.page.getByRole('list', { name: 'Payloads of Prometheus' });
     await expectCount(log.getByRole('listitem'), 1);
     expect(await log.getByRole('listitem').first().textContent()).toContain('accepted: 1 accepted');
+
+    // The entity's page lists the alert: severity, summary, status, integration, its link back.
+    await p.page.goto(`${rig.url}/entities/service/orders-db`);
+    const outside = p.page.getByRole('table', { name: 'Outside alerts' });
+    await expectCount(outside.getByRole('row'), 2);
+    const row = outside.getByRole('row').nth(1);
+    await expectText(row.getByRole('rowheader'), 'critical orders-db is down');
+    await expectText(row.getByRole('cell').nth(0), 'triggered');
+    await expectText(row.getByRole('cell').nth(1), 'Prometheus');
+    expect(await row.getByRole('link', { name: 'Source' }).getAttribute('href')).toBe(
+      'http://prometheus.internal:9090/graph?g0.expr=pg_up',
+    );
+    expect(await audit(p.page)).toEqual([]);
     expectNoConsoleErrors(p);
   });
 });

@@ -6,6 +6,8 @@ import { api, must } from '../api/client';
 export const integrationKeys = {
   all: ['integrations'] as const,
   payloads: (id: string) => ['integrations', id, 'payloads'] as const,
+  /** An entity's outside alerts (under the integrations: a new alert is theirs). */
+  onEntity: (entityId: string) => ['integrations', 'outside-alerts', entityId] as const,
 };
 
 export const integrationQueries = {
@@ -21,5 +23,13 @@ export const integrationQueries = {
       queryKey: integrationKeys.payloads(id),
       queryFn: async () =>
         (await must(api.GET('/v1/integrations/{id}/payloads', { params: { path: { id } } }))).payloads,
+    }),
+  /** GET /v1/outside-alerts?entity_id=: the entity's outside alerts, newest heard first (one page). */
+  onEntity: (entityId: string) =>
+    queryOptions({
+      queryKey: integrationKeys.onEntity(entityId),
+      queryFn: async () =>
+        (await must(api.GET('/v1/outside-alerts', { params: { query: { entity_id: entityId, limit: 50 } } })))
+          .alerts,
     }),
 };

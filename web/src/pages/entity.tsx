@@ -11,6 +11,7 @@ import { RecentResults } from '../checks/check-summary';
 import { targetOf } from '../checks/check-types/registry';
 import { checkKeys, checkQueries } from '../checks/queries';
 import { EntityIncidents } from '../incidents/entity-incidents';
+import { EntityOutsideAlerts } from '../integrations/entity-outside-alerts';
 import { refreshDelay, useRefreshOnChange } from '../live/refresh';
 import { IN_MAINTENANCE } from '../maintenance/words';
 import { ChannelTruth } from '../notify/channel-truth';
@@ -88,6 +89,7 @@ export function EntityPage() {
         changedAt={e.updated_at}
       />
       <EntityIncidents entityId={e.id} entityState={e.state} />
+      <EntityOutsideAlerts entityId={e.id} />
       <Checks entity={e} />
       <ChannelTruth entityId={e.id} state={e.state} />
       <WhyPaged subject={{ entity_id: e.id }} />
