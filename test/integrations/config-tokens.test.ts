@@ -48,7 +48,7 @@ describe.each(bothRuntimes)('integrations as code ($runtime)', ({ start }) => {
   });
 
   it('applies an integration whose token comes from the environment: its senders’ URL works', async () => {
-    const { value, missing } = resolveEnvReferences(documentWith('${PROM_TOKEN}'), { PROM_TOKEN: TOKEN });
+    const { value, missing } = resolveEnvReferences(documentWith(`\${PROM_TOKEN}`), { PROM_TOKEN: TOKEN });
     expect(missing).toEqual([]);
     const applied = await adminCall(api, 'POST', '/v1/config/apply', value);
     expect(applied.summary).toMatchObject({ created: 3, failed: 0 });
@@ -71,7 +71,7 @@ describe.each(bothRuntimes)('integrations as code ($runtime)', ({ start }) => {
         enabled: true,
         entity_rules: [{ match: {}, entity: 'service/{{labels.service}}' }],
         severity_map: {},
-        token: '${VIGIL_INTEGRATIONS_PROMETHEUS_TOKEN}',
+        token: `\${VIGIL_INTEGRATIONS_PROMETHEUS_TOKEN}`,
       },
     ]);
     // The integration's own blueprint and entity are its own, not the document's.
