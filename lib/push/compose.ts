@@ -1,6 +1,6 @@
 import type { Route } from '../http/types.ts';
 import { pingLogRoutes } from './log/ping-log-routes.ts';
-import type { PingLogDeps } from './ping-log.ts';
+import type { PingLogDeps } from './log/ping-log-service.ts';
 import { type PingRouteDeps, pingRoutes } from './pings/ping-routes.ts';
 import { createPushService, type PushServiceDeps } from './push-service.ts';
 import { pushRoutes } from './routes.ts';

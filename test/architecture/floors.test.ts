@@ -22,7 +22,6 @@ const KNOTS: Record<string, number> = {
   checks: 9,
   mcp: 7,
   notify: 10,
-  push: 4,
   'status-pages': 7,
 };
 

@@ -52,7 +52,7 @@ const DEFINITIONS_KEPT = 50_000;
 
 /**
  * The writes that keep a push check's slug lookup item in step with a create (no `before`), update
- * or delete (no `after`) of the check, for the same transaction (lib/push/slug-claims.ts; the
+ * or delete (no `after`) of the check, for the same transaction (lib/push/slugs/slug-claims.ts; the
  * composition passes it in: lib/push imports the checks engine, not the other way round).
  */
 export type SlugOps = (input: {

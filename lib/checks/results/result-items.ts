@@ -114,7 +114,7 @@ const PINGED_LOOK = 25;
 /**
  * The newest plain success a ping URL recorded (`pinged`) among the check's newest PINGED_LOOK
  * results, strongly consistent; undefined when none is among them (the ping log's latest ping
- * compares it with its newest item: lib/push/ping-log.ts).
+ * compares it with its newest item: lib/push/log/ping-log-service.ts).
  */
 export async function latestPingedResult(table: Table, checkId: string): Promise<ResultRecord | undefined> {
   const page = await table.query({

@@ -4,14 +4,14 @@ import { defineRoute } from '../../http/define-route.ts';
 import { pageQuery } from '../../http/page-query.ts';
 import { idSchema, timestampSchema } from '../../http/route-schemas.ts';
 import { type AuthedRoute, ok } from '../../http/types.ts';
+import { PING_KINDS } from './ping-items.ts';
 import {
   createPingLogService,
   PING_PAGE_BYTES,
   PING_PAGE_DEFAULT,
   PING_PAGE_MAX,
   type PingLogDeps,
-} from '../ping-log.ts';
-import { PING_KINDS } from './ping-items.ts';
+} from './ping-log-service.ts';
 
 const tag = 'Push';
 

@@ -16,9 +16,9 @@ import {
 } from '../../platform/errors.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
 import type { PingTarget, SlugResolver } from '../pings/ping-target.ts';
-import { SlugTakenError } from '../slug-claims.ts';
 import { UnknownPingTokenError, UnknownSlugError } from '../tokens/token-service.ts';
 import type { PingKeyService } from './ping-key-service.ts';
+import { SlugTakenError } from './slug-claims.ts';
 import { AUTO_CREATE_PER_MINUTE, autoCreateCountedOp, getSlug } from './slug-items.ts';
 
 /**
