@@ -34,6 +34,8 @@ const config: KnipConfig = {
     'test/fixtures/previous-release-told/generate.ts',
     // Likewise, before the MCP tools took an entity either way (test/fixtures/previous-release-toolsets/generate.md).
     'test/fixtures/previous-release-toolsets/generate.ts',
+    // Likewise, before pings formed stored runs (test/fixtures/previous-release-runs/generate.md).
+    'test/fixtures/previous-release-runs/generate.ts',
   ],
   // An entry file's exports are checked too (a script exports nothing it does not share); the Lambda
   // handlers' `handler`, called by AWS, is ignored below.
