@@ -3,9 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newPing, type PingRecord, pingRecordedOp } from '../../lib/push/log/ping-items.ts';
-import { openSqliteDatabase } from '../../lib/sqlite/sqlite-schema.ts';
-import { createSqliteTable } from '../../lib/sqlite/sqlite-table.ts';
-import { audit, expectCount, expectNoConsoleErrors, screenshot, seedEntity } from './support.ts';
+import {
+  audit,
+  expectCount,
+  expectNoConsoleErrors,
+  screenshot,
+  seedEntity,
+  writeToRuntimeStore,
+} from './support.ts';
 import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
@@ -26,30 +31,28 @@ describe('console last pings', { timeout: 60_000 }, () => {
   let checkId: string;
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-console-pings-'));
 
-  /** Writes pings straight into the runtime's store (a second SQLite connection, as the CLI does). */
-  const seed = async (pings: (Partial<PingRecord> & { atMs: number })[]) => {
-    const db = openSqliteDatabase(join(dataDir, 'vigil.db'));
-    const table = createSqliteTable({ db });
-    try {
-      for (const { atMs, ...fields } of pings) {
-        const ping = newPing(
-          {
-            check_id: checkId,
-            kind: 'success',
-            body: '',
-            method: 'POST',
-            source_ip: '203.0.113.7',
-            user_agent: 'runitor/v1.3.0',
-            ...fields,
-          },
-          atMs,
-        );
-        await table.transact([pingRecordedOp(ping, 30)]);
-      }
-    } finally {
-      table.close();
-    }
-  };
+  /** Writes pings straight into the runtime's store, as the ping receiver writes them. */
+  const seed = (pings: (Partial<PingRecord> & { atMs: number })[]) =>
+    writeToRuntimeStore(
+      dataDir,
+      pings.map(({ atMs, ...fields }) => [
+        pingRecordedOp(
+          newPing(
+            {
+              check_id: checkId,
+              kind: 'success',
+              body: '',
+              method: 'POST',
+              source_ip: '203.0.113.7',
+              user_agent: 'runitor/v1.3.0',
+              ...fields,
+            },
+            atMs,
+          ),
+          30,
+        ),
+      ]),
+    );
 
   const rig = useConsole({
     env: { VIGIL_DATA_DIR: dataDir },

@@ -3,9 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newRunId, type RunRecord, runWrittenOp } from '../../lib/push/runs/run-items.ts';
-import { openSqliteDatabase } from '../../lib/sqlite/sqlite-schema.ts';
-import { createSqliteTable } from '../../lib/sqlite/sqlite-table.ts';
-import { audit, expectCount, expectNoConsoleErrors, screenshot, seedEntity } from './support.ts';
+import {
+  audit,
+  expectCount,
+  expectNoConsoleErrors,
+  screenshot,
+  seedEntity,
+  writeToRuntimeStore,
+} from './support.ts';
 import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
@@ -21,35 +26,33 @@ describe('console runs of a heartbeat', { timeout: 60_000 }, () => {
   let checkId: string;
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-console-runs-'));
 
-  const seed = async (
-    runs: {
-      startMs: number;
-      tookMs: number;
-      outcome?: RunRecord['outcome'];
-      flags?: RunRecord['flags'];
-      log?: string;
-    }[],
-  ) => {
-    const db = openSqliteDatabase(join(dataDir, 'vigil.db'));
-    const table = createSqliteTable({ db });
-    try {
-      for (const r of runs) {
-        const run: RunRecord = {
-          id: newRunId(r.startMs),
-          check_id: checkId,
-          started_at: new Date(r.startMs).toISOString(),
-          ended_at: new Date(r.startMs + r.tookMs).toISOString(),
-          duration_ms: r.tookMs,
-          outcome: r.outcome ?? 'success',
-          flags: r.flags ?? [],
-          ...(r.log ? { log_excerpt: r.log } : {}),
-        };
-        await table.transact([runWrittenOp(run, 30)]);
-      }
-    } finally {
-      table.close();
-    }
+  type Seeded = {
+    startMs: number;
+    tookMs: number;
+    outcome?: RunRecord['outcome'];
+    flags?: RunRecord['flags'];
+    log?: string;
   };
+  /** Writes runs straight into the runtime's store, as the ping service writes them. */
+  const seed = (runs: Seeded[]) =>
+    writeToRuntimeStore(
+      dataDir,
+      runs.map((r) => [
+        runWrittenOp(
+          {
+            id: newRunId(r.startMs),
+            check_id: checkId,
+            started_at: new Date(r.startMs).toISOString(),
+            ended_at: new Date(r.startMs + r.tookMs).toISOString(),
+            duration_ms: r.tookMs,
+            outcome: r.outcome ?? 'success',
+            flags: r.flags ?? [],
+            ...(r.log ? { log_excerpt: r.log } : {}),
+          },
+          30,
+        ),
+      ]),
+    );
 
   const rig = useConsole({
     env: { VIGIL_DATA_DIR: dataDir },

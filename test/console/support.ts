@@ -6,6 +6,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { expect } from 'vitest';
+import { openSqliteDatabase } from '../../lib/sqlite/sqlite-schema.ts';
+import { createSqliteTable } from '../../lib/sqlite/sqlite-table.ts';
+import type { WriteOp } from '../../lib/store/table.ts';
 import { openBrowser } from '../support/chromium.ts';
 import { killGroup, type ServeProcess, signalGroup, startServeProcess } from '../support/serve-process.ts';
 
@@ -306,4 +309,18 @@ export function onRequestHeaders(
       },
     );
   });
+}
+
+/**
+ * Writes into a local runtime's store while it runs (a second SQLite connection on its data
+ * directory, as the CLI does), one transaction per list of `writes`: what a page reads that no
+ * API writes (pings, runs as the ping service stores them).
+ */
+export async function writeToRuntimeStore(dataDir: string, writes: WriteOp[][]): Promise<void> {
+  const table = createSqliteTable({ db: openSqliteDatabase(join(dataDir, 'vigil.db')) });
+  try {
+    for (const ops of writes) await table.transact(ops);
+  } finally {
+    await table.close();
+  }
 }

@@ -1,7 +1,7 @@
 import { createApiHandler } from '../../functions/api.ts';
 import { alertmanagerWebhook } from './alertmanager-webhook.ts';
+import { apiFunctionClient } from './api-function-client.ts';
 import { type CostFigures, type MeterSnapshot, priceSnapshot } from './cost-prices.ts';
-import { apiEvent, lambdaContext } from './lambda-context.ts';
 import { withMeteredPipeline } from './metered-pipeline.ts';
 
 /**
@@ -48,37 +48,10 @@ export async function runIngestCost(
     async (pipeline) => {
       const { meter, clock, cloud } = pipeline;
       const key = pipeline.tenant.rawKey;
-      const api = createApiHandler(cloud);
-      let counter = 0;
-      /** One request through the api function, as API Gateway's HTTP API (payload v2) sends it. */
-      const request = async (method: string, path: string, body?: unknown, apiKey?: string) => {
-        counter += 1;
-        const encoded = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-        const event = apiEvent(method, path, {
-          headers: {
-            ...(encoded ? { 'content-type': 'application/json' } : {}),
-            ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
-          },
-          ...(encoded ? { body: encoded } : {}),
-          userAgent: 'Alertmanager/0.25.0',
-          requestId: `req-${counter}`,
-          nowMs: clock.now(),
-        });
-        const result = await api(event, lambdaContext('api'));
-        const text = result.body ?? '';
-        return {
-          status: result.statusCode ?? 200,
-          body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-        };
-      };
-      /** Setup through the API (unmetered), at most 20 requests a fake second: the key's default rate. */
-      const setup = async (method: string, path: string, body?: unknown) => {
-        clock.set(clock.now() + 50);
-        const res = await request(method, path, body, key);
-        if (res.status >= 300)
-          throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-        return res.body;
-      };
+      const { request, setup } = apiFunctionClient(createApiHandler(cloud), clock, {
+        key,
+        userAgent: 'Alertmanager/0.25.0',
+      });
 
       await cloud.app.tenants.setLimits(pipeline.tenant.id, { entity_limit_per_bp: entities });
       await setup('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });

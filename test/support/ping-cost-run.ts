@@ -1,6 +1,6 @@
 import { createApiHandler } from '../../functions/api.ts';
+import { apiFunctionClient } from './api-function-client.ts';
 import { type CostFigures, type MeterSnapshot, priceSnapshot } from './cost-prices.ts';
-import { apiEvent, lambdaContext } from './lambda-context.ts';
 import { withMeteredPipeline } from './metered-pipeline.ts';
 
 /**
@@ -56,40 +56,10 @@ export async function runPingCost(options: PingCostOptions): Promise<Record<Ping
     async (pipeline) => {
       const { meter, clock, cloud } = pipeline;
       const key = pipeline.tenant.rawKey;
-      const api = createApiHandler(cloud);
-      let requestCounter = 0;
-      /** One request through the api function, as API Gateway's HTTP API (payload v2) sends it. */
-      const request = async (method: string, path: string, body?: unknown, apiKey?: string) => {
-        requestCounter += 1;
-        const encoded = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-        const event = apiEvent(method, path, {
-          headers: {
-            ...(encoded ? { 'content-type': 'application/json' } : {}),
-            ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
-          },
-          ...(encoded ? { body: encoded } : {}),
-          userAgent: 'curl',
-          requestId: `req-${requestCounter}`,
-          nowMs: clock.now(),
-        });
-        const result = await api(event, lambdaContext('api'));
-        const text = result.body ?? '';
-        let parsed: unknown;
-        try {
-          parsed = text ? JSON.parse(text) : undefined;
-        } catch {
-          parsed = undefined;
-        }
-        return { status: result.statusCode ?? 200, body: parsed as Record<string, unknown> | undefined };
-      };
-      /** Setup through the API (unmetered), at most 20 requests a fake second: the key's default rate. */
-      const setup = async (method: string, path: string, body?: unknown) => {
-        clock.set(clock.now() + 50);
-        const res = await request(method, path, body, key);
-        if (res.status >= 300)
-          throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-        return res.body ?? {};
-      };
+      const { request, setup } = apiFunctionClient(createApiHandler(cloud), clock, {
+        key,
+        userAgent: 'curl',
+      });
 
       await setup('POST', '/v1/blueprints', { slug: 'job', name: 'Job' });
       const created: { checkId: string; token: string }[] = [];
