@@ -5,21 +5,21 @@ import type { Logger } from '../platform/logger.ts';
 import type { CheckTlsTrust, ProbeDefinition, Prober } from '../probes/types.ts';
 import type { WriteOp } from '../store/table.ts';
 import type { ArtifactStore } from './artifacts/artifact-store.ts';
-import { detailsWithEvidence, slotScope } from './artifacts/evidence.ts';
 import type { CheckStore } from './definitions/check-store.ts';
 import type { ProbeJob } from './definitions/probe-job-schema.ts';
 import type { CheckDefinitionRecord, HttpRequestField } from './records.ts';
-import type { RecordOutcome, ResultRecorder } from './results/result-recorder.ts';
+import { detailsWithEvidence, slotScope } from './results/evidence.ts';
 import {
   type LocatedJobDeps,
   type LocatedOutcome,
   type ProbeElsewhere,
   reportDefaultLeg,
   runLocatedProbe,
-} from './services/located-job.ts';
+} from './results/located-job.ts';
+import type { RecordOutcome, ResultRecorder } from './results/result-recorder.ts';
 
 export { type ProbeJob, probeJobSchema } from './definitions/probe-job-schema.ts';
-export type { ProbeElsewhere } from './services/located-job.ts';
+export type { ProbeElsewhere } from './results/located-job.ts';
 
 /** What a probe job reads of a check: a stored one, or a definition not stored yet (MCP create_check). */
 export type ProbedFields = Pick<
@@ -90,7 +90,7 @@ export function ackCommitted(outcome: ProbeJobOutcome): boolean {
 /**
  * Runs one job: re-reads the check (a disabled or deleted check stops), probes or records the
  * synthetic failure, and records the result idempotently for its slot. A located check's slot fans
- * out to its locations instead (services/located-job.ts), and its `decide` job decides the slot.
+ * out to its locations instead (results/located-job.ts), and its `decide` job decides the slot.
  */
 export async function runProbeJob(
   job: ProbeJob,

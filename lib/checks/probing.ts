@@ -8,8 +8,6 @@
 
 /** A result's evidence (a browser check's screenshots and trace): the artifact store's adapters a runtime builds. */
 export type { ArtifactStore } from './artifacts/artifact-store.ts';
-/** The cloud's browser function stores a slot's artifacts itself; the worker lists them by name. */
-export { artifactNamesSchema, artifactRef, slotScope, storeArtifacts } from './artifacts/evidence.ts';
 export { createFileArtifactStore } from './artifacts/file-artifact-store.ts';
 /** The artifacts bucket's store, and the retention tiers its objects are tagged with (infra/artifacts.ts's lifecycle rules). */
 export {
@@ -18,7 +16,18 @@ export {
   RETENTION_TAG,
   RETENTION_TIERS,
 } from './artifacts/s3-artifact-store.ts';
-export { type DueCellSlot, generateCellShard } from './cells/cell-generator.ts';
+export { createCheckStore } from './definitions/check-store.ts';
+export { slotLocationResults } from './items/location-result-items.ts';
+/** The cloud's browser function stores a slot's artifacts itself; the worker lists them by name. */
+export { artifactNamesSchema, artifactRef, slotScope, storeArtifacts } from './results/evidence.ts';
+export {
+  createLocationDecider,
+  type LocationDecider,
+  type LocationProbeResult,
+} from './results/location-decision.ts';
+export { recordPushAlive, recordPushStart } from './results/push-start.ts';
+export { createResultRecorder, type ResultRecorder } from './results/result-recorder.ts';
+export { type DueCellSlot, generateCellShard } from './runner/cell-generator.ts';
 export {
   type CellJob,
   type CellRunner,
@@ -26,16 +35,7 @@ export {
   cellJobId,
   cellJobSchema,
   createCellRunner,
-} from './cells/cell-runner.ts';
-export { createCheckStore } from './definitions/check-store.ts';
-export {
-  createLocationDecider,
-  type LocationDecider,
-  type LocationProbeResult,
-} from './results/location-decision.ts';
-export { slotLocationResults } from './results/location-result-items.ts';
-export { recordPushAlive, recordPushStart } from './results/push-start.ts';
-export { createResultRecorder, type ResultRecorder } from './results/result-recorder.ts';
+} from './runner/cell-runner.ts';
 export { type DueClaim, generateShard } from './services/generator.ts';
 /** POST /v1/checks/{id}/run: a probe now (the app composes it; the check routes serve it). */
 export { createRunNow, type RunNow } from './services/run-now.ts';

@@ -4,8 +4,8 @@ import { presentConfig } from '../check-types/config-view.ts';
 import { checkTypeDefinition } from '../check-types/registry.ts';
 import { REDACTED, redactUrl } from '../domain/redaction.ts';
 import { locationsOf, probesFromLocations, quorumOf } from '../domain/states.ts';
-import type { ResultRecord } from './results/result-items.ts';
-import type { TransitionRecord } from './results/transition-items.ts';
+import type { ResultRecord } from './items/result-items.ts';
+import type { TransitionRecord } from './items/transition-items.ts';
 
 /** The public views of the checks engine's records (their stored shapes: lib/check-types/check-record.ts and the owner modules). */
 
@@ -27,8 +27,8 @@ export type HttpRequestField =
   | 'expected_status'
   | 'expected_statuses'
   | 'body_contains';
-export { type ResultRecord, resultSchema } from './results/result-items.ts';
-export { stateChangeEvent, type TransitionRecord, transitionSchema } from './results/transition-items.ts';
+export { type ResultRecord, resultSchema } from './items/result-items.ts';
+export { stateChangeEvent, type TransitionRecord, transitionSchema } from './items/transition-items.ts';
 
 export { REDACTED };
 

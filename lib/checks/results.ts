@@ -12,16 +12,10 @@
 export { purgeCheckArtifacts } from './artifacts/artifact-purge.ts';
 /** When a result id's result was recorded (a slot's: its slot), as the results list sorts it. */
 export { resultTimeMs } from './artifacts/artifact-store.ts';
-export { dayCountsOf, dayUptimeOf } from './results/check-recent.ts';
-export { parseStates, statesById } from './results/check-state-items.ts';
-export { entityDailyChecks } from './results/daily-checks.ts';
-export { checkBuckets, checkDailyRollups, type DailyCheck } from './results/day-rollups.ts';
-export { type LatestResult, lastErrorOf, latestResultsOf } from './results/latest-results.ts';
-export { locationUptimeDays } from './results/location-uptime-items.ts';
+export { parseStates, statesById } from './items/check-state-items.ts';
+export { locationUptimeDays } from './items/location-uptime-items.ts';
 /** A push check's newest result kept for a plain success ping (the ping log's latest). */
-export { latestPingedResult } from './results/result-items.ts';
-/** Checks' states as the API shows them (a pull check's from its cell). */
-export { shownCheckStates } from './results/shown-states.ts';
+export { latestPingedResult } from './items/result-items.ts';
 export {
   checkTransitionsSource,
   entityTransitionEvent,
@@ -32,6 +26,12 @@ export {
   type TransitionRecord,
   tenantTransitionItems,
   tenantTransitionsPage,
-} from './results/transition-items.ts';
+} from './items/transition-items.ts';
+export { dayCountsOf, dayUptimeOf } from './results/check-recent.ts';
+export { entityDailyChecks } from './results/daily-checks.ts';
+export { checkBuckets, checkDailyRollups, type DailyCheck } from './results/day-rollups.ts';
+export { type LatestResult, lastErrorOf, latestResultsOf } from './results/latest-results.ts';
+/** Checks' states as the API shows them (a pull check's from its cell). */
+export { shownCheckStates } from './results/shown-states.ts';
 export { purgeEntityChecks } from './services/check-purge.ts';
 export { createStateRuleConsumer } from './services/state-rule-consumer.ts';

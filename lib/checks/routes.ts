@@ -289,4 +289,4 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
 }
 
 /** GET /v1/checks/{id}/results/{result_id}/artifacts/{name}: a result's screenshot. */
-export { artifactRoutes } from './artifacts/artifact-routes.ts';
+export { artifactRoutes } from './routes/artifact-routes.ts';

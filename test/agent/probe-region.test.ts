@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProbeRegionLambda } from '../../functions/probe-region.ts';
 import { createRegionHandler, type RegionRunAnswer } from '../../lib/agent/region-function.ts';
-import { slotLocationResults } from '../../lib/checks/results/location-result-items.ts';
-import { latestResults } from '../../lib/checks/results/result-items.ts';
+import { slotLocationResults } from '../../lib/checks/items/location-result-items.ts';
+import { latestResults } from '../../lib/checks/items/result-items.ts';
 import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/lambda-edge.ts';
 import { getLocationJob } from '../../lib/locations/location-job-items.ts';
 import { systemClock } from '../../lib/platform/clock.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
+import { createCellRunner } from '../../lib/checks/runner/cell-runner.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import type { Prober } from '../../lib/probes/types.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

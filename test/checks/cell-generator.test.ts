@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type DueCellSlot, generateCellShard } from '../../lib/checks/cells/cell-generator.ts';
 import { cellCreatedOp, readLease } from '../../lib/checks/cells/cell-items.ts';
+import { type DueCellSlot, generateCellShard } from '../../lib/checks/runner/cell-generator.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 

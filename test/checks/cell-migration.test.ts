@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getCellState } from '../../lib/checks/cells/cell-result-items.ts';
-import { createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
+import { dueChecksPage } from '../../lib/checks/items/check-state-items.ts';
 import { migrateChecksToCells } from '../../lib/checks/migration/cell-migration.ts';
 import { runProbeJob } from '../../lib/checks/probe-job.ts';
-import { dueChecksPage } from '../../lib/checks/results/check-state-items.ts';
+import { createCellRunner } from '../../lib/checks/runner/cell-runner.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import type { Prober } from '../../lib/probes/types.ts';

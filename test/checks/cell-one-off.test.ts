@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getCellResults } from '../../lib/checks/cells/cell-result-items.ts';
-import { type CellJob, createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
+import { type CellJob, createCellRunner } from '../../lib/checks/runner/cell-runner.ts';
 import { nextCellSlot } from '../../lib/domain/schedules/cell-slots.ts';
 import { isoTime, systemClock } from '../../lib/platform/clock.ts';
 import type { Prober } from '../../lib/probes/types.ts';

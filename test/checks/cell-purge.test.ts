@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCellShard } from '../../lib/checks/cells/cell-generator.ts';
 import { getCell } from '../../lib/checks/cells/cell-items.ts';
 import { getCellState } from '../../lib/checks/cells/cell-result-items.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
+import { generateCellShard } from '../../lib/checks/runner/cell-generator.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { newCheck, newEntity, quietTcpCheck } from './check-fixtures.ts';
 

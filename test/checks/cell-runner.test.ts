@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cellCreatedOp } from '../../lib/checks/cells/cell-items.ts';
 import { cellStateOp, getCellResults, getCellState } from '../../lib/checks/cells/cell-result-items.ts';
-import { createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
+import { createCellRunner } from '../../lib/checks/runner/cell-runner.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import type { Prober } from '../../lib/probes/types.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cellRollupsBetween } from '../../lib/checks/cells/cell-rollup-items.ts';
-import { createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
-import { resultRecordedOp } from '../../lib/checks/results/result-items.ts';
-import { rollupAddOp } from '../../lib/checks/results/rollup-items.ts';
+import { resultRecordedOp } from '../../lib/checks/items/result-items.ts';
+import { rollupAddOp } from '../../lib/checks/items/rollup-items.ts';
 import { readSparkline } from '../../lib/checks/results/sparkline-reads.ts';
+import { createCellRunner } from '../../lib/checks/runner/cell-runner.ts';
 import { rollResult } from '../../lib/domain/rollups/rollup-bucket.ts';
 import type { SparklineBucket as Bucket } from '../../lib/domain/rollups/sparkline.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEntityStore } from '../../lib/catalog/entity-store.ts';
 import { createCellView } from '../../lib/checks/cells/cell-view.ts';
-import { createCheckPager } from '../../lib/checks/definitions/check-pages.ts';
 import { createCheckStore } from '../../lib/checks/definitions/check-store.ts';
+import { createCheckPager } from '../../lib/checks/services/check-pages.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import { type ApiHarness, type ApiResponse, runtimes } from '../support/api-harness.ts';

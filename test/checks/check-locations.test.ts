@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { locationResultOp } from '../../lib/checks/results/location-result-items.ts';
+import { locationResultOp } from '../../lib/checks/items/location-result-items.ts';
 import type { LocationOutcome } from '../../lib/domain/states/quorum.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

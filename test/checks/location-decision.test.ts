@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCheckState } from '../../lib/checks/items/check-state-items.ts';
+import { slotLocationResults } from '../../lib/checks/items/location-result-items.ts';
+import { locationUptimeDays } from '../../lib/checks/items/location-uptime-items.ts';
 import type { LocationProbeResult } from '../../lib/checks/probing.ts';
-import { readCheckState } from '../../lib/checks/results/check-state-items.ts';
-import { slotLocationResults } from '../../lib/checks/results/location-result-items.ts';
-import { locationUptimeDays } from '../../lib/checks/results/location-uptime-items.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { createEntity, storedResultsOf } from '../local/scheduler-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

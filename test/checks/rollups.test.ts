@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rollupAddOp } from '../../lib/checks/results/rollup-items.ts';
+import { rollupAddOp } from '../../lib/checks/items/rollup-items.ts';
 import { rollResult } from '../../lib/domain/rollups/rollup-bucket.ts';
 import { histogramIndex } from '../../lib/domain/rollups/sparkline.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCell } from '../../lib/checks/cells/cell-items.ts';
-import { createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
+import { createCellRunner } from '../../lib/checks/runner/cell-runner.ts';
 import { degradeIfSlow } from '../../lib/probes/outcome.ts';
 import type { Prober } from '../../lib/probes/types.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

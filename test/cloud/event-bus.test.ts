@@ -1,8 +1,8 @@
 import { EventBridgeClient, PutEventsCommand, type PutEventsCommandInput } from '@aws-sdk/client-eventbridge';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
+import { transitionRecordedOp } from '../../lib/checks/items/transition-items.ts';
 import type { TransitionRecord } from '../../lib/checks/records.ts';
-import { transitionRecordedOp } from '../../lib/checks/results/transition-items.ts';
 import { createEventBusPublisher, EventBusPublishError } from '../../lib/cloud/event-bus.ts';
 import { stateChangeEventSchema } from '../../lib/domain/states/state-change-event.ts';
 import { createLogger } from '../../lib/platform/logger.ts';

@@ -1,9 +1,9 @@
 import { SendMessageBatchCommand, type SendMessageBatchCommandInput } from '@aws-sdk/client-sqs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readLease } from '../../lib/checks/cells/cell-items.ts';
-import { type CellJob, cellJobSchema } from '../../lib/checks/cells/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import type { ProbeJob } from '../../lib/checks/probe-job.ts';
+import { type CellJob, cellJobSchema } from '../../lib/checks/runner/cell-runner.ts';
 import { createGenerator, GeneratorRunError, LOOKAHEAD_MS } from '../../lib/cloud/generator.ts';
 import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
 import { isoTime } from '../../lib/platform/clock.ts';

@@ -31,7 +31,7 @@ function recordingQueue<B>(name: string) {
 
 let config = loadConfig('cloud', { VIGIL_LOG_LEVEL: 'silent', VIGIL_EVENT_BUS_NAME: 'vigil-bus' });
 
-/** A new entity transition, as DynamoDB Streams hands it over (lib/checks/results/transition-items.ts). */
+/** A new entity transition, as DynamoDB Streams hands it over (lib/checks/items/transition-items.ts). */
 const transition: Change = {
   eventId: 'e1',
   eventName: 'INSERT',

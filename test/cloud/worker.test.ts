@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type CellRunner, createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
+import { type CellRunner, createCellRunner } from '../../lib/checks/runner/cell-runner.ts';
 import { createWorkerHandler } from '../../lib/cloud/worker.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';

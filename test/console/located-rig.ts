@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { definitionUpdatedOp, getCheckDefinition } from '../../lib/checks/check-items.ts';
-import { stateOfDefinitionOp } from '../../lib/checks/results/check-state-items.ts';
+import { stateOfDefinitionOp } from '../../lib/checks/items/check-state-items.ts';
 import { createLocationDecider, type LocationDecider } from '../../lib/checks/results/location-decision.ts';
 import { composeProbing } from '../../lib/locations/compose-probing.ts';
 import type { Clock } from '../../lib/platform/clock.ts';

@@ -1,4 +1,4 @@
-import { transitionRecordedOp } from '../../lib/checks/results/transition-items.ts';
+import { transitionRecordedOp } from '../../lib/checks/items/transition-items.ts';
 import type { TransitionRecord } from '../../lib/checks/results.ts';
 import { pagingFor } from '../../lib/escalation/compose-paging.ts';
 import { policyCreatedOp } from '../../lib/escalation/policy-items.ts';

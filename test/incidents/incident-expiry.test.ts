@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getTenant } from '../../lib/auth/tenants/tenant-items.ts';
-import type { TransitionRecord } from '../../lib/checks/results/transition-items.ts';
+import type { TransitionRecord } from '../../lib/checks/items/transition-items.ts';
 import { addAlsoFailing } from '../../lib/incidents/also-failing-items.ts';
 import { incidentOpenedBy } from '../../lib/incidents/incident-consumer.ts';
 import { incidentUnresolvedOp, openIncident } from '../../lib/incidents/incident-items.ts';

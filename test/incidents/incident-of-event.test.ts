@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TransitionRecord } from '../../lib/checks/results/transition-items.ts';
+import type { TransitionRecord } from '../../lib/checks/items/transition-items.ts';
 import { applyTransition, incidentOpenedBy, opensIncident } from '../../lib/incidents/incident-consumer.ts';
 import { openIncident } from '../../lib/incidents/incident-items.ts';
 import { incidentIdOfEvent } from '../../lib/incidents/incident-of-event.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TransitionRecord } from '../../lib/checks/results/transition-items.ts';
+import type { TransitionRecord } from '../../lib/checks/items/transition-items.ts';
 import { composeChangeConsumers } from '../../lib/events/consumers.ts';
 import { applyTransition, incidentOpenedBy } from '../../lib/incidents/incident-consumer.ts';
 import { getIncident, openIncident, readOpenIncidentRecord } from '../../lib/incidents/incident-items.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CellJob, cellJobId } from '../../lib/checks/cells/cell-runner.ts';
+import { type CellJob, cellJobId } from '../../lib/checks/runner/cell-runner.ts';
 import { phaseOffsetMs } from '../../lib/domain/schedules/schedule.ts';
 import { startLocalRuntime } from '../../lib/local/runtime.ts';
 import { createScheduler } from '../../lib/local/scheduler.ts';

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { leaseAdvancedOp } from '../../lib/checks/cells/cell-items.ts';
-import { type CellJob, cellJobId, createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import type { ProbeJob } from '../../lib/checks/probe-job.ts';
 import type { RecordOutcome } from '../../lib/checks/results/result-recorder.ts';
+import { type CellJob, cellJobId, createCellRunner } from '../../lib/checks/runner/cell-runner.ts';
 import { createScheduler, type JobStart } from '../../lib/local/scheduler.ts';
 import { createFakeClock, isoTime, systemClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { App } from '../../lib/app.ts';
-import { type CellJob, cellJobId, createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
 import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
+import { type CellJob, cellJobId, createCellRunner } from '../../lib/checks/runner/cell-runner.ts';
 import type { DueClaim } from '../../lib/checks/services/generator.ts';
 import { readQueuedJobs } from '../../lib/local/job-queue-items.ts';
 import { commitClaims, createProbeQueue, PROBE_QUEUE } from '../../lib/local/probe-queue.ts';

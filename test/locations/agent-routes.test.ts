@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { slotLocationResults } from '../../lib/checks/results/location-result-items.ts';
+import { slotLocationResults } from '../../lib/checks/items/location-result-items.ts';
 import { getLocationJob } from '../../lib/locations/location-job-items.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { type ApiHarness, bothRuntimes, startLocalHarness } from '../support/api-harness.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { storeArtifacts } from '../../lib/checks/artifacts/evidence.ts';
+import { storeArtifacts } from '../../lib/checks/results/evidence.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import type { ApiHarness } from '../support/api-harness.ts';
@@ -115,7 +115,7 @@ const TINY_JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'h
 
 /**
  * A screenshot of a result of the fixture's check, stored through the runtime's artifact port as
- * the recorder stores a browser check's (lib/checks/artifacts/evidence.ts); answers the result id
+ * the recorder stores a browser check's (lib/checks/results/evidence.ts); answers the result id
  * and the artifact's name.
  */
 export async function seedArtifact(

@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
+import { transitionRecordedOp } from '../../lib/checks/items/transition-items.ts';
 import type { TransitionRecord } from '../../lib/checks/records.ts';
-import { transitionRecordedOp } from '../../lib/checks/results/transition-items.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { MAX_TRANSACTION_OPS, type Table } from '../../lib/store/table.ts';
 

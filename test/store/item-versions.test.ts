@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
+import { createCellRunner } from '../../lib/checks/runner/cell-runner.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { tenantPk } from '../../lib/store/partitions.ts';
 import {

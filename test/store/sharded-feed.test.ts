@@ -5,7 +5,7 @@ import {
   tenantTransitionItems,
   tenantTransitionsPage,
   transitionRecordedOp,
-} from '../../lib/checks/results/transition-items.ts';
+} from '../../lib/checks/items/transition-items.ts';
 import {
   getIncident,
   type IncidentRecord,

@@ -1,6 +1,6 @@
 import { cellResultsPage } from '../../lib/checks/cells/cell-result-items.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
-import { latestResults } from '../../lib/checks/results/result-items.ts';
+import { latestResults } from '../../lib/checks/items/result-items.ts';
 import { type CostFigures, type MeterSnapshot, priceSnapshot } from './cost-prices.ts';
 import { withMeteredPipeline } from './metered-pipeline.ts';
 

@@ -1,5 +1,5 @@
 import { createApiHandler } from '../../functions/api.ts';
-import { latestResults } from '../../lib/checks/results/result-items.ts';
+import { latestResults } from '../../lib/checks/items/result-items.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { type CostFigures, type MeterSnapshot, priceSnapshot } from './cost-prices.ts';
 import { apiEvent, lambdaContext } from './lambda-context.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDaysBetween } from '../../lib/checks/results/day-rollup-items.ts';
+import { checkDaysBetween } from '../../lib/checks/items/day-rollup-items.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { entityDailyUptime } from '../../lib/uptime/daily-uptime.ts';
 import {

@@ -4,7 +4,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { deterministicId } from '../../platform/ids.ts';
 import type { Table } from '../../store/table.ts';
-import type { ResultRecord } from '../results/result-items.ts';
+import type { ResultRecord } from '../items/result-items.ts';
 import {
   type CellResultEntry,
   type CellResultsRecord,

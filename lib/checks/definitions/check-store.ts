@@ -15,7 +15,7 @@ import {
   parseDefinitions,
   tenantCheckItems,
 } from '../check-items.ts';
-import { parseStates, readCheckState, stateCreatedOp } from '../results/check-state-items.ts';
+import { parseStates, readCheckState, stateCreatedOp } from '../items/check-state-items.ts';
 
 /** Freezes a parsed record and the objects in it (records are plain JSON values). */
 function deepFreeze<T>(value: T): T {

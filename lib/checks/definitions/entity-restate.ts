@@ -8,7 +8,7 @@ import type { State } from '../../domain/states.ts';
 import { aggregateEntityState, causingCheck, type StateRule } from '../../domain/states.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
-import type { TransitionRecord } from '../results/transition-items.ts';
+import type { TransitionRecord } from '../items/transition-items.ts';
 import { entityStateOps } from './entity-state-ops.ts';
 
 /**

@@ -16,7 +16,7 @@ import {
   latestCheckTransition,
   type TransitionRecord,
   transitionRecordedOp,
-} from '../results/transition-items.ts';
+} from '../items/transition-items.ts';
 
 /**
  * The entity item keeps the state of each of its enabled checks (`check_states`), so its aggregate

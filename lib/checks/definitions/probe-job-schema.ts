@@ -2,7 +2,7 @@ import * as z from 'zod';
 
 /**
  * One scheduled run of a check: a probe (pull), the dead man's switch (push), or the decision of a
- * located check's slot at its deadline (../services/located-job.ts). Queue messages carry it.
+ * located check's slot at its deadline (../results/located-job.ts). Queue messages carry it.
  */
 export const probeJobSchema = z.strictObject({
   tenant_id: z.string(),

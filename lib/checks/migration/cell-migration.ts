@@ -8,7 +8,7 @@ import { type CellMemberEntry, createCellMembership } from '../cells/cell-member
 import { inCell } from '../cells/cell-moves.ts';
 import { definitionUpdatedOp, tenantCheckItems } from '../check-items.ts';
 import { joinCheckItems } from '../definitions/check-store.ts';
-import { stateRecordedOp } from '../results/check-state-items.ts';
+import { stateRecordedOp } from '../items/check-state-items.ts';
 
 /**
  * Moves enabled pull checks stored before cells (a state item in the due index, which the per-check

@@ -6,7 +6,7 @@ import type { Logger } from '../../platform/logger.ts';
 import { parseItem } from '../../store/items.ts';
 import { ConditionFailedError, type Item, type Table } from '../../store/table.ts';
 import { checkLayoutMarker, definitionReplacedOp, isDefinition, tenantCheckItems } from '../check-items.ts';
-import { isState, stateMigratedOp } from '../results/check-state-items.ts';
+import { isState, stateMigratedOp } from '../items/check-state-items.ts';
 
 /**
  * Moves checks stored in the first layout (one item with the definition, the running state and

@@ -1,6 +1,6 @@
 import type { Table } from '../../store/table.ts';
 import { checkDefinitionsById, entityCheckIds } from '../check-items.ts';
-import { parseStates, statesById } from './check-state-items.ts';
+import { parseStates, statesById } from '../items/check-state-items.ts';
 import type { DailyCheck } from './day-rollups.ts';
 
 /** Checks an entity may have at most (the per-entity limit is far below it). */

@@ -19,8 +19,8 @@ import { ConditionFailedError, type Table, type WriteOp } from '../../store/tabl
 import { cellResultsBetween } from '../cells/cell-result-items.ts';
 import { cellRollupsBetween } from '../cells/cell-rollup-items.ts';
 import { cellMemberBuckets, type MemberBucket } from '../cells/cell-rollups.ts';
-import { cellDayOp, cellDaysBetween, checkDayOp, checkDaysBetween } from './day-rollup-items.ts';
-import { rollupsBetween } from './rollup-items.ts';
+import { cellDayOp, cellDaysBetween, checkDayOp, checkDaysBetween } from '../items/day-rollup-items.ts';
+import { rollupsBetween } from '../items/rollup-items.ts';
 import { estimateMaxLatency } from './sparkline-reads.ts';
 
 /**

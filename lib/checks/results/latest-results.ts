@@ -2,7 +2,7 @@ import type { CheckDefinitionRecord } from '../../check-types/check-record.ts';
 import type { Table } from '../../store/table.ts';
 import { cellResultsPage } from '../cells/cell-result-items.ts';
 import { entryResult } from '../cells/cell-view.ts';
-import { latestResults, type ResultRecord } from './result-items.ts';
+import { latestResults, type ResultRecord } from '../items/result-items.ts';
 
 /**
  * The newest results of checks, whoever holds them: a pull check's are in its cell's slots (one

@@ -12,11 +12,15 @@ import type { Logger } from '../../platform/logger.ts';
 import { transactIf } from '../../store/items.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
 import type { CheckRun, CheckStore } from '../definitions/check-store.ts';
-import { lastLocationsOp } from './check-state-items.ts';
-import { type LocationResultRecord, locationResultOp, slotLocationResults } from './location-result-items.ts';
-import { locationUptimeOp } from './location-uptime-items.ts';
+import { lastLocationsOp } from '../items/check-state-items.ts';
+import {
+  type LocationResultRecord,
+  locationResultOp,
+  slotLocationResults,
+} from '../items/location-result-items.ts';
+import { locationUptimeOp } from '../items/location-uptime-items.ts';
+import { readSlotResult, slotBreakdownOp } from '../items/result-items.ts';
 import type { RecordOutcome } from './result-input.ts';
-import { readSlotResult, slotBreakdownOp } from './result-items.ts';
 import { type ResultRecorder, slotResultId } from './result-recorder.ts';
 
 /** What one location found for a slot: its probe's result (the agent protocol's `result`). */

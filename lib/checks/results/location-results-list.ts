@@ -9,12 +9,12 @@ import {
   sealPageCursor,
   unexpired,
 } from '../../store/paging.ts';
-import { resultOutcome } from '../records.ts';
 import {
   type LocationResultRecord,
   locationResultsSource,
   parseLocationResult,
-} from './location-result-items.ts';
+} from '../items/location-result-items.ts';
+import { resultOutcome } from '../records.ts';
 
 /**
  * GET /v1/checks/{id}/results?location=<name>: one location's own rows of a located check (what it

@@ -3,8 +3,8 @@ import { isoTime } from '../../platform/clock.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
 import type { CheckRun, CheckStore } from '../definitions/check-store.ts';
+import { stateRecordedOp } from '../items/check-state-items.ts';
 import type { CheckStateRecord } from '../records.ts';
-import { stateRecordedOp } from './check-state-items.ts';
 
 export interface PushStartDeps {
   table: Table;

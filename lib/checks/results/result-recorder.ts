@@ -15,12 +15,12 @@ import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
 import type { CheckRun, CheckStore } from '../definitions/check-store.ts';
 import { checkMovesOps } from '../definitions/entity-state-ops.ts';
+import { type DueAt, stateRecordedOp } from '../items/check-state-items.ts';
+import { resultRecordedOp } from '../items/result-items.ts';
+import { rollupAddOp } from '../items/rollup-items.ts';
 import type { CheckStateRecord, ResultRecord, TransitionRecord } from '../records.ts';
-import { type DueAt, stateRecordedOp } from './check-state-items.ts';
 import { closeCheckDay, dayClosedBy } from './day-rollups.ts';
 import type { RecordOutcome, ResultInput } from './result-input.ts';
-import { resultRecordedOp } from './result-items.ts';
-import { rollupAddOp } from './rollup-items.ts';
 
 export type { RecordOutcome, ResultInput };
 

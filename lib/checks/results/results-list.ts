@@ -3,8 +3,8 @@ import { type PageDeps, type PageRequest, unexpired } from '../../store/paging.t
 import { readSourcesPage, type SpanSource } from '../../store/source-pages.ts';
 import { cellResultsSource, holdsResultOf, parseCellResults } from '../cells/cell-result-items.ts';
 import { memberResult } from '../cells/cell-view.ts';
+import { parseResult, resultsSource } from '../items/result-items.ts';
 import { publicResult } from '../records.ts';
-import { parseResult, resultsSource } from './result-items.ts';
 
 /**
  * GET /v1/checks/{id}/results: one newest-first list over every place a check's results are kept.

@@ -2,7 +2,7 @@ import type { CheckDefinitionRecord } from '../../check-types/check-record.ts';
 import type { CheckState } from '../../domain/states.ts';
 import type { Table } from '../../store/table.ts';
 import { cellMemberStates } from '../cells/cell-view.ts';
-import { parseStates, statesById } from './check-state-items.ts';
+import { parseStates, statesById } from '../items/check-state-items.ts';
 
 /**
  * The state of each of these checks as the API shows it, by id: a pull check in a cell runs in its

@@ -17,8 +17,8 @@ import { isoTime } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { Table } from '../../store/table.ts';
 import { cellMemberBuckets, cellMemberSamples } from '../cells/cell-rollups.ts';
-import { resultsBetween } from './result-items.ts';
-import { rollupsBetween } from './rollup-items.ts';
+import { resultsBetween } from '../items/result-items.ts';
+import { rollupsBetween } from '../items/rollup-items.ts';
 
 /**
  * Sparklines of one check. The window ends at the end of the current 5-minute rollup bucket, so

@@ -4,7 +4,7 @@ import { checkPartition } from '../../store/partitions.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
 import { leaveCells } from '../cells/cell-membership.ts';
 import { cellPlacesOf, definitionDeletedOp, entityCheckIds } from '../check-items.ts';
-import { stateDeletedOp } from '../results/check-state-items.ts';
+import { stateDeletedOp } from '../items/check-state-items.ts';
 
 /** Checks read per round (3 writes each: the deletes of its definition and state, and its partition job). */
 const CHECKS_PER_ROUND = 100;

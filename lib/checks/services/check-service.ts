@@ -26,10 +26,10 @@ import {
 import { definitionDeletedOp, definitionUpdatedOp } from '../check-items.ts';
 import { createCheckAggregate } from '../definitions/check-aggregate.ts';
 import type { CheckFilter, NamedCheck } from '../definitions/check-filter.ts';
-import { type CheckPageQuery, createCheckPager } from '../definitions/check-pages.ts';
 import { type CheckRun, type CheckStore, checkCreatedOps } from '../definitions/check-store.ts';
 import { changesScheduling, withScheduleInterval } from '../definitions/push-schedule.ts';
-import { stateDeletedOp, stateOfDefinitionOp } from '../results/check-state-items.ts';
+import { stateDeletedOp, stateOfDefinitionOp } from '../items/check-state-items.ts';
+import { type CheckPageQuery, createCheckPager } from './check-pages.ts';
 import { checkPartitionPurgeOp } from './check-purge.ts';
 import { refuseOutsideWrite } from './outside-checks.ts';
 

@@ -2,8 +2,8 @@ import { nextSlot, shardOf } from '../../domain/schedules.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Table, UpdateOp } from '../../store/table.ts';
+import { claimOp, type DueCheck, dueChecksPage } from '../items/check-state-items.ts';
 import type { ProbeJob } from '../probe-job.ts';
-import { claimOp, type DueCheck, dueChecksPage } from '../results/check-state-items.ts';
 
 /** A due check and the conditional update of its state item that claims its slot (moves next_run_at past it). */
 export interface DueClaim {

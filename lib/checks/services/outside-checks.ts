@@ -12,7 +12,7 @@ import { definitionDeletedOp } from '../check-items.ts';
 import { createCheckAggregate } from '../definitions/check-aggregate.ts';
 import { DEFAULTS } from '../definitions/check-defaults.ts';
 import { type CheckStore, checkCreatedOps } from '../definitions/check-store.ts';
-import { stateDeletedOp } from '../results/check-state-items.ts';
+import { stateDeletedOp } from '../items/check-state-items.ts';
 import type { ResultRecorder } from '../results/result-recorder.ts';
 import { checkPartitionPurgeOp } from './check-purge.ts';
 

@@ -3,8 +3,8 @@ import { runsAlone } from '../../check-types/registry.ts';
 import { locationsOf, probesFromLocations, quorumOf } from '../../domain/states.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { CellJob } from '../cells/cell-runner.ts';
 import { type ProbeJob, probeDefinition } from '../probe-job.ts';
+import type { CellJob } from '../runner/cell-runner.ts';
 import type { CheckService } from './check-service.ts';
 
 /** A one-off probe of one check: a member's own cell slot, or a located or browser check's extra slot. */

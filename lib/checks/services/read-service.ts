@@ -3,12 +3,12 @@ import type { Clock } from '../../platform/clock.ts';
 import type { CursorSeal } from '../../store/cursor-seal.ts';
 import { type PageRequest, readPage, unexpired } from '../../store/paging.ts';
 import type { Table } from '../../store/table.ts';
+import { checkTransitionsSource, parseTransition } from '../items/transition-items.ts';
 import { publicTransition } from '../records.ts';
 import { recentOf } from '../results/check-recent.ts';
 import { locationResultsPage } from '../results/location-results-list.ts';
 import { resultsPage } from '../results/results-list.ts';
 import { readSparkline } from '../results/sparkline-reads.ts';
-import { checkTransitionsSource, parseTransition } from '../results/transition-items.ts';
 import type { CheckService } from './check-service.ts';
 
 export interface CheckReadDeps {

@@ -1,9 +1,9 @@
 import type { Clock } from '../../platform/clock.ts';
 import { ConflictError, RateLimitedError } from '../../platform/errors.ts';
 import type { RateLimiter, RatePolicy } from '../../platform/rate-limiter.ts';
-import { type CellRunnerDeps, createCellRunner } from '../cells/cell-runner.ts';
 import { entryResult } from '../cells/cell-view.ts';
 import { publicResult } from '../records.ts';
+import { type CellRunnerDeps, createCellRunner } from '../runner/cell-runner.ts';
 import type { CheckService } from './check-service.ts';
 import { oneOffJob, type ProbeSoon } from './probe-soon.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ArtifactStore } from '../../../lib/checks/artifacts/artifact-store.ts';
-import { detailsWithEvidence, slotScope } from '../../../lib/checks/artifacts/evidence.ts';
+import { detailsWithEvidence, slotScope } from '../../../lib/checks/results/evidence.ts';
 import { probedResult } from '../../../lib/cloud/browser-function.ts';
 import { silentLogger } from '../../../lib/platform/logger.ts';
 

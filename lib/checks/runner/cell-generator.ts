@@ -1,7 +1,7 @@
 import { cellSlotsBetween } from '../../domain/schedules.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
-import { cellsOfShard, leaseAdvancedOp, readLease } from './cell-items.ts';
+import { cellsOfShard, leaseAdvancedOp, readLease } from '../cells/cell-items.ts';
 import type { CellJob } from './cell-runner.ts';
 
 /** A cell's slot to send, due at `dueMs` (runtimes delay it until then). */

@@ -2,10 +2,10 @@ import type { CheckDefinitionRecord } from '../../check-types/check-record.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Prober } from '../../probes/types.ts';
 import type { ArtifactStore } from '../artifacts/artifact-store.ts';
-import { detailsWithEvidence } from '../artifacts/evidence.ts';
+import type { CellResultEntry } from '../cells/cell-result-items.ts';
 import { probeDefinition } from '../probe-job.ts';
+import { detailsWithEvidence } from '../results/evidence.ts';
 import { slotResultId } from '../results/result-recorder.ts';
-import type { CellResultEntry } from './cell-result-items.ts';
 
 /** Each member's prober (locally: bounded, with the scheduler's hooks; else the runtime's one). */
 export type ProberFor = (checkId: string) => Prober;

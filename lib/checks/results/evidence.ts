@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import type { Logger } from '../../platform/logger.ts';
 import type { ProbeOutcome } from '../../probes/types.ts';
-import { slotResultId } from '../results/result-recorder.ts';
 import {
   ARTIFACT_NAME,
   type ArtifactRef,
@@ -13,7 +12,8 @@ import {
   screenshotName,
   TRACE_NAME,
   TRACE_TYPE,
-} from './artifact-store.ts';
+} from '../artifacts/artifact-store.ts';
+import { slotResultId } from './result-recorder.ts';
 
 /** Screenshots one result keeps at most (a browser check has at most 30 steps; the failing one is last). */
 const MAX_SCREENSHOTS = 31;

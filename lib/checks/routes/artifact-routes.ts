@@ -5,7 +5,6 @@ import { idSchema } from '../../http/route-schemas.ts';
 import type { AuthedRoute } from '../../http/types.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { NotFoundError } from '../../platform/errors.ts';
-import type { CheckService } from '../services/check-service.ts';
 import {
   ARTIFACT_NAME,
   type ArtifactStore,
@@ -14,7 +13,8 @@ import {
   SCREENSHOT_TYPE,
   TRACE_NAME,
   TRACE_TYPE,
-} from './artifact-store.ts';
+} from '../artifacts/artifact-store.ts';
+import type { CheckService } from '../services/check-service.ts';
 
 export interface ArtifactRouteDeps {
   checkService: Pick<CheckService, 'requireCheck'>;

@@ -5,9 +5,9 @@ import type { Clock } from '../../platform/clock.ts';
 import { deterministicId } from '../../platform/ids.ts';
 import { mergeCounterUpdates } from '../../store/merge-updates.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
+import type { CellRecord } from '../cells/cell-items.ts';
 import { checkMovesOps } from '../definitions/entity-state-ops.ts';
-import type { TransitionRecord } from '../results/transition-items.ts';
-import type { CellRecord } from './cell-items.ts';
+import type { TransitionRecord } from '../items/transition-items.ts';
 
 /**
  * The transitions of the moved members and their entities' writes, entity by entity, as many

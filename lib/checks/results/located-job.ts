@@ -5,11 +5,11 @@ import type { ProbeDefinition, ProbeOutcome, Prober } from '../../probes/types.t
 import { transactIf } from '../../store/items.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
 import type { ArtifactStore } from '../artifacts/artifact-store.ts';
-import { detailsWithEvidence, slotScope } from '../artifacts/evidence.ts';
 import type { CheckRun } from '../definitions/check-store.ts';
 import type { ProbeJob } from '../definitions/probe-job-schema.ts';
-import type { LocationDecider } from '../results/location-decision.ts';
-import { slotLocationResults } from '../results/location-result-items.ts';
+import { slotLocationResults } from '../items/location-result-items.ts';
+import { detailsWithEvidence, slotScope } from './evidence.ts';
+import type { LocationDecider } from './location-decision.ts';
 
 /** One slot of a located check waiting for one location's agent (lib/locations/location-job-items.ts). */
 interface LocationJob {

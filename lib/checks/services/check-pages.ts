@@ -12,10 +12,10 @@ import {
   tenantCheckItemsPage,
   tenantChecksSource,
 } from '../check-items.ts';
+import { type CheckFilter, checkMatcher, filtering, type NamedCheck } from '../definitions/check-filter.ts';
+import { type CheckStore, joinCheckItems } from '../definitions/check-store.ts';
+import { isState, statesById } from '../items/check-state-items.ts';
 import type { CheckRecord } from '../records.ts';
-import { isState, statesById } from '../results/check-state-items.ts';
-import { type CheckFilter, checkMatcher, filtering, type NamedCheck } from './check-filter.ts';
-import { type CheckStore, joinCheckItems } from './check-store.ts';
 
 /**
  * Pages of GET /v1/checks, oldest check first (the order of the whole list). Each page is read

@@ -9,13 +9,9 @@ import type { Prober } from '../../probes/types.ts';
 import { mergeCounterUpdates } from '../../store/merge-updates.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
 import type { ArtifactStore } from '../artifacts/artifact-store.ts';
-import { checkDefinitionsById } from '../check-items.ts';
-import { closeCellDay } from '../results/day-rollups.ts';
-import type { TransitionRecord } from '../results/transition-items.ts';
-import { type CellRecord, getCell } from './cell-items.ts';
-import type { CellJob } from './cell-job.ts';
-import { oneOffBeforeRegular, oneOffRunSlot, oneOffSlot } from './cell-one-off.ts';
-import { type ProberFor, probeMembers } from './cell-probe.ts';
+import { type CellRecord, getCell } from '../cells/cell-items.ts';
+import type { CellJob } from '../cells/cell-job.ts';
+import { oneOffBeforeRegular, oneOffRunSlot, oneOffSlot } from '../cells/cell-one-off.ts';
 import {
   type CellResultsRecord,
   type CellStateRecord,
@@ -24,11 +20,15 @@ import {
   cellStateOp,
   getCellResults,
   getCellState,
-} from './cell-result-items.ts';
-import { rollUpFinishedBucket } from './cell-rollups.ts';
+} from '../cells/cell-result-items.ts';
+import { rollUpFinishedBucket } from '../cells/cell-rollups.ts';
+import { checkDefinitionsById } from '../check-items.ts';
+import type { TransitionRecord } from '../items/transition-items.ts';
+import { closeCellDay } from '../results/day-rollups.ts';
+import { type ProberFor, probeMembers } from './cell-probe.ts';
 import { cellTransitionOps } from './cell-transitions.ts';
 
-export { type CellJob, cellJobId, cellJobSchema } from './cell-job.ts';
+export { type CellJob, cellJobId, cellJobSchema } from '../cells/cell-job.ts';
 
 export type CellOutcome =
   | {
