@@ -180,6 +180,12 @@ export function evaluateTargets(results: Results): Target[] {
       measured: `${i.fire.cpuMsPerAlert.toFixed(2)} ms firing, ${i.resolve.cpuMsPerAlert.toFixed(2)} ms resolving`,
       met: cpu <= 1,
     });
+    targets.push({
+      name: 'outside alert to a channel',
+      goal: 'p99 from the answer that moved an entity to the webhook receiver’s read (no target: reported)',
+      measured: `p99 ${Math.round(i.fire.toChannelMs.p99)} ms firing, ${Math.round(i.resolve.toChannelMs.p99)} ms resolving (${i.fire.unread + i.resolve.unread} unread, ${i.fire.digests + i.resolve.digests} digests)`,
+      met: i.fire.unread + i.resolve.unread === 0,
+    });
   }
   if (results.uptime) {
     const p99 = results.uptime.uptime.p99;
