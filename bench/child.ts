@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import { stopProcess, track } from './processes.ts';
+import { startFlagsOf } from './start-flags.ts';
 
 /** The benchmark's child processes: each workload runs in its own process, driven over IPC. */
 
@@ -36,13 +37,13 @@ export interface ChildOptions {
   root?: string;
 }
 
-/** Forks `bench/<module>` (of `options.root`, default this checkout) under tsx with an IPC channel. */
+/** Forks `bench/<module>` (of `options.root`, default this checkout) as that checkout starts (start-flags.ts), with an IPC channel. */
 export function startChild(module: string, options: ChildOptions = {}): BenchChild {
   const out = options.logFile ? openSync(options.logFile, 'a') : 'inherit';
   const root = options.root ?? repoRoot;
   const child = fork(join(root, 'bench', module), options.args ?? [], {
     cwd: root,
-    execArgv: [...(options.nodeFlags ?? [])],
+    execArgv: [...startFlagsOf(root), ...(options.nodeFlags ?? [])],
     env: { ...process.env, ...options.env },
     stdio: ['ignore', out, out, 'ipc'],
     // A group of its own: stopping it stops whatever it started (bench/processes.ts).

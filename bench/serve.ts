@@ -3,6 +3,7 @@ import { existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot } from './child.ts';
 import { PARENT_GUARD, stopProcess, track } from './processes.ts';
+import { startFlagsOf } from './start-flags.ts';
 
 /** The product as it runs: `node bin/serve.ts` in a child, its logs going to a file. */
 
@@ -38,7 +39,13 @@ export async function startServe(
   const out = openSync(options.logFile, 'a');
   const child = spawn(
     process.execPath,
-    [...(options.nodeFlags ?? []), '--import', PARENT_GUARD, 'bin/serve.ts'],
+    [
+      ...startFlagsOf(options.root ?? repoRoot),
+      ...(options.nodeFlags ?? []),
+      '--import',
+      PARENT_GUARD,
+      'bin/serve.ts',
+    ],
     {
       cwd: options.root ?? repoRoot,
       env: { ...process.env, PORT: '0', ...env },
