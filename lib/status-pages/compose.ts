@@ -7,17 +7,17 @@ import { entityDailyUptime } from '../uptime/daily-uptime.ts';
 import { pageAccessRoutes } from './access/access-routes.ts';
 import type { PageAccessPorts } from './access/page-access-ports.ts';
 import { createPageGate } from './access/page-gate.ts';
-import { ssoPassRoutes } from './access/sso-pass-routes.ts';
-import { createDomainRequests } from './domains/domain-requests.ts';
 import { createPageHosts } from './domains/page-hosts.ts';
 import { feedRoutes } from './feeds/feed-routes.ts';
 import { pageIncidentRoutes } from './incidents/page-incident-routes.ts';
 import { createPageIncidentService } from './incidents/page-incident-service.ts';
+import { findPublicPage } from './items/status-page-items.ts';
 import { statusPageRoutes } from './pages/routes.ts';
-import { findPublicPage } from './pages/status-page-items.ts';
 import { createStatusPageService, type StatusPageService } from './pages/status-page-service.ts';
+import { createDomainRequests } from './public/domain-requests.ts';
 import { publicStatusPageRoutes } from './public/public-routes.ts';
 import type { DailyUptimeReader } from './public/public-view.ts';
+import { ssoPassRoutes } from './public/sso-pass-routes.ts';
 import type { PageJob } from './subscribers/page-jobs.ts';
 import { createSubscribeService } from './subscribers/subscribe-service.ts';
 import { createSubscriberAdmin } from './subscribers/subscriber-admin.ts';
@@ -47,7 +47,7 @@ export function composeStatusPages(deps: {
   routes: Route[];
   /** The owner's reads and writes of pages (MCP's status-page resources read through it). */
   pages: StatusPageService;
-  /** The router's host step: a request on a page's custom domain becomes its /p/{slug} one (domains/domain-requests.ts). */
+  /** The router's host step: a request on a page's custom domain becomes its /p/{slug} one (public/domain-requests.ts). */
   mapHost: (req: HttpRequest) => Promise<HttpRequest | Response>;
 } {
   const pageHosts = createPageHosts(deps.pageDomains);

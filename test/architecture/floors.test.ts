@@ -21,7 +21,6 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const KNOTS: Record<string, number> = {
   mcp: 7,
   notify: 10,
-  'status-pages': 7,
 };
 
 const posix = (path: string) => path.split(sep).join('/');

@@ -15,7 +15,7 @@ import { TEXT_IMPORTERS } from '../../lib/importers/registry.ts';
 import { windowBody } from '../../lib/maintenance/request-schemas.ts';
 import { policyBody } from '../../lib/notify/api/request-schemas.ts';
 import { tenantChannelInputSchema } from '../../lib/notify/channel-setup/channel-config.ts';
-import { pageCreateBody } from '../../lib/status-pages/pages/request-schemas.ts';
+import { pageCreateBody } from '../../lib/status-pages/items/request-schemas.ts';
 import { applyKumaSchema, buildKumaDatabase } from '../fixtures/kuma/kuma-db-fixture.ts';
 import { EXTRAS } from './kuma-extras.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderAtom, renderRss } from '../../lib/status-pages/feeds/render-feed.ts';
-import type { PageIncidentRecord } from '../../lib/status-pages/incidents/page-incident-items.ts';
+import type { PageIncidentRecord } from '../../lib/status-pages/items/page-incident-items.ts';
 import { feedProblems } from './support/feed-validator.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { createLoadCache } from '../../lib/status-pages/public/page-cache.ts';
+import { createLoadCache } from '../../lib/status-pages/html/page-cache.ts';
 import { PAGE_CACHE_MS } from '../../lib/status-pages/public/public-routes.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../../lib/status-pages/incidents/markdown.ts';
+import { renderMarkdown } from '../../lib/status-pages/html/markdown.ts';
 
 /** An update's Markdown: the subset (paragraphs, emphasis, lists, links, code), no HTML, safe links. */
 describe('page incident Markdown', () => {

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { AppError } from '../../lib/platform/errors.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
-import { PAGE_INCIDENT_STATUSES } from '../../lib/status-pages/incidents/page-incident-items.ts';
 import { createPageIncidentService } from '../../lib/status-pages/incidents/page-incident-service.ts';
-import { pageCreatedOps } from '../../lib/status-pages/pages/status-page-items.ts';
+import { PAGE_INCIDENT_STATUSES } from '../../lib/status-pages/items/page-incident-items.ts';
+import { pageCreatedOps } from '../../lib/status-pages/items/status-page-items.ts';
 import type { Table } from '../../lib/store/table.ts';
 
 /**

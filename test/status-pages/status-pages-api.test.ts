@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/lambda-http/edge-address.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { pageCreatedOps } from '../../lib/status-pages/pages/status-page-items.ts';
+import { pageCreatedOps } from '../../lib/status-pages/items/status-page-items.ts';
 import { PAGE_CACHE_MS } from '../../lib/status-pages/public/public-routes.ts';
 import { type ApiHarness, bothRuntimes, type LocalHarness } from '../support/api-harness.ts';
 

@@ -6,7 +6,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Table } from '../../store/table.ts';
 import type { PageHosts } from '../domains/page-hosts.ts';
-import { findPublicPage } from '../pages/status-page-items.ts';
+import { findPublicPage } from '../items/status-page-items.ts';
 import { accessSetCookie } from './access-cookie.ts';
 import type { PageAccessPorts } from './page-access-ports.ts';
 import { FORM_HEADERS } from './page-gate.ts';

@@ -4,8 +4,8 @@ import type { RouteContext } from '../../http/types.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';
 import type { PageHosts } from '../domains/page-hosts.ts';
-import { findPublicPage } from '../pages/status-page-items.ts';
-import { createLoadCache } from '../public/page-cache.ts';
+import { createLoadCache } from '../html/page-cache.ts';
+import { findPublicPage } from '../items/status-page-items.ts';
 import { hasAccess } from './access-cookie.ts';
 import type { PageAccessPorts } from './page-access-ports.ts';
 import { FORM_CSP, renderPasswordForm, renderSsoPrompt } from './password-form.ts';
@@ -22,7 +22,7 @@ import { ssoPassPath, ssoStartLink } from './sso-links.ts';
  * with a link to that SSO's sign-in, which comes back to the page (401). On the page's custom domain,
  * which never receives the session cookie, the reader's is the domain's `vigil_page_sso` cookie
  * (sso-domain-cookie.ts) naming a session, read on every request; the link there is the hand-off
- * on Vigil's host that gives that cookie (sso-pass-routes.ts). The page's privacy is read
+ * on Vigil's host that gives that cookie (../public/sso-pass-routes.ts). The page's privacy is read
  * once per slug per 30 s like its render, so a change of visibility or password takes effect within
  * 30 s, as every page change does; a session's end takes effect at once.
  */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml } from '../public/html-text.ts';
+import { escapeHtml } from '../html/html-text.ts';
 
 /**
  * The page a password page answers until the visitor gives its password: nothing of the page (not

@@ -5,7 +5,7 @@ import { parse } from 'cookie';
  * The cookie that lets an SSO page's reader in on its custom domain, where Vigil's console session
  * cookie never goes: `vigil_page_sso=<user id>.<session id>.<HMAC-SHA256(page's access key, slug,
  * user id, session id)>`, Path=/ (the whole domain is the page's), HttpOnly, SameSite=Lax, Secure
- * over https. It names the console session it was handed (sso-pass-routes.ts) and proves the page
+ * over https. It names the console session it was handed (../public/sso-pass-routes.ts) and proves the page
  * gave it; it is no session of its own: the gate reads the named session on every request, so
  * signing out on Vigil's host, its expiry or the member's removal shut the page at once. The key
  * is the page's own (made again with each change of visibility), so such a change signs every

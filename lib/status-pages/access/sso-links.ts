@@ -2,7 +2,7 @@
  * Where an SSO page sends a reader to sign in (docs/status-pages.md "SSO pages"): on Vigil's host,
  * the team's SSO sign-in, which comes back to `next`; on the page's custom domain, the hand-off on
  * Vigil's host (`/p/{slug}/sso-pass?to=`), which signs in there if need be and comes back to the
- * domain's path `to` with a single-use token (sso-pass-routes.ts).
+ * domain's path `to` with a single-use token (../public/sso-pass-routes.ts).
  */
 
 /** The longest path `to` may be: the hand-off's URL must fit the SSO sign-in's `next` (1,000). */

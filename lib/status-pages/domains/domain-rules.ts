@@ -1,6 +1,6 @@
 import { ConflictError, ValidationError } from '../../platform/errors.ts';
 import type { Table } from '../../store/table.ts';
-import { getDomainClaim, type StatusPageRecord } from '../pages/status-page-items.ts';
+import { getDomainClaim, type StatusPageRecord } from '../items/status-page-items.ts';
 
 /**
  * Which custom domain a page may take (docs/status-pages.md "Custom domains"). The DNS name and its
@@ -8,7 +8,7 @@ import { getDomainClaim, type StatusPageRecord } from '../pages/status-page-item
  * cloud `-c vigil:pageDomains=`, which CloudFront serves) may be claimed, so a tenant of a hosted
  * Vigil cannot claim another company's domain; never the deployment's own host; for an SSO page
  * only when the deployment names its own origin (VIGIL_PUBLIC_URL), where the page's readers sign in
- * and are handed over to the domain (access/sso-pass-routes.ts). One page of one tenant holds a
+ * and are handed over to the domain (public/sso-pass-routes.ts). One page of one tenant holds a
  * domain: the claim item, written with the page.
  */
 

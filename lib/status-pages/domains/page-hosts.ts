@@ -2,7 +2,7 @@ import { hostnameOf } from '../../domain/formats.ts';
 
 /**
  * Where a page's links point for one request. On a custom domain (a Host on the deployment's list,
- * VIGIL_PAGE_DOMAINS: every request under it is a page's, domain-requests.ts) the page is `/` and
+ * VIGIL_PAGE_DOMAINS: every request under it is a page's, ../public/domain-requests.ts) the page is `/` and
  * its routes sit at the root; on Vigil's own host they are under /p/{slug}. Absolute links (feeds,
  * e-mails) on a domain are https: the operator serves it with a certificate (CloudFront's, or a
  * proxy's in front of the local runtime).

@@ -7,8 +7,8 @@ import {
   getPageIncident,
   type PageIncidentRecord,
   readOpenPageIncidents,
-} from '../incidents/page-incident-items.ts';
-import { listStatusPages, type StatusPageRecord } from '../pages/status-page-items.ts';
+} from '../items/page-incident-items.ts';
+import { listStatusPages, type StatusPageRecord } from '../items/status-page-items.ts';
 import {
   affectedBy,
   type DraftDeps,

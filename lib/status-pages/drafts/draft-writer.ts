@@ -13,8 +13,8 @@ import {
   pageIncidentCreatedOp,
   pageIncidentReplacedOp,
   readOpenPageIncidents,
-} from '../incidents/page-incident-items.ts';
-import { listStatusPages, type StatusPageRecord } from '../pages/status-page-items.ts';
+} from '../items/page-incident-items.ts';
+import { listStatusPages, type StatusPageRecord } from '../items/status-page-items.ts';
 import {
   draftBody,
   draftTitle,

@@ -2,7 +2,7 @@ import {
   IMPACT_LEVELS,
   PAGE_INCIDENT_LIMITS,
   type PageIncidentRecord,
-} from '../incidents/page-incident-items.ts';
+} from '../items/page-incident-items.ts';
 
 /**
  * The words of a drafted notice, in the page's own terms: only the names of the page's own

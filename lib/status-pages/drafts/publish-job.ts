@@ -2,13 +2,13 @@ import * as z from 'zod';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import { delaySecondsFor, type EnqueueResult, type JobInput } from '../../platform/job-queue.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
+import { publishedFields } from '../incidents/publish.ts';
 import {
   getPageIncident,
   type PageIncidentRecord,
   pageIncidentReplacedOp,
-} from '../incidents/page-incident-items.ts';
-import { publishedFields } from '../incidents/publish.ts';
-import { getStatusPage, type StatusPageRecord } from '../pages/status-page-items.ts';
+} from '../items/page-incident-items.ts';
+import { getStatusPage, type StatusPageRecord } from '../items/status-page-items.ts';
 
 /**
  * A page's auto-publish of drafts from the dependency graph (`auto_publish_drafts_after_minutes`):

@@ -1,9 +1,9 @@
+import { historyWindow } from '../incidents/public-incidents.ts';
 import {
   type PageIncidentRecord,
   readOpenPageIncidents,
   readPageHistory,
-} from '../incidents/page-incident-items.ts';
-import { historyWindow } from '../incidents/public-incidents.ts';
+} from '../items/page-incident-items.ts';
 
 /**
  * The incidents a page's feeds carry: its published written incidents (never drafts) that are

@@ -9,8 +9,8 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';
 import { type PageGate, PRIVATE_PAGE_REFUSAL } from '../access/page-gate.ts';
 import type { PageHosts } from '../domains/page-hosts.ts';
-import { findPublicPage } from '../pages/status-page-items.ts';
-import { createLoadCache } from '../public/page-cache.ts';
+import { createLoadCache } from '../html/page-cache.ts';
+import { findPublicPage } from '../items/status-page-items.ts';
 import { readFeedIncidents } from './feed-entries.ts';
 import { renderAtom, renderRss } from './render-feed.ts';
 

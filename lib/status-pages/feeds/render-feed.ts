@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Feed, type Item } from 'feed';
-import { renderMarkdown } from '../incidents/markdown.ts';
-import type { PageIncidentRecord } from '../incidents/page-incident-items.ts';
-import { escapeHtml } from '../public/html-text.ts';
+import { escapeHtml } from '../html/html-text.ts';
+import { renderMarkdown } from '../html/markdown.ts';
+import type { PageIncidentRecord } from '../items/page-incident-items.ts';
 import { lastUpdateAt } from './feed-entries.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { defineRoute } from '../../http/define-route.ts';
 import { answerOk, createRoute, deleteRoute, readRoute } from '../../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../../http/types.ts';
-import { pageParams } from '../pages/request-schemas.ts';
+import { pageParams } from '../items/request-schemas.ts';
 import {
   PREVIEW_MAX_BODY_BYTES,
   pageIncidentCreateBody,

@@ -1,13 +1,13 @@
 import * as z from 'zod';
 import { idSchema, queryInteger, timestampSchema } from '../../http/route-schemas.ts';
 import { pick } from '../../platform/pick.ts';
-import { pageParams } from '../pages/request-schemas.ts';
 import {
   IMPACT_LEVELS,
   PAGE_INCIDENT_LIMITS,
   PAGE_INCIDENT_STATUSES,
   type PageIncidentRecord,
-} from './page-incident-items.ts';
+} from '../items/page-incident-items.ts';
+import { pageParams } from '../items/request-schemas.ts';
 
 /** Request and response shapes of a status page's written incidents; unknown fields are 400. */
 

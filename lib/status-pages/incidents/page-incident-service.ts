@@ -4,8 +4,7 @@ import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { deleteHeld, replaceHeld } from '../../store/held-writes.ts';
 import type { Table } from '../../store/table.ts';
-import { getStatusPage, type StatusPageRecord } from '../pages/status-page-items.ts';
-import { renderMarkdown } from './markdown.ts';
+import { renderMarkdown } from '../html/markdown.ts';
 import {
   getPageIncident,
   listPageIncidents,
@@ -15,7 +14,8 @@ import {
   pageIncidentDeletedOp,
   pageIncidentReplacedOp,
   readOpenPageIncidents,
-} from './page-incident-items.ts';
+} from '../items/page-incident-items.ts';
+import { getStatusPage, type StatusPageRecord } from '../items/status-page-items.ts';
 import {
   type PageIncidentCreateBody,
   type PageIncidentPatchBody,

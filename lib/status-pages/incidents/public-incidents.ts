@@ -6,7 +6,7 @@ import {
   type PageIncidentRecord,
   readOpenPageIncidents,
   readPageHistory,
-} from './page-incident-items.ts';
+} from '../items/page-incident-items.ts';
 
 /**
  * The written incidents a public page shows (issue 54 item 1), built field by field from an

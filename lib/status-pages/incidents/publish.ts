@@ -1,5 +1,5 @@
 import { deterministicId } from '../../platform/ids.ts';
-import type { PageIncidentRecord } from './page-incident-items.ts';
+import type { PageIncidentRecord } from '../items/page-incident-items.ts';
 import { refusedStep } from './status-flow.ts';
 
 /**

@@ -1,11 +1,11 @@
-import { escapeHtml, time } from '../public/html-text.ts';
-import { renderMarkdown } from './markdown.ts';
+import { escapeHtml, time } from '../html/html-text.ts';
+import { renderMarkdown } from '../html/markdown.ts';
 import { HISTORY_DAYS, type HistoryPage, type WrittenIncident } from './public-incidents.ts';
 
 /**
  * The written incidents in the public page's HTML: open ones on top with their latest update
  * (earlier ones in a `<details>`, which needs no script), then the history with a link to older
- * incidents and one to each month's archive. Bodies are the Markdown subset (markdown.ts).
+ * incidents and one to each month's archive. Bodies are the Markdown subset (../html/markdown.ts).
  */
 
 export const INCIDENTS_STYLE = [

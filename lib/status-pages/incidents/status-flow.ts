@@ -4,7 +4,7 @@
  * `resolved` ends the incident (no update follows it).
  */
 
-import { PAGE_INCIDENT_STATUSES, type PageIncidentStatus } from './page-incident-items.ts';
+import { PAGE_INCIDENT_STATUSES, type PageIncidentStatus } from '../items/page-incident-items.ts';
 
 const rank = (status: PageIncidentStatus) => PAGE_INCIDENT_STATUSES.indexOf(status);
 

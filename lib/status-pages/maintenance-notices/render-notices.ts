@@ -1,5 +1,5 @@
-import { renderMarkdown } from '../incidents/markdown.ts';
-import { escapeHtml, time } from '../public/html-text.ts';
+import { escapeHtml, time } from '../html/html-text.ts';
+import { renderMarkdown } from '../html/markdown.ts';
 import type { PublicNotice } from './public-notices.ts';
 
 /**

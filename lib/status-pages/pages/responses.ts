@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { type NamedEntity, namedEntitySchema } from '../../catalog/entity-names.ts';
 import { timestampSchema } from '../../http/route-schemas.ts';
-import type { StatusPageRecord } from './status-page-items.ts';
+import type { StatusPageRecord } from '../items/status-page-items.ts';
 
 /** Response bodies of the status-page routes (the owner's view; the public view is public-view.ts's). */
 

@@ -1,7 +1,7 @@
 import { defineRoute } from '../../http/define-route.ts';
 import { answerOk, createRoute, deleteRoute, readRoute } from '../../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../../http/types.ts';
-import { pageCreateBody, pageParams, pageReplaceBody } from './request-schemas.ts';
+import { pageCreateBody, pageParams, pageReplaceBody } from '../items/request-schemas.ts';
 import { statusPageListSchema, statusPageSchema } from './responses.ts';
 import type { StatusPageService } from './status-page-service.ts';
 

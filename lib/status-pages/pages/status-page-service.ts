@@ -6,10 +6,8 @@ import { ConflictError, LimitExceededError, NotFoundError, ValidationError } fro
 import { deleteHeld, replaceHeld } from '../../store/held-writes.ts';
 import { ConditionFailedError, MAX_TRANSACTION_OPS, type Table } from '../../store/table.ts';
 import { type DomainRules, pageDomainAfter } from '../domains/domain-rules.ts';
-import { pageIncidentsDeletedOps } from '../incidents/page-incident-items.ts';
-import { subscribersDeletedOps } from '../subscribers/subscriber-items.ts';
-import type { PageCreateBody, PageReplaceBody } from './request-schemas.ts';
-import { ownerView, type PublicStatusPageRecord } from './responses.ts';
+import { pageIncidentsDeletedOps } from '../items/page-incident-items.ts';
+import type { PageCreateBody, PageReplaceBody } from '../items/request-schemas.ts';
 import {
   getDomainClaim,
   getStatusPage,
@@ -19,7 +17,9 @@ import {
   pageDeletedOps,
   pageReplacedOps,
   type StatusPageRecord,
-} from './status-page-items.ts';
+} from '../items/status-page-items.ts';
+import { subscribersDeletedOps } from '../items/subscriber-items.ts';
+import { ownerView, type PublicStatusPageRecord } from './responses.ts';
 
 export interface StatusPageServiceDeps {
   table: Table;

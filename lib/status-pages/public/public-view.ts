@@ -4,7 +4,6 @@ import { readOpenIncidentRecord, readRecentIncidents } from '../../incidents/inc
 import { maintenanceLookup } from '../../maintenance/evaluate.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';
-import { IMPACT_LEVELS } from '../incidents/page-incident-items.ts';
 import {
   archiveMonths,
   historyPage,
@@ -13,8 +12,9 @@ import {
   openWrittenIncidents,
   writtenIncidentSchema,
 } from '../incidents/public-incidents.ts';
+import { IMPACT_LEVELS } from '../items/page-incident-items.ts';
+import type { StatusPageRecord } from '../items/status-page-items.ts';
 import { maintenanceNoticeSchema, pageNotices } from '../maintenance-notices/public-notices.ts';
-import type { StatusPageRecord } from '../pages/status-page-items.ts';
 
 /**
  * What a public status page shows (DECISIONS.md): the title and description its owner wrote, its

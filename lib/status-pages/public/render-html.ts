@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PageLinks } from '../domains/page-hosts.ts';
+import { escapeHtml, time } from '../html/html-text.ts';
 import {
   type HistoryView,
   historyHtml,
@@ -9,10 +10,9 @@ import {
   openIncidentsHtml,
 } from '../incidents/render-incidents.ts';
 import { maintenanceNoticesHtml } from '../maintenance-notices/render-notices.ts';
-import { SUBSCRIBE_STYLE, subscribeFormHtml } from '../subscribers/subscriber-pages.ts';
-import { escapeHtml, time } from './html-text.ts';
 import type { PublicPage, PublicState } from './public-view.ts';
 import { BARS_STYLE, percent, renderBars } from './render-bars.ts';
+import { SUBSCRIBE_STYLE, subscribeFormHtml } from './subscriber-pages.ts';
 
 /**
  * The public status page as HTML, rendered on the server from the public view alone: no script at

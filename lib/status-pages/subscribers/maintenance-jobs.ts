@@ -4,7 +4,8 @@ import { type Clock, isoTime } from '../../platform/clock.ts';
 import { MAX_DELAY_SECONDS } from '../../platform/job-queue.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Table } from '../../store/table.ts';
-import { getStatusPage, listStatusPages, type PageAddress } from '../pages/status-page-items.ts';
+import { getStatusPage, listStatusPages, type PageAddress } from '../items/status-page-items.ts';
+import { listSubscribers, type SubscriberRecord } from '../items/subscriber-items.ts';
 import { type MailContent, maintenanceMail } from './notice-email.ts';
 import type { NoticeOutcome } from './notice-items.ts';
 import {
@@ -19,7 +20,6 @@ import {
   type PageJob,
   type PageJobQueue,
 } from './page-jobs.ts';
-import { listSubscribers, type SubscriberRecord } from './subscriber-items.ts';
 import { type SubscriberWebhooks, webhookMaintenanceNotice } from './subscriber-webhooks.ts';
 
 /**

@@ -1,6 +1,6 @@
-import { renderMarkdown } from '../incidents/markdown.ts';
-import type { PageIncidentRecord } from '../incidents/page-incident-items.ts';
-import { escapeHtml } from '../public/html-text.ts';
+import { escapeHtml } from '../html/html-text.ts';
+import { renderMarkdown } from '../html/markdown.ts';
+import type { PageIncidentRecord } from '../items/page-incident-items.ts';
 
 /**
  * The emails a page's subscribers get: the confirmation of a subscription, a notice of an

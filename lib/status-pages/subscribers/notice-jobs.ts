@@ -4,8 +4,14 @@ import { ValidationError } from '../../platform/errors.ts';
 import { retryDelaySeconds } from '../../platform/job-queue.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
-import { getPageIncident, type PageIncidentRecord } from '../incidents/page-incident-items.ts';
-import { getStatusPage, type PageAddress, type StatusPageRecord } from '../pages/status-page-items.ts';
+import { getPageIncident, type PageIncidentRecord } from '../items/page-incident-items.ts';
+import { getStatusPage, type PageAddress, type StatusPageRecord } from '../items/status-page-items.ts';
+import {
+  getSubscriber,
+  listSubscribers,
+  type SubscriberRecord,
+  subscriberReplacedOp,
+} from '../items/subscriber-items.ts';
 import { createMaintenanceNoticeJobs, entityNames } from './maintenance-jobs.ts';
 import { confirmationMail, type MailContent, noticeMail } from './notice-email.ts';
 import {
@@ -26,12 +32,6 @@ import {
   type PageSubscribeJob,
 } from './page-jobs.ts';
 import { createSubscribeService, SUBSCRIBE_QUOTAS } from './subscribe-service.ts';
-import {
-  getSubscriber,
-  listSubscribers,
-  type SubscriberRecord,
-  subscriberReplacedOp,
-} from './subscriber-items.ts';
 import { confirmPath, type LinkKey, linkToken, managePath } from './subscriber-links.ts';
 import { type SubscriberWebhooks, webhookNotice } from './subscriber-webhooks.ts';
 

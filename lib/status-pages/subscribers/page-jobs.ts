@@ -11,8 +11,8 @@ import { delaySecondsFor, RetryLaterError } from '../../platform/job-queue.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../../store/change-feed.ts';
 import type { Item } from '../../store/table.ts';
-import { type PageIncidentRecord, pageIncidentOfImage } from '../incidents/page-incident-items.ts';
-import { subscriberOfImage } from './subscriber-items.ts';
+import { type PageIncidentRecord, pageIncidentOfImage } from '../items/page-incident-items.ts';
+import { subscriberOfImage } from '../items/subscriber-items.ts';
 
 /**
  * The subscribers' jobs on the notify queue (status pages' face, feature.ts, declares them) and the

@@ -1,8 +1,7 @@
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
-import type { StatusPageRecord } from '../pages/status-page-items.ts';
-import { quotaTakenOp } from './notice-items.ts';
+import type { StatusPageRecord } from '../items/status-page-items.ts';
 import {
   addressHash,
   countSubscribers,
@@ -12,7 +11,8 @@ import {
   subscriberCreatedOp,
   subscriberId,
   subscriberReplacedOp,
-} from './subscriber-items.ts';
+} from '../items/subscriber-items.ts';
+import { quotaTakenOp } from './notice-items.ts';
 import { type LinkKey, newNonce, tokenMatches, tokenSubscriber } from './subscriber-links.ts';
 
 /**

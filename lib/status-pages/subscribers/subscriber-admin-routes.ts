@@ -3,9 +3,14 @@ import { defineRoute } from '../../http/define-route.ts';
 import { idSchema, queryInteger, timestampSchema } from '../../http/route-schemas.ts';
 import { answerCreated, answerOk, deleteRoute } from '../../http/tenant-handlers.ts';
 import type { AuthedRoute } from '../../http/types.ts';
-import { pageParams } from '../pages/request-schemas.ts';
+import { pageParams } from '../items/request-schemas.ts';
+import {
+  SUBSCRIBER_ID,
+  SUBSCRIBER_KINDS,
+  SUBSCRIBER_LIMITS,
+  SUBSCRIBER_STATES,
+} from '../items/subscriber-items.ts';
 import { FAILURES_SHOWN, IMPORT_LIMITS, type SubscriberAdmin } from './subscriber-admin.ts';
-import { SUBSCRIBER_ID, SUBSCRIBER_KINDS, SUBSCRIBER_LIMITS, SUBSCRIBER_STATES } from './subscriber-items.ts';
 
 /** A page's subscribers for its tenant (members write, read-only keys read; the router audits the writes). */
 

@@ -10,10 +10,8 @@ import {
 } from '../../platform/errors.ts';
 import { deleteHeld } from '../../store/held-writes.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
-import { getPageIncident } from '../incidents/page-incident-items.ts';
-import { getStatusPage } from '../pages/status-page-items.ts';
-import { readFailedNotices, readTallies } from './notice-items.ts';
-import type { SubscribeService } from './subscribe-service.ts';
+import { getPageIncident } from '../items/page-incident-items.ts';
+import { getStatusPage } from '../items/status-page-items.ts';
 import {
   addressHash,
   countSubscribers,
@@ -25,7 +23,9 @@ import {
   subscriberCreatedOp,
   subscriberDeletedOp,
   subscriberId,
-} from './subscriber-items.ts';
+} from '../items/subscriber-items.ts';
+import { readFailedNotices, readTallies } from './notice-items.ts';
+import type { SubscribeService } from './subscribe-service.ts';
 import { newNonce } from './subscriber-links.ts';
 import type { SubscriberWebhooks } from './subscriber-webhooks.ts';
 

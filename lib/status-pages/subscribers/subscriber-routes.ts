@@ -9,11 +9,9 @@ import { ValidationError } from '../../platform/errors.ts';
 import type { Table } from '../../store/table.ts';
 import { type PageGate, PRIVATE_PAGE_REFUSAL } from '../access/page-gate.ts';
 import type { PageHosts } from '../domains/page-hosts.ts';
-import type { StatusPageRecord } from '../pages/status-page-items.ts';
+import type { StatusPageRecord } from '../items/status-page-items.ts';
+import { SUBSCRIBER_LIMITS } from '../items/subscriber-items.ts';
 import { renderNotFound } from '../public/render-html.ts';
-import type { PageJobQueue } from './page-jobs.ts';
-import type { FindPage, SubscribeService } from './subscribe-service.ts';
-import { SUBSCRIBER_LIMITS } from './subscriber-items.ts';
 import {
   confirmedPage,
   confirmFormPage,
@@ -22,7 +20,9 @@ import {
   SUBSCRIBER_PAGE_HEADERS,
   savedPage,
   subscribeAcceptedPage,
-} from './subscriber-pages.ts';
+} from '../public/subscriber-pages.ts';
+import type { PageJobQueue } from './page-jobs.ts';
+import type { FindPage, SubscribeService } from './subscribe-service.ts';
 import type { SubscriberWebhooks } from './subscriber-webhooks.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { secretRedactor, urlSecrets } from '../../domain/redaction.ts';
-import type { PageIncidentRecord } from '../incidents/page-incident-items.ts';
-import type { StatusPageRecord } from '../pages/status-page-items.ts';
+import type { PageIncidentRecord } from '../items/page-incident-items.ts';
+import type { StatusPageRecord } from '../items/status-page-items.ts';
+import type { SubscriberRecord } from '../items/subscriber-items.ts';
 import type { NoticeOutcome } from './notice-items.ts';
-import type { SubscriberRecord } from './subscriber-items.ts';
 import type { LinkKey } from './subscriber-links.ts';
 
 /**

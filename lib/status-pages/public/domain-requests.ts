@@ -1,11 +1,11 @@
 import type { HttpRequest } from '../../http/types.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';
-import { findDomainPage } from '../pages/status-page-items.ts';
-import { createLoadCache } from '../public/page-cache.ts';
-import { HTML_HEADERS } from '../public/public-routes.ts';
-import { renderNotFound } from '../public/render-html.ts';
-import type { PageHosts } from './page-hosts.ts';
+import type { PageHosts } from '../domains/page-hosts.ts';
+import { createLoadCache } from '../html/page-cache.ts';
+import { findDomainPage } from '../items/status-page-items.ts';
+import { HTML_HEADERS } from './public-routes.ts';
+import { renderNotFound } from './render-html.ts';
 
 /**
  * A request on a page's custom domain (docs/status-pages.md "Custom domains"), before the router

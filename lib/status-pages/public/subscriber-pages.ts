@@ -1,6 +1,6 @@
 import { htmlHeaders } from '../../http/small-page.ts';
-import { escapeHtml } from '../public/html-text.ts';
-import type { SubscriberRecord } from './subscriber-items.ts';
+import { escapeHtml } from '../html/html-text.ts';
+import type { SubscriberRecord } from '../items/subscriber-items.ts';
 
 /**
  * The pages of the subscribe form and of the links a subscriber is sent: plain HTML, no script,

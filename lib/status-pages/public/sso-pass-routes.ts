@@ -5,16 +5,16 @@ import { defineRoute } from '../../http/define-route.ts';
 import type { PublicRoute, RouteContext } from '../../http/types.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';
+import type { PageAccessPorts } from '../access/page-access-ports.ts';
+import { FORM_HEADERS } from '../access/page-gate.ts';
+import { renderSsoPrompt } from '../access/password-form.ts';
+import { ssoDomainSetCookie } from '../access/sso-domain-cookie.ts';
+import { pagePathOrRoot, ssoPassPath, ssoStartLink } from '../access/sso-links.ts';
+import { putSsoPass, takeSsoPass } from '../access/sso-pass-items.ts';
 import type { PageHosts } from '../domains/page-hosts.ts';
-import { findPublicPage } from '../pages/status-page-items.ts';
-import { HTML_HEADERS } from '../public/public-routes.ts';
-import { renderNotFound } from '../public/render-html.ts';
-import type { PageAccessPorts } from './page-access-ports.ts';
-import { FORM_HEADERS } from './page-gate.ts';
-import { renderSsoPrompt } from './password-form.ts';
-import { ssoDomainSetCookie } from './sso-domain-cookie.ts';
-import { pagePathOrRoot, ssoPassPath, ssoStartLink } from './sso-links.ts';
-import { putSsoPass, takeSsoPass } from './sso-pass-items.ts';
+import { findPublicPage } from '../items/status-page-items.ts';
+import { HTML_HEADERS } from './public-routes.ts';
+import { renderNotFound } from './render-html.ts';
 
 /**
  * GET /p/{slug}/sso-pass: how an SSO page's reader gets in on its custom domain, which never
