@@ -5,6 +5,5 @@
  */
 export { sourceKey } from './limits/address-key.ts';
 export type { Caller } from './limits/failure-limit.ts';
-export { createLeasedLimiter } from './limits/leased-limiter.ts';
 export { createRateLimitGuard, type RateLimitGuard } from './limits/rate-limit.ts';
 export { createStoreRateLimiter } from './limits/rate-limit-items.ts';

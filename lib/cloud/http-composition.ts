@@ -2,7 +2,7 @@ import { search } from '@aws-lambda-powertools/logger/correlationId';
 import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { type BrowserInvoke, browserLegProber, lambdaBrowserInvoke } from '../agent/region-browser.ts';
 import { createApp } from '../app.ts';
-import { createLeasedLimiter, createStoreRateLimiter } from '../auth/limits.ts';
+import { createStoreRateLimiter } from '../auth/limits.ts';
 import { probeJobId } from '../checks/probe-job.ts';
 import { artifactBucketStore, cellJobId } from '../checks/probing.ts';
 import { batchedConsumers } from '../events/consumers.ts';
@@ -106,8 +106,6 @@ export function createCloudApp(
     logger,
     config,
     rateLimiter,
-    // A tenant's pings spend its ceiling through leases of several tokens: a few writes a window.
-    pingTenantLimiter: createLeasedLimiter({ shared: rateLimiter, clock }),
     // Each instance holds streams of its own: their caps are counted in lease items of the table.
     streamSlots: createStoreStreamSlots({ table, clock, logger, caps: config.streamCaps }),
     statusStream: overrides.statusStream ?? STATUS_STREAM_VIA_API_GATEWAY,

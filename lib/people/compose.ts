@@ -46,7 +46,6 @@ export interface PeopleDeps {
   config: Config;
   tenants: TenantStore;
   rateLimiter?: RateLimiter | undefined;
-  pingTenantLimiter?: RateLimiter | undefined;
   /** The app's one cursor seal (paged reads: the audit log). */
   cursors: CursorSeal;
   /** Outbound trust and resolution: OAuth client metadata documents and the SSO provider, through the SSRF guard. */
@@ -77,7 +76,6 @@ export function composePeople(deps: PeopleDeps) {
   const rateLimit = createRateLimitGuard({
     limiter,
     instanceLimiter: createMemoryRateLimiter({ clock: deps.clock }),
-    ...(deps.pingTenantLimiter ? { pingTenantLimiter: deps.pingTenantLimiter } : {}),
     config: deps.config,
     logger: deps.logger,
   });

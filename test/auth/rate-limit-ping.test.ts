@@ -8,9 +8,10 @@ import { createTestTable } from '../support/dynamodb-local.ts';
 import { apiEvent } from '../support/lambda-context.ts';
 
 /**
- * A ping URL's limits across two api Lambda instances on one table (docs/api.md "Rate limits"):
- * the token's own bucket is each instance's, the tenant's ceiling is shared, so a ping writes one
- * rate-limit item, not two, and a token hammered through many instances still stops at its tenant's ceiling.
+ * A ping URL's limits across two api Lambda instances on one table (docs/heartbeats.md "Limits"):
+ * the check's bucket is each instance's, in its memory, and pings spend nothing of the tenant's
+ * shared ceiling, so a ping writes no rate-limit item and a tenant's API calls are not refused for
+ * its pings.
  */
 
 const clock = createFakeClock(Date.parse('2026-01-01T00:00:00.000Z'));
@@ -46,12 +47,13 @@ describe('ping URL limits across two api Lambda instances on one DynamoDB Local 
   let one: Send;
   let two: Send;
   let tokens: string[];
+  let key: string;
 
   beforeAll(async () => {
     const testTable = await createTestTable(inject('dynamodbEndpoint'));
     drop = testTable.drop;
     const env = { VIGIL_TABLE_NAME: testTable.tableName, VIGIL_LOG_LEVEL: 'silent' };
-    // A token's own bucket: 5 at once; the tenant's ceiling over all its keys and tokens: 8 at once.
+    // A check's own bucket: 5 at once; the tenant's ceiling over all its keys: 8 at once.
     const limited = loadConfig('cloud', {
       ...env,
       VIGIL_RATE_LIMIT_RPS: '0.01',
@@ -77,7 +79,7 @@ describe('ping URL limits across two api Lambda instances on one DynamoDB Local 
     const setupConfig = loadConfig('cloud', { ...env, VIGIL_RATE_LIMIT_RPS: '0' });
     const setup = sender(setupConfig);
     const cloud = createCloudApp(setupConfig, { dynamodb: testTable.client, clock });
-    const key = (await cloud.app.tenants.createTenant({ name: 'A', email: 'a@example.com' })).rawKey;
+    key = (await cloud.app.tenants.createTenant({ name: 'A', email: 'a@example.com' })).rawKey;
     await setup('POST', '/v1/blueprints', key, { slug: 'cron', name: 'Cron job' });
     const entity = (
       await setup('POST', '/v1/blueprints/cron/entities', key, { slug: 'backup', name: 'Backup' })
@@ -91,17 +93,18 @@ describe('ping URL limits across two api Lambda instances on one DynamoDB Local 
     await drop?.();
   });
 
-  it("keeps a token's own bucket per instance and stops it at the tenant's shared ceiling", async () => {
+  it("keeps a check's bucket per instance, all its tokens together, and spends nothing of the tenant's ceiling", async () => {
     const [token, other] = tokens;
     const statuses: number[] = [];
-    // Alternately on both instances: each admits its own 5, the tenant's window stops the 9th.
-    for (let i = 0; i < 10; i += 1)
-      statuses.push((await (i % 2 === 0 ? one : two)('GET', `/ping/${token}`)).status);
-    const otherToken = await one('GET', `/ping/${other}`);
+    // Alternately on both instances: each admits the check's 5 (its two tokens together), then refuses.
+    for (let i = 0; i < 14; i += 1)
+      statuses.push((await (i % 2 === 0 ? one : two)('GET', `/ping/${i < 7 ? token : other}`)).status);
+    // The tenant's ceiling (8) is whole for its key: the 10 pings took none of it.
+    const keyed: number[] = [];
+    for (let i = 0; i < 5; i += 1) keyed.push((await one('GET', '/v1/checks', key)).status);
 
-    expect(statuses.slice(0, 8).every((s) => s >= 200 && s < 300)).toBe(true);
-    expect(statuses.slice(8)).toEqual([429, 429]);
-    expect(otherToken.status).toBe(429);
-    expect(otherToken.text).toMatch(/all its keys together/);
+    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429, 429, 429]);
+    expect(keyed).toEqual(Array(5).fill(200));
   });
 });

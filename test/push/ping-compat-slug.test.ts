@@ -61,7 +61,7 @@ describe.each(runtimes)('Pinging API slug URLs ($runtime runtime)', ({ start }) 
       limits: {
         attempt: (_caller, _id, verify) => verify(),
         attemptPingKey: (_bucket, verify) => verify(),
-        admitPushToken: async () => ({}),
+        admitPing: async () => ({}),
         admitPingBody: async () => true,
       },
       slugs: resolver,

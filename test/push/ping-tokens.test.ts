@@ -268,9 +268,14 @@ describe.each(bothRuntimes)('ping URL rate limits ($runtime runtime)', ({ start 
     await api.close();
   });
 
-  it('limits each token on its own: 429 (text) with Retry-After past its burst', async () => {
+  it('limits each check on its own, all its ping URLs together: 429 (text) with Retry-After past its burst', async () => {
     const token = (await call('POST', `/v1/checks/${checkId}/push-tokens`)).body.token;
-    const other = (await call('POST', `/v1/checks/${checkId}/push-tokens`)).body.token;
+    const sameCheck = (await call('POST', `/v1/checks/${checkId}/push-tokens`)).body.token;
+    const entity = (await call('POST', '/v1/blueprints/cron/entities', { slug: 'report', name: 'Report' }))
+      .body;
+    const otherCheck = (await call('POST', '/v1/checks', { entity_id: entity.id, check_type: 'push' })).body
+      .id;
+    const other = (await call('POST', `/v1/checks/${otherCheck}/push-tokens`)).body.token;
 
     const statuses = new Set<number>();
     for (let i = 0; i < 10; i += 1) statuses.add((await api.request('POST', `/ping/${token}`)).status);
@@ -279,8 +284,9 @@ describe.each(bothRuntimes)('ping URL rate limits ($runtime runtime)', ({ start 
     expect([...statuses]).toEqual([200]);
     expect(limited.status).toBe(429);
     expect(limited.headers['content-type']).toMatch(/^text\/plain/);
-    expect(limited.text).toBe('too many requests');
+    expect(limited.text).toBe('too many pings for this check');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await api.request('POST', `/ping/${sameCheck}`)).status).toBe(429);
     expect((await api.request('POST', `/ping/${other}`)).status).toBe(200);
   });
 

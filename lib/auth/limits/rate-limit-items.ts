@@ -45,8 +45,8 @@ interface RateWindow {
 }
 type Window = RateWindow;
 
-/** The window `nowMs` falls in under `policy` (how the shared limiter counts; leases follow it). */
-export function rateWindowAt(nowMs: number, policy: RatePolicy): Window {
+/** The window `nowMs` falls in under `policy` (how the shared limiter counts). */
+function rateWindowAt(nowMs: number, policy: RatePolicy): Window {
   const lengthMs = Math.max(1, Math.round((policy.burst / policy.perSecond) * 1000));
   const startMs = nowMs - (nowMs % lengthMs);
   return { startMs, endMs: startMs + lengthMs };

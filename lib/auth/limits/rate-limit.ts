@@ -11,16 +11,10 @@ import { type Caller, createFailureLimit, credentialTag } from './failure-limit.
 export interface RateLimitGuardDeps {
   limiter: RateLimiter;
   /**
-   * Buckets in this process's memory, for a ping token's own limit (see `admitPushToken`); the
-   * shared `limiter` when absent. In the local runtime both are in memory anyway.
+   * Buckets in this process's memory, for a push check's ping bucket (see `admitPing`); the shared
+   * `limiter` when absent. In the local runtime both are in memory anyway.
    */
   instanceLimiter?: RateLimiter;
-  /**
-   * The tenant ceiling's limiter for pings (see `admitPushToken`): in the cloud a lease over the
-   * shared one (leased-limiter.ts), so a tenant's pings cost a few table writes a window, not one
-   * each; the shared `limiter` when absent.
-   */
-  pingTenantLimiter?: RateLimiter;
   config: Pick<
     Config,
     'rateLimit' | 'tenantRateLimit' | 'authFailuresPerMinute' | 'authFailuresPerAddressPerMinute'
@@ -57,8 +51,9 @@ const isUnauthorized = (error: unknown) => error instanceof UnauthorizedError;
 /**
  * The rate limits of every request (docs/api.md "Rate limits"): failed authentications per
  * source address (lib/auth/limits/failure-limit.ts); then, once a key or callback token is known, its own
- * token bucket (`rateLimit`) and its tenant's ceiling over all of them (`tenantRateLimit`); and a
- * bucket per source address on the routes without a key. A limiter that fails lets the request
+ * token bucket (`rateLimit`) and its tenant's ceiling over all of them (`tenantRateLimit`); a push
+ * check's own bucket for its pings (`pingRateLimit`, no tenant ceiling); and a bucket per source
+ * address on the routes without a key. A limiter that fails lets the request
  * through (logged).
  */
 export function createRateLimitGuard(deps: RateLimitGuardDeps) {
@@ -82,24 +77,38 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
   const spend = async (
     bucket: string,
     tenantId: string,
-    ownLimiter: RateLimiter,
     ownPolicy: RatePolicy | undefined,
-    tenantLimiter: RateLimiter = limiter,
   ): Promise<Record<string, string>> => {
     let headers: Record<string, string> = {};
     if (ownPolicy) {
-      const own = await failOpen('key', () => ownLimiter.take(bucket, ownPolicy));
+      const own = await failOpen('key', () => limiter.take(bucket, ownPolicy));
       if (own) headers = rateLimitHeaders(own);
       if (own && !own.allowed) throw new RateLimitedError(own.retryAfterSeconds, { headers });
     }
     if (tenantPolicy) {
-      const tenant = await failOpen('tenant', () => tenantLimiter.take(`TENANT#${tenantId}`, tenantPolicy));
+      const tenant = await failOpen('tenant', () => limiter.take(`TENANT#${tenantId}`, tenantPolicy));
       if (tenant && !tenant.allowed)
         throw new RateLimitedError(tenant.retryAfterSeconds, {
           headers,
           message: 'too many requests for this account (all its keys together)',
         });
     }
+    return headers;
+  };
+
+  /** One token of one bucket, none of a tenant's: the RateLimit-* headers, or 429 (`message`) past it. */
+  const takeOne = async (
+    what: string,
+    from: RateLimiter,
+    name: string,
+    policy: RatePolicy | undefined,
+    message: string,
+  ): Promise<Record<string, string>> => {
+    if (!policy) return {};
+    const decision = await failOpen(what, () => from.take(name, policy));
+    if (!decision) return {};
+    const headers = rateLimitHeaders(decision);
+    if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds, { headers, message });
     return headers;
   };
 
@@ -149,12 +158,7 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
               () => authenticate(authorization),
               isUnauthorized,
             );
-      const headers = await spend(
-        `KEY#${principal.keyId}`,
-        principal.tenantId,
-        limiter,
-        deps.config.rateLimit,
-      );
+      const headers = await spend(`KEY#${principal.keyId}`, principal.tenantId, deps.config.rateLimit);
       return { principal, headers };
     },
 
@@ -166,24 +170,26 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
 
     /** One write with an execution's callback token: the execution's own bucket and its tenant's. */
     admitCallback: (executionId: string, tenantId: string) =>
-      spend(`EXEC#${executionId}`, tenantId, limiter, deps.config.rateLimit),
+      spend(`EXEC#${executionId}`, tenantId, deps.config.rateLimit),
 
     /**
-     * One ping with a check's push token (a ping URL): the token's own bucket, kept in this
-     * process's memory, then its tenant's, shared by every instance through leases of several
-     * tokens (`pingTenantLimiter`). A ping thus costs a fraction of a table write in the cloud, not
-     * two (pings are the bulk of keyless traffic: docs/performance.md). The bound stays shared: a
-     * token gets at most its own rate per api instance, and whatever the number of instances never
-     * more than its tenant's ceiling, which every ping spends from (docs/api.md "Rate limits").
-     * Unknown tokens are counted per address before this (`attempt`).
+     * One ping of a push check, through any of its ping URLs (a token, a slug): the check's own
+     * token bucket (`pingRateLimit`: a burst, then a rate), and no tenant ceiling. At the top of
+     * the hour every cron job of a tenant pings at once; each check spends only from its own
+     * bucket, so one check's flood never refuses another's ping (DECISIONS.md "Cron runs (wave 6)").
+     * The bucket is kept in this process's memory (`instanceLimiter`): a ping writes no limiter item
+     * (docs/performance.md "Cost of a ping"); in the cloud a check gets its rate per ping function
+     * instance, bounded by that function's reserved concurrency (docs/heartbeats.md "Limits").
+     * Unknown tokens are counted per address before this (`attempt`), wrong slugs per ping key
+     * (`attemptPingKey`).
      */
-    admitPushToken: (tokenId: string, tenantId: string) =>
-      spend(
-        `PING#${tokenId}`,
-        tenantId,
+    admitPing: (checkId: string) =>
+      takeOne(
+        'ping',
         deps.instanceLimiter ?? limiter,
+        `PING#${checkId}`,
         deps.config.pingRateLimit,
-        deps.pingTenantLimiter,
+        'too many pings for this check',
       ),
 
     /**
@@ -192,7 +198,7 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
      * integration of the tenant spends from. Alertmanager and SNS retry a 429.
      */
     admitIngest: (integrationId: string, tenantId: string) =>
-      spend(`INGEST#${integrationId}`, tenantId, limiter, deps.config.rateLimit),
+      spend(`INGEST#${integrationId}`, tenantId, deps.config.rateLimit),
 
     /**
      * Whether a ping body of `bytes` fits the tenant's day of ping bodies (`pingBodyBytesPerDay`, a
@@ -243,19 +249,16 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
       ),
 
     /** One request to a route without a key: a bucket per source address (an IPv6 /64; the per-key policy). */
-    async admitAddress(caller: Caller): Promise<Record<string, string>> {
+    admitAddress(caller: Caller): Promise<Record<string, string>> {
       const address = sourceKey(caller.sourceIp);
-      const policy = deps.config.rateLimit;
-      if (!policy || !address) return {};
-      const decision = await failOpen('address', () => limiter.take(`ANON#${address}`, policy));
-      if (!decision) return {};
-      const headers = rateLimitHeaders(decision);
-      if (!decision.allowed)
-        throw new RateLimitedError(decision.retryAfterSeconds, {
-          headers,
-          message: 'too many requests from this address',
-        });
-      return headers;
+      if (!address) return Promise.resolve({});
+      return takeOne(
+        'address',
+        limiter,
+        `ANON#${address}`,
+        deps.config.rateLimit,
+        'too many requests from this address',
+      );
     },
   };
 }

@@ -16,10 +16,11 @@ import type { PingTarget, SlugResolver } from './ping-target.ts';
 export interface PingRouteDeps extends PingServiceDeps {
   pushTokens: PushTokenService;
   /**
-   * Failed token lookups per source address, failed slug lookups per ping key; pings per token and
-   * tenant; the tenant's day of ping bodies.
+   * Failed token lookups per source address, failed slug lookups per ping key; pings per check
+   * (no tenant ceiling: a tenant's cron jobs all ping at the top of the hour); the tenant's day of
+   * ping bodies.
    */
-  limits: Pick<RateLimitGuard, 'attempt' | 'attemptPingKey' | 'admitPushToken' | 'admitPingBody'>;
+  limits: Pick<RateLimitGuard, 'attempt' | 'attemptPingKey' | 'admitPing' | 'admitPingBody'>;
   tenants: Pick<TenantStore, 'getTenant'>;
   /** Resolves slug URLs (`/ping/<ping key>/<slug>`); without one they answer 404 `not found`. */
   slugs?: SlugResolver | undefined;
@@ -62,11 +63,7 @@ function refusal(error: unknown): Response {
 }
 
 /** The check a ping URL names, under the failed-authentication limits (a wrong token or key counts). */
-async function target(
-  deps: PingRouteDeps,
-  ctx: RouteContext,
-  url: PingUrl,
-): Promise<PingTarget & { bucket: string }> {
+async function target(deps: PingRouteDeps, ctx: RouteContext, url: PingUrl): Promise<PingTarget> {
   if (url.form === 'token') {
     const token = await deps.limits.attempt(
       ctx,
@@ -74,14 +71,14 @@ async function target(
       () => deps.pushTokens.verify(url.token),
       isUnknown,
     );
-    return { tenantId: token.tenant_id, checkId: token.check_id, bucket: token.id };
+    return { tenantId: token.tenant_id, checkId: token.check_id };
   }
   // Healthchecks refuses an upper-case slug before looking anything up.
   if (url.slug !== url.slug.toLowerCase()) throw new PingRefused(400, 'invalid url format');
   const { slugs } = deps;
   if (!slugs) throw new UnknownPingTokenError();
   // A wrong slug of a valid key also counts for that key, from every address together.
-  const found = await deps.limits.attempt(
+  return deps.limits.attempt(
     ctx,
     keyPrefix(url.pingKey),
     () =>
@@ -92,15 +89,13 @@ async function target(
       ),
     isUnknown,
   );
-  // A slug URL's pings share their check's bucket (PING#<chk_id>), as a token's share its own.
-  return { ...found, bucket: found.checkId };
 }
 
 /**
  * One ping, in Healthchecks' order (hc/api/views.py `ping`): the URL's form (404), its check (404
  * `not found`, counted as a failed authentication), an exit status above 255 (400 `invalid url
  * format`), `?rid=` not a UUID (400 `invalid uuid format`); then the ping is spent from its
- * token's (or slug check's) bucket and its tenant's, and recorded. 200 `OK`; 201 `Created` when
+ * check's bucket (every ping URL of the check shares it), and recorded. 200 `OK`; 201 `Created` when
  * `?create=1` made the check.
  */
 async function ping(
@@ -119,7 +114,7 @@ async function ping(
     if (exitStatus !== undefined && exitStatus > 255) throw new PingRefused(400, 'invalid url format');
     const rid = ctx.query.rid === undefined ? undefined : readRunId(ctx.query.rid);
     if (ctx.query.rid !== undefined && rid === undefined) throw new PingRefused(400, 'invalid uuid format');
-    const headers = await deps.limits.admitPushToken(found.bucket, found.tenantId);
+    const headers = await deps.limits.admitPing(found.checkId);
     const kept = pingBody(ctx.rawBody);
     // Past the tenant's day of ping bodies the body is cut, the ping itself still counts.
     const fits = await deps.limits.admitPingBody(found.tenantId, Buffer.byteLength(kept.body));
