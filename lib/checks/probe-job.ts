@@ -1,11 +1,11 @@
 import { isProbedType } from '../check-types/registry.ts';
-import { missedRun } from '../domain/schedules.ts';
+import { type MissedRun, missedRun } from '../domain/schedules.ts';
 import { probesFromLocations } from '../domain/states.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CheckTlsTrust, ProbeDefinition, Prober } from '../probes/types.ts';
 import type { WriteOp } from '../store/table.ts';
 import type { ArtifactStore } from './artifacts/artifact-store.ts';
-import type { CheckStore } from './definitions/check-store.ts';
+import type { CheckRun, CheckStore } from './definitions/check-store.ts';
 import type { ProbeJob } from './definitions/probe-job-schema.ts';
 import type { CheckDefinitionRecord, HttpRequestField } from './records.ts';
 import { detailsWithEvidence, slotScope } from './results/evidence.ts';
@@ -73,7 +73,18 @@ export interface JobRunnerDeps extends LocatedJobDeps {
   logger: Logger;
   /** Where a browser check's screenshots are stored (lib/checks/artifacts); absent: none are kept. */
   artifacts?: ArtifactStore | undefined;
+  /** What a push check's missed deadline writes of its runs (lib/push's), with its failure; absent: nothing. */
+  deadmanRuns?: DeadmanRuns | undefined;
 }
+
+/** The writes of a push check's runs when its deadline `slotMs` passes (the runs it closes, a missed run). */
+export type DeadmanRuns = (input: {
+  tenantId: string;
+  check: CheckDefinitionRecord;
+  state: CheckRun['state'];
+  miss: MissedRun;
+  slotMs: number;
+}) => Promise<WriteOp[]>;
 
 /** What a job did: a recorded result (`alsoCommit` committed with it), or why nothing was recorded. */
 export type ProbeJobOutcome =
@@ -127,8 +138,14 @@ export async function runProbeJob(
     // Items from before last_push_at existed: the last result stands for the last report.
     const reported = { ...state, last_push_at: state.last_push_at ?? state.last_result_at };
     const miss = missedRun(check, reported, job.slot_ms);
+    const runs = deps.deadmanRuns
+      ? await deps.deadmanRuns({ tenantId: job.tenant_id, check, state, miss, slotMs: job.slot_ms })
+      : [];
     return deps.recorder.record({
       ...common,
+      ...(runs.length > 0
+        ? { alsoCommit: [...(options.alsoCommit ? [options.alsoCommit] : []), ...runs] }
+        : {}),
       success: false,
       status_code: 0,
       latency_ms: 0,

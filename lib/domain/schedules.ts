@@ -9,12 +9,14 @@ export { cronProblem, isTimeZone, pausedCron } from './schedules/cron.ts';
 export {
   deadlineAfterMissMs,
   type HeartbeatCheck,
+  type HeartbeatState,
   heartbeatGraceMs,
   nextExpectedMs,
   pushDeadline,
+  runAllowanceMs,
   scheduleIntervalSeconds,
 } from './schedules/heartbeat.ts';
-export { armedDeadlineMs, missedRun } from './schedules/heartbeat-miss.ts';
+export { armedDeadlineMs, type MissedRun, missedRun } from './schedules/heartbeat-miss.ts';
 export {
   type Layer,
   layerInputSchema,

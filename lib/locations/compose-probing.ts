@@ -7,6 +7,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { ProbeDeps, Prober } from '../probes/types.ts';
+import { deadmanRuns } from '../push/run-closing.ts';
 import { slugChangeOps } from '../push/slug-claims.ts';
 import type { Table } from '../store/table.ts';
 import { listLocations } from './location-items.ts';
@@ -41,7 +42,7 @@ const noProbeQueue = async (): Promise<void> => {
  * routes report to it too) and the job runner. The app builds its check and location routes on
  * these; the probe worker function (lib/cloud/worker-composition.ts) needs nothing else. It lives
  * in lib/locations, not lib/checks, because it wires the locations' items and push's slug claims
- * into the checks engine, and both of those build on lib/checks.
+ * and runs into the checks engine, and both of those build on lib/checks.
  */
 export function composeProbing(deps: ProbingDeps) {
   const tenants = createTenantStore(deps.table, deps.clock, { starter: deps.tenantStarter });
@@ -77,6 +78,8 @@ export function composeProbing(deps: ProbingDeps) {
         ...deps.probe,
       }),
     logger: deps.logger,
+    // A push check's missed deadline closes its overdue runs and tells a missed one.
+    deadmanRuns: deadmanRuns({ table: deps.table, tenants }),
   };
   return { tenants, checks, checkDeps, recorder, decider, jobRunner };
 }

@@ -23,6 +23,11 @@ export interface ResultInput {
   nextRunAtMs?: number | null;
   /** The synthetic failure of a run that did not finish: it ends the run (clears run_started_at). */
   endsRun?: boolean;
+  /**
+   * A job's report (push) that knows the runs still open after it: the start of the newest one,
+   * which the state keeps as its started run (null: none). Absent: the report ends the state's run.
+   */
+  openRunAt?: string | null;
   /** Extra ops committed with the result (e.g. deleting the local queue's job; a ping's log item). */
   alsoCommit?: WriteOp | WriteOp[];
   /**

@@ -1,6 +1,6 @@
 import type { TenantStore } from '../../auth/tenants.ts';
 import { createTenantCache } from '../../auth/tenants.ts';
-import { parseEntityState, readEntityItem } from '../../catalog/entity-items.ts';
+import { parseEntityState, readEntityItem } from '../../catalog/entities.ts';
 import { rollResult } from '../../domain/rollups.ts';
 import { deadlineAfterMissMs, pushDeadline, shardOf } from '../../domain/schedules.ts';
 import { applyResult } from '../../domain/states.ts';
@@ -115,10 +115,17 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
         : {};
     const lastResultAt =
       current.last_result_at && current.last_result_at > checkedAt ? current.last_result_at : checkedAt;
-    // A report from the job itself (not the dead man's switch) is its last push and ends its run.
+    // A report from the job itself (not the dead man's switch) is its last push and ends its run
+    // (or, told which runs stay open, the state keeps the newest of them).
     const push = check.execution_mode === 'push';
     const ended =
-      current.run_started_at && (!input.synthetic || input.endsRun) ? { run_started_at: null } : {};
+      !input.synthetic && input.openRunAt !== undefined
+        ? (current.run_started_at ?? null) !== input.openRunAt
+          ? { run_started_at: input.openRunAt }
+          : {}
+        : current.run_started_at && (!input.synthetic || input.endsRun)
+          ? { run_started_at: null }
+          : {};
     const reported: Partial<CheckStateRecord> =
       push && !input.synthetic ? { last_push_at: lastResultAt, ...ended } : push ? ended : {};
     const set: Partial<CheckStateRecord> = {

@@ -10,7 +10,7 @@ import {
 
 /**
  * What the dead man's switch records when a push check's deadline passes (pure): why (late,
- * unfinished, or hung past its keepalive_seconds), the sentence its synthetic failure carries, whether it ends the started run, and
+ * unfinished, hung past its keepalive_seconds, or past its max_duration_seconds), the sentence its synthetic failure carries, whether it ends the started run, and
  * the next deadline, so each missed expected run fails once.
  */
 
@@ -57,7 +57,9 @@ export function missedRun(check: HeartbeatCheck, state: HeartbeatState, slotMs: 
       message:
         deadline.reason === 'hung'
           ? `hung: no /start or /log since ${zonedTime(seen, zone)} ${zone} (keepalive_seconds ${check.config.keepalive_seconds} s)`
-          : `started at ${zonedTime(started, zone)} ${zone} but did not finish within ${Math.round(runAllowanceMs(check) / 1000)} s`,
+          : deadline.reason === 'too_long'
+            ? `hung: started at ${zonedTime(started, zone)} ${zone} and still running after ${durationWords(check.config.max_duration_seconds ?? 0)} (max_duration_seconds ${check.config.max_duration_seconds} s)`
+            : `started at ${zonedTime(started, zone)} ${zone} but did not finish within ${Math.round(runAllowanceMs(check) / 1000)} s`,
       endsRun: true,
       nextAtMs: late === null ? null : deadlineAfterMissMs(check, Math.max(late, slotMs)),
     };

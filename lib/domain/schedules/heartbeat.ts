@@ -8,7 +8,8 @@ import { pausedCron } from './cron.ts';
  * occurrence after the last success and the check fails `grace_seconds` (default 1 h) after it.
  * A run that signalled /start must end within the grace after its start ("started but did not
  * finish"), or by the normal deadline if that comes first; with keepalive_seconds, it is hung once
- * that long passes without a /start or /log.
+ * that long passes without a /start or /log; with max_duration_seconds, it is hung (too long) once
+ * it has run that long.
  */
 
 /** Healthchecks' default grace for schedules. */
@@ -22,6 +23,8 @@ export interface HeartbeatCheck {
     schedule?: { cron: string; timezone: string } | undefined;
     /** A started run with no /start or /log for this long is hung (docs/heartbeats.md "Run rules"). */
     keepalive_seconds?: number | undefined;
+    /** A started run still running this long is hung, too long (docs/heartbeats.md "Run rules"). */
+    max_duration_seconds?: number | undefined;
   };
 }
 
@@ -35,10 +38,10 @@ export interface HeartbeatState {
 }
 
 /**
- * Why the deadline is what it is: a run expected and missing, a run started and not ended, or a
- * started run silent past its keepalive_seconds.
+ * Why the deadline is what it is: a run expected and missing, a run started and not ended, a
+ * started run silent past its keepalive_seconds, or one running past its max_duration_seconds.
  */
-export type DeadlineReason = 'late' | 'unfinished' | 'hung';
+export type DeadlineReason = 'late' | 'unfinished' | 'hung' | 'too_long';
 
 /** When a started run's keepalive runs out: keepalive_seconds after its start or latest /log, or null. */
 function keepaliveEndsMs(check: HeartbeatCheck, state: HeartbeatState): number | null {
@@ -109,13 +112,24 @@ export function pushDeadline(
         })()
       : Date.parse(state.last_push_at) + heartbeatGraceMs(check);
   }
-  const unfinished = state.run_started_at ? Date.parse(state.run_started_at) + runAllowanceMs(check) : null;
-  const hung = keepaliveEndsMs(check, state);
-  if (hung !== null && (unfinished === null || hung < unfinished) && (late === null || hung < late))
-    return { atMs: hung, reason: 'hung' };
-  if (unfinished !== null && (late === null || unfinished < late))
-    return { atMs: unfinished, reason: 'unfinished' };
-  return late === null ? null : { atMs: late, reason: 'late' };
+  const started = state.run_started_at ? Date.parse(state.run_started_at) : null;
+  const { max_duration_seconds } = check.config;
+  // The earliest wins; on a tie the later-told reason does (late, then unfinished, too long, hung).
+  const candidates: { atMs: number | null; reason: DeadlineReason }[] = [
+    { atMs: late, reason: 'late' },
+    { atMs: started === null ? null : started + runAllowanceMs(check), reason: 'unfinished' },
+    {
+      atMs:
+        started !== null && max_duration_seconds !== undefined ? started + max_duration_seconds * 1000 : null,
+      reason: 'too_long',
+    },
+    { atMs: keepaliveEndsMs(check, state), reason: 'hung' },
+  ];
+  let first: { atMs: number; reason: DeadlineReason } | null = null;
+  for (const { atMs, reason } of candidates) {
+    if (atMs !== null && (first === null || atMs < first.atMs)) first = { atMs, reason };
+  }
+  return first;
 }
 
 /**

@@ -111,7 +111,7 @@ export async function runningRuns(
 }
 
 /** Every run of the check started and not ended (whatever its run id), newest start first. */
-async function openRuns(table: Table, checkId: string): Promise<OpenRun[]> {
+export async function openRuns(table: Table, checkId: string): Promise<OpenRun[]> {
   const page = await table.query({
     pk: checkPartition(checkId),
     sk: { op: 'beginsWith', prefix: PINGRUN_PREFIX },
@@ -125,4 +125,22 @@ async function openRuns(table: Table, checkId: string): Promise<OpenRun[]> {
 /** The delete of an ended run (the end's transaction). */
 export function runEndedOp(run: OpenRun): WriteOp {
   return pingRun.delete({ check_id: run.checkId, rid: run.rid });
+}
+
+/**
+ * What an end (of `rid`, or of no run id) reads of the open runs: its own, and the start of the
+ * newest run still open besides it (within the time a run may be paired with its end), which the
+ * check's state keeps as its started run: the open-run pointer belongs to the runs, so an end of
+ * one run leaves another's start, and its deadline, in place.
+ */
+export async function endingRun(
+  table: Table,
+  checkId: string,
+  rid: string | undefined,
+  nowMs: number,
+): Promise<{ open: OpenRun | undefined; openRunAt: string | null }> {
+  const runs = await openRuns(table, checkId);
+  const open = runs.find((r) => r.rid === rid);
+  const other = runs.find((r) => r !== open && nowMs - r.startedAtMs < MAX_RUN_MS);
+  return { open, openRunAt: other ? isoTime(other.startedAtMs) : null };
 }

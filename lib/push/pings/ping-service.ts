@@ -9,14 +9,7 @@ import { newRunId, type RunRecord, runLoggedOp, runWrittenOp, withExcerpt } from
 import { learnedNormal } from '../runs/run-normal.ts';
 import { judgeEnd, overlapMessage } from '../runs/run-rules.ts';
 import type { PingAction } from './ping-request.ts';
-import {
-  MAX_RUN_MS,
-  type OpenRun,
-  openRun,
-  runEndedOp,
-  runningRuns,
-  runStartedOp,
-} from './ping-run-items.ts';
+import { endingRun, MAX_RUN_MS, openRun, runEndedOp, runningRuns, runStartedOp } from './ping-run-items.ts';
 
 export interface PingServiceDeps {
   table: Table;
@@ -191,11 +184,12 @@ export function createPingService(deps: PingServiceDeps) {
     }
 
     // An end: its run is the open start of the same run id. Without a run id, only a check whose
-    // state shows a run started reads it (most pings are plain successes: no read for them).
-    const open: OpenRun | undefined =
+    // state shows a run started reads it (most pings are plain successes: no read for them); the
+    // state then keeps the newest run still open, if any (ping-run-items.ts endingRun).
+    const { open, openRunAt } =
       input.rid !== undefined || run.state.run_started_at
-        ? await openRun(deps.table, checkId, input.rid)
-        : undefined;
+        ? await endingRun(deps.table, checkId, input.rid, now)
+        : { open: undefined, openRunAt: undefined };
     const elapsed = open ? now - open.startedAtMs : undefined;
     const durationMs = elapsed !== undefined && elapsed >= 0 && elapsed < MAX_RUN_MS ? elapsed : undefined;
     const end = { kind: input.kind, exitStatus: input.exitStatus, durationMs };
@@ -225,6 +219,7 @@ export function createPingService(deps: PingServiceDeps) {
       error_message: verdict.message,
       checkedAtMs: now,
       run,
+      ...(openRunAt !== undefined ? { openRunAt } : {}),
       // The end closes its run: a second end of the same run id finds no start to pair with.
       alsoCommit: [
         ...log(ping),

@@ -14,9 +14,10 @@ import { learnedNormal } from './run-normal.ts';
  * Reading a push check's runs (GET /v1/checks/{id}/runs): newest first (by start, or end for a run
  * with no start), in pages with sealed cursors, expired runs left out. The check is resolved in
  * the caller's tenant (404 otherwise); a pull check has no runs (409, as it has no ping log). A run
- * still `running` past the time a started run may take, or silent past its keepalive_seconds (its
- * deadline, as the dead man's switch reads it), is shown `hung`, flagged so: a run that never ends is never shown open
- * forever. Read-only principals get excerpts redacted as ping bodies are.
+ * still `running` past the time a started run may take, its max_duration_seconds (flagged
+ * too_long too) or silent past its keepalive_seconds (its deadline, as the dead man's switch reads
+ * it), is shown `hung`, flagged so, until the switch closes it so (pings/run-closing.ts): a run
+ * that never ends is never shown open forever. Read-only principals get excerpts redacted as ping bodies are.
  */
 
 export const RUN_PAGE_MAX = 100;
@@ -43,6 +44,12 @@ export interface RunLogDeps {
 
 type PushCheck = { interval_seconds: number; config: Parameters<typeof pushDeadline>[0]['config'] };
 
+/** A run's flags once it is hung (and too long, past max_duration_seconds). */
+const hungFlags = (flags: RunFlag[], tooLong: boolean): RunFlag[] => {
+  const added: RunFlag[] = tooLong ? ['hung', 'too_long'] : ['hung'];
+  return [...flags, ...added.filter((flag) => !flags.includes(flag))];
+};
+
 /** The run as the API shows it at `nowMs`. */
 function publicRun(run: RunRecord, check: PushCheck, nowMs: number, readOnly: boolean): PublicRun {
   const deadline =
@@ -61,7 +68,7 @@ function publicRun(run: RunRecord, check: PushCheck, nowMs: number, readOnly: bo
     ...(run.log_excerpt !== undefined
       ? { log_excerpt: readOnly ? redactPingBody(run.log_excerpt) : run.log_excerpt }
       : {}),
-    flags: hung && !run.flags.includes('hung') ? [...run.flags, 'hung'] : run.flags,
+    flags: hung ? hungFlags(run.flags, deadline.reason === 'too_long') : run.flags,
   };
 }
 
