@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { z } from 'zod';
-import { createBlueprintStore } from '../lib/catalog/blueprint-store.ts';
-import { createEntityService } from '../lib/catalog/entity-service.ts';
+import { createBlueprintStore } from '../lib/catalog/blueprints/blueprint-store.ts';
+import { createEntityService } from '../lib/catalog/entities/entity-service.ts';
 import { startLocalRuntime } from '../lib/local/runtime.ts';
 import type { JobStart } from '../lib/local/scheduler.ts';
 import { systemClock } from '../lib/platform/clock.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateApiKey } from '../lib/auth/api-key.ts';
 import { createTenantStore } from '../lib/auth/tenants.ts';
-import { type EntityRecord, entityCreatedOps } from '../lib/catalog/entity-items.ts';
+import { type EntityRecord, entityCreatedOps } from '../lib/catalog/entities/entity-items.ts';
 import { isoTime, systemClock } from '../lib/platform/clock.ts';
 import { newId } from '../lib/platform/ids.ts';
 import { createSqliteTable, openSqliteDatabase } from '../lib/sqlite/sqlite-table.ts';

@@ -1,5 +1,5 @@
 import type { TenantStore } from './auth/tenants.ts';
-import { backfillSearchKeys } from './catalog/search-backfill.ts';
+import { backfillSearchKeys } from './catalog/services.ts';
 import { migrateCheckItems, migrateChecksToCells, migrateEntityAggregates } from './checks/services.ts';
 import { moveLegacyIncidents } from './incidents/incident-items.ts';
 import { migrateIncidentExpiry } from './incidents/incident-retention.ts';

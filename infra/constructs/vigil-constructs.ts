@@ -3,7 +3,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import { Construct, type IConstruct } from 'constructs';
 import type * as z from 'zod';
-import type { createEntityBody } from '../../lib/catalog/request-schemas.ts';
+import type { createEntityBody } from '../../lib/catalog/services.ts';
 import type { createCheckBody } from '../../lib/checks/check-input.ts';
 import type { tenantChannelInputSchema } from '../../lib/notify/schemas.ts';
 import { VigilFunction } from '../node-function.ts';

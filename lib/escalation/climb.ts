@@ -1,4 +1,4 @@
-import { readEntityById } from '../catalog/entity-items.ts';
+import { readEntityById } from '../catalog/entities.ts';
 import { getIncident, readOpenIncidentRecord } from '../incidents/incident-items.ts';
 import type { PagingParts } from '../notify/compose-notifier.ts';
 import type { NotifyJob } from '../notify/jobs.ts';

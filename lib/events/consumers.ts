@@ -1,8 +1,8 @@
 import { purgeActionExecutions } from '../actions/action-purge.ts';
 import type { ActionJob } from '../actions/jobs.ts';
 import { createActionTriggerConsumer } from '../actions/trigger-consumer.ts';
-import { purgeEntityRelations } from '../catalog/relation-purge.ts';
-import { STATE_RULE_JOB_ENTITY } from '../catalog/state-rule-job-items.ts';
+import { STATE_RULE_JOB_ENTITY } from '../catalog/blueprints.ts';
+import { purgeEntityRelations } from '../catalog/relations.ts';
 import type { ArtifactStore } from '../checks/probing.ts';
 import {
   createStateRuleConsumer,

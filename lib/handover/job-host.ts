@@ -1,4 +1,4 @@
-import { createEntityStore } from '../catalog/entity-store.ts';
+import { createEntityStore } from '../catalog/entities.ts';
 import { type ContactReachDeps, createContactReach } from '../contacts/reach.ts';
 import { getPolicy } from '../escalation/policy-items.ts';
 import type { HandoverJobQueue } from '../oncall/handover-jobs.ts';

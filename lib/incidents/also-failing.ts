@@ -1,4 +1,4 @@
-import { readEntityById } from '../catalog/entity-items.ts';
+import { readEntityById } from '../catalog/entities.ts';
 import { checkNameOf } from '../check-types/check-name.ts';
 import { getCheckDefinition } from '../checks/check-items.ts';
 import type { TransitionRecord } from '../checks/results.ts';

@@ -1,4 +1,4 @@
-import { readEntityPointers } from '../catalog/entity-items.ts';
+import { readEntityPointers } from '../catalog/entities.ts';
 import type { Table } from '../store/table.ts';
 
 /** Where an entity's console page is: its blueprint's slug and its own. */

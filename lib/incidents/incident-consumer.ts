@@ -1,4 +1,4 @@
-import { entityExistsOp } from '../catalog/entity-items.ts';
+import { entityExistsOp } from '../catalog/entities.ts';
 import { parseTransition, TRANSITION_ENTITY, type TransitionRecord } from '../checks/results.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../store/change-feed.ts';

@@ -1,5 +1,5 @@
-import { readEntityById } from '../catalog/entity-items.ts';
-import { dependenciesOf } from '../catalog/relation-items.ts';
+import { readEntityById } from '../catalog/entities.ts';
+import { dependenciesOf } from '../catalog/relations.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Table } from '../store/table.ts';
 import { listWindows, type WindowRecord } from './maintenance-items.ts';

@@ -1,5 +1,4 @@
-import { entityNamer } from '../catalog/entity-names.ts';
-import { requireTenantEntities } from '../catalog/entity-store.ts';
+import { entityNamer, requireTenantEntities } from '../catalog/entities.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { LimitExceededError, NotFoundError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type NamedEntity, namedEntitySchema } from '../catalog/entity-names.ts';
+import { type NamedEntity, namedEntitySchema } from '../catalog/entities.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import type { WindowRecord } from './maintenance-items.ts';
 

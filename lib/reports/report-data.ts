@@ -1,5 +1,5 @@
-import { listBlueprints } from '../catalog/blueprint-items.ts';
-import { type EntityRecord, listEntities } from '../catalog/entity-items.ts';
+import { listBlueprints } from '../catalog/blueprints.ts';
+import { type EntityRecord, listEntities } from '../catalog/entities.ts';
 import { checkNameOf } from '../check-types/check-name.ts';
 import { checkDefinitionsById } from '../checks/check-items.ts';
 import { checkDailyRollups, type DailyCheck, entityDailyChecks } from '../checks/results.ts';

@@ -1,5 +1,5 @@
-import { readEntityById, readEntityPointers } from '../catalog/entity-items.ts';
-import { createEntitySearch } from '../catalog/entity-search.ts';
+import { readEntityById, readEntityPointers } from '../catalog/entities.ts';
+import { createEntitySearch } from '../catalog/services.ts';
 import { checkNameOf } from '../check-types/check-name.ts';
 import type { CheckDefinitionRecord } from '../check-types/check-record.ts';
 import {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { publicEntitySchema } from '../catalog/responses.ts';
+import { publicEntitySchema } from '../catalog/services.ts';
 import { checkCommonSchema } from '../checks/responses.ts';
 
 /** GET /v1/status: entities (all, filtered, or a page) with their checks' states, and tenant-wide counts per state. */

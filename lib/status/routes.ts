@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { STATES } from '../catalog/entity-state-index-items.ts';
+import { STATES } from '../catalog/entities.ts';
 import { transitionsPageSchema } from '../checks/responses.ts';
 import { slugSchema } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';

@@ -1,15 +1,13 @@
 import {
+  type BoardState,
   type EntityState,
   entityListSource,
   parseEntityState,
   readEntityItems,
   readEntityListChunk,
-} from '../catalog/entity-items.ts';
-import {
-  type BoardState,
   readStateEntryChunk,
   stateIndexSource,
-} from '../catalog/entity-state-index-items.ts';
+} from '../catalog/entities.ts';
 import { checkTypesOf } from '../checks/check-items.ts';
 import type { CheckType } from '../checks/records.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';

@@ -1,4 +1,4 @@
-import { countersMarker, readStatusCounters } from '../catalog/entity-state-index-items.ts';
+import { countersMarker, readStatusCounters } from '../catalog/entities.ts';
 import type { Table } from '../store/table.ts';
 
 /**

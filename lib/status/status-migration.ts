@@ -1,11 +1,12 @@
 import type { TenantStore } from '../auth/tenants.ts';
-import { entityUnchangedOp, listEntityStates } from '../catalog/entity-items.ts';
 import {
   countersMarker,
   countersSeededOp,
+  entityUnchangedOp,
+  listEntityStates,
   readStatusCounters,
   seededEntryOp,
-} from '../catalog/entity-state-index-items.ts';
+} from '../catalog/entities.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ConditionFailedError, MAX_TRANSACTION_OPS, type Table, type WriteOp } from '../store/table.ts';

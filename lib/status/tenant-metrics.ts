@@ -4,8 +4,8 @@ import {
   entityListSource,
   parseEntityState,
   readEntityListChunk,
-} from '../catalog/entity-items.ts';
-import { STATES } from '../catalog/entity-state-index-items.ts';
+  STATES,
+} from '../catalog/entities.ts';
 import { checkNameOf } from '../check-types/check-name.ts';
 import { checkDefinitionsById } from '../checks/check-items.ts';
 import type { CheckDefinitionRecord } from '../checks/records.ts';

@@ -1,4 +1,4 @@
-import type { EntityState } from '../catalog/entity-items.ts';
+import type { EntityState } from '../catalog/entities.ts';
 import { readToldOfEntityEventually, untold } from '../notify/records.ts';
 import { chunks } from '../platform/chunks.ts';
 import type { Table } from '../store/table.ts';

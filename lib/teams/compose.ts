@@ -1,5 +1,5 @@
-import type { BlueprintStore } from '../catalog/blueprint-store.ts';
-import type { EntityStore } from '../catalog/entity-store.ts';
+import type { BlueprintStore } from '../catalog/blueprints.ts';
+import type { EntityStore } from '../catalog/entities.ts';
 import type { AuthedRoute } from '../http/types.ts';
 import { createScheduleService } from '../oncall/schedule-service.ts';
 import type { Clock } from '../platform/clock.ts';

@@ -1,14 +1,14 @@
 import { listUsers } from '../auth/records.ts';
-import type { BlueprintStore } from '../catalog/blueprint-store.ts';
-import { entityExistsOp } from '../catalog/entity-items.ts';
-import type { EntityStore } from '../catalog/entity-store.ts';
-import { readRelationEnds } from '../catalog/relation-ends.ts';
+import type { BlueprintStore } from '../catalog/blueprints.ts';
+import type { EntityStore } from '../catalog/entities.ts';
+import { entityExistsOp } from '../catalog/entities.ts';
 import {
   deleteRelationOps,
   newRelationOps,
   ownedByTeam,
   type RelationRecord,
-} from '../catalog/relation-items.ts';
+  readRelationEnds,
+} from '../catalog/relations.ts';
 import { getSchedule } from '../oncall/schedule-items.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';

@@ -1,5 +1,5 @@
-import type { EntityStore } from '../catalog/entity-store.ts';
-import { teamOwnersOf } from '../catalog/relation-items.ts';
+import type { EntityStore } from '../catalog/entities.ts';
+import { teamOwnersOf } from '../catalog/relations.ts';
 import type { ScheduleService } from '../oncall/schedule-service.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { NotFoundError } from '../platform/errors.ts';

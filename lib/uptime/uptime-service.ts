@@ -1,4 +1,4 @@
-import { getEntity, getEntityById } from '../catalog/entity-items.ts';
+import { getEntity, getEntityById } from '../catalog/entities.ts';
 import {
   checkBuckets,
   checkTransitionsSource,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publicBlueprintSchema } from '../../lib/catalog/responses.ts';
+import { publicBlueprintSchema } from '../../lib/catalog/api/responses.ts';
 import { join } from '../auth/team-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { tally } from '../support/tally.ts';

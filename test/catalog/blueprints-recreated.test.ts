@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type BlueprintService, createBlueprintService } from '../../lib/catalog/blueprint-service.ts';
-import { createBlueprintStore } from '../../lib/catalog/blueprint-store.ts';
-import { createEntityService, type EntityService } from '../../lib/catalog/entity-service.ts';
-import { createEntityStore } from '../../lib/catalog/entity-store.ts';
+import {
+  type BlueprintService,
+  createBlueprintService,
+} from '../../lib/catalog/blueprints/blueprint-service.ts';
+import { createBlueprintStore } from '../../lib/catalog/blueprints/blueprint-store.ts';
+import { createEntityService, type EntityService } from '../../lib/catalog/entities/entity-service.ts';
+import { createEntityStore } from '../../lib/catalog/entities/entity-store.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import { tenantPk } from '../../lib/store/partitions.ts';

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { blueprintCreatedOp, entityCountOp } from '../../lib/catalog/blueprint-items.ts';
+import { blueprintCreatedOp, entityCountOp } from '../../lib/catalog/blueprints/blueprint-items.ts';
 import {
   entityChecksOp,
   entityCreatedOps,
   entityDeletedOps,
   entityPatchedOps,
   pointerNamedOps,
-} from '../../lib/catalog/entity-items.ts';
-import { entityAddedOps, stateMoveOps } from '../../lib/catalog/entity-state-index-items.ts';
-import { deleteRelationOps, newRelationOps } from '../../lib/catalog/relation-items.ts';
+} from '../../lib/catalog/entities/entity-items.ts';
+import { entityAddedOps, stateMoveOps } from '../../lib/catalog/entities/entity-state-index-items.ts';
+import { deleteRelationOps, newRelationOps } from '../../lib/catalog/relations/relation-items.ts';
 import { apiEntity } from './entity-fixture.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { EntityRecord } from '../../lib/catalog/entity-items.ts';
+import type { EntityRecord } from '../../lib/catalog/entities/entity-items.ts';
 
 /** Entity `api` ("API", no fields) of blueprint `svc`: unknown, version 1, created and updated `at`. */
 export const apiEntity = (at: string): EntityRecord => ({

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { BlueprintRecord } from '../../lib/catalog/blueprint-items.ts';
-import type { BlueprintStore } from '../../lib/catalog/blueprint-store.ts';
-import { createEntityService } from '../../lib/catalog/entity-service.ts';
-import type { EntityStore } from '../../lib/catalog/entity-store.ts';
+import type { BlueprintRecord } from '../../lib/catalog/blueprints/blueprint-items.ts';
+import type { BlueprintStore } from '../../lib/catalog/blueprints/blueprint-store.ts';
+import { createEntityService } from '../../lib/catalog/entities/entity-service.ts';
+import type { EntityStore } from '../../lib/catalog/entities/entity-store.ts';
 import { ValidationError } from '../../lib/platform/errors.ts';
 import { type Item, ItemTooLargeError, type Table } from '../../lib/store/table.ts';
 import { apiEntity } from './entity-fixture.ts';

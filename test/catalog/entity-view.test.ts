@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BlueprintRecord } from '../../lib/catalog/blueprint-items.ts';
-import { entityView } from '../../lib/catalog/entity-views.ts';
+import type { BlueprintRecord } from '../../lib/catalog/blueprints/blueprint-items.ts';
+import { entityView } from '../../lib/catalog/entities/entity-views.ts';
 import { DEFAULT_STATE_RULE } from '../../lib/domain/states.ts';
 import { apiEntity } from './entity-fixture.ts';
 

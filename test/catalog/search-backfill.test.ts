@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listEntityPointers, pointerNamedOps } from '../../lib/catalog/entity-items.ts';
-import { backfillSearchKeys } from '../../lib/catalog/search-backfill.ts';
+import { listEntityPointers, pointerNamedOps } from '../../lib/catalog/entities/entity-items.ts';
+import { backfillSearchKeys } from '../../lib/catalog/entities/search-backfill.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { ConditionFailedError } from '../../lib/store/table.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEntityState } from '../../lib/catalog/entity-items.ts';
-import { readStatusCounters } from '../../lib/catalog/entity-state-index-items.ts';
+import { readEntityState } from '../../lib/catalog/entities/entity-items.ts';
+import { readStatusCounters } from '../../lib/catalog/entities/entity-state-index-items.ts';
 import { migrateEntityAggregates } from '../../lib/checks/migration/aggregate-migration.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';

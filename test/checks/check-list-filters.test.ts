@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEntityStore } from '../../lib/catalog/entity-store.ts';
+import { createEntityStore } from '../../lib/catalog/entities/entity-store.ts';
 import { createCellView } from '../../lib/checks/cells/cell-view.ts';
 import { createCheckStore } from '../../lib/checks/definitions/check-store.ts';
 import { createCheckPager } from '../../lib/checks/services/check-pages.ts';

@@ -74,7 +74,7 @@ function pathExists(path: string): boolean {
 describe('paths the documentation mentions', () => {
   it('finds paths in inline code and links, with placeholders, and tells missing ones apart', () => {
     const text = [
-      'See `lib/catalog/routes.ts`, `lib/<feature>/records.ts` and `npm test`.',
+      'See `lib/catalog/compose.ts`, `lib/<feature>/records.ts` and `npm test`.',
       '```',
       'lib/not/in/prose.ts',
       '```',
@@ -89,7 +89,7 @@ describe('paths the documentation mentions', () => {
       [
         'docs/api.md',
         'lib/<feature>/records.ts',
-        'lib/catalog/routes.ts',
+        'lib/catalog/compose.ts',
         'lib/nowhere/<type>.ts',
         'missing.json',
         'web/src/skills/catalog-ops.json',

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { createBlueprintBody, createEntityBody } from '../../lib/catalog/request-schemas.ts';
+import { createBlueprintBody, createEntityBody } from '../../lib/catalog/api/request-schemas.ts';
 import { createCheckBody } from '../../lib/checks/check-input.ts';
 import { DOC_KEYS } from '../../lib/config-doc/kind.ts';
 import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';

@@ -7,7 +7,7 @@ import {
   createBlueprintBody,
   createEntityBody,
   createRelationBody,
-} from '../../lib/catalog/request-schemas.ts';
+} from '../../lib/catalog/api/request-schemas.ts';
 import { createCheckBody, definitionFromCreate } from '../../lib/checks/check-input.ts';
 import { ImportError } from '../../lib/importers/importer.ts';
 import { importKuma, kumaImporter } from '../../lib/importers/kuma.ts';

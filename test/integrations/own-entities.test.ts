@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createTenantStore } from '../../lib/auth/tenants.ts';
-import { createBlueprintStore } from '../../lib/catalog/blueprint-store.ts';
+import { createBlueprintStore } from '../../lib/catalog/blueprints/blueprint-store.ts';
 import { catalogServices } from '../../lib/catalog/compose.ts';
-import { createEntityStore } from '../../lib/catalog/entity-store.ts';
+import { createEntityStore } from '../../lib/catalog/entities/entity-store.ts';
 import { catalogOwnEntities } from '../../lib/integrations/manage/own-entities.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';

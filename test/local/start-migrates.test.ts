@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listEntityPointers } from '../../lib/catalog/entity-items.ts';
+import { listEntityPointers } from '../../lib/catalog/entities/entity-items.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import { loadConfig } from '../../lib/platform/config.ts';

@@ -1,11 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EntityRecord, entityCreatedOps } from '../../lib/catalog/entity-items.ts';
+import { type EntityRecord, entityCreatedOps } from '../../lib/catalog/entities/entity-items.ts';
 import {
   countersSeededOp,
   readStatusCounters,
   seededEntryOp,
-} from '../../lib/catalog/entity-state-index-items.ts';
+} from '../../lib/catalog/entities/entity-state-index-items.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import type { WriteOp } from '../../lib/store/table.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../lib/app.ts';
-import { readEntityById } from '../../lib/catalog/entity-items.ts';
+import { readEntityById } from '../../lib/catalog/entities/entity-items.ts';
 import type { StateChangeEvent } from '../../lib/domain/states.ts';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { createNotifier } from '../../lib/notify/pipeline/notifier.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EntityState } from '../../lib/catalog/entity-items.ts';
+import type { EntityState } from '../../lib/catalog/entities/entity-items.ts';
 import type { ChannelRecord } from '../../lib/notify/channel-setup/channel-items.ts';
 import type { AlertContext } from '../../lib/notify/pipeline/job-context.ts';
 import { ALERT_STAGES, channelDecisions, runStages } from '../../lib/notify/pipeline/stages.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBlueprintStore } from '../../lib/catalog/blueprint-store.ts';
+import { createBlueprintStore } from '../../lib/catalog/blueprints/blueprint-store.ts';
 import { hostPolicyOf } from '../../lib/http/origin-policy.ts';
 import type { RouteContext } from '../../lib/http/types.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATES } from '../../lib/catalog/entity-state-index-items.ts';
+import { STATES } from '../../lib/catalog/entities/entity-state-index-items.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { migrateStatusCounters } from '../../lib/status/status-migration.ts';

@@ -2,9 +2,9 @@ import { EventBridgeClient, PutEventsCommand, type PutEventsCommandInput } from 
 import type { DynamoDBRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createStreamHandler } from '../../functions/stream.ts';
-import { createBlueprintService } from '../../lib/catalog/blueprint-service.ts';
-import { createBlueprintStore } from '../../lib/catalog/blueprint-store.ts';
-import { createEntityService } from '../../lib/catalog/entity-service.ts';
+import { createBlueprintService } from '../../lib/catalog/blueprints/blueprint-service.ts';
+import { createBlueprintStore } from '../../lib/catalog/blueprints/blueprint-store.ts';
+import { createEntityService } from '../../lib/catalog/entities/entity-service.ts';
 import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { createDynamoTable } from '../../lib/dynamodb/dynamodb-table.ts';
 import { STREAM_ENTITIES } from '../../lib/events/consumers.ts';

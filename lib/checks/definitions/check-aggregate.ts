@@ -1,6 +1,6 @@
 import type { TenantStore } from '../../auth/tenants.ts';
-import { type EntityState, entityChecksOp, readEntityState } from '../../catalog/entity-items.ts';
-import type { EntityStore } from '../../catalog/entity-store.ts';
+import type { EntityStore } from '../../catalog/entities.ts';
+import { type EntityState, entityChecksOp, readEntityState } from '../../catalog/entities.ts';
 import type { CheckState } from '../../domain/states.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { NotFoundError } from '../../platform/errors.ts';

@@ -3,7 +3,7 @@ import {
   type EntityState,
   parseEntityState,
   readEntityItem,
-} from '../../catalog/entity-items.ts';
+} from '../../catalog/entities.ts';
 import type { State } from '../../domain/states.ts';
 import { aggregateEntityState, causingCheck, type StateRule } from '../../domain/states.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';

@@ -1,5 +1,9 @@
-import { type EntityChecksChange, type EntityState, entityChecksOp } from '../../catalog/entity-items.ts';
-import { stateMoveOps } from '../../catalog/entity-state-index-items.ts';
+import {
+  type EntityChecksChange,
+  type EntityState,
+  entityChecksOp,
+  stateMoveOps,
+} from '../../catalog/entities.ts';
 import { checkNameOf } from '../../check-types/check-name.ts';
 import type { CheckState, MemberTransition, State } from '../../domain/states.ts';
 import {

@@ -1,6 +1,5 @@
-import { listBlueprints } from '../../catalog/blueprint-items.ts';
-import { listEntityStates } from '../../catalog/entity-items.ts';
-import { aggregatesMarker } from '../../catalog/state-rule-job-items.ts';
+import { aggregatesMarker, listBlueprints } from '../../catalog/blueprints.ts';
+import { listEntityStates } from '../../catalog/entities.ts';
 import { DEFAULT_STATE_RULE } from '../../domain/states.ts';
 import { type MigrationDeps, runMarkedMigration } from '../../store/marked-migration.ts';
 import { applyStateRule } from '../definitions/entity-restate.ts';

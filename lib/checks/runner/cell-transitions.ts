@@ -1,4 +1,4 @@
-import { parseEntityState, readEntityItem } from '../../catalog/entity-items.ts';
+import { parseEntityState, readEntityItem } from '../../catalog/entities.ts';
 import type { CheckDefinitionRecord } from '../../check-types/check-record.ts';
 import type { MemberTransition } from '../../domain/states.ts';
 import type { Clock } from '../../platform/clock.ts';

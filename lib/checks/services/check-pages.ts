@@ -1,5 +1,5 @@
-import { getBlueprint } from '../../catalog/blueprint-items.ts';
-import type { EntityStore } from '../../catalog/entity-store.ts';
+import { getBlueprint } from '../../catalog/blueprints.ts';
+import type { EntityStore } from '../../catalog/entities.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { CursorSeal } from '../../store/cursor-seal.ts';
 import { openPageCursor, type PageSource, sealPageCursor } from '../../store/paging.ts';

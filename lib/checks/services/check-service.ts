@@ -1,5 +1,5 @@
 import type { TenantStore } from '../../auth/tenants.ts';
-import type { EntityStore } from '../../catalog/entity-store.ts';
+import type { EntityStore } from '../../catalog/entities.ts';
 import { pushHeartbeatConfig } from '../../check-types/check-config.ts';
 import { type CheckRecord, joinCheck } from '../../check-types/check-record.ts';
 import { scheduledRunAt, shardOf } from '../../domain/schedules.ts';

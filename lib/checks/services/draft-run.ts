@@ -1,4 +1,4 @@
-import type { EntityStore } from '../../catalog/entity-store.ts';
+import type { EntityStore } from '../../catalog/entities.ts';
 import { draftRefusal, runsAlone } from '../../check-types/registry.ts';
 import type { Runtime } from '../../platform/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';

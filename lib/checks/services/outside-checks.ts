@@ -1,5 +1,5 @@
 import type { TenantStore } from '../../auth/tenants.ts';
-import type { EntityStore } from '../../catalog/entity-store.ts';
+import type { EntityStore } from '../../catalog/entities.ts';
 import type { CheckRecord } from '../../check-types/check-record.ts';
 import { isOutsideType } from '../../check-types/registry.ts';
 import { shardOf } from '../../domain/schedules.ts';

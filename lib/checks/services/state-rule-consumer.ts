@@ -1,13 +1,13 @@
 import { getTenant } from '../../auth/records.ts';
-import { getBlueprint } from '../../catalog/blueprint-items.ts';
-import { entityListSource, parseEntityState, readEntityListChunk } from '../../catalog/entity-items.ts';
 import {
+  getBlueprint,
   parseStateRuleJob,
   readStateRuleJob,
   type StateRuleJob,
   stateRuleJobDoneOp,
   stateRuleJobNextOp,
-} from '../../catalog/state-rule-job-items.ts';
+} from '../../catalog/blueprints.ts';
+import { entityListSource, parseEntityState, readEntityListChunk } from '../../catalog/entities.ts';
 import { DEFAULT_STATE_RULE } from '../../domain/states.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';

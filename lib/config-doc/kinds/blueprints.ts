@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type * as z from 'zod';
-import { createBlueprintBody } from '../../catalog/request-schemas.ts';
-import type { publicBlueprintSchema } from '../../catalog/responses.ts';
+import type { publicBlueprintSchema } from '../../catalog/services.ts';
+import { createBlueprintBody } from '../../catalog/services.ts';
 import { sortFields } from '../../domain/catalog.ts';
 import { INTEGRATION_BLUEPRINT } from '../../integrations/own-blueprint.ts';
 import { refused } from '../entity-refs.ts';

@@ -1,8 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import * as z from 'zod';
-import { ENTITY_PAGE_MAX } from '../../catalog/entity-listing.ts';
-import { createEntityBody } from '../../catalog/request-schemas.ts';
-import type { entityPageSchema } from '../../catalog/responses.ts';
+import type { entityPageSchema } from '../../catalog/services.ts';
+import { createEntityBody, ENTITY_PAGE_MAX } from '../../catalog/services.ts';
 import { slugSchema } from '../../domain/formats.ts';
 import { INTEGRATION_BLUEPRINT } from '../../integrations/own-blueprint.ts';
 import { defineKind, expectOk, postNew, seg } from '../kind.ts';

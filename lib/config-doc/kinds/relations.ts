@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { createRelationBody } from '../../catalog/request-schemas.ts';
-import type { publicRelationSchema } from '../../catalog/responses.ts';
+import type { publicRelationSchema } from '../../catalog/services.ts';
+import { createRelationBody } from '../../catalog/services.ts';
 import { entityRef, entityRefSchema, refused, resolveId } from '../entity-refs.ts';
 import { ConfigApplyError, defineKind, expectOk, seg } from '../kind.ts';
 

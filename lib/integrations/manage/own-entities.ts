@@ -1,5 +1,4 @@
-import type { BlueprintService } from '../../catalog/blueprint-service.ts';
-import type { EntityService } from '../../catalog/entity-service.ts';
+import type { BlueprintService, EntityService } from '../../catalog/services.ts';
 import { ConflictError, NotFoundError } from '../../platform/errors.ts';
 import { INTEGRATION_BLUEPRINT } from '../own-blueprint.ts';
 import type { IntegrationCatalog } from './integration-service.ts';

@@ -1,5 +1,5 @@
-import type { EntityState } from '../../catalog/entity-items.ts';
-import { STATES } from '../../catalog/entity-state-index-items.ts';
+import type { EntityState } from '../../catalog/entities.ts';
+import { STATES } from '../../catalog/entities.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { BuiltinDeps, BuiltinTool } from './deps.ts';
 import { optionalString, positiveInt, READS } from './deps.ts';

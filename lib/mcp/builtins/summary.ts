@@ -1,4 +1,4 @@
-import type { BoardState } from '../../catalog/entity-state-index-items.ts';
+import type { BoardState } from '../../catalog/entities.ts';
 import type { BuiltinDeps, BuiltinTool } from './deps.ts';
 import { optionalString, positiveInt, READS } from './deps.ts';
 import { entityWords, someOf } from './names.ts';

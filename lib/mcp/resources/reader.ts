@@ -1,5 +1,4 @@
-import type { BlueprintService } from '../../catalog/blueprint-service.ts';
-import type { EntityService } from '../../catalog/entity-service.ts';
+import type { BlueprintService, EntityService } from '../../catalog/services.ts';
 import { publicCheck } from '../../checks/records.ts';
 import type { CheckReadService, CheckService } from '../../checks/services.ts';
 import type { Principal } from '../../domain/principal.ts';

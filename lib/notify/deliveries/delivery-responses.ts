@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { readEntityPointers } from '../../catalog/entity-items.ts';
+import { readEntityPointers } from '../../catalog/entities.ts';
 import { checkNameOf } from '../../check-types/check-name.ts';
 import { checkDefinitionsById } from '../../checks/check-items.ts';
 import { isRecovery } from '../../domain/states.ts';

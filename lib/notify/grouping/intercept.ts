@@ -1,4 +1,4 @@
-import { readEntityById } from '../../catalog/entity-items.ts';
+import { readEntityById } from '../../catalog/entities.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { deterministicId } from '../../platform/ids.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { readEntityById } from '../../catalog/entity-items.ts';
+import { readEntityById } from '../../catalog/entities.ts';
 import { checkTypeDefinition } from '../../check-types/registry.ts';
 import { lastErrorOf } from '../../checks/results.ts';
 import { alsoFailingOf } from '../../incidents/also-failing.ts';

@@ -1,5 +1,5 @@
 import { ZodError } from 'zod';
-import { type EntityState, readEntityById } from '../../catalog/entity-items.ts';
+import { type EntityState, readEntityById } from '../../catalog/entities.ts';
 import { checkNameOf } from '../../check-types/check-name.ts';
 import { probeSecrets } from '../../check-types/outcome-redaction.ts';
 import { getCheckDefinition } from '../../checks/check-items.ts';

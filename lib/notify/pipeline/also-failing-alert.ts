@@ -1,4 +1,4 @@
-import { type EntityState, readEntityById } from '../../catalog/entity-items.ts';
+import { type EntityState, readEntityById } from '../../catalog/entities.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { rejudgeJob } from './due-jobs.ts';

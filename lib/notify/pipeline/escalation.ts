@@ -1,4 +1,4 @@
-import { readEntityById } from '../../catalog/entity-items.ts';
+import { readEntityById } from '../../catalog/entities.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';
 import { opensIncident, opensIncidentIfNoneOpen } from '../../incidents/incident-consumer.ts';
 import { incidentIdOf, readOpenIncident } from '../../incidents/incident-items.ts';

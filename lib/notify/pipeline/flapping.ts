@@ -1,4 +1,4 @@
-import { readEntityById } from '../../catalog/entity-items.ts';
+import { readEntityById } from '../../catalog/entities.ts';
 import { applyFlapChange, type FlapPolicy, type StateChangeEvent, settleFlap } from '../../domain/states.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';

@@ -1,5 +1,5 @@
-import { readEntityById } from '../../catalog/entity-items.ts';
-import { dependentsOf } from '../../catalog/relation-items.ts';
+import { readEntityById } from '../../catalog/entities.ts';
+import { dependentsOf } from '../../catalog/relations.ts';
 import { isRecovery, type StateChangeEvent } from '../../domain/states.ts';
 import { listStatusPages } from '../../status-pages/status-pages.ts';
 import type { Table } from '../../store/table.ts';

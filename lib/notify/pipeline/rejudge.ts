@@ -1,4 +1,4 @@
-import { type EntityState, readEntityById } from '../../catalog/entity-items.ts';
+import { type EntityState, readEntityById } from '../../catalog/entities.ts';
 import { readEntityTransition } from '../../checks/results.ts';
 import { changeOrder, type StateChangeEvent } from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';

@@ -1,4 +1,4 @@
-import { readEntityState } from '../../catalog/entity-items.ts';
+import { readEntityState } from '../../catalog/entities.ts';
 import type { TransitionRecord } from '../../checks/results.ts';
 import type { Table } from '../../store/table.ts';
 

@@ -1,4 +1,4 @@
-import type { EntityState } from '../../catalog/entity-items.ts';
+import type { EntityState } from '../../catalog/entities.ts';
 import { isRecovery } from '../../domain/states.ts';
 import type { ActiveMaintenance } from '../../maintenance/evaluate.ts';
 import type { ChannelRecord } from '../channel-setup/channel-items.ts';

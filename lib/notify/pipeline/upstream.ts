@@ -1,5 +1,5 @@
-import { type EntityState, readEntityById } from '../../catalog/entity-items.ts';
-import { upstreamsOf } from '../../catalog/relation-items.ts';
+import { type EntityState, readEntityById } from '../../catalog/entities.ts';
+import { upstreamsOf } from '../../catalog/relations.ts';
 import type { Table } from '../../store/table.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { readEntityById } from '../../catalog/entity-items.ts';
+import { readEntityById } from '../../catalog/entities.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';
 import type { Table } from '../../store/table.ts';
 import type { ChannelRecord } from '../channel-setup/channel-items.ts';

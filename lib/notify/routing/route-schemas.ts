@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type NamedEntity, namedEntitySchema } from '../../catalog/entity-names.ts';
+import { type NamedEntity, namedEntitySchema } from '../../catalog/entities.ts';
 import { slugSchema } from '../../domain/formats.ts';
 import { documentedAs, idSchema, namesResource, timestampSchema } from '../../http/route-schemas.ts';
 import { GROUP_BYS, type RouteRecord } from './route-items.ts';

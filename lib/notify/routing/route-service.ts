@@ -1,5 +1,4 @@
-import { readEntityById } from '../../catalog/entity-items.ts';
-import { entityNamer } from '../../catalog/entity-names.ts';
+import { entityNamer, readEntityById } from '../../catalog/entities.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';

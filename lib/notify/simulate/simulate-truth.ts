@@ -1,4 +1,4 @@
-import type { EntityState } from '../../catalog/entity-items.ts';
+import type { EntityState } from '../../catalog/entities.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';
 import { getDelivery } from '../deliveries/delivery-items.ts';

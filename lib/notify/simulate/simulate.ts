@@ -1,4 +1,4 @@
-import { readEntityById } from '../../catalog/entity-items.ts';
+import { readEntityById } from '../../catalog/entities.ts';
 import { checkNameOf } from '../../check-types/check-name.ts';
 import type { CheckService } from '../../checks/services.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';

@@ -1,8 +1,7 @@
 import { redactedSummary } from '../../audit/describe-write.ts';
 import type { RecordAuditEvent } from '../../audit/event-audit.ts';
 import type { TenantStore } from '../../auth/tenants.ts';
-import type { BlueprintService } from '../../catalog/blueprint-service.ts';
-import type { EntityService } from '../../catalog/entity-service.ts';
+import type { BlueprintService, EntityService } from '../../catalog/services.ts';
 import { PUSH_SLUG_PATTERN } from '../../check-types/check-config.ts';
 import { createCheckBody } from '../../checks/check-input.ts';
 import type { CheckService } from '../../checks/services.ts';

@@ -1,8 +1,8 @@
 import { createEventAudit } from '../../audit/event-audit.ts';
 import type { TenantStore } from '../../auth/tenants.ts';
-import type { BlueprintStore } from '../../catalog/blueprint-store.ts';
+import type { BlueprintStore } from '../../catalog/blueprints.ts';
 import { catalogServices } from '../../catalog/compose.ts';
-import type { EntityStore } from '../../catalog/entity-store.ts';
+import type { EntityStore } from '../../catalog/entities.ts';
 import type { CheckService } from '../../checks/services.ts';
 import type { HostPolicy } from '../../http/origin-policy.ts';
 import type { Clock } from '../../platform/clock.ts';

@@ -1,5 +1,5 @@
-import { readEntityById } from '../../catalog/entity-items.ts';
-import { dependentsOf } from '../../catalog/relation-items.ts';
+import { readEntityById } from '../../catalog/entities.ts';
+import { dependentsOf } from '../../catalog/relations.ts';
 import type { TransitionRecord } from '../../checks/results.ts';
 import { incidentAtOrBefore, incidentIdOf } from '../../incidents/incident-items.ts';
 import { isoTime } from '../../platform/clock.ts';

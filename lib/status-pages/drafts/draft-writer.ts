@@ -1,5 +1,5 @@
-import { type EntityState, readEntityById } from '../../catalog/entity-items.ts';
-import { dependentsOf, upstreamsOf } from '../../catalog/relation-items.ts';
+import { type EntityState, readEntityById } from '../../catalog/entities.ts';
+import { dependentsOf, upstreamsOf } from '../../catalog/relations.ts';
 import type { TransitionRecord } from '../../checks/results.ts';
 import { readOpenIncidentRecord } from '../../incidents/incident-items.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';

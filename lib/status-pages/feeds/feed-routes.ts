@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { entityNamer } from '../../catalog/entity-names.ts';
+import { entityNamer } from '../../catalog/entities.ts';
 import { SLUG } from '../../domain/formats.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import type { HostPolicy } from '../../http/origin-policy.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type NamedEntity, namedEntitySchema } from '../../catalog/entity-names.ts';
+import { type NamedEntity, namedEntitySchema } from '../../catalog/entities.ts';
 import { timestampSchema } from '../../http/route-schemas.ts';
 import type { StatusPageRecord } from '../items/status-page-items.ts';
 

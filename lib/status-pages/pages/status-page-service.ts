@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { entityNamer } from '../../catalog/entity-names.ts';
-import { requireTenantEntities } from '../../catalog/entity-store.ts';
+import { entityNamer, requireTenantEntities } from '../../catalog/entities.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { deleteHeld, replaceHeld } from '../../store/held-writes.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { parseEntityState, readEntityItems, readEntityPointers } from '../../catalog/entity-items.ts';
+import { parseEntityState, readEntityItems, readEntityPointers } from '../../catalog/entities.ts';
 import { readOpenIncidentRecord, readRecentIncidents } from '../../incidents/incident-items.ts';
 import { maintenanceLookup } from '../../maintenance/evaluate.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';

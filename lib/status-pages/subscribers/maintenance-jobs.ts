@@ -1,4 +1,4 @@
-import { parseEntityState, readEntityItems, readEntityPointers } from '../../catalog/entity-items.ts';
+import { parseEntityState, readEntityItems, readEntityPointers } from '../../catalog/entities.ts';
 import { getWindow, momentHolds, nextNoticeMoment, windowCovers } from '../../maintenance/notices.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import { MAX_DELAY_SECONDS } from '../../platform/job-queue.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { entityNamer } from '../../catalog/entity-names.ts';
+import { entityNamer } from '../../catalog/entities.ts';
 import { SLUG } from '../../domain/formats.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import type { PublicRoute, RouteContext } from '../../http/types.ts';

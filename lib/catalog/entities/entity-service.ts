@@ -1,16 +1,17 @@
-import { getTenant } from '../auth/records.ts';
-import { applyFieldPatch, type FieldValues } from '../domain/catalog.ts';
-import { DEFAULT_STATE_RULE, type StateRule } from '../domain/states.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
-import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
-import { newRecordStamp } from '../platform/ids.ts';
-import { countOf } from '../platform/plural.ts';
-import { entityPurgeJobOp } from '../purge/purge-job-items.ts';
-import { belowLimit, unchanged } from '../store/conditions.ts';
-import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
-import { ConditionFailedError, ItemTooLargeError, type Table, type WriteOp } from '../store/table.ts';
-import { type BlueprintRecord, blueprintUnchangedOp, entityCountOp } from './blueprint-items.ts';
-import type { BlueprintStore } from './blueprint-store.ts';
+import { getTenant } from '../../auth/records.ts';
+import { applyFieldPatch, type FieldValues } from '../../domain/catalog.ts';
+import { DEFAULT_STATE_RULE, type StateRule } from '../../domain/states.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../../platform/errors.ts';
+import { newRecordStamp } from '../../platform/ids.ts';
+import { countOf } from '../../platform/plural.ts';
+import { entityPurgeJobOp } from '../../purge/purge-job-items.ts';
+import { belowLimit, unchanged } from '../../store/conditions.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
+import { ConditionFailedError, ItemTooLargeError, type Table, type WriteOp } from '../../store/table.ts';
+import { type BlueprintRecord, blueprintUnchangedOp, entityCountOp } from '../blueprints/blueprint-items.ts';
+import type { BlueprintStore } from '../blueprints/blueprint-store.ts';
+import { readTenantCatalog } from '../tenant/tenant-catalog.ts';
 import {
   type EntityChecksChange,
   type EntityRecord,
@@ -25,7 +26,6 @@ import {
 import { entityAddedOps, entityRemovedOps } from './entity-state-index-items.ts';
 import type { EntityStore } from './entity-store.ts';
 import { entityView, entityViews, type MaintenanceOf } from './entity-views.ts';
-import { readTenantCatalog } from './tenant-catalog.ts';
 
 export interface EntityServiceDeps {
   table: Table;

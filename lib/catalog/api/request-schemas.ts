@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import { MAX_FIELDS_PER_BLUEPRINT, newFieldDefinitionSchema } from '../domain/catalog.ts';
-import { slugSchema } from '../domain/formats.ts';
-import { STATE_RULES } from '../domain/states.ts';
-import { pageQuery } from '../http/page-query.ts';
-import { queryInteger } from '../http/route-schemas.ts';
-import { ENTITY_PAGE_MAX } from './entity-listing.ts';
-import { RELATION_TYPES } from './relation-items.ts';
-import { MAX_HOPS, MAX_NEIGHBOURHOOD } from './relation-service.ts';
+import { MAX_FIELDS_PER_BLUEPRINT, newFieldDefinitionSchema } from '../../domain/catalog.ts';
+import { slugSchema } from '../../domain/formats.ts';
+import { STATE_RULES } from '../../domain/states.ts';
+import { pageQuery } from '../../http/page-query.ts';
+import { queryInteger } from '../../http/route-schemas.ts';
+import { ENTITY_PAGE_MAX } from '../entities/entity-listing.ts';
+import { RELATION_TYPES } from '../relations/relation-items.ts';
+import { MAX_HOPS, MAX_NEIGHBOURHOOD } from '../relations/relation-service.ts';
 
 /** Request bodies and queries of the catalog routes; unknown body fields are rejected (400). */
 

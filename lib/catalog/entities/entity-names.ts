@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { idSchema } from '../http/route-schemas.ts';
-import type { Table } from '../store/table.ts';
+import { idSchema } from '../../http/route-schemas.ts';
+import type { Table } from '../../store/table.ts';
 import { readEntityPointers } from './entity-items.ts';
 
 /** An entity another object names, as that object's answer names it (its id pointer: name and address). */

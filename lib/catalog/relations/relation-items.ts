@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { queryAll } from '../store/items.ts';
-import { tenantItemKeys, tenantPk } from '../store/partitions.ts';
-import type { Table, WriteOp } from '../store/table.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { queryAll } from '../../store/items.ts';
+import { tenantItemKeys, tenantPk } from '../../store/partitions.ts';
+import type { Table, WriteOp } from '../../store/table.ts';
 
 /**
  * The owner of a relation's items (docs/data-model.md, Catalog): the record (`relation`, indexed by

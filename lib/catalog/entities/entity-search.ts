@@ -1,6 +1,6 @@
-import type { CursorSeal } from '../store/cursor-seal.ts';
-import { openPageCursor, sealPageCursor } from '../store/paging.ts';
-import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
+import type { CursorSeal } from '../../store/cursor-seal.ts';
+import { openPageCursor, sealPageCursor } from '../../store/paging.ts';
+import { type Item, MAX_QUERY_LIMIT, type Table } from '../../store/table.ts';
 import {
   type EntityPointer,
   type EntityState,

@@ -1,6 +1,6 @@
-import { SLUG } from '../domain/formats.ts';
-import { NotFoundError } from '../platform/errors.ts';
-import type { Table } from '../store/table.ts';
+import { SLUG } from '../../domain/formats.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import type { Table } from '../../store/table.ts';
 import { type BlueprintRecord, getBlueprint, listBlueprints } from './blueprint-items.ts';
 
 /** Reads of blueprints (consistent), bound to a table. */

@@ -1,18 +1,19 @@
-import { tenantCatalogOp } from '../auth/records.ts';
+import { tenantCatalogOp } from '../../auth/records.ts';
 import {
   checkFieldDefinition,
   checkFieldDefinitions,
   type FieldDefinition,
   MAX_FIELDS_PER_BLUEPRINT,
-} from '../domain/catalog.ts';
-import { DEFAULT_STATE_RULE, type StateRule } from '../domain/states.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
-import { ConflictError, LimitExceededError, ValidationError } from '../platform/errors.ts';
-import { newRecordStamp } from '../platform/ids.ts';
-import { countOf } from '../platform/plural.ts';
-import { belowLimit, unchanged } from '../store/conditions.ts';
-import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
-import { type Condition, ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
+} from '../../domain/catalog.ts';
+import { DEFAULT_STATE_RULE, type StateRule } from '../../domain/states.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import { ConflictError, LimitExceededError, ValidationError } from '../../platform/errors.ts';
+import { newRecordStamp } from '../../platform/ids.ts';
+import { countOf } from '../../platform/plural.ts';
+import { belowLimit, unchanged } from '../../store/conditions.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
+import { type Condition, ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
+import { readTenantCatalog } from '../tenant/tenant-catalog.ts';
 import { createBlueprintChanges } from './blueprint-changes.ts';
 import {
   type BlueprintRecord,
@@ -22,8 +23,7 @@ import {
   clearDefaultFlagOp,
 } from './blueprint-items.ts';
 import type { BlueprintStore } from './blueprint-store.ts';
-import { plainField, publicBlueprint } from './records.ts';
-import { readTenantCatalog } from './tenant-catalog.ts';
+import { plainField, publicBlueprint } from './blueprint-views.ts';
 
 export interface BlueprintServiceDeps {
   table: Table;

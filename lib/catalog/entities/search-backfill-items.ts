@@ -1,4 +1,4 @@
-import { migrationMarker } from '../store/marked-migration.ts';
+import { migrationMarker } from '../../store/marked-migration.ts';
 
 /**
  * The marker of the entity search keys' backfill (lib/catalog/search-backfill.ts): written once

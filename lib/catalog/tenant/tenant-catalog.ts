@@ -1,6 +1,6 @@
-import { getTenantCatalog, type TenantCatalog } from '../auth/records.ts';
-import { NotFoundError } from '../platform/errors.ts';
-import type { Table } from '../store/table.ts';
+import { getTenantCatalog, type TenantCatalog } from '../../auth/records.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import type { Table } from '../../store/table.ts';
 
 /** The catalog's attributes of the tenant item (plan limits and counters), read consistently. */
 export async function readTenantCatalog(table: Table, tenantId: string): Promise<TenantCatalog> {

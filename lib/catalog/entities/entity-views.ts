@@ -1,7 +1,7 @@
-import { withDefaults } from '../domain/catalog.ts';
-import type { BlueprintRecord } from './blueprint-items.ts';
+import { withDefaults } from '../../domain/catalog.ts';
+import { DEFAULT_STATE_RULE } from '../../domain/states.ts';
+import type { BlueprintRecord } from '../blueprints/blueprint-items.ts';
 import type { EntityRecord } from './entity-items.ts';
-import { publicEntity } from './records.ts';
 
 /**
  * Which of a tenant's entities a maintenance window covers now: lib/maintenance's lookup, passed in
@@ -27,4 +27,29 @@ export async function entityViews(
   const covering = await maintenance(tenantId);
   const covered = await Promise.all(list.map(async (entity) => (await covering(entity)) !== undefined));
   return list.map((entity, i) => entityView(bp, entity, covered[i] ?? false));
+}
+
+/**
+ * An entity as returned (the caller passes fields with read-time defaults filled, and whether a
+ * maintenance window covers it now).
+ */
+function publicEntity(
+  entity: EntityRecord,
+  fields: EntityRecord['fields'],
+  inMaintenance: boolean,
+  blueprintRule: BlueprintRecord['state_rule'],
+) {
+  return {
+    id: entity.id,
+    blueprint_slug: entity.blueprint_slug,
+    slug: entity.slug,
+    name: entity.name,
+    fields,
+    state: entity.state,
+    state_rule: entity.state_rule ?? null,
+    effective_state_rule: entity.state_rule ?? blueprintRule ?? DEFAULT_STATE_RULE,
+    in_maintenance: inMaintenance,
+    created_at: entity.created_at,
+    updated_at: entity.updated_at,
+  };
 }

@@ -1,11 +1,11 @@
 import * as z from 'zod';
-import { fieldDefinitionSchema } from '../domain/catalog.ts';
-import { STATE_RULES } from '../domain/states.ts';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { queryAll } from '../store/items.ts';
-import { tenantPk } from '../store/partitions.ts';
-import type { Condition, Table, UpdateOp, WriteOp } from '../store/table.ts';
+import { fieldDefinitionSchema } from '../../domain/catalog.ts';
+import { STATE_RULES } from '../../domain/states.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { queryAll } from '../../store/items.ts';
+import { tenantPk } from '../../store/partitions.ts';
+import type { Condition, Table, UpdateOp, WriteOp } from '../../store/table.ts';
 
 /**
  * The owner of the `blueprint` item (docs/data-model.md, Catalog): one item per blueprint in its

@@ -7,15 +7,15 @@ import {
   entityPointerSchema,
   entitySchema,
   entityStateSchema,
-} from '../domain/catalog.ts';
-import { SLUG } from '../domain/formats.ts';
-import { isId } from '../platform/ids.ts';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { batchGetAll, queryAll } from '../store/items.ts';
-import type { PageRequest, PageSource } from '../store/paging.ts';
-import { tenantItemKeys, tenantPk } from '../store/partitions.ts';
-import type { Condition, Item, QueryPage, Table, WriteOp } from '../store/table.ts';
+} from '../../domain/catalog.ts';
+import { SLUG } from '../../domain/formats.ts';
+import { isId } from '../../platform/ids.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { batchGetAll, queryAll } from '../../store/items.ts';
+import type { PageRequest, PageSource } from '../../store/paging.ts';
+import { tenantItemKeys, tenantPk } from '../../store/partitions.ts';
+import type { Condition, Item, QueryPage, Table, WriteOp } from '../../store/table.ts';
 
 /**
  * The owner of an entity's items (docs/data-model.md, Catalog; attributes: domain/entity-record.ts):
@@ -24,8 +24,8 @@ import type { Condition, Item, QueryPage, Table, WriteOp } from '../store/table.
  * the checks engine's attributes too, written with `entityChecksOp` (entity-check-states.ts).
  */
 
-export type { EntityPointer, EntityRecord, EntityState } from '../domain/catalog.ts';
-export { entitySchema } from '../domain/catalog.ts';
+export type { EntityPointer, EntityRecord, EntityState } from '../../domain/catalog.ts';
+export { entitySchema } from '../../domain/catalog.ts';
 
 type EntityKey = { tenant_id: string; blueprint_slug: string; slug: string };
 type Ref = Pick<EntityKey, 'blueprint_slug' | 'slug'>; // where an entity item is within its tenant

@@ -1,5 +1,5 @@
-import type { Table } from '../store/table.ts';
-import { parseEntityState, readEntityItems, readEntityPointers } from './entity-items.ts';
+import type { Table } from '../../store/table.ts';
+import { parseEntityState, readEntityItems, readEntityPointers } from '../entities/entity-items.ts';
 
 /** The other entity of a relation as answers name it: where it lives, its name and its state. */
 export interface RelationEnd {

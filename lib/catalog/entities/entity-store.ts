@@ -1,5 +1,5 @@
-import { ValidationError } from '../platform/errors.ts';
-import type { Table } from '../store/table.ts';
+import { ValidationError } from '../../platform/errors.ts';
+import type { Table } from '../../store/table.ts';
 import {
   existingEntityIds,
   getEntity,

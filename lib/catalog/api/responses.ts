@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { fieldDefinitionSchema } from '../domain/catalog.ts';
-import { STATE_RULES } from '../domain/states.ts';
-import { idSchema, timestampSchema } from '../http/route-schemas.ts';
-import { blueprintSchema } from './blueprint-items.ts';
-import { entitySchema } from './entity-items.ts';
-import { relationSchema } from './relation-items.ts';
+import { fieldDefinitionSchema } from '../../domain/catalog.ts';
+import { STATE_RULES } from '../../domain/states.ts';
+import { idSchema, timestampSchema } from '../../http/route-schemas.ts';
+import { blueprintSchema } from '../blueprints/blueprint-items.ts';
+import { entitySchema } from '../entities/entity-items.ts';
+import { relationSchema } from '../relations/relation-items.ts';
 
 /** Response bodies of the catalog routes: the stored records without their internal attributes. */
 

@@ -1,14 +1,14 @@
-import { tenantCatalogOp } from '../auth/records.ts';
-import { wouldCreateCycle } from '../domain/catalog.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
-import { ConflictError, clipText, NotFoundError, ValidationError } from '../platform/errors.ts';
-import { isId, newId } from '../platform/ids.ts';
-import { unchanged } from '../store/conditions.ts';
-import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
-import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
-import { entityExistsOp } from './entity-items.ts';
-import type { EntityStore } from './entity-store.ts';
-import { publicRelation } from './records.ts';
+import { tenantCatalogOp } from '../../auth/records.ts';
+import { wouldCreateCycle } from '../../domain/catalog.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import { ConflictError, clipText, NotFoundError, ValidationError } from '../../platform/errors.ts';
+import { isId, newId } from '../../platform/ids.ts';
+import { unchanged } from '../../store/conditions.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
+import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
+import { entityExistsOp } from '../entities/entity-items.ts';
+import type { EntityStore } from '../entities/entity-store.ts';
+import { readTenantCatalog } from '../tenant/tenant-catalog.ts';
 import { readRelationEnds } from './relation-ends.ts';
 import {
   deleteRelationOps,
@@ -17,7 +17,7 @@ import {
   type RelationStore,
   type RelationType,
 } from './relation-items.ts';
-import { readTenantCatalog } from './tenant-catalog.ts';
+import { publicRelation } from './relation-views.ts';
 
 /** The cycle search visits at most this many entities; beyond it a depends_on is refused. */
 const MAX_DEPENDENCY_SEARCH = 1000;

@@ -1,6 +1,6 @@
-import type { PurgeRound } from '../purge/purge-consumer.ts';
-import type { EntityPurgeJob } from '../purge/purge-job-items.ts';
-import type { Table } from '../store/table.ts';
+import type { PurgeRound } from '../../purge/purge-consumer.ts';
+import type { EntityPurgeJob } from '../../purge/purge-job-items.ts';
+import type { Table } from '../../store/table.ts';
 import { deleteRelationOps, relationPageOfEntity } from './relation-items.ts';
 
 /** Relations read per index per round (up to 3 items each: record, uniqueness item, adjacency item). */

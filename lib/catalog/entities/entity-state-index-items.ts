@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import type { State } from '../domain/states.ts';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { migrationMarker } from '../store/marked-migration.ts';
-import type { PageSource } from '../store/paging.ts';
-import type { Condition, Item, Table, WriteOp } from '../store/table.ts';
+import type { State } from '../../domain/states.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { migrationMarker } from '../../store/marked-migration.ts';
+import type { PageSource } from '../../store/paging.ts';
+import type { Condition, Item, Table, WriteOp } from '../../store/table.ts';
 
 /**
  * The items that keep the status board cheap for large fleets (docs/data-model.md, Status): one

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { ValidationError } from '../platform/errors.ts';
-import type { CursorSeal } from '../store/cursor-seal.ts';
-import { openPageCursor, sealPageCursor } from '../store/paging.ts';
-import type { Table } from '../store/table.ts';
-import type { BlueprintStore } from './blueprint-store.ts';
+import { ValidationError } from '../../platform/errors.ts';
+import type { CursorSeal } from '../../store/cursor-seal.ts';
+import { openPageCursor, sealPageCursor } from '../../store/paging.ts';
+import type { Table } from '../../store/table.ts';
+import type { BlueprintStore } from '../blueprints/blueprint-store.ts';
 import {
   type EntityRecord,
   entityListSource,

@@ -1,11 +1,12 @@
-import { tenantCatalogOp } from '../auth/records.ts';
-import { DEFAULT_STATE_RULE, type StateRule } from '../domain/states.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
-import { ConflictError, NotFoundError } from '../platform/errors.ts';
-import { newId } from '../platform/ids.ts';
-import { unchanged } from '../store/conditions.ts';
-import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
-import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
+import { tenantCatalogOp } from '../../auth/records.ts';
+import { DEFAULT_STATE_RULE, type StateRule } from '../../domain/states.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import { ConflictError, NotFoundError } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { unchanged } from '../../store/conditions.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
+import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
+import { readTenantCatalog } from '../tenant/tenant-catalog.ts';
 import {
   type BlueprintRecord,
   blueprintChangedOp,
@@ -13,9 +14,8 @@ import {
   clearDefaultFlagOp,
 } from './blueprint-items.ts';
 import type { BlueprintStore } from './blueprint-store.ts';
-import { publicBlueprint } from './records.ts';
+import { publicBlueprint } from './blueprint-views.ts';
 import { stateRuleJobOp } from './state-rule-job-items.ts';
-import { readTenantCatalog } from './tenant-catalog.ts';
 
 export interface BlueprintChangeDeps {
   table: Table;

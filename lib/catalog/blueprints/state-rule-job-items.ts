@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { STATE_RULES } from '../domain/states.ts';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { migrationMarker } from '../store/marked-migration.ts';
-import type { Condition, Item, Table, WriteOp } from '../store/table.ts';
+import { STATE_RULES } from '../../domain/states.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { migrationMarker } from '../../store/marked-migration.ts';
+import type { Condition, Item, Table, WriteOp } from '../../store/table.ts';
 
 /**
  * The owner of `state_rule_job` items (docs/data-model.md, Catalog): a blueprint's new state rule

@@ -1,6 +1,6 @@
-import { type Clock, isoTime } from '../platform/clock.ts';
-import type { Logger } from '../platform/logger.ts';
-import { ConditionFailedError, MAX_TRANSACTION_OPS, type Table } from '../store/table.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { ConditionFailedError, MAX_TRANSACTION_OPS, type Table } from '../../store/table.ts';
 import { type EntityPointer, listEntityPointers, pointerNamedOps, readEntityItems } from './entity-items.ts';
 import { searchKeysMarker } from './search-backfill-items.ts';
 

@@ -1,13 +1,13 @@
 import * as z from 'zod';
-import { slugSchema } from '../domain/formats.ts';
-import { defineRoute } from '../http/define-route.ts';
-import { idSchema, namesResource } from '../http/route-schemas.ts';
-import { answerOk, createRoute, deleteRoute, readRoute } from '../http/tenant-handlers.ts';
-import { type AuthedRoute, ok } from '../http/types.ts';
-import type { BlueprintService } from './blueprint-service.ts';
-import type { EntityListing } from './entity-listing.ts';
-import type { EntityService } from './entity-service.ts';
-import type { RelationService } from './relation-service.ts';
+import { slugSchema } from '../../domain/formats.ts';
+import { defineRoute } from '../../http/define-route.ts';
+import { idSchema, namesResource } from '../../http/route-schemas.ts';
+import { answerOk, createRoute, deleteRoute, readRoute } from '../../http/tenant-handlers.ts';
+import { type AuthedRoute, ok } from '../../http/types.ts';
+import type { BlueprintService } from '../blueprints/blueprint-service.ts';
+import type { EntityListing } from '../entities/entity-listing.ts';
+import type { EntityService } from '../entities/entity-service.ts';
+import type { RelationService } from '../relations/relation-service.ts';
 import {
   addFieldBody,
   createBlueprintBody,
