@@ -3,10 +3,9 @@ import { composeAckLinks, mintAckLinks } from './ack-links/compose.ts';
 import { composeActions } from './actions/compose.ts';
 import type { ActionJob } from './actions/jobs.ts';
 import { DEFAULT_LIMITS } from './auth/records.ts';
-import { createBlueprintStore } from './catalog/blueprint-store.ts';
-import { catalogServices } from './catalog/compose.ts';
-import { createEntityStore } from './catalog/entity-store.ts';
-import { catalogRoutes } from './catalog/routes.ts';
+import { createBlueprintStore } from './catalog/blueprints.ts';
+import { catalogRoutes, catalogServices } from './catalog/compose.ts';
+import { createEntityStore } from './catalog/entities.ts';
 import { type ArtifactStore, createRunNow } from './checks/probing.ts';
 import { artifactRoutes, checkRoutes } from './checks/routes.ts';
 import {
