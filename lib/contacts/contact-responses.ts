@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { timestampSchema } from '../http/route-schemas.ts';
-import { CONTACT_KINDS, type ContactMethodRecord } from './contact-items.ts';
+import type { ContactMethodRecord } from './contact-items.ts';
+import { CONTACT_KINDS, registeredKind } from './kinds/registry.ts';
 import { MAX_ATTEMPTS } from './verification-code.ts';
 
 /** The public shapes of contact methods and rules: the code's hash never leaves the store. */
@@ -41,7 +42,7 @@ export type PublicRules = z.output<typeof publicRulesSchema>;
 export function publicContactMethod(m: ContactMethodRecord): PublicContactMethod {
   return {
     id: m.id,
-    kind: m.kind,
+    kind: registeredKind(m.kind),
     address: m.address,
     label: m.label,
     verified: m.verified,

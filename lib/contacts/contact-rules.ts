@@ -1,4 +1,4 @@
-import type { ContactKind, ContactMethodRecord, NotificationRule } from './contact-items.ts';
+import type { ContactMethodRecord, NotificationRule } from './contact-items.ts';
 
 /**
  * The pure side of notification rules: which of a proposed list are refused (each names its own
@@ -44,7 +44,7 @@ export function orderedRules<R extends NotificationRule>(rules: readonly R[]): R
 /** One step of a person's contact plan: after how long, by which verified method. */
 export interface ContactStep {
   after_seconds: number;
-  contact_method: { id: string; kind: ContactKind; address: string | null; label: string | null };
+  contact_method: { id: string; kind: string; address: string | null; label: string | null };
 }
 
 /**

@@ -1,8 +1,7 @@
 import * as z from 'zod';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
-import type { ContactKind } from './contact-items.ts';
-import type { ContactKindDefinition } from './kinds/definition.ts';
-import { CONTACT_KIND_DEFINITIONS } from './kinds/registry.ts';
+import type { ContactKindDefinition } from '../notify/schemas.ts';
+import { CONTACT_KIND_DEFINITIONS, type ContactKind } from './kinds/registry.ts';
 
 /** Request shapes of the contact routes (docs/on-call.md); unknown fields are rejected (400). */
 

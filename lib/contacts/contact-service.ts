@@ -1,4 +1,5 @@
 import type { Principal } from '../domain/principal.ts';
+import type { ContactSendDeps } from '../notify/schemas.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import {
   ConflictError,
@@ -25,7 +26,6 @@ import {
 import { type PublicContactMethod, type PublicRules, publicContactMethod } from './contact-responses.ts';
 import { orderedRules, ruleProblems } from './contact-rules.ts';
 import type { ContactMethodBody, RulesBody } from './contact-schemas.ts';
-import type { ContactSendDeps } from './kinds/definition.ts';
 import { providerAccounts } from './kinds/provider-accounts.ts';
 import { contactKind } from './kinds/registry.ts';
 import {

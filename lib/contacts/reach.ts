@@ -2,6 +2,7 @@ import type { EmailSender } from '../domain/formats.ts';
 import type { EgressSettings } from '../egress/egress.ts';
 import type { EmailTransport } from '../notify/email-transport.ts';
 import { spendEmailQuota } from '../notify/email-transport.ts';
+import type { ContactSendDeps, SendResult } from '../notify/schemas.ts';
 import type { SmsTransport } from '../notify/sms-transport.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
@@ -10,12 +11,11 @@ import type { Table } from '../store/table.ts';
 import { getContactMethod, listContactMethods } from './contact-items.ts';
 import { contactPlan } from './contact-plan.ts';
 import type { ContactStep } from './contact-rules.ts';
-import type { ContactSendDeps, SendResult } from './kinds/definition.ts';
 import { providerAccounts } from './kinds/provider-accounts.ts';
 import { contactKind } from './kinds/registry.ts';
 
+export type { SendResult } from '../notify/schemas.ts';
 export type { ContactStep } from './contact-rules.ts';
-export type { SendResult } from './kinds/definition.ts';
 
 /** What reaching people needs: the runtime's outbound paths (SMTP or SES, SNS, the egress guard). */
 export interface ContactReachDeps {

@@ -2,11 +2,20 @@
  * lib/notify's request schemas and defaults as other features need them (its front door; the
  * files behind it are private): the configuration document (config-doc) and the importers build
  * policies, routes and shared channels with the API's own rules, the infrastructure types a
- * shared channel's input from the API's schema.
+ * shared channel's input from the API's schema; lib/contacts takes the messaging providers' people
+ * uses (the contact method kinds, derived from the one provider registry) and their contract.
  */
 
 export { MAX_REPEAT_SECONDS, MIN_REPEAT_SECONDS, policyBody } from './api/request-schemas.ts';
 export { documentChannelSchemas, tenantChannelInputSchema } from './channel-setup/channel-config.ts';
+export {
+  type ContactKindDefinition,
+  type ContactSendDeps,
+  defineContactKind,
+  type ProviderAccounts,
+  type SendResult,
+} from './channels/person-use.ts';
+export { PEOPLE_USES } from './channels/registry.ts';
 export { POLICY_DEFAULTS } from './policy/policy-items.ts';
 export { GROUP_DEFAULTS } from './routing/route-items.ts';
 export {

@@ -46,8 +46,9 @@ const FAMILIES: readonly Family[] = [
       // A status page subscriber's kind (email | webhook) is a two-word enum of its own, not a channel type.
       'lib/status-pages/subscribers/*.ts',
       // A contact method's kind (email, sms, voice, pushover, telegram, ntfy, console) is a family of its
-      // own, one file per kind in lib/contacts/kinds/ with its registry; its provider accounts are lent by
-      // the account's shared channels of those types (provider-accounts.ts): not a switch on a channel type.
+      // own, declared by its provider's use file and gathered in lib/contacts/kinds/registry.ts; its
+      // provider accounts are lent by the account's shared channels of those types (provider-accounts.ts):
+      // not a switch on a channel type.
       'lib/contacts/kinds/*.ts',
       // The console's table of those kinds (their words and address fields), checked against the API's kinds by tsc.
       'web/src/contacts/contact-kinds.ts',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { userCreatedOps } from '../../lib/auth/records.ts';
-import { type ContactKind, contactMethodCreatedOp } from '../../lib/contacts/contact-items.ts';
+import { contactMethodCreatedOp } from '../../lib/contacts/contact-items.ts';
+import type { ContactKind } from '../../lib/contacts/kinds/registry.ts';
 import { createSmtpTransport } from '../../lib/notify/smtp-transport.ts';
 import { type Clock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';

@@ -1,4 +1,4 @@
-import { defineContactKind } from './definition.ts';
+import { defineContactKind } from '../../notify/schemas.ts';
 
 /**
  * A push to the console: the person's own signed-in console shows the page, so it has no address

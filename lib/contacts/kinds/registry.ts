@@ -1,24 +1,48 @@
-import type { ContactKind } from '../contact-items.ts';
+import { type ContactKindDefinition, PEOPLE_USES } from '../../notify/schemas.ts';
 import { consoleContact } from './console.ts';
-import type { ContactKindDefinition } from './definition.ts';
-import { emailContact } from './email.ts';
-import { ntfyContact } from './ntfy.ts';
-import { pushoverContact } from './pushover.ts';
-import { smsContact } from './sms.ts';
-import { telegramContact } from './telegram.ts';
-import { voiceContact } from './voice.ts';
 
-/** Every kind of contact method, by its name (the API document's order). */
-export const CONTACT_KIND_DEFINITIONS = {
-  email: emailContact,
-  sms: smsContact,
-  voice: voiceContact,
-  pushover: pushoverContact,
-  telegram: telegramContact,
-  ntfy: ntfyContact,
-  console: consoleContact,
-} satisfies Record<ContactKind, ContactKindDefinition>;
+/**
+ * Every kind of contact method, by its name: the messaging providers' people uses (each declared in
+ * its provider's one use file, lib/notify/channels/<provider>.ts, and listed once in the provider
+ * registry, PROVIDERS) and the console's own, which reaches the signed-in person through no provider.
+ */
 
-export function contactKind(kind: ContactKind): ContactKindDefinition {
-  return CONTACT_KIND_DEFINITIONS[kind];
+/**
+ * The kinds as the API document has listed them since they came, so its contact method variants
+ * and a client generated from it keep their order; a kind added later follows them in the provider
+ * registry's order, and is not added here.
+ */
+const DOCUMENT_ORDER: readonly string[] = ['email', 'sms', 'voice', 'pushover', 'telegram', 'ntfy'];
+
+const place = (kind: string) => {
+  const at = DOCUMENT_ORDER.indexOf(kind);
+  return at < 0 ? DOCUMENT_ORDER.length : at;
+};
+
+/** The kinds, by name: the providers' in the document's order, then the console's. */
+export const CONTACT_KIND_DEFINITIONS = Object.fromEntries([
+  ...Object.entries(PEOPLE_USES).sort(([a], [b]) => place(a) - place(b)),
+  ['console', consoleContact],
+]) as Record<keyof typeof PEOPLE_USES | 'console', ContactKindDefinition>;
+
+/** A contact method's kind: "email", "sms", "console". */
+export type ContactKind = keyof typeof CONTACT_KIND_DEFINITIONS;
+
+/** The kinds, in the API document's order (a non-empty tuple, as z.enum wants it). */
+export const CONTACT_KINDS = Object.keys(CONTACT_KIND_DEFINITIONS) as [ContactKind, ...ContactKind[]];
+
+/** Whether `kind` is a registered kind. */
+function isContactKind(kind: string): kind is ContactKind {
+  return Object.hasOwn(CONTACT_KIND_DEFINITIONS, kind);
+}
+
+/** A stored kind as a registered kind; one no longer registered throws. */
+export function registeredKind(kind: string): ContactKind {
+  if (!isContactKind(kind)) throw new Error(`no contact method kind ${JSON.stringify(kind)} is registered`);
+  return kind;
+}
+
+/** A kind's definition; a stored kind no longer registered throws. */
+export function contactKind(kind: string): ContactKindDefinition {
+  return CONTACT_KIND_DEFINITIONS[registeredKind(kind)];
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { EMAIL_ADDRESS_PATTERN, MAX_EMAIL_LENGTH } from '../../domain/formats.ts';
 import { emailProblem, sendEmail as sendOne } from '../../providers/email.ts';
 import type { Alert, SendOutcome } from '../pipeline/ports.ts';
 import { emailAddress } from './config-fields.ts';
@@ -6,10 +7,12 @@ import { type ChannelOf, defineChannel } from './definition.ts';
 import { describeDigest } from './digest-message.ts';
 import { digestEmailContent, type EmailContent, emailContent, headerLine } from './email-message.ts';
 import { clip, messageFor } from './message.ts';
+import { defineContactKind, emailSetupOf, failed, sent } from './person-use.ts';
 import type { EmailDeps } from './send-ports.ts';
 
 /**
- * The email channel: the alert's message as text and HTML to the channel's 1-10 recipients, from
+ * E-mail's uses (lib/providers/email.ts), its alert channel and people's e-mail (`emailPeople`).
+ * The channel: the alert's message as text and HTML to the channel's 1-10 recipients, from
  * VIGIL_EMAIL_FROM, through the runtime's transport: SMTP locally (email-smtp.ts, VIGIL_SMTP_URL),
  * Amazon SES v2 in the cloud (email-ses.ts). The compositions pick the transport, so this module
  * and the channel registry load neither nodemailer nor the SES client.
@@ -88,3 +91,37 @@ export const emailChannel = defineChannel({
   sendDigest: (deps, channel, digest) =>
     sendContent(deps.email, channel, digestEmailContent(describeDigest(digest)), digest.deliveryId),
 });
+
+const html = (text: string) =>
+  `<p>${text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, '<br>')}</p>`;
+
+/** People's e-mail: through the runtime's transport, within the tenant's daily quota. */
+export const emailPeople = {
+  email: defineContactKind({
+    label: 'E-mail',
+    address: z
+      .string()
+      .max(MAX_EMAIL_LENGTH, `Enter at most ${MAX_EMAIL_LENGTH} characters.`)
+      .regex(new RegExp(EMAIL_ADDRESS_PATTERN), 'Enter one plain e-mail address, such as ana@example.com.')
+      .meta({ description: 'One plain e-mail address' }),
+    missing: (_accounts, deps) =>
+      emailProblem(emailSetupOf(deps))
+        ? 'this deployment sends no e-mail (no mail server or sender is configured)'
+        : undefined,
+    async send(deps, _accounts, target, message) {
+      const setup = emailSetupOf(deps);
+      const problem = emailProblem(setup);
+      if (problem) return failed(problem);
+      const refused = await deps.spendEmail(target.tenantId);
+      if (refused) return failed(refused);
+      const email = {
+        to: [target.address],
+        subject: message.subject,
+        text: message.text,
+        html: html(message.text),
+        deliveryId: message.deliveryId,
+      };
+      return sent(sendOne(setup, email), [target.address]);
+    },
+  }),
+};

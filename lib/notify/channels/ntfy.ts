@@ -14,8 +14,12 @@ import {
 import { type ChannelOf, type ChannelSendDeps, defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest, linesWithin } from './digest-message.ts';
 import { type AlertMessage, clip, messageFor, plainText, type Tone } from './message.ts';
+import { defineContactKind, httpOf, sent } from './person-use.ts';
 
-/** The ntfy channel: the alert as an ntfy message (lib/providers/ntfy.ts) to the channel's topic URL. */
+/**
+ * ntfy's uses (lib/providers/ntfy.ts): the channel, the alert as an ntfy message to the channel's
+ * topic URL, and people's ntfy (`ntfyPeople`).
+ */
 
 const storedConfig = z.object({ url: z.string(), token: z.string().optional() });
 type NtfyConfig = z.output<typeof storedConfig>;
@@ -91,3 +95,34 @@ export const ntfyChannel = defineChannel({
   sendDigest: (deps, channel, digest) =>
     sendNtfy(deps.http, ntfyDigestMessage(channel, describeDigest(digest))),
 });
+
+/** A topic URL: http(s), a host name or address, a port maybe, and a path. */
+const TOPIC_URL = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?\/[A-Za-z0-9._~%/-]+$/;
+
+/**
+ * People's ntfy: the message to the person's topic URL at high priority, with the message's id as
+ * its sequence id, so a message sent again (a page whose first send's outcome was lost) replaces
+ * the first on the person's devices instead of arriving twice.
+ */
+export const ntfyPeople = {
+  ntfy: defineContactKind({
+    label: 'ntfy',
+    address: z
+      .string()
+      .max(2048, 'Enter at most 2,048 characters.')
+      .regex(TOPIC_URL, 'Enter the topic’s URL: http(s)://host/topic.')
+      .meta({ description: 'Your ntfy topic URL, such as https://ntfy.sh/ana-pages' }),
+    missing: () => undefined,
+    send: (deps, _accounts, target, message) =>
+      sent(
+        sendNtfy(httpOf(deps), {
+          url: target.address,
+          title: message.subject,
+          body: message.text,
+          priority: 'high',
+          deliveryId: message.deliveryId,
+        }),
+        [target.address],
+      ),
+  }),
+};

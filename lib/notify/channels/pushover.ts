@@ -5,10 +5,12 @@ import { redactedView, shownSecret } from './config-fields.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { describeDigest, linesWithin } from './digest-message.ts';
 import { type AlertMessage, clip, messageFor, plainText } from './message.ts';
+import { defineContactKind, httpOf, sendingFrom, sent } from './person-use.ts';
 
 /**
- * The Pushover channel, a use of the provider (lib/providers/pushover.ts: one form-encoded POST
- * per message with the application's token and the user's or group's key, plain text). A change
+ * Pushover's uses, its alert channel and people's Pushover (`pushoverPeople`), of the provider
+ * (lib/providers/pushover.ts: one form-encoded POST per message with the application's token and
+ * the user's or group's key, plain text). On the channel, a change
  * to down goes at the channel's priority (1, high, by default); with priority 2 (emergency)
  * Pushover repeats it every `emergency_retry` seconds until acknowledged or `emergency_expire` seconds pass. Everything
  * else (recoveries, degraded, tests, digests without a change to down) goes at priority 0.
@@ -134,3 +136,37 @@ export const pushoverChannel = defineChannel({
     sendAlert(deps, channel.config, messageFor(channel, alert, deps.publicUrl)),
   sendDigest: (deps, channel, digest) => sendDigest(deps, channel.config, digest),
 });
+
+/** The application of a shared Pushover channel. */
+const application = z.object({ app_token: z.string() });
+
+/**
+ * People's Pushover: from the application of the account's shared Pushover channel, to the
+ * person's user key.
+ */
+export const pushoverPeople = {
+  pushover: defineContactKind({
+    label: 'Pushover',
+    address: z
+      .string()
+      .regex(PUSHOVER_KEY, 'Enter your Pushover user key: 30 letters and digits.')
+      .meta({ description: 'Your Pushover user key (30 letters and digits)' }),
+    ...sendingFrom(
+      (accounts) => accounts.find('pushover', (config) => application.safeParse(config).data?.app_token),
+      {
+        none: 'this account has no shared Pushover channel',
+        add: 'an admin adds one, and its application sends the messages',
+      },
+      (deps, token, target, message) =>
+        sent(
+          sendPushover(httpOf(deps), {
+            token,
+            user: target.address,
+            title: message.subject,
+            text: message.text,
+            priority: 1,
+          }),
+        ),
+    ),
+  }),
+};

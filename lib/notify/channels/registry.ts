@@ -1,47 +1,59 @@
 import type * as z from 'zod';
 import type { ChannelDefinition } from './definition.ts';
 import { discordChannel } from './discord.ts';
-import { emailChannel } from './email.ts';
+import { emailChannel, emailPeople } from './email.ts';
 import { googleChatChannel } from './google-chat.ts';
 import { gotifyChannel } from './gotify.ts';
 import { matrixChannel } from './matrix.ts';
 import { mattermostChannel } from './mattermost.ts';
 import { natsChannel } from './nats.ts';
-import { ntfyChannel } from './ntfy.ts';
+import { ntfyChannel, ntfyPeople } from './ntfy.ts';
 import { opsgenieChannel } from './opsgenie.ts';
 import { pagerdutyChannel } from './pagerduty.ts';
-import { pushoverChannel } from './pushover.ts';
+import { channelsOf, type ProviderUses, peopleOf } from './provider-uses.ts';
+import { pushoverChannel, pushoverPeople } from './pushover.ts';
 import { slackChannel } from './slack.ts';
-import { smsChannel } from './sms.ts';
+import { smsChannel, smsPeople } from './sms.ts';
 import { teamsChannel } from './teams.ts';
-import { telegramChannel } from './telegram.ts';
+import { telegramChannel, telegramPeople } from './telegram.ts';
 import { webhookChannel } from './webhook.ts';
 
 /**
- * Every channel type, by the name the API knows it by: adding a type is its definition file and
- * one line here (CONTRIBUTING.md "Adding a channel type"). The list of types, the request schemas,
- * the OpenAPI document's variants, the views, the SSRF check at create and every send are derived
- * from this object, in its order (the API document's and its error messages').
+ * Every messaging provider, by the name the API knows its channel type by, and its uses: `channel`,
+ * its alert channel type; `people`, the kinds of contact method through which it reaches a person
+ * (./person-use.ts). A provider serves either or both: adding one is its use file and one line
+ * here (CONTRIBUTING.md "Adding a messaging provider"); the channel types and the contact method
+ * kinds are both derived from this object. Channel types keep its order (the API document's and
+ * its error messages').
  */
-export const CHANNEL_DEFINITIONS = {
-  slack: slackChannel,
-  discord: discordChannel,
-  webhook: webhookChannel,
-  nats: natsChannel,
-  ntfy: ntfyChannel,
-  email: emailChannel,
-  teams: teamsChannel,
-  google_chat: googleChatChannel,
-  mattermost: mattermostChannel,
-  matrix: matrixChannel,
-  pagerduty: pagerdutyChannel,
-  opsgenie: opsgenieChannel,
-  telegram: telegramChannel,
-  pushover: pushoverChannel,
-  gotify: gotifyChannel,
-  sms: smsChannel,
-  // biome-ignore lint/suspicious/noExplicitAny: each entry keeps its own config types; any only widens the check.
-} satisfies Record<string, ChannelDefinition<any, any>>;
+export const PROVIDERS = {
+  slack: { channel: slackChannel },
+  discord: { channel: discordChannel },
+  webhook: { channel: webhookChannel },
+  nats: { channel: natsChannel },
+  ntfy: { channel: ntfyChannel, people: ntfyPeople },
+  email: { channel: emailChannel, people: emailPeople },
+  teams: { channel: teamsChannel },
+  google_chat: { channel: googleChatChannel },
+  mattermost: { channel: mattermostChannel },
+  matrix: { channel: matrixChannel },
+  pagerduty: { channel: pagerdutyChannel },
+  opsgenie: { channel: opsgenieChannel },
+  telegram: { channel: telegramChannel, people: telegramPeople },
+  pushover: { channel: pushoverChannel, people: pushoverPeople },
+  gotify: { channel: gotifyChannel },
+  sms: { channel: smsChannel, people: smsPeople },
+} satisfies Record<string, ProviderUses>;
+
+/**
+ * Every channel type: each provider's `channel`, by the provider's name, in PROVIDERS' order. The
+ * list of types, the request schemas, the OpenAPI document's variants, the views, the SSRF check at
+ * create and every send are derived from it.
+ */
+export const CHANNEL_DEFINITIONS = channelsOf(PROVIDERS);
+
+/** Every kind of contact method a provider serves (the console's own is lib/contacts'), by kind. */
+export const PEOPLE_USES = peopleOf(PROVIDERS);
 
 /** A channel type's name ("slack", "pagerduty"). */
 export type ChannelType = keyof typeof CHANNEL_DEFINITIONS;

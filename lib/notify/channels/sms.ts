@@ -1,14 +1,24 @@
 import * as z from 'zod';
-import { phoneNumber, SNS_LOCALLY, sendSms, storedSmsAccount, twilioUrl } from '../../providers/sms.ts';
+import {
+  phoneNumber,
+  SNS_LOCALLY,
+  sendSms,
+  smsAccountOf,
+  storedSmsAccount,
+  twilioPost,
+  twilioUrl,
+} from '../../providers/sms.ts';
 import type { SendOutcome } from '../pipeline/ports.ts';
 import { redactedView, shownSecret } from './config-fields.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { describeDigest } from './digest-message.ts';
 import { messageFor } from './message.ts';
+import { defineContactKind, failed, httpOf, sendingFrom, sent } from './person-use.ts';
 import { smsAlertText, smsDigestText } from './sms-text.ts';
 
 /**
- * The SMS channel, a use of the provider (lib/providers/sms.ts): SMS to 1 to 10 phone numbers
+ * SMS's uses (lib/providers/sms.ts), its alert channel and people's SMS and phone calls
+ * (`smsPeople`). The channel: SMS to 1 to 10 phone numbers
  * (E.164), through Twilio's Messages API (both runtimes:
  * https://www.twilio.com/docs/messaging/api/message-resource#create-a-message-resource) or, in
  * the cloud, Amazon SNS Publish to a phone number (ChannelSendDeps.sms, ./sms-sns.ts). The text is
@@ -158,3 +168,55 @@ export const smsChannel = defineChannel<SmsConfig, SmsView>({
   sendDigest: (deps, channel, digest) =>
     sendText(deps, channel.config, smsDigestText(describeDigest(digest)), digest.deliveryId),
 });
+
+const xml = (text: string) => text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A Twilio account with a phone number to call from, of a shared SMS channel. */
+function callerOf(config: unknown) {
+  const account = smsAccountOf(config);
+  return account?.provider === 'twilio' && account.from?.startsWith('+') ? account : undefined;
+}
+
+/**
+ * People's SMS and phone calls, from the account's shared SMS channel: SMS through its provider
+ * (Twilio's Messages API, or SNS in the cloud); a call that speaks the message through Twilio's
+ * Calls API with inline TwiML (`Twiml=<Response><Say>…</Say></Response>`), from the channel's
+ * sending number (a call needs a number: an alphanumeric sender or a messaging service cannot call).
+ */
+export const smsPeople = {
+  sms: defineContactKind({
+    label: 'SMS',
+    address: phoneNumber,
+    ...sendingFrom(
+      (accounts) => accounts.find('sms', smsAccountOf),
+      {
+        none: 'this account has no shared SMS channel',
+        add: 'an admin adds one (Twilio, or Amazon SNS in the cloud), and its account sends the texts',
+      },
+      (deps, account, target, message) =>
+        sent(
+          sendSms({ http: httpOf(deps), sms: deps.smsTransport }, account, {
+            to: target.address,
+            text: message.text,
+            deliveryId: message.deliveryId,
+          }),
+          [target.address],
+        ),
+    ),
+  }),
+  voice: defineContactKind({
+    label: 'Phone call (Twilio)',
+    address: phoneNumber,
+    missing: (accounts) =>
+      accounts.find('sms', callerOf)
+        ? undefined
+        : 'this account has no shared SMS channel with Twilio and a sending phone number: an admin adds one, and its number places the calls',
+    send(deps, accounts, target, message) {
+      const account = accounts.find('sms', callerOf);
+      if (!account?.from) return Promise.resolve(failed('this account has no Twilio number to call from'));
+      const twiml = `<Response><Say>${xml(message.speech)}</Say></Response>`;
+      const form = new URLSearchParams({ To: target.address, From: account.from, Twiml: twiml });
+      return sent(twilioPost(httpOf(deps), account, 'Calls', form), [target.address]);
+    },
+  }),
+};

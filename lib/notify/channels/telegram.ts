@@ -4,10 +4,12 @@ import { redactedView, shownSecret } from './config-fields.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest, linesWithin } from './digest-message.ts';
 import { type AlertMessage, clip, messageFor, type Tone } from './message.ts';
+import { defineContactKind, httpOf, sendingFrom, sent } from './person-use.ts';
 
 /**
- * The Telegram channel, a use of the provider (lib/providers/telegram.ts: Bot API sendMessage,
- * the token in the URL's path and never in an error). The text uses MarkdownV2, with every
+ * Telegram's uses, its alert channel and people's Telegram (`telegramPeople`), of the provider
+ * (lib/providers/telegram.ts: Bot API sendMessage, the token in the URL's path and never in an
+ * error). The channel's text uses MarkdownV2, with every
  * character of user-supplied text escaped as the API documents, so an entity name cannot add a
  * link or formatting; at most 4,096 characters after the markup is parsed.
  */
@@ -85,3 +87,30 @@ export const telegramChannel = defineChannel({
   sendDigest: (deps, channel, digest) =>
     post(deps, channel.config, telegramDigestText(describeDigest(digest))),
 });
+
+/** The bot of a shared Telegram channel. */
+const bot = z.object({ bot_token: z.string() });
+
+/**
+ * People's Telegram: from the bot of the account's shared Telegram channel, to the person's own
+ * chat with that bot (they start it first); MarkdownV2 with every reserved character escaped, so
+ * the text renders as written.
+ */
+export const telegramPeople = {
+  telegram: defineContactKind({
+    label: 'Telegram',
+    address: z
+      .string()
+      .regex(/^-?\d{1,20}$/, 'Enter your chat id with the account’s bot: a number such as 123456789.')
+      .meta({ description: 'Your chat id with the account’s Telegram bot' }),
+    ...sendingFrom(
+      (accounts) => accounts.find('telegram', (config) => bot.safeParse(config).data?.bot_token),
+      {
+        none: 'this account has no shared Telegram channel',
+        add: 'an admin adds one, and its bot sends the messages',
+      },
+      (deps, token, target, message) =>
+        sent(sendTelegram(httpOf(deps), { token, chatId: target.address }, escapeMarkdownV2(message.text))),
+    ),
+  }),
+};

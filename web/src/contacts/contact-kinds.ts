@@ -1,10 +1,10 @@
 import type { Schemas } from '../api/client';
 import type { PersonUseForm } from '../notify/channel-forms/form';
-import { CHANNEL_FORMS } from '../notify/channel-forms/registry';
+import { PROVIDER_FORMS } from '../notify/channel-forms/registry';
 
 export type Kind = Schemas['ContactMethod']['kind'];
 
-type Forms = typeof CHANNEL_FORMS;
+type Forms = typeof PROVIDER_FORMS;
 
 /** The console's own kind: it reaches the signed-in person here, through no provider, and takes no address. */
 const CONSOLE = { console: { label: 'This console' } } satisfies Record<string, PersonUseForm>;
@@ -22,15 +22,16 @@ const EVERY_KIND_DESCRIBED: [Kind] extends [Described] ? ([Described] extends [K
   true;
 
 /**
- * The console's contact method kinds (the API's registry is lib/contacts/kinds/), each with its
- * words and the shape of its address, gathered from the providers' forms, as a provider serves
- * alert channels and people alike; by label, the order the kind select offers them.
+ * The console's contact method kinds (the API's: lib/contacts/kinds/registry.ts, derived from the
+ * same providers), each with its words and the shape of its address, gathered from the providers'
+ * forms, as a provider serves alert channels and people alike; by label, the order the kind select
+ * offers them.
  */
 export const CONTACT_KINDS = Object.fromEntries(
   Object.entries<PersonUseForm>(
     Object.assign(
       {},
-      ...Object.values(CHANNEL_FORMS).map((form) => ('people' in form ? form.people : {})),
+      ...Object.values(PROVIDER_FORMS).map((form) => ('people' in form ? form.people : {})),
       CONSOLE,
     ),
   ).sort(([, a], [, b]) => a.label.localeCompare(b.label, 'en')),

@@ -1,8 +1,10 @@
 /**
- * One provider's form in the console, declared as data: the channel type's label and its config
- * fields in order, and the contact method kinds it also serves people with. One file per type under this folder, registered in ./registry.ts typed
- * `satisfies Record<ChannelType, ChannelForm>` (the API document's channel types), so `tsc -p web`
- * fails until a new type has its form. ../channel-fields.tsx renders any of them.
+ * One messaging provider's form in the console, declared as data: its channel type's label and
+ * config fields in order, and/or the contact method kinds it serves people with (`people`). One
+ * file per provider under this folder, one line each in ./registry.ts (`PROVIDER_FORMS`), from
+ * which the channel types' forms and the console's contact method kinds are derived; `tsc -p web`
+ * fails until each channel type and each kind of the API document has its form.
+ * ../channel-fields.tsx renders any channel form.
  */
 
 /** How a field edits its config key. */
@@ -64,6 +66,14 @@ export interface ChannelForm {
    */
   people?: Readonly<Record<string, PersonUseForm>>;
 }
+
+/** The form of a provider that reaches people only, with no alert channel type: its kinds' words. */
+interface PeopleForm {
+  people: Readonly<Record<string, PersonUseForm>>;
+}
+
+/** A provider's form: a channel type's (and maybe its people's), or its people's only. */
+export type ProviderForm = ChannelForm | PeopleForm;
 
 /** The required https:// URL a webhook-style provider posts to; `hint` says where to find it. */
 export function webhookUrlField(hint: string): ChannelField {

@@ -5,14 +5,25 @@ import type { Runtime } from '../../platform/config.ts';
 import type { EmailSetup, EmailTransport } from '../../providers/email.ts';
 import { type ProviderHttp, type ProviderOutcome, scrub } from '../../providers/provider-post.ts';
 import type { SmsTransport } from '../../providers/sms.ts';
-import type { ProviderAccounts } from './provider-accounts.ts';
 
 /**
- * One kind of contact method, whole, in one file (as a channel type is: lib/notify/channels): the
- * address it takes, what the account must have configured for it, and how one message reaches it,
- * through its provider (lib/providers: the request and the error words an alert channel of the
- * same provider uses). Registered once in ./registry.ts, whose keys are the kinds.
+ * A provider's people use: one kind of contact method (a person's e-mail, SMS, Pushover, ...), the
+ * address it takes, what the account must have configured for it, and how one message reaches it
+ * through its provider (lib/providers: the request and the error words its alert channel uses).
+ * Declared in the provider's one use file (./<provider>.ts, `people`) beside its channel, if it
+ * has one; ./registry.ts (`PROVIDERS`) derives the contact method kinds from those uses, and
+ * lib/contacts reads them through lib/notify/schemas.ts.
  */
+
+/**
+ * Where a person's SMS, calls, Pushover and Telegram messages go out from: the account's own
+ * provider accounts, its shared channels' configs (lib/contacts reads them). A kind says which
+ * channel type lends it an account and how that config reads as one (`sendingFrom`).
+ */
+export interface ProviderAccounts {
+  /** The account of the oldest shared channel of `channelType` whose config `read` takes; undefined: none. */
+  find<A>(channelType: string, read: (config: unknown) => A | undefined): A | undefined;
+}
 
 /** One message to one person (a verification code; a page). */
 interface ContactMessage {
