@@ -6,7 +6,7 @@ import { CHECK_TYPE_DEFINITIONS } from '../../lib/check-types/registry.ts';
 import { CHANNEL_DEFINITIONS } from '../../lib/notify/channels/registry.ts';
 
 /**
- * One file per variant (issue 38, CONTRIBUTING.md "Adding a channel type"): a variant's name is
+ * One file per variant (issue 38, CONTRIBUTING.md "Adding a messaging provider"): a variant's name is
  * switched on only in its own definition file and the registries. Anywhere else in lib/ and
  * web/src/, these fail: `case '<name>':`, `=== '<name>'` / `!== '<name>'` (either side, `==` and
  * `!=` too), `z.literal('<name>')`, a type literal `'<name>'` (`Extract<X, {channel_type: 'slack'}>`,
