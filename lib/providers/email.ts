@@ -3,8 +3,8 @@ import type { Runtime } from '../platform/config.ts';
 import type { ProviderOutcome } from './provider-post.ts';
 
 /**
- * E-mail, defined once for alert channels (lib/notify/channels/email.ts) and people's e-mail
- * contact methods (lib/contacts/kinds/email.ts): the runtime's transport (SMTP locally,
+ * E-mail, defined once for its uses (lib/notify/channels/email.ts: alert channels and people's
+ * e-mail contact methods): the runtime's transport (SMTP locally,
  * lib/notify/channels/email-smtp.ts; Amazon SES v2 in the cloud, email-ses.ts), the sender
  * (VIGIL_EMAIL_FROM), and the words of a deployment that cannot send.
  */

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { field, type ProviderHttp, type ProviderOutcome, postToProvider } from './provider-post.ts';
 
 /**
- * ntfy (https://docs.ntfy.sh/publish/), defined once for alert channels (lib/notify/channels/ntfy.ts)
- * and people's ntfy contact methods (lib/contacts/kinds/ntfy.ts): the message as the text body of
+ * ntfy (https://docs.ntfy.sh/publish/), defined once for its uses (lib/notify/channels/ntfy.ts:
+ * alert channels and people's ntfy contact methods): the message as the text body of
  * a POST to the topic URL, the rest in ntfy's headers, and ntfy's error words
  * (`{"code":40301,"http":403,"error":"forbidden"}`).
  */

@@ -6,9 +6,8 @@ import {
 } from './provider-post.ts';
 
 /**
- * Pushover (https://pushover.net/api), defined once for alert channels
- * (lib/notify/channels/pushover.ts) and people's Pushover contact methods
- * (lib/contacts/kinds/pushover.ts): one form-encoded POST per message with the application's token
+ * Pushover (https://pushover.net/api), defined once for its uses (lib/notify/channels/pushover.ts:
+ * alert channels and people's Pushover contact methods): one form-encoded POST per message with the application's token
  * and the user's (or group's) key, plain text (no HTML, so user text stays inert), within the
  * API's limits; its error words; a 200 that does not say status 1 is no delivery.
  */

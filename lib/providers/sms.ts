@@ -8,8 +8,8 @@ import {
 } from './provider-post.ts';
 
 /**
- * SMS and calls, defined once for alert channels (lib/notify/channels/sms.ts) and people's SMS and
- * phone-call contact methods (lib/contacts/kinds/sms.ts, voice.ts): a phone number's rule, Twilio's
+ * SMS and calls, defined once for its uses (lib/notify/channels/sms.ts: alert channels, and
+ * people's SMS and phone-call contact methods): a phone number's rule, Twilio's
  * REST API (2010-04-01, both runtimes: Messages,
  * https://www.twilio.com/docs/messaging/api/message-resource#create-a-message-resource, and Calls,
  * https://www.twilio.com/docs/voice/api/call-resource#create-a-call-resource; form encoded, HTTP

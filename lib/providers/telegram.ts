@@ -8,8 +8,8 @@ import {
 
 /**
  * Telegram (Bot API sendMessage, https://core.telegram.org/bots/api#sendmessage), defined once for
- * alert channels (lib/notify/channels/telegram.ts) and people's Telegram contact methods
- * (lib/contacts/kinds/telegram.ts): the bot's token travels in the URL's path, so neither the URL
+ * its uses (lib/notify/channels/telegram.ts: alert channels and people's Telegram contact
+ * methods): the bot's token travels in the URL's path, so neither the URL
  * nor the token ever appears in an error; the text is MarkdownV2, every character of user text
  * escaped as the API documents, so an entity name cannot add a link or formatting.
  */
