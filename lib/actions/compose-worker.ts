@@ -5,11 +5,11 @@ import type { JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
-import { createActionStore } from './action-store.ts';
-import { createActionRunner } from './execute.ts';
-import { createExecutionStore } from './execution-store.ts';
+import { createActionStore } from './items/action-store.ts';
+import { createExecutionStore } from './items/execution-store.ts';
 import type { ActionJob } from './jobs.ts';
-import { createActionWorker, scheduleDeadline } from './worker.ts';
+import { createActionRunner } from './runs/execute.ts';
+import { createActionWorker, scheduleDeadline } from './runs/worker.ts';
 
 export interface ActionWorkerDeps {
   table: Table;

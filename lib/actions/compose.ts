@@ -4,13 +4,13 @@ import type { CheckStore } from '../checks/services.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Route, RouteContext } from '../http/types.ts';
 import type { TimelineEntry, TimelineSources } from '../incidents/timeline.ts';
-import { createActionService } from './action-service.ts';
-import type { ActionStore } from './action-store.ts';
+import { createActionService } from './api/action-service.ts';
+import { actionRoutes } from './api/routes.ts';
+import { actionRunRoutes } from './api/run-routes.ts';
 import { type ActionWorkerDeps, composeActionWorker } from './compose-worker.ts';
-import type { ExecutionStore } from './execution-store.ts';
+import type { ActionStore } from './items/action-store.ts';
+import type { ExecutionStore } from './items/execution-store.ts';
 import { stateChangeExecutionId } from './job-ids.ts';
-import { actionRoutes } from './routes.ts';
-import { actionRunRoutes } from './run-routes.ts';
 
 export interface ActionsDeps extends ActionWorkerDeps {
   checks: Pick<CheckStore, 'get'>;

@@ -3,7 +3,7 @@ import { isoTime } from '../platform/clock.ts';
 import type { JobInput, JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ConditionFailedError, type Table, type UpdateOp, type WriteOp } from '../store/table.ts';
-import { type ActionRecord, dueActionsPage, scheduleClaimOp } from './action-items.ts';
+import { type ActionRecord, dueActionsPage, scheduleClaimOp } from './items/action-items.ts';
 import { scheduleExecutionId } from './job-ids.ts';
 import { type ActionJob, runJob } from './jobs.ts';
 

@@ -1,5 +1,5 @@
-import { purgeActionExecutions } from '../actions/action-purge.ts';
 import type { ActionJob } from '../actions/jobs.ts';
+import { purgeActionExecutions } from '../actions/stores.ts';
 import { createActionTriggerConsumer } from '../actions/trigger-consumer.ts';
 import { STATE_RULE_JOB_ENTITY } from '../catalog/blueprints.ts';
 import { purgeEntityRelations } from '../catalog/relations.ts';

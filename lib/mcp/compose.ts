@@ -1,6 +1,5 @@
-import type { ActionStore } from '../actions/action-store.ts';
-import { createExecutionStore } from '../actions/execution-store.ts';
-import type { ActionRunner } from '../actions/ports.ts';
+import type { ActionRunner, ActionStore } from '../actions/stores.ts';
+import { createExecutionStore } from '../actions/stores.ts';
 import { createAuditService } from '../audit/audit-service.ts';
 import type { McpToolAudit } from '../audit/mcp-audit.ts';
 import type { BlueprintStore } from '../catalog/blueprints.ts';

@@ -1,10 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ValidateFunction } from 'ajv';
-import type { ActionStore } from '../actions/action-store.ts';
-import type { ActionRunner } from '../actions/ports.ts';
-import { publicExecution } from '../actions/responses.ts';
-import { RUN_VARS_LIMITS } from '../actions/run-routes.ts';
-import { TEMPLATE_VAR_NAME } from '../actions/template.ts';
+import { publicExecution, RUN_VARS_LIMITS, TEMPLATE_VAR_NAME } from '../actions/api.ts';
+import type { ActionRunner, ActionStore } from '../actions/stores.ts';
 import type { McpToolAudit } from '../audit/mcp-audit.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';

@@ -1,4 +1,4 @@
-import type { ActionStore } from '../actions/action-store.ts';
+import type { ActionStore } from '../actions/stores.ts';
 import type { Route } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Table } from '../store/table.ts';

@@ -3,7 +3,7 @@ import {
   executionIdOfToken,
   newCallbackToken,
   verifyCallbackToken,
-} from '../../lib/actions/callback-token.ts';
+} from '../../lib/actions/runs/callback-token.ts';
 import { newId } from '../../lib/platform/ids.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExecutionRecord } from '../../lib/actions/execution-items.ts';
+import type { ExecutionRecord } from '../../lib/actions/items/execution-items.ts';
 import type { Resolve } from '../../lib/egress/egress-guard.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixedOrigin, headersRefusal, templatesOrigin } from '../../lib/actions/origin.ts';
+import { fixedOrigin, headersRefusal, templatesOrigin } from '../../lib/actions/runs/origin.ts';
 import { secretRedactor } from '../../lib/domain/redaction/secret-redaction.ts';
 
 describe('the origin of an action URL template', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExecutionStore } from '../../lib/actions/execution-store.ts';
+import { createExecutionStore } from '../../lib/actions/items/execution-store.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 

@@ -3,11 +3,11 @@ import { createServer as createHttpServer, type RequestListener, type Server } f
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionRecord } from '../../lib/actions/action-items.ts';
-import { verifyCallbackToken } from '../../lib/actions/callback-token.ts';
-import { type ActionRunnerDeps, createActionRunner } from '../../lib/actions/execute.ts';
-import type { ExecutionRecord } from '../../lib/actions/execution-items.ts';
-import type { RunRequest } from '../../lib/actions/ports.ts';
+import type { ActionRecord } from '../../lib/actions/items/action-items.ts';
+import type { ExecutionRecord } from '../../lib/actions/items/execution-items.ts';
+import type { RunRequest } from '../../lib/actions/items/ports.ts';
+import { verifyCallbackToken } from '../../lib/actions/runs/callback-token.ts';
+import { type ActionRunnerDeps, createActionRunner } from '../../lib/actions/runs/execute.ts';
 import type { StateChangeEvent } from '../../lib/domain/states/state-change-event.ts';
 import type { Resolve } from '../../lib/egress/egress-guard.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ExecutionRecord } from '../../lib/actions/execution-items.ts';
-import { createExecutionStore } from '../../lib/actions/execution-store.ts';
-import { INTERRUPTED_MESSAGE, RUNNING_AT_MOST_MS } from '../../lib/actions/run-record.ts';
+import type { ExecutionRecord } from '../../lib/actions/items/execution-items.ts';
+import { createExecutionStore } from '../../lib/actions/items/execution-store.ts';
+import { INTERRUPTED_MESSAGE, RUNNING_AT_MOST_MS } from '../../lib/actions/items/run-record.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';

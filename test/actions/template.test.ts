@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fillJsonTemplate, isJsonTemplate, jsonTemplateParts } from '../../lib/actions/json-template.ts';
-import { builtInVars, fillBody, fillTemplate } from '../../lib/actions/template.ts';
+import { fillJsonTemplate, isJsonTemplate, jsonTemplateParts } from '../../lib/actions/runs/json-template.ts';
+import { builtInVars, fillBody, fillTemplate } from '../../lib/actions/runs/template.ts';
 import type { StateChangeEvent } from '../../lib/domain/states/state-change-event.ts';
 import { ValidationError } from '../../lib/platform/errors.ts';
 

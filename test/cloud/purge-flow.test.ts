@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executionPartition } from '../../lib/actions/execution-items.ts';
+import { executionPartition } from '../../lib/actions/items/execution-items.ts';
 import { adminCall, type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
 import { entityWithPushCheck } from '../support/push-fixtures.ts';
 import { startStatusServer } from '../support/status-server.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { getAction } from '../../lib/actions/action-items.ts';
+import { getAction } from '../../lib/actions/items/action-items.ts';
 import { type Current, type DocKey, SECRET_PLACEHOLDER } from '../../lib/config-doc/kind.ts';
 import { createNameIndex } from '../../lib/config-doc/names.ts';
 import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';

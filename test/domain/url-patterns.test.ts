@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createActionBody } from '../../lib/actions/request-schemas.ts';
+import { createActionBody } from '../../lib/actions/api/request-schemas.ts';
 import { createCheckBody } from '../../lib/checks/check-input.ts';
 import { checkFieldDefinition, newFieldDefinitionSchema } from '../../lib/domain/catalog/blueprint-fields.ts';
 import { FIELD_TYPES } from '../../lib/domain/catalog/field-values.ts';

@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_MAX_RECEIVE_COUNT, ACTION_WORKER_TIMEOUT } from '../../infra/actions.ts';
 import { VigilStack } from '../../infra/vigil-stack.ts';
-import { ACTION_LIMITS } from '../../lib/actions/action-items.ts';
+import { ACTION_LIMITS } from '../../lib/actions/items/action-items.ts';
 import {
   expectBatchConsumer,
   expectConsumerRights,

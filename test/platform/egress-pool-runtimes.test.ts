@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionRecord } from '../../lib/actions/action-items.ts';
+import type { ActionRecord } from '../../lib/actions/items/action-items.ts';
 import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { startLocalRuntime } from '../../lib/local/runtime.ts';
 import { loadConfig } from '../../lib/platform/config.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { purgeActionExecutions } from '../../lib/actions/action-purge.ts';
+import { purgeActionExecutions } from '../../lib/actions/items/action-purge.ts';
 import { purgeEntityRelations } from '../../lib/catalog/relations/relation-purge.ts';
 import { purgeEntityChecks } from '../../lib/checks/services/check-purge.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';

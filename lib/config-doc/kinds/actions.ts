@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { createActionBody } from '../../actions/request-schemas.ts';
-import type { publicActionSchema } from '../../actions/responses.ts';
+import type { publicActionSchema } from '../../actions/api.ts';
+import { createActionBody } from '../../actions/api.ts';
 import { ConflictError } from '../../platform/errors.ts';
 import { type Api, defineKind, expectOk, type NameIndex, postNew, seg } from '../kind.ts';
 import { requireUniqueNames } from '../names.ts';

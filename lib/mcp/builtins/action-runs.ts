@@ -1,4 +1,4 @@
-import { publicExecution, publicLogLine } from '../../actions/responses.ts';
+import { publicExecution, publicLogLine } from '../../actions/api.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import { isId } from '../../platform/ids.ts';
 import type { BuiltinTool } from './deps.ts';

@@ -1,6 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ActionStore } from '../../actions/action-store.ts';
-import type { ExecutionStore } from '../../actions/execution-store.ts';
+import type { ActionStore, ExecutionStore } from '../../actions/stores.ts';
 import type { AuditService } from '../../audit/audit-service.ts';
 import type { EntityStore } from '../../catalog/entities.ts';
 import type { RelationStore } from '../../catalog/relations.ts';

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ExecutionRecord } from '../../../lib/actions/execution-items.ts';
+import type { ExecutionRecord } from '../../../lib/actions/items/execution-items.ts';
 import { createActionSchedule } from '../../../lib/local/action-schedule.ts';
 import { silentLogger } from '../../../lib/platform/logger.ts';
 import { manualTime } from '../../local/scheduler-helpers.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { newCallbackToken } from '../../../lib/actions/callback-token.ts';
-import type { ExecutionRecord } from '../../../lib/actions/execution-items.ts';
+import type { ExecutionRecord } from '../../../lib/actions/items/execution-items.ts';
+import { newCallbackToken } from '../../../lib/actions/runs/callback-token.ts';
 import { type Clock, isoTime } from '../../../lib/platform/clock.ts';
 import { newId } from '../../../lib/platform/ids.ts';
 import type { ApiHarness } from '../../support/api-harness.ts';

@@ -1,14 +1,14 @@
 import * as z from 'zod';
-import { defineRoute } from '../http/define-route.ts';
-import { idSchema } from '../http/route-schemas.ts';
-import { type AuthedRoute, ok } from '../http/types.ts';
-import type { Clock } from '../platform/clock.ts';
-import { NotFoundError } from '../platform/errors.ts';
-import { newId } from '../platform/ids.ts';
-import type { ActionStore } from './action-store.ts';
-import type { ActionRunner } from './ports.ts';
+import { defineRoute } from '../../http/define-route.ts';
+import { idSchema } from '../../http/route-schemas.ts';
+import { type AuthedRoute, ok } from '../../http/types.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import type { ActionStore } from '../items/action-store.ts';
+import type { ActionRunner } from '../items/ports.ts';
+import { TEMPLATE_VAR_NAME } from '../runs/template.ts';
 import { publicExecution, publicExecutionSchema } from './responses.ts';
-import { TEMPLATE_VAR_NAME } from './template.ts';
 
 /** Bounds of a manual run's `vars`: enough for any pipeline's inputs, small enough to store. */
 export const RUN_VARS_LIMITS = { count: 50, valueBytes: 2048 } as const;

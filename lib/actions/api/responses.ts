@@ -1,14 +1,14 @@
 import * as z from 'zod';
-import { REDACTED, redactUrl } from '../domain/redaction.ts';
-import { idSchema, timestampSchema } from '../http/route-schemas.ts';
-import { pick } from '../platform/pick.ts';
-import { ACTION_METHODS, type ActionRecord, TRIGGER_STATES, TRIGGER_TYPES } from './action-items.ts';
+import { REDACTED, redactUrl } from '../../domain/redaction.ts';
+import { idSchema, timestampSchema } from '../../http/route-schemas.ts';
+import { pick } from '../../platform/pick.ts';
+import { ACTION_METHODS, type ActionRecord, TRIGGER_STATES, TRIGGER_TYPES } from '../items/action-items.ts';
 import {
   DISPATCH_STATUSES,
   type ExecutionRecord,
   type LogLine,
   PIPELINE_STATUSES,
-} from './execution-items.ts';
+} from '../items/execution-items.ts';
 
 /**
  * Public views of actions and executions. Header values are write-only: every response shows

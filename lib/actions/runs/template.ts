@@ -1,5 +1,5 @@
-import type { StateChangeEvent } from '../domain/states.ts';
-import type { ActionRecord } from './action-items.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
+import type { ActionRecord } from '../items/action-items.ts';
 import { fillJsonTemplate, isJsonTemplate } from './json-template.ts';
 
 /**

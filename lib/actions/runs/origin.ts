@@ -1,4 +1,4 @@
-import { originOf } from '../domain/formats.ts';
+import { originOf } from '../../domain/formats.ts';
 
 /**
  * Where an action's secrets may go (docs/actions.md "Headers follow their origin"): its headers are

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { RESERVED_NAMES } from '../domain/catalog.ts';
-import { TEMPLATED_URL_PATTERN } from '../domain/formats.ts';
-import { pageQuery } from '../http/page-query.ts';
-import { idSchema, namesResource } from '../http/route-schemas.ts';
-import { ACTION_LIMITS, ACTION_METHODS, TRIGGER_STATES, TRIGGER_TYPES } from './action-items.ts';
-import { PIPELINE_STATUSES } from './execution-items.ts';
+import { RESERVED_NAMES } from '../../domain/catalog.ts';
+import { TEMPLATED_URL_PATTERN } from '../../domain/formats.ts';
+import { pageQuery } from '../../http/page-query.ts';
+import { idSchema, namesResource } from '../../http/route-schemas.ts';
+import { ACTION_LIMITS, ACTION_METHODS, TRIGGER_STATES, TRIGGER_TYPES } from '../items/action-items.ts';
+import { PIPELINE_STATUSES } from '../items/execution-items.ts';
 
 /** Request shapes of the action routes (SPEC.md "Action", "Limits"; DECISIONS.md "Actions"). */
 

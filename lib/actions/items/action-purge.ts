@@ -1,6 +1,6 @@
-import type { PurgeRound } from '../purge/purge-consumer.ts';
-import { type ActionPurgeJob, partitionPurgeJobOp } from '../purge/purge-job-items.ts';
-import type { Table } from '../store/table.ts';
+import type { PurgeRound } from '../../purge/purge-consumer.ts';
+import { type ActionPurgeJob, partitionPurgeJobOp } from '../../purge/purge-job-items.ts';
+import type { Table } from '../../store/table.ts';
 import { actionExecutionsPage, executionDeletedOp, executionPartition } from './execution-items.ts';
 
 /** Executions read per round (2 writes each: the delete of its record and its partition job). */

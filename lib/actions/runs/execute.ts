@@ -1,21 +1,23 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type HttpTransport, httpRequest } from '../egress/egress.ts';
-import { connectionFailureText, egressRefusal } from '../egress/egress-advice.ts';
-import { ConnectionError, EgressDeniedError, EgressError, InvalidUrlError } from '../egress/egress-errors.ts';
-import type { Resolve } from '../egress/egress-guard.ts';
-import { undiciRequest } from '../egress/undici-client.ts';
-import type { Clock } from '../platform/clock.ts';
-import { isoTime } from '../platform/clock.ts';
-import type { Runtime } from '../platform/config.ts';
-import { ValidationError } from '../platform/errors.ts';
-import type { Logger } from '../platform/logger.ts';
-import { ACTION_LIMITS } from './action-items.ts';
-import { newCallbackToken } from './callback-token.ts';
-import type { DispatchFields, ExecutionRecord } from './execution-items.ts';
-import { actionRedactor, redactDispatch } from './execution-redaction.ts';
-import { headersRefusal } from './origin.ts';
-import type { ActionRunner, RunRequest } from './ports.ts';
+import { type HttpTransport, httpRequest } from '../../egress/egress.ts';
+import { connectionFailureText, egressRefusal } from '../../egress/egress-advice.ts';
+import {
+  ConnectionError,
+  EgressDeniedError,
+  EgressError,
+  InvalidUrlError,
+} from '../../egress/egress-errors.ts';
+import type { Resolve } from '../../egress/egress-guard.ts';
+import { undiciRequest } from '../../egress/undici-client.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { isoTime } from '../../platform/clock.ts';
+import type { Runtime } from '../../platform/config.ts';
+import { ValidationError } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { ACTION_LIMITS } from '../items/action-items.ts';
+import type { DispatchFields, ExecutionRecord } from '../items/execution-items.ts';
+import type { ActionRunner, RunRequest } from '../items/ports.ts';
 import {
   type Dispatch,
   dispatchFieldsOf,
@@ -23,7 +25,10 @@ import {
   INTERRUPTED_MESSAGE,
   notSent,
   RUNNING,
-} from './run-record.ts';
+} from '../items/run-record.ts';
+import { newCallbackToken } from './callback-token.ts';
+import { actionRedactor, redactDispatch } from './execution-redaction.ts';
+import { headersRefusal } from './origin.ts';
 import { builtInVars, fillBody, fillTemplate } from './template.ts';
 
 /** A send's lease: the action's timeout plus this, so a live sender never loses it mid-request. */

@@ -1,5 +1,5 @@
-import { type Redact, secretRedactor, urlSecrets } from '../domain/redaction.ts';
-import type { ActionRecord } from './action-items.ts';
+import { type Redact, secretRedactor, urlSecrets } from '../../domain/redaction.ts';
+import type { ActionRecord } from '../items/action-items.ts';
 
 /**
  * What an execution may store of a send (docs/actions.md "Executions"): the action's header values,

@@ -1,15 +1,20 @@
-import type { StateChangeEvent } from '../domain/states.ts';
-import type { Clock } from '../platform/clock.ts';
-import { isoTime } from '../platform/clock.ts';
-import { LogLimitError } from '../platform/errors.ts';
-import { delaySecondsFor, type JobInput, type JobQueue, MAX_DELAY_SECONDS } from '../platform/job-queue.ts';
-import type { Logger } from '../platform/logger.ts';
-import type { ActionStore } from './action-store.ts';
-import type { ExecutionRecord, PipelineStatus } from './execution-items.ts';
-import type { ExecutionStore } from './execution-store.ts';
-import { deadlineHopJobId, deadlineJobId, stateChangeExecutionId } from './job-ids.ts';
-import { type ActionJob, runJob } from './jobs.ts';
-import type { ActionRunner } from './ports.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { isoTime } from '../../platform/clock.ts';
+import { LogLimitError } from '../../platform/errors.ts';
+import {
+  delaySecondsFor,
+  type JobInput,
+  type JobQueue,
+  MAX_DELAY_SECONDS,
+} from '../../platform/job-queue.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { ActionStore } from '../items/action-store.ts';
+import type { ExecutionRecord, PipelineStatus } from '../items/execution-items.ts';
+import type { ExecutionStore } from '../items/execution-store.ts';
+import type { ActionRunner } from '../items/ports.ts';
+import { deadlineHopJobId, deadlineJobId, stateChangeExecutionId } from '../job-ids.ts';
+import { type ActionJob, runJob } from '../jobs.ts';
 
 /**
  * The action worker: the action queue's job handler (the local job runner and the action Lambda

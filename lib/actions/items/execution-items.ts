@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { ACTION_LIMITS, TRIGGER_TYPES } from '../domain/limits.ts';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { queryAll } from '../store/items.ts';
-import { type Page, type PageDeps, type PageRequest, readPage } from '../store/paging.ts';
-import type { Condition, Item, Table, UpdateOp, WriteOp } from '../store/table.ts';
+import { ACTION_LIMITS, TRIGGER_TYPES } from '../../domain/limits.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { queryAll } from '../../store/items.ts';
+import { type Page, type PageDeps, type PageRequest, readPage } from '../../store/paging.ts';
+import type { Condition, Item, Table, UpdateOp, WriteOp } from '../../store/table.ts';
 
 /**
  * Owner of `execution`, `execution_log` and `execution_reservation`: each execution is a partition

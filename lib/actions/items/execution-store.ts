@@ -1,10 +1,10 @@
-import { type Clock, systemClock } from '../platform/clock.ts';
-import { LogLimitError } from '../platform/errors.ts';
-import { type CursorSeal, createCursorSeal } from '../store/cursor-seal.ts';
-import { loadCursorSecret } from '../store/cursor-secret.ts';
-import { transactIf } from '../store/items.ts';
-import type { Page, PageRequest } from '../store/paging.ts';
-import { type Condition, ConditionFailedError, type Table } from '../store/table.ts';
+import { type Clock, systemClock } from '../../platform/clock.ts';
+import { LogLimitError } from '../../platform/errors.ts';
+import { type CursorSeal, createCursorSeal } from '../../store/cursor-seal.ts';
+import { loadCursorSecret } from '../../store/cursor-secret.ts';
+import { transactIf } from '../../store/items.ts';
+import type { Page, PageRequest } from '../../store/paging.ts';
+import { type Condition, ConditionFailedError, type Table } from '../../store/table.ts';
 import { ACTION_LIMITS } from './action-items.ts';
 import {
   type DispatchFields,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ACTION_LIMITS } from './action-items.ts';
-import type { ExecutionRecord } from './execution-items.ts';
+import { ACTION_LIMITS } from '../items/action-items.ts';
+import type { ExecutionRecord } from '../items/execution-items.ts';
 
 /**
  * The scoped callback token of one execution (DECISIONS.md "Actions"): `vcb_<execution id>_<40

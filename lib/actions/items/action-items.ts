@@ -1,13 +1,13 @@
 import * as z from 'zod';
-import { ACTION_LIMITS, ACTION_METHODS, TRIGGER_STATES, TRIGGER_TYPES } from '../domain/limits.ts';
-import { shardOf } from '../domain/schedules.ts';
-import { isoTime } from '../platform/clock.ts';
-import { belowLimit } from '../store/conditions.ts';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { queryAll } from '../store/items.ts';
-import { tenantItemKeys, tenantPk } from '../store/partitions.ts';
-import type { Table, UpdateOp, WriteOp } from '../store/table.ts';
+import { ACTION_LIMITS, ACTION_METHODS, TRIGGER_STATES, TRIGGER_TYPES } from '../../domain/limits.ts';
+import { shardOf } from '../../domain/schedules.ts';
+import { isoTime } from '../../platform/clock.ts';
+import { belowLimit } from '../../store/conditions.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { queryAll } from '../../store/items.ts';
+import { tenantItemKeys, tenantPk } from '../../store/partitions.ts';
+import type { Table, UpdateOp, WriteOp } from '../../store/table.ts';
 
 /**
  * Owner of `action` and `action_count` (always written together): an action lives in its tenant's
@@ -17,7 +17,7 @@ import type { Table, UpdateOp, WriteOp } from '../store/table.ts';
  * SPEC.md "Action" and DECISIONS.md "Actions"; public views are responses.ts.
  */
 
-export { ACTION_LIMITS, ACTION_METHODS, TRIGGER_STATES, TRIGGER_TYPES } from '../domain/limits.ts';
+export { ACTION_LIMITS, ACTION_METHODS, TRIGGER_STATES, TRIGGER_TYPES } from '../../domain/limits.ts';
 
 const actionSchema = z.object({
   id: z.string(),

@@ -1,18 +1,23 @@
-import { requestTarget } from '../domain/formats.ts';
-import { unredactedUrl } from '../domain/redaction.ts';
-import { egressRefusal } from '../egress/egress-advice.ts';
-import { ConnectionError, EgressDeniedError, InvalidUrlError } from '../egress/egress-errors.ts';
-import { checkUrl, type Resolve } from '../egress/egress-guard.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
-import type { Runtime } from '../platform/config.ts';
-import { type ErrorDetail, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
-import { newId } from '../platform/ids.ts';
-import type { PageRequest } from '../store/paging.ts';
-import { ACTION_LIMITS, type ActionRecord } from './action-items.ts';
-import type { ActionStore } from './action-store.ts';
-import type { ExecutionRecord } from './execution-items.ts';
-import type { ExecutionStore } from './execution-store.ts';
-import { templatesOrigin } from './origin.ts';
+import { requestTarget } from '../../domain/formats.ts';
+import { unredactedUrl } from '../../domain/redaction.ts';
+import { egressRefusal } from '../../egress/egress-advice.ts';
+import { ConnectionError, EgressDeniedError, InvalidUrlError } from '../../egress/egress-errors.ts';
+import { checkUrl, type Resolve } from '../../egress/egress-guard.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import type { Runtime } from '../../platform/config.ts';
+import {
+  type ErrorDetail,
+  LimitExceededError,
+  NotFoundError,
+  ValidationError,
+} from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import type { PageRequest } from '../../store/paging.ts';
+import { ACTION_LIMITS, type ActionRecord } from '../items/action-items.ts';
+import type { ActionStore } from '../items/action-store.ts';
+import type { ExecutionRecord } from '../items/execution-items.ts';
+import type { ExecutionStore } from '../items/execution-store.ts';
+import { templatesOrigin } from '../runs/origin.ts';
 import type { CreateActionBody, EventsBody, UpdateActionBody } from './request-schemas.ts';
 import { REDACTED } from './responses.ts';
 

@@ -1,5 +1,5 @@
-import { REDACTED } from '../domain/redaction.ts';
-import { isoTime } from '../platform/clock.ts';
+import { REDACTED } from '../../domain/redaction.ts';
+import { isoTime } from '../../platform/clock.ts';
 import type { DispatchFields, ExecutionRecord } from './execution-items.ts';
 import type { RunRequest } from './ports.ts';
 

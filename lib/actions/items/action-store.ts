@@ -1,6 +1,6 @@
-import { actionPurgeJobOp } from '../purge/purge-job-items.ts';
-import { transactIf } from '../store/items.ts';
-import { ConditionFailedError, type Table } from '../store/table.ts';
+import { actionPurgeJobOp } from '../../purge/purge-job-items.ts';
+import { transactIf } from '../../store/items.ts';
+import { ConditionFailedError, type Table } from '../../store/table.ts';
 import {
   type ActionRecord,
   actionCreatedOps,

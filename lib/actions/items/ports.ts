@@ -1,4 +1,4 @@
-import type { StateChangeEvent } from '../domain/states.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
 import type { ActionRecord } from './action-items.ts';
 import type { ExecutionRecord } from './execution-items.ts';
 

@@ -1,4 +1,4 @@
-import { ValidationError } from '../platform/errors.ts';
+import { ValidationError } from '../../platform/errors.ts';
 
 /**
  * JSON body templates, escaped by position (docs/actions.md "Templates"). A small tokenizer walks

@@ -1,18 +1,23 @@
 import * as z from 'zod';
-import type { RateLimitGuard } from '../auth/limits.ts';
-import type { TenantStore } from '../auth/tenants.ts';
-import type { Principal } from '../domain/principal.ts';
-import { defineRoute } from '../http/define-route.ts';
-import { parseJsonBody } from '../http/json-body.ts';
-import { answerOk, createRoute, deleteRoute } from '../http/tenant-handlers.ts';
-import type { AuthedRoute, PublicRoute, RouteContext } from '../http/types.ts';
-import { parseInput } from '../http/validation.ts';
-import type { Clock } from '../platform/clock.ts';
-import { AccountDisabledError, NotFoundError, ReadOnlyError, UnauthorizedError } from '../platform/errors.ts';
+import type { RateLimitGuard } from '../../auth/limits.ts';
+import type { TenantStore } from '../../auth/tenants.ts';
+import type { Principal } from '../../domain/principal.ts';
+import { defineRoute } from '../../http/define-route.ts';
+import { parseJsonBody } from '../../http/json-body.ts';
+import { answerOk, createRoute, deleteRoute } from '../../http/tenant-handlers.ts';
+import type { AuthedRoute, PublicRoute, RouteContext } from '../../http/types.ts';
+import { parseInput } from '../../http/validation.ts';
+import type { Clock } from '../../platform/clock.ts';
+import {
+  AccountDisabledError,
+  NotFoundError,
+  ReadOnlyError,
+  UnauthorizedError,
+} from '../../platform/errors.ts';
+import type { ExecutionRecord } from '../items/execution-items.ts';
+import type { ExecutionStore } from '../items/execution-store.ts';
+import { executionIdOfToken, verifyCallbackToken } from '../runs/callback-token.ts';
 import type { ActionService } from './action-service.ts';
-import { executionIdOfToken, verifyCallbackToken } from './callback-token.ts';
-import type { ExecutionRecord } from './execution-items.ts';
-import type { ExecutionStore } from './execution-store.ts';
 import {
   actionParams,
   createActionBody,
