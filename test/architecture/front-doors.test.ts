@@ -38,10 +38,21 @@ function sourceFiles(dir: string): string[] {
 const BIG_FOLDER = 25;
 /** …and a big folder shows at most this many top-level files. */
 const FACE_MAX = 10;
-/** A folder's .ts files: how many at its top level, how many in all (subfolders counted). */
+/**
+ * Rooms (issue 76 point 2): a folder of lib/ with subfolders shows at most this many top-level files
+ * whatever its size, its themes in the rooms behind them…
+ */
+const ROOMS_FACE_MAX = 10;
+/** …lib/catalog (entities, relations, blueprints) at most six… */
+const NARROW_FACES: Record<string, number> = { catalog: 6 };
+/** …and these, each at its width when the rule came: an entry only shrinks, and goes at ten. */
+const WIDE_WITH_ROOMS: Record<string, number> = { probes: 13 };
+
+/** A folder's .ts files: how many at its top level, how many in all (subfolders counted); its subfolders. */
 interface FolderSize {
   top: number;
   all: number;
+  rooms: number;
 }
 
 function folderSizes(): Record<string, FolderSize> {
@@ -51,7 +62,11 @@ function folderSizes(): Record<string, FolderSize> {
       .map((entry) => {
         const dir = join(LIB, entry.name);
         const all = sourceFiles(dir).filter((file) => file.endsWith('.ts'));
-        return [entry.name, { top: all.filter((file) => dirname(file) === dir).length, all: all.length }];
+        const rooms = readdirSync(dir, { withFileTypes: true }).filter((sub) => sub.isDirectory()).length;
+        return [
+          entry.name,
+          { top: all.filter((file) => dirname(file) === dir).length, all: all.length, rooms },
+        ];
       }),
   );
 }
@@ -61,6 +76,19 @@ function wideFaces(sizes: Record<string, FolderSize>): string[] {
   return Object.entries(sizes)
     .filter(([, size]) => size.all > BIG_FOLDER && size.top > FACE_MAX)
     .map(([folder, size]) => `${folder}: ${size.top} top-level files of ${size.all}`)
+    .sort();
+}
+
+/** The folders with rooms whose face is wider than their bar, as `folder: <top> top-level files (at most <bar>)`. */
+function wideRoomFaces(sizes: Record<string, FolderSize>): string[] {
+  return Object.entries(sizes)
+    .map(([folder, size]) => ({
+      folder,
+      size,
+      bar: NARROW_FACES[folder] ?? WIDE_WITH_ROOMS[folder] ?? ROOMS_FACE_MAX,
+    }))
+    .filter(({ size, bar }) => size.rooms > 0 && size.top > bar)
+    .map(({ folder, size, bar }) => `${folder}: ${size.top} top-level files (at most ${bar})`)
     .sort();
 }
 
@@ -134,12 +162,38 @@ describe('front doors', () => {
   it('sees a big folder with a wide face (the check above can fail)', () => {
     expect(
       wideFaces({
-        wide: { top: 11, all: 26 },
-        small: { top: 20, all: 25 },
-        split: { top: 10, all: 40 },
-        flat: { top: 26, all: 26 },
+        wide: { top: 11, all: 26, rooms: 1 },
+        small: { top: 20, all: 25, rooms: 0 },
+        split: { top: 10, all: 40, rooms: 3 },
+        flat: { top: 26, all: 26, rooms: 0 },
       }),
     ).toEqual(['flat: 26 top-level files of 26', 'wide: 11 top-level files of 26']);
+  });
+
+  it('gives every folder of lib/ with rooms a face of at most 10 top-level files (lib/catalog: 6)', () => {
+    const sizes = folderSizes();
+    expect(sizes.catalog?.rooms).toBeGreaterThan(0);
+    expect(wideRoomFaces(sizes)).toEqual([]);
+  });
+
+  it('lists each wide face with rooms at its width today, so the list only shrinks', () => {
+    const sizes = folderSizes();
+    const today = Object.fromEntries(
+      Object.keys(WIDE_WITH_ROOMS).map((folder) => [folder, sizes[folder]?.top]),
+    );
+    expect(today).toEqual(WIDE_WITH_ROOMS);
+  });
+
+  it('sees a face wider than its rooms allow (the checks above can fail)', () => {
+    expect(
+      wideRoomFaces({
+        roomy: { top: 11, all: 20, rooms: 1 },
+        flat: { top: 24, all: 24, rooms: 0 },
+        fine: { top: 10, all: 30, rooms: 2 },
+        catalog: { top: 7, all: 30, rooms: 4 },
+        probes: { top: 13, all: 22, rooms: 1 },
+      }),
+    ).toEqual(['catalog: 7 top-level files (at most 6)', 'roomy: 11 top-level files (at most 10)']);
   });
 
   it('gives lib/notify a small face (at most 10 top-level files)', () => {
