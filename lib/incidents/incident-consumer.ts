@@ -13,6 +13,7 @@ import {
   readOpenIncidentRecord,
 } from './incident-items.ts';
 import { type RetentionDays, resolveExpiring } from './incident-retention.ts';
+import { placeDeparture, promoteAffected, recoverAffected } from './root-cause.ts';
 
 /**
  * Incidents from the change feed: an entity transition out of up into down or degraded opens an
@@ -88,20 +89,25 @@ export function incidentOpenedBy(t: TransitionRecord, inMaintenance: boolean): I
 }
 
 /**
- * A redelivered recovery (its hook threw, so the change feed delivers it again): the incident it
- * resolved is handed to the hook again, which queues what it queues idempotently.
+ * A redelivered recovery (its hook or a promotion threw, so the change feed delivers it again): the
+ * incident it resolved has its affected entities promoted again and is handed to the hook again,
+ * both idempotent.
  */
 async function resolvedAgain(deps: IncidentConsumerDeps, t: TransitionRecord): Promise<void> {
-  if (!deps.onResolved) return;
   const at = incidentIdOf(t.id);
   const before = await incidentAtOrBefore(deps.table, { tenant: t.tenant_id, entity: t.entity_id, at });
   const record = before && (await getIncident(deps.table, t.tenant_id, before.id));
-  if (record?.resolving_transition_id === t.id) await deps.onResolved(record);
+  if (record?.resolving_transition_id !== t.id) return;
+  await promoteAffected(deps, record, record.resolved_at ?? t.created_at);
+  await deps.onResolved?.(record);
 }
 
 /** Applies one entity transition to the entity's incidents (idempotent). */
 export async function applyTransition(deps: IncidentConsumerDeps, t: TransitionRecord): Promise<void> {
-  if (opensIncident(t) || opensIncidentIfNoneOpen(t)) {
+  if (t.to_state !== 'up') {
+    const opening = opensIncident(t) || opensIncidentIfNoneOpen(t);
+    // Covered by a root cause's incident (joined, or its entry moved), or by its own already.
+    if ((await placeDeparture(deps, t, opening)) === 'placed') return;
     const maintenance = deps.inMaintenance ? await deps.inMaintenance(t.tenant_id, t.entity_id) : false;
     // Opened only while the entity exists (checked in the same transaction): a transition read
     // after its entity was deleted opens nothing, since the entity's purge (which resolves its
@@ -115,19 +121,23 @@ export async function applyTransition(deps: IncidentConsumerDeps, t: TransitionR
       });
     return;
   }
-  if (t.to_state !== 'up') return;
+  // Affected in a root cause's incident: marked recovered there.
+  await recoverAffected(deps.table, t);
   const open = await readOpenIncidentRecord(deps.table, t.tenant_id, t.entity_id);
   // A redelivered recovery of an earlier episode finds the next episode's incident: leave it open.
   if (!open || open.opening_transition_id >= t.id) return resolvedAgain(deps, t);
   const resolution = { at: t.created_at, transitionId: t.id, cause: 'up' } as const;
   if (!(await resolveExpiring(deps, open, resolution))) return resolvedAgain(deps, t);
-  await deps.onResolved?.({
+  const resolved = {
     ...open,
     state: 'resolved',
     resolved_at: resolution.at,
     resolving_transition_id: t.id,
     resolution: 'up',
-  });
+  } as const;
+  // Its dependents still down are their own root cause now: each opens its own incident.
+  await promoteAffected(deps, resolved, resolution.at);
+  await deps.onResolved?.(resolved);
 }
 
 /** A change-feed consumer that opens and resolves incidents, in the order of the changes. */

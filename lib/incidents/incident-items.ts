@@ -6,7 +6,7 @@ import { belowLimit } from '../store/conditions.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { queryAll, transactIf } from '../store/items.ts';
-import { type Page, type PageDeps, type PageRequest, readPage } from '../store/paging.ts';
+import { type Page, type PageDeps, type PageRequest, readNewestFirst, readPage } from '../store/paging.ts';
 import {
   readMerged,
   readMergedPage,
@@ -116,11 +116,19 @@ export function getIncident(table: Table, tenantId: string, id: string): Promise
   return incident.get(table, incidentKey(tenantId, id), { consistent: true });
 }
 
-/** The entity's newest incident opened at or before incident id `k.at` (gsi1), or undefined. */
+/**
+ * The entity's newest incident opened at or before incident id `k.at` (gsi1), or undefined; the
+ * entries of root causes' incidents it was affected in (affected-items.ts) share the partition and
+ * are read past.
+ */
 export async function incidentAtOrBefore(table: Table, k: { tenant: string; entity: string; at: string }) {
-  const query = { index: 'gsi1', pk: entityIncidentsPk(k.tenant, k.entity), limit: 1 } as const;
-  const read = await table.query({ ...query, sk: { op: '<=', value: k.at }, direction: 'desc' });
-  return incident.parseAll(read.items)[0];
+  const query = {
+    index: 'gsi1',
+    pk: entityIncidentsPk(k.tenant, k.entity),
+    sk: { op: '<=', value: k.at },
+  } as const;
+  const read = await readNewestFirst(table, query, { want: 1, keep: incident.is, cursor: undefined });
+  return incident.parseAll(read)[0];
 }
 
 /** The entity's open (or acknowledged) incident (consistent), or undefined. */
@@ -156,14 +164,28 @@ export interface IncidentListRequest extends PageRequest {
   entity_id?: string | undefined;
 }
 
-/** A page of the tenant's incidents, newest first (an entity's through gsi1); sealed cursors. */
+/** Another owner's items an entity's incident list holds (the root causes' incidents it was affected in: affected-items.ts). */
+export interface JoinedIncidents {
+  is(item: Item): boolean;
+  /** The incident such an item names. */
+  incidentIdOf(item: Item): string;
+}
+
+/**
+ * A page of the tenant's incidents, newest first (an entity's through gsi1, with the incidents
+ * `joined` names: those are read afterwards, and a state filter applies to them then, so such a
+ * page may hold fewer than its limit); sealed cursors.
+ */
 export async function readIncidents(
   deps: PageDeps,
   tenantId: string,
   request: IncidentListRequest,
+  joined?: JoinedIncidents,
 ): Promise<{ incidents: IncidentRecord[]; nextCursor: Page['nextCursor'] }> {
+  const wanted = (record: { state: unknown }) =>
+    request.state === undefined || record.state === request.state;
   const keep = (item: Item) =>
-    incident.is(item) && (request.state === undefined || item.state === request.state);
+    (incident.is(item) && wanted({ state: item.state })) || joined?.is(item) === true;
   const read = request.entity_id
     ? await readPage(
         deps,
@@ -172,7 +194,14 @@ export async function readIncidents(
         keep,
       )
     : await readMergedPage(deps, incidentList(tenantId), request, keep);
-  return { incidents: read.items.map((item) => incident.parse(item)), nextCursor: read.nextCursor };
+  const incidents: IncidentRecord[] = [];
+  for (const item of read.items) {
+    const record = incident.is(item)
+      ? incident.parse(item)
+      : joined && (await getIncident(deps.table, tenantId, joined.incidentIdOf(item)));
+    if (record && wanted(record)) incidents.push(record);
+  }
+  return { incidents, nextCursor: read.nextCursor };
 }
 
 /** The newest of the tenant's incidents `keep` accepts, of at most `scan` read (a status page's; eventually consistent). */

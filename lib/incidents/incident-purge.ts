@@ -2,8 +2,10 @@ import { type Clock, isoTime } from '../platform/clock.ts';
 import type { PurgeRound, PurgeStep } from '../purge/purge-consumer.ts';
 import type { EntityPurgeJob } from '../purge/purge-job-items.ts';
 import type { Table } from '../store/table.ts';
+import { affectedPointerDeleteOp } from './affected-items.ts';
 import { readOpenIncidentRecord } from './incident-items.ts';
 import { type RetentionDays, resolveExpiring } from './incident-retention.ts';
+import { promoteAffected } from './root-cause.ts';
 
 /**
  * The incidents' step of an entity purge (lib/purge): a deleted entity will never have the `up`
@@ -31,12 +33,16 @@ export function resolveDeletedEntityIncident(
   return async (table: Table, job: EntityPurgeJob): Promise<PurgeRound> => {
     const open = await readOpenIncidentRecord(table, job.tenant_id, job.entity_id);
     if (open) {
+      const at = isoTime(clock.now());
       await resolveExpiring({ table, retentionDays }, open, {
-        at: isoTime(clock.now()),
+        at,
         transitionId: null,
         cause: 'entity_deleted',
       });
+      // Its dependents still down are their own root cause now: each opens its own incident.
+      await promoteAffected({ table }, open, at);
     }
-    return { ops: [], more: false };
+    // Affected in another's incident: its entry stays there (the incident's record), its pointer goes.
+    return { ops: [affectedPointerDeleteOp(job.tenant_id, job.entity_id)], more: false };
   };
 }

@@ -2,6 +2,7 @@ import { getTenant } from '../auth/records.ts';
 import { transactIf } from '../store/items.ts';
 import { type MigrationDeps, runMarkedMigration } from '../store/marked-migration.ts';
 import type { Table } from '../store/table.ts';
+import { expireAffected } from './affected-items.ts';
 import { expireAlsoFailing } from './also-failing-items.ts';
 import { incidentExpiryMarker } from './incident-expiry-items.ts';
 import {
@@ -15,7 +16,7 @@ import { expireNotes } from './incident-note-items.ts';
 
 /**
  * Incidents expire with the tenant's retention (issue 36; before, they grew forever): an incident
- * and its notes and also-failing items get a ttl (DynamoDB TTL in the cloud, the retention sweep
+ * and its notes, also-failing items and affected entries get a ttl (DynamoDB TTL in the cloud, the retention sweep
  * locally) of its resolution time plus the tenant's `retention_days`, set when it resolves. An
  * unresolved incident never expires, however long it stays open. Notes written after the
  * resolution carry the expiry from their put (incident-service.ts); a note or check joining an
@@ -43,6 +44,7 @@ export const incidentExpiry = (resolvedAt: string, retentionDays: number) =>
 async function expireParts(table: Table, record: IncidentRecord, ttl: number): Promise<void> {
   await expireNotes(table, record.tenant_id, record.id, ttl);
   await expireAlsoFailing(table, record.tenant_id, record.id, ttl);
+  await expireAffected(table, record.tenant_id, record.id, ttl);
 }
 
 /**

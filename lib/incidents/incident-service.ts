@@ -9,6 +9,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { transactIf } from '../store/items.ts';
 import type { Table } from '../store/table.ts';
+import { type AffectedRecord, affectedIncidentIdOf, isAffectedItem, readAffected } from './affected-items.ts';
 import { readAlsoFailing } from './also-failing-items.ts';
 import { type EntityAddress, entityAddresses } from './entity-address.ts';
 import { applyTransition, type InMaintenance } from './incident-consumer.ts';
@@ -23,6 +24,7 @@ import {
 } from './incident-items.ts';
 import { type NoteRecord, notePutOp, readNotes } from './incident-note-items.ts';
 import { incidentExpiry, type RetentionDays, resolveExpiring } from './incident-retention.ts';
+import { promoteAffected } from './root-cause.ts';
 import { buildTimeline, type TimelineEntry, type TimelineSources } from './timeline.ts';
 
 /** What the API shows of an incident (DECISIONS.md's record). */
@@ -43,7 +45,20 @@ export interface PublicIncident {
   in_maintenance: boolean;
 }
 
+/** An entity that joined the incident (it depends on the incident's entity and went down while it was down). */
+export interface AffectedEntity {
+  entity_id: string;
+  name: string;
+  /** Its state as the incident knows it: `up` once it recovered inside it. */
+  state: AffectedRecord['state'];
+  /** When that state began. */
+  at: string;
+  /** Its own incident, opened when this one resolved while it was still down; null otherwise. */
+  own_incident_id: string | null;
+}
+
 export interface IncidentDetail extends PublicIncident {
+  affected: AffectedEntity[];
   timeline: TimelineEntry[];
   timeline_truncated: boolean;
 }
@@ -131,7 +146,9 @@ export function createIncidentService(deps: IncidentServiceDeps) {
   return {
     /** A page of the tenant's incidents, newest first. */
     async list(caller: Caller, request: IncidentListRequest) {
-      const read = await readIncidents({ table, cursors: deps.cursors }, caller.tenantId, request);
+      // An entity's list holds the root causes' incidents it was affected in, too.
+      const joined = { is: isAffectedItem, incidentIdOf: affectedIncidentIdOf };
+      const read = await readIncidents({ table, cursors: deps.cursors }, caller.tenantId, request, joined);
       const addresses = await entityAddresses(
         table,
         caller.tenantId,
@@ -145,14 +162,28 @@ export function createIncidentService(deps: IncidentServiceDeps) {
     /** One incident with its timeline. */
     async get(caller: Caller, id: string): Promise<IncidentDetail> {
       const record = await require(caller.tenantId, id);
-      const [notes, also] = await Promise.all([
+      const [notes, also, affected] = await Promise.all([
         record.note_count > 0 ? readNotes(table, caller.tenantId, id) : [],
         readAlsoFailing(table, caller.tenantId, id),
+        readAffected(table, caller.tenantId, id),
       ]);
       const nowMs = clock.now();
-      const built = await buildTimeline({ table, sources: deps.sources, nowMs }, record, notes, also);
+      const built = await buildTimeline(
+        { table, sources: deps.sources, nowMs },
+        record,
+        notes,
+        also,
+        affected,
+      );
       return {
         ...(await answer(caller.tenantId, record)),
+        affected: affected.map((a) => ({
+          entity_id: a.entity_id,
+          name: a.entity_name,
+          state: a.state,
+          at: a.at,
+          own_incident_id: a.own_incident_id ?? null,
+        })),
         timeline: built.timeline,
         timeline_truncated: built.truncated,
       };
@@ -185,6 +216,8 @@ export function createIncidentService(deps: IncidentServiceDeps) {
         by: caller.userId,
       });
       const now = await require(caller.tenantId, id);
+      // Its affected entities still down open their own (also on a retry: promotion is idempotent).
+      if (now.state === 'resolved') await promoteAffected(deps, now, now.resolved_at ?? isoTime(clock.now()));
       if (resolved) await deps.onResolved?.(now);
       return answer(caller.tenantId, now);
     },

@@ -61,8 +61,26 @@ const publicIncidentSchema = z
   })
   .meta({ id: 'Incident' });
 
+const affectedSchema = z
+  .strictObject({
+    entity_id: z.string(),
+    name: z.string(),
+    state: z
+      .enum(['down', 'degraded', 'up'])
+      .meta({ description: 'Its state as the incident knows it: up once it recovered inside it' }),
+    at: timestampSchema.meta({ description: 'When that state began' }),
+    own_incident_id: z.string().nullable().meta({
+      description: 'The incident it opened of its own when this one resolved while it was still down',
+    }),
+  })
+  .meta({ id: 'IncidentAffectedEntity' });
+
 const incidentDetailSchema = publicIncidentSchema
   .extend({
+    affected: z.array(affectedSchema).meta({
+      description:
+        'Entities that depend on this one and went down while it was down: they joined this incident instead of opening their own (one incident per root cause)',
+    }),
     timeline: z.array(timelineEntrySchema).meta({
       description: `Oldest first: transitions, alerts, action runs, acknowledgement, notes, resolution (at most ${TIMELINE_LIMITS.entries})`,
     }),

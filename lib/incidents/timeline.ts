@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { parseTransition, type TransitionRecord, tenantTransitionItems } from '../checks/results.ts';
 import type { Table } from '../store/table.ts';
+import type { AffectedRecord } from './affected-items.ts';
 import type { AlsoFailingRecord } from './also-failing-items.ts';
 import type { IncidentRecord } from './incident-items.ts';
 import type { NoteRecord } from './incident-note-items.ts';
@@ -62,6 +63,24 @@ export const timelineEntrySchema = z.discriminatedUnion('type', [
     })
     .meta({
       description: 'A check that started failing while the entity was already down (it paged nobody)',
+    }),
+  z
+    .strictObject({
+      type: z.literal('affected'),
+      at: z.string(),
+      entity_id: z.string(),
+      state: z.enum(['down', 'degraded', 'up']),
+      own_incident_id: z.string().nullable().meta({
+        description: 'The incident it opened of its own when this one resolved while it was still down',
+      }),
+      text: z.string().meta({
+        description:
+          '"affected: <entity> (<state>)"; "…, its own incident now" when this one resolved before it recovered',
+      }),
+    })
+    .meta({
+      description:
+        'An entity that went down while this incident’s entity (which it depends on) was down: it joined this incident instead of opening its own',
     }),
   z
     .strictObject({
@@ -162,12 +181,35 @@ const transitionEntry = (t: TransitionRecord): TimelineEntry => ({
   reason: t.reason,
 });
 
+/** The steps of one affected entity: its join, its last change of state, its own incident. */
+function affectedEntries(incident: IncidentRecord, a: AffectedRecord): TimelineEntry[] {
+  const entry = (
+    at: string,
+    state: AffectedRecord['state'],
+    own: string | null,
+    tail = '',
+  ): TimelineEntry => ({
+    type: 'affected',
+    at,
+    entity_id: a.entity_id,
+    state,
+    own_incident_id: own,
+    text: `affected: ${a.entity_name} (${state})${tail}`,
+  });
+  const steps = [entry(a.joined_at, a.joined_state, null)];
+  if (a.at !== a.joined_at || a.state !== a.joined_state) steps.push(entry(a.at, a.state, null));
+  if (a.own_incident_id !== undefined)
+    steps.push(entry(incident.resolved_at ?? a.at, a.state, a.own_incident_id, ', its own incident now'));
+  return steps;
+}
+
 /** The timeline of `incident`, oldest first, and whether entries were left out. */
 export async function buildTimeline(
   deps: { table: Table; sources: TimelineSources; nowMs: number },
   incident: IncidentRecord,
   notes: readonly NoteRecord[],
   alsoFailing: readonly AlsoFailingRecord[] = [],
+  affected: readonly AffectedRecord[] = [],
 ): Promise<{ timeline: TimelineEntry[]; truncated: boolean }> {
   const read = await incidentTransitions(deps.table, incident);
   const fromMs = Date.parse(incident.opened_at);
@@ -203,6 +245,7 @@ export async function buildTimeline(
         text: `also failing: ${a.check_name}`,
       }),
     ),
+    ...affected.flatMap((a) => affectedEntries(incident, a)),
     ...(incident.resolved_at
       ? [
           {

@@ -1,13 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flowHarnessPerTest } from '../notify/support/flow-harness.ts';
 import { alertmanagerWebhook } from '../support/alertmanager-webhook.ts';
+import { type ApiHarness, adminCall, bothRuntimes } from '../support/api-harness.ts';
+import { pushCheckFixtures } from '../support/push-fixtures.ts';
 
 /**
  * Outside and inside in one graph (issue 77 point 4): Alertmanager says Orders DB is down, then
  * Vigil's own check fails on Shop API, which depends on it. Shop API's alert is held by the
  * upstream rule as for a probed root cause; Orders DB's alert and its incident carry the outside
  * alert's summary as the reason; the resolve brings Orders DB back up and Shop API's alert is
- * judged again. The local runtime's real flow on fake time.
+ * judged again. The local runtime's real flow on fake time. Then the incidents of the same graph in
+ * both runtimes: one incident per root cause, whether the signal came from a probe or Prometheus.
  */
 
 const h = flowHarnessPerTest();
@@ -74,7 +77,7 @@ describe('outside alerts in the dependency graph', () => {
     expect(shopLogs[0]).toBe('alert:skipped:upstream Orders DB is down');
 
     // The root cause's incident, opened by the outside alert, its transition's reason the summary
-    // (Shop API opens its own, as it does under a probed root cause: its alerts are what is held).
+    // (Shop API joins it as an affected entity: one incident per root cause).
     const incidents = await h.call(
       'GET',
       `/v1/incidents?state=open&entity_id=${db.entityId}`,
@@ -91,3 +94,97 @@ describe('outside alerts in the dependency graph', () => {
     expect(told()).toContain('alert:Shop API:down');
   });
 });
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
+type Json = any;
+
+describe.each(bothRuntimes)(
+  'one incident per root cause across outside and inside signals ($runtime)',
+  ({ start }) => {
+    let api: ApiHarness;
+    const call = (method: string, path: string, body?: unknown) => adminCall(api, method, path, body);
+    const fx = pushCheckFixtures(
+      (method, path, body) => call(method, path, body),
+      () => api.drainChanges(),
+    );
+    beforeAll(async () => {
+      api = await start();
+    });
+    afterAll(async () => {
+      await api?.close();
+    });
+    const unresolved = async (entityId: string): Promise<Json[]> =>
+      (await call('GET', `/v1/incidents?entity_id=${entityId}`)).incidents.filter(
+        (i: Json) => i.state !== 'resolved',
+      );
+
+    it('Shop API failing while Alertmanager holds Orders DB down joins Orders DB’s incident, and opens its own once Orders DB is resolved', async () => {
+      const db = await fx.entityWithCheck('Orders DB');
+      const shop = await fx.entityWithCheck('Shop API');
+      await call('POST', '/v1/relations', {
+        from_entity_id: shop.entityId,
+        to_entity_id: db.entityId,
+        relation_type: 'depends_on',
+      });
+      const integration = await call('POST', '/v1/integrations', {
+        name: 'Prometheus',
+        kind: 'alertmanager',
+        entity_rules: [{ match: { service: 'orders-db' }, entity: 'svc/e1' }],
+      });
+      const ingest = async (status: 'firing' | 'resolved') => {
+        const res = await api.request('POST', `/in/${integration.token}`, {
+          body: webhook(status, 'critical', 'orders-db primary is down'),
+        });
+        expect(res.status, res.text).toBe(202);
+        await api.drainChanges();
+      };
+      for (const e of [db, shop]) await fx.result(e.checkId, true);
+
+      // 1. Alertmanager holds Orders DB down: its incident opens, moved by the outside check.
+      await ingest('firing');
+      const [root] = await unresolved(db.entityId);
+      expect(root).toMatchObject({ entity_id: db.entityId, state: 'open' });
+      const opened = await call('GET', `/v1/incidents/${root.id}`);
+      const [outside] = (await call('GET', `/v1/checks?entity_id=${db.entityId}`)).filter(
+        (c: Json) => c.check_type === 'outside',
+      );
+      expect(opened.timeline[0]).toMatchObject({
+        type: 'transition',
+        to_state: 'down',
+        check_id: outside.id,
+      });
+
+      // 2. Shop API's check fails: it joins Orders DB's incident instead of opening its own.
+      await fx.result(shop.checkId, false);
+      expect((await unresolved(shop.entityId)).map((i: Json) => i.id)).toEqual([root.id]);
+      const joined = await call('GET', `/v1/incidents/${root.id}`);
+      expect(joined.affected).toEqual([
+        {
+          entity_id: shop.entityId,
+          name: 'Shop API',
+          state: 'down',
+          at: expect.any(String),
+          own_incident_id: null,
+        },
+      ]);
+      expect(joined.timeline.filter((e: Json) => e.type === 'affected').map((e: Json) => e.text)).toEqual([
+        'affected: Shop API (down)',
+      ]);
+
+      // 3. Resolved in Alertmanager while Shop API is still down: Shop API gets its own incident.
+      await ingest('resolved');
+      expect((await call('GET', `/v1/incidents/${root.id}`)).state).toBe('resolved');
+      const own = await unresolved(shop.entityId);
+      expect(own).toHaveLength(1);
+      expect(own[0]).toMatchObject({ entity_id: shop.entityId, state: 'open' });
+      expect((await call('GET', `/v1/incidents/${root.id}`)).affected[0]).toMatchObject({
+        own_incident_id: own[0].id,
+      });
+
+      // 4. Shop API up: its own incident resolves; nothing is left open.
+      await fx.result(shop.checkId, true);
+      expect(await unresolved(shop.entityId)).toEqual([]);
+      expect(await unresolved(db.entityId)).toEqual([]);
+    });
+  },
+);

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { bothRuntimes } from '../support/api-harness.ts';
+import { useIncidentApi } from './use-incident-api.ts';
+
+/**
+ * One incident per root cause (issue 77 point 4, DECISIONS.md "One incident per root cause (wave
+ * 6)") with a probed root cause: Shop API depends on Orders DB; Orders DB's push check fails (its
+ * incident opens), then Shop API's: Shop API joins Orders DB's incident as an affected entity
+ * instead of opening its own. Its recovery is marked there; Orders DB recovering while Shop API is
+ * still down gives Shop API its own incident then. An entity whose own incident was open before its
+ * upstream went down keeps it; a transitive dependent joins the root's. Both runtimes, results
+ * through the API and the change feed (the DynamoDB stream's consumer in the cloud).
+ */
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
+type Json = any;
+
+describe.each(bothRuntimes)('one incident per root cause ($runtime)', ({ start }) => {
+  const { call, fx, incidentsOf } = useIncidentApi(start);
+  const dependsOn = (from: string, to: string) =>
+    call(
+      'POST',
+      '/v1/relations',
+      { from_entity_id: from, to_entity_id: to, relation_type: 'depends_on' },
+      201,
+    );
+  const unresolved = async (entityId: string): Promise<Json[]> =>
+    (await incidentsOf(entityId)).filter((i: Json) => i.state !== 'resolved');
+  const detail = (id: string) => call('GET', `/v1/incidents/${id}`, undefined, 200);
+  const affectedTexts = async (id: string) =>
+    (await detail(id)).timeline.filter((e: Json) => e.type === 'affected').map((e: Json) => e.text);
+
+  it('a dependent going down joins its upstream’s incident, and opens its own when the upstream recovers first', async () => {
+    const db = await fx.entityWithCheck('Orders DB');
+    const shop = await fx.entityWithCheck('Shop API');
+    const cart = await fx.entityWithCheck('Cart');
+    await dependsOn(shop.entityId, db.entityId);
+    await dependsOn(cart.entityId, shop.entityId);
+    for (const e of [db, shop, cart]) await fx.result(e.checkId, true);
+
+    await fx.result(db.checkId, false);
+    const [root] = await unresolved(db.entityId);
+    expect(root).toMatchObject({ entity_id: db.entityId, state: 'open' });
+
+    // Shop API down: no incident of its own, the root's lists it, and its list finds the root's.
+    await fx.result(shop.checkId, false);
+    expect((await unresolved(shop.entityId)).map((i: Json) => i.id)).toEqual([root.id]);
+    const joined = await detail(root.id);
+    expect(joined.affected).toEqual([
+      {
+        entity_id: shop.entityId,
+        name: 'Shop API',
+        state: 'down',
+        at: expect.any(String),
+        own_incident_id: null,
+      },
+    ]);
+    expect(await affectedTexts(root.id)).toEqual(['affected: Shop API (down)']);
+    // Cart depends on Shop API, which depends on Orders DB: the same root cause.
+    await fx.result(cart.checkId, false);
+    expect((await unresolved(cart.entityId)).map((i: Json) => i.id)).toEqual([root.id]);
+
+    // Cart recovers inside the incident: marked up there, no incident of its own.
+    await fx.result(cart.checkId, true);
+    expect((await detail(root.id)).affected.map((a: Json) => `${a.name}:${a.state}`)).toEqual([
+      'Shop API:down',
+      'Cart:up',
+    ]);
+    expect((await incidentsOf(cart.entityId)).filter((i: Json) => i.entity_id === cart.entityId)).toEqual([]);
+
+    // Orders DB recovers while Shop API is still down: Shop API is its own root cause now.
+    await fx.result(db.checkId, true);
+    expect((await detail(root.id)).state).toBe('resolved');
+    const own = await unresolved(shop.entityId);
+    expect(own).toHaveLength(1);
+    expect(own[0]).toMatchObject({ entity_id: shop.entityId, entity_name: 'Shop API', state: 'open' });
+    const after = await detail(root.id);
+    expect(after.affected[0]).toMatchObject({
+      entity_id: shop.entityId,
+      state: 'down',
+      own_incident_id: own[0].id,
+    });
+    expect(await affectedTexts(root.id)).toEqual([
+      'affected: Shop API (down)',
+      'affected: Cart (down)',
+      'affected: Cart (up)',
+      'affected: Shop API (down), its own incident now',
+    ]);
+    // Its own incident's timeline starts at the transition that took it down.
+    expect((await detail(own[0].id)).timeline[0]).toMatchObject({ type: 'transition', to_state: 'down' });
+
+    // Shop API up: its own incident resolves as any does.
+    await fx.result(shop.checkId, true);
+    expect(await unresolved(shop.entityId)).toEqual([]);
+    expect((await detail(own[0].id)).state).toBe('resolved');
+  });
+
+  it('an entity with its own incident open when its upstream goes down keeps it', async () => {
+    const db = await fx.entityWithCheck('Billing DB');
+    const api = await fx.entityWithCheck('Billing API');
+    await dependsOn(api.entityId, db.entityId);
+    for (const e of [db, api]) await fx.result(e.checkId, true);
+
+    await fx.result(api.checkId, false);
+    const [own] = await unresolved(api.entityId);
+    expect(own).toMatchObject({ entity_id: api.entityId });
+    await fx.result(db.checkId, false);
+    const [root] = await unresolved(db.entityId);
+    expect(root.id).not.toBe(own.id);
+    expect((await detail(root.id)).affected).toEqual([]);
+    expect((await unresolved(api.entityId)).map((i: Json) => i.id)).toEqual([own.id]);
+
+    // A dependent that recovered inside the root's incident and goes down again joins it again.
+    const web = await fx.entityWithCheck('Billing Web');
+    await dependsOn(web.entityId, db.entityId);
+    await fx.result(web.checkId, false);
+    await fx.result(web.checkId, true);
+    await fx.result(web.checkId, false);
+    expect((await unresolved(web.entityId)).map((i: Json) => i.id)).toEqual([root.id]);
+    expect((await detail(root.id)).affected).toMatchObject([{ entity_id: web.entityId, state: 'down' }]);
+
+    // Resolved by hand while Billing Web is still down: it opens its own then.
+    await call('POST', `/v1/incidents/${root.id}/resolve`, {}, 200);
+    const [webOwn] = await unresolved(web.entityId);
+    expect(webOwn).toMatchObject({ entity_id: web.entityId, state: 'open' });
+  });
+});
