@@ -9,14 +9,13 @@ import type { Logger } from '../platform/logger.ts';
 import type { FollowChanges } from '../status/stream-follow.ts';
 import type { Table } from '../store/table.ts';
 import type { StreamSlots } from '../streams/stream-slots.ts';
+import { jsonRpcErrorResponse, parseMessages } from './json-rpc.ts';
 import {
   DEFAULT_LEGACY_STREAM,
   exchange,
-  jsonRpcErrorResponse,
   type LegacyStreamDeps,
   type LegacyStreamSettings,
   openLegacyStream,
-  parseMessages,
 } from './legacy-sse.ts';
 import type { McpCatalog } from './ports.ts';
 import { callerOf, rpcAuthErrors } from './protocol/caller.ts';

@@ -3,7 +3,7 @@ import { browserRefusal, type HostPolicy } from '../../http/origin-policy.ts';
 import { publicOrigin, resourceMetadataUrl } from '../../http/public-origin.ts';
 import type { RouteContext } from '../../http/types.ts';
 import { UnauthorizedError } from '../../platform/errors.ts';
-import { jsonRpcErrorResponse, requestIdOf } from '../legacy-sse.ts';
+import { jsonRpcErrorResponse, requestIdOf } from '../json-rpc.ts';
 import { rpcError } from './wire-schemas.ts';
 
 interface McpRouteDeps {

@@ -4,7 +4,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { FollowChanges } from '../../status/stream-follow.ts';
 import type { LiveChange } from '../../status/stream-hub.ts';
 import { STREAM_RETRY_AFTER_SECONDS, type StreamSlots } from '../../streams/stream-slots.ts';
-import { jsonRpcErrorResponse } from '../legacy-sse.ts';
+import { jsonRpcErrorResponse } from '../json-rpc.ts';
 import { resourceUri } from '../resources/uris.ts';
 import type { SessionSubscription } from './session-items.ts';
 import { type McpSessions, sessionNotFound } from './sessions.ts';
