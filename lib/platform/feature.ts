@@ -156,3 +156,28 @@ export function hostQueue<P>(
     return (byFeature.get(declared.feature) as JobHandler)(job);
   };
 }
+
+/**
+ * A feature's routes, mounted as hono mounts a sub-app (`app.route()`): its route face
+ * (lib/<feature>/feature-routes.ts) builds them over the shared services the API composition gives,
+ * typed by what it needs of them. Heavy (handlers), so only the API composition loads the mount
+ * list (lib/features/feature-routes.ts); the lean list (lib/features/list.ts) stays loadable by every function.
+ */
+export interface Mount<D, R> {
+  /** Unique in the mount list. */
+  name: string;
+  routes: (deps: D) => readonly R[];
+}
+
+/** Declares a feature's routes. */
+export const defineMount = <D, R>(mount: Mount<D, R>): Mount<D, R> => mount;
+
+/** Every mount's routes in the list's order (the order of the route table and the OpenAPI document); refuses a name twice. */
+export function mountAll<D, R>(mounts: readonly Mount<D, R>[], deps: D): R[] {
+  const names = new Set<string>();
+  return mounts.flatMap((mount) => {
+    if (names.has(mount.name)) throw new Error(`the mount ${mount.name} is listed twice`);
+    names.add(mount.name);
+    return [...mount.routes(deps)];
+  });
+}

@@ -1,0 +1,89 @@
+import { composeConfigDocs } from '../config-doc/compose.ts';
+import { createRouteInvoker } from '../http/router.ts';
+import type { Route } from '../http/types.ts';
+import { composeLocations } from '../locations/compose.ts';
+import { BUILTIN_TOOLSETS } from '../mcp/builtin-tools.ts';
+import { composeMcp } from '../mcp/compose.ts';
+import { composeReports } from '../reports/compose.ts';
+import { composeSkills } from '../skills/compose.ts';
+import { composeStatus } from '../status/compose.ts';
+import { composeStatusPages } from '../status-pages/compose.ts';
+import { createMemoryStreamSlots } from '../streams/stream-slots.ts';
+import { composeTeams } from '../teams/compose.ts';
+import { composeCore } from './compose-core.ts';
+import type { CoreDeps } from './core-deps.ts';
+import { hostNotifyJobs } from './job-hosts.ts';
+
+/**
+ * The services the features share, wired across them, over one runtime's ports (lib/app.ts): the
+ * core (./compose-core.ts), then what builds on it (teams, skills, configuration, MCP, locations,
+ * status, reports, status pages) and the notify queue's host. The
+ * features' route faces (lib/features/feature-routes.ts) are mounted over what this returns.
+ * `routes` is the route table, read at the first in-process call (configuration apply).
+ */
+export function composeServices(deps: CoreDeps, routes: () => Route[]) {
+  const core = composeCore(deps);
+  const { table, clock, logger, cursors, tenants, people, checkService, notifications, actions } = core;
+  // Teams and who is on call (issue 55 item 5): its routes, and the who service the MCP tool asks.
+  const { blueprints, entities } = core;
+  const teams = composeTeams({ table, clock, blueprints, entities, policies: core.escalation.policies });
+  const skills = composeSkills({ table, clock, actions: actions.actions, toolsets: BUILTIN_TOOLSETS });
+  // Routes called in-process for a caller the router admitted (configuration apply).
+  const invoke = createRouteInvoker({ routes, audit: people.audit, logger });
+  const configDocs = composeConfigDocs({
+    invoke,
+    limiter: people.limiter,
+    limit: deps.config.configObjectsLimit,
+  });
+  const mcp = composeMcp({
+    ...{ table, clock, cursors, blueprints, entities, logger },
+    checkService: { ...checkService, runNow: core.runNow },
+    prober: core.jobRunner.prober,
+    runtime: deps.config.runtime,
+    skills: skills.skills,
+    actions: actions.actions,
+    actionRunner: actions.actionRunner,
+    incidents: core.incidents.service,
+    simulator: notifications.simulator,
+    policies: notifications.policyService,
+    audit: people.mcpAudit,
+    config: () => configDocs.engine,
+    who: teams.who,
+    outsideAlerts: core.integrations.outsideAlerts,
+  });
+  const { checks, recorder } = core;
+  const locations = composeLocations({ ...deps, tenants, checks, recorder, decider: core.jobRunner.decider });
+  const streamSlots = deps.streamSlots ?? createMemoryStreamSlots(deps.config.streamCaps);
+  const status = composeStatus({
+    ...{ table, clock, logger, cursors, slots: streamSlots },
+    settings: deps.statusStream ?? { follow: 'poll' },
+  });
+  const reports = composeReports({ ...deps, cursors, email: deps.email });
+  // The notify queue's jobs, each kind to the feature that declares it (lib/features).
+  const notifier = {
+    ...notifications.notifier,
+    handle: hostNotifyJobs({
+      ...deps,
+      queue: deps.notifyQueue,
+      cursors,
+      emailDailyLimit: core.emailDailyLimit,
+      notifier: notifications.lent,
+    }),
+  };
+  const statusPages = composeStatusPages({
+    ...{ table, clock, tenantLive: core.tenantLive, hosts: core.hosts },
+    pageAccess: people.pageAccess,
+    pageDomains: deps.config.pageDomains,
+    queue: deps.notifyQueue,
+    // Mail goes out where the notifier has a transport and a sender (compose-notifier.ts).
+    mail: deps.email !== undefined && deps.config.emailFrom !== undefined,
+  });
+  return {
+    ...core,
+    ...{ teams, skills, invoke, configDocs, mcp, locations, streamSlots, status, reports, notifier },
+    ...{ statusPages, tenants },
+  };
+}
+
+/** The shared services the route faces are mounted over (what composeServices returns). */
+export type Services = ReturnType<typeof composeServices>;

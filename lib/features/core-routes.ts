@@ -1,0 +1,87 @@
+import * as z from 'zod';
+import { catalogRoutes } from '../catalog/compose.ts';
+import { artifactRoutes, checkRoutes } from '../checks/routes.ts';
+import { createCheckReadService, createDraftRun } from '../checks/services.ts';
+import { defineRoute } from '../http/define-route.ts';
+import { ok, type Route } from '../http/types.ts';
+import { createMcpRelay } from '../mcp/relay.ts';
+import { mcpRoutes } from '../mcp/routes.ts';
+import { defineMount, type Mount } from '../platform/feature.ts';
+import type { Services } from './compose-services.ts';
+
+/*
+ * The mounts of the folders whose faces are at their size limit (lib/catalog, lib/checks and
+ * lib/mcp: test/architecture/front-doors.test.ts), over their existing route faces (routes.ts),
+ * and the app's own liveness route. Every other feature's mount is in its own folder.
+ */
+
+type ServiceMount = Mount<Services, Route>;
+
+/** GET /healthz: liveness. */
+export const healthMount: ServiceMount = defineMount({
+  name: 'health',
+  routes: () => [
+    defineRoute({
+      method: 'GET',
+      path: '/healthz',
+      auth: 'none',
+      limit: 'none',
+      operationId: 'getHealth',
+      tag: 'Meta',
+      summary: 'Liveness',
+      schemas: { responses: { 200: z.strictObject({ status: z.literal('ok') }) } },
+      handler: async () => ok({ status: 'ok' }),
+    }),
+  ],
+});
+
+/** The catalog's routes (blueprints, entities, relations) over the catalog services the app shares. */
+export const catalogMount: ServiceMount = defineMount({
+  name: 'catalog',
+  routes: (services: Services) => catalogRoutes(services.catalogRouteDeps),
+});
+
+/** The checks' routes (/v1/checks, a check's reads, run now, a draft's run) and a result's artifacts. */
+export const checksMount: ServiceMount = defineMount({
+  name: 'checks',
+  routes: (services: Services) => {
+    const { table, clock, cursors, checkService } = services;
+    const draftRun = createDraftRun({
+      prober: services.jobRunner.prober,
+      aloneProber: services.draftBrowser,
+      entities: services.entities,
+      limiter: services.people.limiter,
+      runtime: services.config.runtime,
+    });
+    return [
+      ...checkRoutes({
+        checkService,
+        reads: createCheckReadService({ table, checkService, clock, cursors }),
+        runNow: services.runNow,
+        draftRun,
+      }),
+      ...artifactRoutes({ checkService, tenants: services.tenants, clock, artifacts: services.artifacts }),
+    ];
+  },
+});
+
+/** The MCP endpoints (Streamable HTTP and the legacy SSE stream) over the tool catalog. */
+export const mcpMount: ServiceMount = defineMount({
+  name: 'mcp',
+  routes: (services: Services) => {
+    const { table, clock } = services;
+    return mcpRoutes({
+      tools: services.mcp.tools,
+      relay: createMcpRelay({ table, clock }),
+      table,
+      slots: services.streamSlots,
+      resources: { ...services.mcp.readers, statusPages: services.statusPages.pages },
+      follow: services.status.follow,
+      clock,
+      logger: services.logger,
+      authenticateKey: services.authenticateKey,
+      legacy: services.mcpSse,
+      hosts: services.config,
+    });
+  },
+});
