@@ -19,6 +19,12 @@ import { memoryJobQueue } from '../notify/support/memory-queue.ts';
  * real result recorder, on a fake clock. The seed is printed; replay one with
  * `VIGIL_MODEL_SEED=<seed> npm exec -- vitest run test/incidents/incident-invariant.test.ts`
  * (VIGIL_MODEL_RUNS for more timelines).
+ *
+ * Issue 77 point 4 as a property (DECISIONS.md "One incident per root cause (wave 6)"): over a
+ * chain of 2 or 3 entities, each depending on the one before, with random results on their checks,
+ * after every result each entity that is down is covered by exactly one open incident (its own, or
+ * its root cause's as an affected entity still down there), and one that is up has none of its own
+ * and is no unrecovered affected entry of an open incident.
  */
 
 const OUTCOMES = ['up', 'degraded', 'down'] as const;
@@ -70,6 +76,49 @@ async function startRuntime() {
   };
   await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' }, 201);
   return { app, table, pump, clock, call, tenantId: tenant.id };
+}
+
+const chains = fc.integer({ min: 2, max: 3 }).chain((entities) =>
+  fc.record({
+    entities: fc.constant(entities),
+    checks: fc.array(fc.integer({ min: 1, max: 2 }), { minLength: entities, maxLength: entities }),
+    steps: fc.array(
+      fc.record({
+        entity: fc.nat({ max: entities - 1 }),
+        check: fc.nat({ max: 1 }),
+        outcome: fc.constantFrom(...OUTCOMES),
+      }),
+      { minLength: 1, maxLength: 16 },
+    ),
+  }),
+);
+
+/** Prints the seed, runs the property, and throws with the replay line when it broke. */
+async function checkProperty<T>(
+  name: string,
+  arbitrary: fc.Arbitrary<T>,
+  run: (value: T) => Promise<string | undefined>,
+) {
+  const seed = process.env.VIGIL_MODEL_SEED ? Number(process.env.VIGIL_MODEL_SEED) : Date.now() % 2 ** 31;
+  const numRuns = process.env.VIGIL_MODEL_RUNS ? Number(process.env.VIGIL_MODEL_RUNS) : 200;
+  console.log(`${name}: seed ${seed}, ${numRuns} timelines`);
+  const details = await fc.check(
+    fc.asyncProperty(arbitrary, async (value) => {
+      const broken = await run(value);
+      if (broken) throw new Error(broken);
+    }),
+    { seed, numRuns },
+  );
+  if (details.failed) {
+    throw new Error(
+      [
+        `${name} broken (seed ${details.seed}, path "${details.counterexamplePath}", ${details.numShrinks} shrinks)`,
+        `replay: VIGIL_MODEL_SEED=${details.seed} npm exec -- vitest run test/incidents/incident-invariant.test.ts`,
+        `timeline: ${JSON.stringify(details.counterexample)}`,
+        String(details.errorInstance),
+      ].join('\n'),
+    );
+  }
 }
 
 describe('incidents follow the entity state over random results (issue 51, local runtime)', () => {
@@ -144,26 +193,7 @@ describe('incidents follow the entity state over random results (issue 51, local
   }
 
   it('has exactly one open incident while down and none while up, and names the causing check, after every result', async () => {
-    const seed = process.env.VIGIL_MODEL_SEED ? Number(process.env.VIGIL_MODEL_SEED) : Date.now() % 2 ** 31;
-    const numRuns = process.env.VIGIL_MODEL_RUNS ? Number(process.env.VIGIL_MODEL_RUNS) : 200;
-    console.log(`incident invariant: seed ${seed}, ${numRuns} timelines`);
-    const details = await fc.check(
-      fc.asyncProperty(timelines, async (timeline) => {
-        const broken = await run(timeline);
-        if (broken) throw new Error(broken);
-      }),
-      { seed, numRuns },
-    );
-    if (details.failed) {
-      throw new Error(
-        [
-          `incident invariant broken (seed ${details.seed}, path "${details.counterexamplePath}", ${details.numShrinks} shrinks)`,
-          `replay: VIGIL_MODEL_SEED=${details.seed} npm exec -- vitest run test/incidents/incident-invariant.test.ts`,
-          `timeline: ${JSON.stringify(details.counterexample)}`,
-          String(details.errorInstance),
-        ].join('\n'),
-      );
-    }
+    await checkProperty('incident invariant', timelines, run);
   });
 
   it('names the still degraded check when the down one recovers (a shrunk failure)', async () => {
@@ -185,6 +215,182 @@ describe('incidents follow the entity state over random results (issue 51, local
         { check: 0, outcome: 'degraded' },
         { check: 1, outcome: 'up' },
         { check: 1, outcome: 'down' },
+      ],
+    });
+    expect(broken).toBeUndefined();
+  });
+});
+
+describe('one incident per root cause over a dependency chain with random results (issue 77, local runtime)', () => {
+  let rt: Awaited<ReturnType<typeof startRuntime>>;
+  let made = 0;
+
+  beforeAll(async () => {
+    rt = await startRuntime();
+  });
+  afterAll(async () => {
+    await rt.pump.stop();
+    await rt.table.close();
+  });
+
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
+  type Json = any;
+
+  /** The open incidents covering the entity: its own unresolved ones, and those it is an unrecovered affected entry of. */
+  async function covering(entityId: string): Promise<{ own: Json[]; affected: Json[] }> {
+    const listed: Json[] = (await rt.call('GET', `/v1/incidents?entity_id=${entityId}&limit=200`)).incidents;
+    const unresolved = listed.filter((i) => i.state !== 'resolved');
+    const own = unresolved.filter((i) => i.entity_id === entityId);
+    const affected: Json[] = [];
+    for (const i of unresolved.filter((x) => x.entity_id !== entityId)) {
+      const entry = (await rt.call('GET', `/v1/incidents/${i.id}`)).affected.find(
+        (a: Json) => a.entity_id === entityId,
+      );
+      if (entry && entry.state !== 'up' && entry.own_incident_id === null) affected.push(i);
+    }
+    return { own, affected };
+  }
+
+  /** What covers an entity in the model: nothing, its own incident, or the incident of the root entity (its index). */
+  type Cover = { kind: 'none' } | { kind: 'own' } | { kind: 'affected'; root: number };
+  type State = Outcome | 'unknown';
+  const worst = (states: State[]): State =>
+    states.includes('down')
+      ? 'down'
+      : states.includes('degraded')
+        ? 'degraded'
+        : states.includes('up')
+          ? 'up'
+          : 'unknown';
+
+  /**
+   * The rule as a model: entity `e` moved from `from` to `to`; `states` and `covers` are the chain's
+   * (each entity depends on the one before it, so its upstreams nearest first are e-1, e-2, …).
+   */
+  function modelMove(states: State[], covers: Cover[], e: number, from: State, to: State) {
+    const cover = covers[e] as Cover;
+    if (to === 'up') {
+      covers[e] = { kind: 'none' };
+      // Its own incident resolves: each entity affected in it and still away from up opens its own.
+      if (cover.kind === 'own')
+        for (const [d, other] of covers.entries())
+          if (other.kind === 'affected' && other.root === e && states[d] !== 'up')
+            covers[d] = { kind: 'own' };
+      return;
+    }
+    if (cover.kind !== 'none') return;
+    const opening =
+      (from === 'up' && (to === 'down' || to === 'degraded')) ||
+      (to === 'down' && (from === 'unknown' || from === 'degraded'));
+    if (!opening) return;
+    for (let u = e - 1; u >= 0; u -= 1) {
+      const up = covers[u] as Cover;
+      if ((states[u] === 'down' || states[u] === 'degraded') && up.kind !== 'none') {
+        covers[e] = { kind: 'affected', root: up.kind === 'own' ? u : up.root };
+        return;
+      }
+    }
+    covers[e] = { kind: 'own' };
+  }
+
+  /** Runs one timeline on a fresh chain; answers what broke, or undefined. */
+  async function run(timeline: {
+    entities: number;
+    checks: number[];
+    steps: { entity: number; check: number; outcome: Outcome }[];
+  }): Promise<string | undefined> {
+    const chain: { id: string; slug: string; checks: string[] }[] = [];
+    for (let e = 0; e < timeline.entities; e += 1) {
+      made += 1;
+      const slug = `c${made}`;
+      const entity = await rt.call(
+        'POST',
+        '/v1/blueprints/svc/entities',
+        { slug, name: `Chain ${made}` },
+        201,
+      );
+      const checks: string[] = [];
+      for (let c = 0; c < (timeline.checks[e] ?? 1); c += 1) {
+        const body = {
+          entity_id: entity.id,
+          check_type: 'push',
+          interval_seconds: 3600,
+          failure_threshold: 1,
+        };
+        checks.push((await rt.call('POST', '/v1/checks', body, 201)).id);
+      }
+      const before = chain.at(-1);
+      if (before) {
+        const relation = { from_entity_id: entity.id, to_entity_id: before.id, relation_type: 'depends_on' };
+        await rt.call('POST', '/v1/relations', relation, 201);
+      }
+      chain.push({ id: entity.id, slug, checks });
+    }
+    const checkStates = chain.map((link) => link.checks.map((): State => 'unknown'));
+    const states: State[] = chain.map(() => 'unknown');
+    const covers: Cover[] = chain.map(() => ({ kind: 'none' }));
+    for (const [n, step] of timeline.steps.entries()) {
+      const entity = chain[step.entity] as (typeof chain)[number];
+      const index = step.check % entity.checks.length;
+      const checkId = entity.checks[index] as string;
+      rt.clock.advance(1000);
+      const outcome = await rt.app.recorder.record({
+        tenantId: rt.tenantId,
+        checkId,
+        success: step.outcome !== 'down',
+        ...(step.outcome === 'degraded' ? { degraded: true } : {}),
+        status_code: 0,
+        latency_ms: 10,
+        error_message: step.outcome === 'up' ? '' : 'boom',
+        checkedAtMs: rt.clock.now(),
+      });
+      if (outcome.status !== 'recorded') return `step ${n}: result ${outcome.status}`;
+      await rt.pump.drain();
+      (checkStates[step.entity] as State[])[index] = step.outcome;
+      const from = states[step.entity] as State;
+      const to = worst(checkStates[step.entity] as State[]);
+      states[step.entity] = to;
+      if (to !== from) modelMove(states, covers, step.entity, from, to);
+
+      for (const [e, link] of chain.entries()) {
+        const state = (await rt.call('GET', `/v1/blueprints/svc/entities/${link.slug}`)).state;
+        if (state !== states[e]) return `step ${n}: entity ${e} ${state}, model ${states[e]}`;
+        const cover = await covering(link.id);
+        const count = cover.own.length + cover.affected.length;
+        const said = `step ${n}: entity ${e} ${state} (model ${JSON.stringify(covers[e])}), own ${cover.own.length}, affected in ${JSON.stringify(cover.affected.map((i) => i.entity_name))}`;
+        // The invariant: down, exactly one open incident covers it; up, none.
+        if (state === 'down' && count !== 1) return `${said}: not covered by exactly one open incident`;
+        if (state === 'up' && count !== 0) return `${said}: up and still covered`;
+        // And which one: one incident per root cause.
+        const expected = covers[e] as Cover;
+        const root = expected.kind === 'affected' ? chain[expected.root]?.id : undefined;
+        const fits =
+          expected.kind === 'none'
+            ? count === 0
+            : expected.kind === 'own'
+              ? cover.own.length === 1 && cover.affected.length === 0
+              : cover.own.length === 0 && cover.affected.length === 1 && cover.affected[0].entity_id === root;
+        if (!fits) return `${said}: not what one incident per root cause says`;
+      }
+    }
+    return undefined;
+  }
+
+  it('covers every down entity by exactly one open incident, its own or its root cause’s, and none that is up', async () => {
+    await checkProperty('root-cause invariant', chains, run);
+  });
+
+  it('covers the named case: the root down, its dependent down (joins), the root up (the dependent opens its own), then up', async () => {
+    const broken = await run({
+      entities: 2,
+      checks: [1, 1],
+      steps: [
+        { entity: 0, check: 0, outcome: 'up' },
+        { entity: 1, check: 0, outcome: 'up' },
+        { entity: 0, check: 0, outcome: 'down' },
+        { entity: 1, check: 0, outcome: 'down' },
+        { entity: 0, check: 0, outcome: 'up' },
+        { entity: 1, check: 0, outcome: 'up' },
       ],
     });
     expect(broken).toBeUndefined();
