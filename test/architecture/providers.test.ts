@@ -138,6 +138,11 @@ const SERVING_BOTH = Object.entries(PROVIDERS)
   .filter(([, uses]) => 'channel' in uses && 'people' in uses)
   .map(([name]) => name);
 
+/** Every provider and use name: the channel types and the contact method kinds but the console's own. */
+const NAMES = [
+  ...new Set([...Object.keys(CHANNEL_DEFINITIONS), ...Object.keys(CONTACT_KIND_DEFINITIONS)]),
+].filter((name) => name !== 'console');
+
 /**
  * How many places a provider takes (issue 76 point 4: "a new provider is lib 2 + web 2 files whether
  * it serves channels, people or both"), counted by its name in paths and registrations:
@@ -158,15 +163,15 @@ const SERVING_BOTH = Object.entries(PROVIDERS)
  * of its own (its form: channel fields and/or people's words) and at most 1 registration (its form's
  * line). So a new provider touches lib 2 files + 1 line and web 1 file + 1 line, whether it serves
  * channels, people or both; a name that is only a use of another provider (voice, of SMS's Twilio)
- * takes no place of its own. Before this, a provider serving both was 3 files and 3 registrations in
- * lib (lib/providers, lib/notify/channels, lib/contacts/kinds; CHANNEL_DEFINITIONS,
- * CONTACT_KIND_DEFINITIONS and the stored CONTACT_KINDS list).
+ * takes no place of its own. Counted as files touched, that is 3 in lib (2 files and the registry)
+ * and 2 in web (the form and its registry); the generated web/src/api/schema.d.ts (`npm run
+ * api:types`) is not counted, nor is lib/contacts/kinds/registry.ts's document order, which keeps
+ * the API document's order of the kinds that came first and takes no kind added later. Before this,
+ * a provider serving both was 3 files and 3 registrations in lib (lib/providers,
+ * lib/notify/channels, lib/contacts/kinds; CHANNEL_DEFINITIONS, CONTACT_KIND_DEFINITIONS and the
+ * stored CONTACT_KINDS list), and a provider serving people only had no form of its own in web
+ * (PROVIDER_FORMS takes one with `people` alone).
  */
-/** Every provider and use name: the channel types and the contact method kinds but the console's own. */
-const NAMES = [
-  ...new Set([...Object.keys(CHANNEL_DEFINITIONS), ...Object.keys(CONTACT_KIND_DEFINITIONS)]),
-].filter((name) => name !== 'console');
-
 interface Places {
   own: string[];
   registered: string[];
