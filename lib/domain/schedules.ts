@@ -15,6 +15,7 @@ export {
   pushDeadline,
   runAllowanceMs,
   scheduleIntervalSeconds,
+  scheduleOffset,
 } from './schedules/heartbeat.ts';
 export { armedDeadlineMs, type MissedRun, missedRun } from './schedules/heartbeat-miss.ts';
 export {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { scheduleOffset } from '../../lib/domain/schedules.ts';
 import {
   durationAnomaly,
   durationWords,
@@ -65,6 +66,46 @@ describe('the learned normal', () => {
           expect(durationAnomaly(band.p5 / 3 - 1, normal)?.flag).toBe('anomalous_duration');
       }),
     );
+  });
+
+  it('never flags a start inside its band, and always flags one far outside it, either way (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -3_600, max: 6 * 3_600 }), { minLength: NORMAL_MIN_RUNS, maxLength: 150 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (offsets, t) => {
+          const normal = normalOf(
+            offsets.map(() => MIN),
+            offsets,
+          );
+          const band = normal.start_offset;
+          if (!band) throw new Error('no band');
+          expect(startAnomaly(band.p5 + (band.p95 - band.p5) * t, normal)).toBeUndefined();
+          const margin = Math.max(3 * (band.p95 - band.p5), 5 * 60);
+          expect(startAnomaly(band.p95 + margin + 1, normal)?.flag).toBe('anomalous_start');
+          expect(startAnomaly(band.p5 - margin - 1, normal)?.flag).toBe('anomalous_start');
+        },
+      ),
+    );
+  });
+
+  it("measures a start from its schedule's nearest time, before or after it (property)", () => {
+    const nightly = { cron: '0 2 * * *', timezone: 'UTC' };
+    const day = 86_400_000;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.parse('2026-01-01T00:00:00Z'), max: Date.parse('2027-01-01T00:00:00Z') }),
+        (at) => {
+          const offset = scheduleOffset(nightly, at);
+          if (!offset) throw new Error('no occurrence');
+          expect(Math.abs(offset.offsetMs)).toBeLessThanOrEqual(day / 2);
+          expect(offset.scheduledMs).toBe(at - offset.offsetMs);
+          expect(new Date(offset.scheduledMs).toISOString().slice(11)).toBe('02:00:00.000Z');
+        },
+      ),
+    );
+    expect(scheduleOffset(nightly, Date.parse('2026-04-02T01:20:00Z'))?.offsetMs).toBe(-40 * MIN);
+    expect(scheduleOffset(nightly, Date.parse('2026-04-02T02:03:00Z'))?.offsetMs).toBe(3 * MIN);
   });
 
   it('flags nothing before the minimum history (property)', () => {

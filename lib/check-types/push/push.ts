@@ -48,9 +48,13 @@ const input = z.strictObject({
     description:
       'A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …")',
   }),
+  early_seconds: z.number().int().min(1).max(PUSH_MAX_INTERVAL_SECONDS).optional().meta({
+    description:
+      'With a schedule: a run that starts more than this before its scheduled time is recorded as failed ("started 40 min before its 02:00 schedule")',
+  }),
   learn: z.boolean().optional().meta({
     description:
-      "false: do not learn the job's normal (its runs' durations) nor flag runs far outside it; default true",
+      "false: do not learn the job's normal (its runs' durations and, with a schedule, start times) nor flag runs far outside it; default true",
   }),
   slug: z.string().regex(PUSH_SLUG_PATTERN).optional().meta({
     description:
@@ -65,6 +69,7 @@ const stored = z.object({
   min_duration_seconds: z.number().int().optional(),
   overlap: z.enum(['allow', 'alert']).optional(),
   keepalive_seconds: z.number().int().optional(),
+  early_seconds: z.number().int().optional(),
   learn: z.boolean().optional(),
   slug: z.string().optional(),
 });

@@ -11,12 +11,21 @@ import { ValidationError } from '../../platform/errors.ts';
 
 type Scheduled = CheckConfig & { interval_seconds: number };
 
-/** Refuses `interval_seconds` sent with (or onto) a push check that has a schedule. */
+/**
+ * Refuses `interval_seconds` sent with (or onto) a push check that has a schedule, and
+ * early_seconds on one without a schedule.
+ */
 export function scheduleOwnsInterval<T extends Scheduled>(sentInterval: number | undefined, def: T): T {
   if (sentInterval !== undefined && def.check_type === 'push' && def.config.schedule) {
     throw ValidationError.field(
       'interval_seconds',
       'Leave interval_seconds out: a check with a schedule expects a run at each of its times (config.schedule), and its interval is derived from it. To report on an interval instead, send the config without a schedule.',
+    );
+  }
+  if (def.check_type === 'push' && def.config.early_seconds !== undefined && !def.config.schedule) {
+    throw ValidationError.field(
+      'config.early_seconds',
+      'early_seconds needs a schedule: only a run expected at a time can start early. Send config.schedule with it, or leave early_seconds out.',
     );
   }
   return def;
@@ -39,13 +48,20 @@ type Armed = Scheduled & {
 /**
  * True when an update changes when a check is scheduled: enabled, the execution mode, whether it
  * probes from other locations (then it leaves its cell for the due index, or joins one), or for a
- * push check what its deadline depends on (interval, grace, schedule: its deadline is re-armed).
+ * push check what its deadline depends on (interval, grace, schedule, a started run's
+ * max_duration_seconds and keepalive_seconds: its deadline is re-armed).
  */
 export function changesScheduling(before: Armed, after: Armed): boolean {
   if (before.enabled !== after.enabled || before.execution_mode !== after.execution_mode) return true;
   if (probesFromLocations(before) !== probesFromLocations(after)) return true;
   if (after.check_type !== 'push' || before.check_type !== 'push') return false;
   const of = (c: Scheduled & { check_type: 'push' }) =>
-    JSON.stringify([c.interval_seconds, c.config.grace_seconds ?? null, c.config.schedule ?? null]);
+    JSON.stringify([
+      c.interval_seconds,
+      c.config.grace_seconds ?? null,
+      c.config.schedule ?? null,
+      c.config.max_duration_seconds ?? null,
+      c.config.keepalive_seconds ?? null,
+    ]);
   return of(before) !== of(after);
 }

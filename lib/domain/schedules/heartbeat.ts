@@ -68,6 +68,25 @@ function nextOccurrences(
     .map((d) => d.getTime());
 }
 
+/**
+ * How far `atMs` (a run's start) is from its schedule: the offset in ms from the nearest
+ * occurrence (negative: before it), and that occurrence; null when the expression never matches.
+ */
+export function scheduleOffset(
+  schedule: { cron: string; timezone: string },
+  atMs: number,
+): { offsetMs: number; scheduledMs: number } | null {
+  const cron = pausedCron(schedule.cron, schedule.timezone);
+  const before = cron
+    .previousRuns(2, new Date(atMs + 1000))
+    .find((d) => d.getTime() <= atMs)
+    ?.getTime();
+  const after = cron.nextRun(new Date(atMs))?.getTime();
+  const nearest =
+    before === undefined ? after : after === undefined || atMs - before <= after - atMs ? before : after;
+  return nearest === undefined ? null : { offsetMs: atMs - nearest, scheduledMs: nearest };
+}
+
 /** The grace in ms: a schedule's (default 1 h), or an interval's whole silence (default interval x 2). */
 export function heartbeatGraceMs(check: HeartbeatCheck): number {
   const { grace_seconds, schedule } = check.config;

@@ -64,3 +64,29 @@ export function pingBody(raw: Buffer, limit = PING_BODY_LIMIT_BYTES): { body: st
 
 /** Healthchecks keeps the first 200 characters of a User-Agent. */
 export const USER_AGENT_LIMIT = 200;
+
+/**
+ * A plain success: a success with no body, no run id, to an enabled check with no run started.
+ * It is recorded as its result only (marked `pinged`), with no ping log item and no ping number:
+ * the log keeps what a user reads there (bodies, starts, fails, exit statuses, logs, runs,
+ * ignored pings) and the results list every success (issue 58: one copy of each success).
+ */
+export function plainSuccess(
+  input: PingAction & {
+    body: string;
+    bodyTruncated: boolean;
+    bodyOverBudget?: boolean | undefined;
+    rid?: string | undefined;
+  },
+  run: { definition: { enabled: boolean }; state: { run_started_at?: string | null | undefined } },
+): boolean {
+  return (
+    input.kind === 'success' &&
+    input.body === '' &&
+    !input.bodyTruncated &&
+    !input.bodyOverBudget &&
+    input.rid === undefined &&
+    run.definition.enabled &&
+    !run.state.run_started_at
+  );
+}

@@ -5,6 +5,7 @@ import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { checkPartition } from '../../store/partitions.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
+import type { RunFlag } from '../runs/run-items.ts';
 
 /**
  * Owner of the `ping_run` items: a push check's runs that pinged /start and have not ended yet, one
@@ -33,6 +34,8 @@ const pingRunSchema = z.object({
   run_id: z.string().optional(),
   /** The start came while another run was running (overlap: alert): the run keeps the flag. */
   overlap: z.boolean().optional(),
+  /** The start came too long before its schedule (early_seconds): the run keeps the flag. */
+  early: z.boolean().optional(),
 });
 
 const pingRun = defineItem({
@@ -52,7 +55,14 @@ export interface OpenRun {
   startedAtMs: number;
   runId?: string | undefined;
   overlap?: boolean | undefined;
+  early?: boolean | undefined;
 }
+
+/** The flags a run keeps from its start (overlap, early), to its end or its closing. */
+export const startFlags = (run: OpenRun | undefined): RunFlag[] => [
+  ...(run?.overlap ? (['overlap'] as const) : []),
+  ...(run?.early ? (['early'] as const) : []),
+];
 
 const openRunOf = (checkId: string, run: z.infer<typeof pingRunSchema>): OpenRun => ({
   checkId,
@@ -60,6 +70,7 @@ const openRunOf = (checkId: string, run: z.infer<typeof pingRunSchema>): OpenRun
   startedAtMs: Date.parse(run.started_at),
   ...(run.run_id ? { runId: run.run_id } : {}),
   ...(run.overlap ? { overlap: true } : {}),
+  ...(run.early ? { early: true } : {}),
 });
 
 /** The put of a started run (the /start ping's transaction). */
@@ -69,7 +80,8 @@ export function runStartedOp(input: {
   startedAtMs: number;
   pingId: string;
   runId: string;
-  overlap: boolean;
+  /** The flags of its start (run-items.ts): overlap and early are kept. */
+  flags: readonly RunFlag[];
 }): WriteOp {
   return pingRun.put({
     check_id: input.checkId,
@@ -77,7 +89,8 @@ export function runStartedOp(input: {
     started_at: isoTime(input.startedAtMs),
     ping_id: input.pingId,
     run_id: input.runId,
-    ...(input.overlap ? { overlap: true } : {}),
+    ...(input.flags.includes('overlap') ? { overlap: true } : {}),
+    ...(input.flags.includes('early') ? { early: true } : {}),
   });
 }
 

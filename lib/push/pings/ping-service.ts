@@ -7,9 +7,10 @@ import { ConditionFailedError, type Table, type WriteOp } from '../../store/tabl
 import { evictOldPings, newPing, nextPingSeq, type PingRecord, pingRecordedOp } from '../log/ping-items.ts';
 import { newRunId, type RunRecord, runLoggedOp, runWrittenOp, withExcerpt } from '../runs/run-items.ts';
 import { learnedNormal } from '../runs/run-normal.ts';
-import { judgeEnd, overlapMessage } from '../runs/run-rules.ts';
-import type { PingAction } from './ping-request.ts';
-import { endingRun, MAX_RUN_MS, openRun, runEndedOp, runningRuns, runStartedOp } from './ping-run-items.ts';
+import { judgeEnd } from '../runs/run-rules.ts';
+import { type PingAction, plainSuccess } from './ping-request.ts';
+import { endingRun, MAX_RUN_MS, openRun, runEndedOp, runStartedOp, startFlags } from './ping-run-items.ts';
+import { startBreaches } from './start-rules.ts';
 
 export interface PingServiceDeps {
   table: Table;
@@ -41,27 +42,6 @@ type CheckRunOf = Awaited<ReturnType<PingServiceDeps['checkService']['requireRun
 
 /** The push config of the check a ping is for (its run rules). */
 const pushConfig = (run: CheckRunOf) => (run.definition.check_type === 'push' ? run.definition.config : {});
-
-/**
- * A plain success: a success with no body, no run id, to an enabled check with no run started.
- * It is recorded as its result only (marked `pinged`), with no ping log item and no ping number:
- * the log keeps what a user reads there (bodies, starts, fails, exit statuses, logs, runs,
- * ignored pings) and the results list every success (issue 58: one copy of each success).
- */
-function plainSuccess(
-  input: PingInput,
-  run: { definition: { enabled: boolean }; state: { run_started_at?: string | null | undefined } },
-): boolean {
-  return (
-    input.kind === 'success' &&
-    input.body === '' &&
-    !input.bodyTruncated &&
-    !input.bodyOverBudget &&
-    input.rid === undefined &&
-    run.definition.enabled &&
-    !run.state.run_started_at
-  );
-}
 
 /**
  * Records pings (Healthchecks' Pinging API, DECISIONS.md "Heartbeats" and "Cron runs (wave 6)"):
@@ -127,32 +107,30 @@ export function createPingService(deps: PingServiceDeps) {
     if (input.kind === 'start') {
       const ping = newPing(base, now);
       const runId = newRunId(now);
-      // overlap: alert: a start while another run is running is a failure, recorded first (a
+      // overlap: alert and early_seconds: a start breaking them is a failure, recorded first (a
       // result ends the state's started run; this start then starts its own).
       const shape = { interval_seconds: run.definition.interval_seconds, config };
-      const other =
-        config.overlap === 'alert' ? (await runningRuns(deps.table, checkId, shape, now))[0] : undefined;
-      if (other) {
+      const breach = await startBreaches(deps.table, checkId, shape, now);
+      if (breach) {
         const told = await deps.recorder.record({
           tenantId,
           checkId,
           success: false,
           status_code: 0,
           latency_ms: 0,
-          error_message: overlapMessage(other.startedAtMs, now),
+          error_message: breach.message,
           checkedAtMs: now,
           run,
         });
         if (told.status === 'gone') return ignored();
       }
-      const flags = other ? (['overlap'] as const) : [];
       const started = await recordPushStart(
         { table: deps.table, checks: deps.checks, dueShards: deps.config.dueShards },
         {
           tenantId,
           checkId,
           startedAtMs: now,
-          ...(other ? {} : { run }),
+          ...(breach ? {} : { run }),
           alsoCommit: [
             ...log(ping),
             runStartedOp({
@@ -161,7 +139,7 @@ export function createPingService(deps: PingServiceDeps) {
               startedAtMs: now,
               pingId: ping.id,
               runId,
-              overlap: !!other,
+              flags: breach?.flags ?? [],
             }),
             runWrittenOp(
               {
@@ -173,7 +151,7 @@ export function createPingService(deps: PingServiceDeps) {
                 outcome: 'running',
                 ...(input.rid ? { rid: input.rid } : {}),
                 ...withExcerpt(input.body),
-                flags: [...flags],
+                flags: breach?.flags ?? [],
               },
               input.retentionDays,
             ),
@@ -192,10 +170,19 @@ export function createPingService(deps: PingServiceDeps) {
         : { open: undefined, openRunAt: undefined };
     const elapsed = open ? now - open.startedAtMs : undefined;
     const durationMs = elapsed !== undefined && elapsed >= 0 && elapsed < MAX_RUN_MS ? elapsed : undefined;
-    const end = { kind: input.kind, exitStatus: input.exitStatus, durationMs };
+    const end = {
+      kind: input.kind,
+      exitStatus: input.exitStatus,
+      durationMs,
+      startedAtMs: open?.startedAtMs,
+    };
     // A timed success is also measured against the job's learned normal (unless learn: false).
     const learns = config.learn !== false && durationMs !== undefined && judgeEnd(end, config).success;
-    const verdict = judgeEnd(end, config, learns ? await learnedNormal(deps.table, checkId) : undefined);
+    const verdict = judgeEnd(
+      end,
+      config,
+      learns ? await learnedNormal(deps.table, checkId, config.schedule) : undefined,
+    );
     const ping = newPing({ ...base, ...(durationMs !== undefined ? { duration_ms: durationMs } : {}) }, now);
     const ended: RunRecord = {
       id: open?.runId ?? newRunId(now),
@@ -207,7 +194,7 @@ export function createPingService(deps: PingServiceDeps) {
       ...(input.exitStatus !== undefined ? { exit_status: input.exitStatus } : {}),
       ...(input.rid ? { rid: input.rid } : {}),
       ...withExcerpt(input.body),
-      flags: [...(open?.overlap ? (['overlap'] as const) : []), ...verdict.flags],
+      flags: [...startFlags(open), ...verdict.flags],
     };
     const outcome = await deps.recorder.record({
       tenantId,

@@ -91,7 +91,7 @@ export function createRunLogService(deps: RunLogDeps) {
      */
     async normal(caller: Pick<Principal, 'tenantId'>, checkId: string) {
       const check = await requirePushCheck(caller.tenantId, checkId);
-      const normal = await learnedNormal(deps.table, checkId);
+      const normal = await learnedNormal(deps.table, checkId, check.config.schedule);
       const { duration, start_offset } = normal;
       return {
         runs_seen: normal.runs_seen,

@@ -1,4 +1,5 @@
-import { type Anomaly, durationAnomaly, durationWords, type Normal } from './normal.ts';
+import { scheduleOffset } from '../../domain/schedules.ts';
+import { type Anomaly, durationAnomaly, durationWords, type Normal, startAnomaly } from './normal.ts';
 import type { RunFlag, RunOutcome } from './run-items.ts';
 
 /**
@@ -12,6 +13,8 @@ import type { RunFlag, RunOutcome } from './run-items.ts';
 interface RunRules {
   min_duration_seconds?: number | undefined;
   max_duration_seconds?: number | undefined;
+  schedule?: { cron: string; timezone: string } | undefined;
+  early_seconds?: number | undefined;
 }
 
 /** A run's end as reported. */
@@ -20,6 +23,8 @@ interface RunEnd {
   exitStatus?: number | undefined;
   /** end − start, when the run had a /start. */
   durationMs?: number | undefined;
+  /** The run's /start, if it had one (a scheduled run's start is measured against its normal too). */
+  startedAtMs?: number | undefined;
 }
 
 /** What a run's end records: its result and the run's outcome and flags. */
@@ -40,7 +45,7 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
  * The verdict on a run's end. A failure the job reported is that failure; a success is checked
  * against min_duration_seconds (too short: failed), then max_duration_seconds (too long:
  * degraded, as before runs), then the learned normal when one is given (degraded, with the
- * evidence). `/0` is a success with its exit status.
+ * evidence: its duration, and a scheduled run's start offset from its nearest scheduled time). `/0` is a success with its exit status.
  */
 export function judgeEnd(end: RunEnd, rules: RunRules, normal?: Normal): RunVerdict {
   const { durationMs } = end;
@@ -82,8 +87,40 @@ export function judgeEnd(end: RunEnd, rules: RunRules, normal?: Normal): RunVerd
       `the run took ${seconds(durationMs)}, longer than max_duration_seconds (${rules.max_duration_seconds} s)`,
     );
   }
-  const anomaly: Anomaly | undefined = normal ? durationAnomaly(durationMs, normal) : undefined;
-  return anomaly ? ok(true, anomaly.reason, [anomaly.flag]) : ok(false, '');
+  const offset =
+    rules.schedule && end.startedAtMs !== undefined ? scheduleOffset(rules.schedule, end.startedAtMs) : null;
+  const anomalies: Anomaly[] = normal
+    ? [
+        durationAnomaly(durationMs, normal),
+        offset ? startAnomaly(offset.offsetMs / 1000, normal) : undefined,
+      ].filter((a): a is Anomaly => a !== undefined)
+    : [];
+  return anomalies.length > 0
+    ? ok(
+        true,
+        anomalies.map((a) => a.reason).join('; '),
+        anomalies.map((a) => a.flag),
+      )
+    : ok(false, '');
+}
+
+/**
+ * early_seconds: the words of a scheduled run's start more than that before its nearest scheduled
+ * time ("started 40 min before its 02:00 schedule", the time on the schedule's clock), or undefined.
+ */
+export function earlyMessage(startedAtMs: number, rules: RunRules): string | undefined {
+  const { schedule, early_seconds } = rules;
+  if (!schedule || early_seconds === undefined) return undefined;
+  const offset = scheduleOffset(schedule, startedAtMs);
+  if (!offset || -offset.offsetMs <= early_seconds * 1000) return undefined;
+  const at = new Intl.DateTimeFormat('en-GB', {
+    timeZone: schedule.timezone,
+    hourCycle: 'h23',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(offset.scheduledMs);
+  const zone = schedule.timezone === 'UTC' ? '' : ` ${schedule.timezone}`;
+  return `started ${durationWords(-offset.offsetMs)} before its ${at}${zone} schedule`;
 }
 
 /** The failure of a /start while another run is open (overlap: alert). */

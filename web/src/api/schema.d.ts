@@ -1081,7 +1081,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A push check's learned normal: its runs' duration quantiles and whether it flags runs */
+        /** A push check's learned normal: its runs' duration and start offset quantiles and whether it flags runs */
         get: operations["getCheckNormal"];
         put?: never;
         post?: never;
@@ -3398,7 +3398,9 @@ export interface components {
                 overlap?: "allow" | "alert";
                 /** @description A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …") */
                 keepalive_seconds?: number;
-                /** @description false: do not learn the job's normal (its runs' durations) nor flag runs far outside it; default true */
+                /** @description With a schedule: a run that starts more than this before its scheduled time is recorded as failed ("started 40 min before its 02:00 schedule") */
+                early_seconds?: number;
+                /** @description false: do not learn the job's normal (its runs' durations and, with a schedule, start times) nor flag runs far outside it; default true */
                 learn?: boolean;
                 /**
                  * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
@@ -4365,7 +4367,7 @@ export interface components {
             /** @description end − start; null without a start (a run of unknown duration) or an end */
             duration_ms: number | null;
             /**
-             * @description success (a success or /0), fail (/fail), exit (a non-zero exit status), running, hung (started and not ended within the time a run may take, or silent past keepalive_seconds); missed is reserved
+             * @description success (a success or /0), fail (/fail), exit (a non-zero exit status), running, hung (started and not ended within the time a run may take or max_duration_seconds, or silent past keepalive_seconds: closed so by the dead man's switch), missed (an expected run that never started: ended_at is the deadline it was told at)
              * @enum {string}
              */
             outcome: "success" | "fail" | "exit" | "running" | "hung" | "missed";
@@ -4375,7 +4377,7 @@ export interface components {
             rid?: string;
             /** @description The last 1,000 characters of the run's output (its end's body, else its latest /log's); redacted for read-only keys as ping bodies are */
             log_excerpt?: string;
-            /** @description What the run rules found: too_short (min_duration_seconds: a failed result), too_long (max_duration_seconds), overlap (overlap: alert), hung; anomalous_duration: far outside the learned normal (a degraded result) */
+            /** @description What the run rules found: too_short (min_duration_seconds: a failed result), too_long (max_duration_seconds), overlap (overlap: alert), early (early_seconds), hung; anomalous_duration, anomalous_start: far outside the learned normal (a degraded result) */
             flags: ("too_short" | "too_long" | "overlap" | "early" | "hung" | "anomalous_duration" | "anomalous_start")[];
         };
         RunNormal: {
@@ -4387,7 +4389,7 @@ export interface components {
                 p50_ms: number;
                 p95_ms: number;
             } | null;
-            /** @description How long after its expected time a run starts (not learned yet: null); null before any run */
+            /** @description How far a scheduled check's runs start from their nearest scheduled time (negative: before it); null without a schedule; null before any run */
             start_offset: {
                 p5_s: number;
                 p50_s: number;
@@ -10761,7 +10763,9 @@ export interface operations {
                         overlap?: "allow" | "alert";
                         /** @description A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …") */
                         keepalive_seconds?: number;
-                        /** @description false: do not learn the job's normal (its runs' durations) nor flag runs far outside it; default true */
+                        /** @description With a schedule: a run that starts more than this before its scheduled time is recorded as failed ("started 40 min before its 02:00 schedule") */
+                        early_seconds?: number;
+                        /** @description false: do not learn the job's normal (its runs' durations and, with a schedule, start times) nor flag runs far outside it; default true */
                         learn?: boolean;
                         /**
                          * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
@@ -11693,7 +11697,9 @@ export interface operations {
                         overlap?: "allow" | "alert";
                         /** @description A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …") */
                         keepalive_seconds?: number;
-                        /** @description false: do not learn the job's normal (its runs' durations) nor flag runs far outside it; default true */
+                        /** @description With a schedule: a run that starts more than this before its scheduled time is recorded as failed ("started 40 min before its 02:00 schedule") */
+                        early_seconds?: number;
+                        /** @description false: do not learn the job's normal (its runs' durations and, with a schedule, start times) nor flag runs far outside it; default true */
                         learn?: boolean;
                         /**
                          * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
@@ -29945,7 +29951,9 @@ export interface operations {
                             overlap?: "allow" | "alert";
                             /** @description A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …") */
                             keepalive_seconds?: number;
-                            /** @description false: do not learn the job's normal (its runs' durations) nor flag runs far outside it; default true */
+                            /** @description With a schedule: a run that starts more than this before its scheduled time is recorded as failed ("started 40 min before its 02:00 schedule") */
+                            early_seconds?: number;
+                            /** @description false: do not learn the job's normal (its runs' durations and, with a schedule, start times) nor flag runs far outside it; default true */
                             learn?: boolean;
                             /**
                              * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
@@ -34289,7 +34297,9 @@ export interface operations {
                             overlap?: "allow" | "alert";
                             /** @description A started run with no /start or /log for this long is hung: recorded as failed ("hung: no /start or /log since …") */
                             keepalive_seconds?: number;
-                            /** @description false: do not learn the job's normal (its runs' durations) nor flag runs far outside it; default true */
+                            /** @description With a schedule: a run that starts more than this before its scheduled time is recorded as failed ("started 40 min before its 02:00 schedule") */
+                            early_seconds?: number;
+                            /** @description false: do not learn the job's normal (its runs' durations and, with a schedule, start times) nor flag runs far outside it; default true */
                             learn?: boolean;
                             /**
                              * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
