@@ -7,9 +7,9 @@ import { createApp } from '../lib/app.ts';
 import { notifyQueueJobSchema } from '../lib/features/list.ts';
 import { buildOpenApiDocument } from '../lib/http/openapi.ts';
 import { createSqliteJobQueue } from '../lib/local/sqlite-job-queue.ts';
-import { NOTIFY_QUEUE } from '../lib/notify/jobs.ts';
 import { systemClock } from '../lib/platform/clock.ts';
 import { loadConfig } from '../lib/platform/config.ts';
+import { NOTIFY_QUEUE } from '../lib/platform/feature.ts';
 import { silentLogger } from '../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase } from '../lib/sqlite/sqlite-table.ts';
 

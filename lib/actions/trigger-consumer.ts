@@ -1,5 +1,5 @@
+import { stateChangeEventOf } from '../checks/results.ts';
 import { type MaintenanceLookup, maintenanceLookup } from '../maintenance/evaluate.ts';
-import { stateChangeEventOf } from '../notify/consumer.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { JobInput, JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';

@@ -18,10 +18,10 @@ export { locationUptimeDays } from './items/location-uptime-items.ts';
 export { latestPingedResult } from './items/result-items.ts';
 export {
   checkTransitionsSource,
-  entityTransitionEvent,
   filteredTransitionsPage,
   parseTransition,
   readEntityTransition,
+  stateChangeEventOf,
   TRANSITION_ENTITY,
   type TransitionRecord,
   tenantTransitionItems,

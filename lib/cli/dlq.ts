@@ -3,9 +3,9 @@ import { ACTION_QUEUE } from '../actions/jobs.ts';
 import { redriveSqsDeadLetters } from '../cloud/dlq-redrive.ts';
 import { redriveLocalDeadLetters } from '../local/dlq-redrive.ts';
 import { PROBE_QUEUE } from '../local/probe-queue.ts';
-import { NOTIFY_QUEUE } from '../notify/jobs.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
+import { NOTIFY_QUEUE } from '../platform/feature.ts';
 import type { Table } from '../store/table.ts';
 
 /** The queues `dlq redrive` knows, by the name operators type (the local queues' own names). */

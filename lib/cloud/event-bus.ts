@@ -3,8 +3,8 @@ import {
   PutEventsCommand,
   type PutEventsRequestEntry,
 } from '@aws-sdk/client-eventbridge';
+import { stateChangeEventOf } from '../checks/results.ts';
 import type { StateChangeEvent } from '../domain/states.ts';
-import { stateChangeEventOf } from '../notify/consumer.ts';
 import { chunks } from '../platform/chunks.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';

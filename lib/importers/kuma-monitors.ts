@@ -1,5 +1,5 @@
 import { type ExpectedStatus, expectedStatusSchema, MAX_EXPECTED_STATUSES } from '../domain/assertions.ts';
-import { MAX_REPEAT_SECONDS, MIN_REPEAT_SECONDS } from '../notify/schemas.ts';
+import { MAX_REPEAT_SECONDS, MIN_REPEAT_SECONDS } from '../domain/limits.ts';
 import { realBrowserFields } from './kuma-browser.ts';
 import { flag, type KumaContext, type Loose, num, text } from './kuma-context.ts';
 

@@ -1,5 +1,4 @@
-import { entityTransitionEvent, parseTransition, TRANSITION_ENTITY } from '../checks/results.ts';
-import type { StateChangeEvent } from '../domain/states.ts';
+import { parseTransition, stateChangeEventOf, TRANSITION_ENTITY } from '../checks/results.ts';
 import type { JobInput, JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../store/change-feed.ts';
@@ -17,13 +16,6 @@ import { passedThroughDegraded } from './pipeline/slot-coalesce.ts';
  * an `event` job on the notify queue, and every check transition into failing an `also_failing` job. The job id is the transition's, so a redelivered change
  * enqueues the same job again (the local queue keeps one, the notifier's records dedupe on SQS).
  */
-
-/** The state-change event (SPEC.md "Events") of an entity transition item, or undefined for other changes. */
-export function stateChangeEventOf(change: Change): StateChangeEvent | undefined {
-  const item = change.newImage;
-  if (change.eventName !== 'INSERT' || !item) return undefined;
-  return entityTransitionEvent(item);
-}
 
 /** The `also_failing` job of a new check transition into failing, or undefined for any other change. */
 function alsoFailingOf(change: Change, moved: ReadonlySet<string>): JobInput<NotifyJob> | undefined {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { stateChangeEventSchema } from '../domain/states.ts';
-import { defineFeature, jobsOf } from '../platform/feature.ts';
+import { defineFeature, jobsOf, NOTIFY_QUEUE } from '../platform/feature.ts';
 
 /**
  * Notify's own jobs on the notify queue (the job-queue port: the local SQLite queue, SQS in the
@@ -41,8 +41,6 @@ import { defineFeature, jobsOf } from '../platform/feature.ts';
  *   page reached them by (id `pgr:<incident_id>`; each message claimed in the page log:
  *   lib/escalation/resolution.ts);
  */
-
-export const NOTIFY_QUEUE = 'notify';
 
 const notifyJobSchemas = [
   z.object({

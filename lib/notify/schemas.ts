@@ -6,7 +6,7 @@
  * uses (the contact method kinds, derived from the one provider registry) and their contract.
  */
 
-export { MAX_REPEAT_SECONDS, MIN_REPEAT_SECONDS, policyBody } from './api/request-schemas.ts';
+export { policyBody } from './api/request-schemas.ts';
 export { documentChannelSchemas, tenantChannelInputSchema } from './channel-setup/channel-config.ts';
 export {
   type ContactKindDefinition,

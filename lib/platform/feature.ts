@@ -14,6 +14,9 @@ import type { JobQueue, ReceivedJob } from './job-queue.ts';
 /** The queues features put jobs on (the notify queue: the local SQLite queue, SQS in the cloud). */
 export type QueueName = 'notify';
 
+/** The notify queue's name (the local SQLite queue's, and the one `dlq redrive` takes). */
+export const NOTIFY_QUEUE = 'notify' satisfies QueueName;
+
 /** A job body: discriminated by its kind. */
 export type Job = { kind: string };
 

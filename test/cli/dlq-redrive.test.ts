@@ -3,9 +3,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { deadLetterRedrive } from '../../lib/cli/dlq.ts';
 import { runOperatorCommand } from '../../lib/cli/operator.ts';
 import { createSqliteJobQueue } from '../../lib/local/sqlite-job-queue.ts';
-import { NOTIFY_QUEUE } from '../../lib/notify/jobs.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
+import { NOTIFY_QUEUE } from '../../lib/platform/feature.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';
 import { testBodySchema } from '../platform/job-queue-contract.ts';

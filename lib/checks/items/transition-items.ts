@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { StateChangeEvent } from '../../domain/states.ts';
 import { ValidationError } from '../../platform/errors.ts';
+import type { Change } from '../../store/change-feed.ts';
 import type { CursorSeal } from '../../store/cursor-seal.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
@@ -181,11 +182,18 @@ export async function tenantTransitionItems(
  * The state-change event (SPEC.md "Events") of a stored entity transition (a change-feed image), or
  * undefined for any other item: what the notify and action consumers turn into jobs.
  */
-export function entityTransitionEvent(item: Item): StateChangeEvent | undefined {
+function entityTransitionEvent(item: Item): StateChangeEvent | undefined {
   if (item.entity !== TRANSITION_ENTITY) return undefined;
   const parsed = transitionSchema.safeParse(item);
   if (!parsed.success || parsed.data.kind !== 'entity') return undefined;
   return stateChangeEvent(parsed.data);
+}
+
+/** The state-change event of a new entity transition on the change feed, or undefined for other changes. */
+export function stateChangeEventOf(change: Change): StateChangeEvent | undefined {
+  const item = change.newImage;
+  if (change.eventName !== 'INSERT' || !item) return undefined;
+  return entityTransitionEvent(item);
 }
 
 /** Feed items one filtered page looks at, at most: a filtered page is bounded even when few items match. */
