@@ -5584,6 +5584,8 @@ export interface components {
             duration_seconds: number;
             /** @description Opened during a maintenance window of the entity */
             in_maintenance: boolean;
+            /** @description Entities that depend on this one and went down while it was down: they joined this incident instead of opening their own (one incident per root cause) */
+            affected: components["schemas"]["IncidentAffectedEntity"][];
             /** @description Oldest first: transitions, alerts, action runs, acknowledgement, notes, resolution (at most 500) */
             timeline: ({
                 /** @constant */
@@ -5631,6 +5633,17 @@ export interface components {
                 text: string;
             } | {
                 /** @constant */
+                type: "affected";
+                at: string;
+                entity_id: string;
+                /** @enum {string} */
+                state: "down" | "degraded" | "up";
+                /** @description The incident it opened of its own when this one resolved while it was still down */
+                own_incident_id: string | null;
+                /** @description "affected: <entity> (<state>)"; "…, its own incident now" when this one resolved before it recovered */
+                text: string;
+            } | {
+                /** @constant */
                 type: "page";
                 at: string;
                 /** @description The person paged (null for a channel) */
@@ -5668,6 +5681,19 @@ export interface components {
             })[];
             /** @description Entries were left out (the timeline’s bounds) */
             timeline_truncated: boolean;
+        };
+        IncidentAffectedEntity: {
+            entity_id: string;
+            name: string;
+            /**
+             * @description Its state as the incident knows it: up once it recovered inside it
+             * @enum {string}
+             */
+            state: "down" | "degraded" | "up";
+            /** @description When that state began */
+            at: components["schemas"]["Timestamp"];
+            /** @description The incident it opened of its own when this one resolved while it was still down */
+            own_incident_id: string | null;
         };
         IncidentNoteInput: {
             /** @description The note (not whitespace only): 1 character to 4096 bytes (UTF-8) */

@@ -80,6 +80,19 @@ function Step({
           Also failing: <Link to={`/checks/${e.check_id}`}>{checkName(e.check_id)}</Link>
         </span>
       );
+    case 'affected':
+      // An entity that depends on this one went down inside it: it joined instead of opening its own.
+      return (
+        <span>
+          {e.text.charAt(0).toUpperCase() + e.text.slice(1)}
+          {e.own_incident_id ? (
+            <>
+              {' '}
+              (<Link to={`/incidents/${e.own_incident_id}`}>its incident</Link>)
+            </>
+          ) : null}
+        </span>
+      );
     case 'note':
       return (
         <span className="incident-note">
