@@ -32,7 +32,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { CONSOLE_CSP } from '../lib/http/console-policy.ts';
+import { CONSOLE_CSP } from '../lib/http/policies.ts';
 import {
   EDGE_SECRET_HEADER,
   VIEWER_ADDRESS_HEADER,

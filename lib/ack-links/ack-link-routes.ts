@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type LinkAnswer, linkPageRoutes } from '../http/link-page-routes.ts';
+import { type LinkAnswer, linkPageRoutes } from '../http/handlers.ts';
 import type { PublicRoute } from '../http/types.ts';
 import { ackDonePage, ackFormPage, ackInvalidPage, ackUsedPage } from './ack-link-pages.ts';
 import type { AckLinkService, AckLinkState } from './ack-link-service.ts';

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
-import { pageQuery } from '../http/page-query.ts';
+import { answerOk } from '../http/handlers.ts';
+import { pageQuery } from '../http/requests.ts';
 import { timestampSchema } from '../http/route-schemas.ts';
-import { answerOk } from '../http/tenant-handlers.ts';
 import type { AuthedRoute } from '../http/types.ts';
 import { ACTOR_TYPES, VIAS } from './audit-items.ts';
 import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX, type AuditService } from './audit-service.ts';

@@ -16,7 +16,7 @@ import {
   type HttpAssertion,
 } from '../domain/http-assertions.ts';
 import { DEFAULT_LOCATION, locationsOf } from '../domain/states.ts';
-import { issueSentence, unknownKeysSentence } from '../http/issue-messages.ts';
+import { issueSentence, unknownKeysSentence } from '../http/requests.ts';
 import type { Runtime } from '../platform/config.ts';
 import { ValidationError } from '../platform/errors.ts';
 import type { CheckTlsTrust } from '../probes/types.ts';

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
-import { pageQuery } from '../http/page-query.ts';
+import { deleteRoute, readRoute } from '../http/handlers.ts';
+import { pageQuery } from '../http/requests.ts';
 import { idSchema, queryInteger } from '../http/route-schemas.ts';
-import { deleteRoute, readRoute } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, created, ok } from '../http/types.ts';
 import { ValidationError } from '../platform/errors.ts';
 import { createCheckBody, updateCheckBody } from './check-input.ts';

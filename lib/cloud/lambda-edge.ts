@@ -1,6 +1,6 @@
 import type { LogItem } from '@aws-lambda-powertools/logger';
 import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
-import { INTERNAL_ERROR_BODY } from '../http/error-response.ts';
+import { INTERNAL_ERROR_BODY } from '../http/requests.ts';
 import { type Logger, type LogLevel, redact } from '../platform/logger.ts';
 
 /** Powertools' logger with its JSON lines sent to `write` instead of stdout (tests read them). */

@@ -1,4 +1,4 @@
-import type { RouteInvoker } from '../http/route-invoker.ts';
+import type { RouteInvoker } from '../http/router.ts';
 import type { Route } from '../http/types.ts';
 import { RateLimitedError } from '../platform/errors.ts';
 import type { RateLimiter, RatePolicy } from '../platform/rate-limiter.ts';

@@ -1,4 +1,4 @@
-import type { InvokeCaller, RouteInvoker } from '../http/route-invoker.ts';
+import type { InvokeCaller, RouteInvoker } from '../http/router.ts';
 import { type Api, type ApplyResult, type ConfigEngine, DOC_KEYS, type Plan } from './kind.ts';
 import { runApply } from './plan/apply.ts';
 import { API_VERSION, DOC_KIND, type KindSet, parseDocument } from './plan/document.ts';

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { InvokeAnswer, InvokeCall, InvokeCaller } from '../http/route-invoker.ts';
+import type { InvokeAnswer, InvokeCall, InvokeCaller } from '../http/router.ts';
 
 /**
  * The configuration document (docs/config.md, DECISIONS "Configuration as code"): one file per

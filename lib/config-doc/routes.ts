@@ -1,8 +1,8 @@
 import { stringify as toYaml } from 'yaml';
 import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
-import { errorResponse } from '../http/error-response.ts';
-import type { InvokeCaller } from '../http/route-invoker.ts';
+import { errorResponse } from '../http/requests.ts';
+import type { InvokeCaller } from '../http/router.ts';
 import { type AuthedContext, ok, type Route } from '../http/types.ts';
 import type { AppliedChange, ApplyResult, ConfigEngine } from './kind.ts';
 import { documentSchema, type KindSet, MAX_DOCUMENT_BYTES } from './plan/document.ts';

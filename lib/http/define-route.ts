@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { NotFoundError } from '../platform/errors.ts';
+import { parseInput } from './requests/validation.ts';
 import { type RouteSchemas, resourceNamedBy } from './route-schemas.ts';
 import type {
   AuthedContext,
@@ -10,7 +11,6 @@ import type {
   Route,
   RouteContext,
 } from './types.ts';
-import { parseInput } from './validation.ts';
 
 type Out<S, Otherwise> = S extends z.ZodType ? z.output<S> : Otherwise;
 

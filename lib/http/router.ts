@@ -6,12 +6,13 @@ import {
   UnauthorizedError,
 } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
-import { errorResponse, jsonResponse } from './error-response.ts';
-import { parseJsonBody } from './json-body.ts';
-import { createReadGate, type ReadGate } from './read-gate.ts';
-import { createRouteMatcher } from './route-match.ts';
-import { credentialOfRequest } from './session-cookie.ts';
-import { fromWebResponse, readStream } from './stream-web.ts';
+import { credentialOfRequest } from './policies/session-cookie.ts';
+import { errorResponse, jsonResponse } from './requests/error-response.ts';
+import { parseJsonBody } from './requests/json-body.ts';
+import { createReadGate, type ReadGate } from './routing/read-gate.ts';
+import { createRouteMatcher } from './routing/route-match.ts';
+import { fromWebResponse, readStream } from './routing/stream-web.ts';
+import { createWriteAudit, isWrite } from './routing/write-audit.ts';
 import {
   deniesReadOnly,
   type HttpRequest,
@@ -21,7 +22,6 @@ import {
   type RouteReply,
   type WriteSink,
 } from './types.ts';
-import { createWriteAudit, isWrite } from './write-audit.ts';
 
 /** A request body at most, unless the route says otherwise (`maxBodyBytes`). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -224,3 +224,10 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
     },
   };
 }
+
+// What other folders take of the router's parts (routing/ is private): the route invoker and the streams.
+export type { InvokeAnswer, InvokeCall, InvokeCaller, RouteInvoker } from './routing/route-invoker.ts';
+export { createRouteInvoker } from './routing/route-invoker.ts';
+export type { SseFrame, SseSink } from './routing/stream-sse.ts';
+export { SSE_HEADERS, sseStream, untilAborted } from './routing/stream-sse.ts';
+export { readStream, webRequest } from './routing/stream-web.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { INCIDENT_STATES, NOTE_BLANK, NOTE_LIMITS } from '../domain/limits.ts';
 import { defineRoute } from '../http/define-route.ts';
-import { pageQuery } from '../http/page-query.ts';
+import { pageQuery } from '../http/requests.ts';
 import { idSchema, namesResource, timestampSchema } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, ok } from '../http/types.ts';
 import type { IncidentService } from './incident-service.ts';

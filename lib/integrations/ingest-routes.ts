@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { RateLimitGuard } from '../auth/limits.ts';
 import type { TenantStore } from '../auth/tenants.ts';
 import { defineRoute } from '../http/define-route.ts';
-import { parseJsonBody } from '../http/json-body.ts';
+import { parseJsonBody } from '../http/requests.ts';
 import type { PublicRoute, RouteContext } from '../http/types.ts';
 import { AccountDisabledError, AppError, NotFoundError } from '../platform/errors.ts';
 import type { IngestOutcome, IngestService } from './ingest/ingest-service.ts';

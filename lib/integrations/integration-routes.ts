@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
 import type { HostPolicy } from '../http/origin-policy.ts';
-import { pageQuery } from '../http/page-query.ts';
-import { publicOrigin } from '../http/public-origin.ts';
+import { publicOrigin } from '../http/policies.ts';
+import { pageQuery } from '../http/requests.ts';
 import {
   type AuthedRoute,
   created,

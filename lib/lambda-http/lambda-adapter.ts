@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { errorResponse } from '../http/error-response.ts';
-import { splitSetCookies } from '../http/set-cookies.ts';
-import { readStream } from '../http/stream-web.ts';
+import { splitSetCookies } from '../http/policies.ts';
+import { errorResponse } from '../http/requests.ts';
+import { readStream } from '../http/router.ts';
 import type { HttpRequest, HttpResponse } from '../http/types.ts';
 import type { Logger } from '../platform/logger.ts';
 import { clientAddress, type EdgeTrust } from './edge-address.ts';

@@ -2,7 +2,7 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Context, LambdaFunctionURLEvent } from 'aws-lambda';
-import { errorResponse } from '../http/error-response.ts';
+import { errorResponse } from '../http/requests.ts';
 import type { HttpRequest, HttpResponse } from '../http/types.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { EdgeTrust } from './edge-address.ts';

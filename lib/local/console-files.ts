@@ -3,12 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import sirv from 'sirv';
-import {
-  CONSOLE_ASSET_CACHE,
-  CONSOLE_ASSETS_PREFIX,
-  CONSOLE_SECURITY_HEADERS,
-} from '../http/console-policy.ts';
 import { browserRefusal, hostPolicyOf } from '../http/origin-policy.ts';
+import { CONSOLE_ASSET_CACHE, CONSOLE_ASSETS_PREFIX, CONSOLE_SECURITY_HEADERS } from '../http/policies.ts';
 
 /** The built web console (web/dist) served at `/`; everything under /v1 stays the API's. */
 export interface ConsoleFiles {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
-import { createRoute, deleteRoute } from '../http/tenant-handlers.ts';
+import { createRoute, deleteRoute } from '../http/handlers.ts';
 import { type AuthedRoute, type LocationRoute, ok } from '../http/types.ts';
 import type { Heartbeat } from './heartbeat.ts';
 import type { LocationService } from './location-service.ts';

@@ -7,7 +7,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import type { Principal } from '../domain/principal.ts';
-import { SSE_HEADERS, sseStream } from '../http/stream-sse.ts';
+import { SSE_HEADERS, sseStream } from '../http/router.ts';
 import type { Clock } from '../platform/clock.ts';
 import { RateLimitedError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { Principal } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { hostPolicyOf } from '../http/origin-policy.ts';
-import { webRequest } from '../http/stream-web.ts';
+import { webRequest } from '../http/router.ts';
 import type { PublicRoute, RouteContext } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { RateLimitGuard } from '../auth/limits.ts';
 import { defineRoute } from '../http/define-route.ts';
 import type { HostPolicy } from '../http/origin-policy.ts';
-import { publicOrigin } from '../http/public-origin.ts';
+import { publicOrigin } from '../http/policies.ts';
 import type { PublicRoute, Reply, RouteContext } from '../http/types.ts';
 import { type AuthorizeDeps, authorize } from './authorize.ts';
 import type { Clients } from './clients.ts';

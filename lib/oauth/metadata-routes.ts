@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { SCOPES } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
 import type { HostPolicy } from '../http/origin-policy.ts';
-import { publicOrigin } from '../http/public-origin.ts';
+import { publicOrigin } from '../http/policies.ts';
 import { ok, type PublicRoute, type RouteContext } from '../http/types.ts';
 
 const tag = 'OAuth';

@@ -1,11 +1,9 @@
 import * as z from 'zod';
-import { refuseCrossSiteSignIn } from '../http/csrf.ts';
 import { defineRoute } from '../http/define-route.ts';
-import { parseJsonBody } from '../http/json-body.ts';
+import { joinSetCookies, refuseCrossSiteSignIn } from '../http/policies.ts';
+import { parseInput, parseJsonBody } from '../http/requests.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
-import { joinSetCookies } from '../http/set-cookies.ts';
 import { noContent, ok, type PublicRoute, type Route } from '../http/types.ts';
-import { parseInput } from '../http/validation.ts';
 import { NotFoundError, ReadOnlyError } from '../platform/errors.ts';
 import { pick } from '../platform/pick.ts';
 import type { createPasswordLogin } from './password-login.ts';

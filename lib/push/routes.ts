@@ -1,7 +1,7 @@
 import { publicResultSchema } from '../checks/responses.ts';
 import { checkParams } from '../checks/routes.ts';
 import { defineRoute } from '../http/define-route.ts';
-import { answerCreated, createRoute } from '../http/tenant-handlers.ts';
+import { answerCreated, createRoute } from '../http/handlers.ts';
 import type { AuthedRoute } from '../http/types.ts';
 import { pushResultBody } from './push-input.ts';
 import type { PushService } from './push-service.ts';

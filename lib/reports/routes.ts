@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Principal } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
-import { linkPageRoutes } from '../http/link-page-routes.ts';
+import { linkPageRoutes } from '../http/handlers.ts';
 import { ok, type Route } from '../http/types.ts';
 import { NotFoundError, ReadOnlyError } from '../platform/errors.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';

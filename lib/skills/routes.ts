@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { slugSchema } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
+import { deleteRoute } from '../http/handlers.ts';
 import { namesResource } from '../http/route-schemas.ts';
-import { deleteRoute } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, created, ok } from '../http/types.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { type CreateSkillBody, createSkillBody, updateSkillBody } from './manifest.ts';

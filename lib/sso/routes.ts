@@ -1,7 +1,7 @@
 import type { Actor } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
-import { joinSetCookies } from '../http/set-cookies.ts';
-import { readRoute } from '../http/tenant-handlers.ts';
+import { readRoute } from '../http/handlers.ts';
+import { joinSetCookies } from '../http/policies.ts';
 import { ok, type Reply, type Route } from '../http/types.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ssoCallbackQuery, ssoSettingsBody, ssoSettingsSchema, ssoStartQuery } from './sso-schemas.ts';

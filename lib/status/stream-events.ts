@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { decodeTime, encodeTime } from 'ulid';
 import { stateChangeEvent } from '../checks/records.ts';
 import { parseTransition, type TransitionRecord, tenantTransitionItems } from '../checks/results.ts';
-import type { SseFrame } from '../http/stream-sse.ts';
+import type { SseFrame } from '../http/router.ts';
 import { unexpired } from '../store/paging.ts';
 import type { Table } from '../store/table.ts';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema } from '../http/route-schemas.ts';
-import { SSE_HEADERS } from '../http/stream-sse.ts';
+import { SSE_HEADERS } from '../http/router.ts';
 import type { AuthedRoute } from '../http/types.ts';
 import type { StatusStreamService } from './stream-service.ts';
 

@@ -1,6 +1,6 @@
 import { setTimeout as delay, setImmediate as nextTurn } from 'node:timers/promises';
 import type { TransitionRecord } from '../checks/records.ts';
-import { type SseSink, sseStream, untilAborted } from '../http/stream-sse.ts';
+import { type SseSink, sseStream, untilAborted } from '../http/router.ts';
 import type { Clock } from '../platform/clock.ts';
 import { ValidationError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';

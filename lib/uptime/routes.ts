@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { slugSchema } from '../domain/formats.ts';
 import { defineRoute } from '../http/define-route.ts';
+import { answerOk } from '../http/handlers.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
-import { answerOk } from '../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import { UPTIME_WINDOWS, type UptimeService } from './uptime-service.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { slugSchema } from '../../lib/domain/formats/slug.ts';
-import { listInWords } from '../../lib/http/issue-messages.ts';
-import { parseInput } from '../../lib/http/validation.ts';
+import { listInWords } from '../../lib/http/requests/issue-messages.ts';
+import { parseInput } from '../../lib/http/requests/validation.ts';
 import type { ValidationError } from '../../lib/platform/errors.ts';
 
 function refusal(schema: z.ZodType, value: unknown): ValidationError {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MAX_JSON_DEPTH, parseJsonBody, withinDepth } from '../../lib/http/json-body.ts';
-import { parseInput } from '../../lib/http/validation.ts';
+import { MAX_JSON_DEPTH, parseJsonBody, withinDepth } from '../../lib/http/requests/json-body.ts';
+import { parseInput } from '../../lib/http/requests/validation.ts';
 import { ValidationError } from '../../lib/platform/errors.ts';
 
 const depth = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { credentialOfRequest } from '../../lib/http/session-cookie.ts';
+import { credentialOfRequest } from '../../lib/http/policies/session-cookie.ts';
 import { fromApiGatewayEvent, toApiGatewayResult } from '../../lib/lambda-http/lambda-adapter.ts';
 
 /** API Gateway's payload v2 moves cookies out of the headers, both ways: the adapter puts them back. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
-import { createReadGate } from '../../lib/http/read-gate.ts';
 import { createRouter } from '../../lib/http/router.ts';
+import { createReadGate } from '../../lib/http/routing/read-gate.ts';
 import type { HttpRequest, HttpResponse, Route } from '../../lib/http/types.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 

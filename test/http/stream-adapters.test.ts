@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createStatusStreamHandler } from '../../functions/status-stream.ts';
 import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/lambda-edge.ts';
 import { createRouter } from '../../lib/http/router.ts';
-import { webRequest } from '../../lib/http/stream-web.ts';
+import { webRequest } from '../../lib/http/routing/stream-web.ts';
 import type { HttpResponse, Route } from '../../lib/http/types.ts';
 import { apiGatewayHandler } from '../../lib/lambda-http/lambda-adapter.ts';
 import { streamifyHandler } from '../../lib/lambda-http/stream-lambda.ts';

@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VigilStack } from '../../infra/vigil-stack.ts';
-import { CONSOLE_CSP } from '../../lib/http/console-policy.ts';
+import { CONSOLE_CSP } from '../../lib/http/policies/console-policy.ts';
 import { ALL_VIEWER_EXCEPT_HOST_HEADER, API_PATHS } from './console-paths.ts';
 import { cdkApp, only, PRIVATE_ENCRYPTED_BUCKET } from './synth.ts';
 

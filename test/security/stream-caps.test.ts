@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEventStream } from '../../lib/http/route-schemas.ts';
-import { readStream } from '../../lib/http/stream-web.ts';
+import { readStream } from '../../lib/http/routing/stream-web.ts';
 import type { Route } from '../../lib/http/types.ts';
 import type { ApiHarness, LocalHarness } from '../support/api-harness.ts';
 import { bothRuntimes } from '../support/api-harness.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { READ_GATE_DEFAULTS } from '../../lib/http/read-gate.ts';
+import { READ_GATE_DEFAULTS } from '../../lib/http/routing/read-gate.ts';
 import type { QueryInput } from '../../lib/store/table.ts';
 import { type ApiHarness, type ApiResponse, runtimes } from '../support/api-harness.ts';
 

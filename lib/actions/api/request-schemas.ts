@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { RESERVED_NAMES } from '../../domain/catalog.ts';
 import { TEMPLATED_URL_PATTERN } from '../../domain/formats.ts';
-import { pageQuery } from '../../http/page-query.ts';
+import { pageQuery } from '../../http/requests.ts';
 import { idSchema, namesResource } from '../../http/route-schemas.ts';
 import { ACTION_LIMITS, ACTION_METHODS, TRIGGER_STATES, TRIGGER_TYPES } from '../items/action-items.ts';
 import { PIPELINE_STATUSES } from '../items/execution-items.ts';

@@ -3,10 +3,9 @@ import type { RateLimitGuard } from '../../auth/limits.ts';
 import type { TenantStore } from '../../auth/tenants.ts';
 import type { Principal } from '../../domain/principal.ts';
 import { defineRoute } from '../../http/define-route.ts';
-import { parseJsonBody } from '../../http/json-body.ts';
-import { answerOk, createRoute, deleteRoute } from '../../http/tenant-handlers.ts';
+import { answerOk, createRoute, deleteRoute } from '../../http/handlers.ts';
+import { parseInput, parseJsonBody } from '../../http/requests.ts';
 import type { AuthedRoute, PublicRoute, RouteContext } from '../../http/types.ts';
-import { parseInput } from '../../http/validation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import {
   AccountDisabledError,

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ROLES } from '../../domain/principal.ts';
-import { refuseCrossSiteSignIn } from '../../http/csrf.ts';
 import { defineRoute } from '../../http/define-route.ts';
+import { refuseCrossSiteSignIn } from '../../http/policies.ts';
 import { idSchema } from '../../http/route-schemas.ts';
 import { created, noContent, ok, type Route } from '../../http/types.ts';
 import { keyPrefix } from '../api-key.ts';

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { MAX_FIELDS_PER_BLUEPRINT, newFieldDefinitionSchema } from '../../domain/catalog.ts';
 import { slugSchema } from '../../domain/formats.ts';
 import { STATE_RULES } from '../../domain/states.ts';
-import { pageQuery } from '../../http/page-query.ts';
+import { pageQuery } from '../../http/requests.ts';
 import { queryInteger } from '../../http/route-schemas.ts';
 import { ENTITY_PAGE_MAX } from '../entities/entity-listing.ts';
 import { RELATION_TYPES } from '../relations/relation-items.ts';

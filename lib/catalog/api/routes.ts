@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { slugSchema } from '../../domain/formats.ts';
 import { defineRoute } from '../../http/define-route.ts';
+import { answerOk, createRoute, deleteRoute, readRoute } from '../../http/handlers.ts';
 import { idSchema, namesResource } from '../../http/route-schemas.ts';
-import { answerOk, createRoute, deleteRoute, readRoute } from '../../http/tenant-handlers.ts';
 import { type AuthedRoute, ok } from '../../http/types.ts';
 import type { BlueprintService } from '../blueprints/blueprint-service.ts';
 import type { EntityListing } from '../entities/entity-listing.ts';

@@ -1,6 +1,6 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import * as z from 'zod';
-import { issueSentence } from '../../http/issue-messages.ts';
+import { issueSentence } from '../../http/requests.ts';
 import { type ErrorDetail, PayloadTooLargeError, ValidationError } from '../../platform/errors.ts';
 import { type AnyConfigKind, DOC_KEYS, type DocKey } from '../kind.ts';
 import { envReferenceName } from '../secrets.ts';

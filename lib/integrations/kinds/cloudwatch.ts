@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { parseInput } from '../../http/validation.ts';
+import { parseInput } from '../../http/requests.ts';
 import { UnauthorizedError, ValidationError } from '../../platform/errors.ts';
 import type { IntegrationKindDefinition, ReadContext } from './definition.ts';
 import {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import { parseInput } from '../../http/validation.ts';
+import { parseInput } from '../../http/requests.ts';
 import {
   ALERT_BOUNDS,
   type AlertLink,

@@ -1,7 +1,7 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
 import { definitionFromUpdate, updateCheckBody } from '../../checks/check-input.ts';
 import { publicCheck } from '../../checks/records.ts';
-import { issueSentence } from '../../http/issue-messages.ts';
+import { issueSentence } from '../../http/requests.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { BuiltinTool } from './deps.ts';
 import { requiredString, writes } from './deps.ts';

@@ -2,7 +2,7 @@ import { checkTypeDefinition } from '../../check-types/registry.ts';
 import { createCheckBody, definitionFromCreate } from '../../checks/check-input.ts';
 import { probeDefinition } from '../../checks/probe-job.ts';
 import { publicCheck } from '../../checks/records.ts';
-import { issueSentence } from '../../http/issue-messages.ts';
+import { issueSentence } from '../../http/requests.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { ProbeDefinition, ProbeOutcome } from '../../probes/types.ts';
 import type { BuiltinTool } from './deps.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { issueSentence } from '../../http/issue-messages.ts';
+import { issueSentence } from '../../http/requests.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { BuiltinDeps } from './deps.ts';
 

@@ -1,4 +1,4 @@
-import { issueSentence } from '../../http/issue-messages.ts';
+import { issueSentence } from '../../http/requests.ts';
 import { WINDOW_LIMITS } from '../../maintenance/maintenance-items.ts';
 import { windowBody } from '../../maintenance/request-schemas.ts';
 import { isoTime } from '../../platform/clock.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { issueSentence } from '../../http/issue-messages.ts';
+import { issueSentence } from '../../http/requests.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import {
   IMPACT_LEVELS,

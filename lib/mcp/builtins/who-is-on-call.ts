@@ -1,4 +1,4 @@
-import { issueSentence } from '../../http/issue-messages.ts';
+import { issueSentence } from '../../http/requests.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { whoQuery } from '../../teams/team-schemas.ts';
 import type { BuiltinTool } from './deps.ts';

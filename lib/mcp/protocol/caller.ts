@@ -1,6 +1,6 @@
 import type { Principal } from '../../domain/principal.ts';
 import { browserRefusal, type HostPolicy } from '../../http/origin-policy.ts';
-import { publicOrigin, resourceMetadataUrl } from '../../http/public-origin.ts';
+import { publicOrigin, resourceMetadataUrl } from '../../http/policies.ts';
 import type { RouteContext } from '../../http/types.ts';
 import { UnauthorizedError } from '../../platform/errors.ts';
 import { jsonRpcErrorResponse, requestIdOf } from '../json-rpc.ts';

@@ -1,5 +1,5 @@
 import type { Principal } from '../../domain/principal.ts';
-import { SSE_HEADERS, type SseSink, sseStream } from '../../http/stream-sse.ts';
+import { SSE_HEADERS, type SseSink, sseStream } from '../../http/router.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { FollowChanges } from '../../status/stream-follow.ts';
 import type { LiveChange } from '../../status/stream-hub.ts';

@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/define-route.ts';
-import { answerOk } from '../../http/tenant-handlers.ts';
+import { answerOk } from '../../http/handlers.ts';
 import { type AuthedRoute, created, noContent, ok } from '../../http/types.ts';
 import { checkChannelBodySchema } from '../channel-setup/channel-config.ts';
 import type { TenantChannelService } from '../channel-setup/tenant-channel-service.ts';

@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { egressRefusal } from '../../egress/egress-advice.ts';
 import { ConnectionError, EgressDeniedError } from '../../egress/egress-errors.ts';
 import { checkUrl, type Resolve } from '../../egress/egress-guard.ts';
+import { parseInput } from '../../http/requests.ts';
 import { idSchema } from '../../http/route-schemas.ts';
-import { parseInput } from '../../http/validation.ts';
 import type { Runtime } from '../../platform/config.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import {

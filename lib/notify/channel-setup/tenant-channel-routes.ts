@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/define-route.ts';
-import { createRoute } from '../../http/tenant-handlers.ts';
+import { createRoute } from '../../http/handlers.ts';
 import { type AuthedRoute, noContent, ok } from '../../http/types.ts';
 import { channelTestBody, tenantChannelParams, tenantChannelUpdateBody } from '../api/request-schemas.ts';
 import { publicChannelSchema } from '../api/responses.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { linkPageRoutes } from '../../http/link-page-routes.ts';
+import { linkPageRoutes } from '../../http/handlers.ts';
 import type { PublicRoute } from '../../http/types.ts';
 import { confirmedPage, confirmFormPage, invalidLinkPage } from './email-confirm-page.ts';
 import type { EmailRecipients } from './email-recipients.ts';

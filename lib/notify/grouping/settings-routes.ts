@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
-import { readRoute } from '../../http/tenant-handlers.ts';
+import { readRoute } from '../../http/handlers.ts';
 import { type AuthedRoute, ok } from '../../http/types.ts';
 import type { Table } from '../../store/table.ts';
 import {

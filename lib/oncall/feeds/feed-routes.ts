@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
 import type { HostPolicy } from '../../http/origin-policy.ts';
-import { publicOrigin } from '../../http/public-origin.ts';
+import { publicOrigin } from '../../http/policies.ts';
 import { idSchema, namesResource, timestampSchema } from '../../http/route-schemas.ts';
 import {
   type AuthedRoute,

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { randomBase62, sameDigest } from '../../auth/api-key.ts';
 import type { TenantStore } from '../../auth/tenants.ts';
 import type { Principal } from '../../domain/principal.ts';
-import { SESSION_COOKIE } from '../../http/session-cookie.ts';
+import { SESSION_COOKIE } from '../../http/policies.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import { AccountDisabledError, UnauthorizedError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { checkParams } from '../../checks/routes.ts';
 import { defineRoute } from '../../http/define-route.ts';
-import { pageQuery } from '../../http/page-query.ts';
+import { pageQuery } from '../../http/requests.ts';
 import { idSchema, timestampSchema } from '../../http/route-schemas.ts';
 import { type AuthedRoute, ok } from '../../http/types.ts';
 import { PING_KINDS } from './ping-items.ts';

@@ -1,5 +1,5 @@
 import type { HostPolicy } from '../../http/origin-policy.ts';
-import { publicOrigin } from '../../http/public-origin.ts';
+import { publicOrigin } from '../../http/policies.ts';
 import type { RouteContext } from '../../http/types.ts';
 import { ForbiddenError } from '../../platform/errors.ts';
 

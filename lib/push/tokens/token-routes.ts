@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { checkParams } from '../../checks/routes.ts';
 import { defineRoute } from '../../http/define-route.ts';
+import { deleteRoute } from '../../http/handlers.ts';
 import type { HostPolicy } from '../../http/origin-policy.ts';
 import { idSchema, timestampSchema } from '../../http/route-schemas.ts';
-import { deleteRoute } from '../../http/tenant-handlers.ts';
 import { type AuthedRoute, created, ok } from '../../http/types.ts';
 import { pingOrigin } from './ping-origin.ts';
 import { PUSH_TOKEN_LIMIT } from './push-token-items.ts';

@@ -3,7 +3,7 @@ import { entityNamer } from '../../catalog/entities.ts';
 import { SLUG } from '../../domain/formats.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import type { HostPolicy } from '../../http/origin-policy.ts';
-import { publicOrigin } from '../../http/public-origin.ts';
+import { publicOrigin } from '../../http/policies.ts';
 import type { PublicRoute } from '../../http/types.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';

@@ -1,5 +1,5 @@
 import { defineRoute } from '../../http/define-route.ts';
-import { answerOk, createRoute, deleteRoute, readRoute } from '../../http/tenant-handlers.ts';
+import { answerOk, createRoute, deleteRoute, readRoute } from '../../http/handlers.ts';
 import { type AuthedRoute, ok } from '../../http/types.ts';
 import { pageCreateBody, pageParams, pageReplaceBody } from '../items/request-schemas.ts';
 import { statusPageListSchema, statusPageSchema } from './responses.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineRoute } from '../../http/define-route.ts';
+import { answerCreated, answerOk, deleteRoute } from '../../http/handlers.ts';
 import { idSchema, queryInteger, timestampSchema } from '../../http/route-schemas.ts';
-import { answerCreated, answerOk, deleteRoute } from '../../http/tenant-handlers.ts';
 import type { AuthedRoute } from '../../http/types.ts';
 import { pageParams } from '../items/request-schemas.ts';
 import {

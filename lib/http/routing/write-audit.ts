@@ -1,5 +1,5 @@
-import type { Logger } from '../platform/logger.ts';
-import type { RouteReply, WriteEvent, WriteSink } from './types.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { RouteReply, WriteEvent, WriteSink } from '../types.ts';
 
 export const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD';
 

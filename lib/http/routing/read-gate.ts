@@ -1,4 +1,4 @@
-import { RateLimitedError } from '../platform/errors.ts';
+import { RateLimitedError } from '../../platform/errors.ts';
 
 /**
  * The per-tenant bound on expensive keyed reads (routes marked `expensive`: the status board, the

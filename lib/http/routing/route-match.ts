@@ -1,5 +1,5 @@
-import { MethodNotAllowedError, NotFoundError } from '../platform/errors.ts';
-import type { Route } from './types.ts';
+import { MethodNotAllowedError, NotFoundError } from '../../platform/errors.ts';
+import type { Route } from '../types.ts';
 
 interface CompiledRoute {
   route: Route;

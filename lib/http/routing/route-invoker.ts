@@ -1,9 +1,9 @@
-import type { Principal } from '../domain/principal.ts';
-import { ForbiddenError, NotFoundError, ReadOnlyError } from '../platform/errors.ts';
-import type { Logger } from '../platform/logger.ts';
-import { errorResponse } from './error-response.ts';
+import type { Principal } from '../../domain/principal.ts';
+import { ForbiddenError, NotFoundError, ReadOnlyError } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { errorResponse } from '../requests/error-response.ts';
+import { type AuthedRoute, deniesReadOnly, type Route, type RouteContext, type WriteSink } from '../types.ts';
 import { createRouteMatcher } from './route-match.ts';
-import { type AuthedRoute, deniesReadOnly, type Route, type RouteContext, type WriteSink } from './types.ts';
 import { createWriteAudit } from './write-audit.ts';
 
 /** One call of the API made inside the process: a route of the table, as its HTTP request would be. */

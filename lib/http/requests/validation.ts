@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { clipText, type ErrorDetail, ValidationError } from '../platform/errors.ts';
+import { clipText, type ErrorDetail, ValidationError } from '../../platform/errors.ts';
 import { issueSentence, unknownKeysSentence } from './issue-messages.ts';
 
 /** How many unknown key names one detail's path lists. */

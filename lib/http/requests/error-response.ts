@@ -1,6 +1,6 @@
-import { AppError } from '../platform/errors.ts';
-import type { Logger } from '../platform/logger.ts';
-import type { HttpResponse } from './types.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { HttpResponse } from '../types.ts';
 
 /** The body of every 500: nothing of the error itself reaches the caller. */
 export const INTERNAL_ERROR_BODY = { error: 'internal error', code: 'INTERNAL' } as const;

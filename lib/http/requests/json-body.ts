@@ -1,4 +1,4 @@
-import { ValidationError } from '../platform/errors.ts';
+import { ValidationError } from '../../platform/errors.ts';
 
 /** How deeply a JSON body may nest objects and arrays; deeper bodies answer 400 before any handler runs. */
 export const MAX_JSON_DEPTH = 32;

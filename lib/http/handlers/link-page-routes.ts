@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { defineRoute, type ParsedParams } from './define-route.ts';
-import { SMALL_PAGE_HEADERS } from './small-page.ts';
-import type { PublicRoute } from './types.ts';
+import { defineRoute, type ParsedParams } from '../define-route.ts';
+import { SMALL_PAGE_HEADERS } from '../small-page.ts';
+import type { PublicRoute } from '../types.ts';
 
 /** A page a link answers with a status of its own (the used-link page, 410). */
 export interface LinkAnswer {

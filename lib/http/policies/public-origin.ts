@@ -1,6 +1,6 @@
-import { ForbiddenError } from '../platform/errors.ts';
-import { type HostPolicy, isAllowedHost, requestOrigin } from './origin-policy.ts';
-import type { RouteContext } from './types.ts';
+import { ForbiddenError } from '../../platform/errors.ts';
+import { type HostPolicy, isAllowedHost, requestOrigin } from '../origin-policy.ts';
+import type { RouteContext } from '../types.ts';
 
 /**
  * The origin the server is reached at, as the OAuth metadata and the MCP 401 name it:

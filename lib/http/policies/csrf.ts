@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Principal } from '../domain/principal.ts';
-import { ForbiddenError } from '../platform/errors.ts';
-import { type HostPolicy, isAllowedHost, isAllowedOrigin } from './origin-policy.ts';
-import type { HttpRequest } from './types.ts';
+import type { Principal } from '../../domain/principal.ts';
+import { ForbiddenError } from '../../platform/errors.ts';
+import { type HostPolicy, isAllowedHost, isAllowedOrigin } from '../origin-policy.ts';
+import type { HttpRequest } from '../types.ts';
 
 /** The header a cookie-authenticated write carries its session's CSRF token in (GET /v1/me's `csrf_token`). */
 const CSRF_HEADER = 'x-csrf-token';

@@ -1,4 +1,4 @@
-import type { Logger } from '../platform/logger.ts';
+import type { Logger } from '../../platform/logger.ts';
 
 /** Server-Sent Events (the WHATWG `text/event-stream` format) as a web-standard stream body. */
 

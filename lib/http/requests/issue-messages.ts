@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { clipText } from '../platform/errors.ts';
+import { clipText } from '../../platform/errors.ts';
 
 /**
  * Zod's issues said as sentences a person reads once, at the field they are about ("Enter 60 or

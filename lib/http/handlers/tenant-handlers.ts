@@ -1,8 +1,8 @@
 import type * as z from 'zod';
-import type { Principal } from '../domain/principal.ts';
-import { defineRoute, type ParsedParams } from './define-route.ts';
-import type { ErrorCode, RouteSchemas } from './route-schemas.ts';
-import { type AuthedContext, type AuthedRoute, created, noContent, ok, type Reply } from './types.ts';
+import type { Principal } from '../../domain/principal.ts';
+import { defineRoute, type ParsedParams } from '../define-route.ts';
+import type { ErrorCode, RouteSchemas } from '../route-schemas.ts';
+import { type AuthedContext, type AuthedRoute, created, noContent, ok, type Reply } from '../types.ts';
 
 /** One service call for the caller's tenant, given the route's parsed request. */
 type TenantCall<C, R> = (tenantId: string, ctx: C) => Promise<R>;

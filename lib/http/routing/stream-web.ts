@@ -1,4 +1,4 @@
-import type { HttpResponse, RouteContext } from './types.ts';
+import type { HttpResponse, RouteContext } from '../types.ts';
 
 /**
  * The bridge between the router's runtime-neutral shapes and web-standard Request / Response, for

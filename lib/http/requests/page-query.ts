@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { DEFAULT_PAGE_SIZE } from '../store/paging.ts';
-import { queryInteger } from './route-schemas.ts';
+import { DEFAULT_PAGE_SIZE } from '../../store/paging.ts';
+import { queryInteger } from '../route-schemas.ts';
 
 /** The `limit` and `cursor` query parameters of a paged list whose limit is at most `max`. */
 export function pageQuery(max: number, byDefault = DEFAULT_PAGE_SIZE) {
