@@ -20,7 +20,7 @@ const config: KnipConfig = {
     // time per cell is a run of its own (docs/performance.md).
     'bench/generator-cells.ts',
     // Bench child processes, spawned by path (bench/child.ts `startChild`, bench/processes.ts).
-    'bench/{alerts-receiver,bare-loop,bare-server,browser-runtime-child,parent-guard,runtime-child,target-server}.ts',
+    'bench/{alerts-receiver,bare-loop,bare-server,browser-runtime-child,cronburst-child,parent-guard,runtime-child,target-server}.ts',
     // The browser runner's child process, spawned by path (lib/probes/browser-runner.ts).
     'lib/probes/browser/browser-child.ts',
     // Scripts the tests spawn by path (`node <path>`).

@@ -18,6 +18,7 @@ const SCENARIOS = [
   'uptime',
   'cost',
   'pingcost',
+  'cronburst',
   'locationcost',
   'storm-cloud',
   'bundles',
@@ -115,6 +116,9 @@ const optionsSchema = z.object({
   'cost-cycles': int(1).default(5),
   'pingcost-checks': int(1).default(50),
   'pingcost-pings': int(1).max(99).default(20),
+  'cronburst-jobs': int(1).default(10_000),
+  'cronburst-concurrency': int(1).default(128),
+  'cronburst-cloud-jobs': int(0).default(1000),
   'locationcost-checks': int(1).default(50),
   'locationcost-slots': int(1).default(5),
   'locationcost-regions': int(1).max(5).default(3),
@@ -149,7 +153,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, pingcost, locationcost, bundles, crash, storm, storm-cloud, checks-list, config-apply, search, browser, browsercost, ingest, ingestcost, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, pingcost, cronburst, locationcost, bundles, crash, storm, storm-cloud, checks-list, config-apply, search, browser, browsercost, ingest, ingestcost, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
@@ -212,6 +216,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --cost-cycles <n>         cost: metered one-minute cycles, healthy and then flapping (default 5)
   --pingcost-checks <n>     pingcost: push checks per mode (ping URL, keyed route) under the cost meter (default 50)
   --pingcost-pings <n>      pingcost: reports per check, one a minute (default 20, at most 99)
+  --cronburst-jobs <n>      cronburst: heartbeats of one tenant pinging at the top of the hour, locally (default 10000)
+  --cronburst-concurrency <n> cronburst: pings in flight locally (default 128)
+  --cronburst-cloud-jobs <n> cronburst: the same burst through the cloud handlers over DynamoDB Local (default 1000; 0: none)
   --locationcost-checks <n> locationcost: http checks probed from AWS regions under the cost meter (default 50)
   --locationcost-slots <n>  locationcost: metered slots (minutes) per check (default 5)
   --locationcost-regions <n> locationcost: AWS regions each check is probed from (default 3, at most 5)
@@ -295,6 +302,9 @@ export function parseOptions(argv: string[]): BenchOptions {
       'cost-cycles': { type: 'string' },
       'pingcost-checks': { type: 'string' },
       'pingcost-pings': { type: 'string' },
+      'cronburst-jobs': { type: 'string' },
+      'cronburst-concurrency': { type: 'string' },
+      'cronburst-cloud-jobs': { type: 'string' },
       'locationcost-checks': { type: 'string' },
       'locationcost-slots': { type: 'string' },
       'locationcost-regions': { type: 'string' },

@@ -32,21 +32,26 @@ const units = (v: number) => String(round(v, 2));
 
 /** The tables (Markdown): dollars per million reports by service, then the units per item type. */
 export function formatPingCost(f: PingCostBenchFigures): string {
-  const { ping: p, keyed: k } = f;
-  const money = (pick: (r: PingCostRun) => number) => [usd(pick(p)), usd(pick(k))];
-  const count = (pick: (r: PingCostRun) => number) => [units(pick(p)), units(pick(k))];
+  const { pingUrl: u, ping: p, keyed: k } = f;
+  const money = (pick: (r: PingCostRun) => number) => [usd(pick(u)), usd(pick(p)), usd(pick(k))];
+  const count = (pick: (r: PingCostRun) => number) => [units(pick(u)), units(pick(p)), units(pick(k))];
   const calls = (r: PingCostRun) =>
     Object.entries(r.snapshot.calls)
       .map(([op, n]) => `${op} ${round(n / r.requests, 2)}`)
       .join(', ');
   const out = [
-    `Cost of a heartbeat in the cloud runtime (${p.checks} push checks per column, each reported ${p.pings} times, one a minute; the api function's handler over DynamoDB Local under the cost meter; us-east-1 list prices: API Gateway HTTP API $${PRICES.apiGatewayRequest * 1e6}/M, WRU $${PRICES.writeRequestUnit * 1e6}/M, RRU $${PRICES.readRequestUnit * 1e6}/M; api function 512 MB, billed ${API_MS_BASE} ms + ${API_MS_PER_DYNAMODB_CALL} ms per DynamoDB call):\n`,
+    `Cost of a heartbeat in the cloud runtime (${p.checks} push checks per column, each reported ${p.pings} times, one a minute; the ping and api functions' handlers over DynamoDB Local under the cost meter; us-east-1 list prices: API Gateway HTTP API $${PRICES.apiGatewayRequest * 1e6}/M, WRU $${PRICES.writeRequestUnit * 1e6}/M, RRU $${PRICES.readRequestUnit * 1e6}/M; api function 512 MB, billed ${API_MS_BASE} ms + ${API_MS_PER_DYNAMODB_CALL} ms per DynamoDB call):\n`,
     table(
-      ['per report', 'GET /ping/<token>', 'POST /v1/checks/{id}/results (API key)'],
+      [
+        'per report',
+        'GET /ping/<token> (ping function URL)',
+        'GET /ping/<token> (API Gateway)',
+        'POST /v1/checks/{id}/results (API key)',
+      ],
       [
         ['$ per million', ...money((r) => r.perPing.dollarsPerMillion.atScale)],
         ['  API Gateway', ...money((r) => r.perPing.dollarsPerMillion.apiGateway)],
-        ['  Lambda (api function)', ...money((r) => r.perPing.dollarsPerMillion.lambda)],
+        ['  Lambda (api or ping function)', ...money((r) => r.perPing.dollarsPerMillion.lambda)],
         ['  DynamoDB', ...money((r) => r.perPing.dollarsPerMillion.dynamodb)],
         [
           '  SQS, EventBridge',
@@ -54,14 +59,19 @@ export function formatPingCost(f: PingCostBenchFigures): string {
         ],
         ['write request units (table + indexes)', ...count((r) => r.perPing.wru)],
         ['read request units', ...count((r) => r.perPing.rru)],
-        ['DynamoDB calls', calls(p), calls(k)],
-        ['api function billed ms (model)', ...count((r) => apiDurationMs(r.snapshot))],
+        ['DynamoDB calls', calls(u), calls(p), calls(k)],
+        [
+          'function billed ms (model)',
+          units(apiDurationMs(u.snapshot, 'ping')),
+          units(apiDurationMs(p.snapshot)),
+          units(apiDurationMs(k.snapshot)),
+        ],
         ['stream records passed to the stream function', ...count((r) => r.keptStreamRecords / r.requests)],
       ],
     ),
     '\nPer item type, per report (WRU table + index, RRU, $ per million):\n',
   ];
-  const types = [...new Set([...Object.keys(p.perPing.byEntity), ...Object.keys(k.perPing.byEntity)])].sort();
+  const types = [...new Set([u, p, k].flatMap((r) => Object.keys(r.perPing.byEntity)))].sort();
   const cell = (r: PingCostRun, type: string) => {
     const c = r.perPing.byEntity[type];
     if (!c) return ['-', '-', '-'];
@@ -69,8 +79,8 @@ export function formatPingCost(f: PingCostBenchFigures): string {
   };
   out.push(
     table(
-      ['item type', 'ping WRU', 'RRU', '$/M', 'keyed WRU', 'RRU', '$/M'],
-      types.map((type) => [type, ...cell(p, type), ...cell(k, type)]),
+      ['item type', 'ping URL WRU', 'RRU', '$/M', 'API ping WRU', 'RRU', '$/M', 'keyed WRU', 'RRU', '$/M'],
+      types.map((type) => [type, ...cell(u, type), ...cell(p, type), ...cell(k, type)]),
     ),
   );
   return out.join('\n');

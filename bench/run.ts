@@ -10,6 +10,7 @@ import { runChecksList } from './checks-list.ts';
 import { benchDir, repoRoot } from './child.ts';
 import { type ConfigApplyRun, formatConfigApply, runConfigApply } from './config-apply.ts';
 import { runCost } from './cost.ts';
+import { runCronBurstCloud, runCronBurstLocal } from './cronburst.ts';
 import { runIngest } from './ingest.ts';
 import { runIngestCostBench } from './ingest-cost.ts';
 import { runLocationCostBench } from './location-cost.ts';
@@ -361,7 +362,7 @@ try {
   }
   if (wants('pingcost')) {
     log(
-      `pingcost: ${options['pingcost-checks']} push checks per mode, ${options['pingcost-pings']} reports each through the api function over DynamoDB Local, by ping URL then by the keyed route`,
+      `pingcost: ${options['pingcost-checks']} push checks per mode, ${options['pingcost-pings']} reports each through the ping function URL, the API's /ping/* route and the keyed route over DynamoDB Local`,
     );
     results.pingCost = await runPingCostBench({
       checks: options['pingcost-checks'],
@@ -370,8 +371,26 @@ try {
     });
     const pc = results.pingCost;
     log(
-      `  $${pc.ping.perPing.dollarsPerMillion.atScale.toFixed(2)} per million pings, $${pc.keyed.perPing.dollarsPerMillion.atScale.toFixed(2)} per million keyed results`,
+      `  $${pc.pingUrl.perPing.dollarsPerMillion.atScale.toFixed(2)} per million pings through the ping function URL, $${pc.ping.perPing.dollarsPerMillion.atScale.toFixed(2)} through API Gateway, $${pc.keyed.perPing.dollarsPerMillion.atScale.toFixed(2)} per million keyed results`,
     );
+  }
+  if (wants('cronburst')) {
+    const jobs = options['cronburst-jobs'];
+    log(
+      `cronburst: ${jobs} heartbeats of one tenant, each /start in one second then its success 1–30 s later (a fake clock), ${options['cronburst-concurrency']} in flight; then ${options['cronburst-cloud-jobs']} through the cloud handlers over DynamoDB Local`,
+    );
+    const local = await runCronBurstLocal({
+      jobs,
+      concurrency: options['cronburst-concurrency'],
+      logFile: join(logDir, 'cronburst.log'),
+      onProgress: (line) => log(`  ${line}`),
+    });
+    const cloudJobs = options['cronburst-cloud-jobs'];
+    const cloud =
+      cloudJobs > 0
+        ? await runCronBurstCloud({ jobs: cloudJobs, onProgress: (line) => log(`  ${line}`) })
+        : undefined;
+    results.cronBurst = { local, ...(cloud ? { cloud } : {}) };
   }
   if (wants('locationcost')) {
     log(

@@ -37,6 +37,11 @@ export const FIXED_CONCURRENCY = {
   actions: 20,
   /** MCP: a legacy SSE client holds one for up to 15 minutes; the cap keeps abuse off the others. */
   mcp: 20,
+  /**
+   * The ping function (infra/ping.ts): pings handled at once, ~20-40 ms each, so a few thousand a
+   * second; past it the function URL answers 429 and cron clients retry (docs/aws.md "Ping URLs").
+   */
+  ping: 200,
   /** The status stream: one per open console tab (each holds one up to its stream's end). */
   statusStream: 100,
   /**

@@ -24,7 +24,7 @@ export function acknowledgeNagFindings(stack: Stack): void {
     'AwsSolutions-APIG4',
     'Every route reaches the app, which authenticates the Bearer API key itself (lib/auth); ping URLs are keyless by design (the token in the path is the credential).',
   );
-  for (const fn of ['Api', 'Mcp', 'StatusStream', 'Config'])
+  for (const fn of ['Api', 'Ping', 'Mcp', 'StatusStream', 'Config'])
     ack(
       at(`${fn}/Handler/Role`),
       'AwsSolutions-IAM5[Resource::*]',

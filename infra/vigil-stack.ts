@@ -16,6 +16,7 @@ import { VigilMcp } from './mcp.ts';
 import { acknowledgeNagFindings } from './nag.ts';
 import { VigilNotifications } from './notifications.ts';
 import { type PageDomainSettings, pageDomainsOf, VigilPageDomains } from './page-domains.ts';
+import { VigilPing } from './ping.ts';
 import { VigilReports } from './reports.ts';
 import { VigilStatusStream } from './status-stream.ts';
 import { VigilTable } from './table.ts';
@@ -83,6 +84,8 @@ export function settingsEnvironment(settings: VigilSettings = {}): Record<string
 export class VigilStack extends Stack {
   readonly table: VigilTable;
   readonly api: VigilApi;
+  /** The Pinging API's own ingress: a function URL (infra/ping.ts). */
+  readonly ping: VigilPing;
   readonly checks: VigilChecks;
   readonly changeFeed: VigilChangeFeed;
   readonly statusStream: VigilStatusStream;
@@ -119,9 +122,13 @@ export class VigilStack extends Stack {
       generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
     });
     const edge = { VIGIL_EDGE_SECRET: this.edgeSecret.secretValue.unsafeUnwrap() };
+    // Pings through their own function URL: no API Gateway request each (docs/aws.md "Ping URLs").
+    this.ping = new VigilPing(this, 'Ping', { table, environment, concurrency: reserved.ping });
+    // The ping URLs the API shows (a new token's ping_url, the slug URL pattern) are on it.
+    const pingUrl = { VIGIL_PING_URL: this.ping.url.url };
     this.api = new VigilApi(this, 'Api', {
       table,
-      environment: { ...environment, ...channelSettings, ...edge },
+      environment: { ...environment, ...channelSettings, ...edge, ...pingUrl },
       throttle: apiThrottle(props?.settings ?? {}),
     });
     this.checks = new VigilChecks(this, 'Checks', {
@@ -284,6 +291,11 @@ export class VigilStack extends Stack {
         'SNS topic of every alarm and its recovery: subscribe to it (or deploy with -c vigil:alarmEmail=)',
     });
     new CfnOutput(this, 'ApiUrl', { value: this.api.httpApi.apiEndpoint, description: 'Vigil API base URL' });
+    new CfnOutput(this, 'PingUrl', {
+      value: this.ping.url.url,
+      description:
+        'Function URL of the Pinging API (/ping/*): the ping URLs the API shows are on it; ApiUrl/ping/* answers them too',
+    });
     new CfnOutput(this, 'StreamUrl', {
       value: this.statusStream.url.url,
       description: 'Function URL serving GET /v1/status/stream (Server-Sent Events, streamed)',

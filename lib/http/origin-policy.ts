@@ -29,6 +29,8 @@ export interface HostPolicy {
   /** Host names (no port: any port passes), lower case, IPv6 in brackets. */
   readonly hosts: ReadonlySet<string>;
   readonly publicUrl: string | undefined;
+  /** VIGIL_PING_URL's origin: where ping URLs are shown, when pings have an ingress of their own. */
+  readonly pingUrl?: string | undefined;
 }
 
 /** The policy of a configuration: loopback, VIGIL_HOST (unless a wildcard), VIGIL_PUBLIC_URL's host, VIGIL_ALLOWED_HOSTS. */
@@ -36,6 +38,7 @@ export function hostPolicyOf(config: {
   publicUrl: string | undefined;
   allowedHosts: readonly string[];
   host?: string | undefined;
+  pingUrl?: string | undefined;
 }): HostPolicy {
   const hosts = new Set<string>(LOOPBACK_HOSTS);
   const bound = config.host?.includes(':') ? `[${config.host}]` : config.host;
@@ -47,7 +50,7 @@ export function hostPolicyOf(config: {
     // A wildcard bind address names no host a browser would send.
     if (hostname !== undefined && hostname !== '0.0.0.0' && hostname !== '[::]') hosts.add(hostname);
   }
-  return { hosts, publicUrl: config.publicUrl };
+  return { hosts, publicUrl: config.publicUrl, pingUrl: config.pingUrl };
 }
 
 /**

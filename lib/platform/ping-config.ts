@@ -11,6 +11,11 @@ export const pingEnv = {
   VIGIL_PING_LOG_KEEP: z.coerce.number().int().min(1).max(1000).default(100),
   VIGIL_PING_BODY_BYTES_PER_DAY: z.coerce.number().int().min(0).max(1_000_000_000_000).default(10_000_000),
   VIGIL_PING_KEY_GUESS_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  VIGIL_PING_URL: z
+    .string()
+    .url()
+    .refine((url) => /^https?:\/\//.test(url), 'must be an http(s) URL')
+    .optional(),
 };
 
 export interface PingSettings {
@@ -25,10 +30,15 @@ export interface PingSettings {
   pingBodyBytesPerDay: number;
   /** Wrong slugs per ping key per minute, from every address together; 0: not limited. */
   pingKeyGuessesPerMinute: number;
+  /**
+   * The origin the ping URLs shown to users are on, when pings have an ingress of their own (the
+   * cloud's ping function URL, docs/aws.md "Ping URLs"); else VIGIL_PUBLIC_URL's or the request's.
+   */
+  pingUrl: string | undefined;
 }
 
 export function pingSettings(
-  e: { [K in keyof typeof pingEnv]: number },
+  e: z.infer<z.ZodObject<typeof pingEnv>>,
   keyLimit: { perSecond: number; burst: number } | undefined,
 ): PingSettings {
   return {
@@ -42,5 +52,6 @@ export function pingSettings(
     pingLogKeep: e.VIGIL_PING_LOG_KEEP,
     pingBodyBytesPerDay: e.VIGIL_PING_BODY_BYTES_PER_DAY,
     pingKeyGuessesPerMinute: e.VIGIL_PING_KEY_GUESS_LIMIT,
+    pingUrl: e.VIGIL_PING_URL === undefined ? undefined : new URL(e.VIGIL_PING_URL).origin,
   };
 }

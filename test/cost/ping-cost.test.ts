@@ -20,7 +20,7 @@ beforeAll(async () => {
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 const close = (a: number, b: number) => expect(a).toBeCloseTo(b, 9);
 
-describe.each(['ping', 'keyed'] as const)('a healthy report (%s) in the cloud runtime', (mode) => {
+describe.each(['pingUrl', 'ping', 'keyed'] as const)('a healthy report (%s) in the cloud runtime', (mode) => {
   it(`is answered and stored once per report, ${CHECKS} checks x ${PINGS}, and reaches no stream function`, () => {
     const run = runs[mode];
     expect(run.requests).toBe(CHECKS * PINGS);
@@ -28,13 +28,14 @@ describe.each(['ping', 'keyed'] as const)('a healthy report (%s) in the cloud ru
     expect(sum(Object.values(run.statuses))).toBe(run.requests);
     expect(run.stored).toBe(run.requests);
     expect(run.keptStreamRecords).toBe(0);
-    expect(run.perPing.invocations).toEqual({ api: 1 });
+    expect(run.perPing.invocations).toEqual(mode === 'pingUrl' ? { ping: 1 } : { api: 1 });
   });
 
   it('prices every call it saw, and its parts add up to the total', () => {
     const { snapshot, perPing } = runs[mode];
     expect(snapshot.unpriced).toEqual({});
-    expect(snapshot.apiRequests).toBe(runs[mode].requests);
+    // Through the ping function's URL no request passes API Gateway; through the API each does.
+    expect(snapshot.apiRequests).toBe(mode === 'pingUrl' ? 0 : runs[mode].requests);
     const entities = Object.values(perPing.byEntity);
     close(sum(entities.map((e) => e.wru + e.gsiWru)), perPing.wru);
     close(sum(entities.map((e) => e.rru)), perPing.rru);
@@ -45,7 +46,8 @@ describe.each(['ping', 'keyed'] as const)('a healthy report (%s) in the cloud ru
     );
     const d = perPing.dollarsPerMillion;
     close(d.dynamodb + d.sqs + d.lambda + d.eventBridge + d.apiGateway, d.atScale);
-    close(d.apiGateway, 1);
+    // The ping function's URL is no API Gateway request; the API's routes are one each.
+    close(d.apiGateway, mode === 'pingUrl' ? 0 : 1);
     // Nothing queued, nothing published: a healthy report changes no state.
     expect([d.sqs, d.eventBridge]).toEqual([0, 0]);
     expect(d.lambda).toBeGreaterThan(PRICES.lambdaInvocation * 1e6);
@@ -60,8 +62,16 @@ describe.each(['ping', 'keyed'] as const)('a healthy report (%s) in the cloud ru
 });
 
 describe('a ping URL report', () => {
+  it('through the ping function URL writes what the same ping through the API does, with no API Gateway request', () => {
+    const [url, api] = [runs.pingUrl.perPing, runs.ping.perPing];
+    for (const type of ['check_state', 'result', 'run', 'push_token_lookup'])
+      expect([type, url.byEntity[type]]).toEqual([type, api.byEntity[type]]);
+    expect([url.dollarsPerMillion.apiGateway, api.dollarsPerMillion.apiGateway]).toEqual([0, 1]);
+  });
+
   it('of a plain success (no body, run id or run) writes no ping log item and takes no number: its result is its one copy', () => {
     expect(runs.ping.perPing.byEntity.ping).toBeUndefined();
+    expect(runs.pingUrl.perPing.byEntity.ping).toBeUndefined();
     expect(runs.ping.perPing.byEntity.ping_seq).toBeUndefined();
     expect(runs.ping.perPing.byEntity.ping_slot).toBeUndefined();
     expect(runs.keyed.perPing.byEntity.ping).toBeUndefined();
@@ -73,11 +83,8 @@ describe('the rate limits of a report', () => {
     expect(runs.keyed.perPing.byEntity.rate_window).toMatchObject({ wru: 2, gsiWru: 0 });
   });
 
-  it("cost a ping a fraction of one: the token's own bucket is in the instance's memory, its tenant's leased from the table", () => {
-    const window = runs.ping.perPing.byEntity.rate_window;
-    expect(window?.gsiWru).toBe(0);
-    // The checks ping at the same second of each minute: leases of 1, 2, 4, … a window.
-    expect(window?.wru).toBeGreaterThan(0);
-    expect(window?.wru).toBeLessThanOrEqual(0.5);
+  it("cost a ping no write: its check's bucket is in the instance's memory, and pings spend no tenant ceiling", () => {
+    expect(runs.ping.perPing.byEntity.rate_window).toBeUndefined();
+    expect(runs.pingUrl.perPing.byEntity.rate_window).toBeUndefined();
   });
 });

@@ -109,6 +109,10 @@ describe('api function', () => {
         VIGIL_ARTIFACT_BUCKET: { Ref: expect.stringMatching(/^ArtifactsBucket/) },
         // A browser check's draft runs in the draft browser function (infra/browser.ts).
         VIGIL_DRAFT_BROWSER_FUNCTION: { Ref: expect.stringMatching(/^ChecksBrowserDraft/) },
+        // The ping URLs it shows are on the ping function's URL (infra/ping.ts).
+        VIGIL_PING_URL: {
+          'Fn::GetAtt': [expect.stringMatching(/^PingHandlerFunctionFunctionUrl/), 'FunctionUrl'],
+        },
         // A dynamic reference to the generated secret, resolved at deploy time (console.test.ts).
         VIGIL_EDGE_SECRET: {
           'Fn::Join': [
@@ -148,14 +152,14 @@ describe('api function', () => {
 });
 
 describe('tracing', () => {
-  it('traces the HTTP functions (api, mcp, status-stream, config) with X-Ray, and no other function', () => {
+  it('traces the HTTP functions (api, ping, mcp, status-stream, config) with X-Ray, and no other function', () => {
     const functions = Object.entries(template.findResources('AWS::Lambda::Function'));
     const traced = functions
       .filter(([, fn]) => fn.Properties.TracingConfig?.Mode === 'Active')
       .map(([id]) => id.replace(/Function[0-9A-F]{8}$/, ''));
 
     expect(functions.length).toBeGreaterThan(5);
-    expect(traced.sort()).toEqual([API, 'ConfigHandler', 'McpHandler', 'StatusStreamHandler']);
+    expect(traced.sort()).toEqual([API, 'ConfigHandler', 'McpHandler', 'PingHandler', 'StatusStreamHandler']);
   });
 
   it.each([API, 'McpHandler', 'StatusStreamHandler', 'ConfigHandler'])(

@@ -1,14 +1,15 @@
-import type { createApiHandler } from '../../functions/api.ts';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { apiEvent, lambdaContext } from './lambda-context.ts';
 
 /**
- * Requests through the api function's handler as API Gateway's HTTP API (payload v2) sends them,
+ * Requests through the api function's handler as API Gateway's HTTP API (payload v2) sends them
+ * (or the ping function's, as its function URL sends the same payload),
  * on a run's fake clock, as the cost runs drive it (ping-cost-run.ts, ingest-cost-run.ts):
  * `request` answers the status and the parsed JSON body (undefined when it is not JSON); `setup`
  * is a keyed call that must succeed, at most 20 a fake second (the key's default rate).
  */
 export function apiFunctionClient(
-  api: ReturnType<typeof createApiHandler>,
+  api: (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>,
   clock: { now(): number; set(ms: number): void },
   options: { key: string; userAgent: string },
 ) {

@@ -289,6 +289,22 @@ export function createCostMeter(options: {
       }
       return [...best.values()].sort((a, b) => b.wcu - a.wcu).slice(0, count);
     },
+    /**
+     * The partition keys that took the most write units since the last reset, all seconds summed,
+     * hottest first: a burst's load per key when the burst is one second of the product's clock
+     * (bench/cronburst.ts), however long DynamoDB Local took to take it.
+     */
+    hottestKeysOverall(count = 5): { pk: string; wcu: number }[] {
+      const totals = new Map<string, number>();
+      for (const [slot, wcu] of keySeconds) {
+        const pk = slot.slice(slot.indexOf('|') + 1);
+        totals.set(pk, (totals.get(pk) ?? 0) + wcu);
+      }
+      return [...totals]
+        .map(([pk, wcu]) => ({ pk, wcu }))
+        .sort((a, b) => b.wcu - a.wcu)
+        .slice(0, count);
+    },
     /** A send to SQS of `payloadBytes` (billed per started 64 KB), or another SQS request. */
     countSqs(operation: string, payloadBytes = 0) {
       bump(snap.sqsRequests, operation, Math.max(1, Math.ceil(payloadBytes / SQS_CHUNK_BYTES)));

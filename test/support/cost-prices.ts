@@ -124,9 +124,12 @@ const lambdaCost = (count: number, durationMs: number | undefined) =>
   (PRICES.lambdaInvocation +
     LAMBDA_MEMORY_GB * ((durationMs ?? DEFAULT_DURATION_MS) / 1000) * PRICES.lambdaGbSecond);
 
-/** The api function's modelled billed ms per invocation, from the DynamoDB calls it made. */
-export function apiDurationMs(snap: MeterSnapshot): number {
-  const invocations = snap.invocations.api ?? 0;
+/**
+ * The api function's modelled billed ms per invocation, from the DynamoDB calls it made; the ping
+ * function (the same handler behind a function URL) by the same model, `fn` 'ping'.
+ */
+export function apiDurationMs(snap: MeterSnapshot, fn: 'api' | 'ping' = 'api'): number {
+  const invocations = snap.invocations[fn] ?? 0;
   if (invocations === 0) return API_MS_BASE;
   return API_MS_BASE + (API_MS_PER_DYNAMODB_CALL * sum(Object.values(snap.calls))) / invocations;
 }
@@ -152,7 +155,11 @@ export function priceSnapshot(snap: MeterSnapshot, results: number): CostFigures
   const dynamodb = wru * PRICES.writeRequestUnit + rru * PRICES.readRequestUnit;
   const sqs = sqsRequests * PRICES.sqsRequest;
   const invocations = Object.entries(snap.invocations);
-  const durations: Record<string, number> = { ...ASSUMED_DURATION_MS, api: apiDurationMs(snap) };
+  const durations: Record<string, number> = {
+    ...ASSUMED_DURATION_MS,
+    api: apiDurationMs(snap),
+    ping: apiDurationMs(snap, 'ping'),
+  };
   const variableLambda = sum(
     invocations
       .filter(([fn]) => !PER_MINUTE_FUNCTIONS.includes(fn))

@@ -1,4 +1,4 @@
-import { createApiHandler } from '../../functions/api.ts';
+import { createApiHandler, createPingHandler } from '../../lib/cloud/api-handler.ts';
 import { apiFunctionClient } from './api-function-client.ts';
 import { type CostFigures, type MeterSnapshot, priceSnapshot } from './cost-prices.ts';
 import { withMeteredPipeline } from './metered-pipeline.ts';
@@ -9,14 +9,18 @@ import { withMeteredPipeline } from './metered-pipeline.ts';
  * through the api Lambda handler (functions/api.ts's createApiHandler, as API Gateway's HTTP API
  * invokes it) over DynamoDB Local, rate limits on at their defaults. After each minute the change
  * feed is drained through the stream function's filter (metered-pipeline.ts), so any stream record
- * a report produces, and the invocations it causes, are counted. Two modes on separate checks:
- * `ping` (GET /ping/<token>: no API key, the token is the credential) and `keyed` (POST
- * /v1/checks/{id}/results with an API key, the keyed push route, for comparison). Every
+ * a report produces, and the invocations it causes, are counted. Three modes on separate checks:
+ * `pingUrl` (GET /ping/<token> through the ping function's URL, functions/ping.ts: no API
+ * Gateway request; the ping URLs the API shows), `ping` (the same through the API's /ping/* route,
+ * the ping URLs users already have) and `keyed` (POST /v1/checks/{id}/results with an API key, the
+ * keyed push route, for comparison). Every
  * report is a success and every check stays up: the steady state of a healthy cron job.
  * Shared by test/cost/ping-cost.test.ts and `npm run bench -- --only pingcost`.
  */
 
-export type PingCostMode = 'ping' | 'keyed';
+export type PingCostMode = 'pingUrl' | 'ping' | 'keyed';
+
+const MODES: readonly PingCostMode[] = ['pingUrl', 'ping', 'keyed'];
 
 export interface PingCostOptions {
   endpoint: string;
@@ -60,10 +64,11 @@ export async function runPingCost(options: PingCostOptions): Promise<Record<Ping
         key,
         userAgent: 'curl',
       });
+      const pingFunction = apiFunctionClient(createPingHandler(cloud), clock, { key, userAgent: 'curl' });
 
       await setup('POST', '/v1/blueprints', { slug: 'job', name: 'Job' });
       const created: { checkId: string; token: string }[] = [];
-      for (let i = 0; i < 2 * checks; i += 1) {
+      for (let i = 0; i < MODES.length * checks; i += 1) {
         const entity = await setup('POST', '/v1/blueprints/job/entities', {
           slug: `job-${i}`,
           name: `Job ${i}`,
@@ -84,7 +89,7 @@ export async function runPingCost(options: PingCostOptions): Promise<Record<Ping
       // Two transitions each (the check and its own entity), all handed to the stream function
       // before a phase counts: one the stream shows late would be counted as the phase's.
       await pipeline.awaitStreamRecords(2 * created.length);
-      progress(`${2 * checks} push checks created and up`);
+      progress(`${MODES.length * checks} push checks created and up`);
 
       const storedResults = async (ids: string[]) => {
         let total = 0;
@@ -106,17 +111,20 @@ export async function runPingCost(options: PingCostOptions): Promise<Record<Ping
           clock.set(minute * MINUTE);
           meter.resume();
           for (const c of group) {
-            meter.countApiRequest();
-            meter.countInvocation('api');
+            // The ping function's URL is no API Gateway request; its invocation is priced as the api function's.
+            if (mode !== 'pingUrl') meter.countApiRequest();
+            meter.countInvocation(mode === 'pingUrl' ? 'ping' : 'api');
             const res =
-              mode === 'ping'
-                ? await request('GET', `/ping/${c.token}`)
-                : await request(
-                    'POST',
-                    `/v1/checks/${c.checkId}/results`,
-                    { success: true, latency_ms: 5 },
-                    key,
-                  );
+              mode === 'pingUrl'
+                ? await pingFunction.request('GET', `/ping/${c.token}`)
+                : mode === 'ping'
+                  ? await request('GET', `/ping/${c.token}`)
+                  : await request(
+                      'POST',
+                      `/v1/checks/${c.checkId}/results`,
+                      { success: true, latency_ms: 5 },
+                      key,
+                    );
             statuses[res.status] = (statuses[res.status] ?? 0) + 1;
           }
           await pipeline.drainChanges();
@@ -137,10 +145,11 @@ export async function runPingCost(options: PingCostOptions): Promise<Record<Ping
           perPing: priceSnapshot(snapshot, requests),
         };
       };
-      const ping = await phase('ping', created.slice(0, checks));
-      const keyed = await phase('keyed', created.slice(checks));
+      const runs = {} as Record<PingCostMode, PingCostRun>;
+      for (const [i, mode] of MODES.entries())
+        runs[mode] = await phase(mode, created.slice(i * checks, (i + 1) * checks));
       meter.detach();
-      return { ping, keyed };
+      return runs;
     },
   );
 }
