@@ -1,6 +1,6 @@
 import { readEntityById } from '../../catalog/entities.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';
-import { readOpenIncident } from '../../incidents/incident-items.ts';
+import { coveringIncident } from '../../incidents/root-cause.ts';
 import { maintenanceLookup } from '../../maintenance/evaluate.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
 import type { NotifyJob } from '../jobs.ts';
@@ -57,7 +57,8 @@ export async function handleRepeat(deps: NotifyDeps, job: RepeatJob): Promise<vo
   const policy = await effectivePolicy(deps, event.tenant_id, event.check_id);
   if (policy.silenced || policy.revision !== job.policy_revision || policy.repeat_interval_seconds <= 0)
     return;
-  const incident = await readOpenIncident(deps.table, event.tenant_id, event.entity_id);
+  // Its own open incident, or its root cause's it joined (one incident per root cause): acknowledged, the series stops.
+  const incident = await coveringIncident(deps.table, event.tenant_id, event.entity_id);
   if (incident?.state === 'acknowledged') return;
 
   const [own, routing, maintenanceOf] = await Promise.all([
