@@ -1,3 +1,4 @@
+import { spendEmailQuota } from '../notify/email-transport.ts';
 import { createSesTransport } from '../notify/ses-transport.ts';
 import { createReportSender } from '../reports/report-sender.ts';
 import { createCursorSeal } from '../store/cursor-seal.ts';
@@ -16,6 +17,7 @@ export function composeReportsFunction(base: CloudBase) {
     logger,
     cursors: createCursorSeal(() => loadCursorSecret(table)),
     transport: createSesTransport({ region: config.region }),
+    spendEmailQuota: (tenantId, count, limit) => spendEmailQuota({ table, clock }, tenantId, count, limit),
     from: config.emailFrom,
     publicUrl: config.publicUrl,
   });

@@ -4,6 +4,7 @@ import type { Route } from '../http/types.ts';
 import { composeLocations } from '../locations/compose.ts';
 import { BUILTIN_TOOLSETS } from '../mcp/builtin-tools.ts';
 import { composeMcp } from '../mcp/compose.ts';
+import { spendEmailQuota } from '../notify/email-transport.ts';
 import { composeReports } from '../reports/compose.ts';
 import { composeSkills } from '../skills/compose.ts';
 import { composeStatus } from '../status/compose.ts';
@@ -58,7 +59,10 @@ export function composeServices(deps: CoreDeps, routes: () => Route[]) {
     ...{ table, clock, logger, cursors, slots: streamSlots },
     settings: deps.statusStream ?? { follow: 'poll' },
   });
-  const reports = composeReports({ ...deps, cursors, email: deps.email });
+  const reports = composeReports({
+    ...{ ...deps, cursors, email: deps.email },
+    spendEmailQuota: (tenantId, count, limit) => spendEmailQuota({ table, clock }, tenantId, count, limit),
+  });
   // The notify queue's jobs, each kind to the feature that declares it (lib/features).
   const notifier = {
     ...notifications.notifier,

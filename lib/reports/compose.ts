@@ -1,11 +1,11 @@
 import type { EmailSender } from '../domain/formats.ts';
-import type { EmailTransport } from '../notify/email-transport.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
+import type { EmailTransport } from '../providers/email.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
 import { createReportPreferences } from './report-preference.ts';
-import { createReportSender } from './report-sender.ts';
+import { createReportSender, type SpendEmailQuota } from './report-sender.ts';
 
 export type { ReportSender } from './report-sender.ts';
 
@@ -18,6 +18,8 @@ export interface ReportsDeps {
   cursors: CursorSeal;
   /** SMTP locally, SES in the cloud; undefined: no report is sent. */
   email: EmailTransport | undefined;
+  /** The tenant's daily e-mail quota, which every e-mail Vigil sends counts against (lib/notify keeps it). */
+  spendEmailQuota: SpendEmailQuota;
   config: { emailFrom: EmailSender | undefined; publicUrl: string | undefined };
 }
 
@@ -33,6 +35,7 @@ export function composeReports(deps: ReportsDeps) {
     logger: deps.logger.child({ component: 'reports' }),
     cursors: deps.cursors,
     transport: deps.email,
+    spendEmailQuota: deps.spendEmailQuota,
     from: deps.config.emailFrom,
     publicUrl: deps.config.publicUrl,
   });

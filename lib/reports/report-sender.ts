@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_LIMITS, listTenants, listUsers, type Tenant, type User } from '../auth/records.ts';
 import type { EmailSender } from '../domain/formats.ts';
-import { type EmailTransport, spendEmailQuota } from '../notify/email-transport.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
+import type { EmailTransport } from '../providers/email.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 import { getReportClaim, reportClaimedOp, reportDoneOp } from './report-claim-items.ts';
@@ -24,6 +24,13 @@ import { unsubscribePath } from './unsubscribe-link.ts';
 /** How long a claim is its sender's before another sweep may take it over. */
 export const CLAIM_LEASE_MS = 10 * 60_000;
 
+/** Adds `count` e-mails to the tenant's quota of today within `limit`; the refusal when that would pass it. */
+export type SpendEmailQuota = (
+  tenantId: string,
+  count: number,
+  limit: number,
+) => Promise<{ skipped: string } | undefined>;
+
 export interface ReportSenderDeps {
   table: Table;
   clock: Clock;
@@ -31,6 +38,8 @@ export interface ReportSenderDeps {
   cursors: CursorSeal;
   /** Undefined locally without VIGIL_SMTP_URL: nothing is claimed or sent. */
   transport: EmailTransport | undefined;
+  /** The tenant's daily e-mail quota (lib/notify's spendEmailQuota over the same table and clock). */
+  spendEmailQuota: SpendEmailQuota;
   from: EmailSender | undefined;
   /** VIGIL_PUBLIC_URL: the console link and the unsubscribe link. */
   publicUrl: string | undefined;
@@ -75,7 +84,7 @@ export function createReportSender(deps: ReportSenderDeps) {
       throw error;
     }
     const limit = tenant.email_daily_limit ?? DEFAULT_LIMITS.email_daily_limit;
-    const refusal = await spendEmailQuota({ table, clock }, tenant.id, 1, limit);
+    const refusal = await deps.spendEmailQuota(tenant.id, 1, limit);
     if (refusal) {
       await table.transact([
         reportDoneOp(key, claimId, { state: 'skipped', reason: refusal.skipped }, clock.now()),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { userCreatedOps, userReportOp } from '../../lib/auth/records.ts';
 import { tenantCreatedOp } from '../../lib/auth/tenants/tenant-items.ts';
 import type { EmailTransport, OutgoingEmail } from '../../lib/notify/email-transport.ts';
+import { spendEmailQuota } from '../../lib/notify/email-transport.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { getReportClaim } from '../../lib/reports/report-claim-items.ts';
@@ -95,6 +96,7 @@ function senderOn(table: Table, clock: ReturnType<typeof createFakeClock>, trans
     logger: silentLogger,
     cursors: createCursorSeal(async () => Buffer.alloc(32, 7)),
     transport,
+    spendEmailQuota: (tenantId, count, limit) => spendEmailQuota({ table, clock }, tenantId, count, limit),
     from: { address: 'reports@vigil.example.com' },
     publicUrl: 'https://vigil.example.com',
   });
