@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_REPEAT_SECONDS, MIN_REPEAT_SECONDS } from '../../domain/limits.ts';
 import { pageQuery } from '../../http/requests.ts';
 import { idSchema, namesResource } from '../../http/route-schemas.ts';
 import { channelNameSchema } from '../channel-setup/channel-config.ts';
@@ -10,9 +11,6 @@ import { DELIVERY_STATUSES } from '../deliveries/delivery-items.ts';
 
 /** Cooldown bounds: none to one day. */
 const MAX_COOLDOWN_SECONDS = 86_400;
-/** Repeat bounds: 0 (no repeat), else a minute to a day, so a flapping check cannot page every second. */
-export const MIN_REPEAT_SECONDS = 60;
-export const MAX_REPEAT_SECONDS = 86_400;
 
 /** What a person reads at each policy field when its value is refused: one sentence, with the unit. */
 const COOLDOWN_WORDS = 'Enter a cooldown from 0 to 86,400 seconds (a day), in whole seconds.';

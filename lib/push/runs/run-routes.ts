@@ -23,7 +23,7 @@ const runSchema = z
       .meta({ description: 'end − start; null without a start (a run of unknown duration) or an end' }),
     outcome: z.enum(RUN_OUTCOMES).meta({
       description:
-        'success (a success or /0), fail (/fail), exit (a non-zero exit status), running, hung (started and not ended within the time a run may take, or silent past keepalive_seconds); missed is reserved',
+        "success (a success or /0), fail (/fail), exit (a non-zero exit status), running, hung (started and not ended within the time a run may take or max_duration_seconds, or silent past keepalive_seconds: closed so by the dead man's switch), missed (an expected run that never started: ended_at is the deadline it was told at)",
     }),
     exit_status: z.number().int().optional().meta({ description: 'The exit status sent (/<0-255>)' }),
     rid: z.string().optional().meta({ description: 'The run id sent as ?rid=' }),
@@ -33,7 +33,7 @@ const runSchema = z
     }),
     flags: z.array(z.enum(RUN_FLAGS)).meta({
       description:
-        'What the run rules found: too_short (min_duration_seconds: a failed result), too_long (max_duration_seconds), overlap (overlap: alert), hung; anomalous_duration: far outside the learned normal (a degraded result)',
+        'What the run rules found: too_short (min_duration_seconds: a failed result), too_long (max_duration_seconds), overlap (overlap: alert), early (early_seconds), hung; anomalous_duration, anomalous_start: far outside the learned normal (a degraded result)',
     }),
   })
   .meta({ id: 'Run' });
@@ -54,7 +54,10 @@ const normalSchema = z
       description: 'The successful runs with a /start it was learned from (the newest of the last 100 runs)',
     }),
     duration: quantiles('ms', "The 5th, 50th and 95th percentiles of the runs' durations"),
-    start_offset: quantiles('s', 'How long after its expected time a run starts (not learned yet: null)'),
+    start_offset: quantiles(
+      's',
+      "How far a scheduled check's runs start from their nearest scheduled time (negative: before it); null without a schedule",
+    ),
     active: z.boolean().meta({
       description:
         'Whether it flags runs far outside it (degraded): once 20 runs were seen, unless learn is false',
@@ -96,7 +99,8 @@ export function runRoutes(deps: RunLogDeps): AuthedRoute[] {
       auth: 'key',
       operationId: 'getCheckNormal',
       tag: 'Push',
-      summary: "A push check's learned normal: its runs' duration quantiles and whether it flags runs",
+      summary:
+        "A push check's learned normal: its runs' duration and start offset quantiles and whether it flags runs",
       schemas: {
         params: checkParams,
         responses: { 200: normalSchema },
