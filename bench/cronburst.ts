@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
-import { createApiHandler, createPingHandler } from '../lib/cloud/api-handler.ts';
+import { createApiHandler, createPingHandler } from '../lib/cloud/http-composition.ts';
 import { checkPartition } from '../lib/store/partitions.ts';
 import { apiFunctionClient } from '../test/support/api-function-client.ts';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local.ts';

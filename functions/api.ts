@@ -1,9 +1,8 @@
-import { createApiHandler } from '../lib/cloud/api-handler.ts';
-import { createCloudApp } from '../lib/cloud/http-composition.ts';
+import { createApiHandler, createCloudApp } from '../lib/cloud/http-composition.ts';
 import { createFunctionTracer } from '../lib/cloud/tracing.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 
-/** The api function: API Gateway's HTTP API (payload v2) -> the shared router (lib/cloud/api-handler.ts). */
+/** The api function: API Gateway's HTTP API (payload v2) -> the shared router (lib/cloud/http-composition.ts). */
 export { createApiHandler };
 
 const tracer = createFunctionTracer('api');

@@ -1,14 +1,13 @@
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApiHandler, createPingHandler } from '../../lib/cloud/api-handler.ts';
-import { createCloudApp } from '../../lib/cloud/http-composition.ts';
+import { createApiHandler, createCloudApp, createPingHandler } from '../../lib/cloud/http-composition.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { createTestTable } from '../support/dynamodb-local.ts';
 import { apiEvent } from '../support/lambda-context.ts';
 
 /**
- * The ping function (lib/cloud/api-handler.ts createPingHandler, functions/ping.ts): the Pinging
+ * The ping function (lib/cloud/http-composition.ts createPingHandler, functions/ping.ts): the Pinging
  * API behind its own function URL, over DynamoDB Local. A ping through it is recorded as through the
  * API, under the same limits; any other path is 404 before routing, a valid API key's included;
  * the API shows ping URLs on VIGIL_PING_URL (docs/aws.md "Ping URLs").

@@ -1,4 +1,4 @@
-import { createApiHandler, createPingHandler } from '../../lib/cloud/api-handler.ts';
+import { createApiHandler, createPingHandler } from '../../lib/cloud/http-composition.ts';
 import { apiFunctionClient } from './api-function-client.ts';
 import { type CostFigures, type MeterSnapshot, priceSnapshot } from './cost-prices.ts';
 import { withMeteredPipeline } from './metered-pipeline.ts';
