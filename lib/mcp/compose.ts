@@ -19,6 +19,7 @@ import type { Runtime } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Prober } from '../probes/types.ts';
 import { createPingLogService } from '../push/ping-log.ts';
+import { createRunLogService } from '../push/run-log.ts';
 import type { SkillRecord } from '../skills/skill-items.ts';
 import { createStatusService } from '../status/status-service.ts';
 import { createPageIncidentService } from '../status-pages/page-incidents.ts';
@@ -99,6 +100,7 @@ export function composeMcp(deps: McpDeps) {
     policies: deps.policies,
     checkReads,
     pingLog: createPingLogService({ table, checkService: deps.checkService, clock, cursors }),
+    runLog: createRunLogService({ table, checkService: deps.checkService, clock, cursors }),
     prober: deps.prober,
     runtime: deps.runtime,
     incidents: deps.incidents,

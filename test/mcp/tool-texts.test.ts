@@ -287,6 +287,7 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
       explain_alerting: [{ entity_id: ids.ledger, to_state: 'up' }, ['If Ledger (now down)']],
       list_heartbeats: [{}, ['Failing: "Ledger port" of Ledger (service/ledger)']],
       get_ping_log: [{ check_id: checks.ledger }, ['Pings of "Ledger port" of Ledger (service/ledger)']],
+      get_check_runs: [{ check_id: checks.ledger }, ['Runs of "Ledger port" of Ledger (service/ledger)']],
       get_audit_log: [{ limit: 3 }, ['mcp.create_maintenance (maintenance_window) by ']],
       plan_config: [{ document: cart }, ['+ create entity service/cart', 'Plan: 1 to create']],
       apply_config: [{ document: cart }, ['✓ create entity service/cart', 'Applied: 1 created']],

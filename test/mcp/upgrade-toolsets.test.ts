@@ -107,16 +107,16 @@ describe('upgrading a DynamoDB store of the release before the entity either way
     await api?.close();
   });
 
-  it('upgrades the four changed toolsets once, and the tools take the entity either way', async () => {
+  it('upgrades the five changed toolsets once, and the tools take the entity either way', async () => {
     const upgraded = async () => JSON.parse(await api.operator(['data', 'migrate'])).builtin_skills_upgraded;
     const first = await upgraded();
     const second = await upgraded();
     // Without the marker, a run finds every toolset current and writes none.
     await forgetToolsetUpgrade(api.table);
     const unmarked = await upgraded();
-    // catalog-ops (2.1.0 → 2.2.0), on-call-ops, incident-ops and status-page-ops (1.0.0 → 1.1.0)
-    // changed; check-ops and config-ops did not.
-    expect([first, second, unmarked]).toEqual([4, 0, 0]);
+    // catalog-ops (2.1.0 → 2.2.0), on-call-ops, incident-ops, status-page-ops and check-ops
+    // (1.0.0 → 1.1.0: get_check_runs) changed; config-ops did not.
+    expect([first, second, unmarked]).toEqual([5, 0, 0]);
 
     const client = await connectSdkClient(api, dump.api_key);
     try {

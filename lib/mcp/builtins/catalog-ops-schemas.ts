@@ -171,6 +171,18 @@ export const pingLogInput = {
   additionalProperties: false,
 };
 
+/** get_check_runs: a page of one push check's runs. */
+export const checkRunsInput = {
+  type: 'object',
+  properties: {
+    check_id: { type: 'string', description: 'The push check (chk_…)' },
+    limit: pageLimit(20, 100),
+    cursor,
+  },
+  required: ['check_id'],
+  additionalProperties: false,
+};
+
 /** get_audit_log: filters and page (GET /v1/audit's). */
 export const auditLogInput = {
   type: 'object',

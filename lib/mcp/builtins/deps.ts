@@ -17,6 +17,7 @@ import { ValidationError } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Prober } from '../../probes/types.ts';
 import type { PingLogService } from '../../push/ping-log.ts';
+import type { RunLogService } from '../../push/run-log.ts';
 import type { CreateSkillBody } from '../../skills/manifest.ts';
 import type { SkillRecord } from '../../skills/skill-items.ts';
 import type { StatusService } from '../../status/status-service.ts';
@@ -77,6 +78,8 @@ export interface BuiltinDeps {
   checkReads: Pick<CheckReadService, 'results' | 'transitions'>;
   /** list_heartbeats and get_ping_log: push checks' ping logs (GET /v1/checks/{id}/pings's service). */
   pingLog: Pick<PingLogService, 'page' | 'latest'>;
+  /** get_check_runs: push checks' runs and learned normal (GET /v1/checks/{id}/runs's and /normal's service). */
+  runLog: Pick<RunLogService, 'page' | 'normal'>;
   /** The app's prober: the SSRF rules of checks (VIGIL_ALLOW_PRIVATE_TARGETS) apply. */
   prober: Prober;
   /** The runtime: create_check refuses a check type it cannot run, before probing. */

@@ -4,6 +4,7 @@ import { getAuditLog } from './audit-log.ts';
 import { getEntity, listBlueprints, listEntities } from './catalog.ts';
 import { deleteCheck, updateCheck } from './check-edits.ts';
 import { getCheckResults } from './check-results.ts';
+import { getCheckRuns } from './check-runs.ts';
 import { createCheck } from './checks.ts';
 import { applyConfig, planConfig } from './config.ts';
 import type { Builtin, BuiltinAnnotations, BuiltinDeps, BuiltinTool } from './deps.ts';
@@ -49,6 +50,7 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   explainAlerting,
   listHeartbeats,
   getPingLog,
+  getCheckRuns,
   getAuditLog,
   planConfig,
   applyConfig,

@@ -122,3 +122,5 @@ export function createRunLogService(deps: RunLogDeps) {
     },
   };
 }
+
+export type RunLogService = ReturnType<typeof createRunLogService>;

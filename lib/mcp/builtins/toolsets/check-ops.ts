@@ -1,16 +1,16 @@
 import type { CreateSkillBody } from '../../../skills/manifest.ts';
-import { checkRef, listHeartbeatsInput, pingLogInput } from '../catalog-ops-schemas.ts';
+import { checkRef, checkRunsInput, listHeartbeatsInput, pingLogInput } from '../catalog-ops-schemas.ts';
 import { CHECK_EDIT_ENTRIES } from '../check-edits.ts';
 import { builtinAnnotations } from '../index.ts';
 import { SILENCE_CHECK_ENTRY } from '../silence-check.ts';
 
-/** The check-ops toolset: run, change, delete and silence checks; heartbeats and their pings. */
+/** The check-ops toolset: run, change, delete and silence checks; heartbeats, their pings and runs. */
 export const CHECK_OPS_MANIFEST = {
   slug: 'check-ops',
   name: 'Check operations',
   description:
-    'Run a check now, change or delete checks (dry run first), silence a check, follow heartbeats and their pings.',
-  version: '1.0.0',
+    'Run a check now, change or delete checks (dry run first), silence a check, follow heartbeats, their pings and runs.',
+  version: '1.1.0',
   enabled: true,
   tools: [
     {
@@ -35,6 +35,13 @@ export const CHECK_OPS_MANIFEST = {
         "A push check's pings, newest first and paged: kind (success, start, fail, exit, log), exit status, run id, run duration, sender and body (its last 2,000 characters; secret-looking lines redacted for read-only keys).",
       inputSchema: pingLogInput,
       annotations: builtinAnnotations('get_ping_log'),
+    },
+    {
+      name: 'get_check_runs',
+      description:
+        "A push check's runs (a /start to its end), newest first and paged: start, end, duration, outcome (success, fail, exit, running, hung, missed), exit status, run id, log excerpt and flags (too_short, too_long, overlap, early, hung, anomalous_duration, anomalous_start), with the learned normal (duration and start-offset percentiles, and whether it flags runs yet).",
+      inputSchema: checkRunsInput,
+      annotations: builtinAnnotations('get_check_runs'),
     },
   ],
 } satisfies CreateSkillBody;
