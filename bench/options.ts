@@ -117,7 +117,7 @@ const optionsSchema = z.object({
   'pingcost-checks': int(1).default(50),
   'pingcost-pings': int(1).max(99).default(20),
   'cronburst-jobs': int(1).default(10_000),
-  'cronburst-concurrency': int(1).default(128),
+  'cronburst-concurrency': int(1).default(64),
   'cronburst-cloud-jobs': int(0).default(1000),
   'locationcost-checks': int(1).default(50),
   'locationcost-slots': int(1).default(5),
@@ -217,7 +217,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --pingcost-checks <n>     pingcost: push checks per mode (ping URL, keyed route) under the cost meter (default 50)
   --pingcost-pings <n>      pingcost: reports per check, one a minute (default 20, at most 99)
   --cronburst-jobs <n>      cronburst: heartbeats of one tenant pinging at the top of the hour, locally (default 10000)
-  --cronburst-concurrency <n> cronburst: pings in flight locally (default 128)
+  --cronburst-concurrency <n> cronburst: pings in flight locally (default 64, as push's top level)
   --cronburst-cloud-jobs <n> cronburst: the same burst through the cloud handlers over DynamoDB Local (default 1000; 0: none)
   --locationcost-checks <n> locationcost: http checks probed from AWS regions under the cost meter (default 50)
   --locationcost-slots <n>  locationcost: metered slots (minutes) per check (default 5)
