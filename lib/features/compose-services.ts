@@ -5,6 +5,7 @@ import { composeLocations } from '../locations/compose.ts';
 import { BUILTIN_TOOLSETS } from '../mcp/builtin-tools.ts';
 import { composeMcp } from '../mcp/compose.ts';
 import { spendEmailQuota } from '../notify/email-transport.ts';
+import { readTenantChannels } from '../notify/records.ts';
 import { composeReports } from '../reports/compose.ts';
 import { composeSkills } from '../skills/compose.ts';
 import { composeStatus } from '../status/compose.ts';
@@ -86,6 +87,9 @@ export function composeServices(deps: CoreDeps, routes: () => Route[]) {
     ...core,
     ...{ teams, skills, invoke, configDocs, mcp, locations, streamSlots, status, reports, notifier },
     ...{ statusPages, tenants },
+    // What search reads of notify: the tenant's channels, one bounded page.
+    tenantChannels: async (tenantId: string, limit: number) =>
+      (await readTenantChannels({ table, cursors }, tenantId, { limit })).channels,
   };
 }
 

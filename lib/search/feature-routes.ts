@@ -5,5 +5,6 @@ import type { SearchDeps } from './search-kinds.ts';
 /** The search route across the tenant's kinds. */
 export const searchMount = defineMount({
   name: 'search',
-  routes: ({ table, cursors }: SearchDeps) => searchRoutes({ table, cursors }),
+  routes: ({ table, cursors, tenantChannels }: SearchDeps) =>
+    searchRoutes({ table, cursors, tenantChannels }),
 });

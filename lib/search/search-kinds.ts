@@ -17,7 +17,6 @@ import {
   readIncidents,
   readRecentIncidents,
 } from '../incidents/incident-items.ts';
-import { readTenantChannels } from '../notify/records.ts';
 import { isId } from '../platform/ids.ts';
 import { listStatusPages } from '../status-pages/status-pages.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
@@ -44,9 +43,19 @@ const SEARCH_BOUNDS = {
   channels: 200,
 } as const;
 
+/** A channel as search reads it: a check's own carries its `check_id`. */
+interface SearchedChannel {
+  id: string;
+  name?: string | undefined;
+  channel_type: string;
+  check_id?: string | undefined;
+}
+
 export interface SearchDeps {
   table: Table;
   cursors: CursorSeal;
+  /** The tenant's channels (shared and checks' own), at most `limit` (lib/notify's, given by the composition). */
+  tenantChannels(tenantId: string, limit: number): Promise<readonly SearchedChannel[]>;
 }
 
 /** Case-insensitive containment: what every kind but the indexed entities matches by. */
@@ -133,8 +142,8 @@ export async function entityNames(
 
 /** Shared channels (not a check's own) whose name contains `q`; their config (secrets) is never kept. */
 export async function findChannels(deps: SearchDeps, tenantId: string, q: string, limit: number) {
-  const read = await readTenantChannels(deps, tenantId, { limit: SEARCH_BOUNDS.channels });
-  return read.channels
+  const channels = await deps.tenantChannels(tenantId, SEARCH_BOUNDS.channels);
+  return channels
     .filter((c) => !('check_id' in c) && contains(c.name ?? '', q))
     .slice(0, limit)
     .map((c) => ({ id: c.id, name: c.name ?? c.id, channel_type: c.channel_type }));
