@@ -124,4 +124,37 @@ describe.each(bothRuntimes)('one incident per root cause ($runtime)', ({ start }
     const [webOwn] = await unresolved(web.entityId);
     expect(webOwn).toMatchObject({ entity_id: web.entityId, state: 'open' });
   });
+
+  it('keeps the previous release’s incident of a dependent as it is and closes it as before, beside a dependent that joins (upgrade)', async () => {
+    // No migration: the release before stored no affected entries, and an entity with none is
+    // exactly one that is not affected. Its state is made here as it made it: the dependent opened
+    // its own incident while its upstream was down (the relation is added after, so this release
+    // opens it the same way), then a second dependent goes down under this release's rule.
+    const db = await fx.entityWithCheck('Ledger DB');
+    const old = await fx.entityWithCheck('Ledger API');
+    const fresh = await fx.entityWithCheck('Ledger Web');
+    for (const e of [db, old, fresh]) await fx.result(e.checkId, true);
+    await fx.result(db.checkId, false);
+    await fx.result(old.checkId, false);
+    await dependsOn(old.entityId, db.entityId);
+    await dependsOn(fresh.entityId, db.entityId);
+    const [root] = await unresolved(db.entityId);
+    const [own] = await unresolved(old.entityId);
+    expect(own).toMatchObject({ entity_id: old.entityId, state: 'open' });
+
+    await fx.result(fresh.checkId, false);
+    expect((await unresolved(fresh.entityId)).map((i: Json) => i.id)).toEqual([root.id]);
+    expect((await detail(root.id)).affected.map((a: Json) => a.entity_id)).toEqual([fresh.entityId]);
+
+    // The root recovers: the old incident stays as it is; the joined dependent opens its own.
+    await fx.result(db.checkId, true);
+    expect((await unresolved(old.entityId)).map((i: Json) => i.id)).toEqual([own.id]);
+    expect(await unresolved(fresh.entityId)).toMatchObject([{ entity_id: fresh.entityId, state: 'open' }]);
+    // And closes as before: with its entity's recovery.
+    await fx.result(old.checkId, true);
+    expect(await unresolved(old.entityId)).toEqual([]);
+    expect((await detail(own.id)).timeline.find((e: Json) => e.type === 'resolution')).toMatchObject({
+      reason: 'the entity is up again',
+    });
+  });
 });
