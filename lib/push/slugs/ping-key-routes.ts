@@ -30,7 +30,7 @@ const createdPingKeySchema = z
     created_at: timestampSchema,
     slug_url_pattern: z.string().nullable().meta({
       description:
-        'The slug ping URLs it makes: `<VIGIL_PUBLIC_URL>/ping/<ping key>/<slug>` with `<slug>` left to fill in (on the address this request came in on when VIGIL_PUBLIC_URL is not set); null when neither is known',
+        'The slug ping URLs it makes: `<VIGIL_PING_URL>/ping/<ping key>/<slug>` with `<slug>` left to fill in (in the cloud the ping function URL; else on VIGIL_PUBLIC_URL, or on the address this request came in on when neither is set); null when none is known',
     }),
   })
   .meta({ id: 'CreatedPingKey' });

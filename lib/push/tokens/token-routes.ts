@@ -28,7 +28,7 @@ const createdPushTokenSchema = pushTokenSchema
     token: z.string().meta({ description: 'The token itself: shown in this response only, never again' }),
     ping_url: z.string().nullable().meta({
       description:
-        'The ping URL (`<VIGIL_PUBLIC_URL>/ping/<token>`, or on the address this request came in on when VIGIL_PUBLIC_URL is not set; append `/fail` to report a failure); null when neither is known',
+        'The ping URL (`<VIGIL_PING_URL>/ping/<token>`: in the cloud the ping function URL; else on VIGIL_PUBLIC_URL, or on the address this request came in on when neither is set; append `/fail` to report a failure); null when none is known',
     }),
   })
   .meta({ id: 'CreatedPushToken' });

@@ -4298,7 +4298,7 @@ export interface components {
             last_used_at: components["schemas"]["Timestamp"] | null;
             /** @description The token itself: shown in this response only, never again */
             token: string;
-            /** @description The ping URL (`<VIGIL_PUBLIC_URL>/ping/<token>`, or on the address this request came in on when VIGIL_PUBLIC_URL is not set; append `/fail` to report a failure); null when neither is known */
+            /** @description The ping URL (`<VIGIL_PING_URL>/ping/<token>`: in the cloud the ping function URL; else on VIGIL_PUBLIC_URL, or on the address this request came in on when neither is set; append `/fail` to report a failure); null when none is known */
             ping_url: string | null;
         };
         PushToken: {
@@ -4326,7 +4326,7 @@ export interface components {
             /** @description Its first 4 characters */
             prefix: string;
             created_at: components["schemas"]["Timestamp"];
-            /** @description The slug ping URLs it makes: `<VIGIL_PUBLIC_URL>/ping/<ping key>/<slug>` with `<slug>` left to fill in (on the address this request came in on when VIGIL_PUBLIC_URL is not set); null when neither is known */
+            /** @description The slug ping URLs it makes: `<VIGIL_PING_URL>/ping/<ping key>/<slug>` with `<slug>` left to fill in (in the cloud the ping function URL; else on VIGIL_PUBLIC_URL, or on the address this request came in on when neither is set); null when none is known */
             slug_url_pattern: string | null;
         };
         Ping: {
