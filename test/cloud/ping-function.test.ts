@@ -88,8 +88,12 @@ describe('the ping function over DynamoDB Local', () => {
     await drop?.();
   });
 
-  it("shows a new token's ping URL on the ping function's URL (VIGIL_PING_URL)", () => {
+  it("shows a new token's ping URL, and the slug URLs' pattern, on the ping function's URL (VIGIL_PING_URL)", async () => {
     expect(pingUrl).toBe(`https://abcdefghijklmnop.lambda-url.us-east-1.on.aws/ping/${token}`);
+    const pingKey = (await send(api, 'POST', '/v1/settings/ping-key', key)).body;
+    expect(pingKey.slug_url_pattern).toBe(
+      `https://abcdefghijklmnop.lambda-url.us-east-1.on.aws/ping/${pingKey.ping_key}/<slug>`,
+    );
   });
 
   it('records a ping through it as through the API: 200 OK, a success result', async () => {
