@@ -16,7 +16,7 @@ import { useIncidentApi } from './use-incident-api.ts';
 type Json = any;
 
 describe.each(bothRuntimes)('one incident per root cause ($runtime)', ({ start }) => {
-  const { call, fx, incidentsOf } = useIncidentApi(start);
+  const { api, call, fx, incidentsOf } = useIncidentApi(start);
   const dependsOn = (from: string, to: string) =>
     call(
       'POST',
@@ -156,5 +156,28 @@ describe.each(bothRuntimes)('one incident per root cause ($runtime)', ({ start }
     expect((await detail(own.id)).timeline.find((e: Json) => e.type === 'resolution')).toMatchObject({
       reason: 'the entity is up again',
     });
+  });
+
+  it('a deleted root cause hands its still-down dependents their own incidents; a deleted dependent is left out', async () => {
+    const db = await fx.entityWithCheck('Search DB');
+    const search = await fx.entityWithCheck('Search API');
+    const gone = await fx.entityWithCheck('Search Admin');
+    for (const e of [search, gone]) await dependsOn(e.entityId, db.entityId);
+    for (const e of [db, search, gone]) await fx.result(e.checkId, true);
+    await fx.result(db.checkId, false);
+    for (const e of [search, gone]) await fx.result(e.checkId, false);
+    const [root] = await unresolved(db.entityId);
+    expect((await detail(root.id)).affected).toHaveLength(2);
+
+    const slugOf = async (id: string) =>
+      (await call('GET', '/v1/blueprints/svc/entities', undefined, 200)).find((e: Json) => e.id === id).slug;
+    await call('DELETE', `/v1/blueprints/svc/entities/${await slugOf(gone.entityId)}`, undefined, 204);
+    await call('DELETE', `/v1/blueprints/svc/entities/${await slugOf(db.entityId)}`, undefined, 204);
+    await api().drainChanges();
+
+    expect((await detail(root.id)).state).toBe('resolved');
+    expect(await unresolved(search.entityId)).toMatchObject([{ entity_id: search.entityId, state: 'open' }]);
+    const after = (await detail(root.id)).affected;
+    expect(after.find((a: Json) => a.entity_id === gone.entityId)).toMatchObject({ own_incident_id: null });
   });
 });
