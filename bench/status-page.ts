@@ -11,7 +11,7 @@ import { type Percentiles, percentiles } from './stats.ts';
  * A public status page of `entities` entities (each with a push check and a few results, so the
  * daily bars read rollups) on the local runtime: sequential keyless GET /p/{slug} over HTTP on
  * 127.0.0.1, the whole HTML each time. The server renders a page once per 30 s
- * (lib/status-pages/public/page-cache.ts), so past the warm-up these are answers from that render: what
+ * (lib/status-pages/html/page-cache.ts), so past the warm-up these are answers from that render: what
  * a crowd of visitors costs. Target: p99 <= 200 ms at 100 entities.
  */
 

@@ -7,7 +7,7 @@ import type { InvokeAnswer, InvokeCall, InvokeCaller } from '../http/router.ts';
  * lib/config-doc/registry.ts, and the engine (plan, apply, export) that works through them.
  *
  * A kind reads and writes through the tenant's own API, called in-process as the caller
- * (lib/http/route-invoker.ts): every object's write is validated, limited and audited exactly as
+ * (lib/http/routing/route-invoker.ts): every object's write is validated, limited and audited exactly as
  * the same call over HTTP would be.
  */
 

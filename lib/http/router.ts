@@ -52,7 +52,7 @@ export interface RouterDeps {
   };
   /**
    * Cookie-authenticated writes: throws ForbiddenError unless the request proves it came from the
-   * console (lib/http/csrf.ts). Without it, a session may only read.
+   * console (lib/http/policies/csrf.ts). Without it, a session may only read.
    */
   verifyCsrf?(req: HttpRequest, principal: Principal): void;
   /** Told of every write that succeeded (the audit log, lib/audit). */
@@ -161,7 +161,7 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
       await audited(reply, { route, req, params, body, location });
       return toHttpResponse(reply);
     }
-    // The console's session cookie stands in for a missing Authorization header (lib/http/session-cookie.ts).
+    // The console's session cookie stands in for a missing Authorization header (lib/http/policies/session-cookie.ts).
     const credential = credentialOfRequest(req.headers);
     const authReq =
       credential === req.headers.authorization

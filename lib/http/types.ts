@@ -143,7 +143,7 @@ export interface AuthedRoute extends RouteBase {
   readsOnly?: boolean;
   /** Minimum role; default member. */
   role?: Role;
-  /** A read of much of the tenant's data: bounded per tenant in flight (lib/http/read-gate.ts). */
+  /** A read of much of the tenant's data: bounded per tenant in flight (lib/http/routing/read-gate.ts). */
   expensive?: boolean;
   handler(ctx: AuthedContext): Promise<RouteReply>;
 }

@@ -15,7 +15,7 @@ import type { Timers } from './timer-heap.ts';
  * (runProbeJob's `alsoCommit`), so a job is never lost between the claim and the result, nor run
  * twice after it. Cell jobs (a cell's slot: its pull checks) share the queue: queued by the cell
  * generator before it moves its shard's lease, acked after the cell runner stored the slot (a
- * second run of a slot is harmless, see lib/checks/cells/cell-runner.ts).
+ * second run of a slot is harmless, see lib/checks/runner/cell-runner.ts).
  */
 
 export const PROBE_QUEUE = 'probe';

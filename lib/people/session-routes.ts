@@ -109,7 +109,7 @@ export function sessionRoutes(deps: {
   sessions: SessionService;
   login: ReturnType<typeof createPasswordLogin>;
   passwords: PasswordChangeDeps;
-  /** VIGIL_PUBLIC_URL: its origin may sign in besides the request's own (lib/http/csrf.ts). */
+  /** VIGIL_PUBLIC_URL: its origin may sign in besides the request's own (lib/http/policies/csrf.ts). */
   publicUrl: string | undefined;
 }): Route[] {
   return [

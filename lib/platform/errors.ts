@@ -158,7 +158,7 @@ export class RateLimitedError extends AppError {
 
 export class MethodNotAllowedError extends AppError {
   override name = 'MethodNotAllowedError';
-  /** `textHeaders`: the path's API answers in text (lib/http/error-response.ts), with these headers. */
+  /** `textHeaders`: the path's API answers in text (lib/http/requests/error-response.ts), with these headers. */
   constructor(allowed: string[], textHeaders?: Record<string, string>) {
     super('METHOD_NOT_ALLOWED', 405, textHeaders ? 'method not allowed' : 'method not allowed on this path', {
       headers: { ...textHeaders, Allow: allowed.join(', ') },

@@ -10,7 +10,7 @@ import type { Table, WriteOp } from '../store/table.ts';
  * escalation policy (null until policies exist), its on-call schedule (the team's rota until
  * policies land) and the blueprints whose entities it owns by default, in the tenant partition
  * under `TEAM#<team_id>` (purged with the tenant). Which entities it owns explicitly are
- * owned_by relations ending at the team (lib/catalog/relation-items.ts).
+ * owned_by relations ending at the team (lib/catalog/relations/relation-items.ts).
  */
 
 /** Teams one tenant may keep; one more is 403 LIMIT_EXCEEDED. */

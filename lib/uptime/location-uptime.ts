@@ -5,7 +5,7 @@ import type { Table } from '../store/table.ts';
 /**
  * Uptime per location of a located check (DECISIONS.md "Probe locations (wave 4)"): each
  * location's own reports, counted per UTC day when they are stored (`location_uptime`,
- * lib/checks/results/location-uptime-items.ts). The window's first and last days are read whole:
+ * lib/checks/items/location-uptime-items.ts). The window's first and last days are read whole:
  * day counts cannot be cut, so a 24 h window reads the two UTC days it touches.
  */
 

@@ -20,7 +20,7 @@ import {
 
 /**
  * The cloud generator over the per-check due index, which push checks keep (their dead man's
- * switch deadlines), and over cells, which run pull checks (lib/checks/cells/cell-generator.ts; its
+ * switch deadlines), and over cells, which run pull checks (lib/checks/runner/cell-generator.ts; its
  * lease and window are tested in test/checks/cell-generator.test.ts).
  */
 

@@ -15,7 +15,7 @@ export interface RunRequest {
 }
 
 /**
- * Runs actions (lib/actions/execute.ts): fills the URL and body templates, checks the URL with the
+ * Runs actions (lib/actions/runs/execute.ts): fills the URL and body templates, checks the URL with the
  * SSRF guard (a denied URL is recorded as a `blocked` execution and nothing is sent), sends once
  * without following redirects, and records the execution with its callback token's hash. The
  * outbound call's failure is a `failed` execution, never a throw; a stored execution with the same

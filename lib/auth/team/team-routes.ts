@@ -38,7 +38,7 @@ export function teamRoutes(deps: {
     who: { tenantId: string; userId: string },
     req: { headers: Record<string, string>; sourceIp?: string | undefined },
   ) => Promise<{ setCookie: string }>;
-  /** VIGIL_PUBLIC_URL: an accept that signs in refuses another site's Origin (lib/http/csrf.ts). */
+  /** VIGIL_PUBLIC_URL: an accept that signs in refuses another site's Origin (lib/http/policies/csrf.ts). */
   publicUrl?: string | undefined;
 }): Route[] {
   return [
@@ -84,7 +84,7 @@ export function teamRoutes(deps: {
             schema: { type: 'string' },
           },
         },
-        // 403: a password accept from another site's page (login CSRF, lib/http/csrf.ts).
+        // 403: a password accept from another site's page (login CSRF, lib/http/policies/csrf.ts).
         errors: ['ACCOUNT_DISABLED', 'CONFLICT', 'FORBIDDEN'],
       },
       handler: async (ctx) => {

@@ -25,7 +25,7 @@ import {
 /**
  * The entity item keeps the state of each of its enabled checks (`check_states`), so its aggregate
  * state is computed from one item inside the same transaction as the change that moved it. The
- * entity item and the status index are the catalog's (lib/catalog/entity-items.ts,
+ * entity item and the status index are the catalog's (lib/catalog/entities/entity-items.ts,
  * entity-state-index-items.ts); this composes their writes with the transition.
  *
  * The transition names the check that caused it (DECISIONS.md "Alert truth (wave 5)", Cause): one

@@ -24,7 +24,7 @@ import { rollupsBetween } from '../items/rollup-items.ts';
 import { estimateMaxLatency } from './sparkline-reads.ts';
 
 /**
- * Daily rollups (lib/checks/results/day-rollup-items.ts): closed once per check or cell and UTC day, from
+ * Daily rollups (lib/checks/items/day-rollup-items.ts): closed once per check or cell and UTC day, from
  * that day's 5-minute rollups, by the writer that finishes the day's last bucket (the recorder, on
  * a check's first result of a later day; the cell runner, on a cell's first slot of a day). Reads
  * use a day's item when it is written and otherwise fold that day's 5-minute rollups (today, a

@@ -16,7 +16,7 @@ import { ConditionFailedError, type Table } from '../../store/table.ts';
 import { applyStateRule } from '../definitions/entity-restate.ts';
 
 /**
- * Works off a blueprint's state rule job (lib/catalog/state-rule-job-items.ts) in bounded rounds:
+ * Works off a blueprint's state rule job (lib/catalog/blueprints/state-rule-job-items.ts) in bounded rounds:
  * each round applies the blueprint's rule, as read, to the next entities of the blueprint that have
  * no rule of their own (one transaction each: the rule and, when it moves, the state with its
  * transition), then moves the job on or deletes it. Idempotent: an entity already at the rule is

@@ -3,7 +3,7 @@ import { STATE_RULES } from '../states/entity-state.ts';
 import { fieldValueSchema } from './field-values.ts';
 
 /**
- * The attributes of an entity's stored items (lib/catalog/entity-items.ts is their owner, which
+ * The attributes of an entity's stored items (lib/catalog/entities/entity-items.ts is their owner, which
  * defines the items with these schemas): the entity item, its checks engine's part and its id
  * pointer.
  */

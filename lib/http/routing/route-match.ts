@@ -32,7 +32,7 @@ export interface MatchedRoute {
 
 /**
  * The route table's matcher, shared by the router and the in-process invoker
- * (lib/http/route-invoker.ts): the first route whose path and method match; 405 naming the
+ * (lib/http/routing/route-invoker.ts): the first route whose path and method match; 405 naming the
  * allowed methods when only the path does; 404 when nothing does.
  */
 export function createRouteMatcher(routes: Route[]): (method: string, path: string) => MatchedRoute {

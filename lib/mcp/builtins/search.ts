@@ -14,7 +14,7 @@ import { asToolResult, toolResult } from './result.ts';
  *   on (an entity found by its name is not repeated by its slug), filtered by blueprint and state;
  *   at most 2,000 index entries per call, and the entity items of the page (or, with `state`,
  *   of the entries that pass the other filters) batch-read for their state
- *   (lib/catalog/entity-search.ts);
+ *   (lib/catalog/entities/entity-search.ts);
  * - `state` without prefix: the status board's index of that state (of that blueprint, with one);
  * - neither: the tenant's entity items (of the blueprint, with one), by blueprint and slug.
  * Never the whole fleet for one page; each answer stays under 50 KB (paging.ts).

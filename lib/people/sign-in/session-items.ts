@@ -20,7 +20,7 @@ const sessionSchema = z.object({
   user_id: z.string(),
   /** SHA-256 hex of the raw cookie value. */
   session_hash: z.string(),
-  /** Cookie-authenticated writes must send it as X-CSRF-Token (lib/http/csrf.ts). */
+  /** Cookie-authenticated writes must send it as X-CSRF-Token (lib/http/policies/csrf.ts). */
   csrf_token: z.string(),
   method: z.enum(['password', 'sso']),
   created_at: z.string(),

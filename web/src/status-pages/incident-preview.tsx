@@ -6,7 +6,7 @@ import { useIncidentPreview } from './queries';
 /**
  * An update's Markdown body and, beside it, its preview as the public page will show it: the HTML
  * comes from the server's own renderer (POST /v1/status-pages/{slug}/incidents/preview, which is
- * lib/status-pages/incidents/markdown.ts, the one the public page uses), asked for once typing
+ * lib/status-pages/html/markdown.ts, the one the public page uses), asked for once typing
  * pauses.
  */
 
@@ -51,7 +51,7 @@ export function BodyField({
           // The server's HTML is inserted as is. That is safe: markdown-it renders it with html:false
           // (raw HTML in a body comes back escaped as text), from its zero preset, keeping links to
           // http(s) and mailto only; it never emits a script, a handler attribute or a style. The
-          // console's CSP (script-src 'self', lib/http/console-policy.ts) would refuse one anyway.
+          // console's CSP (script-src 'self', lib/http/policies/console-policy.ts) would refuse one anyway.
           <div
             className="incident-rendered"
             // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's renderer emits no raw HTML (above)
