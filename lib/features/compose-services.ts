@@ -5,7 +5,7 @@ import { composeLocations } from '../locations/compose.ts';
 import { BUILTIN_TOOLSETS } from '../mcp/builtin-tools.ts';
 import { composeMcp } from '../mcp/compose.ts';
 import { spendEmailQuota } from '../notify/email-transport.ts';
-import { readTenantChannels } from '../notify/records.ts';
+import { countUntold, readTenantChannels } from '../notify/records.ts';
 import { composeReports } from '../reports/compose.ts';
 import { composeSkills } from '../skills/compose.ts';
 import { composeStatus } from '../status/compose.ts';
@@ -59,6 +59,7 @@ export function composeServices(deps: CoreDeps, routes: () => Route[]) {
   const status = composeStatus({
     ...{ table, clock, logger, cursors, slots: streamSlots },
     settings: deps.statusStream ?? { follow: 'poll' },
+    countUntold: (tenantId, entities) => countUntold(table, tenantId, entities),
   });
   const reports = composeReports({
     ...{ ...deps, cursors, email: deps.email },

@@ -14,6 +14,7 @@ import type { IncidentService } from '../incidents/incident-service.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import { createMaintenanceService } from '../maintenance/maintenance-service.ts';
 import type { PolicyService, Simulator } from '../notify/compose.ts';
+import { countUntold } from '../notify/records.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -91,7 +92,10 @@ export function composeMcp(deps: McpDeps) {
   const blueprints = createBlueprintService(catalog);
   const builtinDeps = {
     clock,
-    status: createStatusService({ table, clock, cursors }),
+    status: createStatusService({
+      ...{ table, clock, cursors },
+      countUntold: (tenantId, entities) => countUntold(table, tenantId, entities),
+    }),
     blueprints,
     entities,
     entityStore: deps.entities,

@@ -5,7 +5,7 @@ import type { Table } from '../store/table.ts';
 import type { StreamSlots } from '../streams/stream-slots.ts';
 import { metricsRoutes } from './metrics-routes.ts';
 import { statusRoutes } from './routes.ts';
-import { createStatusService } from './status-service.ts';
+import { createStatusService, type StatusDeps } from './status-service.ts';
 import { statusStreamRoutes } from './stream-routes.ts';
 import { createStatusStream, type StatusStreamSettings } from './stream-service.ts';
 
@@ -22,12 +22,16 @@ export function composeStatus(deps: {
   /** Where open streams hold their slots (shared with MCP's streams). */
   slots: StreamSlots;
   settings: StatusStreamSettings;
+  /** The board's untold count (lib/notify's told words, given by the composition). */
+  countUntold: StatusDeps['countUntold'];
 }) {
   const { table, clock, logger, cursors } = deps;
   const statusStream = createStatusStream({ table, clock, logger, slots: deps.slots }, deps.settings);
   return {
     routes: [
-      ...statusRoutes({ statusService: createStatusService({ table, clock, cursors }) }),
+      ...statusRoutes({
+        statusService: createStatusService({ table, clock, cursors, countUntold: deps.countUntold }),
+      }),
       ...statusStreamRoutes({ statusStream: statusStream.service }),
       ...metricsRoutes({ table }),
     ],

@@ -17,7 +17,6 @@ import { openPageCursor, type PageSource, sealPageCursor } from '../store/paging
 import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
 import { boardRecent } from './recent-strip.ts';
 import { readCounts } from './status-counts.ts';
-import { countUntold } from './untold-count.ts';
 
 /**
  * GET /v1/status: counts from the tenant's counters (one read), entities from the narrowest
@@ -34,7 +33,7 @@ export interface BoardQuery {
   cursor?: string | undefined;
   /** `recent`: each entity's recent-results strip and 24 h uptime (recent-strip.ts), for a page of at most RECENT_MAX_PAGE. */
   include?: 'recent' | undefined;
-  /** Count the entities read that have an untold channel (untold-count.ts: one query per entity that changed state). */
+  /** Count the entities read that have an untold channel (lib/notify's countUntold: one query per entity that changed state). */
   untold?: boolean | undefined;
 }
 
@@ -46,6 +45,8 @@ export interface BoardDeps {
   cursors: CursorSeal;
   /** What `in_maintenance` is computed at (the tenant's windows, read once per board). */
   clock: Clock;
+  /** How many of `entities` have a channel whose last word is not their state (lib/notify's, given by the composition). */
+  countUntold(tenantId: string, entities: readonly EntityState[]): Promise<number>;
 }
 
 /** Reads the status board of a tenant (see the module comment). */
@@ -168,7 +169,7 @@ export function createBoardReader(deps: BoardDeps) {
               deps.clock.now(),
             )
           : undefined,
-        query.untold ? countUntold(table, tenantId, entities) : undefined,
+        query.untold ? deps.countUntold(tenantId, entities) : undefined,
       ]);
       const none = { recent: [], uptime_24h: null, results_24h: 0 };
       return {

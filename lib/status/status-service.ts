@@ -4,7 +4,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { type PageRequest, unexpired } from '../store/paging.ts';
 import type { Table } from '../store/table.ts';
-import { type BoardQuery, createBoardReader } from './status-board.ts';
+import { type BoardDeps, type BoardQuery, createBoardReader } from './status-board.ts';
 
 /**
  * The tenant's status board (status-board.ts: counts from the tenant's counters, entities from
@@ -23,6 +23,7 @@ export interface StatusDeps {
   clock: Clock;
   /** Seals the cursors of the transition feed and of board pages. */
   cursors: CursorSeal;
+  countUntold: BoardDeps['countUntold'];
 }
 
 /** Status reads: the board (GET /v1/status) and the entity transition feed (GET /v1/status/transitions). */

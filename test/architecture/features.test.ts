@@ -49,7 +49,7 @@ function importsInto(fromDir: string, toDirs: string[]): string[] {
 const NOTIFY_INTO_FEATURES_LEFT = ['lib/notify/pipeline/holding.ts -> lib/status-pages/status-pages.ts'];
 
 /** The lib folders with a file that imports lib/notify, at most; the count only shrinks (issue 76's target: 8). */
-const FOLDERS_IMPORTING_NOTIFY_AT_MOST = 9;
+const FOLDERS_IMPORTING_NOTIFY_AT_MOST = 8;
 
 /** The shared app's bounds (issue 76's targets): the roots iterate the lists instead of wiring each feature. */
 const APP_MAX_LINES = 150;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATES } from '../../lib/catalog/entities/entity-state-index-items.ts';
+import { countUntold } from '../../lib/notify/records.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { migrateStatusCounters } from '../../lib/status/status-migration.ts';
@@ -278,6 +279,7 @@ describe.each(runtimes)('status counters and pages ($runtime runtime)', ({ start
       table,
       clock: systemClock,
       cursors: createCursorSeal(async () => Buffer.alloc(32, 7)),
+      countUntold: (tenantId, entities) => countUntold(table, tenantId, entities),
     });
     // Before seeding, the counts are recounted from the entities (and a state filter reads them too).
     expect(await status.board(old.tenantId, { state: 'down' })).toMatchObject({

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countUntold } from '../../lib/notify/records.ts';
 import { createStatusService } from '../../lib/status/status-service.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import type { Key, QueryInput, Table } from '../../lib/store/table.ts';
@@ -172,10 +173,12 @@ describe.each(runtimes)('GET /v1/status ($runtime runtime)', ({ start }) => {
 
   it("never reads a check's or a cell's partition (results, rollups, transitions), however long the history", async () => {
     const partitions: string[] = [];
+    const table = recordingTable(api.table, partitions);
     const service = createStatusService({
-      table: recordingTable(api.table, partitions),
+      table,
       clock: { now: Date.now },
       cursors: createCursorSeal(async () => Buffer.alloc(32)),
+      countUntold: (tenantId, entities) => countUntold(table, tenantId, entities),
     });
     const board = await service.board(tenant.tenantId);
     expect(board.total).toBe(5);

@@ -1,11 +1,12 @@
-import type { EntityState } from '../catalog/entities.ts';
-import { readToldOfEntityEventually, untold } from '../notify/records.ts';
-import { chunks } from '../platform/chunks.ts';
-import type { Table } from '../store/table.ts';
+import type { EntityState } from '../../catalog/entities.ts';
+import { chunks } from '../../platform/chunks.ts';
+import type { Table } from '../../store/table.ts';
+import { untold } from './rejudge.ts';
+import { readToldOfEntityEventually } from './told-items.ts';
 
 /**
  * The board's `untold` (DECISIONS.md "Alert truth (wave 5)", Visible truth): how many of the
- * entities read have a channel whose last word about them (lib/notify/pipeline/told-items.ts) is not their
+ * entities read have a channel whose last word about them (./told-items.ts) is not their
  * state. One eventually consistent query of the entity's told partition per entity that has
  * changed state (an entity still unknown, or with no transition, was never told anything), at most
  * AT_ONCE at a time; up entities are read too, since a recovery can be the word held back. A
