@@ -18,7 +18,7 @@ import type { Condition, Item, Table, WriteOp } from '../store/table.ts';
  * stale transition changes nothing.
  */
 
-export const AFFECTED_STATES = ['down', 'degraded', 'up'] as const;
+const AFFECTED_STATES = ['down', 'degraded', 'up'] as const;
 
 const affectedSchema = z.object({
   tenant_id: z.string(),

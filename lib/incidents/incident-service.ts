@@ -46,7 +46,7 @@ export interface PublicIncident {
 }
 
 /** An entity that joined the incident (it depends on the incident's entity and went down while it was down). */
-export interface AffectedEntity {
+interface AffectedEntity {
   entity_id: string;
   name: string;
   /** Its state as the incident knows it: `up` once it recovered inside it. */
