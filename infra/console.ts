@@ -51,6 +51,8 @@ export interface VigilConsoleProps {
   readonly mcpUrl: IFunctionUrl;
   /** The configuration function URL: /v1/config/* (plan, apply, export), streamed and not cut at 29 s. */
   readonly configUrl: IFunctionUrl;
+  /** The ping function URL: /ping/* (infra/ping.ts), so a ping through the console's domain pays no API Gateway request. */
+  readonly pingUrl: IFunctionUrl;
   /** The built console (index.html and assets/); default web/dist. */
   readonly consoleDir?: string;
   /**
@@ -97,7 +99,7 @@ export const VIEWER_ADDRESS = `function handler(event) {
 /**
  * The web console in the cloud: the built files in a private bucket that only this distribution
  * reads (origin access control), and the API on the same origin: /v1/status/stream, /v1/mcp and
- * /v1/config/* to their streaming function URLs, every other /v1 path (and /healthz, the ping URLs /ping/*, the calendar feeds /ical/* and the public status pages /p/*, cached) to the HTTP API. The browser
+ * /v1/config/* to their streaming function URLs, the ping URLs /ping/* to the ping function's URL, every other /v1 path (and /healthz, the calendar feeds /ical/* and the public status pages /p/*, cached) to the HTTP API. The browser
  * calls one origin, so no CORS; the API's own URLs keep working as before.
  */
 export class VigilConsole extends Construct {
@@ -170,6 +172,7 @@ export class VigilConsole extends Construct {
     // An NDJSON apply writes a line per object as it lands, well inside the read timeout; a JSON
     // answer (a plan, an export, an apply without NDJSON) must start within it, twice API Gateway's 29 s.
     const config = new FunctionUrlOrigin(props.configUrl, streamed);
+    const ping = new FunctionUrlOrigin(props.pingUrl, { customHeaders });
     const apiBehavior = (origin: IOrigin) => apiPath(origin, viewerAddress);
     const publicPages = publicPagesPath(this, api, viewerAddress);
 
@@ -202,7 +205,7 @@ export class VigilConsole extends Construct {
         // Ping URLs, GET ones included, are the API's, never the console's index.html. HTTPS only:
         // a redirect would turn a cron's plain-http ping into a silent 301 (curl -f passes it)
         // instead of a failed request, and would have sent the token in the clear.
-        '/ping/*': { ...apiBehavior(api), viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY },
+        '/ping/*': { ...apiBehavior(ping), viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY },
         // On-call calendar feeds (/ical/<token>.ics): the API's, uncached here (the API answers
         // `private`), HTTPS only for the same reason: the path is the credential.
         '/ical/*': { ...apiBehavior(api), viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY },

@@ -123,7 +123,12 @@ export class VigilStack extends Stack {
     });
     const edge = { VIGIL_EDGE_SECRET: this.edgeSecret.secretValue.unsafeUnwrap() };
     // Pings through their own function URL: no API Gateway request each (docs/aws.md "Ping URLs").
-    this.ping = new VigilPing(this, 'Ping', { table, environment, concurrency: reserved.ping });
+    // Behind the console's CloudFront too (/ping/*): it believes the edge's viewer address as the api does.
+    this.ping = new VigilPing(this, 'Ping', {
+      table,
+      environment: { ...environment, ...edge },
+      concurrency: reserved.ping,
+    });
     // The ping URLs the API shows (a new token's ping_url, the slug URL pattern) are on it.
     const pingUrl = { VIGIL_PING_URL: this.ping.url.url };
     this.api = new VigilApi(this, 'Api', {
@@ -218,6 +223,7 @@ export class VigilStack extends Stack {
       statusStreamUrl: this.statusStream.url,
       mcpUrl: this.mcp.url,
       configUrl: this.configDocs.url,
+      pingUrl: this.ping.url,
       edgeSecret: this.edgeSecret,
       ...(props?.consoleDir ? { consoleDir: props.consoleDir } : {}),
       webAclArn: aclArn,

@@ -74,19 +74,25 @@ describe('console edge secret', () => {
     expect(bucket?.OriginCustomHeaders).toBeUndefined();
   });
 
-  it('reaches the api, status-stream, MCP and configuration functions as VIGIL_EDGE_SECRET, and no other function', () => {
+  it('reaches the api, ping, status-stream, MCP and configuration functions as VIGIL_EDGE_SECRET, and no other function', () => {
     const holders = Object.entries(template.findResources('AWS::Lambda::Function'))
       .filter(([, fn]) => JSON.stringify(fn.Properties.Environment ?? {}).includes('VIGIL_EDGE_SECRET'))
       .map(([id, fn]) => {
         expect(fn.Properties.Environment.Variables.VIGIL_EDGE_SECRET, id).toEqual(secretReference());
         return id.replace(/Function[0-9A-F]{8}$/, '');
       });
-    expect(holders.sort()).toEqual(['ApiHandler', 'ConfigHandler', 'McpHandler', 'StatusStreamHandler']);
+    expect(holders.sort()).toEqual([
+      'ApiHandler',
+      'ConfigHandler',
+      'McpHandler',
+      'PingHandler',
+      'StatusStreamHandler',
+    ]);
   });
 
-  it('is resolved nowhere else: four origins and four functions hold the only references', () => {
+  it('is resolved nowhere else: five origins and five functions hold the only references', () => {
     const text = JSON.stringify(template.toJSON());
-    expect(text.match(/\{\{resolve:secretsmanager:/g)?.length).toBe(8);
+    expect(text.match(/\{\{resolve:secretsmanager:/g)?.length).toBe(10);
   });
 });
 

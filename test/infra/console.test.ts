@@ -219,6 +219,7 @@ describe('console distribution', () => {
     const [streamUrlId] = only(template, 'AWS::Lambda::Url', 'StatusStream');
     const [mcpUrlId] = only(template, 'AWS::Lambda::Url', 'Mcp');
     const [configUrlId] = only(template, 'AWS::Lambda::Url', 'Config');
+    const [pingUrlId] = only(template, 'AWS::Lambda::Url', 'Ping');
     const [apiId] = only(template, 'AWS::ApiGatewayV2::Api');
     const urlHost = (urlId: string) => ({
       'Fn::Select': [2, { 'Fn::Split': ['/', { 'Fn::GetAtt': [urlId, 'FunctionUrl'] }] }],
@@ -236,8 +237,8 @@ describe('console distribution', () => {
     // The OAuth authorization server and its metadata (docs/auth.md) are the API's, not the console's.
     expect(originOf('/oauth/*').Id).toBe(api.Id);
     expect(originOf('/.well-known/oauth-*').Id).toBe(api.Id);
-    // GET /ping/<token> reaches the HTTP API, not the bucket's index.html.
-    expect(originOf('/ping/*').Id).toBe(api.Id);
+    // GET /ping/<token> reaches the ping function's URL (no API Gateway request), not the bucket's index.html.
+    expect(originOf('/ping/*').DomainName).toEqual(urlHost(pingUrlId));
     // So does GET /ical/<token>.ics, a calendar's fetch of an on-call feed.
     expect(originOf('/ical/*').Id).toBe(api.Id);
     // And a GET or POST of an acknowledgement link (/a/<token>).
