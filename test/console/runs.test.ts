@@ -16,8 +16,9 @@ import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 /**
  * A heartbeat's runs on its page (issue 78 point 4): one bar per run, oldest left, as tall as it
  * took, a flagged run marked; the sentence above says the runs, their median and flags; a bar opens
- * the run's times, outcome, flags and log excerpt (as text). Runs are written into the runtime's
- * SQLite file as the ping service writes them (runWrittenOp).
+ * the run's times, outcome, flags and log excerpt (as text); the checks list shows the last run
+ * beside the heartbeat's state. Runs are written into the runtime's SQLite file as the ping
+ * service writes them (runWrittenOp).
  */
 
 const MINUTE = 60_000;
@@ -111,6 +112,17 @@ describe('console runs of a heartbeat', { timeout: 60_000 }, () => {
     expect(await detail.locator('pre').textContent()).toBe('backup: nothing to copy\n<b>not bold</b>');
     await expectCount(detail.locator('b'), 0);
     await screenshot(p.page, 'check-runs');
+    expect(await audit(p.page)).toEqual([]);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('shows a heartbeat’s last run beside its state in the checks list', async () => {
+    const p = await openSignedIn(rig, { path: '/checks' });
+    const row = p.page.getByRole('row').filter({ hasText: 'Nightly backup' });
+    const last = row.getByTestId('last-run');
+    await last.waitFor();
+    expect(await last.textContent()).toBe('last run fail, 4 s');
     expect(await audit(p.page)).toEqual([]);
     expectNoConsoleErrors(p);
     await p.close();

@@ -5,6 +5,7 @@ import { Table } from '../ui/table';
 import { everyWords } from '../ui/time-words';
 import { ResultStrip, uptimeWords } from './check-scan';
 import { targetOf } from './check-summary';
+import { LastRun } from './last-run';
 
 type Check = Schemas['Check'];
 
@@ -17,7 +18,10 @@ export function EntityLink({ check }: { check: Check }) {
   );
 }
 
-/** The checks list: each check with its entity, type and interval, state, last 30 results and 24 h uptime. */
+/**
+ * The checks list: each check with its entity, type and interval, state (a heartbeat's last run
+ * beside it), last 30 results and 24 h uptime.
+ */
 export function CheckTable({ rows }: { rows: readonly Check[] }) {
   return (
     <Table
@@ -47,7 +51,15 @@ export function CheckTable({ rows }: { rows: readonly Check[] }) {
             </>
           ),
         },
-        { header: 'State', cell: (c) => <StateBadge state={c.state} /> },
+        {
+          header: 'State',
+          cell: (c) => (
+            <>
+              <StateBadge state={c.state} />
+              {c.check_type === 'push' ? <LastRun checkId={c.id} /> : null}
+            </>
+          ),
+        },
         { header: 'Last 30 results', cell: (c) => <ResultStrip recent={c.recent} /> },
         { header: '24 h uptime', cell: (c) => uptimeWords(c.recent) },
         { header: 'Last result', cell: (c) => <Time iso={c.last_result_at} /> },

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, must, type Schemas } from '../api/client';
-import { durationInWords } from '../incidents/words';
 import { Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
+import { runTook } from './last-run';
 import { checkKeys } from './queries';
 
 /**
@@ -45,7 +45,7 @@ const OUTCOME_CLASS: Record<Run['outcome'], string> = {
 };
 
 /** A run's length for reading: "850 ms", "3 min 20 s". */
-const took = (ms: number) => (ms < 1000 ? `${ms} ms` : durationInWords(ms / 1000));
+const took = runTook;
 
 /** The chart in words: how many runs, their median, the normal band and the flagged ones. */
 function runsInWords(runs: readonly Run[], normal: Normal | undefined): string {
