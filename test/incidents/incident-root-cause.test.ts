@@ -180,4 +180,25 @@ describe.each(bothRuntimes)('one incident per root cause ($runtime)', ({ start }
     const after = (await detail(root.id)).affected;
     expect(after.find((a: Json) => a.entity_id === gone.entityId)).toMatchObject({ own_incident_id: null });
   });
+
+  it('a status page showing only the dependent lists its outage under the root cause’s open incident', async () => {
+    const db = await fx.entityWithCheck('Catalog DB');
+    const shop = await fx.entityWithCheck('Catalog');
+    await dependsOn(shop.entityId, db.entityId);
+    for (const e of [db, shop]) await fx.result(e.checkId, true);
+    await fx.result(db.checkId, false);
+    await fx.result(shop.checkId, false);
+    const [root] = await unresolved(shop.entityId);
+    expect(root.entity_id).toBe(db.entityId);
+    await call(
+      'POST',
+      '/v1/status-pages',
+      { slug: 'catalog', title: 'Catalog', entity_ids: [shop.entityId] },
+      201,
+    );
+    const json = (await api().request('GET', '/p/catalog/status.json')).body;
+    expect(json.incidents.open).toEqual([
+      { entity_name: 'Catalog', state: 'open', opened_at: root.opened_at },
+    ]);
+  });
 });

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { parseEntityState, readEntityItems, readEntityPointers } from '../../catalog/entities.ts';
-import { readOpenIncidentRecord, readRecentIncidents } from '../../incidents/incident-items.ts';
+import { readRecentIncidents } from '../../incidents/incident-items.ts';
+import { coveringIncident } from '../../incidents/root-cause.ts';
 import { maintenanceLookup } from '../../maintenance/evaluate.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';
@@ -229,16 +230,17 @@ async function incidentsOf(
   const names = new Map(shown.map((entity) => [entity.id, entity.name]));
   const troubled = shown.filter((entity) => entity.state === 'down' || entity.state === 'degraded');
   const [openRecords, resolvedRecords] = await Promise.all([
-    Promise.all(troubled.map((entity) => readOpenIncidentRecord(deps.table, tenantId, entity.id))),
+    // Its own open incident, or its root cause's it joined (one incident per root cause).
+    Promise.all(troubled.map((entity) => coveringIncident(deps.table, tenantId, entity.id))),
     readRecentIncidents(deps.table, tenantId, {
       want: RESOLVED_SHOWN,
       scan: INCIDENTS_SCANNED,
       keep: (record) => record.state === 'resolved' && names.has(record.entity_id),
     }),
   ]);
-  const open = openRecords.flatMap((record) =>
+  const open = openRecords.flatMap((record, i) =>
     record && record.state !== 'resolved'
-      ? [{ entity_name: names.get(record.entity_id) ?? '', state: record.state, opened_at: record.opened_at }]
+      ? [{ entity_name: troubled[i]?.name ?? '', state: record.state, opened_at: record.opened_at }]
       : [],
   );
   open.sort((a, b) => b.opened_at.localeCompare(a.opened_at));
