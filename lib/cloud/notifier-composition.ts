@@ -4,7 +4,7 @@ import { DEFAULT_LIMITS } from '../auth/records.ts';
 import { createTenantStore } from '../auth/tenants.ts';
 import { pagingFor } from '../escalation/compose-paging.ts';
 import { hostNotifyJobs } from '../features/job-hosts.ts';
-import type { NotifyQueueJob } from '../features/list.ts';
+import { type NotifyQueueJob, statusPagesShowing } from '../features/list.ts';
 import { composeNotifier } from '../notify/compose-notifier.ts';
 import type { NotifyJob } from '../notify/jobs.ts';
 import { createSesTransport } from '../notify/ses-transport.ts';
@@ -45,6 +45,7 @@ export function composeNotifierFunction(base: CloudBase) {
     tenants,
     // Alert counters: one write per batch and tenant, flushed after each invocation (below).
     alertCounts: 'batched',
+    statusPagesShowing: statusPagesShowing(table),
     // Escalation policies page people by their contact plans, through the same SES and SNS; each
     // page carries its person's acknowledgement link (lib/ack-links).
     paging: pagingFor({

@@ -23,7 +23,7 @@ import { enqueuerOf } from '../platform/feature.ts';
 import { createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
 import type { CoreDeps } from './core-deps.ts';
-import type { NotifyQueueJob } from './list.ts';
+import { type NotifyQueueJob, statusPagesShowing } from './list.ts';
 
 /**
  * The services the features share, wired across them (the first half of lib/app.ts's composition;
@@ -62,6 +62,8 @@ export function composeCore(deps: CoreDeps) {
     (await tenants.getTenant(tenantId))?.email_daily_limit ?? DEFAULT_LIMITS.email_daily_limit;
   const notifications = composeNotifications({
     table: deps.table,
+    // An alert's holding names the status pages showing its entities (the status pages feature's read).
+    statusPagesShowing: statusPagesShowing(deps.table),
     clock: deps.clock,
     logger: deps.logger,
     config: deps.config,

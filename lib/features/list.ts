@@ -15,3 +15,6 @@ export type NotifyQueueJob = QueueJob<typeof FEATURES, 'notify'>;
 
 /** The notify queue's bodies, parsed as each adapter reads them back (lib/local, lib/cloud/notify-queue.ts). */
 export const notifyQueueJobSchema = queueSchema<NotifyQueueJob>(FEATURES, 'notify');
+
+/** The status pages showing an entity, which notify's alerts name (its StatusPagesShowing port), over a table. */
+export const statusPagesShowing = statusPagesFeature.lends.statusPagesShowing;

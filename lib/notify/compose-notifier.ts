@@ -22,6 +22,7 @@ import { type NotifyJob, notifyFeature } from './jobs.ts';
 import { reasonOf, reasonReads } from './pipeline/alert-reason.ts';
 import type { Notifier } from './pipeline/notifier.ts';
 import { createNotifier } from './pipeline/notifier.ts';
+import type { StatusPagesShowing } from './pipeline/ports.ts';
 import { createPolicyStore } from './policy/policy-store.ts';
 
 /** The jobs of escalation policies (`climb`, `page_contact`, `page_resolved`), handled by lib/escalation's paging. */
@@ -82,6 +83,8 @@ export interface NotifierDeps {
    * default), `batched` kept until `flushAlertCounts` (the notifier function, after each batch).
    */
   alertCounts?: 'each' | 'batched' | undefined;
+  /** The status pages an alert's holding names (lib/features/list.ts gives the status pages feature's). */
+  statusPagesShowing: StatusPagesShowing;
 }
 
 /**
@@ -129,6 +132,7 @@ export function composeNotifier(deps: NotifierDeps) {
     channels,
     deliveries,
     tenants: deps.tenants,
+    statusPagesShowing: deps.statusPagesShowing,
   });
   const paging = deps.paging?.(pagingParts(table, alerts));
   const notifier: typeof alerts = {

@@ -35,6 +35,11 @@ export interface Feature {
   jobs: readonly FeatureJob[];
   /** What it reads of the change feed, if anything. */
   feed?: FeatureFeed<never> | undefined;
+  /**
+   * Reads it lends other features, each a port the borrower declares (lib/features/list.ts hands
+   * them over), so the borrower does not import the lender.
+   */
+  lends?: Record<string, unknown> | undefined;
 }
 
 /**

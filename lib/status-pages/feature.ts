@@ -5,6 +5,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { Table } from '../store/table.ts';
 import { createPageDraftConsumer } from './drafts/draft-consumer.ts';
 import { pageDraftPublishJobSchema } from './drafts/publish-job.ts';
+import { listStatusPages } from './status-pages.ts';
 import {
   createPageSubscriberConsumer,
   PAGE_SUBSCRIBER_STREAM_ENTITIES,
@@ -27,6 +28,7 @@ import {
  * all-clear (after the incidents consumer: a root change is the incident its transition opened),
  * and enqueue subscribers' confirmation emails and update notices: a page incident's update with
  * `notify`, a subscriber's confirmation link and an announced maintenance window's write.
+ * It lends notify the pages showing an entity (an alert's "status pages affected").
  */
 export const statusPagesFeature = defineFeature({
   name: 'status-pages',
@@ -52,5 +54,12 @@ export const statusPagesFeature = defineFeature({
         now: () => ports.clock.now(),
       }),
     }),
+  },
+  lends: {
+    /** The pages showing any of the entities: the status pages an alert's holding names (lib/notify's port). */
+    statusPagesShowing: (table: Table) => async (tenantId: string, entityIds: ReadonlySet<string>) =>
+      (await listStatusPages(table, tenantId))
+        .filter((page) => page.entity_ids.some((id) => entityIds.has(id)))
+        .map((page) => ({ slug: page.slug, title: page.title })),
   },
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StateChangeEvent } from '../../lib/domain/states/state-change-event.ts';
+import { statusPagesShowing } from '../../lib/features/list.ts';
 import type { ChannelDefinition, ChannelSendDeps } from '../../lib/notify/channels/definition.ts';
 import {
   CHANNEL_DEFINITIONS,
@@ -12,8 +13,12 @@ import { alertFor } from '../../lib/notify/pipeline/alert-context.ts';
 import { digestReasons, MAX_REASON } from '../../lib/notify/pipeline/alert-reason.ts';
 import type { Alert } from '../../lib/notify/pipeline/ports.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
+import type { Table } from '../../lib/store/table.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
 import { runCellSlot } from '../support/cell-fixtures.ts';
+
+/** What an alert is read over: the table, and the status pages feature's read the app hands notify. */
+const alertReads = (table: Table) => ({ table, statusPagesShowing: statusPagesShowing(table) });
 
 /**
  * Every alert, repeat, escalation and digest event says why (DECISIONS.md "Alert truth (wave 5)",
@@ -112,7 +117,7 @@ describe('the reason of each kind of message', () => {
     down = await lastEvent();
     expect(down.to_state).toBe('down');
 
-    const alert = await alertFor(api.table, record('alert', down));
+    const alert = await alertFor(alertReads(api.table), record('alert', down));
 
     expect(alert.reason).toBe('expected at 03:00 Europe/Berlin (+1 h grace): no success received');
     expect(alert.event.entity_name).toBe(entityName);
@@ -122,9 +127,9 @@ describe('the reason of each kind of message', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     await push(backup, { success: false, error_message: 'exit status 2: disk full' });
 
-    const alert = await alertFor(api.table, record('alert', down));
-    const repeat = await alertFor(api.table, record('repeat', down));
-    const escalation = await alertFor(api.table, record('escalation', down));
+    const alert = await alertFor(alertReads(api.table), record('alert', down));
+    const repeat = await alertFor(alertReads(api.table), record('repeat', down));
+    const escalation = await alertFor(alertReads(api.table), record('escalation', down));
 
     expect(alert.reason).toBe('expected at 03:00 Europe/Berlin (+1 h grace): no success received');
     expect(repeat.reason).toBe('exit status 2: disk full');
@@ -136,7 +141,7 @@ describe('the reason of each kind of message', () => {
     await push(disk, { success: true });
     await push(disk, { success: false, error_message: 'volume /data 97% full' });
 
-    const repeat = await alertFor(api.table, record('repeat', down));
+    const repeat = await alertFor(alertReads(api.table), record('repeat', down));
 
     expect(repeat.reason?.split('; ').sort()).toEqual(
       ['Disk space: volume /data 97% full', 'Nightly backup: exit status 2: disk full'].sort(),
@@ -150,7 +155,7 @@ describe('the reason of each kind of message', () => {
     const silent = await lastEvent();
     expect(silent.to_state).toBe('down');
 
-    const alert = await alertFor(api.table, record('alert', silent));
+    const alert = await alertFor(alertReads(api.table), record('alert', silent));
 
     expect(alert.reason).toBe('1 consecutive failure (threshold 1)');
   });
@@ -161,7 +166,7 @@ describe('the reason of each kind of message', () => {
     const up = await lastEvent();
     expect(up.to_state).toBe('up');
 
-    const recovery = await alertFor(api.table, record('alert', up));
+    const recovery = await alertFor(alertReads(api.table), record('alert', up));
 
     expect(recovery.reason).toBe('check succeeded');
     expect(recovery.lastError).toBe('exit status 3');
@@ -171,7 +176,7 @@ describe('the reason of each kind of message', () => {
     await push(backup, { success: false, error_message: `assertion failed:\n${'x'.repeat(4000)}` });
     const event = await lastEvent();
 
-    const alert = await alertFor(api.table, record('alert', event));
+    const alert = await alertFor(alertReads(api.table), record('alert', event));
 
     expect(MAX_REASON).toBe(300);
     expect(alert.reason).toHaveLength(300);
@@ -180,7 +185,7 @@ describe('the reason of each kind of message', () => {
   });
 
   it('gives a test none', async () => {
-    const test = await alertFor(api.table, record('test', down));
+    const test = await alertFor(alertReads(api.table), record('test', down));
     expect(test.reason).toBeNull();
   });
 
@@ -223,7 +228,7 @@ describe('secrets in a failing result’s error', () => {
     const event = await lastEvent(orders.id);
     expect(event).toMatchObject({ check_id: check.id, to_state: 'down' });
 
-    const alert = await alertFor(api.table, record('alert', event));
+    const alert = await alertFor(alertReads(api.table), record('alert', event));
 
     for (const text of [alert.reason ?? '', alert.lastError ?? '']) {
       expect(text).toContain('orders.example.com/health');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../lib/app.ts';
 import { readEntityById } from '../../lib/catalog/entities/entity-items.ts';
 import type { StateChangeEvent } from '../../lib/domain/states.ts';
+import { statusPagesShowing } from '../../lib/features/list.ts';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { createNotifier } from '../../lib/notify/pipeline/notifier.ts';
 import { truthEvent } from '../../lib/notify/pipeline/rejudge.ts';
@@ -140,6 +141,7 @@ describe.each(engines)('one event job reads its entity once ($engine)', ({ make 
     const queue = memoryJobQueue<NotifyJob>();
     const notifier = createNotifier({
       table: counter.table,
+      statusPagesShowing: statusPagesShowing(counter.table),
       clock,
       logger: silentLogger,
       queue,

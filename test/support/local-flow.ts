@@ -4,7 +4,7 @@ import { ACTION_QUEUE, actionJobSchema } from '../../lib/actions/jobs.ts';
 import { type App, createApp } from '../../lib/app.ts';
 import { pagingFor } from '../../lib/escalation/compose-paging.ts';
 import { STREAM_ENTITIES } from '../../lib/events/consumers.ts';
-import { type NotifyQueueJob, notifyQueueJobSchema } from '../../lib/features/list.ts';
+import { type NotifyQueueJob, notifyQueueJobSchema, statusPagesShowing } from '../../lib/features/list.ts';
 import { createChangePump } from '../../lib/local/change-pump.ts';
 import { startJobRunner } from '../../lib/local/job-runner.ts';
 import { createSqliteJobQueue } from '../../lib/local/sqlite-job-queue.ts';
@@ -88,6 +88,7 @@ export function openNotifyParts(
   const ownQueue = enqueuerOf<NotifyQueueJob, NotifyJob>(queue);
   const alerts = createNotifier({
     table,
+    statusPagesShowing: statusPagesShowing(table),
     clock: time.clock,
     logger: silentLogger,
     queue: ownQueue,

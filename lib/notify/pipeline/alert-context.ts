@@ -17,7 +17,7 @@ import {
 } from './alert-reason.ts';
 import { flapNoticeOf } from './flap-state-items.ts';
 import { holdingOf } from './holding.ts';
-import type { Alert } from './ports.ts';
+import type { Alert, StatusPagesShowing } from './ports.ts';
 
 /** What the check probes, for humans: "GET https://api.example.com/health", "tcp db:5432", "push". */
 export function checkLabelOf(c: CheckRead): string {
@@ -76,7 +76,11 @@ function channelTestAlert(record: DeliveryRecord): Alert {
 }
 
 /** The Alert a channel is sent for a delivery record: its event, entity, check name and label, last error. */
-export async function alertFor(table: Table, record: DeliveryRecord): Promise<Alert> {
+export async function alertFor(
+  deps: { table: Table; statusPagesShowing: StatusPagesShowing },
+  record: DeliveryRecord,
+): Promise<Alert> {
+  const { table } = deps;
   const { event } = record;
   if (event.check_id === '') return channelTestAlert(record);
   const [entity, check] = await Promise.all([
@@ -90,7 +94,7 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
   const flapping = record.kind === 'flapping' ? await flapNoticeOf(table, event.check_id) : undefined;
   const [error, holding, alsoFailing, incidentId, reason, failing] = await Promise.all([
     lastErrorOf(table, event.check_id, typeof check === 'object' ? check : undefined),
-    record.kind === 'test' ? undefined : holdingOf(table, event),
+    record.kind === 'test' ? undefined : holdingOf(deps, event),
     // Named in what follows the first alert of a down entity (repeats, escalations, digests).
     record.kind === 'alert' || record.kind === 'test' || event.to_state === 'up'
       ? []

@@ -68,7 +68,7 @@ export async function handleDeliver(deps: NotifyDeps, job: ReceivedJob<DeliverJo
   const sending =
     record.kind === 'acknowledge'
       ? sendAcknowledgement(deps, channel, record)
-      : alertFor(deps.table, record).then((alert) => deps.senders.send(channel, alert));
+      : alertFor(deps, record).then((alert) => deps.senders.send(channel, alert));
   const outcome: SendOutcome = await sending.catch((error: unknown) => ({
     ok: false,
     status_code: null,

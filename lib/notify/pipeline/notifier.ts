@@ -69,7 +69,7 @@ export function createNotifier(deps: NotifyDeps) {
   const sendOne = async (channel: ChannelRecord, record: DeliveryRecord): Promise<DeliveryRecord> => {
     let outcome: SendOutcome;
     try {
-      outcome = await deps.senders.send(channel, await alertFor(deps.table, record));
+      outcome = await deps.senders.send(channel, await alertFor(deps, record));
     } catch (error) {
       outcome = {
         ok: false,

@@ -15,7 +15,7 @@ import type { NotifyJob } from '../jobs.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from '../policy/policy-items.ts';
 import type { PolicyStore } from '../policy/policy-store.ts';
 import { dispatchRecord } from './dispatch-stages.ts';
-import type { ChannelSenders } from './ports.ts';
+import type { ChannelSenders, StatusPagesShowing } from './ports.ts';
 import type { ToldRecord } from './told-items.ts';
 
 /** What the notifier's job handlers work with (built once per runtime by createNotifier). */
@@ -29,6 +29,8 @@ export interface NotifyDeps {
   channels: Pick<ChannelStore, 'listForCheck' | 'get' | 'getSharedMany'>;
   deliveries: Pick<DeliveryStore, 'get' | 'putNew' | 'update'>;
   tenants: { getTenant(tenantId: string): Promise<Pick<Tenant, 'retention_days'> | undefined> };
+  /** The status pages an alert's holding names (the status pages feature's, handed in by the composition). */
+  statusPagesShowing: StatusPagesShowing;
 }
 
 /** The check's policy, or the defaults (revision 0) when none was ever written. */

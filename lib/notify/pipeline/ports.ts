@@ -132,3 +132,13 @@ export interface Acknowledgement {
   by: string;
   at: string;
 }
+
+/**
+ * The status pages showing any of `entityIds` (the holding stage's "status pages affected"): read
+ * through the status pages feature (lib/status-pages/feature.ts), which the composition hands in,
+ * so notify does not import it.
+ */
+export type StatusPagesShowing = (
+  tenantId: string,
+  entityIds: ReadonlySet<string>,
+) => Promise<{ slug: string; title: string }[]>;
