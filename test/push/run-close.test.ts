@@ -62,6 +62,23 @@ describe.each(bothRuntimes)('runs closed ($runtime runtime)', ({ start }) => {
     expect((await kit.state(checkId)).state).toBe('up');
   });
 
+  it('an update of max_duration_seconds or keepalive_seconds re-arms a started run’s deadline', async () => {
+    clock.set(Date.parse('2026-03-05T03:00:00.000Z'));
+    const { checkId, token } = await kit.pushCheck();
+    await ping(token, '/start');
+    // interval 3600 s: a started run may take 3600 s.
+    expect((await kit.call('GET', `/v1/checks/${checkId}`)).body.next_run_at).toBe(
+      '2026-03-05T04:00:00.000Z',
+    );
+    const capped = await kit.call('PUT', `/v1/checks/${checkId}`, { config: { max_duration_seconds: 600 } });
+    expect(capped.status, capped.text).toBe(200);
+    expect(capped.body.next_run_at).toBe('2026-03-05T03:10:00.000Z');
+    const kept = await kit.call('PUT', `/v1/checks/${checkId}`, {
+      config: { max_duration_seconds: 600, keepalive_seconds: 120 },
+    });
+    expect(kept.body.next_run_at).toBe('2026-03-05T03:02:00.000Z');
+  });
+
   it('a scheduled run that never started is a missed run at its deadline, once', async () => {
     clock.set(Date.parse('2026-03-03T02:05:00.000Z'));
     const { checkId, token } = await kit.pushCheck({

@@ -5,7 +5,6 @@ import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { checkPartition } from '../../store/partitions.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
-import type { RunFlag } from '../runs/run-items.ts';
 
 /**
  * Owner of the `ping_run` items: a push check's runs that pinged /start and have not ended yet, one
@@ -58,12 +57,6 @@ export interface OpenRun {
   early?: boolean | undefined;
 }
 
-/** The flags a run keeps from its start (overlap, early), to its end or its closing. */
-export const startFlags = (run: OpenRun | undefined): RunFlag[] => [
-  ...(run?.overlap ? (['overlap'] as const) : []),
-  ...(run?.early ? (['early'] as const) : []),
-];
-
 const openRunOf = (checkId: string, run: z.infer<typeof pingRunSchema>): OpenRun => ({
   checkId,
   rid: run.rid,
@@ -80,8 +73,8 @@ export function runStartedOp(input: {
   startedAtMs: number;
   pingId: string;
   runId: string;
-  /** The flags of its start (run-items.ts): overlap and early are kept. */
-  flags: readonly RunFlag[];
+  /** The flags of its start (run-items.ts' names): overlap and early are kept. */
+  flags: readonly string[];
 }): WriteOp {
   return pingRun.put({
     check_id: input.checkId,

@@ -9,8 +9,8 @@ import { newRunId, type RunRecord, runLoggedOp, runWrittenOp, withExcerpt } from
 import { learnedNormal } from '../runs/run-normal.ts';
 import { judgeEnd } from '../runs/run-rules.ts';
 import { type PingAction, plainSuccess } from './ping-request.ts';
-import { endingRun, MAX_RUN_MS, openRun, runEndedOp, runStartedOp, startFlags } from './ping-run-items.ts';
-import { startBreaches } from './start-rules.ts';
+import { endingRun, MAX_RUN_MS, openRun, runEndedOp, runStartedOp } from './ping-run-items.ts';
+import { startBreaches, startFlags } from './start-rules.ts';
 
 export interface PingServiceDeps {
   table: Table;

@@ -7,7 +7,8 @@ import {
 import { isoTime } from '../../platform/clock.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
 import { newRunId, type RunFlag, runWrittenOp } from '../runs/run-items.ts';
-import { MAX_RUN_MS, type OpenRun, openRuns, runEndedOp, startFlags } from './ping-run-items.ts';
+import { MAX_RUN_MS, type OpenRun, openRuns, runEndedOp } from './ping-run-items.ts';
+import { startFlags } from './start-rules.ts';
 
 /**
  * What the dead man's switch writes of a push check's runs when a deadline passes (DECISIONS.md

@@ -2,7 +2,13 @@ import type { HeartbeatCheck } from '../../domain/schedules.ts';
 import type { Table } from '../../store/table.ts';
 import type { RunFlag } from '../runs/run-items.ts';
 import { earlyMessage, overlapMessage } from '../runs/run-rules.ts';
-import { runningRuns } from './ping-run-items.ts';
+import { type OpenRun, runningRuns } from './ping-run-items.ts';
+
+/** The flags a run keeps from its start (overlap, early), to its end or its closing. */
+export const startFlags = (run: OpenRun | undefined): RunFlag[] => [
+  ...(run?.overlap ? (['overlap'] as const) : []),
+  ...(run?.early ? (['early'] as const) : []),
+];
 
 /** A push check's config as a /start reads its rules (lib/check-types/push/push.ts). */
 type StartCheck = HeartbeatCheck & {

@@ -22,7 +22,7 @@ const lastRunQuery = (id: string) =>
 export const runTook = (ms: number) => (ms < 1000 ? `${ms} ms` : durationInWords(ms / 1000));
 
 /** The last run in words: its outcome unless a success, then its duration when known. */
-export function lastRunWords(run: Run): string {
+function lastRunWords(run: Run): string {
   const took = run.duration_ms === null ? null : runTook(run.duration_ms);
   const outcome = run.outcome === 'success' ? null : run.outcome;
   return `last run ${[outcome, took].filter((part) => part !== null).join(', ') || 'success'}`;
