@@ -7,9 +7,9 @@
  * (10 jobs a call, 25 calls in flight) is added in the doc's arithmetic, not here.
  */
 import { cellCreatedOp } from '../lib/checks/cells/cell-items.ts';
-import { createGenerator } from '../lib/cloud/generator.ts';
-import { createGeneratorHandler } from '../lib/cloud/generator-handler.ts';
-import type { WorkerJob } from '../lib/cloud/worker.ts';
+import { createGenerator } from '../lib/cloud/workers/generator.ts';
+import { createGeneratorHandler } from '../lib/cloud/workers/generator-handler.ts';
+import type { WorkerJob } from '../lib/cloud/workers/worker.ts';
 import { createDynamoTable } from '../lib/dynamodb/dynamodb-table.ts';
 import { createFakeClock, isoTime } from '../lib/platform/clock.ts';
 import type { JobQueue } from '../lib/platform/job-queue.ts';

@@ -23,15 +23,15 @@ const ADAPTERS: [port: string, engine: string, prefixes: string[]][] = [
   ['table', 'SQLite', ['sqlite/']],
   ['table', 'DynamoDB', ['dynamodb/']],
   ['job queue', 'SQLite', ['local/sqlite-job-queue.ts', 'local/job-queue-', 'local/job-runner.ts']],
-  ['job queue', 'SQS', ['cloud/sqs-', 'cloud/notify-queue.ts', 'cloud/action-queue.ts']],
+  ['job queue', 'SQS', ['cloud/queues/sqs-', 'cloud/queues/notify-queue.ts', 'cloud/queues/action-queue.ts']],
   ['change feed', 'SQLite outbox', ['local/change-pump.ts']],
   ['change feed', 'DynamoDB Streams', ['events/stream-handler.ts', 'events/stream-record.ts']],
   ['HTTP edge', 'node:http', ['local/http-server.ts', 'local/connection-limits.ts']],
-  ['HTTP edge', 'Lambda', ['lambda-http/', 'cloud/lambda-edge.ts', 'cloud/function-url-stream.ts']],
+  ['HTTP edge', 'Lambda', ['lambda-http/', 'cloud/edge/lambda-edge.ts', 'cloud/edge/function-url-stream.ts']],
   ['schedule', 'timer heap', ['local/scheduler.ts', 'local/tick-loop.ts', 'local/timer-heap.ts']],
-  ['schedule', 'EventBridge generator', ['cloud/generator']],
+  ['schedule', 'EventBridge generator', ['cloud/workers/generator']],
   ['dead letters', 'SQLite', ['local/dlq-redrive.ts']],
-  ['dead letters', 'SQS', ['cloud/dlq-redrive.ts']],
+  ['dead letters', 'SQS', ['cloud/queues/dlq-redrive.ts']],
 ];
 
 /** Per file under lib/ (a path relative to lib/), its line and branch counts. */

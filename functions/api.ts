@@ -1,5 +1,4 @@
-import { createApiHandler, createCloudApp } from '../lib/cloud/http-composition.ts';
-import { createFunctionTracer } from '../lib/cloud/tracing.ts';
+import { createApiHandler, createCloudApp, createFunctionTracer } from '../lib/cloud/http-composition.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 
 /** The api function: API Gateway's HTTP API (payload v2) -> the shared router (lib/cloud/http-composition.ts). */

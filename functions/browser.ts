@@ -13,10 +13,14 @@ import {
   type ProbedJob,
   probedJobSchema,
 } from '../lib/cloud/browser-function.ts';
-import { createPowertoolsLogger, fromPowertools } from '../lib/cloud/lambda-edge.ts';
-import { createFunctionMetrics } from '../lib/cloud/metrics.ts';
-import { lazySqsBatchHandler } from '../lib/cloud/sqs-batch.ts';
-import { createSqsJobQueue, type SqsJobQueue } from '../lib/cloud/sqs-job-queue.ts';
+import {
+  createFunctionMetrics,
+  createPowertoolsLogger,
+  createSqsJobQueue,
+  fromPowertools,
+  lazySqsBatchHandler,
+  type SqsJobQueue,
+} from '../lib/cloud/lambda.ts';
 import { type Clock, systemClock } from '../lib/platform/clock.ts';
 import { type Config, loadConfig } from '../lib/platform/config.ts';
 import type { BrowserRunner } from '../lib/probes/browser-runner.ts';

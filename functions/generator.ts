@@ -2,7 +2,7 @@ import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { createCloudBase } from '../lib/cloud/cloud-base.ts';
-import type { GeneratorCounts } from '../lib/cloud/generator.ts';
+import type { GeneratorCounts } from '../lib/cloud/generator-composition.ts';
 import { composeGeneratorFunction } from '../lib/cloud/generator-composition.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 

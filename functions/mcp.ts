@@ -1,6 +1,9 @@
-import { createStreamingUrlHandler } from '../lib/cloud/function-url-stream.ts';
-import { createCloudApp, MCP_SSE_FUNCTION_MS } from '../lib/cloud/http-composition.ts';
-import { createFunctionTracer } from '../lib/cloud/tracing.ts';
+import {
+  createCloudApp,
+  createFunctionTracer,
+  createStreamingUrlHandler,
+  MCP_SSE_FUNCTION_MS,
+} from '../lib/cloud/http-composition.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 
 /**

@@ -1,5 +1,4 @@
-import { createCloudApp, createPingHandler } from '../lib/cloud/http-composition.ts';
-import { createFunctionTracer } from '../lib/cloud/tracing.ts';
+import { createCloudApp, createFunctionTracer, createPingHandler } from '../lib/cloud/http-composition.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 
 /**

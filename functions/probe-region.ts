@@ -5,7 +5,7 @@ import type { Context } from 'aws-lambda';
 import { secretsManagerReader } from '../lib/agent/location-key-secret.ts';
 import { lambdaBrowserInvoke } from '../lib/agent/region-browser.ts';
 import { createRegionHandler, type RegionRunAnswer } from '../lib/agent/region-function.ts';
-import { createPowertoolsLogger, fromPowertools } from '../lib/cloud/lambda-edge.ts';
+import { createPowertoolsLogger, fromPowertools } from '../lib/cloud/lambda.ts';
 import { systemClock } from '../lib/platform/clock.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 

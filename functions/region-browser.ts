@@ -3,7 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { createRegionBrowserHandler } from '../lib/agent/region-browser-function.ts';
-import { createPowertoolsLogger, fromPowertools } from '../lib/cloud/lambda-edge.ts';
+import { createPowertoolsLogger, fromPowertools } from '../lib/cloud/lambda.ts';
 import { systemClock } from '../lib/platform/clock.ts';
 import { type Config, loadConfig } from '../lib/platform/config.ts';
 import type { BrowserRunner } from '../lib/probes/browser-runner.ts';

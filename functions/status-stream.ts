@@ -1,6 +1,8 @@
-import { createStreamingUrlHandler } from '../lib/cloud/function-url-stream.ts';
-import { createCloudApp } from '../lib/cloud/http-composition.ts';
-import { createFunctionTracer } from '../lib/cloud/tracing.ts';
+import {
+  createCloudApp,
+  createFunctionTracer,
+  createStreamingUrlHandler,
+} from '../lib/cloud/http-composition.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 import { STATUS_STREAM_FUNCTION_MS } from '../lib/status/stream-service.ts';
 

@@ -17,7 +17,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE } from '../lib/cloud/metrics.ts';
+import { METRICS_NAMESPACE } from '../lib/cloud/lambda.ts';
 
 /** What the alarms watch. */
 export interface VigilAlarmsProps {

@@ -1,6 +1,6 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { ACTION_QUEUE } from '../actions/jobs.ts';
-import { redriveSqsDeadLetters } from '../cloud/dlq-redrive.ts';
+import { redriveSqsDeadLetters } from '../cloud/lambda.ts';
 import { redriveLocalDeadLetters } from '../local/dlq-redrive.ts';
 import { PROBE_QUEUE } from '../local/probe-queue.ts';
 import type { Clock } from '../platform/clock.ts';

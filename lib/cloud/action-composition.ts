@@ -3,9 +3,9 @@ import type { ActionJob } from '../actions/jobs.ts';
 import { createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
 import type { CloudBase } from './cloud-base.ts';
-import { containerEgress } from './container-egress.ts';
-import { queueFunctionMetrics } from './metrics.ts';
-import { lazySqsBatchHandler } from './sqs-batch.ts';
+import { containerEgress } from './edge/container-egress.ts';
+import { queueFunctionMetrics } from './edge/metrics.ts';
+import { lazySqsBatchHandler } from './queues/sqs-batch.ts';
 
 /** The action worker function: the action stores, runner and worker over the action queue; no routes. */
 export function composeActionFunction(base: CloudBase) {

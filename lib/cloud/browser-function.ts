@@ -15,8 +15,8 @@ import type { ReceivedJob } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { BrowserRunner } from '../probes/browser-runner.ts';
 import type { ProbeDefinition, ProbeOutcome } from '../probes/types.ts';
-import type { BatchMetrics, SqsBatchHandlerDeps } from './sqs-batch.ts';
-import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
+import type { BatchMetrics, SqsBatchHandlerDeps } from './queues/sqs-batch.ts';
+import { createSqsJobQueue, type SqsJobQueue } from './queues/sqs-job-queue.ts';
 
 /**
  * The browser leg of the probe path in the cloud (DECISIONS.md "Scripted checks (wave 5)"): the

@@ -8,10 +8,10 @@ import type { EgressSettings } from '../egress/egress.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
 import type { RetrySchedule } from '../platform/job-queue.ts';
-import { createActionJobQueue } from './action-queue.ts';
-import { createPowertoolsLogger, fromPowertools, type LambdaLoggerOptions } from './lambda-edge.ts';
-import { deferredJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
-import { createProbeJobQueue } from './worker.ts';
+import { createPowertoolsLogger, fromPowertools, type LambdaLoggerOptions } from './edge/lambda-edge.ts';
+import { createActionJobQueue } from './queues/action-queue.ts';
+import { deferredJobQueue, type SqsJobQueue } from './queues/sqs-job-queue.ts';
+import { createProbeJobQueue } from './workers/worker.ts';
 
 /** What tests replace in every cloud composition (the HTTP functions' own: CloudOverrides in http-composition.ts). */
 export interface CloudBaseOverrides {

@@ -1,6 +1,6 @@
 import type { CloudBase } from './cloud-base.ts';
-import { createGenerator } from './generator.ts';
-import { createGeneratorHandler } from './generator-handler.ts';
+import { createGenerator } from './workers/generator.ts';
+import { createGeneratorHandler } from './workers/generator-handler.ts';
 
 /** The generator function: the due-work generator over the probe and action queues; no routes. */
 export function composeGeneratorFunction(base: CloudBase) {
@@ -21,3 +21,6 @@ export function composeGeneratorFunction(base: CloudBase) {
     },
   };
 }
+
+// What the functions take of this composition's parts too (edge/ and workers/ are private).
+export type { GeneratorCounts } from './workers/generator.ts';

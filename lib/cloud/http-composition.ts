@@ -23,13 +23,13 @@ import type { StatusStreamSettings } from '../status/stream-service.ts';
 import { createStoreStreamSlots } from '../streams/store-stream-slots.ts';
 import { composeActionFunction } from './action-composition.ts';
 import { type CloudBaseOverrides, createCloudBase } from './cloud-base.ts';
-import { containerEgress } from './container-egress.ts';
+import { containerEgress } from './edge/container-egress.ts';
+import { internalErrorFallback } from './edge/lambda-edge.ts';
+import { tracedRouter, traceInvocations } from './edge/tracing.ts';
 import { composeGeneratorFunction } from './generator-composition.ts';
-import { internalErrorFallback } from './lambda-edge.ts';
 import { composeNotifierFunction } from './notifier-composition.ts';
-import { notifyQueueOf } from './notify-queue.ts';
+import { notifyQueueOf } from './queues/notify-queue.ts';
 import { streamConsumersOf } from './stream-composition.ts';
-import { tracedRouter, traceInvocations } from './tracing.ts';
 import { composeWorkerFunction } from './worker-composition.ts';
 
 /** What tests replace in the cloud composition; a deployment passes nothing but `statusStream`. */
@@ -211,3 +211,7 @@ export function createPingHandler(deps: ApiHandlerDeps) {
   ): Promise<APIGatewayProxyStructuredResultV2> =>
     event.rawPath.startsWith('/ping/') ? api(event, context) : NOT_A_PING;
 }
+
+// What the functions take of this composition's parts too (edge/ and workers/ are private).
+export { createStreamingUrlHandler } from './edge/function-url-stream.ts';
+export { createFunctionTracer } from './edge/tracing.ts';

@@ -13,10 +13,10 @@ import { enqueuerOf, type JobHandler } from '../platform/feature.ts';
 import { createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
 import type { CloudBase } from './cloud-base.ts';
-import { containerEgress } from './container-egress.ts';
-import { queueFunctionMetrics } from './metrics.ts';
-import { notifyQueueOf } from './notify-queue.ts';
-import { lazySqsBatchHandler } from './sqs-batch.ts';
+import { containerEgress } from './edge/container-egress.ts';
+import { queueFunctionMetrics } from './edge/metrics.ts';
+import { notifyQueueOf } from './queues/notify-queue.ts';
+import { lazySqsBatchHandler } from './queues/sqs-batch.ts';
 
 /** The notifier function: the notifier, its stores and senders over the notify queue; no routes. */
 export function composeNotifierFunction(base: CloudBase) {

@@ -10,8 +10,8 @@ import type { NotifyQueueJob } from '../features/list.ts';
 import type { JobQueue } from '../platform/job-queue.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
 import type { CloudBase } from './cloud-base.ts';
-import { createEventBusPublisher } from './event-bus.ts';
-import { notifyQueueOf } from './notify-queue.ts';
+import { createEventBusPublisher } from './queues/event-bus.ts';
+import { notifyQueueOf } from './queues/notify-queue.ts';
 
 /**
  * The stream function's consumers: the app's change consumers (the same composeChangeConsumers

@@ -3,8 +3,8 @@ import { createCellRunner } from '../checks/probing.ts';
 import { composeProbing } from '../locations/compose-probing.ts';
 import { createBrowserJobQueue } from './browser-function.ts';
 import type { CloudBase } from './cloud-base.ts';
-import { queueFunctionMetrics } from './metrics.ts';
-import { createWorkerHandler } from './worker.ts';
+import { queueFunctionMetrics } from './edge/metrics.ts';
+import { createWorkerHandler } from './workers/worker.ts';
 
 /** The probe worker function: probing and the cell runner over the probe queue; no routes. */
 export function composeWorkerFunction(base: CloudBase) {

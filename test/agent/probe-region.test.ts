@@ -3,7 +3,7 @@ import { createProbeRegionLambda } from '../../functions/probe-region.ts';
 import { createRegionHandler, type RegionRunAnswer } from '../../lib/agent/region-function.ts';
 import { slotLocationResults } from '../../lib/checks/items/location-result-items.ts';
 import { latestResults } from '../../lib/checks/items/result-items.ts';
-import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/lambda-edge.ts';
+import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/edge/lambda-edge.ts';
 import { getLocationJob } from '../../lib/locations/location-job-items.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { locatedHttpCheck, putLocationJob } from '../locations/agent-routes-fixtures.ts';

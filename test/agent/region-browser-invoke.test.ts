@@ -3,7 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { browserLegProber, lambdaBrowserInvoke } from '../../lib/agent/region-browser.ts';
 import { createRegionBrowserHandler } from '../../lib/agent/region-browser-function.ts';
-import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/lambda-edge.ts';
+import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/edge/lambda-edge.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { INLINE_SCREENSHOT_CHARS } from '../../lib/probes/outcome.ts';
 import { resultKey, startVigilStandIn } from '../support/vigil-stand-in.ts';

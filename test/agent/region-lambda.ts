@@ -1,7 +1,7 @@
 import { createProbeRegionLambda } from '../../functions/probe-region.ts';
 import type { BrowserInvoke } from '../../lib/agent/region-browser.ts';
 import { createRegionHandler, type RegionRunAnswer } from '../../lib/agent/region-function.ts';
-import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/lambda-edge.ts';
+import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/edge/lambda-edge.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { lambdaContext } from '../support/lambda-context.ts';
 

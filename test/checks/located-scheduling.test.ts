@@ -5,7 +5,7 @@ import type { CheckStore } from '../../lib/checks/definitions/check-store.ts';
 import { slotLocationResults } from '../../lib/checks/items/location-result-items.ts';
 import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
 import type { LocationDecider, LocationProbeResult } from '../../lib/checks/probing.ts';
-import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { jobEnvelopeSchema } from '../../lib/cloud/queues/sqs-job-queue.ts';
 import { readQueuedJobs } from '../../lib/local/job-queue-items.ts';
 import { PROBE_QUEUE } from '../../lib/local/probe-queue.ts';
 import { startLocalRuntime } from '../../lib/local/runtime.ts';

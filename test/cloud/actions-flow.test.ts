@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { jobEnvelopeSchema } from '../../lib/cloud/queues/sqs-job-queue.ts';
 import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
 import { entityWithPushCheck } from '../support/push-fixtures.ts';
 

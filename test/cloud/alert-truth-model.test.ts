@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { jobEnvelopeSchema } from '../../lib/cloud/queues/sqs-job-queue.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import {
   assertAlertTruth,

@@ -3,7 +3,7 @@ import { getCell } from '../../lib/checks/cells/cell-items.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { type ProbeJob, probeJobId, probeJobSchema } from '../../lib/checks/probe-job.ts';
 import { type CellJob, cellJobId, cellJobSchema } from '../../lib/checks/runner/cell-runner.ts';
-import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { jobEnvelopeSchema } from '../../lib/cloud/queues/sqs-job-queue.ts';
 import { nextCellSlot } from '../../lib/domain/schedules/cell-slots.ts';
 import type { CloudHarness } from './support.ts';
 

@@ -2,7 +2,7 @@ import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createStreamHandler } from '../../functions/stream.ts';
 import { cellResultsPage } from '../../lib/checks/cells/cell-result-items.ts';
-import { createPowertoolsLogger } from '../../lib/cloud/lambda-edge.ts';
+import { createPowertoolsLogger } from '../../lib/cloud/edge/lambda-edge.ts';
 import { STREAM_ENTITIES } from '../../lib/events/consumers.ts';
 import { createStreamReader } from '../support/dynamodb-stream.ts';
 import { type FauxqsEngine, startFauxqsEngine } from '../support/fauxqs.ts';

@@ -3,7 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { transitionRecordedOp } from '../../lib/checks/items/transition-items.ts';
 import type { TransitionRecord } from '../../lib/checks/records.ts';
-import { createEventBusPublisher, EventBusPublishError } from '../../lib/cloud/event-bus.ts';
+import { createEventBusPublisher, EventBusPublishError } from '../../lib/cloud/queues/event-bus.ts';
 import { stateChangeEventSchema } from '../../lib/domain/states/state-change-event.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
 import type { Change } from '../../lib/store/change-feed.ts';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionJobSchema } from '../../lib/actions/jobs.ts';
 import type { ProbeJob } from '../../lib/checks/probe-job.ts';
-import { workerJobSchema } from '../../lib/cloud/worker.ts';
+import { workerJobSchema } from '../../lib/cloud/workers/worker.ts';
 import { notifyQueueJobSchema as notifyJobSchema } from '../../lib/features/list.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { purgeJobSchema } from '../../lib/purge/purge-job-items.ts';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProbeRegionLambda } from '../../functions/probe-region.ts';
 import { createRegionHandler, type RegionRunAnswer } from '../../lib/agent/region-function.ts';
-import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/lambda-edge.ts';
+import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/edge/lambda-edge.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { adminCall, type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
 import { lambdaContext } from '../support/lambda-context.ts';

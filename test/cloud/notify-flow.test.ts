@@ -3,7 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createCloudApp } from '../../lib/cloud/http-composition.ts';
-import { createNotifyJobQueue } from '../../lib/cloud/notify-queue.ts';
+import { createNotifyJobQueue } from '../../lib/cloud/queues/notify-queue.ts';
 import { stateChangeEventSchema } from '../../lib/domain/states/state-change-event.ts';
 import { eventJobId } from '../../lib/notify/pipeline/job-ids.ts';
 import { loadConfig } from '../../lib/platform/config.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import { createNotifyJobQueue } from '../../lib/cloud/notify-queue.ts';
-import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { createNotifyJobQueue } from '../../lib/cloud/queues/notify-queue.ts';
+import { jobEnvelopeSchema } from '../../lib/cloud/queues/sqs-job-queue.ts';
 import {
   type NotifyQueueJob as NotifyJob,
   notifyQueueJobSchema as notifyJobSchema,

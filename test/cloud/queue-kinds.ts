@@ -1,6 +1,6 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
-import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { jobEnvelopeSchema } from '../../lib/cloud/queues/sqs-job-queue.ts';
 import type { ApiHarness, HarnessQueue, LambdaHarness } from '../support/api-harness.ts';
 import type { SqsEventSource } from '../support/sqs-event-source.ts';
 

@@ -6,8 +6,8 @@ import {
 } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mapBounded } from '../../lib/cloud/bounded.ts';
-import { type OutgoingMessage, sendInBatches } from '../../lib/cloud/sqs-send.ts';
+import { mapBounded } from '../../lib/cloud/queues/bounded.ts';
+import { type OutgoingMessage, sendInBatches } from '../../lib/cloud/queues/sqs-send.ts';
 import { delaySecondsFor } from '../../lib/platform/job-queue.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { QUEUE_URL } from './support.ts';

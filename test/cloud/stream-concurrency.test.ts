@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { createStreamHandler } from '../../functions/stream.ts';
-import { createPowertoolsLogger } from '../../lib/cloud/lambda-edge.ts';
+import { createPowertoolsLogger } from '../../lib/cloud/edge/lambda-edge.ts';
 import { inKeyOrder } from '../../lib/events/ordered-records.ts';
 import type { Change, ChangeConsumer } from '../../lib/store/change-feed.ts';
 import { lambdaContext } from './support.ts';

@@ -3,7 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createCloudBase } from '../../lib/cloud/cloud-base.ts';
 import { createCloudApp } from '../../lib/cloud/http-composition.ts';
-import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { jobEnvelopeSchema } from '../../lib/cloud/queues/sqs-job-queue.ts';
 import { composeStreamFunction } from '../../lib/cloud/stream-composition.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { adminCall, type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';

@@ -1,8 +1,8 @@
 import AWSXRay from 'aws-xray-sdk-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createApiHandler } from '../../functions/api.ts';
+import { createFunctionTracer } from '../../lib/cloud/edge/tracing.ts';
 import { createCloudApp } from '../../lib/cloud/http-composition.ts';
-import { createFunctionTracer } from '../../lib/cloud/tracing.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
 import { apiEvent, lambdaContext } from '../support/lambda-context.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type CellRunner, createCellRunner } from '../../lib/checks/runner/cell-runner.ts';
-import { createWorkerHandler } from '../../lib/cloud/worker.ts';
+import { createWorkerHandler } from '../../lib/cloud/workers/worker.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { apiResults, cellJobFor, deadmanJob, type WorkerJob, workerMessageBody } from './cell-support.ts';

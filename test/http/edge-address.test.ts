@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
-import { createStreamingUrlHandler } from '../../lib/cloud/function-url-stream.ts';
-import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/lambda-edge.ts';
+import { createStreamingUrlHandler } from '../../lib/cloud/edge/function-url-stream.ts';
+import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/edge/lambda-edge.ts';
 import type { HttpRequest } from '../../lib/http/types.ts';
 import {
   EDGE_SECRET_HEADER,

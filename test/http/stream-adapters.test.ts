@@ -5,7 +5,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createStatusStreamHandler } from '../../functions/status-stream.ts';
-import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/lambda-edge.ts';
+import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/edge/lambda-edge.ts';
 import { createRouter } from '../../lib/http/router.ts';
 import { webRequest } from '../../lib/http/routing/stream-web.ts';
 import type { HttpResponse, Route } from '../../lib/http/types.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PROBE_MAX_RECEIVE_COUNT } from '../../infra/checks.ts';
-import { schedulerPayloadSchema } from '../../lib/cloud/generator-handler.ts';
+import { schedulerPayloadSchema } from '../../lib/cloud/workers/generator-handler.ts';
 import { STREAM_ENTITIES } from '../../lib/events/consumers.ts';
 import { DEFAULT_MAX_ATTEMPTS } from '../../lib/platform/job-queue.ts';
 import { expectTlsOnly, getAtt, only, type Resource, stackTemplateForFile, tableResources } from './synth.ts';

@@ -1,7 +1,7 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSqsBatchHandler } from '../../lib/cloud/sqs-batch.ts';
-import { createSqsJobQueue } from '../../lib/cloud/sqs-job-queue.ts';
+import { createSqsBatchHandler } from '../../lib/cloud/queues/sqs-batch.ts';
+import { createSqsJobQueue } from '../../lib/cloud/queues/sqs-job-queue.ts';
 import { createSqliteJobQueue } from '../../lib/local/sqlite-job-queue.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { DEFAULT_MAX_ATTEMPTS, type ReceivedJob } from '../../lib/platform/job-queue.ts';

@@ -1,7 +1,7 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { FauxqsServer } from 'fauxqs';
-import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { jobEnvelopeSchema } from '../../lib/cloud/queues/sqs-job-queue.ts';
 import { DEFAULT_MAX_ATTEMPTS, OUTAGE_RETRIES } from '../../lib/platform/job-queue.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
-import type { ReceivedJob } from '../platform/job-queue.ts';
-import type { Logger } from '../platform/logger.ts';
-import type { Metrics } from '../platform/metrics.ts';
+import type { ReceivedJob } from '../../platform/job-queue.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { Metrics } from '../../platform/metrics.ts';
 import type { SqsJobQueue } from './sqs-job-queue.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { LogItem } from '@aws-lambda-powertools/logger';
 import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
-import { INTERNAL_ERROR_BODY } from '../http/requests.ts';
-import { type Logger, type LogLevel, redact } from '../platform/logger.ts';
+import { INTERNAL_ERROR_BODY } from '../../http/requests.ts';
+import { type Logger, type LogLevel, redact } from '../../platform/logger.ts';
 
 /** Powertools' logger with its JSON lines sent to `write` instead of stdout (tests read them). */
 class LineLogger extends PowertoolsLogger {

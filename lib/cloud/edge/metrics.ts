@@ -1,7 +1,7 @@
 import { MetricUnit, Metrics as PowertoolsMetrics } from '@aws-lambda-powertools/metrics';
-import type { Clock } from '../platform/clock.ts';
-import type { Metrics } from '../platform/metrics.ts';
-import type { BatchMetrics } from './sqs-batch.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Metrics } from '../../platform/metrics.ts';
+import type { BatchMetrics } from '../queues/sqs-batch.ts';
 
 /** The CloudWatch namespace of every Vigil metric; each function is a `service` dimension. */
 export const METRICS_NAMESPACE = 'Vigil';

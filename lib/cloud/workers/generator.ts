@@ -1,18 +1,18 @@
-import type { ActionJob } from '../actions/jobs.ts';
-import { claimDueActions, enqueueClaimed } from '../actions/schedule.ts';
-import { probeJobId } from '../checks/probe-job.ts';
+import type { ActionJob } from '../../actions/jobs.ts';
+import { claimDueActions, enqueueClaimed } from '../../actions/schedule.ts';
+import { probeJobId } from '../../checks/probe-job.ts';
 import {
   cellJobId,
   type DueCellSlot,
   type DueClaim,
   generateCellShard,
   generateShard,
-} from '../checks/probing.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
-import { delaySecondsFor, type JobInput, type JobQueue } from '../platform/job-queue.ts';
-import type { Logger } from '../platform/logger.ts';
-import { ConditionFailedError, type Table } from '../store/table.ts';
-import { mapBounded } from './bounded.ts';
+} from '../../checks/probing.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import { delaySecondsFor, type JobInput, type JobQueue } from '../../platform/job-queue.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { ConditionFailedError, type Table } from '../../store/table.ts';
+import { mapBounded } from '../queues/bounded.ts';
 import type { WorkerJob } from './worker.ts';
 
 /** One window per minute, plus a lookahead so slots just past it are not late when a run starts late. */

@@ -1,5 +1,5 @@
-import type { EgressSettings } from '../egress/egress.ts';
-import { createEgressPool } from '../egress/egress-pool.ts';
+import type { EgressSettings } from '../../egress/egress.ts';
+import { createEgressPool } from '../../egress/egress-pool.ts';
 
 /**
  * The egress of a function that sends (api, notifier, action worker): one set of kept-alive pools per

@@ -6,7 +6,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
-import { chunks } from '../platform/chunks.ts';
+import { chunks } from '../../platform/chunks.ts';
 import {
   afterFailure,
   DEFAULT_RETRIES,
@@ -16,8 +16,8 @@ import {
   type JobQueueAdapter,
   type ReceivedJob,
   type RetrySchedule,
-} from '../platform/job-queue.ts';
-import type { Logger } from '../platform/logger.ts';
+} from '../../platform/job-queue.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { SQS_BATCH_SIZE, sendInBatches } from './sqs-send.ts';
 
 /**

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { Clock } from '../platform/clock.ts';
-import type { Logger } from '../platform/logger.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { type Generator, type GeneratorCounts, WINDOW_MS } from './generator.ts';
 
 /**

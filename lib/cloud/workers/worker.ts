@@ -1,6 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
-import { runsAlone } from '../check-types/registry.ts';
+import { runsAlone } from '../../check-types/registry.ts';
 import {
   type JobRunnerDeps,
   type ProbeElsewhere,
@@ -9,20 +9,20 @@ import {
   probeJobSchema,
   recordProbed,
   runProbeJob,
-} from '../checks/probe-job.ts';
-import { type CellJob, type CellRunner, cellJobSchema } from '../checks/probing.ts';
-import type { Clock } from '../platform/clock.ts';
-import { delaySecondsFor, type ReceivedJob } from '../platform/job-queue.ts';
-import type { Logger } from '../platform/logger.ts';
+} from '../../checks/probe-job.ts';
+import { type CellJob, type CellRunner, cellJobSchema } from '../../checks/probing.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { delaySecondsFor, type ReceivedJob } from '../../platform/job-queue.ts';
+import type { Logger } from '../../platform/logger.ts';
 import {
   type BrowserJob,
   type ProbedJob,
   probedJobSchema,
   probedResult,
   sendBrowserJob,
-} from './browser-function.ts';
-import { type BatchMetrics, createSqsBatchHandler } from './sqs-batch.ts';
-import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
+} from '../browser-function.ts';
+import { type BatchMetrics, createSqsBatchHandler } from '../queues/sqs-batch.ts';
+import { createSqsJobQueue, type SqsJobQueue } from '../queues/sqs-job-queue.ts';
 
 /**
  * What the probe queue carries: a cell's slot (pull checks), one check's job (push deadlines,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { chunks } from '../platform/chunks.ts';
-import type { Logger } from '../platform/logger.ts';
+import { chunks } from '../../platform/chunks.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { mapBounded } from './bounded.ts';
 
 /** SQS's limit: at most 10 entries per batch call. */

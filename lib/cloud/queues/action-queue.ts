@@ -1,7 +1,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { ACTION_QUEUE, type ActionJob, actionJobSchema } from '../actions/jobs.ts';
-import { OUTAGE_RETRIES, type RetrySchedule } from '../platform/job-queue.ts';
-import type { Logger } from '../platform/logger.ts';
+import { ACTION_QUEUE, type ActionJob, actionJobSchema } from '../../actions/jobs.ts';
+import { OUTAGE_RETRIES, type RetrySchedule } from '../../platform/job-queue.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
 
 /**

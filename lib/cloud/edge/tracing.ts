@@ -1,6 +1,6 @@
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
-import type { HttpRequest, HttpResponse } from '../http/types.ts';
+import type { HttpRequest, HttpResponse } from '../../http/types.ts';
 
 /**
  * Powertools Tracer (X-Ray) of one HTTP function (api, mcp, status-stream). It traces only in

@@ -3,11 +3,11 @@ import {
   PutEventsCommand,
   type PutEventsRequestEntry,
 } from '@aws-sdk/client-eventbridge';
-import { stateChangeEventOf } from '../checks/results.ts';
-import type { StateChangeEvent } from '../domain/states.ts';
-import { chunks } from '../platform/chunks.ts';
-import type { Logger } from '../platform/logger.ts';
-import type { ChangeConsumer } from '../store/change-feed.ts';
+import { stateChangeEventOf } from '../../checks/results.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
+import { chunks } from '../../platform/chunks.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { ChangeConsumer } from '../../store/change-feed.ts';
 
 /** The `source` of every event Vigil puts on the bus (what a user's rule matches on). */
 const EVENT_SOURCE = 'vigil';

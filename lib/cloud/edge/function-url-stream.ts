@@ -5,14 +5,14 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Tracer } from '@aws-lambda-powertools/tracer';
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
-import type { App } from '../app.ts';
+import type { App } from '../../app.ts';
 import {
   functionUrlHandler,
   type LambdaStreamingRuntime,
   streamifyHandler,
-} from '../lambda-http/stream-lambda.ts';
-import type { Config } from '../platform/config.ts';
-import type { Logger } from '../platform/logger.ts';
+} from '../../lambda-http/stream-lambda.ts';
+import type { Config } from '../../platform/config.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { internalErrorFallback } from './lambda-edge.ts';
 import { tracedRouter, traceInvocations } from './tracing.ts';
 

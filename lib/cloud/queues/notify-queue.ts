@@ -1,9 +1,9 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { type NotifyQueueJob, notifyQueueJobSchema } from '../features/list.ts';
-import type { Config } from '../platform/config.ts';
-import { NOTIFY_QUEUE } from '../platform/feature.ts';
-import { OUTAGE_RETRIES, type RetrySchedule } from '../platform/job-queue.ts';
-import type { Logger } from '../platform/logger.ts';
+import { type NotifyQueueJob, notifyQueueJobSchema } from '../../features/list.ts';
+import type { Config } from '../../platform/config.ts';
+import { NOTIFY_QUEUE } from '../../platform/feature.ts';
+import { OUTAGE_RETRIES, type RetrySchedule } from '../../platform/job-queue.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { createSqsJobQueue, deferredJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
 
 /**
