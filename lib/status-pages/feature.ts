@@ -5,7 +5,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { Table } from '../store/table.ts';
 import { createPageDraftConsumer } from './drafts/draft-consumer.ts';
 import { pageDraftPublishJobSchema } from './drafts/publish-job.ts';
-import { listStatusPages } from './status-pages.ts';
+import { listStatusPages } from './items/status-page-items.ts';
 import {
   createPageSubscriberConsumer,
   PAGE_SUBSCRIBER_STREAM_ENTITIES,
