@@ -30,6 +30,7 @@ export const LONG_FILES: Record<string, number> = {
   'test/people/sign-in-lockout.test.ts': 54,
   'test/status-pages/subscriber-quotas.test.ts': 44,
   'test/cloud/route-walk.test.ts': 42,
+  'test/incidents/incident-root-cause.test.ts': 35,
   'test/status-pages/private-pages.test.ts': 34,
   'test/people/sessions.test.ts': 26,
   'test/security/tenant-isolation.test.ts': 22,
