@@ -19,9 +19,12 @@ import { placeDeparture, promoteAffected, recoverAffected } from './root-cause.t
  * Incidents from the change feed: an entity transition out of up into down or degraded opens an
  * incident (its id derived from the transition), and so does one into down from unknown or
  * degraded when the entity has none open (DECISIONS.md "Alert truth (wave 5)": every entity that
- * is down has an open incident, also one whose first results were failures); a transition into up
- * resolves the entity's open one. Every write is conditional, so a redelivered change opens or
- * resolves nothing twice, and a stale resolving transition (older than the open incident) is ignored.
+ * is down is covered by an open incident, also one whose first results were failures) — unless an
+ * entity it depends on is down with an open incident: then it joins that one, its root cause's
+ * (root-cause.ts, "One incident per root cause (wave 6)"). A transition into up marks it recovered
+ * there, or resolves the entity's open one, whose still-down affected entities then open their own.
+ * Every write is conditional, so a redelivered change opens or resolves nothing twice, and a stale
+ * resolving transition (older than the open incident) is ignored.
  */
 
 /** Whether the entity is covered by a maintenance window now (the maintenance module wires it). */
