@@ -103,7 +103,7 @@ export class VigilChecks extends Construct {
           schedule: ScheduleExpression.rate(Duration.minutes(1)),
           timeWindow: TimeWindow.off(),
           target: new LambdaInvoke(this.generator, {
-            // Read by lib/cloud/generator-handler.ts (schedulerPayloadSchema).
+            // Read by lib/cloud/workers/generator-handler.ts (schedulerPayloadSchema).
             input: ScheduleTargetInput.fromObject({
               scheduled_time: ContextAttribute.scheduledTime,
               execution_id: ContextAttribute.executionId,

@@ -82,7 +82,7 @@ export interface VigilFunctionProps {
   /** @default one month */
   readonly logRetention?: RetentionDays;
   /**
-   * X-Ray active tracing, for the functions that carry a Powertools Tracer (lib/cloud/tracing.ts):
+   * X-Ray active tracing, for the functions that carry a Powertools Tracer (lib/cloud/edge/tracing.ts):
    * the HTTP edges. The role gets the X-Ray write permissions with it.
    * @default false
    */

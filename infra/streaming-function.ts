@@ -9,7 +9,7 @@ import { grantTable } from './table.ts';
 export interface StreamingFunctionProps {
   readonly table: ITable;
   readonly environment: Record<string, string>;
-  /** The function's module (functions/<name>.ts), built with lib/cloud/function-url-stream.ts. */
+  /** The function's module (functions/<name>.ts), built with lib/cloud/edge/function-url-stream.ts. */
   readonly entry: string;
   /**
    * Longer than the longest stream, which ends on its own first so the client reconnects (status

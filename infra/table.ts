@@ -32,7 +32,7 @@ export type TableAction = (typeof TABLE_ACTIONS)[number];
 
 /**
  * The generator's: it queries the due index and the shards' cells, reads a shard's lease and moves
- * it, and claims due checks and scheduled actions with conditional updates (lib/cloud/generator.ts).
+ * it, and claims due checks and scheduled actions with conditional updates (lib/cloud/workers/generator.ts).
  */
 export const GENERATOR_TABLE_ACTIONS: readonly TableAction[] = [
   'dynamodb:GetItem',

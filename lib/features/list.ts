@@ -13,7 +13,7 @@ export const FEATURES = [notifyFeature, statusPagesFeature, handoverFeature] as 
 /** A job of the notify queue: every feature's that puts jobs there. */
 export type NotifyQueueJob = QueueJob<typeof FEATURES, 'notify'>;
 
-/** The notify queue's bodies, parsed as each adapter reads them back (lib/local, lib/cloud/notify-queue.ts). */
+/** The notify queue's bodies, parsed as each adapter reads them back (lib/local, lib/cloud/queues/notify-queue.ts). */
 export const notifyQueueJobSchema = queueSchema<NotifyQueueJob>(FEATURES, 'notify');
 
 /** The status pages showing an entity, which notify's alerts name (its StatusPagesShowing port), over a table. */

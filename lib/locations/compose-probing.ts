@@ -30,7 +30,7 @@ export interface ProbingDeps {
 
 /**
  * The job runner's `decideLater` until a runtime's scheduler or worker puts its probe queue there
- * (lib/local/scheduler.ts, lib/cloud/worker.ts): without a queue a located slot cannot wait.
+ * (lib/local/scheduler.ts, lib/cloud/workers/worker.ts): without a queue a located slot cannot wait.
  */
 const noProbeQueue = async (): Promise<void> => {
   throw new Error('no probe queue to schedule the decision of a located check on');

@@ -1,7 +1,7 @@
 /**
  * The job-queue port: named queues of JSON jobs with a delay, received, acknowledged or failed.
  * Adapters: the local durable queue in the SQLite table (lib/local/sqlite-job-queue.ts) and SQS
- * (lib/cloud/sqs-job-queue.ts); test/platform/job-queue-contract.ts holds what both must do.
+ * (lib/cloud/queues/sqs-job-queue.ts); test/platform/job-queue-contract.ts holds what both must do.
  *
  * Idempotency: every job has an `id` chosen by its producer, and every delivery of it carries that
  * id (the same on a retry, a redelivery and a re-enqueue). Delivery is at least once, so consumers

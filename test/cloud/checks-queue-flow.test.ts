@@ -60,7 +60,7 @@ describe('pull checks through the probe queue (generator -> SQS -> worker)', () 
     const sent = h.probeSqs.sentBodies().map(workerJobOf);
     await h.runProbeJobs();
     const beforeDelay = server.hits();
-    // The window and its lookahead (lib/cloud/generator.ts).
+    // The window and its lookahead (lib/cloud/workers/generator.ts).
     step(70_000);
     await h.runProbeJobs();
 

@@ -22,7 +22,7 @@ import { tracedRouter, traceInvocations } from './tracing.ts';
  * `awslambda` when built and on every request, so no other runtime could be passed in; the middy
  * chain runs inside the runtime's streamifyResponse instead. Without `config` (or its edgeSecret)
  * the console edge's viewer address is never believed; with `tracer`, each invocation is an X-Ray
- * subsegment annotated with its route and status (lib/cloud/tracing.ts).
+ * subsegment annotated with its route and status (lib/cloud/edge/tracing.ts).
  */
 export function createStreamingUrlHandler<S extends Writable>(deps: {
   app: Pick<App, 'router'>;
