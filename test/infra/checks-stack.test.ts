@@ -205,14 +205,14 @@ describe('change feed', () => {
 });
 
 describe('functions', () => {
-  it('are twelve (api, mcp, status stream, configuration, generator, worker, browser, draft browser, stream, notifier, actions, reports), each with its own log group', () => {
+  it('are thirteen (api, ping, mcp, status stream, configuration, generator, worker, browser, draft browser, stream, notifier, actions, reports), each with its own log group', () => {
     // Besides CDK's own provider that copies the console into its bucket (infra/console.ts), and
     // the HTTP API's access log (test/infra/stack.test.ts).
     const ours = (type: string) =>
       Object.keys(stack.template.findResources(type)).filter(
         (id) => !id.startsWith('CustomCDKBucketDeployment') && !id.startsWith('ApiAccessLog'),
       );
-    expect(ours('AWS::Lambda::Function')).toHaveLength(12);
-    expect(ours('AWS::Logs::LogGroup')).toHaveLength(12);
+    expect(ours('AWS::Lambda::Function')).toHaveLength(13);
+    expect(ours('AWS::Logs::LogGroup')).toHaveLength(13);
   });
 });

@@ -94,6 +94,7 @@ describe('cdk synth (the real CLI, offline)', () => {
       'generator',
       'mcp',
       'notifier',
+      'ping',
       'region-browser',
       'reports',
       'status-stream',

@@ -57,8 +57,8 @@ export function subscribeAcceptedPage(pageTitle: string, home: string): string {
 
 /** The confirmation link's page: the address and a Confirm button (a scanner's GET confirms nothing). */
 export function confirmFormPage(pageTitle: string, s: SubscriberRecord): string {
-  const what =
-    s.kind === 'webhook' ? `calls to the webhook <strong>${escapeHtml(s.url ?? '')}</strong>` : 'emails';
+  // A webhook subscriber is the one with a URL (the channel type's name is not switched on here).
+  const what = s.url ? `calls to the webhook <strong>${escapeHtml(s.url)}</strong>` : 'emails';
   return page(
     `Confirm updates of ${pageTitle}`,
     `<p>${escapeHtml(pageTitle)} is to send ${what} about its incidents, confirmed by <strong>${escapeHtml(s.address)}</strong>.</p>` +
