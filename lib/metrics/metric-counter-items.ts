@@ -12,7 +12,7 @@ import type { Table, UpdateOp } from '../store/table.ts';
  * slot's put-if-absent, by the delivery that stored it, so the counter is current), a push check's
  * finished rollup bucket (in the result's transaction: a write per ping would cost more than the
  * ping's own result, issue 58); alerts where a delivery record
- * reaches its final status (lib/notify/deliveries/alert-tally.ts: in the cloud one write per
+ * reaches its final status (lib/notify/items/alert-tally.ts: in the cloud one write per
  * notifier batch and tenant). A few shards (`METRIC_COUNTERS#<shard>`, by the writer's cell or check
  * id) keep the concurrent transactions of a big tenant off one item; a read sums them (one query).
  */

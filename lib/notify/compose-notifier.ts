@@ -9,21 +9,21 @@ import type { JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
-import { createChannelStore } from './channel-setup/channel-store.ts';
 import type { SmsTransport } from './channels/definition.ts';
 import type { EmailTransport } from './channels/email.ts';
 import { createChannelSenders } from './channels/index.ts';
 import { postSignedWebhook } from './channels/webhook.ts';
-import { batchedAlertTally, immediateAlertTally } from './deliveries/alert-tally.ts';
-import { createDeliveryStore } from './deliveries/delivery-store.ts';
 import { gateEmail } from './email/email-gate.ts';
 import { createEmailRecipients } from './email/email-recipients.ts';
+import { batchedAlertTally, immediateAlertTally } from './items/alert-tally.ts';
+import { createChannelStore } from './items/channel-store.ts';
+import { createDeliveryStore } from './items/delivery-store.ts';
+import { createPolicyStore } from './items/policy-store.ts';
+import type { StatusPagesShowing } from './items/ports.ts';
 import { type NotifyJob, notifyFeature } from './jobs.ts';
 import { reasonOf, reasonReads } from './pipeline/alert-reason.ts';
 import type { Notifier } from './pipeline/notifier.ts';
 import { createNotifier } from './pipeline/notifier.ts';
-import type { StatusPagesShowing } from './pipeline/ports.ts';
-import { createPolicyStore } from './policy/policy-store.ts';
 
 /** The jobs of escalation policies (`climb`, `page_contact`, `page_resolved`), handled by lib/escalation's paging. */
 export type PagingJob = Extract<NotifyJob, { kind: 'climb' | 'page_contact' | 'page_resolved' }>;
@@ -79,7 +79,7 @@ export interface NotifierDeps {
   /** Pages people for escalation policies; undefined: their jobs fail (a runtime always gives it). */
   paging?: PagingFactory | undefined;
   /**
-   * How final alerts are counted (deliveries/alert-tally.ts): `each` a counter write per alert (the
+   * How final alerts are counted (items/alert-tally.ts): `each` a counter write per alert (the
    * default), `batched` kept until `flushAlertCounts` (the notifier function, after each batch).
    */
   alertCounts?: 'each' | 'batched' | undefined;

@@ -7,8 +7,8 @@
  * notify's contribution in its composition (./compose.ts).
  */
 
-export { getTenantChannels, readTenantChannels } from './channel-setup/channel-items.ts';
+export { getTenantChannels, readTenantChannels } from './items/channel-items.ts';
+export { getPolicy as getCheckPolicy } from './items/policy-items.ts';
+export { listRoutes } from './items/route-items.ts';
 export { seedToldWords } from './pipeline/told-seed.ts';
 export { countUntold } from './pipeline/untold-count.ts';
-export { getPolicy as getCheckPolicy } from './policy/policy-items.ts';
-export { listRoutes } from './routing/route-items.ts';

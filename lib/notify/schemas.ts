@@ -16,8 +16,8 @@ export {
   type SendResult,
 } from './channels/person-use.ts';
 export { PEOPLE_USES } from './channels/registry.ts';
-export { POLICY_DEFAULTS } from './policy/policy-items.ts';
-export { GROUP_DEFAULTS } from './routing/route-items.ts';
+export { POLICY_DEFAULTS } from './items/policy-items.ts';
+export { GROUP_DEFAULTS } from './items/route-items.ts';
 export {
   MAX_ROUTE_BLUEPRINTS,
   MAX_ROUTE_CHANNELS,

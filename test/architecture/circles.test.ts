@@ -8,7 +8,7 @@ import { circlesOf, importGraph, libFiles } from './import-graph.ts';
  * makes two files one unit that can only be read, tested and moved together, and at run time the
  * first of them to load sees the other half-initialised. Type-only imports count too (they are read
  * with TypeScript's pre-processor, as imports.test.ts reads them): a type shared by two files lives
- * in a third both import (lib/egress/http1-message.ts, lib/notify/pipeline/ports.ts).
+ * in a third both import (lib/egress/http1-message.ts, lib/notify/items/ports.ts).
  */
 
 const ROOT = resolve(import.meta.dirname, '..', '..');

@@ -12,7 +12,7 @@ import { checksKind } from '../../lib/config-doc/kinds/checks.ts';
 import { routesKind } from '../../lib/config-doc/kinds/routes.ts';
 import { createNameIndex } from '../../lib/config-doc/names.ts';
 import { exportedSecrets } from '../../lib/config-doc/secrets.ts';
-import { getTenantChannels } from '../../lib/notify/channel-setup/channel-items.ts';
+import { getTenantChannels } from '../../lib/notify/items/channel-items.ts';
 import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
 import { channelsFixture } from './fixtures/channels.ts';
 import { checksFixture } from './fixtures/checks.ts';

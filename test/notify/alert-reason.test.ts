@@ -8,10 +8,10 @@ import {
   type ChannelConfigOf,
   type ChannelType,
 } from '../../lib/notify/channels/registry.ts';
-import type { DeliveryKind, DeliveryRecord } from '../../lib/notify/deliveries/delivery-items.ts';
+import type { DeliveryKind, DeliveryRecord } from '../../lib/notify/items/delivery-items.ts';
+import type { Alert } from '../../lib/notify/items/ports.ts';
 import { alertFor } from '../../lib/notify/pipeline/alert-context.ts';
 import { digestReasons, MAX_REASON } from '../../lib/notify/pipeline/alert-reason.ts';
-import type { Alert } from '../../lib/notify/pipeline/ports.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';

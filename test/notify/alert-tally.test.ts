@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readMetricCounters } from '../../lib/metrics/metric-counter-items.ts';
-import { batchedAlertTally, immediateAlertTally } from '../../lib/notify/deliveries/alert-tally.ts';
+import { batchedAlertTally, immediateAlertTally } from '../../lib/notify/items/alert-tally.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import type { Table } from '../../lib/store/table.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeAlert } from '../../lib/notify/channels/message.ts';
-import type { Alert } from '../../lib/notify/pipeline/ports.ts';
+import type { Alert } from '../../lib/notify/items/ports.ts';
 
 /** Issue 35, "also failing": the checks failing beside the alert's are named in the message. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { payloadKindOf } from '../../lib/notify/pipeline/payload-kind.ts';
+import { payloadKindOf } from '../../lib/notify/items/payload-kind.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { flowHarnessPerTest } from './support/flow-harness.ts';
 

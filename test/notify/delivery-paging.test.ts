@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DeliveryRecord, DeliveryStatus } from '../../lib/notify/deliveries/delivery-items.ts';
-import { deliveryCreatedOp } from '../../lib/notify/deliveries/delivery-items.ts';
-import { createDeliveryStore } from '../../lib/notify/deliveries/delivery-store.ts';
+import type { DeliveryRecord, DeliveryStatus } from '../../lib/notify/items/delivery-items.ts';
+import { deliveryCreatedOp } from '../../lib/notify/items/delivery-items.ts';
+import { createDeliveryStore } from '../../lib/notify/items/delivery-store.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';

@@ -6,7 +6,7 @@ import {
   batchOpenedOps,
   type DigestEntry,
   readBatch,
-} from '../../lib/notify/grouping/group-items.ts';
+} from '../../lib/notify/items/group-items.ts';
 import { deterministicId } from '../../lib/platform/ids.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 

@@ -4,7 +4,7 @@ import { emailContent, headerLine } from '../../lib/notify/channels/email-messag
 import { createSmtpTransport } from '../../lib/notify/channels/email-smtp.ts';
 import { createChannelSenders } from '../../lib/notify/channels/index.ts';
 import { describeAlert } from '../../lib/notify/channels/message.ts';
-import type { ChannelSenders } from '../../lib/notify/pipeline/ports.ts';
+import type { ChannelSenders } from '../../lib/notify/items/ports.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { decodeWords, startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';

@@ -132,7 +132,7 @@ describe.each(engines)('one event job reads its entity once ($engine)', ({ make 
       expect(recorded.status).toBe('recorded');
     };
     // The entity is read by id: its pointer, then its item (catalog/entity-items.ts); the route
-    // with the tenant's routes (routing/route-items.ts).
+    // with the tenant's routes (items/route-items.ts).
     const counter = countingTable(table, {
       pointer: { pk: tenantPk(tenant.id), sk: `ENTID#${entity.id}` },
       item: { pk: tenantPk(tenant.id), sk: `ENT#svc-${tag}#api` },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { TenantChannelRecord } from '../../lib/notify/channel-setup/channel-items.ts';
 import { describeAlert } from '../../lib/notify/channels/message.ts';
 import { publicDelivery, publicDeliverySchema } from '../../lib/notify/deliveries/delivery-responses.ts';
+import type { TenantChannelRecord } from '../../lib/notify/items/channel-items.ts';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TenantChannelRecord } from '../../lib/notify/channel-setup/channel-items.ts';
 import { describeAlert } from '../../lib/notify/channels/message.ts';
+import type { TenantChannelRecord } from '../../lib/notify/items/channel-items.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { flowHarnessPerTest } from './support/flow-harness.ts';

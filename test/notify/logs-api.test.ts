@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeliveryRecord, DeliveryStatus } from '../../lib/notify/deliveries/delivery-items.ts';
 import { logsPageSchema } from '../../lib/notify/deliveries/delivery-responses.ts';
+import type { DeliveryRecord, DeliveryStatus } from '../../lib/notify/items/delivery-items.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { channelsForEvent, eventRouting } from '../../lib/notify/routing/route-channels.ts';
-import { escalationTargets } from '../../lib/notify/routing/route-match.ts';
+import { channelsForEvent, eventRouting } from '../../lib/notify/items/route-channels.ts';
+import { escalationTargets } from '../../lib/notify/items/route-match.ts';
 import { eventually } from '../local/scheduler-helpers.ts';
 import { runtimes } from '../support/api-harness.ts';
 import { tlsReceiverPerFile, useNotifyRuntime } from './support/notify-runtime.ts';

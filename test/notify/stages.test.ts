@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityState } from '../../lib/catalog/entities/entity-items.ts';
-import type { ChannelRecord } from '../../lib/notify/channel-setup/channel-items.ts';
+import type { ChannelRecord } from '../../lib/notify/items/channel-items.ts';
+import { POLICY_DEFAULTS, type PolicyRecord } from '../../lib/notify/items/policy-items.ts';
+import type { RouteRecord } from '../../lib/notify/items/route-items.ts';
 import type { AlertContext } from '../../lib/notify/pipeline/job-context.ts';
 import { ALERT_STAGES, channelDecisions, runStages } from '../../lib/notify/pipeline/stages.ts';
-import { POLICY_DEFAULTS, type PolicyRecord } from '../../lib/notify/policy/policy-items.ts';
-import type { RouteRecord } from '../../lib/notify/routing/route-items.ts';
 import { channelPaths } from '../../lib/notify/simulate/simulate-words.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type DeliveryRecord, untriedDelivery } from '../../lib/notify/deliveries/delivery-items.ts';
-import { createDeliveryStore } from '../../lib/notify/deliveries/delivery-store.ts';
+import { type DeliveryRecord, untriedDelivery } from '../../lib/notify/items/delivery-items.ts';
+import { createDeliveryStore } from '../../lib/notify/items/delivery-store.ts';
+import { readTold } from '../../lib/notify/items/told-items.ts';
 import { putClaimed } from '../../lib/notify/pipeline/told.ts';
-import { readTold } from '../../lib/notify/pipeline/told-items.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/sqlite/sqlite-table.ts';

@@ -3,7 +3,7 @@ import { defineRoute } from '../../http/define-route.ts';
 import { idSchema } from '../../http/route-schemas.ts';
 import { type AuthedRoute, ok } from '../../http/types.ts';
 import { publicDeliverySchema, type ShowDeliveries, showOne } from '../deliveries/delivery-responses.ts';
-import type { NotifyActions } from '../pipeline/ports.ts';
+import type { NotifyActions } from '../items/ports.ts';
 
 const tag = 'Notifications';
 /** These actions take no input beyond the path: an empty body or an empty object. */

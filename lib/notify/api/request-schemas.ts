@@ -5,7 +5,7 @@ import { idSchema, namesResource } from '../../http/route-schemas.ts';
 import { channelNameSchema } from '../channel-setup/channel-config.ts';
 import { CHANNEL_TYPES } from '../channels/registry.ts';
 import { messageTemplateSchema } from '../channels/template.ts';
-import { DELIVERY_STATUSES } from '../deliveries/delivery-items.ts';
+import { DELIVERY_STATUSES } from '../items/delivery-items.ts';
 
 /** Request shapes of the notification routes (the channel body is channel-config.ts's). */
 

@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import { REDACTED } from '../../domain/redaction.ts';
 import { idSchema, timestampSchema } from '../../http/route-schemas.ts';
-import type { ChannelRecord, TenantChannelRecord } from '../channel-setup/channel-items.ts';
 import type { ChannelViewOptions } from '../channels/definition.ts';
 import { CHANNEL_DEFINITIONS, type ChannelType, channelDefinition } from '../channels/registry.ts';
 import { messageTemplateSchema } from '../channels/template.ts';
-import { POLICY_DEFAULTS, type PolicyRecord } from '../policy/policy-items.ts';
+import type { ChannelRecord, TenantChannelRecord } from '../items/channel-items.ts';
+import { POLICY_DEFAULTS, type PolicyRecord } from '../items/policy-items.ts';
 import { type CheckRoute, checkRouteSchema } from '../routing/check-routes.ts';
 
 /**

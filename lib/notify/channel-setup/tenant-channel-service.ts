@@ -11,13 +11,17 @@ import { channelDefinition } from '../channels/registry.ts';
 import { takesTemplate, templateRefusal } from '../channels/template-types.ts';
 import { showOne } from '../deliveries/delivery-responses.ts';
 import { emailAddressesOf } from '../email/email-recipients.ts';
-import type { NotifyActions } from '../pipeline/ports.ts';
+import {
+  MAX_CHANNELS_PER_CHECK,
+  MAX_TENANT_CHANNELS,
+  type TenantChannelRecord,
+} from '../items/channel-items.ts';
+import { type ChannelStore, channelSeenFrom } from '../items/channel-store.ts';
+import type { NotifyActions } from '../items/ports.ts';
 import type { Caller } from '../policy/policy-service.ts';
 import { withoutChannel } from '../routing/route-service.ts';
 import { checkChannelDestination, parseChannelInput, type TenantChannelInput } from './channel-config.ts';
-import { MAX_CHANNELS_PER_CHECK, MAX_TENANT_CHANNELS, type TenantChannelRecord } from './channel-items.ts';
 import type { ChannelSetupDeps } from './channel-setup-deps.ts';
-import { type ChannelStore, channelSeenFrom } from './channel-store.ts';
 
 export interface TenantChannelServiceDeps extends ChannelSetupDeps {
   table: Table;

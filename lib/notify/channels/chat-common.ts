@@ -1,5 +1,5 @@
 import { REDACTED } from '../../domain/redaction.ts';
-import type { SendOutcome } from '../pipeline/ports.ts';
+import type { SendOutcome } from '../items/ports.ts';
 import { type HttpPostDeps, postOnce } from './http-post.ts';
 
 /**

@@ -2,7 +2,7 @@ import type * as z from 'zod';
 import type { Clock } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
 import type { SmsTransport } from '../../providers/sms.ts';
-import type { Acknowledgement, Alert, Digest, SendOutcome } from '../pipeline/ports.ts';
+import type { Acknowledgement, Alert, Digest, SendOutcome } from '../items/ports.ts';
 import type { EmailDeps, HttpPostDeps, NatsPublisher } from './send-ports.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Digest } from '../pipeline/ports.ts';
+import type { Digest } from '../items/ports.ts';
 import { clip, humanTime, type Tone } from './message.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { formatEmailSender } from '../../domain/formats.ts';
-import type { SendOutcome } from '../pipeline/ports.ts';
+import type { SendOutcome } from '../items/ports.ts';
 import type { EmailTransport, OutgoingEmail } from './email.ts';
 
 /**

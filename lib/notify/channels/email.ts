@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { EMAIL_ADDRESS_PATTERN, MAX_EMAIL_LENGTH } from '../../domain/formats.ts';
 import { emailProblem, sendEmail as sendOne } from '../../providers/email.ts';
-import type { Alert, SendOutcome } from '../pipeline/ports.ts';
+import type { Alert, SendOutcome } from '../items/ports.ts';
 import { emailAddress } from './config-fields.ts';
 import { type ChannelOf, defineChannel } from './definition.ts';
 import { describeDigest } from './digest-message.ts';

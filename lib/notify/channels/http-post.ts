@@ -1,5 +1,5 @@
 import { failureText, sendGuarded } from '../../providers/provider-post.ts';
-import type { SendOutcome } from '../pipeline/ports.ts';
+import type { SendOutcome } from '../items/ports.ts';
 import type { HttpPostDeps } from './send-ports.ts';
 
 export { failureText } from '../../providers/provider-post.ts';

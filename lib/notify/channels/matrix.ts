@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { HTTP_URL_PATTERN } from '../../domain/formats.ts';
 import { REDACTED } from '../../domain/redaction.ts';
-import type { SendOutcome } from '../pipeline/ports.ts';
+import type { SendOutcome } from '../items/ports.ts';
 import { fitLines, sendJson, utf8Bytes } from './chat-common.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest } from './digest-message.ts';

@@ -1,5 +1,5 @@
-import { humanDuration, payloadKindOf } from '../pipeline/payload-kind.ts';
-import type { Alert, Holding, HoldingDependent } from '../pipeline/ports.ts';
+import { humanDuration, payloadKindOf } from '../items/payload-kind.ts';
+import type { Alert, Holding, HoldingDependent } from '../items/ports.ts';
 import type { MessageTemplate } from './definition.ts';
 import { renderTemplate, type TemplateValues } from './template.ts';
 import { sampleAlert } from './template-sample.ts';

@@ -2,7 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import * as z from 'zod';
 import { natsSubjectProblem, publishedSubject } from '../../domain/formats.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { Alert, Digest, SendOutcome } from '../pipeline/ports.ts';
+import type { Alert, Digest, SendOutcome } from '../items/ports.ts';
 import { natsSubject } from './config-fields.ts';
 import { type ChannelOf, type ChannelSendDeps, defineChannel } from './definition.ts';
 import { digestPayload } from './digest-message.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { type NtfyMessage, sendNtfy } from '../../providers/ntfy.ts';
-import type { Alert, SendOutcome } from '../pipeline/ports.ts';
+import type { Alert, SendOutcome } from '../items/ports.ts';
 import {
   headerSafe,
   MAX_TOKEN_LENGTH,

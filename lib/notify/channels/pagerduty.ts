@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { REDACTED } from '../../domain/redaction.ts';
-import { payloadKindOf } from '../pipeline/payload-kind.ts';
-import type { Alert, Digest, SendOutcome } from '../pipeline/ports.ts';
+import { payloadKindOf } from '../items/payload-kind.ts';
+import type { Alert, Digest, SendOutcome } from '../items/ports.ts';
 import { type ChannelOf, type ChannelSendDeps, defineChannel } from './definition.ts';
 import { describeDigest, linesWithin } from './digest-message.ts';
 import { postOnce } from './http-post.ts';

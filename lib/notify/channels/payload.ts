@@ -1,6 +1,6 @@
 import { resultTimeMs } from '../../checks/results.ts';
-import { payloadKindOf } from '../pipeline/payload-kind.ts';
-import type { Alert } from '../pipeline/ports.ts';
+import { payloadKindOf } from '../items/payload-kind.ts';
+import type { Alert } from '../items/ports.ts';
 
 /**
  * The JSON body of the webhook and nats channels: the state-change event of SPEC.md "Events"

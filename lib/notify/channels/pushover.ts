@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { MAX_PUSHOVER_MESSAGE, PUSHOVER_API, PUSHOVER_KEY, sendPushover } from '../../providers/pushover.ts';
-import type { Alert, Digest } from '../pipeline/ports.ts';
+import type { Alert, Digest } from '../items/ports.ts';
 import { redactedView, shownSecret } from './config-fields.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { describeDigest, linesWithin } from './digest-message.ts';

@@ -1,6 +1,6 @@
 import type { EmailSetup } from '../../providers/email.ts';
 import type { ProviderHttp } from '../../providers/provider-post.ts';
-import type { SendOutcome } from '../pipeline/ports.ts';
+import type { SendOutcome } from '../items/ports.ts';
 
 /**
  * The outbound paths a channel definition's senders are given (definition.ts ChannelSendDeps),

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { Alert, SendOutcome } from '../pipeline/ports.ts';
+import type { Alert, SendOutcome } from '../items/ports.ts';
 import { sendJson } from './chat-common.ts';
 import { webhookUrlChannel } from './config-fields.ts';
 import { type ChannelOf, type ChannelSendDeps, defineChannel } from './definition.ts';

@@ -1,5 +1,5 @@
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
-import type { SendOutcome } from '../pipeline/ports.ts';
+import type { SendOutcome } from '../items/ports.ts';
 import type { SmsTransport } from './definition.ts';
 
 /**

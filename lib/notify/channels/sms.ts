@@ -8,7 +8,7 @@ import {
   twilioPost,
   twilioUrl,
 } from '../../providers/sms.ts';
-import type { SendOutcome } from '../pipeline/ports.ts';
+import type { SendOutcome } from '../items/ports.ts';
 import { redactedView, shownSecret } from './config-fields.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { describeDigest } from './digest-message.ts';

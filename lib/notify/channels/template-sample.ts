@@ -1,4 +1,4 @@
-import type { Alert } from '../pipeline/ports.ts';
+import type { Alert } from '../items/ports.ts';
 
 /**
  * A made-up event to render a message template with (docs/notifications.md "Message templates"):

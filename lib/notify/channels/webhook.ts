@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import * as z from 'zod';
-import type { Alert, SendOutcome } from '../pipeline/ports.ts';
+import type { Alert, SendOutcome } from '../items/ports.ts';
 import {
   headerSafe,
   MAX_SECRET_LENGTH,

@@ -6,15 +6,15 @@ import { isRecovery } from '../../domain/states.ts';
 import { idSchema, timestampSchema } from '../../http/route-schemas.ts';
 import type { Table } from '../../store/table.ts';
 import { nextCursor } from '../api/responses.ts';
-import type { ChannelStore } from '../channel-setup/channel-store.ts';
 import { CHANNEL_TYPES, registeredType } from '../channels/registry.ts';
-import { readGroup } from '../grouping/group-items.ts';
+import type { ChannelStore } from '../items/channel-store.ts';
 import {
   DELIVERY_KINDS,
   DELIVERY_STATUSES,
   type DeliveryKind,
   type DeliveryRecord,
-} from './delivery-items.ts';
+} from '../items/delivery-items.ts';
+import { readGroup } from '../items/group-items.ts';
 
 /**
  * Delivery records as the API shows them: DECISIONS.md's fields, the event in one word, and the

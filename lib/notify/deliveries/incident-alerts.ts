@@ -1,6 +1,6 @@
 import type { TimelineEntry, TimelineSources } from '../../incidents/timeline.ts';
 import type { Table } from '../../store/table.ts';
-import { readEntityDeliveriesBetween } from './delivery-items.ts';
+import { readEntityDeliveriesBetween } from '../items/delivery-items.ts';
 
 /**
  * lib/notify's part of an incident's timeline: the alerts, repeats and escalations its transitions

@@ -1,6 +1,6 @@
-import type { ChannelRecord } from '../channel-setup/channel-items.ts';
 import { recipientsOf, withRecipients } from '../channels/registry.ts';
-import type { ChannelSenders, SendOutcome } from '../pipeline/ports.ts';
+import type { ChannelRecord } from '../items/channel-items.ts';
+import type { ChannelSenders, SendOutcome } from '../items/ports.ts';
 import type { EmailRecipients } from './email-recipients.ts';
 
 /**

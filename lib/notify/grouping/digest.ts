@@ -2,15 +2,21 @@ import { isoTime } from '../../platform/clock.ts';
 import { deterministicId } from '../../platform/ids.ts';
 import type { ReceivedJob } from '../../platform/job-queue.ts';
 import { ConditionFailedError } from '../../store/table.ts';
-import type { ChannelRecord } from '../channel-setup/channel-items.ts';
-import { type DeliveryRecord, deliveryCreatedOp, untriedDelivery } from '../deliveries/delivery-items.ts';
+import type { ChannelRecord } from '../items/channel-items.ts';
+import { type DeliveryRecord, deliveryCreatedOp, untriedDelivery } from '../items/delivery-items.ts';
+import {
+  batchClosedOp,
+  type DigestEntry,
+  type GroupRecord,
+  readBatch,
+  readGroup,
+} from '../items/group-items.ts';
+import type { Digest, DigestEvent, SendOutcome } from '../items/ports.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { digestReasons } from '../pipeline/alert-reason.ts';
 import { waitedAnotherHop } from '../pipeline/due-jobs.ts';
 import { digestJobId } from '../pipeline/job-ids.ts';
 import { type NotifyDeps, retentionDays } from '../pipeline/notify-deps.ts';
-import type { Digest, DigestEvent, SendOutcome } from '../pipeline/ports.ts';
-import { batchClosedOp, type DigestEntry, type GroupRecord, readBatch, readGroup } from './group-items.ts';
 import { stillTrue } from './still-true.ts';
 
 /**

@@ -5,14 +5,14 @@ import { deterministicId } from '../../platform/ids.ts';
 import { delaySecondsFor, type JobInput } from '../../platform/job-queue.ts';
 import { transactIf } from '../../store/items.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
-import { type DeliveryRecord, deliveryChangedOp } from '../deliveries/delivery-items.ts';
+import { type DeliveryRecord, deliveryChangedOp } from '../items/delivery-items.ts';
+import { batchJoinedOps, batchOpenedOps, type DigestEntry, readGroup } from '../items/group-items.ts';
+import { payloadKindOf } from '../items/payload-kind.ts';
+import { type GroupBy, listRoutes, type RouteRecord } from '../items/route-items.ts';
+import { routeMatches } from '../items/route-match.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { digestJobId } from '../pipeline/job-ids.ts';
-import { payloadKindOf } from '../pipeline/payload-kind.ts';
-import { type GroupBy, listRoutes, type RouteRecord } from '../routing/route-items.ts';
-import { routeMatches } from '../routing/route-match.ts';
 import { individualSendsLeft, readAlertSettings, takeIndividualSend } from './fold-items.ts';
-import { batchJoinedOps, batchOpenedOps, type DigestEntry, readGroup } from './group-items.ts';
 
 /**
  * Where grouping and the storm fold take an alert (docs/notifications.md "Grouping and the storm

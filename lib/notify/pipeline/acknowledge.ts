@@ -8,11 +8,11 @@ import {
 import type { JobInput, JobQueue } from '../../platform/job-queue.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { ChangeConsumer } from '../../store/change-feed.ts';
-import type { ChannelRecord } from '../channel-setup/channel-items.ts';
-import { type DeliveryRecord, readEntityDeliveriesBetween } from '../deliveries/delivery-items.ts';
+import type { ChannelRecord } from '../items/channel-items.ts';
+import { type DeliveryRecord, readEntityDeliveriesBetween } from '../items/delivery-items.ts';
+import type { Acknowledgement, SendOutcome } from '../items/ports.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { type NotifyDeps, newDelivery, storeAndDispatch } from './notify-deps.ts';
-import type { Acknowledgement, SendOutcome } from './ports.ts';
 
 /**
  * An incident acknowledged in Vigil, told to the providers that track incidents (issue 38: a

@@ -5,7 +5,8 @@ import { lastErrorOf } from '../../checks/results.ts';
 import { alsoFailingOf } from '../../incidents/also-failing.ts';
 import { incidentIdOfEvent } from '../../incidents/incident-of-event.ts';
 import type { Table } from '../../store/table.ts';
-import type { DeliveryRecord } from '../deliveries/delivery-items.ts';
+import type { DeliveryRecord } from '../items/delivery-items.ts';
+import type { Alert, StatusPagesShowing } from '../items/ports.ts';
 import {
   type CheckRead,
   checkNameFrom,
@@ -17,7 +18,6 @@ import {
 } from './alert-reason.ts';
 import { flapNoticeOf } from './flap-state-items.ts';
 import { holdingOf } from './holding.ts';
-import type { Alert, StatusPagesShowing } from './ports.ts';
 
 /** What the check probes, for humans: "GET https://api.example.com/health", "tcp db:5432", "push". */
 export function checkLabelOf(c: CheckRead): string {

@@ -17,9 +17,9 @@ import type { StateChangeEvent } from '../../domain/states.ts';
 import type { ProbeDefinition } from '../../probes/types.ts';
 import type { Table } from '../../store/table.ts';
 import { clip } from '../channels/message.ts';
-import type { DeliveryKind } from '../deliveries/delivery-items.ts';
-import { humanDuration, payloadKindOf } from './payload-kind.ts';
-import type { DigestEvent } from './ports.ts';
+import type { DeliveryKind } from '../items/delivery-items.ts';
+import { humanDuration, payloadKindOf } from '../items/payload-kind.ts';
+import type { DigestEvent } from '../items/ports.ts';
 
 /**
  * Why a message is sent (DECISIONS.md "Alert truth (wave 5)", Reason; docs/notifications.md

@@ -3,14 +3,14 @@ import type { StateChangeEvent } from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
 import { ConditionFailedError } from '../../store/table.ts';
-import type { ChannelRecord } from '../channel-setup/channel-items.ts';
+import type { ChannelRecord } from '../items/channel-items.ts';
+import { channelsForEvent, eventRouting } from '../items/route-channels.ts';
+import { readToldOfEntity } from '../items/told-items.ts';
 import type { NotifyJob } from '../jobs.ts';
-import { channelsForEvent, eventRouting } from '../routing/route-channels.ts';
 import { delayedJob, waitedAnotherHop } from './due-jobs.ts';
 import { recoveryDueJobId } from './job-ids.ts';
 import { effectivePolicy, type NotifyDeps, newDelivery, storeAndDispatch } from './notify-deps.ts';
 import { truthChannels } from './rejudge.ts';
-import { readToldOfEntity } from './told-items.ts';
 import { isDownState } from './upstream.ts';
 
 /**

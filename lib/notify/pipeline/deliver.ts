@@ -1,13 +1,13 @@
 import { isoTime } from '../../platform/clock.ts';
 import { type ReceivedJob, RetryLaterError, retryDelaySeconds } from '../../platform/job-queue.ts';
 import { ConditionFailedError } from '../../store/table.ts';
-import type { Attempt, DeliveryRecord } from '../deliveries/delivery-items.ts';
+import type { Attempt, DeliveryRecord } from '../items/delivery-items.ts';
+import type { SendOutcome } from '../items/ports.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { sendAcknowledgement } from './acknowledge.ts';
 import { alertFor } from './alert-context.ts';
 import type { NotifyDeps } from './notify-deps.ts';
 import { alertSentOp } from './notify-state-items.ts';
-import type { SendOutcome } from './ports.ts';
 
 /**
  * The `deliver` job: one attempt of one delivery record per delivery of the job. A failed attempt

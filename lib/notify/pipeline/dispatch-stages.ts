@@ -1,6 +1,4 @@
 import type { JobInput } from '../../platform/job-queue.ts';
-import type { DeliveryRecord } from '../deliveries/delivery-items.ts';
-import type { DeliveryStore } from '../deliveries/delivery-store.ts';
 import {
   digestJob,
   type GroupingContext,
@@ -8,10 +6,12 @@ import {
   placeInGroup,
   planFor,
 } from '../grouping/intercept.ts';
+import type { DeliveryRecord } from '../items/delivery-items.ts';
+import type { DeliveryStore } from '../items/delivery-store.ts';
+import type { ToldRecord } from '../items/told-items.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { deliverJobId } from './job-ids.ts';
 import { claimsWord, putClaimed, type ToldDeps } from './told.ts';
-import type { ToldRecord } from './told-items.ts';
 
 /**
  * The holds after the alert stages (stages.ts), one record of one channel at a time, with the same

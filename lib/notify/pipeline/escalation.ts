@@ -4,10 +4,10 @@ import { opensIncident, opensIncidentIfNoneOpen } from '../../incidents/incident
 import { incidentIdOf, readOpenIncident } from '../../incidents/incident-items.ts';
 import { maintenanceLookup } from '../../maintenance/evaluate.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
-import { channelSeenFrom } from '../channel-setup/channel-store.ts';
+import { channelSeenFrom } from '../items/channel-store.ts';
+import { type EventRouting, eventRouting } from '../items/route-channels.ts';
+import { anyEscalates, escalationTargetsIn } from '../items/route-match.ts';
 import type { NotifyJob } from '../jobs.ts';
-import { type EventRouting, eventRouting } from '../routing/route-channels.ts';
-import { anyEscalates, escalationTargetsIn } from '../routing/route-match.ts';
 import { delayedJob, waitedAnotherHop } from './due-jobs.ts';
 import { escalateAfterUpstreamJobId, escalateJobId } from './job-ids.ts';
 import {

@@ -1,8 +1,8 @@
 import { type EntityState, readEntityById } from '../../catalog/entities.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
+import { channelsForEvent } from '../items/route-channels.ts';
 import type { NotifyJob } from '../jobs.ts';
-import { channelsForEvent } from '../routing/route-channels.ts';
 import { deferredReason, recoveryDueJob } from './deferred-recovery.ts';
 import { rejudgeJob } from './due-jobs.ts';
 import { escalationJobs } from './escalation.ts';

@@ -2,7 +2,7 @@ import { readEntityById } from '../../catalog/entities.ts';
 import { dependentsOf } from '../../catalog/relations.ts';
 import { isRecovery, type StateChangeEvent } from '../../domain/states.ts';
 import type { Table } from '../../store/table.ts';
-import type { Holding, HoldingDependent, StatusPagesShowing } from './ports.ts';
+import type { Holding, HoldingDependent, StatusPagesShowing } from '../items/ports.ts';
 import { isDownState } from './upstream.ts';
 
 /**

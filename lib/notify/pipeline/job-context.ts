@@ -1,14 +1,14 @@
 import { type EntityState, readEntityById } from '../../catalog/entities.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';
 import { type ActiveMaintenance, maintenanceLookup } from '../../maintenance/evaluate.ts';
-import type { ChannelRecord } from '../channel-setup/channel-items.ts';
 import { groupingContext } from '../grouping/intercept.ts';
-import type { PolicyRecord } from '../policy/policy-items.ts';
-import type { EventRouting } from '../routing/route-channels.ts';
-import { listRoutes } from '../routing/route-items.ts';
+import type { ChannelRecord } from '../items/channel-items.ts';
+import type { PolicyRecord } from '../items/policy-items.ts';
+import type { EventRouting } from '../items/route-channels.ts';
+import { listRoutes } from '../items/route-items.ts';
+import { readToldOfEntity, type ToldRecord } from '../items/told-items.ts';
 import { effectivePolicy, type NotifyDeps } from './notify-deps.ts';
 import { lastSentAtMs } from './notify-state-items.ts';
-import { readToldOfEntity, type ToldRecord } from './told-items.ts';
 import { downUpstreams } from './upstream.ts';
 
 /**

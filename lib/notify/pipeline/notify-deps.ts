@@ -6,17 +6,17 @@ import { deterministicId } from '../../platform/ids.ts';
 import type { JobInput, JobQueue } from '../../platform/job-queue.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Table } from '../../store/table.ts';
-import type { ChannelRecord } from '../channel-setup/channel-items.ts';
-import type { ChannelStore } from '../channel-setup/channel-store.ts';
-import { type DeliveryRecord, untriedDelivery } from '../deliveries/delivery-items.ts';
-import type { DeliveryStore } from '../deliveries/delivery-store.ts';
 import { type GroupingContext, groupingContext } from '../grouping/intercept.ts';
+import type { ChannelRecord } from '../items/channel-items.ts';
+import type { ChannelStore } from '../items/channel-store.ts';
+import { type DeliveryRecord, untriedDelivery } from '../items/delivery-items.ts';
+import type { DeliveryStore } from '../items/delivery-store.ts';
+import { POLICY_DEFAULTS, type PolicyRecord } from '../items/policy-items.ts';
+import type { PolicyStore } from '../items/policy-store.ts';
+import type { ChannelSenders, StatusPagesShowing } from '../items/ports.ts';
+import type { ToldRecord } from '../items/told-items.ts';
 import type { NotifyJob } from '../jobs.ts';
-import { POLICY_DEFAULTS, type PolicyRecord } from '../policy/policy-items.ts';
-import type { PolicyStore } from '../policy/policy-store.ts';
 import { dispatchRecord } from './dispatch-stages.ts';
-import type { ChannelSenders, StatusPagesShowing } from './ports.ts';
-import type { ToldRecord } from './told-items.ts';
 
 /** What the notifier's job handlers work with (built once per runtime by createNotifier). */
 export interface NotifyDeps {

@@ -2,9 +2,9 @@ import type { StateChangeEvent } from '../../domain/states.ts';
 import { opensIncident, opensIncidentIfNoneOpen } from '../../incidents/incident-consumer.ts';
 import { incidentIdOf } from '../../incidents/incident-items.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
+import type { EventRouting } from '../items/route-channels.ts';
+import { needsBlueprint, routeMatches } from '../items/route-match.ts';
 import type { NotifyJob } from '../jobs.ts';
-import type { EventRouting } from '../routing/route-channels.ts';
-import { needsBlueprint, routeMatches } from '../routing/route-match.ts';
 import { climbStartJobId } from './job-ids.ts';
 
 /**

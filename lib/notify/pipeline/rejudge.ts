@@ -2,11 +2,12 @@ import { type EntityState, readEntityById } from '../../catalog/entities.ts';
 import { readEntityTransition } from '../../checks/results.ts';
 import { changeOrder, type StateChangeEvent } from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';
-import type { ChannelRecord } from '../channel-setup/channel-items.ts';
-import { uniqueChannels } from '../channel-setup/channel-store.ts';
+import type { ChannelRecord } from '../items/channel-items.ts';
+import { uniqueChannels } from '../items/channel-store.ts';
+import type { PolicyRecord } from '../items/policy-items.ts';
+import { channelsForEvent } from '../items/route-channels.ts';
+import type { ToldRecord } from '../items/told-items.ts';
 import type { NotifyJob } from '../jobs.ts';
-import type { PolicyRecord } from '../policy/policy-items.ts';
-import { channelsForEvent } from '../routing/route-channels.ts';
 import { rejudgeJob, waitedAnotherHop } from './due-jobs.ts';
 import { flapLook } from './flapping.ts';
 import { readAlertContext } from './job-context.ts';
@@ -15,7 +16,6 @@ import { enqueueAll, type NotifyDeps, newDelivery, storeAndDispatch } from './no
 import { firstRepeat } from './repeat.ts';
 import { type AlertVerdict, runStages } from './stages.ts';
 import { alertHeldBackOps } from './suppressed-alert-items.ts';
-import type { ToldRecord } from './told-items.ts';
 import { isDownState } from './upstream.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { EntityState } from '../../catalog/entities.ts';
 import { isRecovery } from '../../domain/states.ts';
 import type { ActiveMaintenance } from '../../maintenance/evaluate.ts';
-import type { ChannelRecord } from '../channel-setup/channel-items.ts';
+import type { ChannelRecord } from '../items/channel-items.ts';
 import type { AlertContext } from './job-context.ts';
 import { isDownState } from './upstream.ts';
 

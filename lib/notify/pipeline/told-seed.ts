@@ -1,10 +1,10 @@
 import { changeOrder } from '../../domain/states.ts';
 import { transactIf } from '../../store/items.ts';
 import { type MigrationDeps, runMarkedMigration } from '../../store/marked-migration.ts';
-import { getChannel } from '../channel-setup/channel-items.ts';
-import { type DeliveryRecord, forEachDelivery } from '../deliveries/delivery-items.ts';
+import { getChannel } from '../items/channel-items.ts';
+import { type DeliveryRecord, forEachDelivery } from '../items/delivery-items.ts';
+import { toldSeedOp, toldWordsMarker } from '../items/told-items.ts';
 import { claimsWord } from './told.ts';
-import { toldSeedOp, toldWordsMarker } from './told-items.ts';
 
 /**
  * The channels' last words of a store written before `notify_told` (issue 75 point 1). A recovery

@@ -1,9 +1,9 @@
 import { changeOrder } from '../../domain/states.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
-import type { DeliveryRecord } from '../deliveries/delivery-items.ts';
-import type { DeliveryStore } from '../deliveries/delivery-store.ts';
-import { readTold, type ToldRecord, toldClaimOp } from './told-items.ts';
+import type { DeliveryRecord } from '../items/delivery-items.ts';
+import type { DeliveryStore } from '../items/delivery-store.ts';
+import { readTold, type ToldRecord, toldClaimOp } from '../items/told-items.ts';
 
 /**
  * The gate of every state message (DECISIONS.md "Alert truth (wave 5)"): an alert is sent to a

@@ -1,8 +1,8 @@
 import type { EntityState } from '../../catalog/entities.ts';
 import { chunks } from '../../platform/chunks.ts';
 import type { Table } from '../../store/table.ts';
+import { readToldOfEntityEventually } from '../items/told-items.ts';
 import { untold } from './rejudge.ts';
-import { readToldOfEntityEventually } from './told-items.ts';
 
 /**
  * The board's `untold` (DECISIONS.md "Alert truth (wave 5)", Visible truth): how many of the

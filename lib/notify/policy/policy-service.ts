@@ -10,20 +10,20 @@ import type { Table } from '../../store/table.ts';
 import type { PolicyBody } from '../api/request-schemas.ts';
 import { type ChannelView, publicChannel, publicPolicy } from '../api/responses.ts';
 import { type ChannelInput, checkChannelDestination } from '../channel-setup/channel-config.ts';
+import type { ChannelSetupDeps } from '../channel-setup/channel-setup-deps.ts';
+import { emailAddressesOf } from '../email/email-recipients.ts';
 import {
   type ChannelRecord,
   MAX_CHANNELS_PER_CHECK,
   type TenantChannelRecord,
-} from '../channel-setup/channel-items.ts';
-import type { ChannelSetupDeps } from '../channel-setup/channel-setup-deps.ts';
-import type { ChannelStore } from '../channel-setup/channel-store.ts';
-import type { DeliveryListRequest } from '../deliveries/delivery-items.ts';
-import type { DeliveryStore } from '../deliveries/delivery-store.ts';
-import { emailAddressesOf } from '../email/email-recipients.ts';
-import type { NotifyActions } from '../pipeline/ports.ts';
+} from '../items/channel-items.ts';
+import type { ChannelStore } from '../items/channel-store.ts';
+import type { DeliveryListRequest } from '../items/delivery-items.ts';
+import type { DeliveryStore } from '../items/delivery-store.ts';
+import { POLICY_DEFAULTS, type PolicyRecord } from '../items/policy-items.ts';
+import type { PolicyStore } from '../items/policy-store.ts';
+import type { NotifyActions } from '../items/ports.ts';
 import { routesReaching } from '../routing/check-routes.ts';
-import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
-import type { PolicyStore } from './policy-store.ts';
 
 export interface PolicyServiceDeps extends ChannelSetupDeps {
   checkService: Pick<CheckService, 'requireCheck'>;

@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { idSchema } from '../../http/route-schemas.ts';
 import type { Table } from '../../store/table.ts';
-import type { ChannelStore } from '../channel-setup/channel-store.ts';
 import { CHANNEL_TYPES, registeredType } from '../channels/registry.ts';
-import { listRoutes } from './route-items.ts';
-import { routeMatches } from './route-match.ts';
+import type { ChannelStore } from '../items/channel-store.ts';
+import { listRoutes } from '../items/route-items.ts';
+import { routeMatches } from '../items/route-match.ts';
 
 /**
  * The routes that reach a check's alerts (route-match.ts's rule on its entity and blueprint) and

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { type NamedEntity, namedEntitySchema } from '../../catalog/entities.ts';
 import { slugSchema } from '../../domain/formats.ts';
 import { documentedAs, idSchema, namesResource, timestampSchema } from '../../http/route-schemas.ts';
-import { GROUP_BYS, type RouteRecord } from './route-items.ts';
+import { GROUP_BYS, type RouteRecord } from '../items/route-items.ts';
 
 /** Request and response shapes of /v1/notify/routes (DECISIONS.md "Operations features (wave 3)"). */
 

@@ -3,8 +3,7 @@ import { type Clock, isoTime } from '../../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
-import { getTenantChannels } from '../channel-setup/channel-items.ts';
-import type { Caller } from '../policy/policy-service.ts';
+import { getTenantChannels } from '../items/channel-items.ts';
 import {
   listRoutes,
   MAX_ROUTES,
@@ -12,7 +11,8 @@ import {
   routeChangedOp,
   routeCreatedOps,
   routeDeletedOps,
-} from './route-items.ts';
+} from '../items/route-items.ts';
+import type { Caller } from '../policy/policy-service.ts';
 import { publicRoute, type RouteInput } from './route-schemas.ts';
 
 /**

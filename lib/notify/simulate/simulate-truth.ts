@@ -1,11 +1,11 @@
 import type { EntityState } from '../../catalog/entities.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';
-import { getDelivery } from '../deliveries/delivery-items.ts';
-import { readGroup } from '../grouping/group-items.ts';
+import { getDelivery } from '../items/delivery-items.ts';
+import { readGroup } from '../items/group-items.ts';
+import { readToldOfEntity, type ToldRecord } from '../items/told-items.ts';
 import { judgeTruth, type TruthDeps, truthChannels, untold } from '../pipeline/rejudge.ts';
 import type { AlertVerdict } from '../pipeline/stages.ts';
-import { readToldOfEntity, type ToldRecord } from '../pipeline/told-items.ts';
 import { channelName } from './simulate-words.ts';
 
 export type { TruthDeps } from '../pipeline/rejudge.ts';

@@ -1,12 +1,12 @@
 import type { StateChangeEvent } from '../../domain/states.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
-import type { ChannelRecord } from '../channel-setup/channel-items.ts';
-import { type ChannelStore, channelSeenFrom } from '../channel-setup/channel-store.ts';
+import type { ChannelRecord } from '../items/channel-items.ts';
+import { type ChannelStore, channelSeenFrom } from '../items/channel-store.ts';
+import type { RouteRecord } from '../items/route-items.ts';
+import { type RouteSubject, routeMatches } from '../items/route-match.ts';
 import type { NotifyJob } from '../jobs.ts';
 import type { AlertOutcome, AlertVerdict } from '../pipeline/stages.ts';
-import type { RouteRecord } from '../routing/route-items.ts';
-import { type RouteSubject, routeMatches } from '../routing/route-match.ts';
 
 /**
  * How the simulation (simulate.ts) tells a channel's part in words: how the alert reaches it (the

@@ -1,7 +1,7 @@
 import type { StateChangeEvent } from '../../../lib/domain/states/state-change-event.ts';
-import { type ChannelRecord, channelSchema } from '../../../lib/notify/channel-setup/channel-items.ts';
 import type { ChannelConfigOf, ChannelType } from '../../../lib/notify/channels/registry.ts';
-import type { Alert } from '../../../lib/notify/pipeline/ports.ts';
+import { type ChannelRecord, channelSchema } from '../../../lib/notify/items/channel-items.ts';
+import type { Alert } from '../../../lib/notify/items/ports.ts';
 
 /** A state-change event of entity "Payments API" going down. */
 export function sampleEvent(overrides: Partial<StateChangeEvent> = {}): StateChangeEvent {

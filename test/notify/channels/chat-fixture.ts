@@ -1,5 +1,5 @@
 import type { ChannelOf, ChannelSendDeps } from '../../../lib/notify/channels/definition.ts';
-import type { Digest } from '../../../lib/notify/pipeline/ports.ts';
+import type { Digest } from '../../../lib/notify/items/ports.ts';
 import { createFakeClock } from '../../../lib/platform/clock.ts';
 import { sampleAlert, sampleEvent } from './alert-fixture.ts';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSmtpTransport } from '../../../lib/notify/channels/email-smtp.ts';
 import { createChannelSenders } from '../../../lib/notify/channels/index.ts';
 import { clip } from '../../../lib/notify/channels/message.ts';
-import type { ChannelSenders, Digest } from '../../../lib/notify/pipeline/ports.ts';
+import type { ChannelSenders, Digest } from '../../../lib/notify/items/ports.ts';
 import { createFakeClock } from '../../../lib/platform/clock.ts';
 import { silentLogger } from '../../../lib/platform/logger.ts';
 import { startNatsServer, type TestNatsServer } from '../../support/nats-server.ts';

@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChannelSenders } from '../../../lib/notify/channels/index.ts';
-import type { ChannelSenders } from '../../../lib/notify/pipeline/ports.ts';
+import type { ChannelSenders } from '../../../lib/notify/items/ports.ts';
 import { createFakeClock } from '../../../lib/platform/clock.ts';
 import { silentLogger } from '../../../lib/platform/logger.ts';
 import { closedPort } from '../../probes/support/http-server.ts';

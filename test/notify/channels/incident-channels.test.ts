@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelOf, ChannelSendDeps } from '../../../lib/notify/channels/definition.ts';
 import { opsgenieChannel as opsgenie } from '../../../lib/notify/channels/opsgenie.ts';
 import { pagerdutyChannel as pagerduty } from '../../../lib/notify/channels/pagerduty.ts';
-import type { Digest } from '../../../lib/notify/pipeline/ports.ts';
+import type { Digest } from '../../../lib/notify/items/ports.ts';
 import { createFakeClock } from '../../../lib/platform/clock.ts';
 import { mapResolver } from '../../support/egress-names.ts';
 import { type OpsgenieReceiver, startOpsgenie } from '../../support/receivers/opsgenie.ts';

@@ -1,5 +1,5 @@
 import type { ChannelOf, ChannelSendDeps, SmsTransport } from '../../../lib/notify/channels/definition.ts';
-import type { Digest } from '../../../lib/notify/pipeline/ports.ts';
+import type { Digest } from '../../../lib/notify/items/ports.ts';
 import { systemClock } from '../../../lib/platform/clock.ts';
 import type { ProviderServer } from '../../support/receivers/provider-host.ts';
 import { sampleEvent } from './alert-fixture.ts';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Alert, Digest } from '../../../lib/notify/pipeline/ports.ts';
+import type { Alert, Digest } from '../../../lib/notify/items/ports.ts';
 import {
   type CheckOutcome,
   checkTruth,

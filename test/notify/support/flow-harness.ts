@@ -2,15 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
-import type { ChannelRecord } from '../../../lib/notify/channel-setup/channel-items.ts';
-import type { DeliveryRecord } from '../../../lib/notify/deliveries/delivery-items.ts';
+import type { ChannelRecord } from '../../../lib/notify/items/channel-items.ts';
+import type { DeliveryRecord } from '../../../lib/notify/items/delivery-items.ts';
 import type {
   Acknowledgement,
   Alert,
   ChannelSenders,
   Digest,
   SendOutcome,
-} from '../../../lib/notify/pipeline/ports.ts';
+} from '../../../lib/notify/items/ports.ts';
 import { isoTime } from '../../../lib/platform/clock.ts';
 import { newId } from '../../../lib/platform/ids.ts';
 import { manualTime } from '../../local/scheduler-helpers.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NotifyQueueJob as NotifyJob } from '../../../lib/features/list.ts';
-import type { ChannelSenders } from '../../../lib/notify/pipeline/ports.ts';
+import type { ChannelSenders } from '../../../lib/notify/items/ports.ts';
 import type { JobInput, ReceivedJob } from '../../../lib/platform/job-queue.ts';
 import { manualTime } from '../../local/scheduler-helpers.ts';
 import { driveFlow, openNotifyParts } from '../../support/local-flow.ts';

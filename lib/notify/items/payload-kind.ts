@@ -1,5 +1,5 @@
 import { isRecovery, type StateChangeEvent } from '../../domain/states.ts';
-import type { DeliveryKind } from '../deliveries/delivery-items.ts';
+import type { DeliveryKind } from './delivery-items.ts';
 
 /**
  * What a message is (DECISIONS.md "Alert model (wave 4)", issue 35 item 6): the `kind` every

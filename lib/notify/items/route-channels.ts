@@ -1,8 +1,8 @@
 import { readEntityById } from '../../catalog/entities.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';
 import type { Table } from '../../store/table.ts';
-import type { ChannelRecord } from '../channel-setup/channel-items.ts';
-import { type ChannelStore, channelSeenFrom, uniqueChannels } from '../channel-setup/channel-store.ts';
+import type { ChannelRecord } from './channel-items.ts';
+import { type ChannelStore, channelSeenFrom, uniqueChannels } from './channel-store.ts';
 import { listRoutes, type RouteRecord } from './route-items.ts';
 import { needsBlueprint, routeMatches } from './route-match.ts';
 

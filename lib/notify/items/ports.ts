@@ -1,6 +1,6 @@
 import type { StateChangeEvent } from '../../domain/states.ts';
-import type { ChannelRecord, TenantChannelRecord } from '../channel-setup/channel-items.ts';
-import type { DeliveryKind, DeliveryRecord } from '../deliveries/delivery-items.ts';
+import type { ChannelRecord, TenantChannelRecord } from './channel-items.ts';
+import type { DeliveryKind, DeliveryRecord } from './delivery-items.ts';
 
 /** What a channel is asked to send: the event and what a human message needs. */
 export interface Alert {
