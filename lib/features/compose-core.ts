@@ -114,10 +114,13 @@ export function composeCore(deps: CoreDeps) {
       actionRuns: actions.incidentRuns,
       pages: escalation.pages,
     },
-    // An acknowledgement is recorded on the entity's triggered outside alerts (lib/integrations);
-    // the channels are told from the change feed (lib/notify's acknowledge consumer).
+    // An acknowledgement is recorded on the triggered outside alerts (lib/integrations) of the
+    // incident's entity and of the entities affected in it (one incident per root cause); the
+    // channels are told from the change feed (lib/notify's acknowledge consumer).
     onAcknowledged: async (record) => {
-      await integrations.incidentAcknowledged(record);
+      const affected = await incidents.service.affectedDown(record.tenant_id, record.id);
+      for (const entityId of [record.entity_id, ...affected])
+        await integrations.incidentAcknowledged({ tenant_id: record.tenant_id, entity_id: entityId });
     },
     // The people an incident's climb paged are told when it is resolved by hand (lib/escalation).
     onResolved: resolvedOnQueue(deps.table, deps.notifyQueue, deps.logger),

@@ -9,7 +9,13 @@ import type { Logger } from '../platform/logger.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { transactIf } from '../store/items.ts';
 import type { Table } from '../store/table.ts';
-import { type AffectedRecord, affectedIncidentIdOf, isAffectedItem, readAffected } from './affected-items.ts';
+import {
+  type AffectedRecord,
+  affectedIncidentIdOf,
+  isAffectedItem,
+  readAffected,
+  readAffectedPointer,
+} from './affected-items.ts';
 import { readAlsoFailing } from './also-failing-items.ts';
 import { type EntityAddress, entityAddresses } from './entity-address.ts';
 import { applyTransition, type InMaintenance } from './incident-consumer.ts';
@@ -194,7 +200,15 @@ export function createIncidentService(deps: IncidentServiceDeps) {
     /** Acknowledges the entity's open incident as `by` (an integration whose sender acknowledged), if it has one. */
     async acknowledgeOpenOf(tenantId: string, entityId: string, by: string): Promise<void> {
       const open = await readOpenIncidentRecord(table, tenantId, entityId);
-      if (open) await acknowledge({ tenantId, userId: by }, open.id);
+      // An entity affected in its root cause's incident has none of its own: the root's covers it.
+      const id = open?.id ?? (await readAffectedPointer(table, tenantId, entityId));
+      if (id) await acknowledge({ tenantId, userId: by }, id);
+    },
+
+    /** The entities affected in an incident and not up again there (what its acknowledgement covers too). */
+    async affectedDown(tenantId: string, incidentId: string): Promise<string[]> {
+      const affected = await readAffected(table, tenantId, incidentId);
+      return affected.filter((a) => a.state !== 'up' && !a.own_incident_id).map((a) => a.entity_id);
     },
 
     /**

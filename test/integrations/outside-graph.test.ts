@@ -10,7 +10,9 @@ import { pushCheckFixtures } from '../support/push-fixtures.ts';
  * upstream rule as for a probed root cause; Orders DB's alert and its incident carry the outside
  * alert's summary as the reason; the resolve brings Orders DB back up and Shop API's alert is
  * judged again. The local runtime's real flow on fake time. Then the incidents of the same graph in
- * both runtimes: one incident per root cause, whether the signal came from a probe or Prometheus.
+ * both runtimes: one incident per root cause, whether the signal came from a probe or Prometheus,
+ * and acknowledged either way across it (a sender's acknowledge of an affected entity's alert, a
+ * Vigil acknowledgement of the root's incident on the affected entity's alerts).
  */
 
 const h = flowHarnessPerTest();
@@ -185,6 +187,69 @@ describe.each(bothRuntimes)(
       await fx.result(shop.checkId, true);
       expect(await unresolved(shop.entityId)).toEqual([]);
       expect(await unresolved(db.entityId)).toEqual([]);
+    });
+
+    it('acknowledges the root cause’s incident when a sender acknowledges an affected entity’s alert, and marks the affected entity’s alerts when it is acknowledged in Vigil', async () => {
+      const db = await fx.entityWithCheck('Orders DB');
+      const shop = await fx.entityWithCheck('Shop API');
+      await call('POST', '/v1/relations', {
+        from_entity_id: shop.entityId,
+        to_entity_id: db.entityId,
+        relation_type: 'depends_on',
+      });
+      const shopSlug = ((await call('GET', '/v1/blueprints/svc/entities')) as Json[]).find(
+        (e) => e.id === shop.entityId,
+      )?.slug;
+      const pd = await call('POST', '/v1/integrations', {
+        name: 'Datadog',
+        kind: 'pagerduty',
+        entity_rules: [{ match: { service: 'shop' }, entity: `svc/${shopSlug}` }],
+      });
+      const enqueue = async (event_action: string, dedup_key: string) => {
+        const res = await api.request('POST', '/v2/enqueue', {
+          body: {
+            routing_key: pd.routing_key,
+            event_action,
+            dedup_key,
+            payload: {
+              summary: 'shop 5xx',
+              source: 'dd',
+              severity: 'critical',
+              custom_details: { service: 'shop' },
+            },
+          },
+        });
+        expect(res.status, res.text).toBe(202);
+        await api.drainChanges();
+      };
+      for (const e of [db, shop]) await fx.result(e.checkId, true);
+
+      // Orders DB's probe fails: the root cause's incident. Datadog then says Shop API is failing.
+      await fx.result(db.checkId, false);
+      const [root] = await unresolved(db.entityId);
+      await enqueue('trigger', 'shop-1');
+      expect((await unresolved(shop.entityId)).map((i: Json) => i.id)).toEqual([root.id]);
+
+      // Datadog's acknowledge of Shop API's alert acknowledges the incident that covers Shop API.
+      await enqueue('acknowledge', 'shop-1');
+      expect(await call('GET', `/v1/incidents/${root.id}`)).toMatchObject({
+        state: 'acknowledged',
+        acknowledged_by: pd.id,
+      });
+
+      // The other way: Shop API's next alert is marked when the root's incident is acknowledged in Vigil.
+      await fx.result(db.checkId, true);
+      expect(await unresolved(db.entityId)).toEqual([]);
+      await enqueue('resolve', 'shop-1');
+      await fx.result(shop.checkId, true);
+      await fx.result(db.checkId, false);
+      const [again] = await unresolved(db.entityId);
+      await enqueue('trigger', 'shop-2');
+      expect((await unresolved(shop.entityId)).map((i: Json) => i.id)).toEqual([again.id]);
+      await call('POST', `/v1/incidents/${again.id}/acknowledge`);
+      await api.drainChanges();
+      const alerts = await call('GET', `/v1/outside-alerts?entity_id=${shop.entityId}&status=open`);
+      expect(alerts.alerts.map((a: Json) => [a.dedup_key, a.status])).toEqual([['shop-2', 'acknowledged']]);
     });
   },
 );
