@@ -7,8 +7,8 @@ import type { NotifyJob } from './jobs.ts';
 
 export { ACKNOWLEDGE_STREAM, createAcknowledgeConsumer } from './pipeline/acknowledge.ts';
 
+import { eventJobId } from './items/job-ids.ts';
 import { alsoFailingJob } from './pipeline/also-failing-job.ts';
-import { eventJobId } from './pipeline/job-ids.ts';
 import { passedThroughDegraded } from './pipeline/slot-coalesce.ts';
 
 /**

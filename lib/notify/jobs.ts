@@ -19,7 +19,7 @@ import { defineFeature, jobsOf, NOTIFY_QUEUE } from '../platform/feature.ts';
  *   delayed to `due_ms` = opened + `escalate_after_seconds` in hops as repeats (escalation.ts); one
  *   scheduled when a held-back alert is released counts from then (id `…:after:<upstream transition_id>`);
  * - `digest`: the flush of one batch of a channel's group (id `dig:<batch_id>`), delayed to `due_ms`
- *   in hops as repeats; it cuts the batch into digest records and sends them (grouping/digest.ts);
+ *   in hops as repeats; it cuts the batch into digest records and sends them (pipeline/digest.ts);
  * - `recovery_due`: a recovery deferred by the cooldown, sent at its end if still current (id
  *   `rcv:<transition_id>`, in hops as repeats: deferred-recovery.ts);
  * - `flap_settle`: the look at a flapping check once it may have held one state for flap_settle_seconds (id

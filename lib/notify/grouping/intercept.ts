@@ -7,11 +7,11 @@ import { transactIf } from '../../store/items.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
 import { type DeliveryRecord, deliveryChangedOp } from '../items/delivery-items.ts';
 import { batchJoinedOps, batchOpenedOps, type DigestEntry, readGroup } from '../items/group-items.ts';
+import { digestJobId } from '../items/job-ids.ts';
 import { payloadKindOf } from '../items/payload-kind.ts';
 import { type GroupBy, listRoutes, type RouteRecord } from '../items/route-items.ts';
 import { routeMatches } from '../items/route-match.ts';
 import type { NotifyJob } from '../jobs.ts';
-import { digestJobId } from '../pipeline/job-ids.ts';
 import { individualSendsLeft, readAlertSettings, takeIndividualSend } from './fold-items.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { TransitionRecord } from '../../checks/results.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
+import { alsoFailingJobId } from '../items/job-ids.ts';
 import type { NotifyJob } from '../jobs.ts';
-import { alsoFailingJobId } from './job-ids.ts';
 
 /**
  * The `also_failing` job of a check transition (DECISIONS.md "Alert truth (wave 5)" Cause): what

@@ -8,9 +8,9 @@ import {
 } from '../grouping/intercept.ts';
 import type { DeliveryRecord } from '../items/delivery-items.ts';
 import type { DeliveryStore } from '../items/delivery-store.ts';
+import { deliverJobId } from '../items/job-ids.ts';
 import type { ToldRecord } from '../items/told-items.ts';
 import type { NotifyJob } from '../jobs.ts';
-import { deliverJobId } from './job-ids.ts';
 import { claimsWord, putClaimed, type ToldDeps } from './told.ts';
 
 /**

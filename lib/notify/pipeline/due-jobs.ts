@@ -1,6 +1,6 @@
 import { delaySecondsFor, type JobInput, MAX_DELAY_SECONDS } from '../../platform/job-queue.ts';
+import { rejudgeJobId } from '../items/job-ids.ts';
 import type { NotifyJob } from '../jobs.ts';
-import { rejudgeJobId } from './job-ids.ts';
 import { enqueueAll, type NotifyDeps } from './notify-deps.ts';
 
 /**

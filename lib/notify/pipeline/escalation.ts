@@ -5,11 +5,11 @@ import { incidentIdOf, readOpenIncident } from '../../incidents/incident-items.t
 import { maintenanceLookup } from '../../maintenance/evaluate.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
 import { channelSeenFrom } from '../items/channel-store.ts';
+import { escalateAfterUpstreamJobId, escalateJobId } from '../items/job-ids.ts';
 import { type EventRouting, eventRouting } from '../items/route-channels.ts';
 import { anyEscalates, escalationTargetsIn } from '../items/route-match.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { delayedJob, waitedAnotherHop } from './due-jobs.ts';
-import { escalateAfterUpstreamJobId, escalateJobId } from './job-ids.ts';
 import {
   effectivePolicy,
   enqueueAll,

@@ -1,6 +1,7 @@
 import { type EntityState, readEntityById } from '../../catalog/entities.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
+import { afterUpstreamJobId, idTimeMs } from '../items/job-ids.ts';
 import { channelsForEvent } from '../items/route-channels.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { deferredReason, recoveryDueJob } from './deferred-recovery.ts';
@@ -8,7 +9,6 @@ import { rejudgeJob } from './due-jobs.ts';
 import { escalationJobs } from './escalation.ts';
 import { flapDecision } from './flapping.ts';
 import { readAlertContext } from './job-context.ts';
-import { afterUpstreamJobId, idTimeMs } from './job-ids.ts';
 import { maintenanceEndJob } from './maintenance-end.ts';
 import {
   type DeliverySpec,

@@ -2,9 +2,9 @@ import { readEntityById } from '../../catalog/entities.ts';
 import type { StateChangeEvent } from '../../domain/states.ts';
 import type { ActiveMaintenance } from '../../maintenance/evaluate.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
+import { afterMaintenanceJobId, maintenanceEndJobId } from '../items/job-ids.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { delayedJob, waitedAnotherHop } from './due-jobs.ts';
-import { afterMaintenanceJobId, maintenanceEndJobId } from './job-ids.ts';
 import { enqueueAll, type NotifyDeps } from './notify-deps.ts';
 import { isDownState } from './upstream.ts';
 

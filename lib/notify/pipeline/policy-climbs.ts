@@ -2,10 +2,10 @@ import type { StateChangeEvent } from '../../domain/states.ts';
 import { opensIncident, opensIncidentIfNoneOpen } from '../../incidents/incident-consumer.ts';
 import { incidentIdOf } from '../../incidents/incident-items.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
+import { climbStartJobId } from '../items/job-ids.ts';
 import type { EventRouting } from '../items/route-channels.ts';
 import { needsBlueprint, routeMatches } from '../items/route-match.ts';
 import type { NotifyJob } from '../jobs.ts';
-import { climbStartJobId } from './job-ids.ts';
 
 /**
  * The start of the escalation policies an incident climbs (DECISIONS.md "On-call (wave 5)"): for

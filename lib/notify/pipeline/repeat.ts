@@ -3,11 +3,11 @@ import type { StateChangeEvent } from '../../domain/states.ts';
 import { coveringIncident } from '../../incidents/root-cause.ts';
 import { maintenanceLookup } from '../../maintenance/evaluate.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
+import { repeatJobId } from '../items/job-ids.ts';
 import type { PolicyRecord } from '../items/policy-items.ts';
 import { channelsForEvent, eventRouting } from '../items/route-channels.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { delayedJob, waitedAnotherHop } from './due-jobs.ts';
-import { repeatJobId } from './job-ids.ts';
 import { deliverToEach, effectivePolicy, enqueueAll, type NotifyDeps } from './notify-deps.ts';
 import { isDownState } from './upstream.ts';
 

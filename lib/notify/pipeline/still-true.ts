@@ -1,7 +1,7 @@
 import { changeOrder } from '../../domain/states.ts';
 import type { DigestEntry } from '../items/group-items.ts';
 import { readTold } from '../items/told-items.ts';
-import type { NotifyDeps } from '../pipeline/notify-deps.ts';
+import type { NotifyDeps } from './notify-deps.ts';
 
 /**
  * The entries the channel has not heard newer news of: an entry is left out when the channel's last

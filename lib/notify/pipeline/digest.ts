@@ -11,12 +11,12 @@ import {
   readBatch,
   readGroup,
 } from '../items/group-items.ts';
+import { digestJobId } from '../items/job-ids.ts';
 import type { Digest, DigestEvent, SendOutcome } from '../items/ports.ts';
 import type { NotifyJob } from '../jobs.ts';
-import { digestReasons } from '../pipeline/alert-reason.ts';
-import { waitedAnotherHop } from '../pipeline/due-jobs.ts';
-import { digestJobId } from '../pipeline/job-ids.ts';
-import { type NotifyDeps, retentionDays } from '../pipeline/notify-deps.ts';
+import { digestReasons } from './alert-reason.ts';
+import { waitedAnotherHop } from './due-jobs.ts';
+import { type NotifyDeps, retentionDays } from './notify-deps.ts';
 import { stillTrue } from './still-true.ts';
 
 /**

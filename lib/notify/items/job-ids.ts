@@ -30,7 +30,7 @@ export const afterMaintenanceJobId = (transitionId: string, windowId: string, en
 /** One route's escalation of an incident (escalation.ts). */
 export const escalateJobId = (incidentId: string, routeId: string) => `esc:${incidentId}:${routeId}`;
 
-/** The flush of one batch of a channel's group (grouping/digest.ts). */
+/** The flush of one batch of a channel's group (pipeline/digest.ts). */
 export const digestJobId = (batchId: string) => `dig:${batchId}`;
 /** One route's escalation of an incident whose alert was held back, counted from its release (escalation.ts). */
 export const escalateAfterUpstreamJobId = (
