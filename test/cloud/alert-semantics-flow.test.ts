@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isoTime } from '../../lib/domain/formats/iso-time.ts';
 import type { NotifyQueueJob as NotifyJob } from '../../lib/features/list.ts';
-import { escalateJobId, recoveryDueJobId } from '../../lib/notify/pipeline/job-ids.ts';
+import { escalateJobId, recoveryDueJobId } from '../../lib/notify/items/job-ids.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { alertToWebhook, entityWithPushCheck } from '../support/push-fixtures.ts';
 import { notifyFlowRig } from './notify-flow.ts';

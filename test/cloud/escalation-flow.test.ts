@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { escalateJobId } from '../../lib/notify/items/job-ids.ts';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
-import { escalateJobId } from '../../lib/notify/pipeline/job-ids.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { entityWithPushCheck } from '../support/push-fixtures.ts';
 import { notifyFlowRig } from './notify-flow.ts';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { createCloudApp } from '../../lib/cloud/http-composition.ts';
 import { createNotifyJobQueue } from '../../lib/cloud/queues/notify-queue.ts';
 import { stateChangeEventSchema } from '../../lib/domain/states/state-change-event.ts';
-import { eventJobId } from '../../lib/notify/pipeline/job-ids.ts';
+import { eventJobId } from '../../lib/notify/items/job-ids.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { type Received, type Receiver, startReceiver } from '../notify/channels/receiver.ts';

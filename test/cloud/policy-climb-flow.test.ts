@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { climbStartJobId } from '../../lib/notify/pipeline/job-ids.ts';
+import { climbStartJobId } from '../../lib/notify/items/job-ids.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { pageablePeople, policyOfSteps } from '../escalation/support.ts';
 import { entityWithPushCheck } from '../support/push-fixtures.ts';
