@@ -29,12 +29,12 @@ import type { Table } from '../store/table.ts';
 import type { WhoService } from '../teams/who-service.ts';
 import { createUptimeService } from '../uptime/uptime-service.ts';
 import { createAppResources } from './apps/app-resources.ts';
-import type { OutsideAlertTools } from './builtins/deps.ts';
 import { createBuiltins } from './builtins/index.ts';
 import { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';
 import type { McpCatalog, McpTool } from './ports.ts';
 import { createPromptCatalog } from './prompts/prompt-catalog.ts';
 import { createToolCatalog } from './tool-catalog.ts';
+import type { OutsideAlertTools } from './tool-kit/deps.ts';
 
 export interface McpDeps {
   table: Table;

@@ -8,10 +8,10 @@ import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { createInputSchemaCompiler } from '../skills/input-schema.ts';
 import { argumentsProblem } from '../skills/schema-budget.ts';
-import type { Builtin } from './builtins/deps.ts';
 import { FIND_TOOLS_ENTRY } from './builtins/find-tools.ts';
-import { asToolResult, toolError, toolResult } from './builtins/result.ts';
 import type { McpTool, ToolCatalog } from './ports.ts';
+import type { Builtin } from './tool-kit/deps.ts';
+import { asToolResult, toolError, toolResult } from './tool-kit/result.ts';
 
 /** The skill slug find_tools is listed under: it belongs to no registered skill. */
 export const BUILTIN_SLUG = 'builtin';

@@ -19,7 +19,6 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 
 /** Folder (relative to lib) → the parts in its rings today. Shrink it as folders are untied. */
 const KNOTS: Record<string, number> = {
-  mcp: 2,
   notify: 5,
 };
 

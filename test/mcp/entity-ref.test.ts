@@ -6,7 +6,7 @@ import { connectSdkClient } from './sdk-client.ts';
 
 /**
  * Issue 75: every built-in tool that takes an entity takes it either way, its id or its blueprint
- * and slug (lib/mcp/builtins/entity-ref.ts), through the official SDK client on both runtimes:
+ * and slug (lib/mcp/tool-kit/entity-ref.ts), through the official SDK client on both runtimes:
  * tools/list shows both ways, each tool answers the same for both, and naming it badly (both ways,
  * half a way, none, an unknown or another tenant's entity) is a tool error in words.
  */

@@ -2,8 +2,8 @@ import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server'
 import { SLUG } from '../../domain/formats.ts';
 import type { Principal } from '../../domain/principal.ts';
 import { NotFoundError } from '../../platform/errors.ts';
-import type { BuiltinDeps } from '../builtins/deps.ts';
 import type { AppResources, ToolCatalog } from '../ports.ts';
+import type { BuiltinDeps } from '../tool-kit/deps.ts';
 import { blastRadiusHtml, problemRadiiHtml, readBlastRadius, readProblemRadii } from './blast-radius-view.ts';
 import { showBlastRadius, showStatus } from './show-tools.ts';
 import { readStatusView, statusViewHtml } from './status-view.ts';

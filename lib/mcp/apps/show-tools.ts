@@ -1,8 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { BuiltinTool } from '../builtins/deps.ts';
-import { READS } from '../builtins/deps.ts';
-import { load } from '../builtins/graph.ts';
-import { asToolResult, toolResult } from '../builtins/result.ts';
+import type { BuiltinTool } from '../tool-kit/deps.ts';
+import { READS } from '../tool-kit/deps.ts';
+import { load } from '../tool-kit/graph.ts';
+import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { blastRadiusHtml, radiusText, readBlastRadius } from './blast-radius-view.ts';
 import { readStatusView, statusViewHtml, statusViewText } from './status-view.ts';
 import { APP_MIME_TYPE, UI_URIS, uiMeta, VIEW_META } from './ui.ts';

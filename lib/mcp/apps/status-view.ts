@@ -1,5 +1,5 @@
 import type { Principal } from '../../domain/principal.ts';
-import type { BuiltinDeps } from '../builtins/deps.ts';
+import type { BuiltinDeps } from '../tool-kit/deps.ts';
 import type { ViewEntity } from './ui.ts';
 import { bannerHtml, entityLine, entityListHtml, viewDocument } from './view-html.ts';
 

@@ -1,10 +1,10 @@
 import { publicExecution, publicLogLine } from '../../actions/api.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import { isId } from '../../platform/ids.ts';
-import type { BuiltinTool } from './deps.ts';
-import { positiveInt, READS, requiredString } from './deps.ts';
+import type { BuiltinTool } from '../tool-kit/deps.ts';
+import { positiveInt, READS, requiredString } from '../tool-kit/deps.ts';
+import { answerBytes, asToolResult, toolResult } from '../tool-kit/result.ts';
 import { ANSWER_ITEM_BYTES, countThatFit } from './paging.ts';
-import { answerBytes, asToolResult, toolResult } from './result.ts';
 
 /**
  * get_action_run: one execution of an action (an action run) as GET

@@ -1,6 +1,6 @@
-import type { BuiltinTool } from './deps.ts';
-import { optionalString, positiveInt, READS } from './deps.ts';
-import { asToolResult, toolError, toolResult } from './result.ts';
+import type { BuiltinTool } from '../tool-kit/deps.ts';
+import { optionalString, positiveInt, READS } from '../tool-kit/deps.ts';
+import { asToolResult, toolError, toolResult } from '../tool-kit/result.ts';
 
 const AUDIT_LOG_LIMITS = { defaultLimit: 50, maxLimit: 200 } as const;
 

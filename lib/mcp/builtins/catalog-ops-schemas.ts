@@ -1,7 +1,7 @@
 import { PUSH_MAX_INTERVAL_SECONDS } from '../../check-types/check-config.ts';
 import { CREATABLE_CHECK_TYPES } from '../../check-types/registry.ts';
 import { MAX_CHECK_LOCATIONS } from '../../domain/states.ts';
-import { entityNaming } from './entity-ref.ts';
+import { entityNaming } from '../tool-kit/entity-ref.ts';
 /** The input-schema pieces the catalog-ops manifest's tools share (catalog-ops.ts). */
 
 export const noInput = { type: 'object', properties: {}, additionalProperties: false };

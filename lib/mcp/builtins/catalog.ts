@@ -1,9 +1,9 @@
 import { publicCheck } from '../../checks/records.ts';
-import type { BuiltinTool } from './deps.ts';
-import { optionalString, READS } from './deps.ts';
-import { load } from './graph.ts';
+import type { BuiltinTool } from '../tool-kit/deps.ts';
+import { optionalString, READS } from '../tool-kit/deps.ts';
+import { load } from '../tool-kit/graph.ts';
+import { toolResult } from '../tool-kit/result.ts';
 import { entityWords, someOf } from './names.ts';
-import { toolResult } from './result.ts';
 
 /** list_blueprints: every blueprint of the tenant. */
 export const listBlueprints: BuiltinTool = {

@@ -3,10 +3,10 @@ import { definitionFromUpdate, updateCheckBody } from '../../checks/check-input.
 import { publicCheck } from '../../checks/records.ts';
 import { issueSentence } from '../../http/requests.ts';
 import { ValidationError } from '../../platform/errors.ts';
-import type { BuiltinTool } from './deps.ts';
-import { requiredString, writes } from './deps.ts';
+import type { BuiltinTool } from '../tool-kit/deps.ts';
+import { requiredString, writes } from '../tool-kit/deps.ts';
+import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { entityWords } from './names.ts';
-import { asToolResult, toolResult } from './result.ts';
 
 /** A check's entity as tool texts name it: `Name (blueprint/slug)`. */
 export const entityOf = (c: { entity_name: string; blueprint_slug: string; entity_slug: string }) =>

@@ -1,9 +1,9 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
-import type { BuiltinDeps, BuiltinTool } from './deps.ts';
-import { optionalString, positiveInt, READS, requiredString } from './deps.ts';
+import type { BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import { optionalString, positiveInt, READS, requiredString } from '../tool-kit/deps.ts';
+import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { entityWords } from './names.ts';
 import { decodeListCursor, encodeListCursor, readLists } from './paging.ts';
-import { asToolResult, toolResult } from './result.ts';
 
 /**
  * get_check_results: a page of one check's per-attempt results over the last `hours` (newest

@@ -1,8 +1,8 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
-import type { BuiltinTool } from './deps.ts';
-import { optionalString, positiveInt, READS, requiredString } from './deps.ts';
+import type { BuiltinTool } from '../tool-kit/deps.ts';
+import { optionalString, positiveInt, READS, requiredString } from '../tool-kit/deps.ts';
+import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { decodeListCursor, encodeListCursor, readLists } from './paging.ts';
-import { asToolResult, toolResult } from './result.ts';
 
 /**
  * get_check_runs (issue 78): GET /v1/checks/{id}/runs and /normal for agents: a push check's runs

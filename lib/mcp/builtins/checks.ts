@@ -5,11 +5,11 @@ import { publicCheck } from '../../checks/records.ts';
 import { issueSentence } from '../../http/requests.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { ProbeDefinition, ProbeOutcome } from '../../probes/types.ts';
-import type { BuiltinTool } from './deps.ts';
-import { writes } from './deps.ts';
-import { requiredEntity } from './entity-ref.ts';
+import type { BuiltinTool } from '../tool-kit/deps.ts';
+import { writes } from '../tool-kit/deps.ts';
+import { requiredEntity } from '../tool-kit/entity-ref.ts';
+import { toolResult } from '../tool-kit/result.ts';
 import { entityWords } from './names.ts';
-import { toolResult } from './result.ts';
 
 /** What a probe saw, in one sentence: an http probe names its status, other types their target. */
 function describeProbe(job: ProbeDefinition, target: string, outcome: ProbeOutcome): string {

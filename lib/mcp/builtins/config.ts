@@ -3,8 +3,8 @@ import type { InvokeCaller } from '../../config-doc/kind.ts';
 import { appliedLine, planText } from '../../config-doc/plan-text.ts';
 import type { Principal } from '../../domain/principal.ts';
 import { ForbiddenError, ValidationError } from '../../platform/errors.ts';
-import { type BuiltinDeps, type BuiltinTool, writes } from './deps.ts';
-import { asToolResult, toolError, toolResult } from './result.ts';
+import { type BuiltinDeps, type BuiltinTool, writes } from '../tool-kit/deps.ts';
+import { asToolResult, toolError, toolResult } from '../tool-kit/result.ts';
 
 /**
  * plan_config and apply_config (docs/mcp.md, docs/config.md): an agent proposes a configuration

@@ -1,7 +1,13 @@
 import { ValidationError } from '../../platform/errors.ts';
-import { type BuiltinDeps, type BuiltinTool, optionalString, READS, requiredString } from './deps.ts';
-import { namesEntity, requiredEntity } from './entity-ref.ts';
-import { toolResult } from './result.ts';
+import {
+  type BuiltinDeps,
+  type BuiltinTool,
+  optionalString,
+  READS,
+  requiredString,
+} from '../tool-kit/deps.ts';
+import { namesEntity, requiredEntity } from '../tool-kit/entity-ref.ts';
+import { toolResult } from '../tool-kit/result.ts';
 
 /** explain_alerting: POST /v1/notify/simulate as a tool, "why would I (not) be paged", in words. */
 

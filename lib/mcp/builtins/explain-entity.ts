@@ -1,10 +1,10 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
 import type { Principal } from '../../domain/principal.ts';
-import type { BuiltinDeps, BuiltinTool } from './deps.ts';
-import { READS } from './deps.ts';
-import { entityRef, GRAPH_LIMITS, load, walk } from './graph.ts';
+import type { BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import { READS } from '../tool-kit/deps.ts';
+import { entityRef, GRAPH_LIMITS, load, walk } from '../tool-kit/graph.ts';
+import { toolResult } from '../tool-kit/result.ts';
 import { entityWithState, entityWords, someOf } from './names.ts';
-import { toolResult } from './result.ts';
 import { entityTransitionsSince } from './status.ts';
 
 /**

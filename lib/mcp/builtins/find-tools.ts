@@ -1,7 +1,7 @@
 import type { CreateSkillBody } from '../../skills/manifest.ts';
-import type { BuiltinTool } from './deps.ts';
-import { optionalString, positiveInt, READS } from './deps.ts';
-import { toolResult } from './result.ts';
+import type { BuiltinTool } from '../tool-kit/deps.ts';
+import { optionalString, positiveInt, READS } from '../tool-kit/deps.ts';
+import { toolResult } from '../tool-kit/result.ts';
 
 /**
  * find_tools: what tools the tenant could have, so tools/list can stay small. It reads the

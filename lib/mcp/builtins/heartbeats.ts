@@ -2,11 +2,11 @@ import { checkNameOf } from '../../check-types/check-name.ts';
 import { heartbeatGraceMs, nextExpectedMs, pushDeadline } from '../../domain/schedules.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
-import type { BuiltinDeps, BuiltinTool } from './deps.ts';
-import { optionalString, positiveInt, READS, requiredString } from './deps.ts';
+import type { BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import { optionalString, positiveInt, READS, requiredString } from '../tool-kit/deps.ts';
+import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { someOf } from './names.ts';
 import { decodeListCursor, encodeListCursor, readLists } from './paging.ts';
-import { asToolResult, toolResult } from './result.ts';
 
 /**
  * list_heartbeats and get_ping_log (issue 39): the tenant's push checks (heartbeats of cron jobs)

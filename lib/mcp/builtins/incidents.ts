@@ -1,6 +1,6 @@
-import type { BuiltinTool } from './deps.ts';
-import { requiredString, writes } from './deps.ts';
-import { asToolResult, toolResult } from './result.ts';
+import type { BuiltinTool } from '../tool-kit/deps.ts';
+import { requiredString, writes } from '../tool-kit/deps.ts';
+import { asToolResult, toolResult } from '../tool-kit/result.ts';
 
 /** The incident tools that change something: acknowledge_incident, resolve_incident and add_incident_note (members' keys only). */
 

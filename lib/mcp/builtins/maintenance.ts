@@ -3,11 +3,11 @@ import { WINDOW_LIMITS } from '../../maintenance/maintenance-items.ts';
 import { windowBody } from '../../maintenance/request-schemas.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
-import type { BuiltinDeps, BuiltinTool } from './deps.ts';
-import { READS, writes } from './deps.ts';
-import { entityIdsOfKeys, entityKeysProperty } from './entity-ref.ts';
+import type { BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import { READS, writes } from '../tool-kit/deps.ts';
+import { entityIdsOfKeys, entityKeysProperty } from '../tool-kit/entity-ref.ts';
+import { toolResult } from '../tool-kit/result.ts';
 import { someOf } from './names.ts';
-import { toolResult } from './result.ts';
 
 /**
  * Maintenance windows for agents: list them, and create one so an agent can quiet an entity before

@@ -1,8 +1,8 @@
-import type { BuiltinTool } from './deps.ts';
-import { optionalString, positiveInt, READS, requiredString, writes } from './deps.ts';
-import { entityNaming, optionalEntity } from './entity-ref.ts';
+import type { BuiltinTool } from '../tool-kit/deps.ts';
+import { optionalString, positiveInt, READS, requiredString, writes } from '../tool-kit/deps.ts';
+import { entityNaming, optionalEntity } from '../tool-kit/entity-ref.ts';
+import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { entityWords } from './names.ts';
-import { asToolResult, toolResult } from './result.ts';
 
 /**
  * Outside alerts for agents (issue 77, incident-ops): the alerts Alertmanager, PagerDuty senders,

@@ -7,9 +7,9 @@ import {
   pageIncidentCreateBody,
   pageIncidentUpdateBody,
 } from '../../status-pages/page-incidents.ts';
-import type { BuiltinDeps, BuiltinTool } from './deps.ts';
-import { entityNaming, requiredEntity } from './entity-ref.ts';
-import { toolResult } from './result.ts';
+import type { BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import { entityNaming, requiredEntity } from '../tool-kit/entity-ref.ts';
+import { toolResult } from '../tool-kit/result.ts';
 
 /**
  * Written incidents on a status page for agents (issue 54 item 1): write one, and add updates as

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ValidationError } from '../../platform/errors.ts';
-import { answerBytes } from './result.ts';
+import { answerBytes } from '../tool-kit/result.ts';
 
 /**
  * Paging for the tools that read several lists one after another (get_status_summary: the down,

@@ -1,7 +1,7 @@
 import type { Principal } from '../../domain/principal.ts';
 import { ValidationError } from '../../platform/errors.ts';
-import type { BuiltinDeps } from './deps.ts';
-import { requiredEntity } from './entity-ref.ts';
+import type { BuiltinDeps } from '../tool-kit/deps.ts';
+import { requiredEntity } from '../tool-kit/entity-ref.ts';
 import { coveredEntityIds } from './maintenance.ts';
 import { impactByIds } from './page-incidents.ts';
 

@@ -1,8 +1,8 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
-import type { BuiltinTool } from './deps.ts';
-import { requiredString, writes } from './deps.ts';
+import type { BuiltinTool } from '../tool-kit/deps.ts';
+import { requiredString, writes } from '../tool-kit/deps.ts';
+import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { entityWords } from './names.ts';
-import { asToolResult, toolResult } from './result.ts';
 
 /**
  * run_check: one probe of the check now (POST /v1/checks/{id}/run): a pull check's result, stored

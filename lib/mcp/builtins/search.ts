@@ -1,11 +1,11 @@
 import type { EntityState } from '../../catalog/entities.ts';
 import { STATES } from '../../catalog/entities.ts';
 import { ValidationError } from '../../platform/errors.ts';
-import type { BuiltinDeps, BuiltinTool } from './deps.ts';
-import { optionalString, positiveInt, READS } from './deps.ts';
+import type { BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import { optionalString, positiveInt, READS } from '../tool-kit/deps.ts';
+import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { entityWithState, someOf } from './names.ts';
 import { decodeListCursor, encodeListCursor, type PagedList, readLists } from './paging.ts';
-import { asToolResult, toolResult } from './result.ts';
 
 /**
  * search_entities: entities by name or slug prefix (case-insensitive), state and blueprint,

@@ -1,8 +1,8 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
+import type { BuiltinTool } from '../tool-kit/deps.ts';
+import { requiredString, writes } from '../tool-kit/deps.ts';
+import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { entityOf } from './check-edits.ts';
-import type { BuiltinTool } from './deps.ts';
-import { requiredString, writes } from './deps.ts';
-import { asToolResult, toolResult } from './result.ts';
 
 /**
  * silence_check: the check's own silence, its notification policy's `silenced` flag (POST

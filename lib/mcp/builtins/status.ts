@@ -1,9 +1,9 @@
 import type { publicTransition } from '../../checks/records.ts';
-import type { BuiltinDeps, BuiltinTool } from './deps.ts';
-import { optionalString, positiveInt, READS } from './deps.ts';
-import { optionalEntity } from './entity-ref.ts';
+import type { BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import { optionalString, positiveInt, READS } from '../tool-kit/deps.ts';
+import { optionalEntity } from '../tool-kit/entity-ref.ts';
+import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { entityWords, someOf } from './names.ts';
-import { asToolResult, toolResult } from './result.ts';
 
 /** How far back list_incidents looks at most (results and transitions expire anyway), and how many it returns. */
 const INCIDENT_LIMITS = { maxHours: 24 * 30, maxItems: 500 } as const;

@@ -1,9 +1,9 @@
 import type { BoardState } from '../../catalog/entities.ts';
-import type { BuiltinDeps, BuiltinTool } from './deps.ts';
-import { optionalString, positiveInt, READS } from './deps.ts';
+import type { BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import { optionalString, positiveInt, READS } from '../tool-kit/deps.ts';
+import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { entityWords, someOf } from './names.ts';
 import { decodeListCursor, encodeListCursor, type PagedList, readLists } from './paging.ts';
-import { asToolResult, toolResult } from './result.ts';
 
 /**
  * get_status_summary: the tenant's counts (its status counters: one read) and a page of its

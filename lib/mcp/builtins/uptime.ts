@@ -1,11 +1,11 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { UPTIME_WINDOWS, type UptimeFigures, type UptimeWindow } from '../../uptime/uptime-service.ts';
-import type { BuiltinTool } from './deps.ts';
-import { optionalString, READS } from './deps.ts';
-import { namesEntity, requiredEntity } from './entity-ref.ts';
+import type { BuiltinTool } from '../tool-kit/deps.ts';
+import { optionalString, READS } from '../tool-kit/deps.ts';
+import { namesEntity, requiredEntity } from '../tool-kit/entity-ref.ts';
+import { toolResult } from '../tool-kit/result.ts';
 import { entityWords } from './names.ts';
-import { toolResult } from './result.ts';
 
 /** get_uptime: the figures of GET /v1/checks/{id}/uptime or of an entity, by id, for one window. */
 

@@ -1,11 +1,11 @@
 import { issueSentence } from '../../http/requests.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { whoQuery } from '../../teams/team-schemas.ts';
-import type { BuiltinTool } from './deps.ts';
-import { optionalString, READS } from './deps.ts';
-import { entityRefProperties, optionalEntity } from './entity-ref.ts';
+import type { BuiltinTool } from '../tool-kit/deps.ts';
+import { optionalString, READS } from '../tool-kit/deps.ts';
+import { entityRefProperties, optionalEntity } from '../tool-kit/entity-ref.ts';
+import { toolResult } from '../tool-kit/result.ts';
 import { entityWords } from './names.ts';
-import { toolResult } from './result.ts';
 
 /**
  * who_is_on_call (issue 55 item 5): GET /v1/oncall for agents, by entity (its id, or its

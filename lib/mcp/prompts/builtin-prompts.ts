@@ -1,7 +1,7 @@
 import type { Principal } from '../../domain/principal.ts';
 import { idSchema } from '../../http/route-schemas.ts';
 import { NotFoundError } from '../../platform/errors.ts';
-import type { BuiltinDeps } from '../builtins/deps.ts';
+import type { BuiltinDeps } from '../tool-kit/deps.ts';
 import { fencedData, intArg, invalidPrompt, isoTimeArg, type PromptArgSpec, slugArg } from './prompt-args.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { CompleteRequestParams, CompleteResult } from '@modelcontextprotocol/server';
 import type { Principal } from '../../domain/principal.ts';
 import { NotFoundError } from '../../platform/errors.ts';
-import type { BuiltinDeps } from '../builtins/deps.ts';
 import { RESOURCE_TEMPLATES } from '../resources/uris.ts';
+import type { BuiltinDeps } from '../tool-kit/deps.ts';
 
 /**
  * `completion/complete` (MCP "Completion"): suggestions for a prompt's argument or a resource

@@ -1,4 +1,5 @@
 import type { CreateSkillBody } from '../../../skills/manifest.ts';
+import { entityNaming } from '../../tool-kit/entity-ref.ts';
 import {
   checkResultsInput,
   createCheckInput,
@@ -7,7 +8,6 @@ import {
   noInput,
   pageLimit,
 } from '../catalog-ops-schemas.ts';
-import { entityNaming } from '../entity-ref.ts';
 import { builtinAnnotations } from '../index.ts';
 
 /**

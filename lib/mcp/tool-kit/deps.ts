@@ -25,6 +25,12 @@ import type { PageIncidentService } from '../../status-pages/page-incidents.ts';
 import type { WhoService } from '../../teams/who-service.ts';
 import type { UptimeService } from '../../uptime/uptime-service.ts';
 
+/**
+ * The tool kit (lib/mcp/tool-kit): what the built-in tools (../builtins) and the app tools (../apps)
+ * share, below both: the services they run on (here), their results (result.ts), the entity an
+ * argument names (entity-ref.ts) and the dependency walk (graph.ts).
+ */
+
 /** What the outside-alert tools need of lib/integrations (its compose's `outsideAlerts`). */
 export interface OutsideAlertTools {
   list(

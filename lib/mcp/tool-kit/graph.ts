@@ -1,10 +1,7 @@
-import type { BuiltinDeps, BuiltinTool } from './deps.ts';
-import { READS } from './deps.ts';
+import type { BuiltinDeps } from './deps.ts';
 import { requiredEntity } from './entity-ref.ts';
-import { entityWithState, someOf } from './names.ts';
-import { toolResult } from './result.ts';
 
-/** Bounds of the graph tools: entities walked, and the history explain_entity_state shows (explain-entity.ts). */
+/** Bounds of the graph tools: entities walked, and the history explain_entity_state shows (builtins/explain-entity.ts). */
 export const GRAPH_LIMITS = { maxEntities: 1000, transitionHours: 24, maxTransitions: 10 } as const;
 
 type Board = Awaited<ReturnType<BuiltinDeps['status']['board']>>;
@@ -83,25 +80,4 @@ export const entityRef = (e: {
 export const load = async (deps: BuiltinDeps, tenantId: string, args: Record<string, unknown>) => {
   const { blueprint_slug, slug } = await requiredEntity(deps, tenantId, args);
   return deps.entities.get(tenantId, blueprint_slug, slug);
-};
-
-/** get_blast_radius: every entity that depends on one, directly or transitively. */
-export const getBlastRadius: BuiltinTool = {
-  name: 'get_blast_radius',
-  annotations: { title: 'Blast radius', ...READS },
-  handler: async (deps, caller, args) => {
-    const entity = await load(deps, caller.tenantId, args);
-    const { reached, truncated } = await walk(deps, caller.tenantId, entity.id, false);
-    const notUp = reached.filter((e) => e.state !== 'up');
-    const summary =
-      reached.length === 0
-        ? `Nothing depends on ${entityWithState(entity)}.`
-        : `${reached.length} entities depend on ${entityWithState(entity)}, directly or transitively: ` +
-          `${someOf(reached.map(entityWithState), 20)}. ${notUp.length} of them are not up.`;
-    return toolResult(summary, {
-      entity: entityRef(entity),
-      dependents: reached,
-      truncated,
-    });
-  },
 };
