@@ -2,8 +2,9 @@ import type { CheckService } from '../checks/services.ts';
 import type { Route } from '../http/types.ts';
 import { notifyActionRoutes } from './api/action-routes.ts';
 import { notifyRoutes, type Warned } from './api/routes.ts';
+import { sharedChannelRoutes } from './api/tenant-channel-routes.ts';
+import { createRouteService } from './channel-setup/route-service.ts';
 import { templatePreviewRoutes } from './channel-setup/template-preview.ts';
-import { sharedChannelRoutes } from './channel-setup/tenant-channel-routes.ts';
 import { createTenantChannelService } from './channel-setup/tenant-channel-service.ts';
 import { composeNotifier, type NotifierDeps } from './compose-notifier.ts';
 import { publicDeliveries, type ShowDeliveries } from './deliveries/delivery-responses.ts';
@@ -11,7 +12,6 @@ import { incidentAlerts } from './deliveries/incident-alerts.ts';
 import { emailConfirmRoutes } from './email/email-confirm-routes.ts';
 import { alertSettingsRoutes } from './grouping/settings-routes.ts';
 import { createPolicyService } from './policy/policy-service.ts';
-import { createRouteService } from './routing/route-service.ts';
 import { createSimulator } from './simulate/simulate.ts';
 
 export type { PolicyService } from './policy/policy-service.ts';

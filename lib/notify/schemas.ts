@@ -6,8 +6,8 @@
  * uses (the contact method kinds, derived from the one provider registry) and their contract.
  */
 
-export { policyBody } from './api/request-schemas.ts';
-export { documentChannelSchemas, tenantChannelInputSchema } from './channel-setup/channel-config.ts';
+export { documentChannelSchemas, tenantChannelInputSchema } from './api-schemas/channel-config.ts';
+export { policyBody } from './api-schemas/request-schemas.ts';
 export {
   type ContactKindDefinition,
   type ContactSendDeps,

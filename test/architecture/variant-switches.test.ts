@@ -222,6 +222,6 @@ describe('variants are switched on only in their own files and registries', () =
     expect(family && allowed(family, 'lib/notify/channels/slack.ts', 'slack')).toBe(true);
     expect(family && allowed(family, 'lib/notify/channels/slack.ts', 'email')).toBe(false);
     expect(family && allowed(family, 'lib/notify/channels/email-smtp.ts', 'email')).toBe(true);
-    expect(family && allowed(family, 'lib/notify/api/responses.ts', 'email')).toBe(false);
+    expect(family && allowed(family, 'lib/notify/api-schemas/responses.ts', 'email')).toBe(false);
   });
 });

@@ -11,7 +11,7 @@ import {
   TEMPLATED_URL_PATTERN,
 } from '../../lib/domain/formats/url-patterns.ts';
 import { parseHttpUrl } from '../../lib/egress/egress-guard.ts';
-import { channelInputSchema } from '../../lib/notify/channel-setup/channel-config.ts';
+import { channelInputSchema } from '../../lib/notify/api-schemas/channel-config.ts';
 
 /**
  * The patterns the OpenAPI document shows must never allow what the server refuses: every string

@@ -4,8 +4,8 @@ import { createCheckBody } from '../../lib/checks/check-input.ts';
 import { DOC_KEYS } from '../../lib/config-doc/kind.ts';
 import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import { windowBody } from '../../lib/maintenance/request-schemas.ts';
-import { policyBody } from '../../lib/notify/api/request-schemas.ts';
-import { tenantChannelInputSchema } from '../../lib/notify/channel-setup/channel-config.ts';
+import { tenantChannelInputSchema } from '../../lib/notify/api-schemas/channel-config.ts';
+import { policyBody } from '../../lib/notify/api-schemas/request-schemas.ts';
 
 /**
  * Checks each object of an importer's document against the API's request schema of its create

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { publicPolicySchema } from '../../lib/notify/api/responses.ts';
+import { publicPolicySchema } from '../../lib/notify/api-schemas/responses.ts';
 import { logsPageSchema, publicDeliverySchema } from '../../lib/notify/deliveries/delivery-responses.ts';
 import { eventually } from '../local/scheduler-helpers.ts';
 import { runtimes } from '../support/api-harness.ts';

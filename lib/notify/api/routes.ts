@@ -1,14 +1,20 @@
 import { defineRoute } from '../../http/define-route.ts';
 import { answerOk } from '../../http/handlers.ts';
 import { type AuthedRoute, created, noContent, ok } from '../../http/types.ts';
-import { checkChannelBodySchema } from '../channel-setup/channel-config.ts';
+import { checkChannelBodySchema } from '../api-schemas/channel-config.ts';
+import {
+  channelParams,
+  channelsQuery,
+  checkIdParams,
+  logsQuery,
+  policyBody,
+} from '../api-schemas/request-schemas.ts';
+import { channelsPageSchema, publicChannelSchema, publicPolicySchema } from '../api-schemas/responses.ts';
 import type { TenantChannelService } from '../channel-setup/tenant-channel-service.ts';
 import { logsPageSchema } from '../deliveries/delivery-responses.ts';
 import type { Caller, PolicyService } from '../policy/policy-service.ts';
 import type { Simulator } from '../simulate/simulate.ts';
 import { simulateBody, simulateResponse } from '../simulate/simulate-schemas.ts';
-import { channelParams, channelsQuery, checkIdParams, logsQuery, policyBody } from './request-schemas.ts';
-import { channelsPageSchema, publicChannelSchema, publicPolicySchema } from './responses.ts';
 
 /** A saved channel's answer with `warnings`: what this deployment lacks for it to send. */
 export type Warned = <T extends { channel_type: string }>(channel: T) => T & { warnings: string[] };

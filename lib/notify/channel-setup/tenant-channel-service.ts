@@ -4,8 +4,13 @@ import { ConflictError, LimitExceededError, NotFoundError, ValidationError } fro
 import { newId } from '../../platform/ids.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
 import type { Table } from '../../store/table.ts';
-import type { TenantChannelUpdateBody } from '../api/request-schemas.ts';
-import { type ChannelView, publicChannel, REDACTED } from '../api/responses.ts';
+import {
+  checkChannelDestination,
+  parseChannelInput,
+  type TenantChannelInput,
+} from '../api-schemas/channel-config.ts';
+import type { TenantChannelUpdateBody } from '../api-schemas/request-schemas.ts';
+import { type ChannelView, publicChannel, REDACTED } from '../api-schemas/responses.ts';
 import type { MessageTemplate } from '../channels/definition.ts';
 import { channelDefinition } from '../channels/registry.ts';
 import { takesTemplate, templateRefusal } from '../channels/template-types.ts';
@@ -18,10 +23,9 @@ import {
 } from '../items/channel-items.ts';
 import { type ChannelStore, channelSeenFrom } from '../items/channel-store.ts';
 import type { NotifyActions } from '../items/ports.ts';
+import type { ChannelSetupDeps } from '../policy/channel-setup-deps.ts';
 import type { Caller } from '../policy/policy-service.ts';
-import { withoutChannel } from '../routing/route-service.ts';
-import { checkChannelDestination, parseChannelInput, type TenantChannelInput } from './channel-config.ts';
-import type { ChannelSetupDeps } from './channel-setup-deps.ts';
+import { withoutChannel } from './route-service.ts';
 
 export interface TenantChannelServiceDeps extends ChannelSetupDeps {
   table: Table;

@@ -5,7 +5,7 @@ import { checkDefinitionsById } from '../../checks/check-items.ts';
 import { isRecovery } from '../../domain/states.ts';
 import { idSchema, timestampSchema } from '../../http/route-schemas.ts';
 import type { Table } from '../../store/table.ts';
-import { nextCursor } from '../api/responses.ts';
+import { nextCursor } from '../api-schemas/responses.ts';
 import { CHANNEL_TYPES, registeredType } from '../channels/registry.ts';
 import type { ChannelStore } from '../items/channel-store.ts';
 import {

@@ -7,10 +7,9 @@ import { newId } from '../../platform/ids.ts';
 import type { PageRequest } from '../../store/paging.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
 import type { Table } from '../../store/table.ts';
-import type { PolicyBody } from '../api/request-schemas.ts';
-import { type ChannelView, publicChannel, publicPolicy } from '../api/responses.ts';
-import { type ChannelInput, checkChannelDestination } from '../channel-setup/channel-config.ts';
-import type { ChannelSetupDeps } from '../channel-setup/channel-setup-deps.ts';
+import { type ChannelInput, checkChannelDestination } from '../api-schemas/channel-config.ts';
+import type { PolicyBody } from '../api-schemas/request-schemas.ts';
+import { type ChannelView, publicChannel, publicPolicy } from '../api-schemas/responses.ts';
 import { emailAddressesOf } from '../email/email-recipients.ts';
 import {
   type ChannelRecord,
@@ -24,6 +23,7 @@ import { POLICY_DEFAULTS, type PolicyRecord } from '../items/policy-items.ts';
 import type { PolicyStore } from '../items/policy-store.ts';
 import type { NotifyActions } from '../items/ports.ts';
 import { routesReaching } from '../routing/check-routes.ts';
+import type { ChannelSetupDeps } from './channel-setup-deps.ts';
 
 export interface PolicyServiceDeps extends ChannelSetupDeps {
   checkService: Pick<CheckService, 'requireCheck'>;

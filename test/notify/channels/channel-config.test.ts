@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkChannelDestination,
   parseChannelInput,
-} from '../../../lib/notify/channel-setup/channel-config.ts';
+} from '../../../lib/notify/api-schemas/channel-config.ts';
 import { CHANNEL_TYPES } from '../../../lib/notify/channels/registry.ts';
 import { ValidationError } from '../../../lib/platform/errors.ts';
 

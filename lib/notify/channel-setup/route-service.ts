@@ -13,7 +13,7 @@ import {
   routeDeletedOps,
 } from '../items/route-items.ts';
 import type { Caller } from '../policy/policy-service.ts';
-import { publicRoute, type RouteInput } from './route-schemas.ts';
+import { publicRoute, type RouteInput } from '../routing/route-schemas.ts';
 
 /**
  * Alert routes (DECISIONS.md "Operations features (wave 3)"): which alerts also go to which tenant

@@ -2,10 +2,10 @@ import * as z from 'zod';
 import { MAX_REPEAT_SECONDS, MIN_REPEAT_SECONDS } from '../../domain/limits.ts';
 import { pageQuery } from '../../http/requests.ts';
 import { idSchema, namesResource } from '../../http/route-schemas.ts';
-import { channelNameSchema } from '../channel-setup/channel-config.ts';
 import { CHANNEL_TYPES } from '../channels/registry.ts';
 import { messageTemplateSchema } from '../channels/template.ts';
 import { DELIVERY_STATUSES } from '../items/delivery-items.ts';
+import { channelNameSchema } from './channel-config.ts';
 
 /** Request shapes of the notification routes (the channel body is channel-config.ts's). */
 

@@ -1,9 +1,15 @@
 import { defineRoute } from '../../http/define-route.ts';
 import { createRoute } from '../../http/handlers.ts';
 import { type AuthedRoute, noContent, ok } from '../../http/types.ts';
-import { channelTestBody, tenantChannelParams, tenantChannelUpdateBody } from '../api/request-schemas.ts';
-import { publicChannelSchema } from '../api/responses.ts';
-import type { Warned } from '../api/routes.ts';
+import { tenantChannelInputSchema } from '../api-schemas/channel-config.ts';
+import {
+  channelTestBody,
+  tenantChannelParams,
+  tenantChannelUpdateBody,
+} from '../api-schemas/request-schemas.ts';
+import { publicChannelSchema } from '../api-schemas/responses.ts';
+import type { RouteService } from '../channel-setup/route-service.ts';
+import type { TenantChannelService } from '../channel-setup/tenant-channel-service.ts';
 import { publicDeliverySchema } from '../deliveries/delivery-responses.ts';
 import type { Caller } from '../policy/policy-service.ts';
 import {
@@ -12,9 +18,7 @@ import {
   routeParams,
   routesListSchema,
 } from '../routing/route-schemas.ts';
-import type { RouteService } from '../routing/route-service.ts';
-import { tenantChannelInputSchema } from './channel-config.ts';
-import type { TenantChannelService } from './tenant-channel-service.ts';
+import type { Warned } from './routes.ts';
 
 const tag = 'Notifications';
 
