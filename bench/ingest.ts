@@ -72,7 +72,7 @@ const FOLD_MINUTE_MS = 61_000;
  * Each entity's first read (of a message moving it to `toState`) at the receiver, from the
  * arrivals so far; how many of them were digests.
  */
-export function readsOf(arrivals: readonly Arrival[], toState: string) {
+function readsOf(arrivals: readonly Arrival[], toState: string) {
   const readAt = new Map<string, number>();
   let digests = 0;
   for (const arrival of arrivals) {
