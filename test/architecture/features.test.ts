@@ -42,7 +42,6 @@ function importsInto(fromDir: string, toDirs: string[]): string[] {
   );
 }
 
-
 /** The lib folders with a file that imports lib/notify, at most; the count only shrinks (issue 76's target: 8). */
 const FOLDERS_IMPORTING_NOTIFY_AT_MOST = 8;
 

@@ -36,6 +36,7 @@ export const LONG_FILES: Record<string, number> = {
   'test/security/tenant-isolation.test.ts': 22,
   'test/handover/handover.test.ts': 21,
   'test/cloud/grouping-flow.test.ts': 21,
+  'test/cloud/job-kinds.test.ts': 25,
   'test/checks/hidden-outage.test.ts': 21,
   // browser
   'test/console/accessibility.test.ts': 147,
