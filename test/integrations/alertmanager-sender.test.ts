@@ -6,25 +6,20 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { adminCall, type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import { type ApiHarness, adminCall, bothRuntimes } from '../support/api-harness.ts';
+import { startHttpFront } from '../support/http-front.ts';
 
 /**
  * The real sender: Debian's prometheus-alertmanager (0.25), started on 127.0.0.1 with one receiver
  * that has a `webhook_configs` entry posting to an alertmanager integration and a
  * `pagerduty_configs` entry posting Events API v2 to a pagerduty integration's /v2/enqueue, both on
- * the local runtime's own HTTP server. Alerts are fed through Alertmanager's API v2: each fires, is
- * grouped and sent, and the entity goes down through its outside checks; then it resolves, and the
- * entity is up again.
+ * Vigil's HTTP server: the local runtime's own, or a real HTTP front on 127.0.0.1 before the cloud's
+ * api handler (test/support/http-front.ts). Alerts are fed through Alertmanager's API v2: each
+ * fires, is grouped and sent, and the entity goes down through its outside checks; then it
+ * resolves, and the entity is up again. Both runtimes.
  */
 
 const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';
-
-let h: LocalHarness;
-let alertmanager: ChildProcess;
-let amUrl = '';
-let dir = '';
-let webhook: { id: string; token: string };
-let pagerduty: { id: string; token: string };
 
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -36,28 +31,38 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-beforeAll(async () => {
-  h = await startLocalHarness();
-  const vigil = h.local.url;
-  await adminCall(h, 'POST', '/v1/blueprints', { slug: 'service', name: 'Service', fields: [] });
-  await adminCall(h, 'POST', '/v1/blueprints/service/entities', {
-    slug: 'orders-db',
-    name: 'Orders DB',
-    fields: {},
-  });
-  const made = async (kind: string): Promise<{ id: string; token: string }> =>
-    adminCall(h, 'POST', '/v1/integrations', {
-      name: kind,
-      kind,
-      entity_rules: [{ match: {}, entity: 'service/{{labels.service}}' }],
-    });
-  webhook = await made('alertmanager');
-  pagerduty = await made('pagerduty');
+describe.each(bothRuntimes)('Alertmanager as a sender ($runtime)', ({ start }) => {
+  let h: ApiHarness;
+  let front: { url: string; close(): Promise<void> } | undefined;
+  let alertmanager: ChildProcess;
+  let amUrl = '';
+  let dir = '';
+  let webhook: { id: string; token: string };
+  let pagerduty: { id: string; token: string };
 
-  dir = mkdtempSync(join(tmpdir(), 'vigil-am-'));
-  writeFileSync(
-    join(dir, 'alertmanager.yml'),
-    `route:
+  beforeAll(async () => {
+    h = await start();
+    front = await startHttpFront(h);
+    const vigil = front.url;
+    await adminCall(h, 'POST', '/v1/blueprints', { slug: 'service', name: 'Service', fields: [] });
+    await adminCall(h, 'POST', '/v1/blueprints/service/entities', {
+      slug: 'orders-db',
+      name: 'Orders DB',
+      fields: {},
+    });
+    const made = async (kind: string): Promise<{ id: string; token: string }> =>
+      adminCall(h, 'POST', '/v1/integrations', {
+        name: kind,
+        kind,
+        entity_rules: [{ match: {}, entity: 'service/{{labels.service}}' }],
+      });
+    webhook = await made('alertmanager');
+    pagerduty = await made('pagerduty');
+
+    dir = mkdtempSync(join(tmpdir(), 'vigil-am-'));
+    writeFileSync(
+      join(dir, 'alertmanager.yml'),
+      `route:
   receiver: vigil
   group_by: [alertname, service]
   group_wait: 0s
@@ -73,63 +78,65 @@ receivers:
         url: ${vigil}/v2/enqueue
         send_resolved: true
 `,
-  );
-  const port = await freePort();
-  amUrl = `http://127.0.0.1:${port}`;
-  alertmanager = spawn(
-    ALERTMANAGER,
-    [
-      `--config.file=${join(dir, 'alertmanager.yml')}`,
-      `--storage.path=${join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--cluster.listen-address=',
-      '--log.level=warn',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  await vi.waitFor(
-    async () => {
-      if ((await fetch(`${amUrl}/-/ready`).catch(() => undefined))?.ok !== true)
-        throw new Error('Alertmanager not ready');
-    },
-    { timeout: 30_000, interval: 100 },
-  );
-}, 60_000);
+    );
+    const port = await freePort();
+    amUrl = `http://127.0.0.1:${port}`;
+    alertmanager = spawn(
+      ALERTMANAGER,
+      [
+        `--config.file=${join(dir, 'alertmanager.yml')}`,
+        `--storage.path=${join(dir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        '--cluster.listen-address=',
+        '--log.level=warn',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    await vi.waitFor(
+      async () => {
+        if ((await fetch(`${amUrl}/-/ready`).catch(() => undefined))?.ok !== true)
+          throw new Error('Alertmanager not ready');
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+  }, 60_000);
 
-afterAll(async () => {
-  if (alertmanager && alertmanager.exitCode === null) {
-    const exited = once(alertmanager, 'exit');
-    alertmanager.kill('SIGTERM');
-    await exited;
-  }
-  await h?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-const post = (alerts: object[]) =>
-  fetch(`${amUrl}/api/v2/alerts`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(alerts),
+  afterAll(async () => {
+    if (alertmanager && alertmanager.exitCode === null) {
+      const exited = once(alertmanager, 'exit');
+      alertmanager.kill('SIGTERM');
+      await exited;
+    }
+    await front?.close();
+    await h?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-const entityState = async () =>
-  (await adminCall(h, 'GET', '/v1/blueprints/service/entities/orders-db')).state as string;
+  const post = (alerts: object[]) =>
+    fetch(`${amUrl}/api/v2/alerts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(alerts),
+    });
 
-async function alertsOf(integrationId: string) {
-  const body = await adminCall(h, 'GET', '/v1/outside-alerts');
-  return (
-    body.alerts as {
-      integration_id: string;
-      status: string;
-      entity_id: string;
-      summary: string;
-      count: number;
-    }[]
-  ).filter((a) => a.integration_id === integrationId);
-}
+  const entityState = async () => {
+    await h.drainChanges();
+    return (await adminCall(h, 'GET', '/v1/blueprints/service/entities/orders-db')).state as string;
+  };
 
-describe('Alertmanager as a sender', () => {
+  async function alertsOf(integrationId: string) {
+    const body = await adminCall(h, 'GET', '/v1/outside-alerts');
+    return (
+      body.alerts as {
+        integration_id: string;
+        status: string;
+        entity_id: string;
+        summary: string;
+        count: number;
+      }[]
+    ).filter((a) => a.integration_id === integrationId);
+  }
+
   it('fires, groups and resolves through webhook_configs and pagerduty_configs', async () => {
     const alert = (endsAt?: string) => ({
       labels: {
