@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectSdkClient } from '../mcp/sdk-client.ts';
 import { alertmanagerWebhook } from '../support/alertmanager-webhook.ts';
-import { type ApiHarness, adminCall, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, adminCall, bothRuntimes } from '../support/api-harness.ts';
 import { enableToolsets } from '../support/toolsets.ts';
 
 /**
@@ -11,7 +11,7 @@ import { enableToolsets } from '../support/toolsets.ts';
  * and leaves its entity down; resolve_outside_alert resolves it as its sender would, and the
  * entity's outside check comes up; an unknown alert is not found; read-only keys only list.
  */
-describe.each(runtimes)('outside-alert MCP tools ($runtime)', ({ start }) => {
+describe.each(bothRuntimes)('outside-alert MCP tools ($runtime)', ({ start }) => {
   let api: ApiHarness;
   let client: Client;
   let readOnly: Client;
