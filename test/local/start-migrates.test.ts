@@ -1,40 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEntityPointers } from '../../lib/catalog/entities/entity-items.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
-import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
-import { loadConfig } from '../../lib/platform/config.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
+import type { LocalRuntime } from '../../lib/local/runtime.ts';
 import { loadPreviousLayout, type PreviousLayout, previousLayout } from '../fixtures/previous-layout/load.ts';
+import { startOnPreviousData, type UpgradedRuntime } from '../support/previous-data-dir.ts';
 
 /**
  * `npm start` on a data directory written by the previous layout (test/fixtures/previous-layout)
  * migrates it before it serves: its enabled pull checks run in cells, with the state they had.
  */
 describe('starting the local runtime on a store of the previous layout', () => {
-  let dataDir: string;
+  let started: UpgradedRuntime | undefined;
   let runtime: LocalRuntime;
   let dump: PreviousLayout;
 
   beforeAll(async () => {
     dump = previousLayout();
-    dataDir = mkdtempSync(join(tmpdir(), 'vigil-start-migrates-'));
-    const table = createSqliteTable({ db: openSqliteDatabase(join(dataDir, 'vigil.db')) });
-    await loadPreviousLayout(table, dump);
-    await table.close();
-    const env = { VIGIL_LOG_LEVEL: 'silent', VIGIL_RATE_LIMIT_RPS: '0', VIGIL_AUTH_FAILURE_LIMIT: '0' };
-    runtime = await startLocalRuntime({
-      config: { ...loadConfig('local', env), dataDir, port: 0 },
-      host: '127.0.0.1',
-      scheduler: false,
-      actionSchedule: false,
-    });
+    started = await startOnPreviousData('vigil-start-migrates-', (table) => loadPreviousLayout(table, dump));
+    runtime = started.runtime;
   });
   afterAll(async () => {
-    await runtime?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await started?.stop();
   });
 
   const shown = async (checkId: string) => {

@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
+import type { LocalRuntime } from '../../lib/local/runtime.ts';
 import { BUILTIN_TOOLSETS } from '../../lib/mcp/builtin-tools.ts';
-import { loadConfig } from '../../lib/platform/config.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import {
   forgetToolsetUpgrade,
   loadPreviousToolsets,
@@ -14,6 +9,7 @@ import {
   previousToolsets,
 } from '../fixtures/previous-release-toolsets/load.ts';
 import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
+import { startOnPreviousData, type UpgradedRuntime } from '../support/previous-data-dir.ts';
 import { connectSdkClient } from './sdk-client.ts';
 
 /**
@@ -55,23 +51,16 @@ async function expectUpgraded(client: Client, dump: PreviousToolsets, skills: un
 
 describe('upgrading a local data directory of the release before the entity either way (SQLite, migrated at start)', () => {
   let dump: PreviousToolsets;
-  let dataDir: string;
+  let started: UpgradedRuntime | undefined;
   let runtime: LocalRuntime;
   let client: Client;
 
   beforeAll(async () => {
     dump = previousToolsets();
-    dataDir = mkdtempSync(join(tmpdir(), 'vigil-upgrade-toolsets-'));
-    const table = createSqliteTable({ db: openSqliteDatabase(join(dataDir, 'vigil.db')) });
-    await loadPreviousToolsets(table, dump);
-    await table.close();
-    const env = { VIGIL_LOG_LEVEL: 'silent', VIGIL_RATE_LIMIT_RPS: '0', VIGIL_AUTH_FAILURE_LIMIT: '0' };
-    runtime = await startLocalRuntime({
-      config: { ...loadConfig('local', env), dataDir, port: 0 },
-      host: '127.0.0.1',
-      scheduler: false,
-      actionSchedule: false,
-    });
+    started = await startOnPreviousData('vigil-upgrade-toolsets-', (table) =>
+      loadPreviousToolsets(table, dump),
+    );
+    runtime = started.runtime;
     client = new Client({ name: 'vigil-test', version: '1.0.0' });
     const headers = { authorization: `Bearer ${dump.api_key}` };
     await client.connect(
@@ -80,8 +69,7 @@ describe('upgrading a local data directory of the release before the entity eith
   });
   afterAll(async () => {
     await client?.close();
-    await runtime?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await started?.stop();
   });
 
   it('takes the entity either way through the upgraded toolsets, each keeping its enabled flag', async () => {

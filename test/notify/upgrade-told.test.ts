@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
-import { loadConfig } from '../../lib/platform/config.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
+import type { LocalRuntime } from '../../lib/local/runtime.ts';
 import {
   forgetToldSeed,
   loadPreviousRelease,
@@ -14,6 +9,7 @@ import {
   previousRelease,
 } from '../fixtures/previous-release-told/load.ts';
 import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
+import { startOnPreviousData, type UpgradedRuntime } from '../support/previous-data-dir.ts';
 import { recordingListener, type SeenRequest } from '../support/recording-listener.ts';
 
 /**
@@ -72,33 +68,20 @@ async function heard(receivers: { seen: SeenRequest[] }, count: number, settle: 
 describe('upgrading a local data directory of the release before the last words (SQLite, migrated at start)', () => {
   let receivers: Awaited<ReturnType<typeof startReceivers>>;
   let dump: PreviousRelease;
-  let dataDir: string;
+  let started: UpgradedRuntime | undefined;
   let runtime: LocalRuntime;
 
   beforeAll(async () => {
     receivers = await startReceivers();
     dump = previousRelease(receivers.origin);
-    dataDir = mkdtempSync(join(tmpdir(), 'vigil-upgrade-told-'));
-    const table = createSqliteTable({ db: openSqliteDatabase(join(dataDir, 'vigil.db')) });
-    await loadPreviousRelease(table, dump);
-    await table.close();
-    const env = {
-      VIGIL_LOG_LEVEL: 'silent',
-      VIGIL_RATE_LIMIT_RPS: '0',
-      VIGIL_AUTH_FAILURE_LIMIT: '0',
+    started = await startOnPreviousData('vigil-upgrade-told-', (table) => loadPreviousRelease(table, dump), {
       VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
-    };
-    runtime = await startLocalRuntime({
-      config: { ...loadConfig('local', env), dataDir, port: 0 },
-      host: '127.0.0.1',
-      scheduler: false,
-      actionSchedule: false,
     });
+    runtime = started.runtime;
   });
   afterAll(async () => {
-    await runtime?.stop();
+    await started?.stop();
     await receivers?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('tells each receiver the recovery of every entity it was told down', async () => {

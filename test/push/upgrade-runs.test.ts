@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
-import { loadConfig } from '../../lib/platform/config.ts';
-import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
+import type { LocalRuntime } from '../../lib/local/runtime.ts';
 import { loadPreviousRuns, type PreviousRuns, previousRuns } from '../fixtures/previous-release-runs/load.ts';
+import { startOnPreviousData, type UpgradedRuntime } from '../support/previous-data-dir.ts';
 
 /**
  * An upgrade keeps the runs the previous release started (issue 78): the data directory of
@@ -18,7 +14,7 @@ const RID = '5f0c3b7e-2a1d-4c8e-9b6f-0d4e8a1c7b21';
 
 describe('upgrading a data directory of the release before runs (SQLite)', () => {
   let dump: PreviousRuns;
-  let dataDir: string;
+  let started: UpgradedRuntime | undefined;
   let runtime: LocalRuntime;
 
   const get = async (path: string, auth = true) => {
@@ -32,21 +28,11 @@ describe('upgrading a data directory of the release before runs (SQLite)', () =>
 
   beforeAll(async () => {
     dump = previousRuns();
-    dataDir = mkdtempSync(join(tmpdir(), 'vigil-upgrade-runs-'));
-    const table = createSqliteTable({ db: openSqliteDatabase(join(dataDir, 'vigil.db')) });
-    await loadPreviousRuns(table, dump);
-    await table.close();
-    const env = { VIGIL_LOG_LEVEL: 'silent', VIGIL_RATE_LIMIT_RPS: '0', VIGIL_AUTH_FAILURE_LIMIT: '0' };
-    runtime = await startLocalRuntime({
-      config: { ...loadConfig('local', env), dataDir, port: 0 },
-      host: '127.0.0.1',
-      scheduler: false,
-      actionSchedule: false,
-    });
+    started = await startOnPreviousData('vigil-upgrade-runs-', (table) => loadPreviousRuns(table, dump));
+    runtime = started.runtime;
   });
   afterAll(async () => {
-    await runtime?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await started?.stop();
   });
 
   it('ends both runs the previous release started, each timed from its old start', async () => {
