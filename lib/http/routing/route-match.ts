@@ -5,7 +5,20 @@ interface CompiledRoute {
   route: Route;
   regex: RegExp;
   names: string[];
+  /** The path's segments: a plain word (letters, digits, `_`, `-`) is matched as it is; any other (a parameter, `{token}.ics`) by the regex alone. */
+  segments: Array<string | undefined>;
+  /**
+   * Its regex may match paths of other shapes: a `.` of `status.json` matches any character, a `/`
+   * too, so the route is a candidate for every path.
+   */
+  loose: boolean;
 }
+
+/** A segment the regex matches only by itself: no parameter and no character the regex reads as more than itself. */
+const PLAIN_SEGMENT = /^[A-Za-z0-9_-]+$/;
+
+/** Of a request path, the first segments that pick a route's candidates (the rest are the regexes'). */
+const KEYED_SEGMENTS = 2;
 
 function compile(route: Route): CompiledRoute {
   const names: string[] = [];
@@ -13,7 +26,12 @@ function compile(route: Route): CompiledRoute {
     names.push(name);
     return '([^/]+)';
   });
-  return { route, regex: new RegExp(`^${pattern}/?$`), names };
+  const segments = route.path
+    .slice(1)
+    .split('/')
+    .map((s) => (PLAIN_SEGMENT.test(s) ? s : undefined));
+  const loose = /[^A-Za-z0-9_\-/]/.test(route.path.replace(/\{[a-z_]+\}/g, ''));
+  return { route, regex: new RegExp(`^${pattern}/?$`), names, segments, loose };
 }
 
 function decodeParam(raw: string): string {
@@ -31,18 +49,58 @@ export interface MatchedRoute {
 }
 
 /**
+ * The routes whose regex may match a path, in the table's order: a route's regex matches only a
+ * path of as many segments (one trailing `/` aside; a parameter never spans a `/`) whose segments
+ * equal its plain ones, unless the route is loose. Candidates are kept per segment count and first
+ * two segments (those not plain in any route folded into one), so a request tries a handful of
+ * regexes, not the whole table.
+ */
+function createCandidates(compiled: CompiledRoute[]): (path: string) => CompiledRoute[] {
+  const plainAt = Array.from(
+    { length: KEYED_SEGMENTS },
+    (_, i) => new Set(compiled.flatMap((c) => c.segments[i] ?? [])),
+  );
+  const longest = Math.max(0, ...compiled.map((c) => c.segments.length));
+  const looseOnly = compiled.filter((c) => c.loose);
+  const lists = new Map<string, CompiledRoute[]>();
+  return (path) => {
+    if (!path.startsWith('/')) return compiled;
+    const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(1, -1) : path.slice(1);
+    const segments = trimmed.split('/');
+    if (segments.length > longest) return looseOnly;
+    // A segment no route names plainly can only meet parameters: one key stands for all of them.
+    const keyed = plainAt.map((plain, i) => {
+      const s = segments[i];
+      return s !== undefined && plain.has(s) ? s : undefined;
+    });
+    const key = `${segments.length}/${keyed.map((s) => s ?? '\u0000').join('/')}`;
+    let list = lists.get(key);
+    if (!list) {
+      list = compiled.filter(
+        (c) =>
+          c.loose ||
+          (c.segments.length === segments.length &&
+            keyed.every((s, i) => c.segments[i] === undefined || c.segments[i] === s)),
+      );
+      lists.set(key, list);
+    }
+    return list;
+  };
+}
+
+/**
  * The route table's matcher, shared by the router and the in-process invoker
  * (lib/http/routing/route-invoker.ts): the first route whose path and method match; 405 naming the
  * allowed methods when only the path does; 404 when nothing does.
  */
 export function createRouteMatcher(routes: Route[]): (method: string, path: string) => MatchedRoute {
-  const compiled = routes.map(compile);
+  const candidates = createCandidates(routes.map(compile));
   return (requestMethod, path) => {
     const allowed: string[] = [];
     let textHeaders: Record<string, string> | undefined;
     // HEAD is GET without the body (RFC 9110 9.3.2): every GET route answers it.
     const method = requestMethod === 'HEAD' ? 'GET' : requestMethod;
-    for (const c of compiled) {
+    for (const c of candidates(path)) {
       const m = c.regex.exec(path);
       if (!m) continue;
       if (c.route.method !== method) {
