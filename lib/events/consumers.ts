@@ -1,20 +1,12 @@
 import type { ActionJob } from '../actions/jobs.ts';
-import { purgeActionExecutions } from '../actions/stores.ts';
 import { createActionTriggerConsumer } from '../actions/trigger-consumer.ts';
 import { STATE_RULE_JOB_ENTITY } from '../catalog/blueprints.ts';
-import { purgeEntityRelations } from '../catalog/relations.ts';
 import type { ArtifactStore } from '../checks/probing.ts';
-import {
-  createStateRuleConsumer,
-  purgeCheckArtifacts,
-  purgeEntityChecks,
-  TRANSITION_ENTITY,
-} from '../checks/results.ts';
+import { createStateRuleConsumer, TRANSITION_ENTITY } from '../checks/results.ts';
 import { resolvedOnQueue } from '../escalation/resolution-hook.ts';
 import { FEATURES, type NotifyQueueJob } from '../features/list.ts';
 import { createIncidentConsumer, type InMaintenance } from '../incidents/incident-consumer.ts';
-import { resolveDeletedEntityIncident } from '../incidents/incident-purge.ts';
-import { type RetentionDays, tenantRetentionDays } from '../incidents/incident-retention.ts';
+import { tenantRetentionDays } from '../incidents/incident-retention.ts';
 import { type MaintenanceLookup, maintenanceLookup } from '../maintenance/evaluate.ts';
 import { ACKNOWLEDGE_STREAM, createAcknowledgeConsumer, createNotifyConsumer } from '../notify/consumer.ts';
 import type { NotifyJob } from '../notify/jobs.ts';
@@ -22,9 +14,9 @@ import type { Clock } from '../platform/clock.ts';
 import { enqueuerOf } from '../platform/feature.ts';
 import type { JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
-import { createPurgeConsumer, type PurgeSteps } from '../purge/purge-consumer.ts';
+import { createPurgeConsumer } from '../purge/purge-consumer.ts';
 import { PURGE_JOB_ENTITY } from '../purge/purge-job-items.ts';
-import { purgePingTokenLookups } from '../push/token-purge.ts';
+import { purgeStepsOf } from '../purge/purge-steps.ts';
 import type { ChangeConsumer, StreamedEntity } from '../store/change-feed.ts';
 import type { Table } from '../store/table.ts';
 
@@ -52,19 +44,6 @@ export const STREAM_ENTITIES: readonly StreamedEntity[] = [
   // What the features' consumers read (a status page's writes that enqueue notices, a schedule's).
   ...FEEDS.flatMap((feed) => feed.entities),
 ];
-
-/** The owners' steps of each purge job kind: each purges its own items (lib/purge/purge-consumer.ts). */
-const purgeSteps = (
-  clock: Clock,
-  retentionDays: RetentionDays,
-  artifacts: ArtifactStore | undefined,
-): PurgeSteps => ({
-  // The incidents' step resolves the deleted entity's open incident (kept until its retention ends).
-  entity: [purgeEntityRelations, purgeEntityChecks, resolveDeletedEntityIncident(clock, retentionDays)],
-  action: [purgeActionExecutions],
-  // A deleted check's results' screenshots go with its partition (lib/checks/artifacts).
-  partition: [purgePingTokenLookups, ...(artifacts ? [purgeCheckArtifacts(artifacts)] : [])],
-});
 
 /** The core change-feed consumers by name, which run first (consumerList says in which order). */
 interface CoreConsumers {
@@ -138,7 +117,8 @@ export function composeChangeConsumers(deps: {
       table: deps.table,
       clock: deps.clock,
       logger: deps.logger,
-      steps: purgeSteps(deps.clock, retentionDays, deps.artifacts),
+      // Each feature of the list purges its own items (its face's `purge`).
+      steps: purgeStepsOf(FEATURES, { table: deps.table, clock: deps.clock, artifacts: deps.artifacts }),
     }),
     notify: createNotifyConsumer({ queue: notifyQueue, logger: deps.logger, table: deps.table }),
     acknowledgements: createAcknowledgeConsumer({ queue: notifyQueue, logger: deps.logger }),

@@ -3,7 +3,8 @@ import type { JobQueue, ReceivedJob } from './job-queue.ts';
 
 /*
  * The feature contract (issue 76, as hono mounts sub-apps): a feature declares in one face
- * file what it brings to the runtimes (its jobs and the queue they ride, its change-feed consumers), and the roots iterate one
+ * file what it brings to the runtimes (its jobs and the queue they ride, its change-feed consumers,
+ * its purge steps), and the roots iterate one
  * list of those faces (lib/features/list.ts) instead of naming each feature's insides. A face is
  * lean (schemas, no handlers), so every function may load the list; a job's handler is heavy (it
  * sends), so it is a feature's job host (`defineJobHost`), which only the functions that run the
@@ -40,6 +41,11 @@ export interface Feature {
    * them over), so the borrower does not import the lender.
    */
   lends?: Record<string, unknown> | undefined;
+  /**
+   * What a deleted object's purge job deletes of this feature's items: its steps per job kind,
+   * built over the ports the purge consumer's host gives (lib/purge/purge-steps.ts runs the list's).
+   */
+  purge?: ((ports: never) => Readonly<Record<string, readonly unknown[]>>) | undefined;
 }
 
 /**

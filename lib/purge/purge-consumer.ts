@@ -42,7 +42,8 @@ export interface PurgeRound {
 export type PurgeStep<J extends PurgeJob> = (table: Table, job: J) => Promise<PurgeRound>;
 
 /**
- * The owners' steps of each job kind, registered at composition (lib/app.ts). lib/purge deletes a
+ * The owners' steps of each job kind, which each feature declares in its face (its `purge`, built
+ * by ./purge-steps.ts over the feature list). lib/purge deletes a
  * partition job's whole partition itself; its steps delete what hangs off the partition elsewhere
  * (push's token lookups), each round alongside the partition's own deletes.
  */

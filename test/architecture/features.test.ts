@@ -3,7 +3,8 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { FEATURES, notifyQueueJobSchema } from '../../lib/features/list.ts';
-import { defineMount, mountAll } from '../../lib/platform/feature.ts';
+import { defineFeature, defineMount, mountAll } from '../../lib/platform/feature.ts';
+import { purgeOf, purgeStepsOf } from '../../lib/purge/purge-steps.ts';
 
 /**
  * The feature contract (issue 76 point 1): a feature
@@ -115,15 +116,64 @@ describe('the feature contract', () => {
     );
   });
 
-  it('declares every feature once, each in a face file of its own folder (lib/<feature>/feature.ts or jobs.ts)', () => {
+  it('declares every feature once, each in a face file of its own folder (lib/<feature>/feature.ts or jobs.ts) or, for the folders whose faces are full, in lib/features/core-faces.ts', () => {
     const names = FEATURES.map((feature) => feature.name);
     expect(new Set(names).size).toBe(names.length);
     const list = readFileSync(join(LIB, 'features', 'list.ts'), 'utf8');
+    const imported = (from: RegExp) =>
+      [...list.matchAll(from)].flatMap((m) => (m[1] ?? '').split(',').map((name) => name.trim()));
     const faces = [...list.matchAll(/from '\.\.\/([a-z-]+)\/([a-z-]+)\.ts'/g)]
       .map((m) => `${m[1]}/${m[2]}`)
       .filter((face) => face !== 'platform/feature');
-    expect(faces.length).toBe(FEATURES.length);
+    const coreFaces = imported(/import \{([^}]*)\} from '\.\/core-faces\.ts'/g);
+    expect(coreFaces).toEqual(['checksFeature', 'pushFeature']);
+    expect(faces.length + coreFaces.length).toBe(FEATURES.length);
     expect(faces.filter((face) => !/\/(feature|jobs)$/.test(face))).toEqual([]);
+  });
+
+  it('has the purge run the list’s steps: lib/purge and lib/events name no feature’s purge step', () => {
+    expect(importsInto('purge', ['actions', 'catalog', 'checks', 'incidents', 'push'])).toEqual([]);
+    const owners = importsInto('events', ['actions', 'catalog', 'checks', 'incidents', 'push']);
+    expect(owners.filter((edge) => /purge/.test(edge))).toEqual([]);
+    // What the purge of a deleted entity, action and check partition runs, each from its owner's face.
+    const steps = purgeStepsOf(FEATURES, { table: {} as never, clock: { now: () => 0 } });
+    expect(steps.entity.map((step) => step.name)).toEqual([
+      'purgeEntityRelations',
+      'purgeEntityChecks',
+      expect.any(String),
+    ]);
+    expect(steps.action.map((step) => step.name)).toEqual(['purgeActionExecutions']);
+    expect(steps.partition.map((step) => step.name)).toEqual(['purgePingTokenLookups']);
+  });
+
+  it('plugs a new feature’s purge step through the one list', async () => {
+    const purged: string[] = [];
+    const fixture = defineFeature({
+      name: 'fixture',
+      jobs: [],
+      purge: purgeOf(({ clock }) => ({
+        entity: [
+          async (_table, job) => {
+            purged.push(`${job.entity_id} at ${clock.now()}`);
+            return { ops: [], more: false };
+          },
+        ],
+      })),
+    });
+    const steps = purgeStepsOf([...FEATURES, fixture], { table: {} as never, clock: { now: () => 7 } });
+    await steps.entity.at(-1)?.({} as never, {
+      kind: 'entity',
+      entity_id: 'ent_1',
+      tenant_id: 't',
+      round: 0,
+    });
+    expect(purged).toEqual(['ent_1 at 7']);
+    expect(() =>
+      purgeStepsOf([defineFeature({ name: 'odd', jobs: [], purge: () => ({ tenant: [] }) })], {
+        table: {} as never,
+        clock: { now: () => 0 },
+      }),
+    ).toThrow(/odd declares purge steps of an unknown job kind tenant/);
   });
 
   it('builds the notify queue union from the list: status pages’ and handover’s kinds with notify’s own', () => {
