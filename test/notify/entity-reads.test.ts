@@ -3,13 +3,14 @@ import { createApp } from '../../lib/app.ts';
 import { readEntityById } from '../../lib/catalog/entities/entity-items.ts';
 import type { StateChangeEvent } from '../../lib/domain/states.ts';
 import { statusPagesShowing } from '../../lib/features/list.ts';
+import type { Alert } from '../../lib/notify/items/ports.ts';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { createNotifier } from '../../lib/notify/pipeline/notifier.ts';
 import { truthEvent } from '../../lib/notify/pipeline/rejudge.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import { tenantPk } from '../../lib/store/partitions.ts';
+import { checkPartition, tenantPk } from '../../lib/store/partitions.ts';
 import type { Key, Table } from '../../lib/store/table.ts';
 import { tableEngines } from '../support/table-engines.ts';
 import { outcomeResult } from './support/alert-truth-model.ts';
@@ -30,6 +31,8 @@ function countingTable<N extends string>(table: Table, watched: Record<N, Key>) 
   const names = Object.keys(watched) as N[];
   const zero = () => Object.fromEntries(names.map((name) => [name, 0])) as Record<N, number>;
   let reads = zero();
+  /** Every query made, as "<index or table> <pk>". */
+  let queries: string[] = [];
   const count = (key: Key) => {
     for (const name of names)
       if (key.pk === watched[name].pk && key.sk === watched[name].sk) reads[name] += 1;
@@ -44,6 +47,7 @@ function countingTable<N extends string>(table: Table, watched: Record<N, Key>) 
       return table.batchGet(keys);
     },
     query: async (input) => {
+      queries.push(`${input.index ?? 'table'} ${input.pk}`);
       const page = await table.query(input);
       for (const item of page.items) count({ pk: String(item.pk), sk: String(item.sk) });
       return page;
@@ -55,8 +59,10 @@ function countingTable<N extends string>(table: Table, watched: Record<N, Key>) 
   return {
     table: counted,
     reads: () => reads,
+    queries: () => queries,
     reset: () => {
       reads = zero();
+      queries = [];
     },
   };
 }
@@ -126,9 +132,9 @@ describe.each(engines)('one event job reads its entity once ($engine)', ({ make 
       starts_at: '2026-03-03T09:00:00.000Z',
       ends_at: '2026-03-03T10:00:00.000Z',
     });
-    const record = async (outcome: 'up' | 'down') => {
+    const record = async (outcome: 'up' | 'down', checkId: string = check.id) => {
       clock.advance(1000);
-      const recorded = await app.recorder.record(outcomeResult(tenant.id, check.id, outcome, clock.now()));
+      const recorded = await app.recorder.record(outcomeResult(tenant.id, checkId, outcome, clock.now()));
       expect(recorded.status).toBe('recorded');
     };
     // The entity is read by id: its pointer, then its item (catalog/entity-items.ts); the route
@@ -139,6 +145,7 @@ describe.each(engines)('one event job reads its entity once ($engine)', ({ make 
       route: { pk: tenantPk(tenant.id), sk: `NROUTE#${route.id}` },
     });
     const queue = memoryJobQueue<NotifyJob>();
+    const sent: Alert[] = [];
     const notifier = createNotifier({
       table: counter.table,
       statusPagesShowing: statusPagesShowing(counter.table),
@@ -146,7 +153,10 @@ describe.each(engines)('one event job reads its entity once ($engine)', ({ make 
       logger: silentLogger,
       queue,
       senders: {
-        send: async () => ({ ok: true, status_code: 200, error: null }),
+        send: async (_channel, alert) => {
+          sent.push(alert);
+          return { ok: true, status_code: 200, error: null };
+        },
         sendDigest: async () => ({ ok: true, status_code: 200, error: null }),
         acknowledges: () => false,
         acknowledge: async () => ({ ok: true, status_code: 200, error: null }),
@@ -174,7 +184,13 @@ describe.each(engines)('one event job reads its entity once ($engine)', ({ make 
       });
       return { reads: { ...counter.reads() }, jobs: queue.enqueued.splice(0) };
     };
-    return { record, lastChange, handleEvent };
+    /** Handles one job of the notify queue; answers the queries it made. */
+    const handleJob = async (body: NotifyJob) => {
+      counter.reset();
+      await notifier.handle({ id: 'job', body, attempt: 1, receipt: 'r' });
+      return counter.queries();
+    };
+    return { record, lastChange, handleEvent, handleJob, call, sent, tag, entity, check };
   }
 
   it('a down alert to an own channel and a grouped, escalating route: the entity and the routes read once', async () => {
@@ -197,5 +213,39 @@ describe.each(engines)('one event job reads its entity once ($engine)', ({ make 
     const { reads, jobs } = await rt.handleEvent(await rt.lastChange());
     expect(jobs.map((j) => j.body.kind)).toContain('deliver');
     expect(reads).toEqual({ pointer: 1, item: 1, route: 1 });
+  });
+
+  it("a down alert's send: the check's results and the entity's dependents read once", async () => {
+    const rt = await setup();
+    // A dependent down before it (depends_on the alert's entity): the alert names it as held back.
+    const web = await rt.call('POST', `/v1/blueprints/svc-${rt.tag}/entities`, { slug: 'web', name: 'Web' });
+    await rt.call('POST', '/v1/relations', {
+      from_entity_id: web.id,
+      to_entity_id: rt.entity.id,
+      relation_type: 'depends_on',
+    });
+    const webCheck = await rt.call('POST', '/v1/checks', {
+      entity_id: web.id,
+      check_type: 'push',
+      interval_seconds: 3600,
+      failure_threshold: 1,
+    });
+    await rt.record('down', webCheck.id);
+    await rt.record('up');
+    await rt.record('down');
+    const { jobs } = await rt.handleEvent({ ...(await rt.lastChange()), from_state: 'up' });
+    const deliver = jobs.find((job) => job.body.kind === 'deliver');
+    if (!deliver) throw new Error('the alert has no deliver job');
+    const queries = await rt.handleJob(deliver.body);
+    // Sent as before: the failing result's error, the reason, the dependent it holds back.
+    expect(rt.sent).toHaveLength(1);
+    expect(rt.sent[0]).toMatchObject({ lastError: 'boom', reason: 'boom' });
+    expect(rt.sent[0]?.holding?.dependents).toEqual([{ entity_id: web.id, name: 'Web', state: 'down' }]);
+    // One read of the check's newest results for the reason and the last error (was two), and
+    // one index read for the dependents (was two: only the to-entity index holds a dependent).
+    expect(queries.filter((q) => q === `table ${checkPartition(rt.check.id)}`)).toHaveLength(1);
+    expect(queries.filter((q) => q.endsWith(`ENTREL#${rt.entity.id}`))).toEqual([
+      `gsi2 ENTREL#${rt.entity.id}`,
+    ]);
   });
 });

@@ -230,7 +230,8 @@ export async function dependentsOf(table: Table, tenantId: string, entityId: str
   while (frontier.length > 0 && seen.size < MAX_WALK) {
     const next: string[] = [];
     for (const to of frontier) {
-      for (const rel of await relationsOfEntity(table, tenantId, to)) {
+      // A dependent's depends_on relation ends at `to`: the to-entity index (gsi2) alone holds it.
+      for (const rel of await relationsAt(table, tenantId, to, 'gsi2')) {
         if (rel.relation_type !== 'depends_on' || rel.to_entity_id !== to) continue;
         if (seen.has(rel.from_entity_id) || seen.size >= MAX_WALK) continue;
         seen.add(rel.from_entity_id);

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { readEntityById } from '../../catalog/entities.ts';
 import { checkTypeDefinition } from '../../check-types/registry.ts';
-import { lastErrorOf } from '../../checks/results.ts';
 import { alsoFailingOf } from '../../incidents/also-failing.ts';
 import { incidentIdOfEvent } from '../../incidents/incident-of-event.ts';
 import type { Table } from '../../store/table.ts';
@@ -93,7 +92,7 @@ export async function alertFor(
   });
   const flapping = record.kind === 'flapping' ? await flapNoticeOf(table, event.check_id) : undefined;
   const [error, holding, alsoFailing, incidentId, reason, failing] = await Promise.all([
-    lastErrorOf(table, event.check_id, typeof check === 'object' ? check : undefined),
+    reads.lastError(event.check_id),
     record.kind === 'test' ? undefined : holdingOf(deps, event),
     // Named in what follows the first alert of a down entity (repeats, escalations, digests).
     record.kind === 'alert' || record.kind === 'test' || event.to_state === 'up'

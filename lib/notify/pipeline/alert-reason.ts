@@ -112,6 +112,8 @@ export interface ReasonReads {
   failingResult(id: string, at?: string): Promise<LatestResult | null>;
   /** The rule words of the entity's transition `id` (the entity's shard holds it: one get). */
   transitionReason(id: string, entityId: string): Promise<string | null>;
+  /** The check's latest error (lastErrorOf), found in the results read for the reason when it is among them. */
+  lastError(id: string): Promise<string | null>;
 }
 
 /** The reads of one alert (its check and entity already read: `known`) or of one digest part. */
@@ -146,6 +148,17 @@ export function reasonReads(
       if (typeof check !== 'object') return null;
       return streakFailure(await results(id, check), at);
     },
+    // lastErrorOf scans a check's newest 20 results (a cell's 5 slots); the first error among the
+    // newest 10 read above is the first among those 20 too, so a check with its own results (no
+    // cell) reads them once per alert, and only a window without any error reads the 20.
+    lastError: (id) =>
+      once(`last error ${id}`, async () => {
+        const check = await reads.check(id);
+        if (typeof check !== 'object' || check.cell)
+          return lastErrorOf(table, id, typeof check === 'object' ? check : undefined);
+        const found = (await results(id, check)).find((r) => (!r.success || r.degraded) && r.error_message);
+        return found ? found.error_message : lastErrorOf(table, id, check);
+      }),
     transitionReason: (id, entityId) =>
       once(`transition ${id}`, async () => {
         if (id === '') return null;

@@ -12,7 +12,7 @@ import { isDownState } from './upstream.ts';
  * showing it or them ("Orders DB is down; holding 4 dependents: …; status pages affected: …"),
  * read through the status pages' port (StatusPagesShowing).
  * Its recovery is the all-clear: the dependents up again, and those still down. An entity nothing
- * depends on has no `holding` (two index reads to learn so).
+ * depends on has no `holding` (one index read to learn so).
  */
 
 /** Dependents a payload lists; `dependents_total` counts the rest. */
