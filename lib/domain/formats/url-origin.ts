@@ -24,8 +24,14 @@ export function isHostValue(value: string): boolean {
   return HOST.test(value);
 }
 
+/** The last Host value read and its name: a server's requests mostly carry one Host, read twice each. */
+let last: { host: string; name: string | undefined } | undefined;
+
 /** The host name of a Host header value (lower case, IPv6 in brackets, no port); undefined for no host. */
 export function hostnameOf(host: string): string | undefined {
-  if (!isHostValue(host) || !URL.canParse(`http://${host}`)) return undefined;
-  return new URL(`http://${host}`).hostname;
+  if (last?.host === host) return last.name;
+  const name =
+    isHostValue(host) && URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname : undefined;
+  last = { host, name };
+  return name;
 }
