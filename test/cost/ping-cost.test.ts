@@ -53,19 +53,32 @@ describe.each(['pingUrl', 'ping', 'keyed'] as const)('a healthy report (%s) in t
     expect(d.lambda).toBeGreaterThan(PRICES.lambdaInvocation * 1e6);
   });
 
-  it('writes one result and the check state in one transaction (2 units each, the due index moved)', () => {
-    const { result, check_state: state } = runs[mode].perPing.byEntity;
-    expect(result).toMatchObject({ wru: 2, gsiWru: 0 });
-    expect(state?.wru).toBe(2);
+  it('writes one result and the check state (the due index moved): a keyed result in one transaction, a ping apart', () => {
+    const { result, check_state: state, run } = runs[mode].perPing.byEntity;
     expect(state?.gsiWru).toBeGreaterThan(0);
+    if (mode === 'keyed') {
+      // 2 units each: a transaction's.
+      expect(result).toMatchObject({ wru: 2, gsiWru: 0 });
+      expect(state?.wru).toBe(2);
+      return;
+    }
+    // A plain success: the state's update, then the result's put and its run's, one unit each; only
+    // the minute a 5-minute rollup bucket leaves the state is the state's update a transaction.
+    expect(result).toMatchObject({ wru: 1, gsiWru: 0 });
+    expect(run).toMatchObject({ wru: 1, gsiWru: 0 });
+    expect(state?.wru).toBeGreaterThanOrEqual(1);
+    expect(state?.wru).toBeLessThan(1.5);
   });
 });
 
 describe('a ping URL report', () => {
   it('through the ping function URL writes what the same ping through the API does, with no API Gateway request', () => {
     const [url, api] = [runs.pingUrl.perPing, runs.ping.perPing];
-    for (const type of ['check_state', 'result', 'run', 'push_token_lookup'])
+    for (const type of ['result', 'run', 'push_token_lookup'])
       expect([type, url.byEntity[type]]).toEqual([type, api.byEntity[type]]);
+    // The state's own units differ only by how many rollup buckets left it in each phase's minutes.
+    const { gsiWru, rru } = api.byEntity.check_state ?? {};
+    expect(url.byEntity.check_state).toMatchObject({ gsiWru, rru });
     expect([url.dollarsPerMillion.apiGateway, api.dollarsPerMillion.apiGateway]).toEqual([0, 1]);
   });
 
@@ -75,6 +88,15 @@ describe('a ping URL report', () => {
     expect(runs.ping.perPing.byEntity.ping_seq).toBeUndefined();
     expect(runs.ping.perPing.byEntity.ping_slot).toBeUndefined();
     expect(runs.keyed.perPing.byEntity.ping).toBeUndefined();
+  });
+});
+
+describe('the reads of a ping', () => {
+  it("read its tenant once per instance and AUTH_CACHE_MS, not once a ping (here once a minute for the minute's pings)", () => {
+    for (const mode of ['ping', 'pingUrl'] as const) {
+      // The result recorder's own cache reads it once a minute too: two reads a minute of CHECKS pings.
+      expect([mode, runs[mode].perPing.byEntity.tenant?.rru]).toEqual([mode, 2 / CHECKS]);
+    }
   });
 });
 

@@ -168,6 +168,8 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     }
     if (input.alsoCommit) ops.push(...[input.alsoCommit].flat());
     const held = input.holdsOn ? ops.push(input.holdsOn) - 1 : -1;
+    // A ping's plain success that moves no state: its result is written apart (writeApart).
+    const apart = input.pinged === true && !applied.changed && !input.alsoCommit && held === -1;
 
     const commit = async (): Promise<RecordOutcome | typeof RETRY> => {
       const transitions: TransitionRecord[] = [];
@@ -198,7 +200,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
         transitions.push(...moved.transitions);
       }
       try {
-        await deps.table.transact(ops);
+        await (apart ? writeApart(ops) : deps.table.transact(ops));
       } catch (err) {
         if (!(err instanceof ConditionFailedError)) throw err;
         if (err.failed.includes(0)) return { status: 'duplicate' };
@@ -225,6 +227,24 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     // they take turns per entity (reading it in their turn) instead of racing for its version.
     if (!applied.changed) return commit();
     return entityTurns.run(`${input.tenantId}/${check.blueprint_slug}/${check.entity_slug}`, commit);
+  };
+
+  /**
+   * The state's update (held on its version; with the rollup bucket leaving it, if one does),
+   * then the result's put, its id new: one write of 1 WRU each instead of a transaction of 2 + 2.
+   * The state is what a crash must not lose (the last push, the deadline re-armed, the bucket); a
+   * crash between the two loses only the result, a line of the results list, and the ping, not
+   * answered, is sent again by its job: a second plain success moves nothing twice
+   * (docs/data-model.md "A ping's writes"). A refused state update is retried as a transaction's.
+   */
+  const writeApart = async ([resultOp, ...stateOps]: WriteOp[]) => {
+    if (!resultOp) throw new Error('a result to write');
+    try {
+      await deps.table.transact(stateOps);
+    } catch (err) {
+      throw err instanceof ConditionFailedError ? new ConditionFailedError([1], { cause: err }) : err;
+    }
+    await transactIf(deps.table, [resultOp]);
   };
 
   /**

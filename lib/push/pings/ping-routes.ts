@@ -12,6 +12,7 @@ import { type PushTokenService, UnknownPingTokenError, UnknownSlugError } from '
 import { type PingUrl, pingBody, readPingUrl, USER_AGENT_LIMIT } from './ping-request.ts';
 import { createPingService, type PingService, type PingServiceDeps } from './ping-service.ts';
 import type { PingTarget, SlugResolver } from './ping-target.ts';
+import { createPingTenants } from './ping-tenants.ts';
 
 export interface PingRouteDeps extends PingServiceDeps {
   pushTokens: PushTokenService;
@@ -99,7 +100,7 @@ async function target(deps: PingRouteDeps, ctx: RouteContext, url: PingUrl): Pro
  * `?create=1` made the check.
  */
 async function ping(
-  deps: PingRouteDeps & { pings: PingService },
+  deps: PingRouteDeps & { pings: PingService; tenantOf: ReturnType<typeof createPingTenants> },
   ctx: RouteContext,
   segments: string[],
 ): Promise<Response> {
@@ -107,7 +108,7 @@ async function ping(
     const url = readPingUrl(segments);
     if (!url) throw new PingRefused(404, 'not found');
     const found = await target(deps, ctx, url);
-    const tenant = await deps.tenants.getTenant(found.tenantId);
+    const tenant = await deps.tenantOf(found.tenantId);
     if (!tenant) throw new UnknownPingTokenError();
     if (tenant.disabled) throw new AccountDisabledError();
     const { exitStatus } = url.action;
@@ -179,7 +180,7 @@ const FORMS = [
  * the ping key is the credential). Answers are text, as Healthchecks gives them.
  */
 export function pingRoutes(routeDeps: PingRouteDeps): PublicRoute[] {
-  const deps = { ...routeDeps, pings: createPingService(routeDeps) };
+  const deps = { ...routeDeps, pings: createPingService(routeDeps), tenantOf: createPingTenants(routeDeps) };
   return FORMS.flatMap((form) =>
     (['GET', 'POST'] as const).map((method) =>
       defineRoute({

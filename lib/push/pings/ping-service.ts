@@ -248,21 +248,22 @@ export function createPingService(deps: PingServiceDeps) {
           checkedAtMs: now,
           run,
           pinged: true,
-          // A success with no start: a run of unknown duration.
-          alsoCommit: runWrittenOp(
-            {
-              id: newRunId(now),
-              check_id: checkId,
-              started_at: null,
-              ended_at: isoTime(now),
-              duration_ms: null,
-              outcome: 'success',
-              flags: [],
-            },
-            input.retentionDays,
-          ),
         });
-        if (outcome.status !== 'gone') return null;
+        if (outcome.status !== 'gone') {
+          // A success with no start: a run of unknown duration, written after its result (one
+          // write, not a transaction: a crash before it loses the run's line, never the state).
+          const ended: RunRecord = {
+            id: newRunId(now),
+            check_id: checkId,
+            started_at: null,
+            ended_at: isoTime(now),
+            duration_ms: null,
+            outcome: 'success',
+            flags: [],
+          };
+          await deps.table.transact([runWrittenOp(ended, input.retentionDays)]);
+          return null;
+        }
         // Paused or deleted since it was read: logged below as any ping to a paused check (ignored).
       }
       // The check's log keeps its last pingLogKeep pings: this one takes the next number and keeps
