@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
-import type { ContactKindDefinition } from '../notify/schemas.ts';
+import type { PersonUse } from '../providers/person-use.ts';
 import { CONTACT_KIND_DEFINITIONS, type ContactKind } from './kinds/registry.ts';
 
 /** Request shapes of the contact routes (docs/on-call.md); unknown fields are rejected (400). */
@@ -19,7 +19,7 @@ const label = z
 const kindNames = Object.keys(CONTACT_KIND_DEFINITIONS).join(', ');
 
 /** One request variant per kind: its address as the kind takes it (console: none, it is the signed-in console). */
-const variants = (Object.entries(CONTACT_KIND_DEFINITIONS) as [ContactKind, ContactKindDefinition][]).map(
+const variants = (Object.entries(CONTACT_KIND_DEFINITIONS) as [ContactKind, PersonUse][]).map(
   ([kind, definition]) =>
     definition.address
       ? z.strictObject({ kind: z.literal(kind), address: definition.address, label })

@@ -1,5 +1,4 @@
 import type { Principal } from '../domain/principal.ts';
-import type { ContactSendDeps } from '../notify/schemas.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import {
   ConflictError,
@@ -10,6 +9,7 @@ import {
   ValidationError,
 } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
+import type { PersonSendDeps } from '../providers/person-use.ts';
 import { deleteHeld, replaceHeld } from '../store/held-writes.ts';
 import type { PageDeps } from '../store/paging.ts';
 import {
@@ -39,7 +39,7 @@ import {
 
 export interface ContactServiceDeps extends PageDeps {
   clock: Clock;
-  send: ContactSendDeps;
+  send: PersonSendDeps;
 }
 
 /** A person's own contact methods and rules: a read-only API key reads them, only the person's session or a writing key changes them. */

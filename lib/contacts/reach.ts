@@ -2,10 +2,10 @@ import type { EmailSender } from '../domain/formats.ts';
 import type { EgressSettings } from '../egress/egress.ts';
 import type { EmailTransport } from '../notify/email-transport.ts';
 import { spendEmailQuota } from '../notify/email-transport.ts';
-import type { ContactSendDeps, SendResult } from '../notify/schemas.ts';
 import type { SmsTransport } from '../notify/sms-transport.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
+import type { PersonSendDeps, SendResult } from '../providers/person-use.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
 import { getContactMethod, listContactMethods } from './contact-items.ts';
@@ -14,7 +14,7 @@ import type { ContactStep } from './contact-rules.ts';
 import { providerAccounts } from './kinds/provider-accounts.ts';
 import { contactKind } from './kinds/registry.ts';
 
-export type { SendResult } from '../notify/schemas.ts';
+export type { SendResult } from '../providers/person-use.ts';
 export type { ContactStep } from './contact-rules.ts';
 
 /** What reaching people needs: the runtime's outbound paths (SMTP or SES, SNS, the egress guard). */
@@ -39,15 +39,19 @@ export interface PersonMessage {
   deliveryId: string;
 }
 
-/** The runtime's sending paths for contact methods, as the kinds take them. */
-export function contactSendDeps(deps: ContactReachDeps): ContactSendDeps {
+/** The runtime's sending paths for contact methods, as the providers' people uses take them. */
+export function contactSendDeps(deps: ContactReachDeps): PersonSendDeps {
+  const { runtime, egressAllow, emailFrom } = deps.config;
   return {
-    egressAllow: deps.config.egressAllow,
-    runtime: deps.config.runtime,
-    egress: deps.egress,
-    email: deps.email,
-    emailFrom: deps.config.emailFrom,
-    smsTransport: deps.smsTransport,
+    http: {
+      egressAllow,
+      runtime,
+      ca: deps.egress?.ca,
+      resolve: deps.egress?.resolve,
+      transport: deps.egress?.transport,
+    },
+    email: { transport: deps.email, from: emailFrom, runtime },
+    sms: deps.smsTransport,
     spendEmail: async (tenantId) =>
       (
         await spendEmailQuota(

@@ -2,20 +2,11 @@
  * lib/notify's request schemas and defaults as other features need them (its front door; the
  * files behind it are private): the configuration document (config-doc) and the importers build
  * policies, routes and shared channels with the API's own rules, the infrastructure types a
- * shared channel's input from the API's schema; lib/contacts takes the messaging providers' people
- * uses (the contact method kinds, derived from the one provider registry) and their contract.
+ * shared channel's input from the API's schema.
  */
 
 export { documentChannelSchemas, tenantChannelInputSchema } from './api-schemas/channel-config.ts';
 export { policyBody } from './api-schemas/request-schemas.ts';
-export {
-  type ContactKindDefinition,
-  type ContactSendDeps,
-  defineContactKind,
-  type ProviderAccounts,
-  type SendResult,
-} from './channels/person-use.ts';
-export { PEOPLE_USES } from './channels/registry.ts';
 export { POLICY_DEFAULTS } from './items/policy-items.ts';
 export { GROUP_DEFAULTS } from './items/route-items.ts';
 export {

@@ -36,6 +36,10 @@ const FAMILIES: readonly Family[] = [
       // A definition's own helpers beside it (email-smtp.ts, email-message.ts).
       'lib/notify/channels/{name}-*.ts',
       'lib/notify/channels/registry.ts',
+      // A messaging provider's one file (its channel and its people uses), its helpers, and the provider registry.
+      'lib/providers/{name}.ts',
+      'lib/providers/{name}-*.ts',
+      'lib/providers/registry.ts',
       'web/src/notify/channel-forms/{name}.ts',
       'web/src/notify/channel-forms/registry.ts',
       // Importers key tables by another product's own type names (Kuma's "slack", "webhook"),
@@ -46,7 +50,7 @@ const FAMILIES: readonly Family[] = [
       // A status page subscriber's kind (email | webhook) is a two-word enum of its own, not a channel type.
       'lib/status-pages/subscribers/*.ts',
       // A contact method's kind (email, sms, voice, pushover, telegram, ntfy, console) is a family of its
-      // own, declared by its provider's use file and gathered in lib/contacts/kinds/registry.ts; its
+      // own, declared by its provider's file and gathered in lib/contacts/kinds/registry.ts; its
       // provider accounts are lent by the account's shared channels of those types (provider-accounts.ts):
       // not a switch on a channel type.
       'lib/contacts/kinds/*.ts',
@@ -62,6 +66,12 @@ const FAMILIES: readonly Family[] = [
         name,
         reason:
           'ChannelSendDeps (definition.ts) names the runtime’s email transport, NATS publisher and SMS transport: outbound paths a definition may use, built once here, not a switch on the type',
+      })),
+      ...['email', 'sms'].map((name) => ({
+        file: 'lib/contacts/reach.ts',
+        name,
+        reason:
+          'PersonSendDeps (lib/providers/person-use.ts) names the runtime’s email and SMS transports: outbound paths a provider’s people use may use, built once here, not a switch on a type',
       })),
     ],
   },

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NO_SMTP_SERVER } from '../../lib/notify/channels/email.ts';
+import { NO_SMTP_SERVER } from '../../lib/providers/email.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 import { expectCount, expectNoConsoleErrors, expectText, screenshot, seedEntity } from './support.ts';
 import { openSignedIn, seedCheck, useConsole } from './use-console.ts';

@@ -1,7 +1,7 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NO_SMTP_SERVER, noSenderError } from '../../lib/notify/channels/email.ts';
+import { NO_SMTP_SERVER, noSenderError } from '../../lib/providers/email.ts';
 import {
   type ApiHarness,
   bothRuntimes,

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NO_SMTP_SERVER } from '../../lib/notify/channels/email.ts';
-import { emailContent, headerLine } from '../../lib/notify/channels/email-message.ts';
 import { createSmtpTransport } from '../../lib/notify/channels/email-smtp.ts';
 import { createChannelSenders } from '../../lib/notify/channels/index.ts';
 import { describeAlert } from '../../lib/notify/channels/message.ts';
 import type { ChannelSenders } from '../../lib/notify/items/ports.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
+import { NO_SMTP_SERVER } from '../../lib/providers/email.ts';
+import { emailContent, headerLine } from '../../lib/providers/email-message.ts';
 import { decodeWords, startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 import { createTlsFixtures, type TlsFixtures } from '../support/tls-fixtures.ts';
 import { channel, sampleAlert } from './channels/alert-fixture.ts';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamoTable } from '../../lib/dynamodb/dynamodb-table.ts';
-import type { OutgoingEmail } from '../../lib/notify/channels/email.ts';
 import { createEmailRecipients } from '../../lib/notify/email/email-recipients.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
+import type { OutgoingEmail } from '../../lib/providers/email.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { createTestTable } from '../support/dynamodb-local.ts';

@@ -1,7 +1,7 @@
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SNS_LOCALLY } from '../../lib/notify/channels/sms.ts';
+import { SNS_LOCALLY } from '../../lib/providers/sms.ts';
 import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
 import { type GotifyReceiver, startGotifyReceiver } from '../support/receivers/gotify.ts';
 import { providerEgress } from '../support/receivers/provider-host.ts';

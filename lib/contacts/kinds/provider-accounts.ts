@@ -1,5 +1,5 @@
 import { readTenantChannels } from '../../notify/records.ts';
-import type { ProviderAccounts } from '../../notify/schemas.ts';
+import type { ProviderAccounts } from '../../providers/person-use.ts';
 import type { PageDeps } from '../../store/paging.ts';
 
 /**
@@ -7,7 +7,7 @@ import type { PageDeps } from '../../store/paging.ts';
  * provider accounts, as an admin configured them once for alerts, in shared channels
  * (docs/notifications.md). A contact method adds only the person's address: their number, their
  * Pushover user key, their chat with the bot. Each kind says which channel type lends it an account
- * and how its config reads as one (its provider's use file, `sendingFrom`); the oldest shared channel of that type
+ * and how its config reads as one (its provider's file, `sendingFrom`); the oldest shared channel of that type
  * whose config reads is the one used, so nothing here knows a kind or a type. Without one, that
  * kind of contact method cannot be added (400 naming what to add).
  */

@@ -1,20 +1,24 @@
-import type * as z from 'zod';
 import type { Clock } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
-import type { SmsTransport } from '../../providers/sms.ts';
+import type { ChannelRules } from '../../providers/channel-use.ts';
+import type { SmsTransport } from '../../providers/ports.ts';
 import type { Acknowledgement, Alert, Digest, SendOutcome } from '../items/ports.ts';
 import type { EmailDeps, HttpPostDeps, NatsPublisher } from './send-ports.ts';
 
 /**
  * One channel type, whole, in one file (Gatus's `alerting/provider/<name>/<name>.go`, Healthchecks'
- * `Transport`): what a request may configure, what is stored, what the API shows, which URLs the
- * SSRF guard checks at create, and how an alert, a digest part and an incident's acknowledgement
- * are sent. Registered once in ./registry.ts (`CHANNEL_DEFINITIONS`, whose keys are the types), so
- * the compiler refuses a type without every part. Nothing outside a definition file switches on a
- * channel type's name (test/architecture/variant-switches.test.ts).
+ * `Transport`): its config rules (lib/providers/channel-use.ts ChannelRules: what a request may
+ * configure, what is stored, what the API shows, which URLs the SSRF guard checks at create), and
+ * how an alert, a digest part and an incident's acknowledgement are sent. A messaging provider's
+ * channel is declared in its provider's file (lib/providers/<provider>.ts) and made a definition
+ * by ./provider-channels.ts; every other type is a file of this folder. Registered once in
+ * ./registry.ts (`CHANNEL_DEFINITIONS`, whose keys are the types), so the compiler refuses a type
+ * without every part. Nothing outside a definition file switches on a channel type's name
+ * (test/architecture/variant-switches.test.ts).
  */
 
-export type { SmsTransport } from '../../providers/sms.ts';
+export type { ChannelViewOptions } from '../../providers/channel-use.ts';
+export type { SmsTransport } from '../../providers/ports.ts';
 
 /** What a channel definition's senders may use: the runtime's outbound paths. */
 export interface ChannelSendDeps {
@@ -51,53 +55,12 @@ export interface MessageTemplate {
   body?: string | undefined;
 }
 
-/** How the caller asked to see a channel: redacted for read-only keys. */
-export interface ChannelViewOptions {
-  readOnly: boolean;
-  natsPrefix: string;
-  /** Email recipients' states by address; an address not in it shows pending. */
-  recipientStates?: ReadonlyMap<string, 'confirmed' | 'pending'>;
-}
-
 /**
- * One channel type. `C` is its config as stored and sent (secrets included); `V` the config as
- * the API shows it (secrets `********`, secret-bearing URLs redacted for read-only keys).
+ * One channel type: its config rules and its senders. `C` is its config as stored and sent
+ * (secrets included); `V` the config as the API shows it.
  */
-export interface ChannelDefinition<C extends object = object, V extends object = object> {
-  /** The console's and the docs' name of the type: "PagerDuty", "Microsoft Teams". */
-  label: string;
-  /**
-   * false: the type sends the event as JSON for programs (webhook, nats), with no human title or
-   * text, so it takes no message template and the API refuses one (template-types.ts). Absent: it
-   * sends people a message built by messageFor, which applies the channel's template.
-   */
-  templates?: false;
-  /** The request's config: strict, every field with a sentence-long message (validated at create and update). */
-  input: z.ZodType<C>;
-  /** The stored config: lenient (unknown keys dropped), so an old item still reads. */
-  stored: z.ZodType<C>;
-  /** The config as the API shows it (the OpenAPI document's per-type shape). */
-  view: z.ZodType<V>;
-  /** Extra response fields beside `config` (email's `recipients`), if any. */
-  viewExtra?: z.ZodRawShape;
-  /** Config keys that are write-only: an update that leaves one out keeps the stored value. */
-  secrets: readonly (keyof NoInfer<C> & string)[];
-  /** The config as the caller sees it, with any extra fields (must parse with `view` and `viewExtra`). */
-  present(
-    config: NoInfer<C>,
-    tenantId: string,
-    options: ChannelViewOptions,
-  ): { config: NoInfer<V> } & Record<string, unknown>;
-  /**
-   * Addresses that must have confirmed before they receive (email, issue 36): the gate sends only
-   * to the confirmed ones (`keep`), or skips the delivery when none is; absent: nothing to confirm.
-   */
-  recipients?: {
-    of(config: NoInfer<C>): readonly string[];
-    keep(config: NoInfer<C>, to: string[]): NoInfer<C>;
-  };
-  /** URLs the SSRF guard checks at create, by field path (`config.url`); every send checks again. */
-  destinations(config: NoInfer<C>): { path: string; url: string }[];
+export interface ChannelDefinition<C extends object = object, V extends object = object>
+  extends ChannelRules<C, V> {
   /** Sends one attempt of an alert (alert, recovery, repeat, escalation, flapping notice, test). */
   send(deps: ChannelSendDeps, channel: ChannelOf<NoInfer<C>>, alert: Alert): Promise<SendOutcome>;
   /** Sends one part of a digest within the provider's limits. */

@@ -1,5 +1,6 @@
+import { clip, type DigestMessage, type Tone } from '../../providers/message.ts';
 import type { Digest } from '../items/ports.ts';
-import { clip, humanTime, type Tone } from './message.ts';
+import { humanTime } from './message.ts';
 
 /**
  * The human side of a digest, shared by Slack, Discord, ntfy and email: a title, summary lines
@@ -14,13 +15,8 @@ const MAX_NAME = 100;
 /** An event line's reason is cut shorter than a payload's (300): more lines fit a chat message. */
 const LINE_REASON = 160;
 
-export interface DigestMessage {
-  title: string;
-  summary: string[];
-  /** One per event of the part: "Web node 1: up → down (2026-01-01 12:00:00 UTC): connect ECONNREFUSED". */
-  lines: string[];
-  tone: Tone;
-}
+export type { DigestMessage } from '../../providers/message.ts';
+export { linesWithin } from '../../providers/message.ts';
 
 function namesLine(names: string[], total: number): string {
   const shown = names.slice(0, NAMES_SHOWN).map((name) => clip(name, MAX_NAME));
@@ -67,26 +63,6 @@ export function describeDigest(digest: Digest): DigestMessage {
     ),
     tone,
   };
-}
-
-/**
- * As many of `lines` as fit in `budget` (measured by `size`, a separator each), plus a closing
- * "… and N more in this digest" when some were left out (its room kept within the budget).
- */
-export function linesWithin(lines: string[], budget: number, size: (text: string) => number): string[] {
-  const kept: string[] = [];
-  let used = 0;
-  for (const [i, line] of lines.entries()) {
-    const tail = `… and ${lines.length - i - 1} more in this digest`;
-    const rest = i + 1 < lines.length ? size(tail) + 1 : 0;
-    if (used + size(line) + 1 + rest > budget) {
-      kept.push(`… and ${lines.length - i} more in this digest`);
-      return kept;
-    }
-    kept.push(line);
-    used += size(line) + 1;
-  }
-  return kept;
 }
 
 /** The webhook and NATS body of a digest part (DECISIONS.md "Alert model (wave 4)"). */

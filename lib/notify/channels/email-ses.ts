@@ -1,7 +1,7 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { formatEmailSender } from '../../domain/formats.ts';
+import type { EmailTransport, OutgoingEmail } from '../../providers/ports.ts';
 import type { SendOutcome } from '../items/ports.ts';
-import type { EmailTransport, OutgoingEmail } from './email.ts';
 
 /**
  * The cloud's email transport: Amazon SES v2 SendEmail with Simple content (subject, text and

@@ -3,8 +3,8 @@ import { formatEmailSender } from '../../domain/formats.ts';
 import { ConnectionError, EgressError } from '../../egress/egress-errors.ts';
 import { isAllowListed, type Resolve, resolveAllowed } from '../../egress/egress-guard.ts';
 import type { Runtime } from '../../platform/config.ts';
+import type { EmailTransport, OutgoingEmail } from '../../providers/ports.ts';
 import type { SendOutcome } from '../items/ports.ts';
-import type { EmailTransport, OutgoingEmail } from './email.ts';
 import { failureText } from './http-post.ts';
 
 /**

@@ -1,8 +1,8 @@
+import { webhookUrlChannel } from '../../providers/config-fields.ts';
+import { escapeHtml } from '../../providers/email-message.ts';
 import { fitLines, postToSecretUrl, secretPartsOf, sendJson, utf8Bytes } from './chat-common.ts';
-import { webhookUrlChannel } from './config-fields.ts';
 import { defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest } from './digest-message.ts';
-import { escapeHtml } from './email-message.ts';
 import { type AlertMessage, clip, messageFor } from './message.ts';
 
 /**

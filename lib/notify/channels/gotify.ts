@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { HTTP_URL_PATTERN } from '../../domain/formats.ts';
+import { redactedView, shownSecret } from '../../providers/config-fields.ts';
 import { field, type ProviderAnswer, postToProvider } from '../../providers/provider-post.ts';
-import { redactedView, shownSecret } from './config-fields.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { describeDigest, linesWithin } from './digest-message.ts';
 import { clip, messageFor, plainText } from './message.ts';

@@ -5,10 +5,10 @@ import type { Resolve } from '../../egress/egress-guard.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { EmailTransport } from '../../providers/ports.ts';
 import type { ChannelRecord } from '../items/channel-items.ts';
 import type { ChannelSenders, SendOutcome } from '../items/ports.ts';
 import type { ChannelSendDeps, SmsTransport } from './definition.ts';
-import type { EmailTransport } from './email.ts';
 import { createNatsPublisher } from './nats.ts';
 import { channelDefinition } from './registry.ts';
 

@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import { HTTP_URL_PATTERN } from '../../domain/formats.ts';
 import { REDACTED } from '../../domain/redaction.ts';
+import { escapeHtml } from '../../providers/email-message.ts';
 import type { SendOutcome } from '../items/ports.ts';
 import { fitLines, sendJson, utf8Bytes } from './chat-common.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest } from './digest-message.ts';
-import { escapeHtml } from './email-message.ts';
 import { type AlertMessage, clip, messageFor, plainText } from './message.ts';
 
 /**

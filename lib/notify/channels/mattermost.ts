@@ -1,6 +1,6 @@
 import * as z from 'zod';
+import { receiverUrl, shownUrl, urlDestination, urlView } from '../../providers/config-fields.ts';
 import { fitLines, secretPartsOf, sendJson } from './chat-common.ts';
-import { receiverUrl, shownUrl, urlDestination, urlView } from './config-fields.ts';
 import { defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest } from './digest-message.ts';
 import { type AlertMessage, clip, messageFor, plainText, type Tone } from './message.ts';

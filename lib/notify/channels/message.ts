@@ -1,3 +1,4 @@
+import { type AlertMessage, clip, type MessageFact, type Tone } from '../../providers/message.ts';
 import { humanDuration, payloadKindOf } from '../items/payload-kind.ts';
 import type { Alert, Holding, HoldingDependent } from '../items/ports.ts';
 import type { MessageTemplate } from './definition.ts';
@@ -9,30 +10,11 @@ import { sampleAlert } from './template-sample.ts';
  * Plain text; each channel escapes it for its own markup. Webhook and NATS carry the raw event.
  */
 
-/** The state an alert reports, as each channel colours and tags it. */
-export type Tone = 'down' | 'degraded' | 'up' | 'other';
-
-/** One labelled line of a message ("Check", "Target", "State", "Last error", "Time"). */
-type MessageFact = { label: string; value: string };
-
-/** What every human-facing channel renders. */
-export interface AlertMessage {
-  title: string;
-  /** A sentence under the title for repeats, tests and escalations; undefined for a plain alert. */
-  note: string | undefined;
-  facts: MessageFact[];
-  /** The entity in the web console, when VIGIL_PUBLIC_URL is set. */
-  link: string | undefined;
-  tone: Tone;
-}
+export type { AlertMessage, Tone } from '../../providers/message.ts';
+export { clip, plainText } from '../../providers/message.ts';
 
 const MAX_NAME = 200;
 const MAX_ERROR = 500;
-
-/** Text cut to `max` characters with an ellipsis; names and errors come from users and targets. */
-export function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
 
 const toneOf = (state: string): Tone =>
   state === 'down' || state === 'degraded' || state === 'up' ? state : 'other';
@@ -211,15 +193,6 @@ export function describeAlert(alert: Alert, publicUrl: string | undefined): Aler
     link: consoleLink(alert, publicUrl),
     tone: toneOf(alert.event.to_state),
   };
-}
-
-/** The message as plain lines: the fallback text of Slack and the body of ntfy. */
-export function plainText(message: AlertMessage, withTitle: boolean): string {
-  const lines = withTitle ? [message.title] : [];
-  if (message.note) lines.push(message.note);
-  for (const fact of message.facts) lines.push(`${fact.label}: ${fact.value}`);
-  if (message.link) lines.push(`Open in Vigil: ${message.link}`);
-  return lines.join('\n');
 }
 
 /** A template's fields (template.ts TEMPLATE_FIELDS): from the alert, its default message and the public URL. */

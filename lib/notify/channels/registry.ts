@@ -1,59 +1,63 @@
 import type * as z from 'zod';
+import { PROVIDERS } from '../../providers/registry.ts';
 import type { ChannelDefinition } from './definition.ts';
 import { discordChannel } from './discord.ts';
-import { emailChannel, emailPeople } from './email.ts';
 import { googleChatChannel } from './google-chat.ts';
 import { gotifyChannel } from './gotify.ts';
 import { matrixChannel } from './matrix.ts';
 import { mattermostChannel } from './mattermost.ts';
 import { natsChannel } from './nats.ts';
-import { ntfyChannel, ntfyPeople } from './ntfy.ts';
 import { opsgenieChannel } from './opsgenie.ts';
 import { pagerdutyChannel } from './pagerduty.ts';
-import { channelsOf, type ProviderUses, peopleOf } from './provider-uses.ts';
-import { pushoverChannel, pushoverPeople } from './pushover.ts';
+import { providerChannels } from './provider-channels.ts';
 import { slackChannel } from './slack.ts';
-import { smsChannel, smsPeople } from './sms.ts';
 import { teamsChannel } from './teams.ts';
-import { telegramChannel, telegramPeople } from './telegram.ts';
 import { webhookChannel } from './webhook.ts';
 
 /**
- * Every messaging provider, by the name the API knows its channel type by, and its uses: `channel`,
- * its alert channel type; `people`, the kinds of contact method through which it reaches a person
- * (./person-use.ts). A provider serves either or both: adding one is its use file and one line
- * here (CONTRIBUTING.md "Adding a messaging provider"); the channel types and the contact method
- * kinds are both derived from this object. Channel types keep its order (the API document's and
- * its error messages').
+ * The channel types of this folder, each whole in its file: those that no messaging provider
+ * serves (webhook, NATS) and those whose request is their own (Slack, Gotify, PagerDuty, ...).
+ * Adding one is its file and one line here (CONTRIBUTING.md "Adding a messaging provider").
  */
-export const PROVIDERS = {
-  slack: { channel: slackChannel },
-  discord: { channel: discordChannel },
-  webhook: { channel: webhookChannel },
-  nats: { channel: natsChannel },
-  ntfy: { channel: ntfyChannel, people: ntfyPeople },
-  email: { channel: emailChannel, people: emailPeople },
-  teams: { channel: teamsChannel },
-  google_chat: { channel: googleChatChannel },
-  mattermost: { channel: mattermostChannel },
-  matrix: { channel: matrixChannel },
-  pagerduty: { channel: pagerdutyChannel },
-  opsgenie: { channel: opsgenieChannel },
-  telegram: { channel: telegramChannel, people: telegramPeople },
-  pushover: { channel: pushoverChannel, people: pushoverPeople },
-  gotify: { channel: gotifyChannel },
-  sms: { channel: smsChannel, people: smsPeople },
-} satisfies Record<string, ProviderUses>;
+const OWN_CHANNELS = {
+  slack: slackChannel,
+  discord: discordChannel,
+  webhook: webhookChannel,
+  nats: natsChannel,
+  teams: teamsChannel,
+  google_chat: googleChatChannel,
+  mattermost: mattermostChannel,
+  matrix: matrixChannel,
+  pagerduty: pagerdutyChannel,
+  opsgenie: opsgenieChannel,
+  gotify: gotifyChannel,
+  // biome-ignore lint/suspicious/noExplicitAny: each entry keeps its own config types; any only widens the check.
+} satisfies Record<string, ChannelDefinition<any, any>>;
 
 /**
- * Every channel type: each provider's `channel`, by the provider's name, in PROVIDERS' order. The
- * list of types, the request schemas, the OpenAPI document's variants, the views, the SSRF check at
- * create and every send are derived from it.
+ * The types as the API document has listed them since they came, so its channel variants, its
+ * error messages and a client generated from it keep their order; a type added later follows
+ * them (this folder's, then the providers' in the provider registry's order), and is not added here.
  */
-export const CHANNEL_DEFINITIONS = channelsOf(PROVIDERS);
+const DOCUMENT_ORDER: readonly string[] = [
+  ...['slack', 'discord', 'webhook', 'nats', 'ntfy', 'email', 'teams', 'google_chat'],
+  ...['mattermost', 'matrix', 'pagerduty', 'opsgenie', 'telegram', 'pushover', 'gotify', 'sms'],
+];
 
-/** Every kind of contact method a provider serves (the console's own is lib/contacts'), by kind. */
-export const PEOPLE_USES = peopleOf(PROVIDERS);
+const place = (type: string) => {
+  const at = DOCUMENT_ORDER.indexOf(type);
+  return at < 0 ? DOCUMENT_ORDER.length : at;
+};
+
+/**
+ * Every channel type: this folder's and each messaging provider's `channel` (lib/providers/
+ * registry.ts PROVIDERS), by name, in the document's order. The list of types, the request
+ * schemas, the OpenAPI document's variants, the views, the SSRF check at create and every send
+ * are derived from it.
+ */
+export const CHANNEL_DEFINITIONS = Object.fromEntries(
+  Object.entries({ ...OWN_CHANNELS, ...providerChannels(PROVIDERS) }).sort(([a], [b]) => place(a) - place(b)),
+) as typeof OWN_CHANNELS & ReturnType<typeof providerChannels<typeof PROVIDERS>>;
 
 /** A channel type's name ("slack", "pagerduty"). */
 export type ChannelType = keyof typeof CHANNEL_DEFINITIONS;

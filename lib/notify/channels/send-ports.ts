@@ -1,14 +1,12 @@
-import type { EmailSetup } from '../../providers/email.ts';
+import type { EmailSetup } from '../../providers/ports.ts';
 import type { ProviderHttp } from '../../providers/provider-post.ts';
 import type { SendOutcome } from '../items/ports.ts';
 
 /**
  * The outbound paths a channel definition's senders are given (definition.ts ChannelSendDeps),
- * in one file that both the definition and the senders (email.ts, http-post.ts, nats.ts) import,
+ * in one file that both the definition and the senders (http-post.ts, nats.ts) import,
  * so no file of channels/ imports back from one that imports it.
  */
-
-export type { EmailContent, EmailTransport, OutgoingEmail } from '../../providers/email.ts';
 
 /** What email channels send with: the deployment's transport and sender, and the console's URL. */
 export interface EmailDeps extends EmailSetup {

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
+import { webhookUrlChannel } from '../../providers/config-fields.ts';
 import type { Alert, SendOutcome } from '../items/ports.ts';
 import { sendJson } from './chat-common.ts';
-import { webhookUrlChannel } from './config-fields.ts';
 import { type ChannelOf, type ChannelSendDeps, defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest } from './digest-message.ts';
 import { type AlertMessage, clip, messageFor, plainText } from './message.ts';

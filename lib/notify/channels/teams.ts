@@ -1,5 +1,5 @@
+import { webhookUrlChannel } from '../../providers/config-fields.ts';
 import { fitLines, postToSecretUrl, utf8Bytes } from './chat-common.ts';
-import { webhookUrlChannel } from './config-fields.ts';
 import { defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest } from './digest-message.ts';
 import { type AlertMessage, clip, messageFor, type Tone } from './message.ts';

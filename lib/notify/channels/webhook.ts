@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import * as z from 'zod';
-import type { Alert, SendOutcome } from '../items/ports.ts';
 import {
   headerSafe,
   MAX_SECRET_LENGTH,
@@ -10,7 +9,8 @@ import {
   shownUrl,
   urlDestination,
   urlView,
-} from './config-fields.ts';
+} from '../../providers/config-fields.ts';
+import type { Alert, SendOutcome } from '../items/ports.ts';
 import { type ChannelOf, defineChannel } from './definition.ts';
 import { digestPayload } from './digest-message.ts';
 import { type HttpPostDeps, postOnce } from './http-post.ts';

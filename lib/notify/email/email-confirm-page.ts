@@ -1,6 +1,6 @@
 import { smallPage } from '../../http/small-page.ts';
-import type { EmailContent } from '../channels/email-message.ts';
-import { escapeHtml } from '../channels/email-message.ts';
+import type { EmailContent } from '../../providers/email-message.ts';
+import { escapeHtml } from '../../providers/email-message.ts';
 
 /**
  * The confirmation email and the pages its link opens. Nothing a user typed is in them (no entity,

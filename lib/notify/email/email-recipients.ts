@@ -3,8 +3,8 @@ import { listUsers } from '../../auth/records.ts';
 import type { EmailSender } from '../../domain/formats.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { EmailTransport } from '../../providers/email.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
-import type { EmailTransport } from '../channels/email.ts';
 import { recipientsOf } from '../channels/registry.ts';
 import { confirmationEmail } from './email-confirm-page.ts';
 import {

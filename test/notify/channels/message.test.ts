@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { describeDigest } from '../../../lib/notify/channels/digest-message.ts';
 import { clip, consoleLink, describeAlert, plainText } from '../../../lib/notify/channels/message.ts';
-import { smsAlertText } from '../../../lib/notify/channels/sms-text.ts';
 import { humanDuration, payloadKindOf } from '../../../lib/notify/items/payload-kind.ts';
 import type { Holding } from '../../../lib/notify/items/ports.ts';
+import { smsAlertText } from '../../../lib/providers/sms-text.ts';
 import { sampleAlert, sampleEvent } from './alert-fixture.ts';
 
 describe('describeAlert', () => {

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PushoverConfig, pushoverChannel } from '../../../lib/notify/channels/pushover.ts';
+import { CHANNEL_DEFINITIONS } from '../../../lib/notify/channels/registry.ts';
+import type { PushoverConfig } from '../../../lib/providers/pushover.ts';
 import { type PushoverReceiver, startPushoverReceiver } from '../../support/receivers/pushover.ts';
 import { sampleAlert } from './alert-fixture.ts';
 import { channelOf, sampleDigest, sendDeps } from './phone-fixtures.ts';
 
 /** The Pushover definition against a receiver that checks the documented fields and limits. */
+
+const pushoverChannel = CHANNEL_DEFINITIONS.pushover;
 
 const APP = 'azGDORePK8gMaC0QOYAMyEEuzJnyUi';
 const USER = 'uQiRzpo4DXghDmr9QzzfQu27cmVRsG';

@@ -1,9 +1,10 @@
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SmsConfig, SNS_LOCALLY, smsChannel } from '../../../lib/notify/channels/sms.ts';
+import { CHANNEL_DEFINITIONS } from '../../../lib/notify/channels/registry.ts';
 import { createSnsSmsTransport } from '../../../lib/notify/channels/sms-sns.ts';
-import { MAX_SEGMENTS, smsSegments } from '../../../lib/notify/channels/sms-text.ts';
+import { type SmsConfig, SNS_LOCALLY } from '../../../lib/providers/sms.ts';
+import { MAX_SEGMENTS, smsSegments } from '../../../lib/providers/sms-text.ts';
 import { startTwilioReceiver, type TwilioReceiver } from '../../support/receivers/twilio.ts';
 import { sampleAlert } from './alert-fixture.ts';
 import { channelOf, sampleDigest, sendDeps } from './phone-fixtures.ts';
@@ -13,6 +14,8 @@ import { channelOf, sampleDigest, sendDeps } from './phone-fixtures.ts';
  * Twilio does; Amazon SNS through the SNS transport with the SDK's client mocked (there is no local
  * SNS engine), and its refusal where no SNS transport is composed (the local runtime).
  */
+
+const smsChannel = CHANNEL_DEFINITIONS.sms;
 
 const ACCOUNT = `AC${'a1'.repeat(16)}`;
 const AUTH = 'f2c9d8e7b6a5f4e3d2c1b0a9f8e7d6c5';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { telegramChannel } from '../../../lib/notify/channels/telegram.ts';
+import { CHANNEL_DEFINITIONS } from '../../../lib/notify/channels/registry.ts';
 import { escapeMarkdownV2 } from '../../../lib/providers/telegram.ts';
 import {
   parseMarkdownV2,
@@ -10,6 +10,8 @@ import { sampleAlert } from './alert-fixture.ts';
 import { channelOf, sampleDigest, sendDeps } from './phone-fixtures.ts';
 
 /** The Telegram definition against a receiver that parses MarkdownV2 as the Bot API documents it. */
+
+const telegramChannel = CHANNEL_DEFINITIONS.telegram;
 
 const TOKEN = '123456789:AAEhBP0av28fNvN2vE5k1Qx8Vq2bYp9T3xQ';
 let receiver: TelegramReceiver;

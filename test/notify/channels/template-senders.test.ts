@@ -4,12 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEmailSender } from '../../../lib/domain/formats/email-address.ts';
 import type { ChannelSendDeps } from '../../../lib/notify/channels/definition.ts';
-import type { OutgoingEmail } from '../../../lib/notify/channels/email.ts';
 import { createNatsPublisher } from '../../../lib/notify/channels/nats.ts';
 import { channelDefinition } from '../../../lib/notify/channels/registry.ts';
 import { TEMPLATE_CHANNEL_TYPES } from '../../../lib/notify/channels/template-types.ts';
 import { systemClock } from '../../../lib/platform/clock.ts';
 import { createLogger } from '../../../lib/platform/logger.ts';
+import type { OutgoingEmail } from '../../../lib/providers/email.ts';
 import { sampleAlert } from './alert-fixture.ts';
 
 /**

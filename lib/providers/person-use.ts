@@ -1,18 +1,14 @@
 import type * as z from 'zod';
-import type { EmailSender } from '../../domain/formats.ts';
-import type { EgressSettings } from '../../egress/egress.ts';
-import type { Runtime } from '../../platform/config.ts';
-import type { EmailSetup, EmailTransport } from '../../providers/email.ts';
-import { type ProviderHttp, type ProviderOutcome, scrub } from '../../providers/provider-post.ts';
-import type { SmsTransport } from '../../providers/sms.ts';
+import type { ProviderSendDeps } from './ports.ts';
+import { type ProviderOutcome, scrub } from './provider-post.ts';
 
 /**
  * A provider's people use: one kind of contact method (a person's e-mail, SMS, Pushover, ...), the
  * address it takes, what the account must have configured for it, and how one message reaches it
- * through its provider (lib/providers: the request and the error words its alert channel uses).
- * Declared in the provider's one use file (./<provider>.ts, `people`) beside its channel, if it
- * has one; ./registry.ts (`PROVIDERS`) derives the contact method kinds from those uses, and
- * lib/contacts reads them through lib/notify/schemas.ts.
+ * through the provider (the request and the error words its alert channel uses). Declared in the
+ * provider's file (./<provider>.ts `people`) beside its channel, if it has one; lib/contacts
+ * derives the contact method kinds from the provider registry (./registry.ts) and sends through
+ * them.
  */
 
 /**
@@ -26,7 +22,7 @@ export interface ProviderAccounts {
 }
 
 /** One message to one person (a verification code; a page). */
-interface ContactMessage {
+interface PersonMessage {
   subject: string;
   text: string;
   /** What a call says (TwiML <Say>). */
@@ -35,15 +31,8 @@ interface ContactMessage {
   deliveryId: string;
 }
 
-/** The runtime's outbound paths a kind may use. */
-export interface ContactSendDeps {
-  egressAllow: readonly string[];
-  runtime: Runtime;
-  egress?: EgressSettings | undefined;
-  email: EmailTransport | undefined;
-  emailFrom: EmailSender | undefined;
-  /** The cloud's SNS path for SMS; undefined locally. */
-  smsTransport: SmsTransport | undefined;
+/** The runtime's outbound paths a kind may use, and the tenant's e-mail quota. */
+export interface PersonSendDeps extends ProviderSendDeps {
   /** Spends one e-mail of the tenant's daily quota: a refusal's words, or undefined when spent. */
   spendEmail(tenantId: string): Promise<string | undefined>;
 }
@@ -55,46 +44,30 @@ export interface SendResult {
 }
 
 /** Where one message goes. */
-interface ContactTarget {
+interface PersonTarget {
   tenantId: string;
   address: string;
 }
 
-export interface ContactKindDefinition {
+export interface PersonUse {
   /** The docs' and the console's name: "SMS", "Phone call (Twilio)". */
   label: string;
   /** The address a request gives (strict, a sentence-long message); null: the kind takes none (console). */
   address: z.ZodType<string> | null;
   /** What this deployment or account lacks for the kind to send, as a sentence; undefined: nothing. */
-  missing(accounts: ProviderAccounts, deps: ContactSendDeps): string | undefined;
+  missing(accounts: ProviderAccounts, deps: PersonSendDeps): string | undefined;
   /** Verified when added, sent no code (the console is the signed-in person's own). */
   verifiedWhenAdded?: true;
   /** Sends one message once. */
   send(
-    deps: ContactSendDeps,
+    deps: PersonSendDeps,
     accounts: ProviderAccounts,
-    target: ContactTarget,
-    message: ContactMessage,
+    target: PersonTarget,
+    message: PersonMessage,
   ): Promise<SendResult>;
 }
 
 export const failed = (error: string): SendResult => ({ ok: false, error });
-
-/** The deps' outbound HTTP path as the providers (lib/providers) take it. */
-export function httpOf(deps: ContactSendDeps): ProviderHttp {
-  return {
-    egressAllow: deps.egressAllow,
-    runtime: deps.runtime,
-    ca: deps.egress?.ca,
-    resolve: deps.egress?.resolve,
-    transport: deps.egress?.transport,
-  };
-}
-
-/** The deps' e-mail transport and sender as the e-mail provider takes them. */
-export function emailSetupOf(deps: ContactSendDeps): EmailSetup {
-  return { transport: deps.email, from: deps.emailFrom, runtime: deps.runtime };
-}
 
 /** A provider's outcome as a person's send result, its error with `hidden` (the person's address) taken out. */
 export async function sent(
@@ -105,25 +78,25 @@ export async function sent(
   return ok ? { ok: true } : failed(scrub(error ?? 'not delivered', hidden));
 }
 
-export function defineContactKind(definition: ContactKindDefinition): ContactKindDefinition {
-  return definition;
+export function definePersonUse(use: PersonUse): PersonUse {
+  return use;
 }
 
 /**
  * The `missing` and `send` of a kind that sends from an account of the tenant's shared channels
- * (`accountOf`; ./provider-accounts.ts): without one, a send fails in the words `none` and `missing`
- * adds how to get one (`add`).
+ * (`accountOf`): without one, a send fails in the words `none` and `missing` adds how to get one
+ * (`add`).
  */
 export function sendingFrom<A>(
   accountOf: (accounts: ProviderAccounts) => A | undefined,
   words: { none: string; add: string },
   send: (
-    deps: ContactSendDeps,
+    deps: PersonSendDeps,
     account: A,
-    target: ContactTarget,
-    message: ContactMessage,
+    target: PersonTarget,
+    message: PersonMessage,
   ) => Promise<SendResult>,
-): Pick<ContactKindDefinition, 'missing' | 'send'> {
+): Pick<PersonUse, 'missing' | 'send'> {
   return {
     missing: (accounts) => (accountOf(accounts) ? undefined : `${words.none}: ${words.add}`),
     send(deps, accounts, target, message) {

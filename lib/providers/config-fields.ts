@@ -6,15 +6,16 @@ import {
   isSafeEmailAddress,
   MAX_EMAIL_LENGTH,
   natsSubjectProblem,
-} from '../../domain/formats.ts';
-import { REDACTED } from '../../domain/redaction.ts';
+} from '../domain/formats.ts';
+import { REDACTED } from '../domain/redaction.ts';
 
 /**
- * The config fields channel definitions build their schemas from (DECISIONS.md "Notifications"):
+ * The config fields channel definitions build their schemas from (the providers' channel uses,
+ * ./<provider>.ts, and the channel types of lib/notify/channels; DECISIONS.md "Notifications"):
  * each with its sentence-long messages and the OpenAPI document's pattern and description. URL
  * channels take https: alerts carry entity names and errors, and Slack, Discord and webhook URLs
  * embed their secret. http:// is accepted only for a receiver in VIGIL_EGRESS_ALLOW (the user's
- * own machine or LAN), which checkChannelDestination (channel-config.ts) decides, since a host
+ * own machine or LAN), which checkChannelDestination (lib/notify/api-schemas/channel-config.ts) decides, since a host
  * name's addresses are known only after DNS.
  */
 

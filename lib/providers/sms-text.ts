@@ -1,5 +1,4 @@
-import type { DigestMessage } from './digest-message.ts';
-import type { AlertMessage } from './message.ts';
+import type { AlertMessage, DigestMessage } from './message.ts';
 
 /**
  * An alert as SMS text within MAX_SEGMENTS segments: 160 GSM-7 septets in one message, 153 per

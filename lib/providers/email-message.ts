@@ -1,7 +1,5 @@
-import type { DigestMessage } from './digest-message.ts';
-import type { AlertMessage } from './message.ts';
-import { clip, plainText } from './message.ts';
-import type { EmailContent } from './send-ports.ts';
+import { type AlertMessage, clip, type DigestMessage, plainText } from './message.ts';
+import type { EmailContent } from './ports.ts';
 
 /**
  * An alert as an email: a one-line subject, a plain-text body and an HTML body saying the same
@@ -10,7 +8,7 @@ import type { EmailContent } from './send-ports.ts';
  * can never end its header, whatever the mail library does), the HTML escapes everything it shows.
  */
 
-export type { EmailContent } from './send-ports.ts';
+export type { EmailContent } from './ports.ts';
 
 /** Long enough for an entity name and a state; mail clients cut subjects shorter anyway. */
 const MAX_SUBJECT = 200;
@@ -60,7 +58,7 @@ function htmlBody(message: AlertMessage): string {
   ].join('\n');
 }
 
-/** The email of an alert's message (built by describeAlert, as every human-facing channel does). */
+/** The email of an alert's message (as lib/notify wrote it, the channel's template applied). */
 export function emailContent(message: AlertMessage): EmailContent {
   return {
     subject: headerLine(`[Vigil] ${message.title}`),
