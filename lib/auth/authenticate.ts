@@ -76,6 +76,19 @@ export function createAuthenticator(deps: AuthenticatorDeps) {
     }
   };
 
+  /**
+   * The hash of a well-formed key (undefined for anything else). The last key's is kept: a client
+   * sends one key request after request, and its checksum and SHA-256 need not be worked out again.
+   */
+  let lastKey: { raw: string; hash: string } | undefined;
+  const hashOf = (raw: string | undefined): string | undefined => {
+    if (!raw) return undefined;
+    if (lastKey?.raw === raw) return lastKey.hash;
+    if (!isWellFormedApiKey(raw)) return undefined;
+    lastKey = { raw, hash: hashApiKey(raw) };
+    return lastKey.hash;
+  };
+
   return async function authenticate(authorization: string | undefined): Promise<Principal> {
     const session = /^Session\s+(\S+)\s*$/.exec(authorization ?? '')?.[1];
     if (session !== undefined) {
@@ -88,8 +101,8 @@ export function createAuthenticator(deps: AuthenticatorDeps) {
       if (!deps.accessTokens) throw new UnauthorizedError();
       return deps.accessTokens(raw);
     }
-    if (!raw || !isWellFormedApiKey(raw)) throw new UnauthorizedError();
-    const hash = hashApiKey(raw);
+    const hash = hashOf(raw);
+    if (hash === undefined) throw new UnauthorizedError();
     const lookup = await deps.keys.findByHash(hash);
     if (!lookup || !sameDigest(lookup.key_hash, hash)) throw new UnauthorizedError();
     const now = deps.clock.now();

@@ -45,6 +45,29 @@ describe.each(runtimes)('authentication and keys ($runtime runtime)', ({ start }
     expect(res.headers['www-authenticate']).toBe('Bearer');
   });
 
+  it('answers keys sent in turn each as its own: a changed character refused, a deleted key refused at its next request', async () => {
+    const created = await api.request('POST', '/v1/auth/keys', {
+      key: api.adminKey,
+      body: { label: 'turns' },
+    });
+    expect(created.status).toBe(201);
+    const raw: string = created.body.key;
+    // The same key with its last character changed: well-formed in shape, its checksum wrong.
+    const last = raw.at(-1) === 'A' ? 'B' : 'A';
+    const changed = `${raw.slice(0, -1)}${last}`;
+    const me = async (key: string) => (await api.request('GET', '/v1/me', { key })).status;
+    for (let round = 0; round < 2; round += 1) {
+      expect(await me(raw)).toBe(200);
+      expect(await me(changed)).toBe(401);
+      expect(await me(raw)).toBe(200);
+      expect(await me(api.adminKey)).toBe(200);
+    }
+    expect(await me(raw)).toBe(200);
+    const del = await api.request('DELETE', `/v1/auth/keys/${created.body.id}`, { key: api.adminKey });
+    expect(del.status).toBe(204);
+    expect(await me(raw)).toBe(401);
+  });
+
   it('creates a key whose raw value appears only in the create response', async () => {
     const created = await api.request('POST', '/v1/auth/keys', { key: api.adminKey, body: { label: 'ci' } });
     expect(created.status).toBe(201);

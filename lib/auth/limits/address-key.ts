@@ -15,6 +15,8 @@ export function sourceKey(address: string): string;
 export function sourceKey(address: string | undefined): string | undefined;
 export function sourceKey(address: string | undefined): string | undefined {
   if (address === undefined) return undefined;
+  // An IPv6 address has a ':', an IPv4 one none: most requests skip the IPv6 parse.
+  if (!address.includes(':')) return address;
   const bare = address.split('%')[0] ?? address;
   if (!isIPv6(bare)) return address;
   const parsed = new Address6(bare);

@@ -19,9 +19,17 @@ export interface FailureLimitDeps {
 const perMinute = (n: number): RatePolicy | undefined =>
   n > 0 ? { burst: n, perSecond: n / 60 } : undefined;
 
-/** A short digest of a credential's identifying part: bucket names stay short and hold nothing a caller chose. */
-export const credentialTag = (id: string) =>
-  createHash('sha256').update(id, 'utf8').digest('base64url').slice(0, 16);
+let lastTag: { id: string; tag: string } | undefined;
+
+/**
+ * A short digest of a credential's identifying part: bucket names stay short and hold nothing a
+ * caller chose. The last one is kept (a client sends one credential request after request).
+ */
+export const credentialTag = (id: string): string => {
+  if (lastTag?.id === id) return lastTag.tag;
+  lastTag = { id, tag: createHash('sha256').update(id, 'utf8').digest('base64url').slice(0, 16) };
+  return lastTag.tag;
+};
 
 const blocked = (decision: RateDecision) =>
   new RateLimitedError(decision.retryAfterSeconds, {
