@@ -1,6 +1,11 @@
 import type { TenantStore } from './auth/tenants.ts';
 import { backfillSearchKeys } from './catalog/services.ts';
-import { migrateCheckItems, migrateChecksToCells, migrateEntityAggregates } from './checks/services.ts';
+import {
+  migrateCheckItems,
+  migrateChecksToCells,
+  migrateEntityAggregates,
+  migrateStatePartitions,
+} from './checks/services.ts';
 import { moveLegacyIncidents } from './incidents/incident-items.ts';
 import { migrateIncidentExpiry } from './incidents/incident-retention.ts';
 import { upgradeBuiltinSkills } from './mcp/builtin-skill-upgrade.ts';
@@ -13,6 +18,7 @@ import type { Table } from './store/table.ts';
 /** What each migration moved or wrote (`npm run vigil -- data migrate` prints it as JSON). */
 export interface MigrationSummary {
   checks_migrated: number;
+  check_states_moved: number;
   tenants_seeded: number;
   checks_moved_to_cells: number;
   entity_pointers_named: number;
@@ -40,6 +46,9 @@ export async function runMigrations(deps: {
   const common = { table: deps.table, clock: deps.clock, tenants: deps.tenants, logger: deps.logger };
   // Checks stored in the first layout move to the current one (the scheduler reads the due index).
   const checksMigrated = await migrateCheckItems(common);
+  // Check states move from the tenant's partition to their check's (issue 78 point 5), before any
+  // reader of states (the cells migration joins them); each move in one transaction with its due entry.
+  const checkStatesMoved = await migrateStatePartitions(common);
   // Tenants written before the status counters get them (the API serves the board).
   const tenantsSeeded = await migrateStatusCounters(common);
   // Enabled pull checks stored before cells join cells.
@@ -62,6 +71,7 @@ export async function runMigrations(deps: {
   const builtinSkillsUpgraded = await upgradeBuiltinSkills(common);
   return {
     checks_migrated: checksMigrated,
+    check_states_moved: checkStatesMoved,
     tenants_seeded: tenantsSeeded,
     checks_moved_to_cells: checksMovedToCells,
     entity_pointers_named: entityPointersNamed,

@@ -8,6 +8,7 @@ export { ruleChangeOps } from './definitions/entity-restate.ts';
 export { migrateEntityAggregates } from './migration/aggregate-migration.ts';
 export { migrateChecksToCells } from './migration/cell-migration.ts';
 export { migrateCheckItems } from './migration/check-migration.ts';
+export { migrateStatePartitions } from './migration/state-partition-migration.ts';
 export type { CheckService } from './services/check-service.ts';
 /** POST /v1/checks/run-draft: a check not saved yet, probed once (the console editor's Run now). */
 export { createDraftRun } from './services/draft-run.ts';

@@ -7,6 +7,7 @@ import { silentLogger } from '../../lib/platform/logger.ts';
 import {
   forgetAggregatesMigration,
   loadPreviousLayout,
+  moveCheckStates,
   type PreviousLayout,
   previousLayout,
 } from '../fixtures/previous-layout/load.ts';
@@ -42,6 +43,7 @@ describe.each(runtimes)('the entity aggregates migration ($runtime runtime)', ({
     // A local runtime migrated its (empty) store at start: this store is one the old code left.
     await forgetAggregatesMigration(api.table);
     await loadPreviousLayout(api.table, dump);
+    await moveCheckStates(api.table, api.app.tenants);
   });
   afterAll(async () => {
     await api?.close();

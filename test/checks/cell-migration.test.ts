@@ -11,6 +11,7 @@ import type { Prober } from '../../lib/probes/types.ts';
 import {
   forgetCellsMigration,
   loadPreviousLayout,
+  moveCheckStates,
   type PreviousLayout,
   previousLayout,
 } from '../fixtures/previous-layout/load.ts';
@@ -62,6 +63,7 @@ describe.each(runtimes)('the move of pull checks into cells ($runtime runtime)',
     // A local runtime migrated its (empty) store at start: this store is one the layout left.
     await forgetCellsMigration(api.table);
     await loadPreviousLayout(api.table, dump);
+    await moveCheckStates(api.table, api.app.tenants);
     before = {};
     for (const id of Object.values(dump.checks)) {
       const { state, consecutive_failures, last_result_at } = await get(`/v1/checks/${id}`);

@@ -12,9 +12,11 @@ describe('npm run vigil -- data migrate', () => {
     await loadPreviousLayout(table, dump);
     const run = (argv: string[]) => runOperatorCommand(argv, { table, clock: systemClock, dueShards: 2 });
 
-    // The store was already in the two-item layout with its counters: only the cells move.
+    // The store was already in the two-item layout with its counters: its states and cells move.
     expect(JSON.parse(await run(['data', 'migrate']))).toEqual({
       checks_migrated: 0,
+      // Its five checks' states were in the tenant's partition (issue 78 point 5 moves them).
+      check_states_moved: 5,
       tenants_seeded: 0,
       checks_moved_to_cells: 3,
       // Its entity's id pointer predates the search indexes.
@@ -31,6 +33,7 @@ describe('npm run vigil -- data migrate', () => {
     expect(down?.cell?.shard).toBeLessThan(2);
     expect(JSON.parse(await run(['data', 'migrate']))).toEqual({
       checks_migrated: 0,
+      check_states_moved: 0,
       tenants_seeded: 0,
       checks_moved_to_cells: 0,
       entity_pointers_named: 0,

@@ -7,7 +7,10 @@ import { shardOf } from '../../lib/store/sharded-feed.ts';
  */
 export const storedKeys = {
   check: (tenantId: string, checkId: string) => ({ pk: `TENANT#${tenantId}`, sk: `CHECK#${checkId}` }),
-  checkState: (tenantId: string, checkId: string) => ({
+  /** In its check's partition (issue 78 point 5); `tenantId` kept for the callers' symmetry. */
+  checkState: (_tenantId: string, checkId: string) => ({ pk: `CHECK#${checkId}`, sk: 'STATE' }),
+  /** Where releases before issue 78 point 5 kept it: next to its definition (state-partition migration). */
+  tenantCheckState: (tenantId: string, checkId: string) => ({
     pk: `TENANT#${tenantId}`,
     sk: `CHECK#${checkId}#STATE`,
   }),

@@ -15,7 +15,7 @@ import {
   parseDefinitions,
   tenantCheckItems,
 } from '../check-items.ts';
-import { parseStates, readCheckState, stateCreatedOp } from '../items/check-state-items.ts';
+import { parseStates, readCheckState, stateCreatedOp, statesById } from '../items/check-state-items.ts';
 
 /** Freezes a parsed record and the objects in it (records are plain JSON values). */
 function deepFreeze<T>(value: T): T {
@@ -33,12 +33,26 @@ export function checkCreatedOps(check: CheckRecord, shard: number): WriteOp[] {
 }
 
 /** Joins check items (definitions and states, any order); a definition without its state is left out. */
-export function joinCheckItems(items: readonly Item[]): CheckRecord[] {
+function joinCheckItems(items: readonly Item[]): CheckRecord[] {
   const states = new Map(parseStates(items).map((state) => [state.check_id, state]));
   return parseDefinitions(items).flatMap((definition) => {
     const state = states.get(definition.id);
     return state ? [joinCheck(definition, state)] : [];
   });
+}
+
+/**
+ * The checks of a tenant's definition items (a read of its partition's `CHECK#` items), joined with
+ * their states, read by key from the checks' partitions (strongly consistent where a batch read
+ * misses one: a check created a moment ago is listed).
+ */
+export async function withStates(
+  table: Table,
+  tenantId: string,
+  items: readonly Item[],
+): Promise<CheckRecord[]> {
+  const ids = parseDefinitions(items).map((definition) => definition.id);
+  return joinCheckItems([...items, ...(await statesById(table, tenantId, ids, { consistent: true }))]);
 }
 
 /** What running a check needs: its definition and its state, as two records. */
@@ -122,7 +136,7 @@ export function createCheckStore(table: Table, slugs?: SlugOps) {
     },
 
     async list(tenantId: string): Promise<CheckRecord[]> {
-      return joinCheckItems(await tenantCheckItems(table, tenantId));
+      return withStates(table, tenantId, await tenantCheckItems(table, tenantId));
     },
 
     /**

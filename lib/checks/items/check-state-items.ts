@@ -4,22 +4,22 @@ import { unchanged } from '../../store/conditions.ts';
 import { defineItem, type IndexKey } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { batchGetAll } from '../../store/items.ts';
-import { tenantPk } from '../../store/partitions.ts';
-import type { Item, Table, UpdateOp, WriteOp } from '../../store/table.ts';
+import { checkPartition, tenantPk } from '../../store/partitions.ts';
+import type { Item, Key, Table, UpdateOp, WriteOp } from '../../store/table.ts';
 
 /**
- * Owner of a check's running state item (`check_state`, `CHECK#<chk_id>#STATE` next to its
- * definition in the tenant's partition; docs/data-model.md "Checks"): written by claims, results
- * and every API write of the check, and the due index (gsi2) the generator reads.
+ * Owner of a check's running state item (`check_state`, `STATE` in the check's own partition
+ * `CHECK#<chk_id>`; docs/data-model.md "Checks"): written by claims, results and every API write
+ * of the check, and the due index (gsi2) the generator reads. In its check's partition, not its
+ * tenant's, so a tenant's jobs pinging at once write as many partition keys as there are jobs
+ * (issue 78 point 5); the definition stays in the tenant's partition, and reads of several checks
+ * get their states by key. The key holds no tenant: every read checks the item's `tenant_id`.
  */
 
 const stateItem = defineItem({
   type: itemType('check_state'),
   schema: checkStateSchema,
-  key: (k: { tenant_id: string; check_id: string }) => ({
-    pk: tenantPk(k.tenant_id),
-    sk: `CHECK#${k.check_id}#STATE`,
-  }),
+  key: (k: { tenant_id: string; check_id: string }) => ({ pk: checkPartition(k.check_id), sk: 'STATE' }),
   // The due index's shard comes from the deployment's shard count: a put is given its entry.
   gsi2: (_record, context: { due: IndexKey | null }) => context.due,
   docKey: { tenant_id: '<tnt>', check_id: '<chk_id>' },
@@ -134,21 +134,37 @@ export function lastLocationsOp(input: {
   );
 }
 
-/** The check's state item, strongly consistent. */
-export function readCheckState(table: Table, tenantId: string, checkId: string) {
-  return stateItem.get(table, { tenant_id: tenantId, check_id: checkId }, { consistent: true });
+/** The check's state item, strongly consistent (another tenant's check has none). */
+export async function readCheckState(
+  table: Table,
+  tenantId: string,
+  checkId: string,
+): Promise<CheckStateRecord | undefined> {
+  const state = await stateItem.get(table, { tenant_id: tenantId, check_id: checkId }, { consistent: true });
+  return state?.tenant_id === tenantId ? state : undefined;
 }
 
-/** The state items of the given checks of a tenant (missing ones are absent). */
+/**
+ * The state items of the given checks of a tenant (missing ones, and another tenant's, are
+ * absent). A batch read is eventually consistent: with `consistent`, a check whose state it did not
+ * find (one created a moment ago) is read again on its own, strongly consistent.
+ */
 export async function statesById(
   table: Table,
   tenantId: string,
   checkIds: readonly string[],
+  options: { consistent?: boolean } = {},
 ): Promise<Item[]> {
-  return batchGetAll(
-    table,
-    checkIds.map((id) => stateItem.key({ tenant_id: tenantId, check_id: id })),
-  );
+  const ids = [...new Set(checkIds)];
+  const keyOf = (id: string) => stateItem.key({ tenant_id: tenantId, check_id: id });
+  const found = (await batchGetAll(table, ids.map(keyOf))).filter((item) => item.tenant_id === tenantId);
+  if (!options.consistent || found.length === ids.length) return found;
+  const seen = new Set(found.map((item) => item.check_id));
+  for (const id of ids.filter((id) => !seen.has(id))) {
+    const item = await table.get(keyOf(id), { consistent: true });
+    if (item?.tenant_id === tenantId) found.push(item);
+  }
+  return found;
 }
 
 /** The states among `items`. */
@@ -187,7 +203,44 @@ export async function dueChecksPage(
   return { checks: page.items.map((item) => dueCheckSchema.parse(item)), cursor: page.cursor };
 }
 
-/** A migrated check's new state item (only if absent), keeping the due-index entry its first-layout item had. */
+/** A migrated check's new state item (only if absent), keeping the due-index entry its earlier item had. */
 export function stateMigratedOp(state: CheckStateRecord, due: IndexKey | null): WriteOp {
   return stateItem.put(state, { kind: 'itemNotExists' }, { due });
+}
+
+/** Where the state item was before issue 78 point 5: next to its definition in the tenant's partition. */
+const tenantStateKey = (tenantId: string, checkId: string): Key => ({
+  pk: tenantPk(tenantId),
+  sk: `CHECK#${checkId}#STATE`,
+});
+
+/** The due-index entry an item carries (none: not scheduled). */
+function dueEntryOf(item: Item): IndexKey | null {
+  return typeof item.gsi2pk === 'string' && typeof item.gsi2sk === 'string'
+    ? { pk: item.gsi2pk, sk: item.gsi2sk }
+    : null;
+}
+
+/** Whether `item` is a state item still in its tenant's partition (to move: stateMovedOps). */
+export function isTenantPartitionState(item: Item): boolean {
+  return stateItem.is(item) && item.pk.startsWith('TENANT#');
+}
+
+/**
+ * The move of a state item read in its tenant's partition to its check's partition, for one
+ * transaction: the copy with its due-index entry (only if absent), and the delete of the item read,
+ * held on what moves (its version and its next run: a write or a claim since it was read fails the
+ * move, which is read again). With `copied` (the check's partition has its state already: an
+ * earlier move), only the delete, so a move run twice leaves one state item and one due entry.
+ */
+export function stateMovedOps(item: Item, copied: boolean): WriteOp[] {
+  const state = stateItem.parse(item);
+  // An unscheduled state (next_run_at null) cannot be claimed: its version holds it alone.
+  const claimable = state.next_run_at ? [unchanged('next_run_at', state.next_run_at)] : [];
+  const held: WriteOp = {
+    type: 'delete',
+    key: tenantStateKey(state.tenant_id, state.check_id),
+    condition: { kind: 'and', conditions: [unchanged('version', state.version), ...claimable] },
+  };
+  return copied ? [held] : [stateMigratedOp(state, dueEntryOf(item)), held];
 }

@@ -7,7 +7,7 @@ import { cellsMarkerOp, cellsMigrated } from '../cells/cell-items.ts';
 import { type CellMemberEntry, createCellMembership } from '../cells/cell-membership.ts';
 import { inCell } from '../cells/cell-moves.ts';
 import { definitionUpdatedOp, tenantCheckItems } from '../check-items.ts';
-import { joinCheckItems } from '../definitions/check-store.ts';
+import { withStates } from '../definitions/check-store.ts';
 import { stateRecordedOp } from '../items/check-state-items.ts';
 
 /**
@@ -44,7 +44,7 @@ function entryOf(check: CheckRecord): CellMemberEntry | null {
 
 /** The tenant's checks still to move, read strongly consistent (only `ids` when given). */
 async function pendingChecks(table: Table, tenantId: string, ids?: Set<string>): Promise<CheckRecord[]> {
-  const checks = joinCheckItems(await tenantCheckItems(table, tenantId)).filter(pending);
+  const checks = (await withStates(table, tenantId, await tenantCheckItems(table, tenantId))).filter(pending);
   return ids ? checks.filter((check) => ids.has(check.id)) : checks;
 }
 

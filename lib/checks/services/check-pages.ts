@@ -13,24 +13,24 @@ import {
   tenantChecksSource,
 } from '../check-items.ts';
 import { type CheckFilter, checkMatcher, filtering, type NamedCheck } from '../definitions/check-filter.ts';
-import { type CheckStore, joinCheckItems } from '../definitions/check-store.ts';
-import { isState, statesById } from '../items/check-state-items.ts';
+import { type CheckStore, withStates } from '../definitions/check-store.ts';
 import type { CheckRecord } from '../records.ts';
 
 /**
  * Pages of GET /v1/checks, oldest check first (the order of the whole list). Each page is read
- * with queries bounded by its size: the tenant's check items (a definition and its state, adjacent)
- * for the whole tenant, or the entity's checks on gsi1 with their states fetched by key. The cursor
+ * with queries bounded by its size: the tenant's check definitions for the whole tenant, or the
+ * entity's checks on gsi1, with their states fetched by key from the checks' partitions. The cursor
  * is the position of the page's last item, sealed for the list and the tenant (paging.ts).
  *
  * Filters (check-filter.ts) are applied to the checks read, so a filtered page reads on until it
  * is full, but never more than SCAN_ITEM_BUDGET stored items per request: a page that reaches the
  * budget ends short, with a cursor after the last check it looked at, so the next page goes on
  * from there and no check is skipped. The cost of a filtered page is therefore at most the budget
- * (in DynamoDB: 4 queries of up to 1,000 items, strongly consistent), whatever the tenant's size.
+ * (in DynamoDB: 2 queries of up to 1,000 definitions, strongly consistent, and their states in
+ * batch reads of 100), whatever the tenant's size.
  */
 
-/** Stored check items one page request may read (two per check in the tenant's partition). */
+/** Stored check items one page request may read (two per check: its definition and its state). */
 const SCAN_ITEM_BUDGET = 4000;
 
 export interface CheckPageQuery extends CheckFilter {
@@ -98,72 +98,34 @@ export function createCheckPager(deps: CheckPageDeps) {
     }));
   };
 
-  /** Up to `want` checks of the tenant partition after `cursor`, each placed at its state item. */
-  const readTenant = async (
+  /**
+   * Up to `want` checks after `cursor` of a list of definitions (`readPage`: the tenant's partition,
+   * or an entity's gsi1 entries), each placed at its definition, each query's states read by key
+   * from the checks' partitions (one batch read per 100).
+   */
+  const readDefinitions = async (
     tenantId: string,
     want: number,
     start: string | undefined,
     filter: CheckFilter,
-  ) => {
-    const kept: Placed<NamedCheck>[] = [];
-    // A definition whose state item has not been read yet (it sorts right after it).
-    const waiting = new Map<string, Item>();
-    let cursor = start;
-    let spent = 0;
-    let lastState: Item | undefined;
-    do {
-      const limit = filtering(filter) ? MAX_QUERY_LIMIT : 2 * (want - kept.length);
-      const read = await tenantCheckItemsPage(table, tenantId, {
-        limit: Math.min(limit, budget - spent),
-        cursor,
-      });
-      spent += read.items.length;
-      const joined: Placed[] = [];
-      for (const item of read.items) {
-        if (isDefinition(item)) waiting.set(String(item.id), item);
-        if (!isState(item)) continue;
-        lastState = item;
-        const definition = waiting.get(String(item.check_id));
-        if (!definition) continue;
-        waiting.delete(String(item.check_id));
-        const [check] = joinCheckItems([definition, item]);
-        if (check) joined.push({ check, at: item });
-      }
-      for (const placed of await keep(tenantId, joined, filter)) if (kept.length < want) kept.push(placed);
-      cursor = read.cursor;
-    } while (kept.length < want && cursor && spent < budget);
-    return { kept, stoppedAt: kept.length < want && cursor ? lastState : undefined };
-  };
-
-  /** Up to `want` checks of one entity (gsi1) after `cursor`, each placed at its definition. */
-  const readEntity = async (
-    tenantId: string,
-    entityId: string,
-    want: number,
-    start: string | undefined,
-    filter: CheckFilter,
-  ) => {
+    readPage: (input: { limit: number; cursor: string | undefined }) => Promise<{
+      items: Item[];
+      cursor: string | undefined;
+    }>,
+  ): Promise<Read> => {
     const kept: Placed<NamedCheck>[] = [];
     let cursor = start;
     let spent = 0;
     let last: Item | undefined;
     do {
       const limit = filtering(filter) ? MAX_QUERY_LIMIT : want - kept.length;
-      const read = await entityDefinitionItemsPage(table, tenantId, entityId, {
-        limit: Math.min(limit, Math.ceil((budget - spent) / 2)),
-        cursor,
-      });
-      const definitions = read.items;
-      spent += 2 * definitions.length;
-      last = definitions.at(-1) ?? last;
-      const states = await statesById(
-        table,
-        tenantId,
-        definitions.map((item) => String(item.id)),
-      );
-      const byId = new Map(joinCheckItems([...definitions, ...states]).map((c) => [c.id, c]));
-      const joined = definitions.flatMap((item) => {
-        const check = byId.get(String(item.id));
+      const read = await readPage({ limit: Math.min(limit, Math.ceil((budget - spent) / 2)), cursor });
+      // Each definition, and its state read by key.
+      spent += 2 * read.items.length;
+      last = read.items.at(-1) ?? last;
+      const byId = new Map((await withStates(table, tenantId, read.items)).map((c) => [c.id, c]));
+      const joined = read.items.flatMap((item) => {
+        const check = isDefinition(item) ? byId.get(String(item.id)) : undefined;
         return check ? [{ check, at: item }] : [];
       });
       for (const placed of await keep(tenantId, joined, filter)) if (kept.length < want) kept.push(placed);
@@ -208,10 +170,14 @@ export function createCheckPager(deps: CheckPageDeps) {
         // The entity's checks are listed only while it exists in this tenant.
         const exists = (await deps.entities.existing(tenantId, [entityId])).has(entityId);
         read = exists
-          ? await readEntity(tenantId, entityId, want, start, query)
+          ? await readDefinitions(tenantId, want, start, query, (input) =>
+              entityDefinitionItemsPage(table, tenantId, entityId, input),
+            )
           : { kept: [], stoppedAt: undefined };
       } else {
-        read = await readTenant(tenantId, want, start, query);
+        read = await readDefinitions(tenantId, want, start, query, (input) =>
+          tenantCheckItemsPage(table, tenantId, input),
+        );
       }
       const page = read.kept.slice(0, query.limit);
       const last = page.at(-1);
