@@ -20,7 +20,7 @@ import type { Runtime } from '../platform/config.ts';
  * bytes of the answer only. A provider's failure is said in its own words (`explain`, from its
  * JSON fields: "Unauthorized", "bot was blocked by the user"), with every secret taken out, since
  * some answers (and a URL with a token in its path) would echo them. Alert channels and people's
- * contact methods (their providers' use files, lib/notify/channels) both send here.
+ * contact methods (each provider's uses, ./<provider>.ts) both send here.
  */
 
 /** How a send reaches the network: the SSRF guard's allow-list, and test hooks. */

@@ -59,7 +59,7 @@ export interface ChannelForm {
    */
   templates?: false;
   /**
-   * The contact method kinds (the API's: its use file's people) through which this provider also
+   * The contact method kinds (the API's: its provider file's `people`) through which this provider also
    * reaches people, each with its words: ../../contacts/contact-kinds.ts builds the console's kinds
    * from them. Declare the form `satisfies ChannelForm` so the kinds' names stay checked. Absent:
    * the provider serves alert channels only.
