@@ -116,6 +116,7 @@ const optionsSchema = z.object({
   'cost-cycles': int(1).default(5),
   'pingcost-checks': int(1).default(50),
   'pingcost-pings': int(1).max(99).default(20),
+  'pingcost-every': int(1).max(1440).default(1),
   'cronburst-jobs': int(1).default(10_000),
   'cronburst-concurrency': int(1).default(64),
   'cronburst-cloud-jobs': int(0).default(1000),
@@ -216,6 +217,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --cost-cycles <n>         cost: metered one-minute cycles, healthy and then flapping (default 5)
   --pingcost-checks <n>     pingcost: push checks per mode (ping URL, keyed route) under the cost meter (default 50)
   --pingcost-pings <n>      pingcost: reports per check, one a minute (default 20, at most 99)
+  --pingcost-every <n>      pingcost: minutes between a check's reports (default 1; 5 or more closes a rollup bucket each report)
   --cronburst-jobs <n>      cronburst: heartbeats of one tenant pinging at the top of the hour, locally (default 10000)
   --cronburst-concurrency <n> cronburst: pings in flight locally (default 64, as push's top level)
   --cronburst-cloud-jobs <n> cronburst: the same burst through the cloud handlers over DynamoDB Local (default 1000; 0: none)
@@ -302,6 +304,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'cost-cycles': { type: 'string' },
       'pingcost-checks': { type: 'string' },
       'pingcost-pings': { type: 'string' },
+      'pingcost-every': { type: 'string' },
       'cronburst-jobs': { type: 'string' },
       'cronburst-concurrency': { type: 'string' },
       'cronburst-cloud-jobs': { type: 'string' },

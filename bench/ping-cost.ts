@@ -15,6 +15,7 @@ export type PingCostBenchFigures = Record<PingCostMode, PingCostRun> & { seconds
 export async function runPingCostBench(options: {
   checks: number;
   pings: number;
+  everyMinutes: number;
   onProgress: (line: string) => void;
 }): Promise<PingCostBenchFigures> {
   const started = Date.now();
@@ -40,7 +41,7 @@ export function formatPingCost(f: PingCostBenchFigures): string {
       .map(([op, n]) => `${op} ${round(n / r.requests, 2)}`)
       .join(', ');
   const out = [
-    `Cost of a heartbeat in the cloud runtime (${p.checks} push checks per column, each reported ${p.pings} times, one a minute; the ping and api functions' handlers over DynamoDB Local under the cost meter; us-east-1 list prices: API Gateway HTTP API $${PRICES.apiGatewayRequest * 1e6}/M, WRU $${PRICES.writeRequestUnit * 1e6}/M, RRU $${PRICES.readRequestUnit * 1e6}/M; api function 512 MB, billed ${API_MS_BASE} ms + ${API_MS_PER_DYNAMODB_CALL} ms per DynamoDB call):\n`,
+    `Cost of a heartbeat in the cloud runtime (${p.checks} push checks per column, each reported ${p.pings} times, one every ${p.everyMinutes} min; the ping and api functions' handlers over DynamoDB Local under the cost meter; us-east-1 list prices: API Gateway HTTP API $${PRICES.apiGatewayRequest * 1e6}/M, WRU $${PRICES.writeRequestUnit * 1e6}/M, RRU $${PRICES.readRequestUnit * 1e6}/M; api function 512 MB, billed ${API_MS_BASE} ms + ${API_MS_PER_DYNAMODB_CALL} ms per DynamoDB call):\n`,
     table(
       [
         'per report',

@@ -362,11 +362,12 @@ try {
   }
   if (wants('pingcost')) {
     log(
-      `pingcost: ${options['pingcost-checks']} push checks per mode, ${options['pingcost-pings']} reports each through the ping function URL, the API's /ping/* route and the keyed route over DynamoDB Local`,
+      `pingcost: ${options['pingcost-checks']} push checks per mode, ${options['pingcost-pings']} reports each (one every ${options['pingcost-every']} min) through the ping function URL, the API's /ping/* route and the keyed route over DynamoDB Local`,
     );
     results.pingCost = await runPingCostBench({
       checks: options['pingcost-checks'],
       pings: options['pingcost-pings'],
+      everyMinutes: options['pingcost-every'],
       onProgress: (line) => log(`  ${line}`),
     });
     const pc = results.pingCost;

@@ -5,7 +5,7 @@ import { withMeteredPipeline } from './metered-pipeline.ts';
 
 /**
  * The cost of one heartbeat in the cloud runtime, under the cost meter: `checks` push checks, each
- * with a ping URL, reported `pings` times each, one report per check per minute of a fake clock,
+ * with a ping URL, reported `pings` times each, one report per check every `everyMinutes` (default 1) of a fake clock,
  * through the api Lambda handler (functions/api.ts's createApiHandler, as API Gateway's HTTP API
  * invokes it) over DynamoDB Local, rate limits on at their defaults. After each minute the change
  * feed is drained through the stream function's filter (metered-pipeline.ts), so any stream record
@@ -26,6 +26,8 @@ export interface PingCostOptions {
   endpoint: string;
   checks: number;
   pings: number;
+  /** Minutes between a check's reports (default 1): from 5, each report closes a 5-minute rollup bucket. */
+  everyMinutes?: number;
   onProgress?: (line: string) => void;
 }
 
@@ -34,6 +36,8 @@ export interface PingCostRun {
   checks: number;
   /** Reports per check. */
   pings: number;
+  /** Minutes between a check's reports. */
+  everyMinutes: number;
   /** Reports sent in the metered minutes (checks x pings). */
   requests: number;
   /** Their answers' statuses, counted. */
@@ -48,12 +52,12 @@ export interface PingCostRun {
 }
 
 const MINUTE = 60_000;
-/** The checks' push config: a job run every minute, with 10 minutes of silence allowed. */
-const INTERVAL_SECONDS = 60;
+/** The checks' push config: a job run every `everyMinutes`, with 10 minutes of silence allowed past it. */
 const GRACE_SECONDS = 600;
 
 export async function runPingCost(options: PingCostOptions): Promise<Record<PingCostMode, PingCostRun>> {
   const { endpoint, checks, pings } = options;
+  const everyMinutes = options.everyMinutes ?? 1;
   const progress = options.onProgress ?? (() => {});
   return withMeteredPipeline(
     { endpoint, name: 'pingcost', logLevelVariable: 'COST_LOG_LEVEL' },
@@ -76,7 +80,7 @@ export async function runPingCost(options: PingCostOptions): Promise<Record<Ping
         const check = await setup('POST', '/v1/checks', {
           entity_id: entity.id,
           check_type: 'push',
-          interval_seconds: INTERVAL_SECONDS,
+          interval_seconds: everyMinutes * 60,
           failure_threshold: 1,
           config: { grace_seconds: GRACE_SECONDS },
         });
@@ -107,7 +111,7 @@ export async function runPingCost(options: PingCostOptions): Promise<Record<Ping
         meter.reset();
         pipeline.resetStreamRecords();
         for (let p = 0; p < pings; p += 1) {
-          minute += 1;
+          minute += everyMinutes;
           clock.set(minute * MINUTE);
           meter.resume();
           for (const c of group) {
@@ -137,6 +141,7 @@ export async function runPingCost(options: PingCostOptions): Promise<Record<Ping
           mode,
           checks: group.length,
           pings,
+          everyMinutes,
           requests,
           statuses,
           stored: (await storedResults(ids)) - before,
