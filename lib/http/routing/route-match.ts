@@ -17,8 +17,7 @@ interface CompiledRoute {
 /** A segment the regex matches only by itself: no parameter and no character the regex reads as more than itself. */
 const PLAIN_SEGMENT = /^[A-Za-z0-9_-]+$/;
 
-/** Of a request path, the first segments that pick a route's candidates (the rest are the regexes'). */
-const KEYED_SEGMENTS = 2;
+const SLASH = 47; // '/'
 
 function compile(route: Route): CompiledRoute {
   const names: string[] = [];
@@ -56,32 +55,39 @@ export interface MatchedRoute {
  * regexes, not the whole table.
  */
 function createCandidates(compiled: CompiledRoute[]): (path: string) => CompiledRoute[] {
-  const plainAt = Array.from(
-    { length: KEYED_SEGMENTS },
-    (_, i) => new Set(compiled.flatMap((c) => c.segments[i] ?? [])),
-  );
+  const plainFirst = new Set(compiled.flatMap((c) => c.segments[0] ?? []));
+  const plainSecond = new Set(compiled.flatMap((c) => c.segments[1] ?? []));
   const longest = Math.max(0, ...compiled.map((c) => c.segments.length));
   const looseOnly = compiled.filter((c) => c.loose);
   const lists = new Map<string, CompiledRoute[]>();
+  const fits = (c: CompiledRoute, count: number, first: string | undefined, second: string | undefined) =>
+    c.loose ||
+    (c.segments.length === count &&
+      (c.segments[0] === undefined || c.segments[0] === first) &&
+      (c.segments[1] === undefined || c.segments[1] === second));
   return (path) => {
-    if (!path.startsWith('/')) return compiled;
-    const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(1, -1) : path.slice(1);
-    const segments = trimmed.split('/');
-    if (segments.length > longest) return looseOnly;
+    if (path.charCodeAt(0) !== SLASH) return compiled;
+    // One trailing '/' is the regexes' own (`/?$`): left out of the count.
+    const end = path.length > 1 && path.charCodeAt(path.length - 1) === SLASH ? path.length - 1 : path.length;
+    let count = 1;
+    let firstEnd = end;
+    let secondEnd = end;
+    for (let i = 1; i < end; i += 1) {
+      if (path.charCodeAt(i) !== SLASH) continue;
+      if (count === 1) firstEnd = i;
+      else if (count === 2) secondEnd = i;
+      count += 1;
+    }
+    if (count > longest) return looseOnly;
     // A segment no route names plainly can only meet parameters: one key stands for all of them.
-    const keyed = plainAt.map((plain, i) => {
-      const s = segments[i];
-      return s !== undefined && plain.has(s) ? s : undefined;
-    });
-    const key = `${segments.length}/${keyed.map((s) => s ?? '\u0000').join('/')}`;
+    const firstText = path.slice(1, firstEnd);
+    const first = plainFirst.has(firstText) ? firstText : undefined;
+    const secondText = count > 1 ? path.slice(firstEnd + 1, secondEnd) : '';
+    const second = count > 1 && plainSecond.has(secondText) ? secondText : undefined;
+    const key = `${count}/${first ?? ''}/${second ?? ''}`;
     let list = lists.get(key);
     if (!list) {
-      list = compiled.filter(
-        (c) =>
-          c.loose ||
-          (c.segments.length === segments.length &&
-            keyed.every((s, i) => c.segments[i] === undefined || c.segments[i] === s)),
-      );
+      list = compiled.filter((c) => fits(c, count, first, second));
       lists.set(key, list);
     }
     return list;
