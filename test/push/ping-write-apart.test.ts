@@ -31,6 +31,27 @@ function failNextResultWrite(table: Table): { injected: () => number } {
   return { injected: () => injected };
 }
 
+/**
+ * Before the next single update of a check's state that a result writes (`last_push_at` set), runs
+ * `between` (another writer of the state), as a concurrent API write landing in between would.
+ */
+function writeBetweenReadAndState(table: Table, between: () => Promise<unknown>): { ran: () => number } {
+  let ran = 0;
+  let armed = true;
+  const transact = table.transact.bind(table);
+  table.transact = async (ops: WriteOp[]) => {
+    const [only] = ops;
+    const isStateOfResult = only?.type === 'update' && only.set?.last_push_at !== undefined;
+    if (armed && ops.length === 1 && isStateOfResult) {
+      armed = false;
+      ran += 1;
+      await between();
+    }
+    return transact(ops);
+  };
+  return { ran: () => ran };
+}
+
 describe.each(bothRuntimes)('a plain success written apart ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   const clock = createFakeClock(Date.parse('2026-03-02T03:00:00.000Z'));
@@ -77,5 +98,26 @@ describe.each(bothRuntimes)('a plain success written apart ($runtime runtime)', 
     expect(await transitions()).toBe(movedBefore);
     const runs = (await kit.call('GET', `/v1/checks/${checkId}/runs`)).body.runs;
     expect(runs.map((r: { ended_at: string }) => r.ended_at)).toEqual([retriedAt, up.last_push_at]);
+  });
+
+  it('is read again and retried when its state update is refused on its version (an API write in between): recorded once', async () => {
+    const { checkId, token } = await kit.pushCheck({ interval_seconds: 60, config: { grace_seconds: 60 } });
+    expect((await api.request('GET', `/ping/${token}`)).status).toBe(200);
+    const up = await kit.state(checkId);
+    clock.advance(60_000);
+    const at = new Date(clock.now()).toISOString();
+    const write = writeBetweenReadAndState(api.table, async () => {
+      const changed = await kit.call('PUT', `/v1/checks/${checkId}`, { config: { grace_seconds: 180 } });
+      expect(changed.status, changed.text).toBe(200);
+    });
+    expect((await api.request('GET', `/ping/${token}`)).status).toBe(200);
+    expect(write.ran()).toBe(1);
+    // Recorded against the check as the API left it (its deadline after the new grace), once.
+    const after = await kit.state(checkId);
+    expect(after).toMatchObject({ state: 'up', last_push_at: at, version: up.version + 2 });
+    expect(Date.parse(after.next_run_at ?? '')).toBe(clock.now() + 180_000);
+    expect((await kit.results(checkId)).filter((r) => r.checked_at === at)).toHaveLength(1);
+    const runs = (await kit.call('GET', `/v1/checks/${checkId}/runs`)).body.runs;
+    expect(runs.filter((r: { ended_at: string }) => r.ended_at === at)).toHaveLength(1);
   });
 });
