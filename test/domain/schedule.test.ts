@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   firstSlot,
@@ -63,6 +64,15 @@ describe('scheduler slots', () => {
       counts[shard] = (counts[shard] ?? 0) + 1;
     }
     for (const count of counts) expect(count).toBeGreaterThan(400);
+  });
+
+  it('answers each check its own shard and phase, asked in any order and again (the SHA-1 of its id, kept)', () => {
+    const sha1 = (text: string) => createHash('sha1').update(text).digest().readUInt32BE(0);
+    for (const round of [ids, [...ids].reverse(), ids])
+      for (const id of round) {
+        expect(shardOf(id, 7)).toBe(sha1(`shard:${id}`) % 7);
+        expect(phaseOffsetMs(id, 60)).toBe(sha1(id) % 60_000);
+      }
   });
 });
 

@@ -8,8 +8,18 @@ import { armedDeadlineMs } from './heartbeat-miss.ts';
  * firing together, and a check keeps its phase across restarts and interval changes.
  */
 
+/** Hashes worked out, kept: every result of a check asks for its shard again (bounded; cleared when full). */
+const hashes = new Map<string, number>();
+const HASHES_KEPT = 100_000;
+
 function hash32(text: string): number {
-  return hash('sha1', text, 'buffer').readUInt32BE(0);
+  let value = hashes.get(text);
+  if (value === undefined) {
+    value = hash('sha1', text, 'buffer').readUInt32BE(0);
+    if (hashes.size >= HASHES_KEPT) hashes.clear();
+    hashes.set(text, value);
+  }
+  return value;
 }
 
 /** Offset of the check inside its interval, in ms: stable per check id, uniform over [0, interval). */
