@@ -1,7 +1,7 @@
 import { composeChangeConsumers, consumerList } from './events/consumers.ts';
 import { composeServices } from './features/compose-services.ts';
 import type { CoreDeps } from './features/core-deps.ts';
-import { featureRoutes } from './features/feature-routes.ts';
+import { CONFIG_KINDS, featureRoutes } from './features/feature-routes.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import type { Route } from './http/types.ts';
@@ -15,7 +15,7 @@ export type { CoreDeps } from './features/core-deps.ts';
  * document of it), the router over it, and the change-feed consumers.
  */
 export function createApp(deps: CoreDeps) {
-  const services = composeServices(deps, () => routes);
+  const services = composeServices(deps, () => routes, CONFIG_KINDS);
   const { people, notifications, actions } = services;
   const routes: Route[] = [...featureRoutes(services), openApiRoute(() => routes)];
   /** Change-feed consumers, fed by the sqlite outbox pump locally and DynamoDB Streams in the cloud. */

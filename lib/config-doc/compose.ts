@@ -5,7 +5,6 @@ import type { RateLimiter, RatePolicy } from '../platform/rate-limiter.ts';
 import { createConfigEngine } from './engine.ts';
 import type { ConfigEngine } from './kind.ts';
 import type { KindSet } from './plan/document.ts';
-import { CONFIG_KINDS } from './registry.ts';
 import { configRoutes } from './routes.ts';
 
 export interface ConfigComposeDeps {
@@ -14,8 +13,8 @@ export interface ConfigComposeDeps {
   limiter: RateLimiter;
   /** Config.configObjectsLimit: undefined, no limit. */
   limit: RatePolicy | undefined;
-  /** The kinds; default the registry (tests pass their own). */
-  kinds?: KindSet;
+  /** The kinds: the ones the features' mounts declare (lib/features/feature-routes.ts; tests pass their own). */
+  kinds: KindSet;
 }
 
 /**
@@ -24,8 +23,7 @@ export interface ConfigComposeDeps {
  * per-call limit, so without this a single call could make 20,000 writes (docs/api.md "Rate limits").
  */
 export function composeConfigDocs(deps: ConfigComposeDeps): { engine: ConfigEngine; routes: Route[] } {
-  const kinds = deps.kinds ?? CONFIG_KINDS;
-  const { limit } = deps;
+  const { kinds, limit } = deps;
   const engine = createConfigEngine({
     kinds,
     invoke: deps.invoke,

@@ -3,8 +3,10 @@ import type { InvokeAnswer, InvokeCall, InvokeCaller } from '../http/router.ts';
 
 /**
  * The configuration document (docs/config.md, DECISIONS "Configuration as code"): one file per
- * kind of object in this folder (lib/config-doc/kinds/), each a `ConfigKind` registered in
- * lib/config-doc/registry.ts, and the engine (plan, apply, export) that works through them.
+ * kind of object in its feature's folder (lib/<feature>/config-kind.ts, the core ones in
+ * lib/features/kinds/), each a `ConfigKind` declared on its feature's mount (`configKinds`) and
+ * gathered from the mount list (./registry.ts), and the engine (plan, apply, export) that works
+ * through them. This folder names no feature.
  *
  * A kind reads and writes through the tenant's own API, called in-process as the caller
  * (lib/http/routing/route-invoker.ts): every object's write is validated, limited and audited exactly as

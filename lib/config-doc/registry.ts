@@ -1,37 +1,31 @@
-import type { AnyConfigKind, DocKey } from './kind.ts';
-import { actionsKind } from './kinds/actions.ts';
-import { blueprintsKind } from './kinds/blueprints.ts';
-import { channelsKind } from './kinds/channels.ts';
-import { checksKind } from './kinds/checks.ts';
-import { entitiesKind } from './kinds/entities.ts';
-import { escalationPoliciesKind } from './kinds/escalation_policies.ts';
-import { integrationsKind } from './kinds/integrations.ts';
-import { maintenanceKind } from './kinds/maintenance.ts';
-import { relationsKind } from './kinds/relations.ts';
-import { routesKind } from './kinds/routes.ts';
-import { schedulesKind } from './kinds/schedules.ts';
-import { skillsKind } from './kinds/skills.ts';
-import { statusPagesKind } from './kinds/status_pages.ts';
-import { teamsKind } from './kinds/teams.ts';
+import { type AnyConfigKind, DOC_KEYS, type DocKey } from './kind.ts';
+import type { KindSet } from './plan/document.ts';
 
 /**
- * Every kind of the configuration document, one file each under ./kinds/ (declared with
- * `defineKind`). Keyed by DOC_KEYS, in their order (the engine walks them so), so a kind cannot be
- * registered twice or under another list's name.
+ * The kinds of the configuration document, as the features declare them: each kind is a file of
+ * its feature (`defineKind`), declared on the feature's mount (its `configKinds`,
+ * lib/features/feature-routes.ts), and the engine takes the set the mount list gives. Keyed by
+ * DOC_KEYS, in their order (the engine walks them so); a key declared twice, or one the document
+ * has no list for, is refused.
  */
-export const CONFIG_KINDS: Record<DocKey, AnyConfigKind> = {
-  blueprints: blueprintsKind,
-  entities: entitiesKind,
-  relations: relationsKind,
-  channels: channelsKind,
-  checks: checksKind,
-  maintenance: maintenanceKind,
-  status_pages: statusPagesKind,
-  actions: actionsKind,
-  skills: skillsKind,
-  schedules: schedulesKind,
-  teams: teamsKind,
-  escalation_policies: escalationPoliciesKind,
-  routes: routesKind,
-  integrations: integrationsKind,
-};
+export function kindSetOf(kinds: readonly AnyConfigKind[]): KindSet {
+  const byKey = new Map<DocKey, AnyConfigKind>();
+  for (const kind of kinds) {
+    if (!DOC_KEYS.includes(kind.key)) throw new Error(`the configuration kind ${kind.key} has no list`);
+    if (byKey.has(kind.key)) throw new Error(`the configuration kind ${kind.key} is declared twice`);
+    byKey.set(kind.key, kind);
+  }
+  return Object.fromEntries(DOC_KEYS.flatMap((key) => (byKey.has(key) ? [[key, byKey.get(key)]] : [])));
+}
+
+/** The app's kinds: one for each list of the document, or a list no feature declares is refused. */
+export function documentKinds(kinds: readonly AnyConfigKind[]): Record<DocKey, AnyConfigKind> {
+  const set = kindSetOf(kinds);
+  const missing = DOC_KEYS.filter((key) => !set[key]);
+  if (missing.length > 0)
+    throw new Error(`no feature declares the configuration kinds ${missing.join(', ')}`);
+  return set as Record<DocKey, AnyConfigKind>;
+}
+
+/** The engine's set of kinds, keyed by the document's lists. */
+export type { KindSet };

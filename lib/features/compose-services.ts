@@ -1,4 +1,5 @@
 import { composeConfigDocs } from '../config-doc/compose.ts';
+import type { KindSet } from '../config-doc/registry.ts';
 import { createRouteInvoker } from '../http/router.ts';
 import type { Route } from '../http/types.ts';
 import { composeLocations } from '../locations/compose.ts';
@@ -21,9 +22,10 @@ import { hostNotifyJobs } from './job-hosts.ts';
  * core (./compose-core.ts), then what builds on it (teams, skills, configuration, MCP, locations,
  * status, reports, status pages) and the notify queue's host. The
  * features' route faces (lib/features/feature-routes.ts) are mounted over what this returns.
- * `routes` is the route table, read at the first in-process call (configuration apply).
+ * `routes` is the route table, read at the first in-process call (configuration apply), and
+ * `configKinds` the configuration document's kinds the mounts declare.
  */
-export function composeServices(deps: CoreDeps, routes: () => Route[]) {
+export function composeServices(deps: CoreDeps, routes: () => Route[], configKinds: KindSet) {
   const core = composeCore(deps);
   const { table, clock, logger, cursors, tenants, people, checkService, notifications, actions } = core;
   // Teams and who is on call (issue 55 item 5): its routes, and the who service the MCP tool asks.
@@ -36,6 +38,7 @@ export function composeServices(deps: CoreDeps, routes: () => Route[]) {
     invoke,
     limiter: people.limiter,
     limit: deps.config.configObjectsLimit,
+    kinds: configKinds,
   });
   const mcp = composeMcp({
     ...{ table, clock, cursors, blueprints, entities, logger },

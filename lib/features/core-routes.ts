@@ -2,20 +2,26 @@ import * as z from 'zod';
 import { catalogRoutes } from '../catalog/compose.ts';
 import { artifactRoutes, checkRoutes } from '../checks/routes.ts';
 import { createCheckReadService, createDraftRun } from '../checks/services.ts';
+import type { AnyConfigKind } from '../config-doc/kind.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { ok, type Route } from '../http/types.ts';
 import { createMcpRelay } from '../mcp/relay.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 import { defineMount, type Mount } from '../platform/feature.ts';
 import type { Services } from './compose-services.ts';
+import { blueprintsKind } from './kinds/blueprints.ts';
+import { checksKind } from './kinds/checks.ts';
+import { entitiesKind } from './kinds/entities.ts';
+import { relationsKind } from './kinds/relations.ts';
 
 /*
  * The mounts of the folders whose faces are at their size limit (lib/catalog, lib/checks and
  * lib/mcp: test/architecture/front-doors.test.ts), over their existing route faces (routes.ts),
- * and the app's own liveness route. Every other feature's mount is in its own folder.
+ * and the app's own liveness route. Their configuration kinds are in ./kinds/ (the catalog's and
+ * the checks' kinds read lib/integrations and lib/notify, which import those folders). Every other feature's mount is in its own folder.
  */
 
-type ServiceMount = Mount<Services, Route>;
+type ServiceMount = Mount<Services, Route, AnyConfigKind>;
 
 /** GET /healthz: liveness. */
 export const healthMount: ServiceMount = defineMount({
@@ -39,6 +45,7 @@ export const healthMount: ServiceMount = defineMount({
 export const catalogMount: ServiceMount = defineMount({
   name: 'catalog',
   routes: (services: Services) => catalogRoutes(services.catalogRouteDeps),
+  configKinds: [blueprintsKind, entitiesKind, relationsKind],
 });
 
 /** The checks' routes (/v1/checks, a check's reads, run now, a draft's run) and a result's artifacts. */
@@ -63,6 +70,7 @@ export const checksMount: ServiceMount = defineMount({
       ...artifactRoutes({ checkService, tenants: services.tenants, clock, artifacts: services.artifacts }),
     ];
   },
+  configKinds: [checksKind],
 });
 
 /** The MCP endpoints (Streamable HTTP and the legacy SSE stream) over the tool catalog. */

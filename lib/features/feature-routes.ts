@@ -1,15 +1,25 @@
 import { ackLinksMount } from '../ack-links/feature-routes.ts';
+import { actionsKind } from '../actions/config-kind.ts';
+import type { AnyConfigKind } from '../config-doc/kind.ts';
+import { documentKinds } from '../config-doc/registry.ts';
 import { contactsMount } from '../contacts/feature-routes.ts';
+import { escalationPoliciesKind } from '../escalation/config-kind.ts';
 import type { Route } from '../http/types.ts';
 import { importersMount } from '../importers/feature-routes.ts';
+import { integrationsKind } from '../integrations/config-kind.ts';
 import { maintenanceMount } from '../maintenance/feature-routes.ts';
 import { onCallMount } from '../oncall/feature-routes.ts';
-import { defineMount, type Mount, mountAll } from '../platform/feature.ts';
+import { defineMount, type Mount, mountAll, mountedConfigKinds } from '../platform/feature.ts';
 import { pushMount } from '../push/feature-routes.ts';
 import { searchMount } from '../search/feature-routes.ts';
+import { skillsKind } from '../skills/config-kind.ts';
+import { statusPagesKind } from '../status-pages/config-kind.ts';
+import { teamsKind } from '../teams/config-kind.ts';
 import { uptimeMount } from '../uptime/feature-routes.ts';
 import type { Services } from './compose-services.ts';
 import { catalogMount, checksMount, healthMount, mcpMount } from './core-routes.ts';
+import { channelsKind } from './kinds/channels.ts';
+import { routesKind } from './kinds/routes.ts';
 
 /**
  * THE mount list: each feature's routes, mounted over the shared services (./compose-services.ts)
@@ -26,10 +36,16 @@ type Composed = {
   [K in keyof Services]-?: Services[K] extends { routes: readonly Route[] } ? K : never;
 }[keyof Services];
 
-/** A feature composed with the services (its compose.ts returns its routes): mounted by its name there. */
-const composed = (name: Composed): Mount<Services, Route> => ({
+type ServiceMount = Mount<Services, Route, AnyConfigKind>;
+
+/**
+ * A feature composed with the services (its compose.ts returns its routes): mounted by its name
+ * there, with the configuration kinds it brings.
+ */
+const composed = (name: Composed, configKinds: readonly AnyConfigKind[] = []): ServiceMount => ({
   name,
   routes: (services) => (services[name] as { routes: readonly Route[] }).routes,
+  configKinds,
 });
 
 /** Outside alerts' routes: the authenticated ones, then the integration URLs senders post to. */
@@ -39,31 +55,32 @@ const integrationsMount = defineMount({
     ...routes.authed,
     ...routes.open,
   ],
+  configKinds: [integrationsKind],
 });
 
-const MOUNTS: readonly Mount<Services, Route>[] = [
+const MOUNTS: readonly ServiceMount[] = [
   healthMount,
   composed('people'),
   catalogMount,
   checksMount,
   composed('status'),
   pushMount,
-  composed('notifications'),
+  composed('notifications', [channelsKind, routesKind]),
   maintenanceMount,
-  composed('actions'),
+  composed('actions', [actionsKind]),
   composed('incidents'),
-  composed('statusPages'),
+  composed('statusPages', [statusPagesKind]),
   uptimeMount,
   composed('reports'),
   onCallMount,
   contactsMount,
-  composed('teams'),
+  composed('teams', [teamsKind]),
   integrationsMount,
   ackLinksMount,
-  composed('escalation'),
+  composed('escalation', [escalationPoliciesKind]),
   composed('locations'),
   searchMount,
-  composed('skills'),
+  composed('skills', [skillsKind]),
   importersMount,
   composed('configDocs'),
   mcpMount,
@@ -71,3 +88,6 @@ const MOUNTS: readonly Mount<Services, Route>[] = [
 
 /** Every feature's routes over the shared services, in the list's order. */
 export const featureRoutes = (services: Services): Route[] => mountAll(MOUNTS, services);
+
+/** The configuration document's kinds, as the mounts declare them (the configuration engine's set). */
+export const CONFIG_KINDS = documentKinds(mountedConfigKinds(MOUNTS));

@@ -278,7 +278,7 @@ export function convertMonitor(m: Loose, kuma: KumaContext, channels: string[]):
 }
 
 /**
- * The check's notification policy (lib/config-doc/kinds/check-policy.ts): the shared channels by name
+ * The check's notification policy (lib/features/kinds/check-policy.ts): the shared channels by name
  * (`{channel: name}`), and Kuma's resend (every N beats while down) as a repeat.
  */
 function policyOf(m: Loose, channels: string[], c: MonitorContext): Loose | undefined {

@@ -177,17 +177,26 @@ export function hostQueue<P>(
  * typed by what it needs of them. Heavy (handlers), so only the API composition loads the mount
  * list (lib/features/feature-routes.ts); the lean list (lib/features/list.ts) stays loadable by every function.
  */
-export interface Mount<D, R> {
+export interface Mount<D, R, K = never> {
   /** Unique in the mount list. */
   name: string;
   routes: (deps: D) => readonly R[];
+  /**
+   * The kinds of the configuration document it brings (lib/config-doc's `defineKind`, each a file
+   * of the feature): the configuration engine takes the mount list's (lib/config-doc/registry.ts).
+   */
+  configKinds?: readonly K[] | undefined;
 }
 
-/** Declares a feature's routes. */
-export const defineMount = <D, R>(mount: Mount<D, R>): Mount<D, R> => mount;
+/** Declares a feature's routes (and what else it mounts with them). */
+export const defineMount = <D, R, K = never>(mount: Mount<D, R, K>): Mount<D, R, K> => mount;
+
+/** Every mount's configuration kinds, in the list's order. */
+export const mountedConfigKinds = <K>(mounts: readonly Mount<never, unknown, K>[]): K[] =>
+  mounts.flatMap((mount) => [...(mount.configKinds ?? [])]);
 
 /** Every mount's routes in the list's order (the order of the route table and the OpenAPI document); refuses a name twice. */
-export function mountAll<D, R>(mounts: readonly Mount<D, R>[], deps: D): R[] {
+export function mountAll<D, R>(mounts: readonly Mount<D, R, unknown>[], deps: D): R[] {
   const names = new Set<string>();
   return mounts.flatMap((mount) => {
     if (names.has(mount.name)) throw new Error(`the mount ${mount.name} is listed twice`);

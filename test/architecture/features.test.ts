@@ -2,8 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { DOC_KEYS, defineKind } from '../../lib/config-doc/kind.ts';
+import { kindSetOf } from '../../lib/config-doc/registry.ts';
+import { CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
 import { FEATURES, notifyQueueJobSchema } from '../../lib/features/list.ts';
-import { defineFeature, defineMount, mountAll } from '../../lib/platform/feature.ts';
+import { defineFeature, defineMount, mountAll, mountedConfigKinds } from '../../lib/platform/feature.ts';
 import { purgeOf, purgeStepsOf } from '../../lib/purge/purge-steps.ts';
 
 /**
@@ -101,7 +104,9 @@ describe('the feature contract', () => {
     const insides = roots.flatMap((file) =>
       relativeImports(file)
         .map(rel)
-        .filter((target) => target.startsWith('lib/') && target.split('/').length > 3)
+        // Its own room (lib/features/kinds: the core features' configuration kinds) is not another's inside.
+        .filter((target) => target.startsWith('lib/') && !target.startsWith('lib/features/'))
+        .filter((target) => target.split('/').length > 3)
         .map((target) => `${rel(file)} -> ${target}`),
     );
     expect(roots.length).toBeGreaterThan(3);
@@ -144,6 +149,48 @@ describe('the feature contract', () => {
     ]);
     expect(steps.action.map((step) => step.name)).toEqual(['purgeActionExecutions']);
     expect(steps.partition.map((step) => step.name)).toEqual(['purgePingTokenLookups']);
+  });
+
+  it('has the configuration engine take the kinds the mounts declare: lib/config-doc names no feature', () => {
+    const folders = tsFiles(join(LIB, 'config-doc')).flatMap((file) =>
+      relativeImports(file)
+        .map(rel)
+        .filter((target) => !target.startsWith('lib/config-doc/'))
+        .map((target) => target.split('/')[1]),
+    );
+    expect(folders.length).toBeGreaterThan(0);
+    expect([...new Set(folders)].sort()).toEqual(['domain', 'http', 'platform']);
+    expect(Object.keys(CONFIG_KINDS)).toEqual([...DOC_KEYS]);
+  });
+
+  it('plugs a new feature’s routes and configuration kind through the one mount list', () => {
+    const kind = (key: (typeof DOC_KEYS)[number]) =>
+      defineKind({
+        key,
+        noun: key,
+        schema: {} as never,
+        identity: () => key,
+        references: () => [],
+        read: async () => [],
+        create: async () => '',
+        update: async () => {},
+        remove: async () => {},
+      });
+    const fixture = defineMount({
+      name: 'fixture',
+      routes: () => ['/fixture'],
+      configKinds: [kind('skills')],
+    });
+    const other = defineMount({ name: 'other', routes: () => ['/other'], configKinds: [kind('teams')] });
+    const mounts = [other, fixture];
+    expect(mountAll(mounts, {})).toEqual(['/other', '/fixture']);
+    const kinds = kindSetOf(mountedConfigKinds(mounts));
+    // Keyed in the document's order, whatever the mounts' order.
+    expect(Object.keys(kinds)).toEqual(['skills', 'teams']);
+    expect(kinds.skills?.noun).toBe('skills');
+    expect(() => kindSetOf(mountedConfigKinds([fixture, fixture]))).toThrow(
+      /the configuration kind skills is declared twice/,
+    );
   });
 
   it('plugs a new feature’s purge step through the one list', async () => {

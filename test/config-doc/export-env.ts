@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { DocKey } from '../../lib/config-doc/kind.ts';
-import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import { envReferenceName } from '../../lib/config-doc/secrets.ts';
+import { CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
 import { FIXTURES } from './fixtures/index.ts';
 
 type Doc = Record<string, unknown>;

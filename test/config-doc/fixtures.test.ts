@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import { resolveEnvReferences } from '../../lib/config-doc/secrets.ts';
+import { CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { withoutStarterSkill } from '../support/toolsets.ts';
 import { envForExport, identityOf } from './export-env.ts';

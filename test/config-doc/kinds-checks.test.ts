@@ -7,11 +7,9 @@ import {
   type DocKey,
   SECRET_PLACEHOLDER,
 } from '../../lib/config-doc/kind.ts';
-import { channelsKind } from '../../lib/config-doc/kinds/channels.ts';
-import { checksKind } from '../../lib/config-doc/kinds/checks.ts';
-import { routesKind } from '../../lib/config-doc/kinds/routes.ts';
 import { createNameIndex } from '../../lib/config-doc/names.ts';
 import { exportedSecrets } from '../../lib/config-doc/secrets.ts';
+import { CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
 import { getTenantChannels } from '../../lib/notify/items/channel-items.ts';
 import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
 import { channelsFixture } from './fixtures/channels.ts';
@@ -20,6 +18,8 @@ import { FIXTURE_RESOLVE } from './fixtures/index.ts';
 import { routesFixture } from './fixtures/routes.ts';
 import type { KindFixture } from './fixtures/types.ts';
 import { httpKindApi } from './kind-api.ts';
+
+const { channels: channelsKind, checks: checksKind, routes: routesKind } = CONFIG_KINDS;
 
 /**
  * The channels, checks and routes kinds of the configuration document against the real API of

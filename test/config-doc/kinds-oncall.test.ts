@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocKey } from '../../lib/config-doc/kind.ts';
 import { createNameIndex } from '../../lib/config-doc/names.ts';
-import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
+import { CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
 import { type Joined, join } from '../auth/team-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { adminCallOk, httpKindApi } from './kind-api.ts';

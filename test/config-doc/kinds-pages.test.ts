@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { getAction } from '../../lib/actions/items/action-items.ts';
 import { type Current, type DocKey, SECRET_PLACEHOLDER } from '../../lib/config-doc/kind.ts';
 import { createNameIndex } from '../../lib/config-doc/names.ts';
-import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
+import { CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { leakOf } from '../support/secret-leaks.ts';
 import { withoutStarterSkill } from '../support/toolsets.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { DOC_KEYS, type DocKey } from '../../lib/config-doc/kind.ts';
-import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
+import { CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
 
 /**
  * Every YAML example of docs/config.md is a document (or part of one) the API takes: each object

@@ -2,7 +2,7 @@ import type * as z from 'zod';
 import { createBlueprintBody, createEntityBody } from '../../lib/catalog/api/request-schemas.ts';
 import { createCheckBody } from '../../lib/checks/check-input.ts';
 import { DOC_KEYS } from '../../lib/config-doc/kind.ts';
-import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
+import { CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
 import { windowBody } from '../../lib/maintenance/request-schemas.ts';
 import { tenantChannelInputSchema } from '../../lib/notify/api-schemas/channel-config.ts';
 import { policyBody } from '../../lib/notify/api-schemas/request-schemas.ts';
@@ -10,7 +10,7 @@ import { policyBody } from '../../lib/notify/api-schemas/request-schemas.ts';
 /**
  * Checks each object of an importer's document against the API's request schema of its create
  * route, references by name swapped for ids of the right form, and against its kind's document
- * schema (lib/config-doc/kinds/), `${ENV}` references replaced by the values `env` gives them,
+ * schema (the features' configuration kinds), `${ENV}` references replaced by the values `env` gives them,
  * as plan and apply would. Answers one line per refused object (empty: all pass).
  */
 export function requestSchemaProblems(

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
+import { ConfigApplyError, SECRET_PLACEHOLDER } from '../../config-doc/kind.ts';
+import { envReferenceSchema } from '../../config-doc/secrets.ts';
 import { documentChannelSchemas } from '../../notify/schemas.ts';
-import { ConfigApplyError, SECRET_PLACEHOLDER } from '../kind.ts';
-import { envReferenceSchema } from '../secrets.ts';
 
 /**
  * Where a document's channels point, shared by the channels kind (kinds/channels.ts) and a check's

@@ -1,10 +1,10 @@
 import * as z from 'zod';
+import { memberRef, memberRefSchema, memberResolver } from '../../config-doc/entity-refs.ts';
+import { defineKind, expectOk, postNew, seg } from '../../config-doc/kind.ts';
+import { requireUniqueNames } from '../../config-doc/names.ts';
 import { layerInputSchema, SCHEDULE_LIMITS } from '../../domain/schedules.ts';
-import type { PublicSchedule } from '../../oncall/schedule-responses.ts';
-import { scheduleBody } from '../../oncall/schedule-schemas.ts';
-import { refused } from '../entity-refs.ts';
-import { type Api, defineKind, expectOk, postNew, seg } from '../kind.ts';
-import { requireUniqueNames } from '../names.ts';
+import type { PublicSchedule } from '../schedule-responses.ts';
+import { scheduleBody } from '../schedule-schemas.ts';
 
 /**
  * On-call schedules in the document: the body of POST /v1/schedules with each layer's members
@@ -13,50 +13,6 @@ import { requireUniqueNames } from '../names.ts';
  * replaced whole on update (the API keeps a layer's id when its name matches: see bodyOf).
  * Overrides are not configuration: they are left alone by export and apply.
  */
-
-/**
- * A person named in a document (schedules' and teams' members): the member's e-mail address, which
- * is the same in every account they belong to, where a user id is not; a former member (no address
- * any more) by the user id the API still holds.
- */
-export const memberRefSchema = z
-  .string()
-  .trim()
-  .max(254)
-  .regex(/^(usr_[0-9A-Za-z]{1,60}|[^@\s]+@[^@\s]+)$/, 'Name a member by e-mail address.')
-  .transform((ref) => (ref.includes('@') ? ref.toLowerCase() : ref))
-  .meta({ description: 'A member of the account, by e-mail address' });
-
-/** A person as the API names them, as the document does. */
-export const memberRef = (person: { id: string; email: string | null }) => person.email ?? person.id;
-
-/**
- * The user ids of members named by the document, from the account's members (GET
- * /v1/settings/users); an address no member has fails the object with the path named.
- */
-export async function memberResolver(api: Api) {
-  const list = await expectOk<{ id: string; email: string; status: string }[]>(api, {
-    method: 'GET',
-    path: '/v1/settings/users',
-  });
-  const byEmail = new Map(
-    list.filter((u) => u.status === 'active').map((u) => [u.email.toLowerCase(), u.id]),
-  );
-  const id = (ref: string, path: string) => {
-    if (!ref.includes('@')) return ref;
-    const found = byEmail.get(ref);
-    if (found === undefined) throw refused(`${path}: no member of this account has the address ${ref}`);
-    return found;
-  };
-  return {
-    id,
-    ids: (refs: string[], path: string) => refs.map((ref, i) => id(ref, `${path}[${i}]`)),
-    layer: <L extends { members: string[] }>(layer: L, path: string) => ({
-      ...layer,
-      members: layer.members.map((ref, i) => id(ref, `${path}.members[${i}]`)),
-    }),
-  };
-}
 
 /** A valid user id standing in for each member, so the API's own layer rules judge the rest. */
 const SOME_USER_ID = 'usr_00000000000000000000000000';

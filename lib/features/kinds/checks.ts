@@ -4,9 +4,16 @@ import { minIntervalSeconds } from '../../check-types/config-view.ts';
 import { createCheckBody, DEFAULTS } from '../../checks/check-input.ts';
 import type { CheckType } from '../../checks/records.ts';
 import { publicCheckSchema } from '../../checks/responses.ts';
+import {
+  type Api,
+  ConfigApplyError,
+  defineKind,
+  expectOk,
+  type NameIndex,
+  seg,
+} from '../../config-doc/kind.ts';
 import { firstExpectedCode } from '../../domain/assertions.ts';
 import { DEFAULT_LOCATION, defaultQuorum } from '../../domain/states.ts';
-import { type Api, ConfigApplyError, defineKind, expectOk, type NameIndex, seg } from '../kind.ts';
 import { type PolicyDoc, policyDocOf, policyDocSchema, readPolicyView, writePolicy } from './check-policy.ts';
 import { sameSetting } from './destinations.ts';
 

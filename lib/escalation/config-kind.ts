@@ -1,8 +1,5 @@
 import * as z from 'zod';
-import { POLICY_LIMITS } from '../../escalation/policy-items.ts';
-import { type PublicPolicy, policyBody } from '../../escalation/policy-schemas.ts';
-import type { PublicTeam } from '../../teams/team-responses.ts';
-import { resolveId } from '../entity-refs.ts';
+import { memberRefSchema, memberResolver, resolveId } from '../config-doc/entity-refs.ts';
 import {
   type Api,
   ConfigApplyError,
@@ -12,9 +9,11 @@ import {
   postNew,
   type Reference,
   seg,
-} from '../kind.ts';
-import { createNameIndex, requireUniqueNames } from '../names.ts';
-import { memberRefSchema, memberResolver } from './schedules.ts';
+} from '../config-doc/kind.ts';
+import { createNameIndex, requireUniqueNames } from '../config-doc/names.ts';
+import type { PublicTeam } from '../teams/team-responses.ts';
+import { POLICY_LIMITS } from './policy-items.ts';
+import { type PublicPolicy, policyBody } from './policy-schemas.ts';
 
 /**
  * Escalation policies in the document: the body of POST /v1/escalation-policies with each step's

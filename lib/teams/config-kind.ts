@@ -1,11 +1,17 @@
 import * as z from 'zod';
-import { TEAM_LIMITS } from '../../teams/team-items.ts';
-import type { PublicTeam } from '../../teams/team-responses.ts';
-import { teamBody } from '../../teams/team-schemas.ts';
-import { entityRef, entityRefSchema, resolveId } from '../entity-refs.ts';
-import { type Api, defineKind, expectOk, type NameIndex, postNew, seg } from '../kind.ts';
-import { requireUniqueNames } from '../names.ts';
-import { memberRef, memberRefSchema, memberResolver } from './schedules.ts';
+import {
+  entityRef,
+  entityRefSchema,
+  memberRef,
+  memberRefSchema,
+  memberResolver,
+  resolveId,
+} from '../config-doc/entity-refs.ts';
+import { type Api, defineKind, expectOk, type NameIndex, postNew, seg } from '../config-doc/kind.ts';
+import { requireUniqueNames } from '../config-doc/names.ts';
+import { TEAM_LIMITS } from './team-items.ts';
+import type { PublicTeam } from './team-responses.ts';
+import { teamBody } from './team-schemas.ts';
 
 /**
  * Teams in the document: the body of POST /v1/teams with members by e-mail address (as schedules

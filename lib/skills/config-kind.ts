@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { ConflictError } from '../../platform/errors.ts';
-import { createSkillBody, SKILL_LIMITS, toolManifestSchema, toolsSchema } from '../../skills/manifest.ts';
-import type { publicSkillSchema } from '../../skills/responses.ts';
-import { type Api, defineKind, expectOk, type NameIndex, postNew, seg } from '../kind.ts';
+import { type Api, defineKind, expectOk, type NameIndex, postNew, seg } from '../config-doc/kind.ts';
+import { ConflictError } from '../platform/errors.ts';
+import { createSkillBody, SKILL_LIMITS, toolManifestSchema, toolsSchema } from './manifest.ts';
+import type { publicSkillSchema } from './responses.ts';
 
 type PublicSkill = z.output<typeof publicSkillSchema>;
 type PublicTool = PublicSkill['tools'][number];

@@ -1,12 +1,8 @@
 import * as z from 'zod';
-import {
-  type IntegrationBody,
-  ingestTokenSchema,
-  integrationBodyWithToken,
-} from '../../integrations/config-face.ts';
-import { defineKind, expectOk, postNew, SECRET_PLACEHOLDER, seg } from '../kind.ts';
-import { requireUniqueNames } from '../names.ts';
-import { envReferenceSchema } from '../secrets.ts';
+import { defineKind, expectOk, postNew, SECRET_PLACEHOLDER, seg } from '../config-doc/kind.ts';
+import { requireUniqueNames } from '../config-doc/names.ts';
+import { envReferenceSchema } from '../config-doc/secrets.ts';
+import { type IntegrationBody, ingestTokenSchema, integrationBodyWithToken } from './config-face.ts';
 
 /**
  * Integrations in the document (docs/integrations.md): the body of POST /v1/integrations as it

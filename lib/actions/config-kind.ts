@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import type { publicActionSchema } from '../../actions/api.ts';
-import { createActionBody } from '../../actions/api.ts';
-import { ConflictError } from '../../platform/errors.ts';
-import { type Api, defineKind, expectOk, type NameIndex, postNew, seg } from '../kind.ts';
-import { requireUniqueNames } from '../names.ts';
+import { type Api, defineKind, expectOk, type NameIndex, postNew, seg } from '../config-doc/kind.ts';
+import { requireUniqueNames } from '../config-doc/names.ts';
+import { ConflictError } from '../platform/errors.ts';
+import type { publicActionSchema } from './api.ts';
+import { createActionBody } from './api.ts';
 
 type PublicAction = z.output<typeof publicActionSchema>;
 

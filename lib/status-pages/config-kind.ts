@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { SLUG } from '../../domain/formats.ts';
-import { PAGE_LIMITS, type PublicStatusPageRecord, pageCreateBody } from '../../status-pages/status-pages.ts';
-import { type Api, defineKind, expectOk, type NameIndex, seg } from '../kind.ts';
+import { type Api, defineKind, expectOk, type NameIndex, seg } from '../config-doc/kind.ts';
+import { SLUG } from '../domain/formats.ts';
+import { PAGE_LIMITS, type PublicStatusPageRecord, pageCreateBody } from './status-pages.ts';
 
 /** An entity as the document names it: `<blueprint slug>/<entity slug>` (SLUG without its anchors, twice). */
 const slug = SLUG.source.slice(1, -1);

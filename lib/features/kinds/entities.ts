@@ -2,9 +2,9 @@ import { isDeepStrictEqual } from 'node:util';
 import * as z from 'zod';
 import type { entityPageSchema } from '../../catalog/services.ts';
 import { createEntityBody, ENTITY_PAGE_MAX } from '../../catalog/services.ts';
+import { defineKind, expectOk, postNew, seg } from '../../config-doc/kind.ts';
 import { slugSchema } from '../../domain/formats.ts';
 import { INTEGRATION_BLUEPRINT } from '../../integrations/own-blueprint.ts';
-import { defineKind, expectOk, postNew, seg } from '../kind.ts';
 
 /**
  * Entities in the document: the create body of POST /v1/blueprints/{blueprint}/entities with the

@@ -1,6 +1,6 @@
 import * as z from 'zod';
+import { type Api, ConfigApplyError, expectOk, type NameIndex, seg } from '../../config-doc/kind.ts';
 import { POLICY_DEFAULTS, policyBody } from '../../notify/schemas.ts';
-import { type Api, ConfigApplyError, expectOk, type NameIndex, seg } from '../kind.ts';
 import {
   CHANNEL_DOC_SCHEMAS,
   type Destination,
@@ -10,8 +10,7 @@ import {
 } from './destinations.ts';
 
 /**
- * A check's notification policy in the document (the `policy` of a check, lib/config-doc/kinds/
- * checks.ts): the fields POST /v1/checks/{id}/policy takes, with their defaults, and its channels:
+ * A check's notification policy in the document (the `policy` of a check, ./checks.ts): the fields POST /v1/checks/{id}/policy takes, with their defaults, and its channels:
  * the check's own (`{channel_type, config, template?}`) and tenant channels by name
  * (`{channel: <name>}`), own ones first as the API lists them.
  */

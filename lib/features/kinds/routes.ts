@@ -1,5 +1,14 @@
 import * as z from 'zod';
 import {
+  type Api,
+  ConfigApplyError,
+  defineKind,
+  expectOk,
+  type NameIndex,
+  type Reference,
+  seg,
+} from '../../config-doc/kind.ts';
+import {
   GROUP_DEFAULTS,
   MAX_ROUTE_BLUEPRINTS,
   MAX_ROUTE_CHANNELS,
@@ -8,15 +17,6 @@ import {
   routeInputSchema,
   routeNameSchema,
 } from '../../notify/schemas.ts';
-import {
-  type Api,
-  ConfigApplyError,
-  defineKind,
-  expectOk,
-  type NameIndex,
-  type Reference,
-  seg,
-} from '../kind.ts';
 
 /**
  * Alert routes (`/v1/notify/routes`), identified by `name`: the create body with entities named

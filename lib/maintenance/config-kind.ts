@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { WINDOW_LIMITS } from '../../maintenance/maintenance-items.ts';
-import { DEFAULT_ANNOUNCE_LEAD_SECONDS, windowBody } from '../../maintenance/request-schemas.ts';
-import type { windowListSchema } from '../../maintenance/responses.ts';
-import { entityRef, entityRefSchema, resolveId } from '../entity-refs.ts';
-import { defineKind, expectOk, type NameIndex, postNew, seg } from '../kind.ts';
+import { entityRef, entityRefSchema, resolveId } from '../config-doc/entity-refs.ts';
+import { defineKind, expectOk, type NameIndex, postNew, seg } from '../config-doc/kind.ts';
+import { WINDOW_LIMITS } from './maintenance-items.ts';
+import { DEFAULT_ANNOUNCE_LEAD_SECONDS, windowBody } from './request-schemas.ts';
+import type { windowListSchema } from './responses.ts';
 
 /**
  * Maintenance windows in the document: the body of POST /v1/maintenance with entity references

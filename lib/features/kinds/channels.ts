@@ -1,4 +1,4 @@
-import { type Api, defineKind, expectOk, postNew, seg } from '../kind.ts';
+import { type Api, defineKind, expectOk, postNew, seg } from '../../config-doc/kind.ts';
 import {
   CHANNEL_DOC_SCHEMAS,
   type ChannelDoc,

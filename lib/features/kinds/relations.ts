@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import type { publicRelationSchema } from '../../catalog/services.ts';
 import { createRelationBody } from '../../catalog/services.ts';
-import { entityRef, entityRefSchema, refused, resolveId } from '../entity-refs.ts';
-import { ConfigApplyError, defineKind, expectOk, seg } from '../kind.ts';
+import { entityRef, entityRefSchema, refused, resolveId } from '../../config-doc/entity-refs.ts';
+import { ConfigApplyError, defineKind, expectOk, seg } from '../../config-doc/kind.ts';
 
 /**
  * Relations in the document: the create body of POST /v1/relations with entity references for

@@ -2,10 +2,10 @@ import { isDeepStrictEqual } from 'node:util';
 import type * as z from 'zod';
 import type { publicBlueprintSchema } from '../../catalog/services.ts';
 import { createBlueprintBody } from '../../catalog/services.ts';
+import { refused } from '../../config-doc/entity-refs.ts';
+import { defineKind, expectOk, postNew, seg } from '../../config-doc/kind.ts';
 import { sortFields } from '../../domain/catalog.ts';
 import { INTEGRATION_BLUEPRINT } from '../../integrations/own-blueprint.ts';
-import { refused } from '../entity-refs.ts';
-import { defineKind, expectOk, postNew, seg } from '../kind.ts';
 
 /**
  * Blueprints in the document: the create body of POST /v1/blueprints, identity the slug. Fields
