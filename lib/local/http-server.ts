@@ -62,17 +62,31 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/**
+ * A request target the URL parser would give back unchanged as its path: no query, no `//` start
+ * (a scheme-relative URL), only characters it leaves as they are, and no `.` or `..` segment.
+ */
+const PLAIN_TARGET = /^\/(?!\/)[A-Za-z0-9_~/.-]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+
+/** The path and the query (each name's first value) of a request target, as the URL parser reads them. */
+export function targetOf(target: string): { path: string; query: Record<string, string> } {
+  if (PLAIN_TARGET.test(target) && !DOT_SEGMENT.test(target)) return { path: target, query: {} };
+  const url = new URL(target, 'http://localhost');
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) if (!(name in query)) query[name] = value;
+  return { path: url.pathname, query };
+}
+
 function toHttpRequest(req: IncomingMessage, body: Buffer): HttpRequest {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const { path, query } = targetOf(req.url ?? '/');
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) if (!(name in query)) query[name] = value;
   return {
     method: req.method ?? 'GET',
-    path: url.pathname,
+    path,
     query,
     headers,
     body,

@@ -1,8 +1,9 @@
 import { type AddressInfo, connect } from 'node:net';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_ROUTE_BODY_BYTES } from '../../lib/http/router.ts';
 import type { HttpRequest, HttpResponse } from '../../lib/http/types.ts';
-import { createHttpServer } from '../../lib/local/http-server.ts';
+import { createHttpServer, targetOf } from '../../lib/local/http-server.ts';
 import { PayloadTooLargeError } from '../../lib/platform/errors.ts';
 import { createLogger, type Logger, silentLogger } from '../../lib/platform/logger.ts';
 import { WAIT } from '../support/wait.ts';
@@ -105,5 +106,74 @@ describe('local HTTP server', () => {
     ]);
     expect(lines.join('\n')).not.toContain('stack');
     expect(called).toBe(false);
+  });
+});
+
+describe('a request target read', () => {
+  /** The target as the URL parser reads it: what every request went through before the plain path's shortcut. */
+  const parsed = (target: string) => {
+    const url = new URL(target, 'http://localhost');
+    const query: Record<string, string> = {};
+    for (const [name, value] of url.searchParams) if (!(name in query)) query[name] = value;
+    return { path: url.pathname, query };
+  };
+  /** What reading came to: the path and query, or the error's name (a target no URL parses). */
+  const outcome = (read: (target: string) => unknown, target: string) => {
+    try {
+      return read(target);
+    } catch (err) {
+      return { threw: (err as Error).name };
+    }
+  };
+  const same = (target: string) => expect(outcome(targetOf, target), target).toEqual(outcome(parsed, target));
+
+  it('gives the path and query the URL parser gives, plain paths, dot segments, encodings and odd starts alike', () => {
+    for (const target of [
+      '/v1/checks/chk_01ABC/results',
+      '/v1/checks/',
+      '/',
+      '//',
+      '//evil.example/x',
+      '/a/./b',
+      '/a/../b',
+      '/a/..',
+      '/a/.',
+      '/.well-known/x',
+      '/a/.b/..c',
+      '/a%2e%2e/b',
+      '/a\\b',
+      '/a b',
+      '/x?a=1&a=2&b=',
+      '/é',
+      'v1/checks',
+    ])
+      same(target);
+    const part = fc.constantFrom(
+      '/',
+      '.',
+      '..',
+      '%2e',
+      '%',
+      '?',
+      '#',
+      '\\',
+      ' ',
+      'a',
+      'Z',
+      '9',
+      '_',
+      '-',
+      '~',
+      'é',
+      '=',
+      '&',
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 12 }), (parts) => {
+        const target = `/${parts.join('')}`;
+        same(target);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
