@@ -55,8 +55,16 @@ export interface CronBurstCloud {
   starts: Record<string, number>;
   successes: Record<string, number>;
   runsFormed: number;
-  /** The keys that took the most write units in the starts' second, with their projection to 100,000 jobs. */
-  hottest: { pk: string; wcu: number; perCheck: boolean; projected: number }[];
+  /**
+   * The keys (the table's, and each index's as `<index>:<pk>`) that take the most write units in
+   * the starts' second at 100,000 jobs, by their projection, hottest first.
+   */
+  hottest: BurstKey[];
+  /** The due index (gsi2 `DUE#<shard>`): its shard count, all its shards' units, each shard's mean at 100,000 jobs. */
+  dueIndex: { shards: number; wcu: number; projectedPerShard: number };
+  /** The same for the successes' 30 seconds, a shared key's units as their mean per second. */
+  successesHottest: BurstKey[];
+  successesDueIndex: CronBurstCloud['dueIndex'];
   seconds: number;
 }
 
@@ -65,7 +73,49 @@ export interface CronBurstFigures {
   cloud?: CronBurstCloud;
 }
 
+/** A partition key's write units in the starts' second, and their projection to PROJECTED_JOBS. */
+interface BurstKey {
+  pk: string;
+  wcu: number;
+  /** A check's own partition (its pings only); else a key every job's pings may write. */
+  perCheck: boolean;
+  projected: number;
+}
+
 const PROJECTED_JOBS = 100_000;
+/** DynamoDB's write bound per partition key and second (table or index). */
+const KEY_WCU_LIMIT = 1000;
+/** Keys listed: the hottest by projection. */
+const KEYS_LISTED = 8;
+const DUE_PREFIX = 'gsi2:DUE#';
+
+/**
+ * Each key's projection to PROJECTED_JOBS: a check's own key stays as it is; a shared key grows
+ * with the jobs, its units over `seconds` taken as their mean per second. The due index's shards
+ * (`gsi2:DUE#<n>`, each check on one by a hash of its id) are projected together, as their mean: a
+ * few jobs fall unevenly on them, 100,000 evenly.
+ */
+function projectBurstKeys(
+  measured: { pk: string; wcu: number }[],
+  input: { jobs: number; checkPartitions: ReadonlySet<string>; dueShards: number; seconds: number },
+): { hottest: BurstKey[]; dueIndex: CronBurstCloud['dueIndex'] } {
+  const scale = PROJECTED_JOBS / input.jobs;
+  const keys = measured.map(({ pk, wcu }) => ({
+    pk,
+    wcu: input.checkPartitions.has(pk) ? wcu : wcu / input.seconds,
+  }));
+  const due = keys.filter((k) => k.pk.startsWith(DUE_PREFIX)).reduce((sum, k) => sum + k.wcu, 0);
+  const dueIndex = { shards: input.dueShards, wcu: due, projectedPerShard: (due * scale) / input.dueShards };
+  const hottest = keys
+    .map(({ pk, wcu }) => {
+      const perCheck = input.checkPartitions.has(pk);
+      const projected = perCheck ? wcu : pk.startsWith(DUE_PREFIX) ? dueIndex.projectedPerShard : wcu * scale;
+      return { pk, wcu, perCheck, projected };
+    })
+    .sort((a, b) => b.projected - a.projected)
+    .slice(0, KEYS_LISTED);
+  return { hottest, dueIndex };
+}
 /** Checks per entity: the default plan's limit. */
 const PER_ENTITY = 20;
 const SPREAD_SECONDS = 30;
@@ -273,17 +323,28 @@ async function allCheckIds(url: string, key: string): Promise<string[]> {
     .map((c) => c.id);
 }
 
-/** The same burst through the cloud handlers (the ping function's) over a DynamoDB Local of its own. */
+/**
+ * The same burst through the cloud handlers (the ping function's) over a DynamoDB Local of its own,
+ * or the one at `endpoint` (a test's), with the deployment's due shards (VIGIL_DUE_SHARDS's default
+ * unless `dueShards`).
+ */
 export async function runCronBurstCloud(options: {
   jobs: number;
+  endpoint?: string;
+  dueShards?: number;
   onProgress?: (line: string) => void;
 }): Promise<CronBurstCloud> {
   const progress = options.onProgress ?? (() => {});
   const started = performance.now();
-  const local = await startDynamoDbLocal();
+  const local = options.endpoint ? undefined : await startDynamoDbLocal();
   try {
     return await withMeteredPipeline(
-      { endpoint: local.endpoint, name: 'cronburst', logLevelVariable: 'COST_LOG_LEVEL' },
+      {
+        endpoint: options.endpoint ?? local?.endpoint ?? '',
+        name: 'cronburst',
+        logLevelVariable: 'COST_LOG_LEVEL',
+        ...(options.dueShards ? { env: { VIGIL_DUE_SHARDS: String(options.dueShards) } } : {}),
+      },
       async (pipeline) => {
         const { meter, clock, cloud } = pipeline;
         const key = pipeline.tenant.rawKey;
@@ -311,27 +372,45 @@ export async function runCronBurstCloud(options: {
         const count = (into: Record<string, number>, status: number) => {
           into[status] = (into[status] ?? 0) + 1;
         };
+        // An hour of the jobs before: each pinged once (so each is up, its deadline in the due index,
+        // and its 5-minute bucket open), as every hour after the first finds them.
+        const primed: Record<string, number> = {};
+        await inBatches(jobs, 50, async (job) => {
+          count(primed, (await pings.request('GET', `/ping/${job.token}`)).status);
+        });
+        if (primed[200] !== options.jobs) throw new Error(`the hour before: ${statusText(primed)}`);
+        await pipeline.drainChanges();
+        const projection = {
+          jobs: options.jobs,
+          checkPartitions: new Set(jobs.map((j) => checkPartition(j.checkId))),
+          dueShards: cloud.config.dueShards,
+        };
+        const metered = async (send: () => Promise<void>) => {
+          meter.reset();
+          meter.resume();
+          await send();
+          meter.pause();
+          return meter.hottestKeysOverall(Number.POSITIVE_INFINITY);
+        };
         // The top of the hour: every start in the same second of the clock, 50 in flight.
         clock.set(Math.ceil(clock.now() / 3_600_000) * 3_600_000);
         const starts: Record<string, number> = {};
-        meter.reset();
-        meter.resume();
-        await inBatches(jobs, 50, async (job) => {
-          count(starts, (await pings.request('GET', `/ping/${job.token}/start`)).status);
-        });
-        meter.pause();
-        const hottest = meter.hottestKeysOverall(5).map(({ pk, wcu }) => {
-          // A check's own partition takes its own pings only; any other key takes every job's.
-          const perCheck = jobs.some((j) => pk === checkPartition(j.checkId));
-          return { pk, wcu, perCheck, projected: perCheck ? wcu : (wcu * PROJECTED_JOBS) / options.jobs };
-        });
+        const startKeys = await metered(() =>
+          inBatches(jobs, 50, async (job) => {
+            count(starts, (await pings.request('GET', `/ping/${job.token}/start`)).status);
+          }),
+        );
+        const { hottest, dueIndex } = projectBurstKeys(startKeys, { ...projection, seconds: 1 });
         const successes: Record<string, number> = {};
-        for (let second = 1; second <= SPREAD_SECONDS; second += 1) {
-          clock.set(clock.now() + 1000);
-          await inBatches(endingAt(options.jobs, second), 50, async (i) => {
-            count(successes, (await pings.request('GET', `/ping/${jobs[i]?.token}`)).status);
-          });
-        }
+        const successKeys = await metered(async () => {
+          for (let second = 1; second <= SPREAD_SECONDS; second += 1) {
+            clock.set(clock.now() + 1000);
+            await inBatches(endingAt(options.jobs, second), 50, async (i) => {
+              count(successes, (await pings.request('GET', `/ping/${jobs[i]?.token}`)).status);
+            });
+          }
+        });
+        const ends = projectBurstKeys(successKeys, { ...projection, seconds: SPREAD_SECONDS });
         let runsFormed = 0;
         for (const job of jobs) {
           const { runs } = runsSchema.parse(await setup('GET', `/v1/checks/${job.checkId}/runs`));
@@ -346,12 +425,15 @@ export async function runCronBurstCloud(options: {
           successes,
           runsFormed,
           hottest,
+          dueIndex,
+          successesHottest: ends.hottest,
+          successesDueIndex: ends.dueIndex,
           seconds: Math.round((performance.now() - started) / 1000),
         };
       },
     );
   } finally {
-    await local.stop();
+    await local?.stop();
   }
 }
 
@@ -359,6 +441,17 @@ const statusText = (s: Record<string, number>) =>
   Object.entries(s)
     .map(([status, n]) => `${n} × ${status}`)
     .join(', ');
+
+/** The listed keys over the per-key bound at 100,000 jobs, or "none". */
+const overLimit = (keys: BurstKey[]) =>
+  keys
+    .filter((k) => k.projected > KEY_WCU_LIMIT)
+    .map((k) => `${k.pk} (${round(k.projected, 0)})`)
+    .join(', ') || 'none';
+
+/** The due shards that would keep each shard's projection under the per-key bound. */
+const dueShardsNeeded = (d: CronBurstCloud['dueIndex']) =>
+  Math.max(1, Math.ceil((d.projectedPerShard * d.shards) / KEY_WCU_LIMIT));
 
 /** The figures as Markdown. */
 export function formatCronBurst(f: CronBurstFigures): string {
@@ -381,17 +474,25 @@ export function formatCronBurst(f: CronBurstFigures): string {
   ];
   if (f.cloud) {
     const c = f.cloud;
-    out.push(
-      `\nCron burst, cloud (${c.jobs} heartbeats through the ping function's handler over DynamoDB Local, ${c.seconds} s): starts ${statusText(c.starts)}; successes ${statusText(c.successes)}; runs formed ${c.runsFormed} of ${c.jobs}. Write units per partition key in the starts' second, projected to ${PROJECTED_JOBS.toLocaleString('en')} jobs (a check's own key stays; a shared key grows with the jobs):\n`,
+    const projected = `projected (${PROJECTED_JOBS.toLocaleString('en')} jobs)`;
+    const keyTable = (keys: BurstKey[]) =>
       table(
-        ['partition key', 'WCU', 'per check', `projected (${PROJECTED_JOBS.toLocaleString('en')} jobs)`],
-        c.hottest.map((h) => [
+        ['partition key', 'WCU', 'per check', projected],
+        keys.map((h) => [
           h.pk,
           String(round(h.wcu, 1)),
           h.perCheck ? 'yes' : 'no',
           String(round(h.projected, 0)),
         ]),
-      ),
+      );
+    const dueText = (d: CronBurstCloud['dueIndex']) =>
+      `the due index's ${d.shards} shards took ${round(d.wcu, 1)} WCU, ${round(d.projectedPerShard, 0)} each projected (${dueShardsNeeded(d)} shards would keep each under ${KEY_WCU_LIMIT.toLocaleString('en')})`;
+    out.push(
+      `\nCron burst, cloud (${c.jobs} heartbeats through the ping function's handler over DynamoDB Local, each pinged once an hour before, ${c.seconds} s): starts ${statusText(c.starts)}; successes ${statusText(c.successes)}; runs formed ${c.runsFormed} of ${c.jobs}. Write units per partition key, the table's and each index's (\`gsi2:\`), projected to ${PROJECTED_JOBS.toLocaleString('en')} jobs (a check's own key stays; a shared key grows with the jobs; the due index's shards by their mean), hottest first. The starts' second:\n`,
+      keyTable(c.hottest),
+      `\nOver ${KEY_WCU_LIMIT.toLocaleString('en')} WCU projected: ${overLimit(c.hottest)}; ${dueText(c.dueIndex)}. The successes' ${SPREAD_SECONDS} seconds (a shared key's units per second, their mean):\n`,
+      keyTable(c.successesHottest),
+      `\nOver ${KEY_WCU_LIMIT.toLocaleString('en')} WCU projected: ${overLimit(c.successesHottest)}; ${dueText(c.successesDueIndex)}.`,
     );
   }
   return out.join('\n');

@@ -47,15 +47,23 @@ export function createCostMeter(options: {
   let snap: MeterSnapshot;
   let paused = false;
   /**
-   * Write units per partition key per wall-clock second (table writes, transactions at twice):
-   * what DynamoDB's 1,000 WCU/s per partition key bounds (issue 35's storm in the cloud).
+   * Write units per partition key per wall-clock second (table writes, transactions at twice; and
+   * each index's partitions, `<index>:<pk>`): what DynamoDB's 1,000 WCU/s per partition key bounds
+   * (issue 35's storm in the cloud).
    */
   let keySeconds = new Map<string, number>();
-  const chargeKey = (key: StoredItem | undefined, units: number) => {
-    const pk = (key?.pk as { S?: string } | undefined)?.S ?? '?';
+  const chargePk = (pk: string, units: number) => {
     const slot = `${Math.floor(Date.now() / 1000)}|${pk}`;
     keySeconds.set(slot, (keySeconds.get(slot) ?? 0) + units);
   };
+  const chargeKey = (key: StoredItem | undefined, units: number) =>
+    chargePk((key?.pk as { S?: string } | undefined)?.S ?? '?', units);
+  /**
+   * An index's partition key takes the same bound as a table's (a hot GSI partition throttles the
+   * table's writes): counted as `<index>:<pk>`, e.g. `gsi2:DUE#3`.
+   */
+  const chargeIndexKey = (index: string, item: StoredItem | undefined, units: number) =>
+    chargePk(`${index}:${(item?.[`${index}pk`] as { S?: string } | undefined)?.S ?? '?'}`, units);
   const reset = () => {
     keySeconds = new Map();
     snap = {
@@ -121,8 +129,14 @@ export function createCostMeter(options: {
       const was = keyIn(before);
       const is = keyIn(after);
       // Every index projects ALL: a put whenever the item in the index changes.
-      if (was !== undefined && was !== is) entity.gsiWru += writeUnits(itemSize(before));
-      if (is !== undefined && (was !== is || changed)) entity.gsiWru += writeUnits(itemSize(after));
+      if (was !== undefined && was !== is) {
+        entity.gsiWru += writeUnits(itemSize(before));
+        chargeIndexKey(index, before, writeUnits(itemSize(before)));
+      }
+      if (is !== undefined && (was !== is || changed)) {
+        entity.gsiWru += writeUnits(itemSize(after));
+        chargeIndexKey(index, after, writeUnits(itemSize(after)));
+      }
     }
   };
 

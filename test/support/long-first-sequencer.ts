@@ -25,6 +25,7 @@ export const LONG_FILES: Record<string, number> = {
   'test/checks/located-scheduling.test.ts': 30,
   'test/status/stream-replay.test.ts': 26,
   'test/reports/report-sweep.test.ts': 25,
+  'test/push/cronburst-keys.test.ts': 28,
   // cloud
   'test/cloud/alert-truth-model.test.ts': 155,
   'test/people/sign-in-lockout.test.ts': 54,
