@@ -37,11 +37,19 @@ function sortKeyPredicate(column: string, sk: SortKeyCondition): SqlQuery {
   }
 }
 
-/** SELECT data for one page (fetches `limit + 1` rows so the caller knows whether more follow). */
+/**
+ * SELECT data for one page (fetches `limit + 1` rows so the caller knows whether more follow).
+ *
+ * The statement is prepared once and run with new values: `= ? COLLATE BINARY` (the columns'
+ * own collation, so the same comparison and index) and `LIMIT +?` keep SQLite (3.54) from
+ * reading the bound partition key and limit while planning, which marks the statement to be
+ * prepared again whenever they are bound anew: every run, and better-sqlite3 compiles a new
+ * row function each time (test/store/sqlite-reprepare.test.ts).
+ */
 export function buildQuery(input: QueryInput, limit: number): SqlQuery {
   const names = indexKeyNames(input.index);
   const desc = input.direction === 'desc';
-  const where = [`${names.pk} = ?`];
+  const where = [`${names.pk} = ? COLLATE BINARY`];
   const params: (string | number)[] = [input.pk];
   if (input.sk) {
     const predicate = sortKeyPredicate(names.sk, input.sk);
@@ -57,7 +65,7 @@ export function buildQuery(input: QueryInput, limit: number): SqlQuery {
   }
   const direction = desc ? 'DESC' : 'ASC';
   return {
-    sql: `SELECT data FROM items WHERE ${where.join(' AND ')} ORDER BY ${order.map((c) => `${c} ${direction}`).join(', ')} LIMIT ?`,
+    sql: `SELECT data FROM items WHERE ${where.join(' AND ')} ORDER BY ${order.map((c) => `${c} ${direction}`).join(', ')} LIMIT +?`,
     params: [...params, limit + 1],
   };
 }

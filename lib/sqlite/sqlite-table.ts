@@ -89,7 +89,7 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
     'SELECT data FROM items WHERE pk = ? AND sk = ?',
   );
   const selectChanges = db.prepare<[number, number], { seq: number; record: string }>(
-    'SELECT seq, record FROM changes WHERE seq > ? ORDER BY seq LIMIT ?',
+    'SELECT seq, record FROM changes WHERE seq > ? ORDER BY seq LIMIT +?',
   );
 
   const queries = new Map<string, Database.Statement<(string | number)[], { data: string }>>();

@@ -68,7 +68,7 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
   const insertChange = db.prepare<[string]>('INSERT INTO changes (record) VALUES (?)');
   const deleteChanges = db.prepare<[number]>('DELETE FROM changes WHERE seq <= ?');
   const selectExpired = db.prepare<[number, number], { pk: string; sk: string; data: string }>(
-    'SELECT pk, sk, data FROM items WHERE ttl IS NOT NULL AND ttl <= ? ORDER BY ttl LIMIT ?',
+    'SELECT pk, sk, data FROM items WHERE ttl IS NOT NULL AND ttl <= ? ORDER BY ttl LIMIT +?',
   );
 
   // An existing row is updated in place, setting only the index columns that changed, so index
