@@ -1,7 +1,7 @@
 import { composeChangeConsumers, consumerList } from './events/consumers.ts';
 import { composeServices } from './features/compose-services.ts';
 import type { CoreDeps } from './features/core-deps.ts';
-import { CONFIG_KINDS, featureRoutes } from './features/feature-routes.ts';
+import { CONFIG_KINDS, featureRoutes, featureTools } from './features/feature-routes.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import type { Route } from './http/types.ts';
@@ -15,9 +15,15 @@ export type { CoreDeps } from './features/core-deps.ts';
  * document of it), the router over it, and the change-feed consumers.
  */
 export function createApp(deps: CoreDeps) {
-  const services = composeServices(deps, () => routes, CONFIG_KINDS);
+  const services = composeServices(deps, {
+    routes: () => routes,
+    tools: () => tools,
+    configKinds: CONFIG_KINDS,
+  });
   const { people, notifications, actions } = services;
   const routes: Route[] = [...featureRoutes(services), openApiRoute(() => routes)];
+  // The MCP tools the features' mounts declare, each bound over its feature's services.
+  const tools = featureTools(services);
   /** Change-feed consumers, fed by the sqlite outbox pump locally and DynamoDB Streams in the cloud. */
   const changeConsumers = composeChangeConsumers({
     ...{ table: deps.table, clock: deps.clock, logger: deps.logger },

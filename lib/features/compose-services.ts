@@ -3,7 +3,7 @@ import type { KindSet } from '../config-doc/registry.ts';
 import { createRouteInvoker } from '../http/router.ts';
 import type { Route } from '../http/types.ts';
 import { composeLocations } from '../locations/compose.ts';
-import { BUILTIN_TOOLSETS } from '../mcp/builtin-tools.ts';
+import { type BoundTool, BUILTIN_TOOLSETS } from '../mcp/builtin-tools.ts';
 import { composeMcp } from '../mcp/compose.ts';
 import { spendEmailQuota } from '../notify/email-transport.ts';
 import { countUntold, readTenantChannels } from '../notify/records.ts';
@@ -22,10 +22,15 @@ import { hostNotifyJobs } from './job-hosts.ts';
  * core (./compose-core.ts), then what builds on it (teams, skills, configuration, MCP, locations,
  * status, reports, status pages) and the notify queue's host. The
  * features' route faces (lib/features/feature-routes.ts) are mounted over what this returns.
- * `routes` is the route table, read at the first in-process call (configuration apply), and
+ * `routes` is the route table, read at the first in-process call (configuration apply), `tools`
+ * the MCP tools the mounts bind over these services, read at the first tool call, and
  * `configKinds` the configuration document's kinds the mounts declare.
  */
-export function composeServices(deps: CoreDeps, routes: () => Route[], configKinds: KindSet) {
+export function composeServices(
+  deps: CoreDeps,
+  mounted: { routes: () => Route[]; tools: () => readonly BoundTool[]; configKinds: KindSet },
+) {
+  const { routes, configKinds } = mounted;
   const core = composeCore(deps);
   const { table, clock, logger, cursors, tenants, people, checkService, notifications, actions } = core;
   // Teams and who is on call (issue 55 item 5): its routes, and the who service the MCP tool asks.
@@ -49,12 +54,9 @@ export function composeServices(deps: CoreDeps, routes: () => Route[], configKin
     actions: actions.actions,
     actionRunner: actions.actionRunner,
     incidents: core.incidents.service,
-    simulator: notifications.simulator,
     policies: notifications.policyService,
     audit: people.mcpAudit,
-    config: () => configDocs.engine,
-    who: teams.who,
-    outsideAlerts: core.integrations.outsideAlerts,
+    featureTools: mounted.tools,
   });
   const { checks, recorder } = core;
   const locations = composeLocations({ ...deps, tenants, checks, recorder, decider: core.jobRunner.decider });

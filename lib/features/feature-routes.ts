@@ -1,5 +1,6 @@
 import { ackLinksMount } from '../ack-links/feature-routes.ts';
 import { actionsKind } from '../actions/config-kind.ts';
+import { createAuditService } from '../audit/audit-service.ts';
 import type { AnyConfigKind } from '../config-doc/kind.ts';
 import { documentKinds } from '../config-doc/registry.ts';
 import { contactsMount } from '../contacts/feature-routes.ts';
@@ -8,12 +9,31 @@ import type { Route } from '../http/types.ts';
 import { importersMount } from '../importers/feature-routes.ts';
 import { integrationsKind } from '../integrations/config-kind.ts';
 import { maintenanceMount } from '../maintenance/feature-routes.ts';
+import {
+  acknowledgeIncident,
+  acknowledgeOutsideAlert,
+  addIncidentNote,
+  applyConfig,
+  type BoundTool,
+  bindTools,
+  createPageIncident,
+  explainAlerting,
+  getActionRun,
+  getAuditLog,
+  listOutsideAlerts,
+  planConfig,
+  resolveIncident,
+  resolveOutsideAlert,
+  updatePageIncident,
+  whoIsOnCall,
+} from '../mcp/builtin-tools.ts';
 import { onCallMount } from '../oncall/feature-routes.ts';
-import { defineMount, type Mount, mountAll, mountedConfigKinds } from '../platform/feature.ts';
+import { defineMount, type Mount, mountAll, mountedConfigKinds, mountedTools } from '../platform/feature.ts';
 import { pushMount } from '../push/feature-routes.ts';
 import { searchMount } from '../search/feature-routes.ts';
 import { skillsKind } from '../skills/config-kind.ts';
 import { statusPagesKind } from '../status-pages/config-kind.ts';
+import { createPageIncidentService } from '../status-pages/page-incidents.ts';
 import { teamsKind } from '../teams/config-kind.ts';
 import { uptimeMount } from '../uptime/feature-routes.ts';
 import type { Services } from './compose-services.ts';
@@ -36,16 +56,20 @@ type Composed = {
   [K in keyof Services]-?: Services[K] extends { routes: readonly Route[] } ? K : never;
 }[keyof Services];
 
-type ServiceMount = Mount<Services, Route, AnyConfigKind>;
+type ServiceMount = Mount<Services, Route, AnyConfigKind, BoundTool>;
 
 /**
  * A feature composed with the services (its compose.ts returns its routes): mounted by its name
- * there, with the configuration kinds it brings.
+ * there, with the configuration kinds and the MCP tools it brings (each tool bound over the tool
+ * kit, `services.mcp.kit`, and this feature's own services).
  */
-const composed = (name: Composed, configKinds: readonly AnyConfigKind[] = []): ServiceMount => ({
+const composed = (
+  name: Composed,
+  brings: Pick<ServiceMount, 'configKinds' | 'tools'> = {},
+): ServiceMount => ({
   name,
   routes: (services) => (services[name] as { routes: readonly Route[] }).routes,
-  configKinds,
+  ...brings,
 });
 
 /** Outside alerts' routes: the authenticated ones, then the integration URLs senders post to. */
@@ -56,38 +80,78 @@ const integrationsMount = defineMount({
     ...routes.open,
   ],
   configKinds: [integrationsKind],
+  tools: ({ mcp, integrations }: Pick<Services, 'mcp' | 'integrations'>) =>
+    bindTools({ ...mcp.kit, outsideAlerts: integrations.outsideAlerts }, [
+      listOutsideAlerts,
+      acknowledgeOutsideAlert,
+      resolveOutsideAlert,
+    ]),
 });
 
 const MOUNTS: readonly ServiceMount[] = [
   healthMount,
-  composed('people'),
+  composed('people', {
+    tools: ({ mcp, table, clock, cursors }) =>
+      bindTools({ ...mcp.kit, audit: createAuditService({ table, clock, cursors }) }, [getAuditLog]),
+  }),
   catalogMount,
   checksMount,
   composed('status'),
   pushMount,
-  composed('notifications', [channelsKind, routesKind]),
+  composed('notifications', {
+    configKinds: [channelsKind, routesKind],
+    tools: ({ mcp, notifications }) =>
+      bindTools({ ...mcp.kit, simulator: notifications.simulator }, [explainAlerting]),
+  }),
   maintenanceMount,
-  composed('actions', [actionsKind]),
-  composed('incidents'),
-  composed('statusPages', [statusPagesKind]),
+  composed('actions', {
+    configKinds: [actionsKind],
+    tools: ({ mcp, actions }) =>
+      bindTools({ ...mcp.kit, executions: actions.executions, actions: actions.actions }, [getActionRun]),
+  }),
+  composed('incidents', {
+    tools: ({ mcp, incidents }) =>
+      bindTools({ ...mcp.kit, incidents: incidents.service }, [
+        acknowledgeIncident,
+        addIncidentNote,
+        resolveIncident,
+      ]),
+  }),
+  composed('statusPages', {
+    configKinds: [statusPagesKind],
+    tools: ({ mcp, table, clock }) =>
+      bindTools({ ...mcp.kit, pageIncidents: createPageIncidentService({ table, clock }) }, [
+        createPageIncident,
+        updatePageIncident,
+      ]),
+  }),
   uptimeMount,
   composed('reports'),
   onCallMount,
   contactsMount,
-  composed('teams', [teamsKind]),
+  composed('teams', {
+    configKinds: [teamsKind],
+    tools: ({ mcp, teams }) => bindTools({ ...mcp.kit, who: teams.who }, [whoIsOnCall]),
+  }),
   integrationsMount,
   ackLinksMount,
-  composed('escalation', [escalationPoliciesKind]),
+  composed('escalation', { configKinds: [escalationPoliciesKind] }),
   composed('locations'),
   searchMount,
-  composed('skills', [skillsKind]),
+  composed('skills', { configKinds: [skillsKind] }),
   importersMount,
-  composed('configDocs'),
+  composed('configDocs', {
+    tools: ({ mcp, configDocs }) =>
+      bindTools({ ...mcp.kit, config: () => configDocs.engine }, [planConfig, applyConfig]),
+  }),
   mcpMount,
 ];
 
 /** Every feature's routes over the shared services, in the list's order. */
 export const featureRoutes = (services: Services): Route[] => mountAll(MOUNTS, services);
+
+/** Every feature's MCP tools over the shared services, each bound over its own (the tool catalog's built-ins). */
+export const featureTools = (services: Services): BoundTool[] => mountedTools(MOUNTS, services);
 
 /** The configuration document's kinds, as the mounts declare them (the configuration engine's set). */
 export const CONFIG_KINDS = documentKinds(mountedConfigKinds(MOUNTS));

@@ -6,13 +6,29 @@ import { CATALOG_OPS_MANIFEST } from './builtins/toolsets/catalog-ops.ts';
 
 /**
  * The built-in tools, as the rest of the code base sees them: the definitions (BUILTIN_TOOLS), the
- * toolsets that offer them (docs/mcp.md is generated from them), and the skill a new tenant starts with.
+ * toolsets that offer them (docs/mcp.md is generated from them), and the skill a new tenant starts
+ * with; and the tools the features' mounts declare and bind over their own services (`bindTools`,
+ * lib/features/feature-routes.ts).
  */
 
+export { getActionRun } from './builtins/action-runs.ts';
+export { getAuditLog } from './builtins/audit-log.ts';
+export { applyConfig, planConfig } from './builtins/config.ts';
+export { explainAlerting } from './builtins/explain-alerting.ts';
 export { FIND_TOOLS_ENTRY } from './builtins/find-tools.ts';
+export { acknowledgeIncident, addIncidentNote, resolveIncident } from './builtins/incidents.ts';
 export { BUILTIN_TOOLS } from './builtins/index.ts';
+export {
+  acknowledgeOutsideAlert,
+  listOutsideAlerts,
+  type OutsideAlertTools,
+  resolveOutsideAlert,
+} from './builtins/outside-alerts.ts';
+export { createPageIncident, updatePageIncident } from './builtins/page-incidents.ts';
 export { CATALOG_OPS_MANIFEST } from './builtins/toolsets/catalog-ops.ts';
 export { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';
+export { whoIsOnCall } from './builtins/who-is-on-call.ts';
+export { type BoundTool, bindTools, type ToolKitDeps } from './tool-kit/deps.ts';
 
 /**
  * catalog-ops' manifest as parsed, once a process: it is a constant, and parsing it compiles each

@@ -1,6 +1,4 @@
 import type { ActionRunner, ActionStore } from '../actions/stores.ts';
-import { createExecutionStore } from '../actions/stores.ts';
-import { createAuditService } from '../audit/audit-service.ts';
 import type { McpToolAudit } from '../audit/mcp-audit.ts';
 import type { BlueprintStore } from '../catalog/blueprints.ts';
 import type { EntityStore } from '../catalog/entities.ts';
@@ -9,11 +7,10 @@ import { createBlueprintService, createEntitySearch, createEntityService } from 
 import type { RunNow } from '../checks/probing.ts';
 import type { CheckService } from '../checks/services.ts';
 import { createCheckReadService, ruleChangeOps } from '../checks/services.ts';
-import type { ConfigEngine } from '../config-doc/kind.ts';
 import type { IncidentService } from '../incidents/incident-service.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import { createMaintenanceService } from '../maintenance/maintenance-service.ts';
-import type { PolicyService, Simulator } from '../notify/compose.ts';
+import type { PolicyService } from '../notify/compose.ts';
 import { countUntold } from '../notify/records.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
@@ -23,10 +20,8 @@ import { createPingLogService } from '../push/ping-log.ts';
 import { createRunLogService } from '../push/run-log.ts';
 import type { SkillRecord } from '../skills/skill-items.ts';
 import { createStatusService } from '../status/status-service.ts';
-import { createPageIncidentService } from '../status-pages/page-incidents.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
-import type { WhoService } from '../teams/who-service.ts';
 import { createUptimeService } from '../uptime/uptime-service.ts';
 import { createAppResources } from './apps/app-resources.ts';
 import { createBuiltins } from './builtins/index.ts';
@@ -34,7 +29,7 @@ import { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';
 import type { McpCatalog, McpTool } from './ports.ts';
 import { createPromptCatalog } from './prompts/prompt-catalog.ts';
 import { createToolCatalog } from './tool-catalog.ts';
-import type { OutsideAlertTools } from './tool-kit/deps.ts';
+import type { BoundTool, Builtin, ToolKitDeps } from './tool-kit/deps.ts';
 
 export interface McpDeps {
   table: Table;
@@ -56,19 +51,16 @@ export interface McpDeps {
   policies: Pick<PolicyService, 'upsert'>;
   actions: Pick<ActionStore, 'get'>;
   actionRunner: ActionRunner;
-  /** Incidents (list_incidents' state filters, acknowledge_incident, add_incident_note). */
+  /** Incidents (list_incidents' state filters, the prompts' and resources' reads). */
   incidents: IncidentService;
-  /** explain_alerting (lib/notify/simulate/simulate.ts). */
-  simulator: Simulator;
   /** The audit log's recorder of write tool calls (lib/people/compose.ts's `mcpAudit`). */
   audit?: McpToolAudit | undefined;
-  /** plan_config and apply_config: the app's configuration engine, read at each call (it is made after the routes). */
-  config?: () => ConfigEngine | undefined;
-  /** who_is_on_call: the teams' who service (lib/teams/compose.ts). */
-  who: WhoService;
-  /** list, acknowledge and resolve outside alerts (lib/integrations/compose.ts's `outsideAlerts`). */
-  outsideAlerts: OutsideAlertTools;
   logger: Logger;
+  /**
+   * The built-ins the features' mounts declare, each bound over its feature's services
+   * (lib/features/feature-routes.ts): made after this, over the services, so read at the first call.
+   */
+  featureTools: () => readonly BoundTool[];
 }
 
 /**
@@ -90,15 +82,16 @@ export function composeMcp(deps: McpDeps) {
   const checkReads = createCheckReadService({ table, checkService: deps.checkService, clock, cursors });
   const search = createEntitySearch({ table, cursors });
   const blueprints = createBlueprintService(catalog);
+  // What every built-in gets of the tool kit, which the features' mounts bind their tools over.
+  const kit: ToolKitDeps = { clock, entityStore: deps.entities, logger: deps.logger };
   const builtinDeps = {
-    clock,
+    ...kit,
     status: createStatusService({
       ...{ table, clock, cursors },
       countUntold: (tenantId, entities) => countUntold(table, tenantId, entities),
     }),
     blueprints,
     entities,
-    entityStore: deps.entities,
     relations: createRelationStore(table),
     checkService: deps.checkService,
     policies: deps.policies,
@@ -109,21 +102,21 @@ export function composeMcp(deps: McpDeps) {
     runtime: deps.runtime,
     incidents: deps.incidents,
     maintenance: createMaintenanceService({ table, clock }),
-    pageIncidents: createPageIncidentService({ table, clock }),
     uptime: createUptimeService({ table, clock, cursors, checkService: deps.checkService }),
-    executions: createExecutionStore(table, cursors),
-    actions: deps.actions,
     search,
-    simulator: deps.simulator,
-    audit: createAuditService({ table, clock, cursors }),
-    config: deps.config,
-    who: deps.who,
-    outsideAlerts: deps.outsideAlerts,
     skills: deps.skills,
     toolsets: BUILTIN_TOOLSETS,
-    logger: deps.logger,
   };
-  const builtins = createBuiltins(builtinDeps);
+  // Bound at the first call: the features' tools are bound over the services this is part of.
+  let bound: ReadonlyMap<string, Builtin> | undefined;
+  const boundTools = () => {
+    bound ??= createBuiltins(builtinDeps, deps.featureTools());
+    return bound;
+  };
+  const builtins = {
+    get: (name: string) => boundTools().get(name),
+    has: (name: string) => boundTools().has(name),
+  };
   const tools = createToolCatalog({
     skills: deps.skills,
     builtins,
@@ -139,5 +132,5 @@ export function composeMcp(deps: McpDeps) {
   };
   // What vigil:// resources read through, but status pages (composed later: lib/app.ts adds them).
   const readers = { blueprints, entities, checks: deps.checkService, checkReads, incidents: deps.incidents };
-  return { tools: served, readers };
+  return { tools: served, readers, kit, builtins: boundTools };
 }

@@ -22,7 +22,7 @@ const MAX_COMPILED = 1000;
 export interface ToolCatalogDeps {
   /** The skills registry: the tools of a tenant's enabled skills, each with its skill's slug. */
   skills: { listEnabledTools(tenantId: string): Promise<McpTool[]> };
-  builtins: ReadonlyMap<string, Builtin>;
+  builtins: Pick<ReadonlyMap<string, Builtin>, 'get' | 'has'>;
   actions: Pick<ActionStore, 'get'>;
   runner: ActionRunner;
   clock: Clock;
@@ -35,7 +35,7 @@ export interface ToolCatalogDeps {
  * manifest claims; a runbook tool (bound to an action) is never read-only, since it runs the
  * action; a tool with neither implementation keeps its manifest's (calling it changes nothing).
  */
-function withEffectiveAnnotations(tool: McpTool, builtins: ReadonlyMap<string, Builtin>): McpTool {
+function withEffectiveAnnotations(tool: McpTool, builtins: ToolCatalogDeps['builtins']): McpTool {
   const builtin = builtins.get(tool.name);
   const annotations = builtin?.annotations ?? tool.annotations;
   if (tool.action_id) return { ...tool, annotations: { ...annotations, readOnlyHint: false } };

@@ -177,7 +177,7 @@ export function hostQueue<P>(
  * typed by what it needs of them. Heavy (handlers), so only the API composition loads the mount
  * list (lib/features/feature-routes.ts); the lean list (lib/features/list.ts) stays loadable by every function.
  */
-export interface Mount<D, R, K = never> {
+export interface Mount<D, R, K = never, T = never> {
   /** Unique in the mount list. */
   name: string;
   routes: (deps: D) => readonly R[];
@@ -186,17 +186,37 @@ export interface Mount<D, R, K = never> {
    * of the feature): the configuration engine takes the mount list's (lib/config-doc/registry.ts).
    */
   configKinds?: readonly K[] | undefined;
+  /**
+   * The MCP tools it brings, bound over the services it takes (lib/mcp's `bindTools`: each tool
+   * over the tool kit and this feature's own services); the tool catalog takes the mount list's.
+   */
+  tools?: ((deps: D) => readonly T[]) | undefined;
 }
 
 /** Declares a feature's routes (and what else it mounts with them). */
-export const defineMount = <D, R, K = never>(mount: Mount<D, R, K>): Mount<D, R, K> => mount;
+export const defineMount = <D, R, K = never, T = never>(mount: Mount<D, R, K, T>): Mount<D, R, K, T> => mount;
+
+/** Every mount's tools over `deps`, in the list's order; refuses a tool name twice. */
+export function mountedTools<D, T extends { name: string }>(
+  mounts: readonly Mount<D, unknown, unknown, T>[],
+  deps: D,
+): T[] {
+  const names = new Set<string>();
+  return mounts.flatMap((mount) =>
+    (mount.tools?.(deps) ?? []).map((tool) => {
+      if (names.has(tool.name)) throw new Error(`the tool ${tool.name} is mounted twice`);
+      names.add(tool.name);
+      return tool;
+    }),
+  );
+}
 
 /** Every mount's configuration kinds, in the list's order. */
-export const mountedConfigKinds = <K>(mounts: readonly Mount<never, unknown, K>[]): K[] =>
+export const mountedConfigKinds = <K>(mounts: readonly Mount<never, unknown, K, unknown>[]): K[] =>
   mounts.flatMap((mount) => [...(mount.configKinds ?? [])]);
 
 /** Every mount's routes in the list's order (the order of the route table and the OpenAPI document); refuses a name twice. */
-export function mountAll<D, R>(mounts: readonly Mount<D, R, unknown>[], deps: D): R[] {
+export function mountAll<D, R>(mounts: readonly Mount<D, R, unknown, unknown>[], deps: D): R[] {
   const names = new Set<string>();
   return mounts.flatMap((mount) => {
     if (names.has(mount.name)) throw new Error(`the mount ${mount.name} is listed twice`);

@@ -6,7 +6,15 @@ import { DOC_KEYS, defineKind } from '../../lib/config-doc/kind.ts';
 import { kindSetOf } from '../../lib/config-doc/registry.ts';
 import { CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
 import { FEATURES, notifyQueueJobSchema } from '../../lib/features/list.ts';
-import { defineFeature, defineMount, mountAll, mountedConfigKinds } from '../../lib/platform/feature.ts';
+import { BUILTIN_TOOLS, createBuiltins } from '../../lib/mcp/builtins/index.ts';
+import { type BoundTool, type BuiltinDeps, bindTools } from '../../lib/mcp/tool-kit/deps.ts';
+import {
+  defineFeature,
+  defineMount,
+  mountAll,
+  mountedConfigKinds,
+  mountedTools,
+} from '../../lib/platform/feature.ts';
 import { purgeOf, purgeStepsOf } from '../../lib/purge/purge-steps.ts';
 
 /**
@@ -48,6 +56,30 @@ function importsInto(fromDir: string, toDirs: string[]): string[] {
 
 /** The lib folders with a file that imports lib/notify, at most; the count only shrinks (issue 76's target: 8). */
 const FOLDERS_IMPORTING_NOTIFY_AT_MOST = 8;
+
+/**
+ * The services of the tool façade (lib/mcp/tool-kit/deps.ts's BuiltinDeps, beside the kit's own:
+ * clock, entity store, logger), at most: the built-ins MCP binds itself. It only shrinks as the
+ * features' mounts bind their tools over their own services (28 before the mounts declared tools).
+ */
+const FACADE_SERVICES_AT_MOST = 17;
+
+/** The services the features' mounts bind their tools over, which lib/mcp's composition no longer builds or takes. */
+const BOUND_BY_MOUNTS = [
+  'lib/audit/audit-service.ts',
+  'lib/status-pages/page-incidents.ts',
+  'lib/teams/who-service.ts',
+  'lib/config-doc/kind.ts',
+];
+
+/** The members of an interface declared in a file. */
+function interfaceMembers(file: string, name: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  const found = source.statements.find(
+    (node): node is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(node) && node.name.text === name,
+  );
+  return (found?.members ?? []).map((member) => member.name?.getText(source) ?? '');
+}
 
 /** The shared app's bounds (issue 76's targets): the roots iterate the lists instead of wiring each feature. */
 const APP_MAX_LINES = 150;
@@ -190,6 +222,73 @@ describe('the feature contract', () => {
     expect(kinds.skills?.noun).toBe('skills');
     expect(() => kindSetOf(mountedConfigKinds([fixture, fixture]))).toThrow(
       /the configuration kind skills is declared twice/,
+    );
+  });
+
+  it(`binds the features’ tools in their mounts: the tool façade holds at most ${FACADE_SERVICES_AT_MOST} services`, () => {
+    const facade = interfaceMembers(join(LIB, 'mcp', 'tool-kit', 'deps.ts'), 'BuiltinDeps');
+    const kit = interfaceMembers(join(LIB, 'mcp', 'tool-kit', 'deps.ts'), 'ToolKitDeps');
+    expect(kit).toEqual(['clock', 'entityStore', 'logger']);
+    expect(facade.length).toBeGreaterThan(0);
+    expect(facade.length).toBeLessThanOrEqual(FACADE_SERVICES_AT_MOST);
+    const featureServices = ['who', 'outsideAlerts', 'pageIncidents', 'audit', 'config', 'simulator'];
+    expect(facade.filter((field) => featureServices.includes(field))).toEqual([]);
+    const compose = relativeImports(join(LIB, 'mcp', 'compose.ts')).map(rel);
+    expect(compose.filter((target) => BOUND_BY_MOUNTS.includes(target))).toEqual([]);
+  });
+
+  it('plugs a new feature’s tool through the one mount list, each built-in bound once', async () => {
+    const caller = { tenantId: 't' } as never;
+    const tool = (name: string) => ({
+      name,
+      annotations: {
+        title: name,
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+      handler: async (deps: { greeting?: string }) => ({
+        content: [{ type: 'text' as const, text: deps.greeting ?? '' }],
+      }),
+    });
+    const fixture = defineMount({
+      name: 'fixture',
+      routes: () => [],
+      tools: (services: { greeting: string }) => bindTools(services, [tool('fixture_tool')]),
+    });
+    const [bound] = mountedTools([fixture], { greeting: 'hello' });
+    expect(bound?.name).toBe('fixture_tool');
+    expect(await bound?.run(caller, {})).toEqual({ content: [{ type: 'text', text: 'hello' }] });
+    expect(() => mountedTools([fixture, fixture], { greeting: '' })).toThrow(
+      /the tool fixture_tool is mounted twice/,
+    );
+    // The catalog binds MCP's own built-ins and takes the rest from the mounts: each exactly once.
+    const declared = (names: string[]): BoundTool[] => bindTools({}, names.map(tool));
+    const own = {} as BuiltinDeps;
+    expect(() => createBuiltins(own, [])).toThrow(/no mount binds the built-in tools .*who_is_on_call/);
+    const featureNames = [
+      'get_audit_log',
+      'explain_alerting',
+      'get_action_run',
+      'acknowledge_incident',
+      'add_incident_note',
+      'resolve_incident',
+      'create_page_incident',
+      'update_page_incident',
+      'who_is_on_call',
+      'list_outside_alerts',
+      'acknowledge_outside_alert',
+      'resolve_outside_alert',
+      'plan_config',
+      'apply_config',
+    ];
+    expect(createBuiltins(own, declared(featureNames)).size).toBe(BUILTIN_TOOLS.length);
+    expect(() => createBuiltins(own, declared([...featureNames, 'list_entities']))).toThrow(
+      /the built-in tool list_entities is bound twice/,
+    );
+    expect(() => createBuiltins(own, declared([...featureNames, 'fixture_tool']))).toThrow(
+      /fixture_tool is no built-in tool/,
     );
   });
 

@@ -1,7 +1,8 @@
 import { publicExecution, publicLogLine } from '../../actions/api.ts';
+import type { ActionStore, ExecutionStore } from '../../actions/stores.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import { isId } from '../../platform/ids.ts';
-import type { BuiltinTool } from '../tool-kit/deps.ts';
+import type { BuiltinTool, ToolKitDeps } from '../tool-kit/deps.ts';
 import { positiveInt, READS, requiredString } from '../tool-kit/deps.ts';
 import { answerBytes, asToolResult, toolResult } from '../tool-kit/result.ts';
 import { ANSWER_ITEM_BYTES, countThatFit } from './paging.ts';
@@ -20,7 +21,13 @@ import { ANSWER_ITEM_BYTES, countThatFit } from './paging.ts';
 
 const ACTION_RUN_LIMITS = { defaultLines: 200, maxLines: 1000 } as const;
 
-export const getActionRun: BuiltinTool = {
+/** What get_action_run takes, bound by the actions' mount: executions (any tenant's: the tool checks the caller's) and their log lines, and the actions. */
+type ActionRunToolDeps = ToolKitDeps & {
+  executions: Pick<ExecutionStore, 'get' | 'readLogs'>;
+  actions: Pick<ActionStore, 'get'>;
+};
+
+export const getActionRun: BuiltinTool<ActionRunToolDeps> = {
   name: 'get_action_run',
   annotations: { title: 'Get action run', ...READS },
   handler: (deps, caller, args) =>

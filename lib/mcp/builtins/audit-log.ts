@@ -1,4 +1,5 @@
-import type { BuiltinTool } from '../tool-kit/deps.ts';
+import type { AuditService } from '../../audit/audit-service.ts';
+import type { BuiltinTool, ToolKitDeps } from '../tool-kit/deps.ts';
 import { optionalString, positiveInt, READS } from '../tool-kit/deps.ts';
 import { asToolResult, toolError, toolResult } from '../tool-kit/result.ts';
 
@@ -8,7 +9,7 @@ const AUDIT_LOG_LIMITS = { defaultLimit: 50, maxLimit: 200 } as const;
  * get_audit_log: who changed what (GET /v1/audit's service), newest first, filtered by actor,
  * target and time, paged. Admins only, as the route: anyone else gets a tool error saying so.
  */
-export const getAuditLog: BuiltinTool = {
+export const getAuditLog: BuiltinTool<ToolKitDeps & { audit: Pick<AuditService, 'list'> }> = {
   name: 'get_audit_log',
   annotations: { title: 'Audit log', ...READS },
   handler: (deps, caller, args) =>

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { InvokeCaller } from '../../config-doc/kind.ts';
+import type { ConfigEngine, InvokeCaller } from '../../config-doc/kind.ts';
 import { appliedLine, planText } from '../../config-doc/plan-text.ts';
 import type { Principal } from '../../domain/principal.ts';
 import { ForbiddenError, ValidationError } from '../../platform/errors.ts';
-import { type BuiltinDeps, type BuiltinTool, writes } from '../tool-kit/deps.ts';
+import { type BuiltinTool, type ToolKitDeps, writes } from '../tool-kit/deps.ts';
 import { asToolResult, toolError, toolResult } from '../tool-kit/result.ts';
 
 /**
@@ -31,7 +31,10 @@ function documentOf(args: Record<string, unknown>): unknown {
  * The caller as the engine's in-process calls see it. An MCP call has no request of its own to
  * pass on: each object's write is recorded as the caller's (a key or an OAuth client), via the API.
  */
-function callerOf(deps: BuiltinDeps, principal: Principal): InvokeCaller {
+/** What plan_config and apply_config take, bound by the configuration's mount: the engine, made after the routes it calls (so read at each call). */
+type ConfigToolDeps = ToolKitDeps & { config: () => ConfigEngine | undefined };
+
+function callerOf(deps: ConfigToolDeps, principal: Principal): InvokeCaller {
   const requestId = randomUUID();
   return {
     principal,
@@ -64,7 +67,7 @@ const configToolInput = {
 } as const;
 
 /** plan_config: the changes a document would make, field by field; changes nothing. */
-export const planConfig: BuiltinTool = {
+export const planConfig: BuiltinTool<ConfigToolDeps> = {
   name: 'plan_config',
   annotations: {
     title: 'Plan configuration',
@@ -85,7 +88,7 @@ export const planConfig: BuiltinTool = {
 };
 
 /** apply_config: applies a document object by object (admins only), answering each object's outcome. */
-export const applyConfig: BuiltinTool = {
+export const applyConfig: BuiltinTool<ConfigToolDeps> = {
   name: 'apply_config',
   annotations: writes('Apply configuration', { destructive: true, idempotent: true }),
   handler: (deps, caller, args) =>

@@ -1,17 +1,21 @@
+import type { Simulator } from '../../notify/compose.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import {
-  type BuiltinDeps,
   type BuiltinTool,
   optionalString,
   READS,
   requiredString,
+  type ToolKitDeps,
 } from '../tool-kit/deps.ts';
 import { namesEntity, requiredEntity } from '../tool-kit/entity-ref.ts';
 import { toolResult } from '../tool-kit/result.ts';
 
 /** explain_alerting: POST /v1/notify/simulate as a tool, "why would I (not) be paged", in words. */
 
-type ChannelTruth = Awaited<ReturnType<BuiltinDeps['simulator']['simulate']>>['channels'][number];
+/** What it takes, bound by notify's mount: the notifier's decisions without sending. */
+type ExplainDeps = ToolKitDeps & { simulator: Simulator };
+
+type ChannelTruth = Awaited<ReturnType<Simulator['simulate']>>['channels'][number];
 
 /** A channel's last word and what holds the truth back, in words. */
 function toldWords(c: ChannelTruth): string {
@@ -27,7 +31,7 @@ function toldWords(c: ChannelTruth): string {
   return `${word}; held by ${c.held.by.replace('_', ' ')} ${end}`;
 }
 
-type Decision = Awaited<ReturnType<BuiltinDeps['simulator']['simulate']>>['decisions'][number];
+type Decision = Awaited<ReturnType<Simulator['simulate']>>['decisions'][number];
 
 /**
  * The headline counts channels as the decisions list them: each channel once (an entity's checks
@@ -52,7 +56,7 @@ function headline(decisions: readonly Decision[]): string {
 const TO_STATES = ['up', 'down', 'degraded'] as const;
 type ToState = (typeof TO_STATES)[number];
 
-export const explainAlerting: BuiltinTool = {
+export const explainAlerting: BuiltinTool<ExplainDeps> = {
   name: 'explain_alerting',
   annotations: { title: 'Explain alerting', ...READS },
   handler: async (deps, caller, args) => {

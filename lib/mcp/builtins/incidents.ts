@@ -1,12 +1,27 @@
-import type { BuiltinTool } from '../tool-kit/deps.ts';
+import type { IncidentService } from '../../incidents/incident-service.ts';
+import type { BuiltinTool, ToolKitDeps } from '../tool-kit/deps.ts';
 import { requiredString, writes } from '../tool-kit/deps.ts';
 import { asToolResult, toolResult } from '../tool-kit/result.ts';
 
 /** The incident tools that change something: acknowledge_incident, resolve_incident and add_incident_note (members' keys only). */
 
+/** What they take: the incidents' service (POST /v1/incidents/{id}/…'s), bound by the incidents' mount. */
+export type IncidentToolDeps = ToolKitDeps & {
+  incidents: Pick<IncidentService, 'get' | 'acknowledge' | 'resolve' | 'addNote'>;
+};
+
+type IncidentTool = BuiltinTool<IncidentToolDeps>;
+
+/** The incident an argument names: 404 before the write is confirmed when the tenant has none. */
+const references: IncidentTool['references'] = async (deps, caller, args) => {
+  const id = args.incident_id;
+  if (typeof id === 'string') await deps.incidents.get(caller, id);
+};
+
 /** acknowledge_incident: acknowledges an open incident (stops its repeats and escalation). */
-export const acknowledgeIncident: BuiltinTool = {
+export const acknowledgeIncident: IncidentTool = {
   name: 'acknowledge_incident',
+  references,
   annotations: writes('Acknowledge incident', { idempotent: true }),
   handler: (deps, caller, args) =>
     asToolResult(async () => {
@@ -19,8 +34,9 @@ export const acknowledgeIncident: BuiltinTool = {
 };
 
 /** add_incident_note: adds a note to an incident's timeline. */
-export const addIncidentNote: BuiltinTool = {
+export const addIncidentNote: IncidentTool = {
   name: 'add_incident_note',
+  references,
   annotations: writes('Add incident note'),
   handler: (deps, caller, args) =>
     asToolResult(async () => {
@@ -35,8 +51,9 @@ export const addIncidentNote: BuiltinTool = {
 };
 
 /** resolve_incident: resolves an incident by hand (POST /v1/incidents/{id}/resolve's service). */
-export const resolveIncident: BuiltinTool = {
+export const resolveIncident: IncidentTool = {
   name: 'resolve_incident',
+  references,
   annotations: writes('Resolve incident', { idempotent: true }),
   handler: (deps, caller, args) =>
     asToolResult(async () => {

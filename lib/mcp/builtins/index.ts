@@ -1,5 +1,5 @@
 import { showBlastRadius, showStatus } from '../apps/show-tools.ts';
-import type { Builtin, BuiltinAnnotations, BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import type { BoundTool, Builtin, BuiltinAnnotations, BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
 import { getActionRun } from './action-runs.ts';
 import { getAuditLog } from './audit-log.ts';
 import { getBlastRadius } from './blast-radius.ts';
@@ -26,8 +26,12 @@ import { getStatusSummary } from './summary.ts';
 import { getUptime } from './uptime.ts';
 import { whoIsOnCall } from './who-is-on-call.ts';
 
-/** Every built-in tool, one definition each; the toolsets (./toolsets) offer all but find_tools, which is always listed. */
-export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
+/**
+ * Every built-in tool, one definition each; the toolsets (./toolsets) offer all but find_tools,
+ * which is always listed. Each is bound to its services once: by MCP itself (OWN_TOOLS) or by the
+ * mount of the feature whose services it runs on (lib/features/feature-routes.ts, `bindTools`).
+ */
+export const BUILTIN_TOOLS: readonly BuiltinTool<never>[] = [
   getStatusSummary,
   listEntities,
   getEntity,
@@ -75,17 +79,57 @@ export function builtinAnnotations(name: string): BuiltinAnnotations {
   return tool.annotations;
 }
 
-/** The built-ins bound to the app's services, by name. */
-export function createBuiltins(deps: BuiltinDeps): ReadonlyMap<string, Builtin> {
-  return new Map(
-    BUILTIN_TOOLS.map((tool) => [
-      tool.name,
-      {
-        annotations: tool.annotations,
-        meta: tool.meta,
-        run: (caller, args) => tool.handler(deps, caller, args),
-        references: (caller, args) => referencesOf(tool.name)?.(deps, caller, args) ?? Promise.resolve(),
-      },
-    ]),
-  );
+/** The built-ins MCP binds to its own services (BuiltinDeps): the catalog's, checks' and board's reads and writes. */
+const OWN_TOOLS: readonly BuiltinTool[] = [
+  getStatusSummary,
+  listEntities,
+  getEntity,
+  listBlueprints,
+  listIncidents,
+  getCheckResults,
+  createCheck,
+  runCheck,
+  getBlastRadius,
+  explainEntityState,
+  listMaintenance,
+  createMaintenance,
+  getUptime,
+  searchEntities,
+  listHeartbeats,
+  getPingLog,
+  getCheckRuns,
+  updateCheck,
+  deleteCheck,
+  silenceCheck,
+  startMaintenance,
+  showStatus,
+  showBlastRadius,
+  findTools,
+];
+
+/**
+ * Every built-in bound, by name: MCP's own over `deps`, and those the features' mounts declared
+ * (`declared`, each bound over its feature's services). Refuses a tool bound twice, one bound that
+ * is no built-in, and a built-in nothing binds.
+ */
+export function createBuiltins(
+  deps: BuiltinDeps,
+  declared: readonly BoundTool[],
+): ReadonlyMap<string, Builtin> {
+  const own: BoundTool[] = OWN_TOOLS.map((tool) => ({
+    name: tool.name,
+    annotations: tool.annotations,
+    meta: tool.meta,
+    run: (caller, args) => tool.handler(deps, caller, args),
+    references: (caller, args) => referencesOf(tool.name)?.(deps, caller, args) ?? Promise.resolve(),
+  }));
+  const bound = new Map<string, Builtin>();
+  for (const { name, ...tool } of [...own, ...declared]) {
+    if (bound.has(name)) throw new Error(`the built-in tool ${name} is bound twice`);
+    if (!BUILTIN_TOOLS.some((t) => t.name === name)) throw new Error(`${name} is no built-in tool`);
+    bound.set(name, tool);
+  }
+  const unbound = BUILTIN_TOOLS.filter((tool) => !bound.has(tool.name)).map((tool) => tool.name);
+  if (unbound.length > 0) throw new Error(`no mount binds the built-in tools ${unbound.join(', ')}`);
+  return bound;
 }

@@ -1,4 +1,4 @@
-import type { BuiltinTool } from '../tool-kit/deps.ts';
+import type { BuiltinTool, ToolKitDeps } from '../tool-kit/deps.ts';
 import { optionalString, positiveInt, READS, requiredString, writes } from '../tool-kit/deps.ts';
 import { entityNaming, optionalEntity } from '../tool-kit/entity-ref.ts';
 import { asToolResult, toolResult } from '../tool-kit/result.ts';
@@ -12,8 +12,46 @@ import { entityWords } from './names.ts';
 
 const STATUSES = ['open', 'triggered', 'acknowledged', 'resolved'] as const;
 
+/** What the outside-alert tools need of lib/integrations (its compose's `outsideAlerts`). */
+export interface OutsideAlertTools {
+  list(
+    tenantId: string,
+    query: {
+      limit: number;
+      cursor?: string | undefined;
+      entity_id?: string | undefined;
+      status?: 'open' | 'triggered' | 'acknowledged' | 'resolved' | undefined;
+    },
+  ): Promise<{ alerts: OutsideAlertView[]; nextCursor: string | null }>;
+  /** Throws not-found unless the tenant's integration holds an alert of that dedup key. */
+  require(tenantId: string, integrationId: string, dedupKey: string): Promise<void>;
+  act(
+    tenantId: string,
+    integrationId: string,
+    dedupKey: string,
+    action: 'acknowledge' | 'resolve',
+  ): Promise<{ integration: { name: string }; alert: OutsideAlertView }>;
+}
+
+/** An outside alert as the tools show it. */
+interface OutsideAlertView {
+  id: string;
+  integration_id: string;
+  dedup_key: string;
+  entity_id: string;
+  status: string;
+  severity: string;
+  summary: string;
+  count: number;
+  first_at: string;
+  last_at: string;
+}
+
+/** What the tools take, bound by the integrations' mount. */
+export type OutsideAlertToolDeps = ToolKitDeps & { outsideAlerts: OutsideAlertTools };
+
 /** list_outside_alerts: a page of outside alerts, newest heard first. */
-export const listOutsideAlerts: BuiltinTool = {
+export const listOutsideAlerts: BuiltinTool<OutsideAlertToolDeps> = {
   name: 'list_outside_alerts',
   annotations: { title: 'List outside alerts', ...READS },
   handler: (deps, caller, args) =>
@@ -42,8 +80,18 @@ export const listOutsideAlerts: BuiltinTool = {
     }),
 };
 
-const act = (name: string, title: string, action: 'acknowledge' | 'resolve'): BuiltinTool => ({
+const act = (
+  name: string,
+  title: string,
+  action: 'acknowledge' | 'resolve',
+): BuiltinTool<OutsideAlertToolDeps> => ({
   name,
+  // The alert the arguments name: 404 before the write is confirmed when the tenant has none.
+  references: async (deps, caller, args) => {
+    const { integration_id: integration, dedup_key: key } = args;
+    if (typeof integration === 'string' && typeof key === 'string')
+      await deps.outsideAlerts.require(caller.tenantId, integration, key);
+  },
   annotations: writes(title, { idempotent: true }),
   handler: (deps, caller, args) =>
     asToolResult(async () => {

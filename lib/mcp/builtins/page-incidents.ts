@@ -4,11 +4,12 @@ import { ValidationError } from '../../platform/errors.ts';
 import {
   IMPACT_LEVELS,
   PAGE_INCIDENT_STATUSES,
+  type PageIncidentService,
   pageIncidentCreateBody,
   pageIncidentUpdateBody,
 } from '../../status-pages/page-incidents.ts';
-import type { BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
-import { entityNaming, requiredEntity } from '../tool-kit/entity-ref.ts';
+import type { BuiltinTool, ToolKitDeps } from '../tool-kit/deps.ts';
+import { entityNaming, knownEntities, requiredEntity } from '../tool-kit/entity-ref.ts';
 import { toolResult } from '../tool-kit/result.ts';
 
 /**
@@ -24,6 +25,11 @@ const WRITES = {
   idempotentHint: false,
   openWorldHint: false,
 } as const;
+
+/** What they take: a status page's written incidents, bound by the status pages' mount. */
+export type PageIncidentToolDeps = ToolKitDeps & {
+  pageIncidents: Pick<PageIncidentService, 'create' | 'addUpdate' | 'get' | 'list'>;
+};
 
 const page = { page: z.string().min(1).max(200) };
 const createArgs = pageIncidentCreateBody.extend(page);
@@ -43,7 +49,7 @@ function parsed<S extends z.ZodType>(schema: S, args: unknown, what: string): z.
  * (./entity-ref.ts); an id stays as given, for the page service to check the page shows it.
  */
 export async function impactByIds(
-  deps: Pick<BuiltinDeps, 'entityStore'>,
+  deps: Pick<ToolKitDeps, 'entityStore'>,
   tenantId: string,
   impact: unknown,
 ): Promise<unknown[] | undefined> {
@@ -58,8 +64,20 @@ export async function impactByIds(
 }
 
 /** create_page_incident: an incident on a status page, with its first update. */
-export const createPageIncident: BuiltinTool = {
+export const createPageIncident: BuiltinTool<PageIncidentToolDeps> = {
   name: 'create_page_incident',
+  // The page (404 when the tenant has no page of that slug) and the impact's entities (400, each
+  // at impact.<i>.entity_id), before the write is confirmed.
+  references: async (deps, caller, args) => {
+    if (typeof args.page === 'string')
+      await deps.pageIncidents.list(caller.tenantId, args.page, { limit: 1 });
+    const impact = (await impactByIds(deps, caller.tenantId, args.impact)) ?? [];
+    const ids = impact.map((i) => {
+      const id = (i as { entity_id?: unknown })?.entity_id;
+      return typeof id === 'string' ? id : '';
+    });
+    await knownEntities(deps, caller.tenantId, ids, (i) => `impact.${i}.entity_id`);
+  },
   annotations: { title: 'Write a status-page incident', ...WRITES },
   handler: async (deps, caller, args) => {
     const impact = await impactByIds(deps, caller.tenantId, args.impact);
@@ -80,8 +98,13 @@ export const createPageIncident: BuiltinTool = {
 };
 
 /** update_page_incident: a new update (status forward only, Markdown body, notify). */
-export const updatePageIncident: BuiltinTool = {
+export const updatePageIncident: BuiltinTool<PageIncidentToolDeps> = {
   name: 'update_page_incident',
+  references: async (deps, caller, args) => {
+    const { page: slug, incident_id: id } = args;
+    if (typeof slug === 'string' && typeof id === 'string')
+      await deps.pageIncidents.get(caller.tenantId, slug, id);
+  },
   annotations: { title: 'Update a status-page incident', ...WRITES },
   handler: async (deps, caller, args) => {
     const { page: slug, incident_id, ...body } = parsed(updateArgs, args, 'page incident update');

@@ -1,7 +1,8 @@
 import { issueSentence } from '../../http/requests.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { whoQuery } from '../../teams/team-schemas.ts';
-import type { BuiltinTool } from '../tool-kit/deps.ts';
+import type { WhoService } from '../../teams/who-service.ts';
+import type { BuiltinTool, ToolKitDeps } from '../tool-kit/deps.ts';
 import { optionalString, READS } from '../tool-kit/deps.ts';
 import { entityRefProperties, optionalEntity } from '../tool-kit/entity-ref.ts';
 import { toolResult } from '../tool-kit/result.ts';
@@ -12,7 +13,7 @@ import { entityWords } from './names.ts';
  * blueprint and slug), team or schedule, at `at` (default now); each answer row in words with the
  * path it took (entity → team → schedule → person).
  */
-export const whoIsOnCall: BuiltinTool = {
+export const whoIsOnCall: BuiltinTool<ToolKitDeps & { who: Pick<WhoService, 'whoIsOnCall'> }> = {
   name: 'who_is_on_call',
   annotations: { title: 'Who is on call', ...READS },
   handler: async (deps, caller, args) => {

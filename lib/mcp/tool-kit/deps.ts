@@ -1,16 +1,13 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ActionStore, ExecutionStore } from '../../actions/stores.ts';
-import type { AuditService } from '../../audit/audit-service.ts';
 import type { EntityStore } from '../../catalog/entities.ts';
 import type { RelationStore } from '../../catalog/relations.ts';
 import type { BlueprintService, EntitySearch, EntityService } from '../../catalog/services.ts';
 import type { RunNow } from '../../checks/probing.ts';
 import type { CheckReadService, CheckService } from '../../checks/services.ts';
-import type { ConfigEngine } from '../../config-doc/kind.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { IncidentService } from '../../incidents/incident-service.ts';
 import type { MaintenanceService } from '../../maintenance/maintenance-service.ts';
-import type { PolicyService, Simulator } from '../../notify/compose.ts';
+import type { PolicyService } from '../../notify/compose.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
 import { ValidationError } from '../../platform/errors.ts';
@@ -21,8 +18,6 @@ import type { RunLogService } from '../../push/run-log.ts';
 import type { CreateSkillBody } from '../../skills/manifest.ts';
 import type { SkillRecord } from '../../skills/skill-items.ts';
 import type { StatusService } from '../../status/status-service.ts';
-import type { PageIncidentService } from '../../status-pages/page-incidents.ts';
-import type { WhoService } from '../../teams/who-service.ts';
 import type { UptimeService } from '../../uptime/uptime-service.ts';
 
 /**
@@ -31,48 +26,27 @@ import type { UptimeService } from '../../uptime/uptime-service.ts';
  * argument names (entity-ref.ts) and the dependency walk (graph.ts).
  */
 
-/** What the outside-alert tools need of lib/integrations (its compose's `outsideAlerts`). */
-export interface OutsideAlertTools {
-  list(
-    tenantId: string,
-    query: {
-      limit: number;
-      cursor?: string | undefined;
-      entity_id?: string | undefined;
-      status?: 'open' | 'triggered' | 'acknowledged' | 'resolved' | undefined;
-    },
-  ): Promise<{ alerts: OutsideAlertView[]; nextCursor: string | null }>;
-  /** Throws not-found unless the tenant's integration holds an alert of that dedup key. */
-  require(tenantId: string, integrationId: string, dedupKey: string): Promise<void>;
-  act(
-    tenantId: string,
-    integrationId: string,
-    dedupKey: string,
-    action: 'acknowledge' | 'resolve',
-  ): Promise<{ integration: { name: string }; alert: OutsideAlertView }>;
-}
-
-/** An outside alert as the tools show it. */
-interface OutsideAlertView {
-  id: string;
-  integration_id: string;
-  dedup_key: string;
-  entity_id: string;
-  status: string;
-  severity: string;
-  summary: string;
-  count: number;
-  first_at: string;
-  last_at: string;
-}
-
-/** The services the built-in tools read and write through: the same ones the HTTP routes use. */
-export interface BuiltinDeps {
+/**
+ * What the tool kit itself needs, which every built-in gets: the clock, the log of the calls the
+ * configuration engine makes for a tool, and the entity store an entity argument resolves
+ * through (./entity-ref.ts).
+ */
+export interface ToolKitDeps {
   clock: Clock;
+  entityStore: Pick<EntityStore, 'getById' | 'get' | 'existing'>;
+  logger: Logger;
+}
+
+/**
+ * The services of the built-ins MCP binds itself (the catalog's, the checks' and the status
+ * board's reads, which the prompts and app views share): the same ones the HTTP routes use. A
+ * feature's own tools are declared and bound by its mount instead (`bindTools`, each over the
+ * kit and that feature's services), so their services are not here.
+ */
+export interface BuiltinDeps extends ToolKitDeps {
   status: Pick<StatusService, 'board' | 'transitions'>;
   blueprints: Pick<BlueprintService, 'list'>;
   entities: Pick<EntityService, 'list' | 'get'>;
-  entityStore: Pick<EntityStore, 'getById' | 'get' | 'existing'>;
   relations: Pick<RelationStore, 'list'>;
   /** runNow: run_check's probe now (POST /v1/checks/{id}/run's). */
   checkService: Pick<
@@ -90,32 +64,16 @@ export interface BuiltinDeps {
   prober: Prober;
   /** The runtime: create_check refuses a check type it cannot run, before probing. */
   runtime: Runtime;
-  incidents: Pick<IncidentService, 'list' | 'get' | 'acknowledge' | 'resolve' | 'addNote'>;
+  /** list_incidents and the prompts: the incidents' reads. */
+  incidents: Pick<IncidentService, 'list' | 'get'>;
   maintenance: Pick<MaintenanceService, 'list' | 'create'>;
-  /** create_page_incident and update_page_incident: a status page's written incidents. */
-  pageIncidents: Pick<PageIncidentService, 'create' | 'addUpdate' | 'get' | 'list'>;
   uptime: Pick<UptimeService, 'checkUptime' | 'entityUptimeById'>;
-  /** get_action_run: executions (any tenant's: the tool checks the caller's) and their log lines. */
-  executions: Pick<ExecutionStore, 'get' | 'readLogs'>;
   /** search_entities' reads of the entity search indexes. */
   search: EntitySearch;
-  actions: Pick<ActionStore, 'get'>;
-  /** explain_alerting: the notifier's decisions without sending (POST /v1/notify/simulate). */
-  simulator: Simulator;
-  /** get_audit_log: the audit log's reads (GET /v1/audit's). */
-  audit: Pick<AuditService, 'list'>;
-  /** plan_config and apply_config: the configuration engine, made after the routes it calls (so read at each call). */
-  config?: () => ConfigEngine | undefined;
-  /** who_is_on_call: GET /v1/oncall's service (lib/teams). */
-  who: Pick<WhoService, 'whoIsOnCall'>;
-  /** list, acknowledge and resolve outside alerts (lib/integrations). */
-  outsideAlerts: OutsideAlertTools;
   /** find_tools: the tenant's registered skills (enabled or not)… */
   skills: { list(tenantId: string): Promise<SkillRecord[]> };
   /** …and the built-in toolsets. */
   toolsets: readonly CreateSkillBody[];
-  /** The log of the calls the configuration engine makes for a tool. */
-  logger: Logger;
 }
 
 /**
@@ -161,12 +119,33 @@ export function writes(
  * annotations and its handler (arguments already validated against the registered inputSchema,
  * defaults filled).
  */
-export interface BuiltinTool {
+export interface BuiltinTool<D = BuiltinDeps> {
   name: string;
   annotations: BuiltinAnnotations;
   /** What tools/list shows as the tool's `_meta`: an app tool's view (`ui.resourceUri`, lib/mcp/apps). */
   meta?: Record<string, unknown>;
-  handler(deps: BuiltinDeps, caller: Principal, args: Record<string, unknown>): Promise<CallToolResult>;
+  handler(deps: D, caller: Principal, args: Record<string, unknown>): Promise<CallToolResult>;
+  /**
+   * Throws the not-found error of the first object the arguments name that the tenant lacks,
+   * before a write is confirmed (../builtins/references.ts has those of the built-ins MCP binds).
+   */
+  references?(deps: D, caller: Principal, args: Record<string, unknown>): Promise<void>;
+}
+
+/** A built-in bound to its services, by name: what a feature's mount declares (`bindTools`). */
+export interface BoundTool extends Builtin {
+  name: string;
+}
+
+/** Binds a feature's built-ins to the services its mount gives them (the kit's and its own). */
+export function bindTools<D>(deps: D, tools: readonly BuiltinTool<D>[]): BoundTool[] {
+  return tools.map((tool) => ({
+    name: tool.name,
+    annotations: tool.annotations,
+    meta: tool.meta,
+    run: (caller, args) => tool.handler(deps, caller, args),
+    references: (caller, args) => tool.references?.(deps, caller, args) ?? Promise.resolve(),
+  }));
 }
 
 /** A built-in bound to the app's services, as the tool catalog dispatches it. */

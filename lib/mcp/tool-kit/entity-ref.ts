@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { issueSentence } from '../../http/requests.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
-import type { BuiltinDeps } from './deps.ts';
+import type { ToolKitDeps } from './deps.ts';
 
 /**
  * How every built-in tool names an entity (issue 75): its id, or the catalog's natural key, its
@@ -55,7 +55,7 @@ export function namesEntity(args: Record<string, unknown>): boolean {
  * is not found (another tenant's too, as at the API).
  */
 export async function optionalEntity(
-  deps: Pick<BuiltinDeps, 'entityStore'>,
+  deps: Pick<ToolKitDeps, 'entityStore'>,
   tenantId: string,
   args: Record<string, unknown>,
 ) {
@@ -88,7 +88,7 @@ export async function optionalEntity(
 
 /** The entity the arguments name (see optionalEntity); naming none is refused too. */
 export async function requiredEntity(
-  deps: Pick<BuiltinDeps, 'entityStore'>,
+  deps: Pick<ToolKitDeps, 'entityStore'>,
   tenantId: string,
   args: Record<string, unknown>,
 ) {
@@ -111,7 +111,7 @@ export const entityKeysProperty = (description: string, maxItems: number) => {
  * caller's tenant; refused as the API refuses unknown `entity_ids` (400, each at `<at>.<i>`).
  */
 export async function entityIdsOfKeys(
-  deps: Pick<BuiltinDeps, 'entityStore'>,
+  deps: Pick<ToolKitDeps, 'entityStore'>,
   tenantId: string,
   keys: unknown,
   at: string,
@@ -131,4 +131,19 @@ export async function entityIdsOfKeys(
   );
   if (issues.length > 0) throw new ValidationError('unknown entities', issues);
   return found.map((e) => e?.id ?? '');
+}
+
+/**
+ * Refuses entity ids the tenant lacks, as the window and page services do (400, each at the path
+ * `at(i)` gives): what a write tool's references check before the write is confirmed.
+ */
+export async function knownEntities(
+  deps: Pick<ToolKitDeps, 'entityStore'>,
+  tenantId: string,
+  ids: readonly string[],
+  at: (i: number) => string,
+): Promise<void> {
+  const found = await deps.entityStore.existing(tenantId, ids);
+  const issues = ids.flatMap((id, i) => (found.has(id) ? [] : [{ path: at(i), message: `no entity ${id}` }]));
+  if (issues.length > 0) throw new ValidationError('unknown entities', issues);
 }
