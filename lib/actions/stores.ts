@@ -7,5 +7,4 @@
 export { purgeActionExecutions } from './items/action-purge.ts';
 export type { ActionStore } from './items/action-store.ts';
 export type { ExecutionStore } from './items/execution-store.ts';
-export { createExecutionStore } from './items/execution-store.ts';
 export type { ActionRunner } from './items/ports.ts';

@@ -21,14 +21,13 @@ export { BUILTIN_TOOLS } from './builtins/index.ts';
 export {
   acknowledgeOutsideAlert,
   listOutsideAlerts,
-  type OutsideAlertTools,
   resolveOutsideAlert,
 } from './builtins/outside-alerts.ts';
 export { createPageIncident, updatePageIncident } from './builtins/page-incidents.ts';
 export { CATALOG_OPS_MANIFEST } from './builtins/toolsets/catalog-ops.ts';
 export { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';
 export { whoIsOnCall } from './builtins/who-is-on-call.ts';
-export { type BoundTool, bindTools, type ToolKitDeps } from './tool-kit/deps.ts';
+export { type BoundTool, bindTools } from './tool-kit/deps.ts';
 
 /**
  * catalog-ops' manifest as parsed, once a process: it is a constant, and parsing it compiles each

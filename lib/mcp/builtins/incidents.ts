@@ -6,7 +6,7 @@ import { asToolResult, toolResult } from '../tool-kit/result.ts';
 /** The incident tools that change something: acknowledge_incident, resolve_incident and add_incident_note (members' keys only). */
 
 /** What they take: the incidents' service (POST /v1/incidents/{id}/…'s), bound by the incidents' mount. */
-export type IncidentToolDeps = ToolKitDeps & {
+type IncidentToolDeps = ToolKitDeps & {
   incidents: Pick<IncidentService, 'get' | 'acknowledge' | 'resolve' | 'addNote'>;
 };
 

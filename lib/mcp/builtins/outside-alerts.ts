@@ -13,7 +13,7 @@ import { entityWords } from './names.ts';
 const STATUSES = ['open', 'triggered', 'acknowledged', 'resolved'] as const;
 
 /** What the outside-alert tools need of lib/integrations (its compose's `outsideAlerts`). */
-export interface OutsideAlertTools {
+interface OutsideAlertTools {
   list(
     tenantId: string,
     query: {

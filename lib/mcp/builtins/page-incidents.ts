@@ -48,7 +48,7 @@ function parsed<S extends z.ZodType>(schema: S, args: unknown, what: string): z.
  * The impact list with each entity as its id: an item naming it by blueprint and slug is resolved
  * (./entity-ref.ts); an id stays as given, for the page service to check the page shows it.
  */
-export async function impactByIds(
+async function impactByIds(
   deps: Pick<ToolKitDeps, 'entityStore'>,
   tenantId: string,
   impact: unknown,
