@@ -14,8 +14,11 @@ export { purgeCheckArtifacts } from './artifacts/artifact-purge.ts';
 export { resultTimeMs } from './artifacts/artifact-store.ts';
 export { parseStates, statesById } from './items/check-state-items.ts';
 export { locationUptimeDays } from './items/location-uptime-items.ts';
-/** A push check's newest result kept for a plain success ping (the ping log's latest). */
-export { latestPingedResult } from './items/result-items.ts';
+/**
+ * A push check's newest result kept for a plain success ping (the ping log's latest); its results'
+ * stream and their parse (lib/push's runs read plain successes from it as runs of unknown duration).
+ */
+export { latestPingedResult, parseResult, resultsSource } from './items/result-items.ts';
 export {
   checkTransitionsSource,
   filteredTransitionsPage,

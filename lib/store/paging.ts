@@ -176,3 +176,42 @@ export async function readScannedPage(
   } while (cursor);
   return { items: kept, nextCursor: more && last ? await sealPageCursor(deps.cursors, last, source) : null };
 }
+
+/**
+ * One list of a partition (`source`, table only) read newest first strictly below the sort key
+ * `below` ('' from the newest), for a page merged from several lists: up to `want.keep` items
+ * `keep` accepts, scanning at most `want.scan`; `scanned` is every item looked at, in order, and
+ * `exhausted` says the list has no more (otherwise at least one more item follows).
+ */
+export async function readListBelow(
+  table: Table,
+  source: Pick<PageSource, 'pk' | 'prefix'>,
+  below: string,
+  want: { keep: number; scan: number },
+  keep: (item: Item) => boolean,
+): Promise<{ kept: Item[]; scanned: Item[]; exhausted: boolean }> {
+  const kept: Item[] = [];
+  const scanned: Item[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await table.query({
+      pk: source.pk,
+      sk: below
+        ? { op: 'between', low: source.prefix, high: below }
+        : { op: 'beginsWith', prefix: source.prefix },
+      direction: 'desc',
+      consistent: true,
+      limit: Math.min(MAX_QUERY_LIMIT, want.scan - scanned.length + 1),
+      cursor,
+    });
+    for (const item of page.items) {
+      if (item.sk === below) continue;
+      if (kept.length === want.keep || scanned.length === want.scan)
+        return { kept, scanned, exhausted: false };
+      scanned.push(item);
+      if (keep(item)) kept.push(item);
+    }
+    cursor = page.cursor;
+  } while (cursor);
+  return { kept, scanned, exhausted: true };
+}

@@ -46,7 +46,7 @@ const pushConfig = (run: CheckRunOf) => (run.definition.check_type === 'push' ? 
 /**
  * Records pings (Healthchecks' Pinging API, DECISIONS.md "Heartbeats" and "Cron runs (wave 6)"):
  * each logged ping's item is written in the same transaction as what it records; a plain success
- * (above) is only its result and its run. A success, /fail or /<exit status> is a result judged
+ * (above) is only its result, which is its run of unknown duration too. A success, /fail or /<exit status> is a result judged
  * by the run rules (lib/push/runs/run-rules.ts: its run's duration, from the start of the same
  * run id, is the result's latency_ms; too short fails, too long or far outside the learned normal
  * is degraded) and ends its run item; a /start keeps the run's start on the check's state and as
@@ -249,21 +249,9 @@ export function createPingService(deps: PingServiceDeps) {
           run,
           pinged: true,
         });
-        if (outcome.status !== 'gone') {
-          // A success with no start: a run of unknown duration, written after its result (one
-          // write, not a transaction: a crash before it loses the run's line, never the state).
-          const ended: RunRecord = {
-            id: newRunId(now),
-            check_id: checkId,
-            started_at: null,
-            ended_at: isoTime(now),
-            duration_ms: null,
-            outcome: 'success',
-            flags: [],
-          };
-          await deps.table.transact([runWrittenOp(ended, input.retentionDays)]);
-          return null;
-        }
+        // A success with no start is a run of unknown duration: its result is that run too (the
+        // runs list reads it from there, lib/push/runs/run-page.ts), so it has no run item.
+        if (outcome.status !== 'gone') return null;
         // Paused or deleted since it was read: logged below as any ping to a paused check (ignored).
       }
       // The check's log keeps its last pingLogKeep pings: this one takes the next number and keeps

@@ -4,15 +4,17 @@ import { pushDeadline } from '../../domain/schedules.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { ConflictError } from '../../platform/errors.ts';
 import type { CursorSeal } from '../../store/cursor-seal.ts';
-import { type PageRequest, readPage, unexpired } from '../../store/paging.ts';
+import { type PageRequest, unexpired } from '../../store/paging.ts';
 import type { Table } from '../../store/table.ts';
 import { redactPingBody } from '../log/ping-redaction.ts';
-import { parseRun, type RunFlag, type RunOutcome, type RunRecord, runsSource } from './run-items.ts';
+import type { RunFlag, RunOutcome, RunRecord } from './run-items.ts';
 import { learnedNormal } from './run-normal.ts';
+import { readRunsPage } from './run-page.ts';
 
 /**
  * Reading a push check's runs (GET /v1/checks/{id}/runs): newest first (by start, or end for a run
- * with no start), in pages with sealed cursors, expired runs left out. The check is resolved in
+ * with no start; its run items and its plain successes merged, run-page.ts), in pages with sealed
+ * cursors, expired runs left out. The check is resolved in
  * the caller's tenant (404 otherwise); a pull check has no runs (409, as it has no ping log). A run
  * still `running` past the time a started run may take, its max_duration_seconds (flagged
  * too_long too) or silent past its keepalive_seconds (its deadline, as the dead man's switch reads
@@ -113,10 +115,10 @@ export function createRunLogService(deps: RunLogDeps) {
     async page(caller: Pick<Principal, 'tenantId' | 'readOnly'>, checkId: string, page: PageRequest) {
       const check = await requirePushCheck(caller.tenantId, checkId);
       const now = deps.clock.now();
-      const found = await readPage(deps, runsSource(checkId), page, unexpired(now));
+      const found = await readRunsPage(deps, checkId, page, unexpired(now));
       const shape = { interval_seconds: check.interval_seconds, config: check.config };
       return {
-        runs: found.items.map((item) => publicRun(parseRun(item), shape, now, caller.readOnly)),
+        runs: found.runs.map((run) => publicRun(run, shape, now, caller.readOnly)),
         next_cursor: found.nextCursor,
       };
     },

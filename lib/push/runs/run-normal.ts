@@ -5,8 +5,8 @@ import { latestRuns } from './run-items.ts';
 
 /**
  * A heartbeat's learned normal from its stored runs (docs/heartbeats.md "The learned normal"):
- * the durations of its successful runs with a /start among its latest RUNS_READ runs, oldest
- * first, and for a scheduled check the same runs' start offsets (seconds from the nearest
+ * the durations of its successful runs with a /start among its latest RUNS_READ run items
+ * (plain successes have none: their runs, of unknown duration, are their results), oldest first, and for a scheduled check the same runs' start offsets (seconds from the nearest
  * scheduled time, by the check's schedule now), through normal.ts. Nothing is stored for it: it
  * is computed at each timed run's end (and for GET /v1/checks/{id}/normal).
  */
