@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
-import { queryAll } from '../store/items.ts';
+import { batchGetAll, queryAll } from '../store/items.ts';
 import { tenantPk } from '../store/partitions.ts';
 import type { Table, UpdateOp } from '../store/table.ts';
 
@@ -13,11 +13,14 @@ import type { Table, UpdateOp } from '../store/table.ts';
  * finished rollup bucket (in the result's transaction: a write per ping would cost more than the
  * ping's own result, issue 58); alerts where a delivery record
  * reaches its final status (lib/notify/items/alert-tally.ts: in the cloud one write per
- * notifier batch and tenant). A few shards (`METRIC_COUNTERS#<shard>`, by the writer's cell or check
- * id) keep the concurrent transactions of a big tenant off one item; a read sums them (one query).
+ * notifier batch and tenant). Shards (by the writer's cell, check or delivery id), each in its own
+ * partition (`METRICS#<tnt>#<shard>`), keep a big tenant's writes off one key: 100,000 cron jobs
+ * closing their buckets at the top of the hour are 200,000 WCU, 1,000 a key at most (issue 78
+ * point 5); a read gets them all by key and sums them. The eight shards releases before kept in the
+ * tenant's partition (`METRIC_COUNTERS#<shard>`) are no longer written, and still summed.
  */
 
-const COUNTER_SHARDS = 8;
+const COUNTER_SHARDS = 64;
 
 const count = z.number().int().min(0).optional();
 
@@ -30,17 +33,18 @@ const countersSchema = z.object({
 });
 export type MetricCounters = Required<z.infer<typeof countersSchema>>;
 
-const PREFIX = 'METRIC_COUNTERS#';
+/** The sort-key prefix of the shards kept in the tenant's partition before issue 78 point 5. */
+const TENANT_PARTITION_PREFIX = 'METRIC_COUNTERS#';
 
 const counters = defineItem({
   type: itemType('metric_counters'),
   schema: countersSchema,
   key: (k: { tenant_id: string; shard: number }) => ({
-    pk: tenantPk(k.tenant_id),
-    sk: `${PREFIX}${k.shard}`,
+    pk: `METRICS#${k.tenant_id}#${k.shard}`,
+    sk: 'COUNTERS',
   }),
   keyOf: null,
-  docKey: { tenant_id: '<tnt>', shard: '<shard 0-7>' },
+  docKey: { tenant_id: '<tnt>', shard: '<shard 0-63>' },
 });
 
 /** The shard a writer keyed by `id` (a cell or check id) adds to: the same id, the same shard. */
@@ -82,11 +86,25 @@ export function alertsCountedOp(
   return counters.upsert({ tenant_id: tenantId, shard: counterShard(shardOf) }, { add });
 }
 
-/** The tenant's totals: its shards summed (zeros before its first counted write). */
+/**
+ * The tenant's totals: its shards summed, by key, and the shards an earlier release kept in its
+ * partition (one query; zeros before its first counted write).
+ */
 export async function readMetricCounters(table: Table, tenantId: string): Promise<MetricCounters> {
-  const items = await queryAll((cursor) =>
-    table.query({ pk: tenantPk(tenantId), sk: { op: 'beginsWith', prefix: PREFIX }, cursor }),
+  const keys = Array.from({ length: COUNTER_SHARDS }, (_, shard) =>
+    counters.key({ tenant_id: tenantId, shard }),
   );
+  const [shards, earlier] = await Promise.all([
+    batchGetAll(table, keys),
+    queryAll((cursor) =>
+      table.query({
+        pk: tenantPk(tenantId),
+        sk: { op: 'beginsWith', prefix: TENANT_PARTITION_PREFIX },
+        cursor,
+      }),
+    ),
+  ]);
+  const items = [...shards, ...earlier];
   const sum: MetricCounters = {
     results_success: 0,
     results_failure: 0,

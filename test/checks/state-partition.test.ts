@@ -49,142 +49,172 @@ async function toTenantPartition(api: ApiHarness, checkId: string): Promise<NewI
   return old;
 }
 
-describe.each(bothRuntimes)('check state in its own partition ($runtime runtime)', ({ start }) => {
-  let api: ApiHarness;
-  const clock = createFakeClock(Date.parse('2026-03-02T03:00:00.000Z'));
-  const kit = pingKit(() => api);
-  const stateOf = (checkId: string) =>
-    api.table.get(storedKeys.checkState(api.tenantId, checkId), { consistent: true });
-  const shownCheck = async (checkId: string) => {
-    const res = await api.request('GET', `/v1/checks/${checkId}`, { key: api.adminKey });
-    expect(res.status, res.text).toBe(200);
-    return res.body;
-  };
-  const migrate = async () => JSON.parse(await api.operator(['data', 'migrate'])).check_states_moved;
-
-  beforeAll(async () => {
-    api = await start({ clock, scheduler: false });
-  });
-  afterAll(async () => {
-    await api.close();
-  });
-
-  it("stores a check's state in its check's partition, the tenant's holding only its definition", async () => {
-    const { checkId } = await kit.pushCheck();
-    const state = await stateOf(checkId);
-    expect(state).toMatchObject({ entity: 'check_state', check_id: checkId, tenant_id: api.tenantId });
-    const mine = (await tenantPartition(api.table, api.tenantId)).filter((item) => item.sk.includes(checkId));
-    expect(mine.map((item) => [item.entity, item.sk])).toEqual([['check', `CHECK#${checkId}`]]);
-    // The list still joins each definition with its state.
-    const res = await api.request('GET', '/v1/checks?limit=100', { key: api.adminKey });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.find((c: { id: string }) => c.id === checkId)).toMatchObject({ state: 'unknown' });
-  });
-
-  it("a ping's start and success write no state to the tenant's partition", async () => {
-    const { checkId, token } = await kit.pushCheck();
-    // Up since its first ping (which changed its entity's aggregate): the hour's pings change no state.
-    expect((await api.request('GET', `/ping/${token}`)).status).toBe(200);
-    await api.drainChanges();
-    clock.advance(3_600_000);
-    const changed = async (write: () => Promise<void>) => {
-      const before = await tenantPartition(api.table, api.tenantId);
-      await write();
-      await api.drainChanges();
-      const after = await tenantPartition(api.table, api.tenantId);
-      const seen = new Set(before.map((item) => JSON.stringify(item)));
-      return after.filter((item) => !seen.has(JSON.stringify(item))).map((item) => item.entity);
+describe.each(bothRuntimes)(
+  'check state and results counters off the tenant partition ($runtime runtime)',
+  ({ start }) => {
+    let api: ApiHarness;
+    const clock = createFakeClock(Date.parse('2026-03-02T03:00:00.000Z'));
+    const kit = pingKit(() => api);
+    const stateOf = (checkId: string) =>
+      api.table.get(storedKeys.checkState(api.tenantId, checkId), { consistent: true });
+    const shownCheck = async (checkId: string) => {
+      const res = await api.request('GET', `/v1/checks/${checkId}`, { key: api.adminKey });
+      expect(res.status, res.text).toBe(200);
+      return res.body;
     };
-    // Only the tenant's results counters, written when a result ends the previous 5-minute bucket
-    // (once per check and bucket, lib/metrics), may change; the state is in the check's partition.
-    const written = await changed(async () => {
-      expect((await api.request('GET', `/ping/${token}/start`)).status).toBe(200);
-      clock.advance(5_000);
+    /** `vigil_check_results_total{status="success"}` of the tenant. */
+    const results = async () => {
+      const text = (await api.request('GET', '/v1/metrics', { key: api.adminKey })).text;
+      return Number(/^vigil_check_results_total\{status="success"\} (\d+)$/m.exec(text)?.[1]);
+    };
+    const migrate = async () => JSON.parse(await api.operator(['data', 'migrate'])).check_states_moved;
+
+    beforeAll(async () => {
+      api = await start({ clock, scheduler: false });
+    });
+    afterAll(async () => {
+      await api.close();
+    });
+
+    it("stores a check's state in its check's partition, the tenant's holding only its definition", async () => {
+      const { checkId } = await kit.pushCheck();
+      const state = await stateOf(checkId);
+      expect(state).toMatchObject({ entity: 'check_state', check_id: checkId, tenant_id: api.tenantId });
+      const mine = (await tenantPartition(api.table, api.tenantId)).filter((item) =>
+        item.sk.includes(checkId),
+      );
+      expect(mine.map((item) => [item.entity, item.sk])).toEqual([['check', `CHECK#${checkId}`]]);
+      // The list still joins each definition with its state.
+      const res = await api.request('GET', '/v1/checks?limit=100', { key: api.adminKey });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.find((c: { id: string }) => c.id === checkId)).toMatchObject({ state: 'unknown' });
+    });
+
+    it("a ping's start and success, its bucket's close among them, write nothing to the tenant's partition", async () => {
+      const { checkId, token } = await kit.pushCheck();
+      // Up since its first ping (which changed its entity's aggregate): the hour's pings change no state.
       expect((await api.request('GET', `/ping/${token}`)).status).toBe(200);
+      await api.drainChanges();
+      clock.advance(3_600_000);
+      const changed = async (write: () => Promise<void>) => {
+        const before = await tenantPartition(api.table, api.tenantId);
+        await write();
+        await api.drainChanges();
+        const after = await tenantPartition(api.table, api.tenantId);
+        const seen = new Set(before.map((item) => JSON.stringify(item)));
+        return after.filter((item) => !seen.has(JSON.stringify(item))).map((item) => item.entity);
+      };
+      // The state is in the check's partition; the tenant's results counters, which the success
+      // adds its closed 5-minute bucket to (lib/metrics), in partitions of their own.
+      const before = await results();
+      const written = await changed(async () => {
+        expect((await api.request('GET', `/ping/${token}/start`)).status).toBe(200);
+        clock.advance(5_000);
+        expect((await api.request('GET', `/ping/${token}`)).status).toBe(200);
+      });
+      expect(written).toEqual([]);
+      expect(await results()).toBe(before + 1);
+      const state = await stateOf(checkId);
+      expect(state).toMatchObject({ state: 'up', gsi2pk: expect.stringMatching(/^DUE#\d+$/) });
     });
-    expect(written.filter((entity) => entity !== 'metric_counters')).toEqual([]);
-    const state = await stateOf(checkId);
-    expect(state).toMatchObject({ state: 'up', gsi2pk: expect.stringMatching(/^DUE#\d+$/) });
-  });
 
-  it("reads no state of another tenant's check", async () => {
-    const { checkId } = await kit.pushCheck();
-    const other = await api.createTenant('other');
-    expect(await readCheckState(api.table, other.tenantId, checkId)).toBeUndefined();
-    expect(await api.app.checks.get(other.tenantId, checkId)).toBeUndefined();
-    expect((await api.request('GET', `/v1/checks/${checkId}`, { key: other.key })).status).toBe(404);
-  });
-
-  it("moves a previous release's states with their due entries, once, and the generator claims each once", async () => {
-    const { checkId, token } = await kit.pushCheck();
-    expect((await api.request('GET', `/ping/${token}`)).status).toBe(200);
-    const shown = await shownCheck(checkId);
-    expect(shown).toMatchObject({ id: checkId, state: 'up' });
-    const disabled = await kit.pushCheck({ enabled: false });
-    const old = await toTenantPartition(api, checkId);
-    await toTenantPartition(api, disabled.checkId);
-    expect(old.gsi2pk).toMatch(/^DUE#\d+$/);
-    // Before the move, the due index holds the old item, and this release's claim of it fails.
-    expect((await dueEntry(api.table, old)).map((item) => item.pk)).toEqual([`TENANT#${api.tenantId}`]);
-    const claim = claimOp({
-      tenantId: api.tenantId,
-      checkId,
-      claimedRunAt: String(old.next_run_at),
-      due: { nextRunAt: '2026-03-02T05:00:00.000Z', shard: 0 },
+    it('sums the results counters an earlier release kept in the tenant partition with the current ones', async () => {
+      const before = await results();
+      await api.table.transact([
+        {
+          type: 'put',
+          item: {
+            pk: `TENANT#${api.tenantId}`,
+            sk: 'METRIC_COUNTERS#3',
+            entity: 'metric_counters',
+            schema_version: 1,
+            results_success: 40,
+            results_failure: 2,
+          },
+        },
+      ]);
+      expect(await results()).toBe(before + 40);
     });
-    await expect(api.table.transact([claim])).rejects.toBeInstanceOf(ConditionFailedError);
-    expect(await stateOf(checkId)).toBeUndefined();
 
-    expect(await migrate()).toBe(2);
-
-    const moved = await stateOf(checkId);
-    const { pk: _pk, sk: _sk, ...kept } = old;
-    expect(moved).toEqual({ ...kept, ...storedKeys.checkState(api.tenantId, checkId) });
-    expect(await api.table.get(storedKeys.tenantCheckState(api.tenantId, checkId))).toBeUndefined();
-    expect((await dueEntry(api.table, old)).map((item) => item.pk)).toEqual([`CHECK#${checkId}`]);
-    const movedDisabled = await api.table.get(storedKeys.checkState(api.tenantId, disabled.checkId), {
-      consistent: true,
+    it("reads no state of another tenant's check", async () => {
+      const { checkId } = await kit.pushCheck();
+      const other = await api.createTenant('other');
+      expect(await readCheckState(api.table, other.tenantId, checkId)).toBeUndefined();
+      expect(await api.app.checks.get(other.tenantId, checkId)).toBeUndefined();
+      expect((await api.request('GET', `/v1/checks/${checkId}`, { key: other.key })).status).toBe(404);
     });
-    expect(movedDisabled).toMatchObject({ entity: 'check_state', next_run_at: null });
-    expect(movedDisabled).not.toHaveProperty('gsi2pk');
-    expect(await shownCheck(checkId)).toEqual(shown);
-    // One claim of the slot wins; a second (an overlapping generator) fails.
-    await api.table.transact([claim]);
-    await expect(api.table.transact([claim])).rejects.toBeInstanceOf(ConditionFailedError);
 
-    // Done once: the marker makes a second run read nothing else.
-    expect(await migrate()).toBe(0);
-  });
+    it("moves a previous release's states with their due entries, once, and the generator claims each once", async () => {
+      const { checkId, token } = await kit.pushCheck();
+      expect((await api.request('GET', `/ping/${token}`)).status).toBe(200);
+      const shown = await shownCheck(checkId);
+      expect(shown).toMatchObject({ id: checkId, state: 'up' });
+      const disabled = await kit.pushCheck({ enabled: false });
+      const old = await toTenantPartition(api, checkId);
+      await toTenantPartition(api, disabled.checkId);
+      expect(old.gsi2pk).toMatch(/^DUE#\d+$/);
+      // Before the move, the due index holds the old item, and this release's claim of it fails.
+      expect((await dueEntry(api.table, old)).map((item) => item.pk)).toEqual([`TENANT#${api.tenantId}`]);
+      const claim = claimOp({
+        tenantId: api.tenantId,
+        checkId,
+        claimedRunAt: String(old.next_run_at),
+        due: { nextRunAt: '2026-03-02T05:00:00.000Z', shard: 0 },
+      });
+      await expect(api.table.transact([claim])).rejects.toBeInstanceOf(ConditionFailedError);
+      expect(await stateOf(checkId)).toBeUndefined();
 
-  it('run again after a copy without its delete, leaves the copy and removes the old item', async () => {
-    const { checkId, token } = await kit.pushCheck();
-    const old = await toTenantPartition(api, checkId);
-    // The copy exists and moved on (a ping since); the old item is still there.
-    await api.table.transact([
-      { type: 'put', item: { ...old, ...storedKeys.checkState(api.tenantId, checkId) } },
-    ]);
-    expect((await api.request('GET', `/ping/${token}`)).status).toBe(200);
-    const copy = await stateOf(checkId);
-    expect(copy).toMatchObject({ state: 'up' });
+      expect(await migrate()).toBe(2);
 
-    expect(await migrate()).toBe(1);
+      const moved = await stateOf(checkId);
+      const { pk: _pk, sk: _sk, ...kept } = old;
+      expect(moved).toEqual({ ...kept, ...storedKeys.checkState(api.tenantId, checkId) });
+      expect(await api.table.get(storedKeys.tenantCheckState(api.tenantId, checkId))).toBeUndefined();
+      expect((await dueEntry(api.table, old)).map((item) => item.pk)).toEqual([`CHECK#${checkId}`]);
+      const movedDisabled = await api.table.get(storedKeys.checkState(api.tenantId, disabled.checkId), {
+        consistent: true,
+      });
+      expect(movedDisabled).toMatchObject({ entity: 'check_state', next_run_at: null });
+      expect(movedDisabled).not.toHaveProperty('gsi2pk');
+      expect(await shownCheck(checkId)).toEqual(shown);
+      // One claim of the slot wins; a second (an overlapping generator) fails.
+      await api.table.transact([claim]);
+      await expect(api.table.transact([claim])).rejects.toBeInstanceOf(ConditionFailedError);
 
-    expect(await api.table.get(storedKeys.tenantCheckState(api.tenantId, checkId))).toBeUndefined();
-    expect(await stateOf(checkId)).toEqual(copy);
-    expect(await dueEntry(api.table, old)).toEqual([]);
-  });
-
-  it('does not move a state written since it was read (the move is read again)', async () => {
-    const { checkId } = await kit.pushCheck();
-    const old = await toTenantPartition(api, checkId);
-    await api.table.transact([
-      { type: 'update', key: storedKeys.tenantCheckState(api.tenantId, checkId), add: { version: 1 } },
-    ]);
-    expect(await transactIf(api.table, stateMovedOps(old, false))).toBe(false);
-    expect(await stateOf(checkId)).toBeUndefined();
-    expect(await migrate()).toBe(1);
-    expect(await stateOf(checkId)).toMatchObject({
-      version: Number(old.version) + 1,
+      // Done once: the marker makes a second run read nothing else.
+      expect(await migrate()).toBe(0);
     });
-  });
-});
+
+    it('run again after a copy without its delete, leaves the copy and removes the old item', async () => {
+      const { checkId, token } = await kit.pushCheck();
+      const old = await toTenantPartition(api, checkId);
+      // The copy exists and moved on (a ping since); the old item is still there.
+      await api.table.transact([
+        { type: 'put', item: { ...old, ...storedKeys.checkState(api.tenantId, checkId) } },
+      ]);
+      expect((await api.request('GET', `/ping/${token}`)).status).toBe(200);
+      const copy = await stateOf(checkId);
+      expect(copy).toMatchObject({ state: 'up' });
+
+      expect(await migrate()).toBe(1);
+
+      expect(await api.table.get(storedKeys.tenantCheckState(api.tenantId, checkId))).toBeUndefined();
+      expect(await stateOf(checkId)).toEqual(copy);
+      expect(await dueEntry(api.table, old)).toEqual([]);
+    });
+
+    it('does not move a state written since it was read (the move is read again)', async () => {
+      const { checkId } = await kit.pushCheck();
+      const old = await toTenantPartition(api, checkId);
+      await api.table.transact([
+        { type: 'update', key: storedKeys.tenantCheckState(api.tenantId, checkId), add: { version: 1 } },
+      ]);
+      expect(await transactIf(api.table, stateMovedOps(old, false))).toBe(false);
+      expect(await stateOf(checkId)).toBeUndefined();
+      expect(await migrate()).toBe(1);
+      expect(await stateOf(checkId)).toMatchObject({
+        version: Number(old.version) + 1,
+      });
+    });
+  },
+);
