@@ -120,6 +120,7 @@ const optionsSchema = z.object({
   'cronburst-jobs': int(1).default(10_000),
   'cronburst-concurrency': int(1).default(64),
   'cronburst-cloud-jobs': int(0).default(1000),
+  'cronburst-due-shards': int(1).max(256).optional(),
   'locationcost-checks': int(1).default(50),
   'locationcost-slots': int(1).default(5),
   'locationcost-regions': int(1).max(5).default(3),
@@ -221,6 +222,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --cronburst-jobs <n>      cronburst: heartbeats of one tenant pinging at the top of the hour, locally (default 10000)
   --cronburst-concurrency <n> cronburst: pings in flight locally (default 64, as push's top level)
   --cronburst-cloud-jobs <n> cronburst: the same burst through the cloud handlers over DynamoDB Local (default 1000; 0: none)
+  --cronburst-due-shards <n> cronburst: the cloud's due index shards (VIGIL_DUE_SHARDS; default its default, 4)
   --locationcost-checks <n> locationcost: http checks probed from AWS regions under the cost meter (default 50)
   --locationcost-slots <n>  locationcost: metered slots (minutes) per check (default 5)
   --locationcost-regions <n> locationcost: AWS regions each check is probed from (default 3, at most 5)
@@ -308,6 +310,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'cronburst-jobs': { type: 'string' },
       'cronburst-concurrency': { type: 'string' },
       'cronburst-cloud-jobs': { type: 'string' },
+      'cronburst-due-shards': { type: 'string' },
       'locationcost-checks': { type: 'string' },
       'locationcost-slots': { type: 'string' },
       'locationcost-regions': { type: 'string' },

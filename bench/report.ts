@@ -232,11 +232,13 @@ export function evaluateTargets(results: Results): Target[] {
       met: answered === 2 * l.jobs && l.refused === 0 && p99 <= 250 && l.runsFormed === l.jobs,
     });
     if (c) {
-      const hottest = Math.max(0, ...c.hottest.map((h) => h.projected));
+      // The starts' second and the successes' seconds, the table's keys and the indexes'.
+      const keys = [...c.hottest, ...c.successesHottest].sort((a, b) => b.projected - a.projected);
+      const hottest = keys[0]?.projected ?? 0;
       targets.push({
         name: 'the top of the hour (cloud): hottest key',
-        goal: '<= 1,000 WCU per partition key in the burst second, projected to 100,000 jobs',
-        measured: `${round(hottest, 0)} WCU (${c.hottest[0]?.pk ?? '-'}), from ${c.jobs} jobs`,
+        goal: '<= 1,000 WCU per partition key (table or index) in a second of the burst, projected to 100,000 jobs',
+        measured: `${round(hottest, 0)} WCU (${keys[0]?.pk ?? '-'}), from ${c.jobs} jobs`,
         met: hottest <= 1000,
       });
     }

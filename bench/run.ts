@@ -389,7 +389,11 @@ try {
     const cloudJobs = options['cronburst-cloud-jobs'];
     const cloud =
       cloudJobs > 0
-        ? await runCronBurstCloud({ jobs: cloudJobs, onProgress: (line) => log(`  ${line}`) })
+        ? await runCronBurstCloud({
+            jobs: cloudJobs,
+            ...(options['cronburst-due-shards'] ? { dueShards: options['cronburst-due-shards'] } : {}),
+            onProgress: (line) => log(`  ${line}`),
+          })
         : undefined;
     results.cronBurst = { local, ...(cloud ? { cloud } : {}) };
   }
