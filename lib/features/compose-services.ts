@@ -48,13 +48,10 @@ export function composeServices(
   const mcp = composeMcp({
     ...{ table, clock, cursors, blueprints, entities, logger },
     checkService: { ...checkService, runNow: core.runNow },
-    prober: core.jobRunner.prober,
-    runtime: deps.config.runtime,
     skills: skills.skills,
     actions: actions.actions,
     actionRunner: actions.actionRunner,
     incidents: core.incidents.service,
-    policies: notifications.policyService,
     audit: people.mcpAudit,
     featureTools: mounted.tools,
   });

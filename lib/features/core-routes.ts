@@ -5,6 +5,16 @@ import { createCheckReadService, createDraftRun } from '../checks/services.ts';
 import type { AnyConfigKind } from '../config-doc/kind.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { ok, type Route } from '../http/types.ts';
+import {
+  type BoundTool,
+  bindTools,
+  createCheck,
+  deleteCheck,
+  getCheckResults,
+  runCheck,
+  silenceCheck,
+  updateCheck,
+} from '../mcp/builtin-tools.ts';
 import { createMcpRelay } from '../mcp/relay.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 import { defineMount, type Mount } from '../platform/feature.ts';
@@ -21,7 +31,7 @@ import { relationsKind } from './kinds/relations.ts';
  * the checks' kinds read lib/integrations and lib/notify, which import those folders). Every other feature's mount is in its own folder.
  */
 
-type ServiceMount = Mount<Services, Route, AnyConfigKind>;
+type ServiceMount = Mount<Services, Route, AnyConfigKind, BoundTool>;
 
 /** GET /healthz: liveness. */
 export const healthMount: ServiceMount = defineMount({
@@ -48,7 +58,11 @@ export const catalogMount: ServiceMount = defineMount({
   configKinds: [blueprintsKind, entitiesKind, relationsKind],
 });
 
-/** The checks' routes (/v1/checks, a check's reads, run now, a draft's run) and a result's artifacts. */
+/**
+ * The checks' routes (/v1/checks, a check's reads, run now, a draft's run) and a result's
+ * artifacts; their kind of the configuration document; and their MCP tools, over the checks'
+ * services (the same as the routes').
+ */
 export const checksMount: ServiceMount = defineMount({
   name: 'checks',
   routes: (services: Services) => {
@@ -71,6 +85,20 @@ export const checksMount: ServiceMount = defineMount({
     ];
   },
   configKinds: [checksKind],
+  tools: (services: Services) => {
+    const { table, clock, cursors, checkService } = services;
+    return bindTools(
+      {
+        ...services.mcp.kit,
+        checkService: { ...checkService, runNow: services.runNow },
+        checkReads: createCheckReadService({ table, checkService, clock, cursors }),
+        prober: services.jobRunner.prober,
+        runtime: services.config.runtime,
+        policies: services.notifications.policyService,
+      },
+      [getCheckResults, createCheck, runCheck, updateCheck, deleteCheck, silenceCheck],
+    );
+  },
 });
 
 /** The MCP endpoints (Streamable HTTP and the legacy SSE stream) over the tool catalog. */

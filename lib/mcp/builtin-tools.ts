@@ -13,6 +13,9 @@ import { CATALOG_OPS_MANIFEST } from './builtins/toolsets/catalog-ops.ts';
 
 export { getActionRun } from './builtins/action-runs.ts';
 export { getAuditLog } from './builtins/audit-log.ts';
+export { deleteCheck, updateCheck } from './builtins/check-edits.ts';
+export { getCheckResults } from './builtins/check-results.ts';
+export { createCheck } from './builtins/checks.ts';
 export { applyConfig, planConfig } from './builtins/config.ts';
 export { explainAlerting } from './builtins/explain-alerting.ts';
 export { FIND_TOOLS_ENTRY } from './builtins/find-tools.ts';
@@ -24,6 +27,8 @@ export {
   resolveOutsideAlert,
 } from './builtins/outside-alerts.ts';
 export { createPageIncident, updatePageIncident } from './builtins/page-incidents.ts';
+export { runCheck } from './builtins/run-check.ts';
+export { silenceCheck } from './builtins/silence-check.ts';
 export { CATALOG_OPS_MANIFEST } from './builtins/toolsets/catalog-ops.ts';
 export { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';
 export { whoIsOnCall } from './builtins/who-is-on-call.ts';

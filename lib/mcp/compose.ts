@@ -10,12 +10,9 @@ import { createCheckReadService, ruleChangeOps } from '../checks/services.ts';
 import type { IncidentService } from '../incidents/incident-service.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import { createMaintenanceService } from '../maintenance/maintenance-service.ts';
-import type { PolicyService } from '../notify/compose.ts';
 import { countUntold } from '../notify/records.ts';
 import type { Clock } from '../platform/clock.ts';
-import type { Runtime } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
-import type { Prober } from '../probes/types.ts';
 import { createPingLogService } from '../push/ping-log.ts';
 import { createRunLogService } from '../push/run-log.ts';
 import type { SkillRecord } from '../skills/skill-items.ts';
@@ -38,17 +35,11 @@ export interface McpDeps {
   blueprints: BlueprintStore;
   entities: EntityStore;
   checkService: CheckService & { runNow: RunNow };
-  /** The app's prober, so create_check's first probe follows the checks' SSRF rules. */
-  prober: Prober;
-  /** The runtime: create_check refuses a check type it cannot run (the registry's `unsupported`). */
-  runtime: Runtime;
   /** The skills registry (lib/skills/skill-store.ts): enabled tools for tools/list, every skill for find_tools. */
   skills: {
     listEnabledTools(tenantId: string): Promise<McpTool[]>;
     list(tenantId: string): Promise<SkillRecord[]>;
   };
-  /** silence_check: the checks' notification policies (lib/notify's policy service). */
-  policies: Pick<PolicyService, 'upsert'>;
   actions: Pick<ActionStore, 'get'>;
   actionRunner: ActionRunner;
   /** Incidents (list_incidents' state filters, the prompts' and resources' reads). */
@@ -94,12 +85,9 @@ export function composeMcp(deps: McpDeps) {
     entities,
     relations: createRelationStore(table),
     checkService: deps.checkService,
-    policies: deps.policies,
     checkReads,
     pingLog: createPingLogService({ table, checkService: deps.checkService, clock, cursors }),
     runLog: createRunLogService({ table, checkService: deps.checkService, clock, cursors }),
-    prober: deps.prober,
-    runtime: deps.runtime,
     incidents: deps.incidents,
     maintenance: createMaintenanceService({ table, clock }),
     uptime: createUptimeService({ table, clock, cursors, checkService: deps.checkService }),

@@ -62,7 +62,7 @@ const FOLDERS_IMPORTING_NOTIFY_AT_MOST = 8;
  * clock, entity store, logger), at most: the built-ins MCP binds itself. It only shrinks as the
  * features' mounts bind their tools over their own services (28 before the mounts declared tools).
  */
-const FACADE_SERVICES_AT_MOST = 17;
+const FACADE_SERVICES_AT_MOST = 14;
 
 /** The services the features' mounts bind their tools over, which lib/mcp's composition no longer builds or takes. */
 const BOUND_BY_MOUNTS = [
@@ -231,7 +231,10 @@ describe('the feature contract', () => {
     expect(kit).toEqual(['clock', 'entityStore', 'logger']);
     expect(facade.length).toBeGreaterThan(0);
     expect(facade.length).toBeLessThanOrEqual(FACADE_SERVICES_AT_MOST);
-    const featureServices = ['who', 'outsideAlerts', 'pageIncidents', 'audit', 'config', 'simulator'];
+    const featureServices = [
+      ...['who', 'outsideAlerts', 'pageIncidents', 'audit', 'config', 'simulator'],
+      ...['prober', 'runtime', 'policies'],
+    ];
     expect(facade.filter((field) => featureServices.includes(field))).toEqual([]);
     const compose = relativeImports(join(LIB, 'mcp', 'compose.ts')).map(rel);
     expect(compose.filter((target) => BOUND_BY_MOUNTS.includes(target))).toEqual([]);
@@ -282,6 +285,12 @@ describe('the feature contract', () => {
       'resolve_outside_alert',
       'plan_config',
       'apply_config',
+      'get_check_results',
+      'create_check',
+      'run_check',
+      'update_check',
+      'delete_check',
+      'silence_check',
     ];
     expect(createBuiltins(own, declared(featureNames)).size).toBe(BUILTIN_TOOLS.length);
     expect(() => createBuiltins(own, declared([...featureNames, 'list_entities']))).toThrow(

@@ -3,8 +3,13 @@ import { definitionFromUpdate, updateCheckBody } from '../../checks/check-input.
 import { publicCheck } from '../../checks/records.ts';
 import { issueSentence } from '../../http/requests.ts';
 import { ValidationError } from '../../platform/errors.ts';
-import type { BuiltinTool } from '../tool-kit/deps.ts';
-import { requiredString, writes } from '../tool-kit/deps.ts';
+import {
+  type BuiltinTool,
+  type CheckToolDeps,
+  namedCheck,
+  requiredString,
+  writes,
+} from '../tool-kit/deps.ts';
 import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { entityWords } from './names.ts';
 
@@ -49,8 +54,9 @@ function diff(before: Record<string, unknown>, after: Record<string, unknown>): 
 }
 
 /** update_check: the diff of a partial update; applied only with apply: true. */
-export const updateCheck: BuiltinTool = {
+export const updateCheck: BuiltinTool<CheckToolDeps> = {
   name: 'update_check',
+  references: namedCheck,
   annotations: writes('Update check', { destructive: true, idempotent: true }),
   handler: (deps, caller, args) =>
     asToolResult(async () => {
@@ -78,8 +84,9 @@ export const updateCheck: BuiltinTool = {
 };
 
 /** delete_check: what a delete removes; deleted only with apply: true. */
-export const deleteCheck: BuiltinTool = {
+export const deleteCheck: BuiltinTool<CheckToolDeps> = {
   name: 'delete_check',
+  references: namedCheck,
   annotations: writes('Delete check', { destructive: true, idempotent: true }),
   handler: (deps, caller, args) =>
     asToolResult(async () => {

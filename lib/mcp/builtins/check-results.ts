@@ -1,5 +1,5 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
-import type { BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import type { BuiltinTool, CheckToolDeps } from '../tool-kit/deps.ts';
 import { optionalString, positiveInt, READS, requiredString } from '../tool-kit/deps.ts';
 import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { entityWords } from './names.ts';
@@ -21,7 +21,7 @@ const RESULT_LIMITS = {
   summaryMax: 10_000,
 } as const;
 
-type Result = Awaited<ReturnType<BuiltinDeps['checkReads']['results']>>['results'][number];
+type Result = Awaited<ReturnType<CheckToolDeps['checkReads']['results']>>['results'][number];
 
 interface WindowSummary {
   results: number;
@@ -68,7 +68,7 @@ function summarise(results: readonly Result[], complete: boolean): WindowSummary
 }
 
 /** The window's results, newest first, at most RESULT_LIMITS.summaryMax (and whether that was all). */
-async function windowResults(deps: BuiltinDeps, tenantId: string, checkId: string, sinceMs: number) {
+async function windowResults(deps: CheckToolDeps, tenantId: string, checkId: string, sinceMs: number) {
   const results: Result[] = [];
   let cursor: string | undefined;
   do {
@@ -114,7 +114,7 @@ function newestLocationsWords(results: readonly Result[]): string {
   return ` Newest slot (${newest.checked_at}, ${newest.outcome}) by location: ${newest.locations.map(locationWords).join(', ')}.`;
 }
 
-export const getCheckResults: BuiltinTool = {
+export const getCheckResults: BuiltinTool<CheckToolDeps> = {
   name: 'get_check_results',
   annotations: { title: 'Check results', ...READS },
   handler: (deps, caller, args) =>

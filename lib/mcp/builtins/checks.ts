@@ -5,7 +5,7 @@ import { publicCheck } from '../../checks/records.ts';
 import { issueSentence } from '../../http/requests.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { ProbeDefinition, ProbeOutcome } from '../../probes/types.ts';
-import type { BuiltinTool } from '../tool-kit/deps.ts';
+import type { BuiltinTool, CheckToolDeps } from '../tool-kit/deps.ts';
 import { writes } from '../tool-kit/deps.ts';
 import { requiredEntity } from '../tool-kit/entity-ref.ts';
 import { toolResult } from '../tool-kit/result.ts';
@@ -57,8 +57,12 @@ function bodyFrom(args: Record<string, unknown>, entityId: string) {
  * is probed once first through the app's prober (the checks' SSRF rules), with the job the check
  * would run; push checks are not probed. dry_run: nothing is created.
  */
-export const createCheck: BuiltinTool = {
+export const createCheck: BuiltinTool<CheckToolDeps> = {
   name: 'create_check',
+  // Its entity: not found before the write is confirmed when the tenant has none.
+  references: async (deps, caller, args) => {
+    await requiredEntity(deps, caller.tenantId, args);
+  },
   annotations: writes('Create check', { openWorld: true }),
   handler: async (deps, caller, args) => {
     // Another tenant's entity is not found before anything leaves the network.

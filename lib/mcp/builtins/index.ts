@@ -79,16 +79,17 @@ export function builtinAnnotations(name: string): BuiltinAnnotations {
   return tool.annotations;
 }
 
-/** The built-ins MCP binds to its own services (BuiltinDeps): the catalog's, checks' and board's reads and writes. */
+/**
+ * The built-ins MCP binds to its own services (BuiltinDeps): the catalog's and the board's reads
+ * (which its prompts and app views share), and those of the features that mount from their own
+ * folders (maintenance, uptime, heartbeats: those folders import nothing of lib/mcp).
+ */
 const OWN_TOOLS: readonly BuiltinTool[] = [
   getStatusSummary,
   listEntities,
   getEntity,
   listBlueprints,
   listIncidents,
-  getCheckResults,
-  createCheck,
-  runCheck,
   getBlastRadius,
   explainEntityState,
   listMaintenance,
@@ -98,9 +99,6 @@ const OWN_TOOLS: readonly BuiltinTool[] = [
   listHeartbeats,
   getPingLog,
   getCheckRuns,
-  updateCheck,
-  deleteCheck,
-  silenceCheck,
   startMaintenance,
   showStatus,
   showBlastRadius,

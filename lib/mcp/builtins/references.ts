@@ -1,6 +1,6 @@
 import type { Principal } from '../../domain/principal.ts';
 import type { BuiltinDeps } from '../tool-kit/deps.ts';
-import { knownEntities, requiredEntity } from '../tool-kit/entity-ref.ts';
+import { knownEntities } from '../tool-kit/entity-ref.ts';
 import { coveredEntityIds } from './maintenance.ts';
 
 /**
@@ -25,17 +25,8 @@ const checks = async (deps: BuiltinDeps, caller: Principal, ids: readonly string
 const entities = (deps: BuiltinDeps, caller: Principal, ids: readonly string[], at: (i: number) => string) =>
   knownEntities(deps, caller.tenantId, ids, at);
 
-const check: References = (deps, caller, args) => checks(deps, caller, strings([args.check_id]));
-
 /** Each write built-in's references, by tool name; a write tool not here names no object. */
 const REFERENCES: Readonly<Record<string, References>> = {
-  create_check: async (deps, caller, args) => {
-    await requiredEntity(deps, caller.tenantId, args);
-  },
-  run_check: check,
-  update_check: check,
-  delete_check: check,
-  silence_check: check,
   create_maintenance: async (deps, caller, args) => {
     await coveredEntityIds(deps, caller.tenantId, args);
     await entities(deps, caller, strings(args.entity_ids), (i) => `entity_ids.${i}`);

@@ -1,6 +1,11 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
-import type { BuiltinTool } from '../tool-kit/deps.ts';
-import { requiredString, writes } from '../tool-kit/deps.ts';
+import {
+  type BuiltinTool,
+  type CheckToolDeps,
+  namedCheck,
+  requiredString,
+  writes,
+} from '../tool-kit/deps.ts';
 import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { entityWords } from './names.ts';
 
@@ -9,8 +14,9 @@ import { entityWords } from './names.ts';
  * like any other with `manual: true` (it counts for state); a located check's slot dispatched to
  * its locations. Limited per check and per tenant as the route is; push and disabled checks refuse.
  */
-export const runCheck: BuiltinTool = {
+export const runCheck: BuiltinTool<CheckToolDeps> = {
   name: 'run_check',
+  references: namedCheck,
   annotations: writes('Run check now', { openWorld: true }),
   handler: (deps, caller, args) =>
     asToolResult(async () => {

@@ -1,6 +1,11 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
-import type { BuiltinTool } from '../tool-kit/deps.ts';
-import { requiredString, writes } from '../tool-kit/deps.ts';
+import {
+  type BuiltinTool,
+  type CheckToolDeps,
+  namedCheck,
+  requiredString,
+  writes,
+} from '../tool-kit/deps.ts';
 import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { entityOf } from './check-edits.ts';
 
@@ -11,8 +16,9 @@ import { entityOf } from './check-edits.ts';
  * tells the channels the state then (policy-service.ts). A silence has no end of its own: for a
  * quiet period that ends by itself, start_maintenance covers the check's entity for a duration.
  */
-export const silenceCheck: BuiltinTool = {
+export const silenceCheck: BuiltinTool<CheckToolDeps> = {
   name: 'silence_check',
+  references: namedCheck,
   annotations: writes('Silence check', { idempotent: true }),
   handler: (deps, caller, args) =>
     asToolResult(async () => {

@@ -53,17 +53,11 @@ export interface BuiltinDeps extends ToolKitDeps {
     CheckService,
     'list' | 'create' | 'requireCheck' | 'page' | 'read' | 'named' | 'update' | 'remove'
   > & { runNow: RunNow };
-  /** silence_check: the checks' notification policies (POST /v1/checks/{id}/policy's service). */
-  policies: Pick<PolicyService, 'upsert'>;
   checkReads: Pick<CheckReadService, 'results' | 'transitions'>;
   /** list_heartbeats and get_ping_log: push checks' ping logs (GET /v1/checks/{id}/pings's service). */
   pingLog: Pick<PingLogService, 'page' | 'latest'>;
   /** get_check_runs: push checks' runs and learned normal (GET /v1/checks/{id}/runs's and /normal's service). */
   runLog: Pick<RunLogService, 'page' | 'normal'>;
-  /** The app's prober: the SSRF rules of checks (VIGIL_ALLOW_PRIVATE_TARGETS) apply. */
-  prober: Prober;
-  /** The runtime: create_check refuses a check type it cannot run, before probing. */
-  runtime: Runtime;
   /** list_incidents and the prompts: the incidents' reads. */
   incidents: Pick<IncidentService, 'list' | 'get'>;
   maintenance: Pick<MaintenanceService, 'list' | 'create'>;
@@ -74,6 +68,27 @@ export interface BuiltinDeps extends ToolKitDeps {
   skills: { list(tenantId: string): Promise<SkillRecord[]> };
   /** …and the built-in toolsets. */
   toolsets: readonly CreateSkillBody[];
+}
+
+/** The checks' services their tools take, bound by the checks' mount (lib/features/core-routes.ts). */
+export interface CheckToolDeps extends ToolKitDeps {
+  checkService: BuiltinDeps['checkService'];
+  checkReads: BuiltinDeps['checkReads'];
+  /** The app's prober: the SSRF rules of checks (VIGIL_ALLOW_PRIVATE_TARGETS) apply. */
+  prober: Prober;
+  /** The runtime: create_check refuses a check type it cannot run, before probing. */
+  runtime: Runtime;
+  /** silence_check: the checks' notification policies (POST /v1/checks/{id}/policy's service). */
+  policies: Pick<PolicyService, 'upsert'>;
+}
+
+/** The check a write's `check_id` names: 404 before the write is confirmed when the tenant has none. */
+export async function namedCheck(
+  deps: Pick<CheckToolDeps, 'checkService'>,
+  caller: Principal,
+  args: Record<string, unknown>,
+): Promise<void> {
+  if (typeof args.check_id === 'string') await deps.checkService.requireCheck(caller.tenantId, args.check_id);
 }
 
 /**
