@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import type { Table, WriteOp } from '../../lib/store/table.ts';
+import { ConditionFailedError, type Table, type WriteOp } from '../../lib/store/table.ts';
 import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
 import { pingKit } from '../support/ping-compat-kit.ts';
 
@@ -52,6 +52,27 @@ function writeBetweenReadAndState(table: Table, between: () => Promise<unknown>)
   return { ran: () => ran };
 }
 
+/**
+ * Makes the next single update of a check's state that a result writes land, then answer as a
+ * write whose answer was lost and which was sent again: refused on the version it just moved.
+ */
+function loseNextStateAnswer(table: Table): { lost: () => number } {
+  let lost = 0;
+  let armed = true;
+  const transact = table.transact.bind(table);
+  table.transact = async (ops: WriteOp[]) => {
+    const [only] = ops;
+    const isStateOfResult = only?.type === 'update' && only.set?.last_push_at !== undefined;
+    await transact(ops);
+    if (armed && ops.length === 1 && isStateOfResult) {
+      armed = false;
+      lost += 1;
+      throw new ConditionFailedError([0]);
+    }
+  };
+  return { lost: () => lost };
+}
+
 describe.each(bothRuntimes)('a plain success written apart ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   const clock = createFakeClock(Date.parse('2026-03-02T03:00:00.000Z'));
@@ -98,6 +119,25 @@ describe.each(bothRuntimes)('a plain success written apart ($runtime runtime)', 
     expect(await transitions()).toBe(movedBefore);
     const runs = (await kit.call('GET', `/v1/checks/${checkId}/runs`)).body.runs;
     expect(runs.map((r: { ended_at: string }) => r.ended_at)).toEqual([retriedAt, up.last_push_at]);
+  });
+
+  it('counts once when its state update landed but its answer was lost and the write, sent again, is refused', async () => {
+    const { checkId, token } = await kit.pushCheck({ interval_seconds: 60, config: { grace_seconds: 60 } });
+    // Both pings in one 5-minute bucket: the second's state update is a single write.
+    clock.set(Math.ceil(clock.now() / 300_000) * 300_000 + 1_000);
+    expect((await api.request('GET', `/ping/${token}`)).status).toBe(200);
+    const up = await kit.state(checkId);
+    clock.advance(1_000);
+    const at = new Date(clock.now()).toISOString();
+    const lost = loseNextStateAnswer(api.table);
+    expect((await api.request('GET', `/ping/${token}`)).status).toBe(200);
+    expect(lost.lost()).toBe(1);
+    // One write of the state (not read as another writer's and applied again), its bucket counting two pings.
+    const after = await kit.state(checkId);
+    expect(after).toMatchObject({ last_push_at: at, version: up.version + 1 });
+    expect(after.current_rollup?.bucket_start).toBe(up.current_rollup?.bucket_start);
+    expect(after.current_rollup?.total).toBe((up.current_rollup?.total ?? 0) + 1);
+    expect((await kit.results(checkId)).filter((r) => r.checked_at === at)).toHaveLength(1);
   });
 
   it('is read again and retried when its state update is refused on its version (an API write in between): recorded once', async () => {

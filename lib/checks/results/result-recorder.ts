@@ -200,7 +200,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
         transitions.push(...moved.transitions);
       }
       try {
-        await (apart ? writeApart(ops) : deps.table.transact(ops));
+        await (apart ? writeApart(ops, () => landed(input, after)) : deps.table.transact(ops));
       } catch (err) {
         if (!(err instanceof ConditionFailedError)) throw err;
         if (err.failed.includes(0)) return { status: 'duplicate' };
@@ -230,21 +230,33 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
   };
 
   /**
-   * The state's update (held on its version; with the rollup bucket leaving it, if one does),
-   * then the result's put, its id new: one write of 1 WRU each instead of a transaction of 2 + 2.
-   * The state is what a crash must not lose (the last push, the deadline re-armed, the bucket); a
-   * crash between the two loses only the result, a line of the results list, and the ping, not
-   * answered, is sent again by its job: a second plain success moves nothing twice
-   * (docs/data-model.md "A ping's writes"). A refused state update is retried as a transaction's.
+   * The state's update (held on its version; with a rollup bucket leaving it), then the result's
+   * put: 1 WRU each, not 2 + 2 in a transaction (docs/data-model.md "A ping's writes": a crash
+   * between them loses only the result; the ping, unanswered, is sent again and moves nothing
+   * twice). A refused update is retried unless the state is already this one (`landed`: its answer lost).
    */
-  const writeApart = async ([resultOp, ...stateOps]: WriteOp[]) => {
+  const writeApart = async ([resultOp, ...stateOps]: WriteOp[], landedAlready: () => Promise<boolean>) => {
     if (!resultOp) throw new Error('a result to write');
     try {
       await deps.table.transact(stateOps);
     } catch (err) {
-      throw err instanceof ConditionFailedError ? new ConditionFailedError([1], { cause: err }) : err;
+      if (!(err instanceof ConditionFailedError)) throw err;
+      if (!(await landedAlready())) throw new ConditionFailedError([1], { cause: err });
     }
     await transactIf(deps.table, [resultOp]);
+  };
+
+  /** Whether the check's state is now `after` (version, last result and push, bucket): this result's own write. */
+  const landed = async (input: ResultInput, after: CheckStateRecord) => {
+    const state = (await deps.checks.run(input.tenantId, input.checkId))?.state;
+    const [is, was] = [state?.current_rollup, after.current_rollup];
+    return (
+      state?.version === after.version &&
+      state.last_result_at === after.last_result_at &&
+      state.last_push_at === after.last_push_at &&
+      is?.bucket_start === was?.bucket_start &&
+      is?.total === was?.total
+    );
   };
 
   /**
