@@ -136,6 +136,18 @@ describe('the reason of each kind of message', () => {
     expect(escalation.reason).toBe('exit status 2: disk full');
   });
 
+  it('keeps the alert’s reason at its change when newer results fill the newest few read first', async () => {
+    for (let i = 0; i < 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await push(backup, { success: false, error_message: 'exit status 2: disk full' });
+    }
+
+    const alert = await alertFor(alertReads(api.table), record('alert', down));
+
+    expect(alert.reason).toBe('expected at 03:00 Europe/Berlin (+1 h grace): no success received');
+    expect(alert.lastError).toBe('exit status 2: disk full');
+  });
+
   it('names each check failing now in a repeat, down ones first', async () => {
     disk = await pushCheck('Disk space');
     await push(disk, { success: true });

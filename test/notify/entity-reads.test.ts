@@ -31,8 +31,9 @@ function countingTable<N extends string>(table: Table, watched: Record<N, Key>) 
   const names = Object.keys(watched) as N[];
   const zero = () => Object.fromEntries(names.map((name) => [name, 0])) as Record<N, number>;
   let reads = zero();
-  /** Every query made, as "<index or table> <pk>". */
+  /** Every query made, as "<index or table> <pk>", and its limit. */
   let queries: string[] = [];
+  let limits: (number | undefined)[] = [];
   const count = (key: Key) => {
     for (const name of names)
       if (key.pk === watched[name].pk && key.sk === watched[name].sk) reads[name] += 1;
@@ -48,6 +49,7 @@ function countingTable<N extends string>(table: Table, watched: Record<N, Key>) 
     },
     query: async (input) => {
       queries.push(`${input.index ?? 'table'} ${input.pk}`);
+      limits.push(input.limit);
       const page = await table.query(input);
       for (const item of page.items) count({ pk: String(item.pk), sk: String(item.sk) });
       return page;
@@ -59,10 +61,11 @@ function countingTable<N extends string>(table: Table, watched: Record<N, Key>) 
   return {
     table: counted,
     reads: () => reads,
-    queries: () => queries,
+    queries: () => queries.map((query, i) => ({ query, limit: limits[i] })),
     reset: () => {
       reads = zero();
       queries = [];
+      limits = [];
     },
   };
 }
@@ -241,11 +244,11 @@ describe.each(engines)('one event job reads its entity once ($engine)', ({ make 
     expect(rt.sent).toHaveLength(1);
     expect(rt.sent[0]).toMatchObject({ lastError: 'boom', reason: 'boom' });
     expect(rt.sent[0]?.holding?.dependents).toEqual([{ entity_id: web.id, name: 'Web', state: 'down' }]);
-    // One read of the check's newest results for the reason and the last error (was two), and
-    // one index read for the dependents (was two: only the to-entity index holds a dependent).
-    expect(queries.filter((q) => q === `table ${checkPartition(rt.check.id)}`)).toHaveLength(1);
-    expect(queries.filter((q) => q.endsWith(`ENTREL#${rt.entity.id}`))).toEqual([
-      `gsi2 ENTREL#${rt.entity.id}`,
-    ]);
+    // One read of the check's newest 3 results for the reason and the last error (was two, of 20
+    // and 10), and one index read for the dependents (was two: only the to-entity index holds one).
+    const results = queries.filter(({ query }) => query === `table ${checkPartition(rt.check.id)}`);
+    expect(results.map(({ limit }) => limit)).toEqual([3]);
+    const dependents = queries.filter(({ query }) => query.endsWith(`ENTREL#${rt.entity.id}`));
+    expect(dependents.map(({ query }) => query)).toEqual([`gsi2 ENTREL#${rt.entity.id}`]);
   });
 });

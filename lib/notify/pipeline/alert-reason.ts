@@ -52,6 +52,8 @@ export const MAX_REASON = 300;
 const FAILING_NAMED = 3;
 /** Newest results read for a reason (a cell check's: slots). */
 const RESULTS_READ = 10;
+/** A check's own newest results read first (the failure is almost always one of them); RESULTS_READ if they do not decide. */
+const RESULTS_FIRST = 3;
 /** Digest events whose reasons are read at once. */
 const DIGEST_READS_AT_ONCE = 16;
 /** A URL written in a text: up to whitespace, a quote or an angle bracket. */
@@ -94,13 +96,31 @@ const failingState = (state: string) => state === 'down' || state === 'degraded'
  * success ends the streak. Null when the streak says nothing.
  */
 function streakFailure(results: readonly LatestResult[], at: string | undefined): LatestResult | null {
+  return streakIn(results, at, true) ?? null;
+}
+
+/**
+ * streakFailure over the newest results only (`complete` false), undefined when they do not decide
+ * it; what they decide, all decide the same (their results at or before `at` come first in all's).
+ */
+function streakIn(
+  results: readonly LatestResult[],
+  at: string | undefined,
+  complete: boolean,
+): LatestResult | null | undefined {
   const old = at === undefined ? [] : results.filter((r) => r.checked_at <= at);
+  // None as old among the newest: older ones may follow, which the streak would read instead.
+  if (at !== undefined && old.length === 0 && !complete) return undefined;
   for (const r of old.length > 0 ? old : results) {
     if (r.success && !r.degraded) return null;
     if (r.error_message.trim() !== '') return r;
   }
-  return null;
+  return complete ? null : undefined;
 }
+
+/** The first of the results with an error to name (lastErrorOf's rule; inconclusive ones are left out already). */
+const firstError = (results: readonly LatestResult[]) =>
+  results.find((r) => (!r.success || r.degraded) && r.error_message);
 
 /** What a reason reads, each once per alert or digest part. */
 export interface ReasonReads {
@@ -129,11 +149,17 @@ export function reasonReads(
   };
   if (known.check) memo.set(`check ${known.check[0]}`, Promise.resolve(known.check[1]));
   if (known.entity) memo.set(`entity ${known.entity[0]}`, Promise.resolve(known.entity[1]));
+  const read = async (id: string, check: CheckDefinitionRecord, limit: number) =>
+    (await latestResultsOf(table, [check], { limit })).get(id) ?? [];
   const results = (id: string, check: CheckDefinitionRecord) =>
-    once(
-      `results ${id}`,
-      async () => (await latestResultsOf(table, [check], { limit: RESULTS_READ })).get(id) ?? [],
-    );
+    once(`results ${id}`, () => read(id, check, RESULTS_READ));
+  // A check's own newest few (a cell check's: its RESULTS_READ slots at once, complete).
+  const newest = (id: string, check: CheckDefinitionRecord) =>
+    check.cell ? results(id, check) : once(`newest ${id}`, () => read(id, check, RESULTS_FIRST));
+  const streak = async (id: string, check: CheckDefinitionRecord, at: string | undefined) => {
+    const decided = streakIn(await newest(id, check), at, Boolean(check.cell));
+    return decided === undefined ? streakFailure(await results(id, check), at) : decided;
+  };
   const reads: ReasonReads = {
     check: (id) => once(`check ${id}`, () => readCheck(table, tenantId, id)),
     entity: (id) => once(`entity ${id}`, () => readEntityById(table, tenantId, id)),
@@ -141,22 +167,22 @@ export function reasonReads(
       const check = await reads.check(id);
       // A removed check's own result items may still be there (lastErrorOf reads them).
       if (typeof check !== 'object') return lastErrorOf(table, id, undefined);
-      return streakFailure(await results(id, check), at)?.error_message ?? null;
+      return (await streak(id, check, at))?.error_message ?? null;
     },
     failingResult: async (id, at) => {
       const check = await reads.check(id);
       if (typeof check !== 'object') return null;
-      return streakFailure(await results(id, check), at);
+      return streak(id, check, at);
     },
     // lastErrorOf scans a check's newest 20 results (a cell's 5 slots); the first error among the
-    // newest 10 read above is the first among those 20 too, so a check with its own results (no
-    // cell) reads them once per alert, and only a window without any error reads the 20.
+    // newest 3 or 10 read above is the first among those 20 too, so a check with its own results
+    // (no cell) reads its newest few once per alert, and only a window without any error reads on.
     lastError: (id) =>
       once(`last error ${id}`, async () => {
         const check = await reads.check(id);
         if (typeof check !== 'object' || check.cell)
           return lastErrorOf(table, id, typeof check === 'object' ? check : undefined);
-        const found = (await results(id, check)).find((r) => (!r.success || r.degraded) && r.error_message);
+        const found = firstError(await newest(id, check)) ?? firstError(await results(id, check));
         return found ? found.error_message : lastErrorOf(table, id, check);
       }),
     transitionReason: (id, entityId) =>
