@@ -17,8 +17,8 @@ import { type Item, MAX_QUERY_LIMIT, type Table, type WriteOp } from '../store/t
 /**
  * Owner of a check's definition item (`check`, `CHECK#<chk_id>` in the tenant's partition;
  * docs/data-model.md "Checks"): what the API sets, written only by the API. gsi1 lists an entity's
- * checks. Its running state is the item next to it (check-state-items.ts); a read of the tenant's
- * `CHECK#` items returns both.
+ * checks. Its running state is in the check's own partition (check-state-items.ts); a read of the
+ * tenant's `CHECK#` items returns the definitions, whose states are then read by key.
  */
 
 const CHECK_PREFIX = 'CHECK#';
@@ -57,7 +57,7 @@ export function definitionDeletedOp(tenantId: string, checkId: string, version?:
   );
 }
 
-/** The definitions among `items` (a read of the tenant's `CHECK#` items also returns states). */
+/** The definitions among `items` (a read of the tenant's `CHECK#` items may hold an unmigrated state). */
 export function parseDefinitions(items: readonly Item[]): CheckDefinitionRecord[] {
   return definitionItem.parseAll(items);
 }
@@ -82,7 +82,7 @@ export function getCheckDefinition(
   return definitionItem.get(table, { tenant_id: tenantId, id: checkId }, options);
 }
 
-/** Every check item of a tenant (definitions and states, adjacent), read strongly consistent. */
+/** Every check item of a tenant (its definitions; states are in the checks' partitions), consistent. */
 export function tenantCheckItems(table: Table, tenantId: string): Promise<Item[]> {
   return queryAll((cursor) =>
     table.query({
@@ -183,7 +183,7 @@ export async function entityCheckIds(
   return { ids, more: page.cursor !== undefined };
 }
 
-/** One query of the tenant's check items in sort order (each definition right before its state item). */
+/** One query of the tenant's check items (its definitions) in sort order. */
 export async function tenantCheckItemsPage(
   table: Table,
   tenantId: string,
