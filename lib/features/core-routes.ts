@@ -6,13 +6,13 @@ import type { AnyConfigKind } from '../config-doc/kind.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { ok, type Route } from '../http/types.ts';
 import {
-  type BoundTool,
   bindTools,
   createCheck,
   deleteCheck,
   getCheckResults,
   runCheck,
   silenceCheck,
+  type ToolBinding,
   updateCheck,
 } from '../mcp/builtin-tools.ts';
 import { createMcpRelay } from '../mcp/relay.ts';
@@ -31,7 +31,7 @@ import { relationsKind } from './kinds/relations.ts';
  * the checks' kinds read lib/integrations and lib/notify, which import those folders). Every other feature's mount is in its own folder.
  */
 
-type ServiceMount = Mount<Services, Route, AnyConfigKind, BoundTool>;
+type ServiceMount = Mount<Services, Route, AnyConfigKind, ToolBinding<Services>>;
 
 /** GET /healthz: liveness. */
 export const healthMount: ServiceMount = defineMount({
@@ -85,20 +85,20 @@ export const checksMount: ServiceMount = defineMount({
     ];
   },
   configKinds: [checksKind],
-  tools: (services: Services) => {
-    const { table, clock, cursors, checkService } = services;
-    return bindTools(
-      {
+  tools: bindTools(
+    (services: Services) => {
+      const { table, clock, cursors, checkService } = services;
+      return {
         ...services.mcp.kit,
         checkService: { ...checkService, runNow: services.runNow },
         checkReads: createCheckReadService({ table, checkService, clock, cursors }),
         prober: services.jobRunner.prober,
         runtime: services.config.runtime,
         policies: services.notifications.policyService,
-      },
-      [getCheckResults, createCheck, runCheck, updateCheck, deleteCheck, silenceCheck],
-    );
-  },
+      };
+    },
+    [getCheckResults, createCheck, runCheck, updateCheck, deleteCheck, silenceCheck],
+  ),
 });
 
 /** The MCP endpoints (Streamable HTTP and the legacy SSE stream) over the tool catalog. */

@@ -15,15 +15,18 @@ import {
   addIncidentNote,
   applyConfig,
   type BoundTool,
+  type BuiltinTool,
   bindTools,
   createPageIncident,
   explainAlerting,
   getActionRun,
   getAuditLog,
   listOutsideAlerts,
+  OWN_TOOLS,
   planConfig,
   resolveIncident,
   resolveOutsideAlert,
+  type ToolBinding,
   updatePageIncident,
   whoIsOnCall,
 } from '../mcp/builtin-tools.ts';
@@ -56,7 +59,7 @@ type Composed = {
   [K in keyof Services]-?: Services[K] extends { routes: readonly Route[] } ? K : never;
 }[keyof Services];
 
-type ServiceMount = Mount<Services, Route, AnyConfigKind, BoundTool>;
+type ServiceMount = Mount<Services, Route, AnyConfigKind, ToolBinding<Services>>;
 
 /**
  * A feature composed with the services (its compose.ts returns its routes): mounted by its name
@@ -80,19 +83,25 @@ const integrationsMount = defineMount({
     ...routes.open,
   ],
   configKinds: [integrationsKind],
-  tools: ({ mcp, integrations }: Pick<Services, 'mcp' | 'integrations'>) =>
-    bindTools({ ...mcp.kit, outsideAlerts: integrations.outsideAlerts }, [
-      listOutsideAlerts,
-      acknowledgeOutsideAlert,
-      resolveOutsideAlert,
-    ]),
+  tools: bindTools(
+    ({ mcp, integrations }: Pick<Services, 'mcp' | 'integrations'>) => ({
+      ...mcp.kit,
+      outsideAlerts: integrations.outsideAlerts,
+    }),
+    [listOutsideAlerts, acknowledgeOutsideAlert, resolveOutsideAlert],
+  ),
 });
 
 const MOUNTS: readonly ServiceMount[] = [
   healthMount,
   composed('people', {
-    tools: ({ mcp, table, clock, cursors }) =>
-      bindTools({ ...mcp.kit, audit: createAuditService({ table, clock, cursors }) }, [getAuditLog]),
+    tools: bindTools(
+      ({ mcp, table, clock, cursors }: Services) => ({
+        ...mcp.kit,
+        audit: createAuditService({ table, clock, cursors }),
+      }),
+      [getAuditLog],
+    ),
   }),
   catalogMount,
   checksMount,
@@ -100,30 +109,38 @@ const MOUNTS: readonly ServiceMount[] = [
   pushMount,
   composed('notifications', {
     configKinds: [channelsKind, routesKind],
-    tools: ({ mcp, notifications }) =>
-      bindTools({ ...mcp.kit, simulator: notifications.simulator }, [explainAlerting]),
+    tools: bindTools(
+      ({ mcp, notifications }: Services) => ({ ...mcp.kit, simulator: notifications.simulator }),
+      [explainAlerting],
+    ),
   }),
   maintenanceMount,
   composed('actions', {
     configKinds: [actionsKind],
-    tools: ({ mcp, actions }) =>
-      bindTools({ ...mcp.kit, executions: actions.executions, actions: actions.actions }, [getActionRun]),
+    tools: bindTools(
+      ({ mcp, actions }: Services) => ({
+        ...mcp.kit,
+        executions: actions.executions,
+        actions: actions.actions,
+      }),
+      [getActionRun],
+    ),
   }),
   composed('incidents', {
-    tools: ({ mcp, incidents }) =>
-      bindTools({ ...mcp.kit, incidents: incidents.service }, [
-        acknowledgeIncident,
-        addIncidentNote,
-        resolveIncident,
-      ]),
+    tools: bindTools(
+      ({ mcp, incidents }: Services) => ({ ...mcp.kit, incidents: incidents.service }),
+      [acknowledgeIncident, addIncidentNote, resolveIncident],
+    ),
   }),
   composed('statusPages', {
     configKinds: [statusPagesKind],
-    tools: ({ mcp, table, clock }) =>
-      bindTools({ ...mcp.kit, pageIncidents: createPageIncidentService({ table, clock }) }, [
-        createPageIncident,
-        updatePageIncident,
-      ]),
+    tools: bindTools(
+      ({ mcp, table, clock }: Services) => ({
+        ...mcp.kit,
+        pageIncidents: createPageIncidentService({ table, clock }),
+      }),
+      [createPageIncident, updatePageIncident],
+    ),
   }),
   uptimeMount,
   composed('reports'),
@@ -131,7 +148,7 @@ const MOUNTS: readonly ServiceMount[] = [
   contactsMount,
   composed('teams', {
     configKinds: [teamsKind],
-    tools: ({ mcp, teams }) => bindTools({ ...mcp.kit, who: teams.who }, [whoIsOnCall]),
+    tools: bindTools(({ mcp, teams }: Services) => ({ ...mcp.kit, who: teams.who }), [whoIsOnCall]),
   }),
   integrationsMount,
   ackLinksMount,
@@ -141,8 +158,10 @@ const MOUNTS: readonly ServiceMount[] = [
   composed('skills', { configKinds: [skillsKind] }),
   importersMount,
   composed('configDocs', {
-    tools: ({ mcp, configDocs }) =>
-      bindTools({ ...mcp.kit, config: () => configDocs.engine }, [planConfig, applyConfig]),
+    tools: bindTools(
+      ({ mcp, configDocs }: Services) => ({ ...mcp.kit, config: () => configDocs.engine }),
+      [planConfig, applyConfig],
+    ),
   }),
   mcpMount,
 ];
@@ -152,6 +171,12 @@ export const featureRoutes = (services: Services): Route[] => mountAll(MOUNTS, s
 
 /** Every feature's MCP tools over the shared services, each bound over its own (the tool catalog's built-ins). */
 export const featureTools = (services: Services): BoundTool[] => mountedTools(MOUNTS, services);
+
+/** Every built-in tool's definition: MCP's own, then each mount's, in the list's order. */
+export const BUILTIN_TOOLS: readonly BuiltinTool<never>[] = [
+  ...OWN_TOOLS,
+  ...MOUNTS.flatMap((mount) => mount.tools?.tools ?? []),
+];
 
 /** The configuration document's kinds, as the mounts declare them (the configuration engine's set). */
 export const CONFIG_KINDS = documentKinds(mountedConfigKinds(MOUNTS));

@@ -5,10 +5,10 @@ import type { WriteOp } from '../store/table.ts';
 import { CATALOG_OPS_MANIFEST } from './builtins/toolsets/catalog-ops.ts';
 
 /**
- * The built-in tools, as the rest of the code base sees them: the definitions (BUILTIN_TOOLS), the
- * toolsets that offer them (docs/mcp.md is generated from them), and the skill a new tenant starts
- * with; and the tools the features' mounts declare and bind over their own services (`bindTools`,
- * lib/features/feature-routes.ts).
+ * The built-in tools, as the rest of the code base sees them: the definitions, the toolsets that
+ * offer them (docs/mcp.md is generated from them) and the skill a new tenant starts with; the tools
+ * MCP binds itself (OWN_TOOLS) and the kit the features' mounts bind theirs with (`bindTools`,
+ * lib/features/feature-routes.ts, whose BUILTIN_TOOLS lists them all).
  */
 
 export { getActionRun } from './builtins/action-runs.ts';
@@ -20,7 +20,7 @@ export { applyConfig, planConfig } from './builtins/config.ts';
 export { explainAlerting } from './builtins/explain-alerting.ts';
 export { FIND_TOOLS_ENTRY } from './builtins/find-tools.ts';
 export { acknowledgeIncident, addIncidentNote, resolveIncident } from './builtins/incidents.ts';
-export { BUILTIN_TOOLS } from './builtins/index.ts';
+export { OWN_TOOLS } from './builtins/index.ts';
 export {
   acknowledgeOutsideAlert,
   listOutsideAlerts,
@@ -32,7 +32,7 @@ export { silenceCheck } from './builtins/silence-check.ts';
 export { CATALOG_OPS_MANIFEST } from './builtins/toolsets/catalog-ops.ts';
 export { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';
 export { whoIsOnCall } from './builtins/who-is-on-call.ts';
-export { type BoundTool, bindTools } from './tool-kit/deps.ts';
+export { type BoundTool, type BuiltinTool, bindTools, type ToolBinding } from './tool-kit/deps.ts';
 
 /**
  * catalog-ops' manifest as parsed, once a process: it is a constant, and parsing it compiles each

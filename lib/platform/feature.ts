@@ -187,23 +187,29 @@ export interface Mount<D, R, K = never, T = never> {
    */
   configKinds?: readonly K[] | undefined;
   /**
-   * The MCP tools it brings, bound over the services it takes (lib/mcp's `bindTools`: each tool
-   * over the tool kit and this feature's own services); the tool catalog takes the mount list's.
+   * The MCP tools it brings: their definitions and their binding over the services it takes
+   * (lib/mcp's `bindTools`: each tool over the tool kit and this feature's own services); the tool
+   * catalog takes the mount list's.
    */
-  tools?: ((deps: D) => readonly T[]) | undefined;
+  tools?: T | undefined;
+}
+
+/** What a mount's `tools` binds over the services: the tools, each with its name. */
+interface ToolsOver<D, B> {
+  bind(deps: D): readonly B[];
 }
 
 /** Declares a feature's routes (and what else it mounts with them). */
 export const defineMount = <D, R, K = never, T = never>(mount: Mount<D, R, K, T>): Mount<D, R, K, T> => mount;
 
-/** Every mount's tools over `deps`, in the list's order; refuses a tool name twice. */
-export function mountedTools<D, T extends { name: string }>(
-  mounts: readonly Mount<D, unknown, unknown, T>[],
+/** Every mount's tools bound over `deps`, in the list's order; refuses a tool name twice. */
+export function mountedTools<D, B extends { name: string }>(
+  mounts: readonly Mount<D, unknown, unknown, ToolsOver<D, B>>[],
   deps: D,
-): T[] {
+): B[] {
   const names = new Set<string>();
   return mounts.flatMap((mount) =>
-    (mount.tools?.(deps) ?? []).map((tool) => {
+    (mount.tools?.bind(deps) ?? []).map((tool) => {
       if (names.has(tool.name)) throw new Error(`the tool ${tool.name} is mounted twice`);
       names.add(tool.name);
       return tool;

@@ -4,9 +4,11 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { DOC_KEYS, defineKind } from '../../lib/config-doc/kind.ts';
 import { kindSetOf } from '../../lib/config-doc/registry.ts';
-import { CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
+import { BUILTIN_TOOLS, CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
 import { FEATURES, notifyQueueJobSchema } from '../../lib/features/list.ts';
-import { BUILTIN_TOOLS, createBuiltins } from '../../lib/mcp/builtins/index.ts';
+import { BUILTIN_TOOLSETS, OWN_TOOLS } from '../../lib/mcp/builtin-tools.ts';
+import { createBuiltins } from '../../lib/mcp/builtins/index.ts';
+import { CHECK_OPS_MANIFEST } from '../../lib/mcp/builtins/toolsets/check-ops.ts';
 import { type BoundTool, type BuiltinDeps, bindTools } from '../../lib/mcp/tool-kit/deps.ts';
 import {
   defineFeature,
@@ -16,6 +18,7 @@ import {
   mountedTools,
 } from '../../lib/platform/feature.ts';
 import { purgeOf, purgeStepsOf } from '../../lib/purge/purge-steps.ts';
+import type { CreateSkillBody } from '../../lib/skills/manifest.ts';
 
 /**
  * The feature contract (issue 76 point 1): a feature
@@ -240,7 +243,7 @@ describe('the feature contract', () => {
     expect(compose.filter((target) => BOUND_BY_MOUNTS.includes(target))).toEqual([]);
   });
 
-  it('plugs a new feature’s tool through the one mount list, each built-in bound once', async () => {
+  it('plugs a new feature’s tool through its mount and a toolset entry, with no list of built-ins to edit', async () => {
     const caller = { tenantId: 't' } as never;
     const tool = (name: string) => ({
       name,
@@ -255,49 +258,47 @@ describe('the feature contract', () => {
         content: [{ type: 'text' as const, text: deps.greeting ?? '' }],
       }),
     });
+    // A new feature's tool: its definition, its mount's binding and one toolset entry; nothing of lib/mcp.
+    const fixtureTool = tool('fixture_tool');
     const fixture = defineMount({
       name: 'fixture',
       routes: () => [],
-      tools: (services: { greeting: string }) => bindTools(services, [tool('fixture_tool')]),
+      tools: bindTools((services: { words: string }) => ({ greeting: services.words }), [fixtureTool]),
     });
-    const [bound] = mountedTools([fixture], { greeting: 'hello' });
+    expect(fixture.tools?.tools).toEqual([fixtureTool]);
+    const [bound] = mountedTools([fixture], { words: 'hello' });
     expect(bound?.name).toBe('fixture_tool');
     expect(await bound?.run(caller, {})).toEqual({ content: [{ type: 'text', text: 'hello' }] });
-    expect(() => mountedTools([fixture, fixture], { greeting: '' })).toThrow(
+    expect(() => mountedTools([fixture, fixture], { words: '' })).toThrow(
       /the tool fixture_tool is mounted twice/,
     );
-    // The catalog binds MCP's own built-ins and takes the rest from the mounts: each exactly once.
-    const declared = (names: string[]): BoundTool[] => bindTools({}, names.map(tool));
-    const own = {} as BuiltinDeps;
-    expect(() => createBuiltins(own, [])).toThrow(/no mount binds the built-in tools .*who_is_on_call/);
-    const featureNames = [
-      'get_audit_log',
-      'explain_alerting',
-      'get_action_run',
-      'acknowledge_incident',
-      'add_incident_note',
-      'resolve_incident',
-      'create_page_incident',
-      'update_page_incident',
-      'who_is_on_call',
-      'list_outside_alerts',
-      'acknowledge_outside_alert',
-      'resolve_outside_alert',
-      'plan_config',
-      'apply_config',
-      'get_check_results',
-      'create_check',
-      'run_check',
-      'update_check',
-      'delete_check',
-      'silence_check',
-    ];
-    expect(createBuiltins(own, declared(featureNames)).size).toBe(BUILTIN_TOOLS.length);
-    expect(() => createBuiltins(own, declared([...featureNames, 'list_entities']))).toThrow(
+    // The catalog binds MCP's own built-ins and takes the rest from the mounts, each exactly once;
+    // a built-in is what a toolset offers.
+    const entry = { name: 'fixture_tool', description: 'A fixture.', inputSchema: { type: 'object' } };
+    const fixtureToolset = { ...CHECK_OPS_MANIFEST, slug: 'fixture-ops', tools: [entry] };
+    const own = (toolsets: readonly CreateSkillBody[]) => ({ toolsets }) as BuiltinDeps;
+    const mounted = BUILTIN_TOOLS.filter((t) => !OWN_TOOLS.includes(t as never)).map((t) => t.name);
+    const declared = (names: string[]): BoundTool[] => bindTools(() => ({}), names.map(tool)).bind({});
+    expect(mounted).toContain('who_is_on_call');
+    expect(createBuiltins(own(BUILTIN_TOOLSETS), declared(mounted)).size).toBe(BUILTIN_TOOLS.length);
+    const withFixture = createBuiltins(own([...BUILTIN_TOOLSETS, fixtureToolset]), [
+      ...declared(mounted),
+      ...mountedTools([fixture], { words: 'hi' }),
+    ]);
+    expect(await withFixture.get('fixture_tool')?.run(caller, {})).toEqual({
+      content: [{ type: 'text', text: 'hi' }],
+    });
+    expect(() => createBuiltins(own(BUILTIN_TOOLSETS), [])).toThrow(
+      /no mount binds the built-in tools .*who_is_on_call/,
+    );
+    expect(() => createBuiltins(own(BUILTIN_TOOLSETS), declared([...mounted, 'list_entities']))).toThrow(
       /the built-in tool list_entities is bound twice/,
     );
-    expect(() => createBuiltins(own, declared([...featureNames, 'fixture_tool']))).toThrow(
-      /fixture_tool is no built-in tool/,
+    expect(() => createBuiltins(own(BUILTIN_TOOLSETS), declared([...mounted, 'fixture_tool']))).toThrow(
+      /fixture_tool is no built-in tool: no toolset offers it/,
+    );
+    expect(() => createBuiltins(own([...BUILTIN_TOOLSETS, fixtureToolset]), declared(mounted))).toThrow(
+      /no mount binds the built-in tools fixture_tool/,
     );
   });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MCP_DOC, renderToolsSection, withToolsSection } from '../../bin/mcp-docs.ts';
-import { BUILTIN_TOOLS } from '../../lib/mcp/builtins/index.ts';
+import { BUILTIN_TOOLS } from '../../lib/features/feature-routes.ts';
 
 /** docs/mcp.md's tools section is what `npm run docs:mcp` writes from the tool definitions. */
 describe('docs/mcp.md', () => {

@@ -1,6 +1,6 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILTIN_TOOLS } from '../../lib/mcp/builtin-tools.ts';
+import { BUILTIN_TOOLS } from '../../lib/features/feature-routes.ts';
 import { alertmanagerWebhook } from '../support/alertmanager-webhook.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { enableToolsets } from '../support/toolsets.ts';

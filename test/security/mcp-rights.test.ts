@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
-import { BUILTIN_TOOLS, BUILTIN_TOOLSETS } from '../../lib/mcp/builtin-tools.ts';
+import { BUILTIN_TOOLS } from '../../lib/features/feature-routes.ts';
+import { BUILTIN_TOOLSETS } from '../../lib/mcp/builtin-tools.ts';
 import { WRITING_TOOLS } from '../mcp/agent.ts';
 import { connectSdkClient } from '../mcp/sdk-client.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
@@ -150,9 +151,11 @@ describe.each(runtimes)('MCP tool rights of read-only keys ($runtime runtime)', 
     expect(BUILTIN_TOOLS.filter((t) => t.annotations.readOnlyHint).map((t) => t.name)).toEqual(
       expect.arrayContaining(SPEC_READERS),
     );
-    expect(BUILTIN_TOOLS.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name)).toEqual(
-      WRITING_TOOLS,
-    );
+    expect(
+      BUILTIN_TOOLS.filter((t) => !t.annotations.readOnlyHint)
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual([...WRITING_TOOLS].sort());
   });
 
   describe.each(CLAIMS)('with a manifest where %s', (claim) => {

@@ -1,90 +1,26 @@
 import { showBlastRadius, showStatus } from '../apps/show-tools.ts';
-import type { BoundTool, Builtin, BuiltinAnnotations, BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
-import { getActionRun } from './action-runs.ts';
-import { getAuditLog } from './audit-log.ts';
+import type { BoundTool, Builtin, BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
 import { getBlastRadius } from './blast-radius.ts';
 import { getEntity, listBlueprints, listEntities } from './catalog.ts';
-import { deleteCheck, updateCheck } from './check-edits.ts';
-import { getCheckResults } from './check-results.ts';
 import { getCheckRuns } from './check-runs.ts';
-import { createCheck } from './checks.ts';
-import { applyConfig, planConfig } from './config.ts';
-import { explainAlerting } from './explain-alerting.ts';
 import { explainEntityState } from './explain-entity.ts';
 import { findTools } from './find-tools.ts';
 import { getPingLog, listHeartbeats } from './heartbeats.ts';
-import { acknowledgeIncident, addIncidentNote, resolveIncident } from './incidents.ts';
 import { createMaintenance, listMaintenance, startMaintenance } from './maintenance.ts';
-import { acknowledgeOutsideAlert, listOutsideAlerts, resolveOutsideAlert } from './outside-alerts.ts';
-import { createPageIncident, updatePageIncident } from './page-incidents.ts';
 import { referencesOf } from './references.ts';
-import { runCheck } from './run-check.ts';
 import { searchEntities } from './search.ts';
-import { silenceCheck } from './silence-check.ts';
 import { listIncidents } from './status.ts';
 import { getStatusSummary } from './summary.ts';
 import { getUptime } from './uptime.ts';
-import { whoIsOnCall } from './who-is-on-call.ts';
-
-/**
- * Every built-in tool, one definition each; the toolsets (./toolsets) offer all but find_tools,
- * which is always listed. Each is bound to its services once: by MCP itself (OWN_TOOLS) or by the
- * mount of the feature whose services it runs on (lib/features/feature-routes.ts, `bindTools`).
- */
-export const BUILTIN_TOOLS: readonly BuiltinTool<never>[] = [
-  getStatusSummary,
-  listEntities,
-  getEntity,
-  listBlueprints,
-  listIncidents,
-  getCheckResults,
-  createCheck,
-  runCheck,
-  getBlastRadius,
-  explainEntityState,
-  acknowledgeIncident,
-  addIncidentNote,
-  listMaintenance,
-  createMaintenance,
-  createPageIncident,
-  updatePageIncident,
-  getUptime,
-  searchEntities,
-  getActionRun,
-  explainAlerting,
-  listHeartbeats,
-  getPingLog,
-  getCheckRuns,
-  getAuditLog,
-  planConfig,
-  applyConfig,
-  whoIsOnCall,
-  updateCheck,
-  deleteCheck,
-  silenceCheck,
-  startMaintenance,
-  resolveIncident,
-  showStatus,
-  showBlastRadius,
-  listOutsideAlerts,
-  acknowledgeOutsideAlert,
-  resolveOutsideAlert,
-  findTools,
-];
-
-/** A built-in's own annotations by name (a manifest offering the tool shows these). */
-export function builtinAnnotations(name: string): BuiltinAnnotations {
-  const tool = BUILTIN_TOOLS.find((t) => t.name === name);
-  if (!tool) throw new Error(`no built-in tool ${name}`);
-  return tool.annotations;
-}
 
 /**
  * The built-ins MCP binds to its own services (BuiltinDeps): the catalog's and the board's reads
  * (which its prompts and app views share), and those of the features that mount from their own
- * folders (maintenance, uptime, heartbeats: those folders import nothing of lib/mcp).
+ * folders (maintenance, uptime, heartbeats: those folders import nothing of lib/mcp). Every other
+ * built-in is defined next to its feature's binding and bound by its mount (`bindTools`); the list
+ * of them all is lib/features/feature-routes.ts's BUILTIN_TOOLS.
  */
-const OWN_TOOLS: readonly BuiltinTool[] = [
+export const OWN_TOOLS: readonly BuiltinTool[] = [
   getStatusSummary,
   listEntities,
   getEntity,
@@ -105,10 +41,15 @@ const OWN_TOOLS: readonly BuiltinTool[] = [
   findTools,
 ];
 
+/** The built-ins by name: every toolset's entries, and find_tools (always listed, in none). */
+const offered = (toolsets: BuiltinDeps['toolsets']): Set<string> =>
+  new Set([...toolsets.flatMap((toolset) => toolset.tools.map((tool) => tool.name)), findTools.name]);
+
 /**
- * Every built-in bound, by name: MCP's own over `deps`, and those the features' mounts declared
- * (`declared`, each bound over its feature's services). Refuses a tool bound twice, one bound that
- * is no built-in, and a built-in nothing binds.
+ * Every built-in bound, by name: MCP's own over `deps`, and those the features' mounts bound
+ * (`declared`, each over its feature's services). A built-in is a tool a toolset of `deps.toolsets`
+ * offers (BUILTIN_TOOLSETS; or find_tools): refuses a tool bound twice, one bound that no toolset offers, and one offered that
+ * nothing binds.
  */
 export function createBuiltins(
   deps: BuiltinDeps,
@@ -121,13 +62,14 @@ export function createBuiltins(
     run: (caller, args) => tool.handler(deps, caller, args),
     references: (caller, args) => referencesOf(tool.name)?.(deps, caller, args) ?? Promise.resolve(),
   }));
+  const names = offered(deps.toolsets);
   const bound = new Map<string, Builtin>();
   for (const { name, ...tool } of [...own, ...declared]) {
     if (bound.has(name)) throw new Error(`the built-in tool ${name} is bound twice`);
-    if (!BUILTIN_TOOLS.some((t) => t.name === name)) throw new Error(`${name} is no built-in tool`);
+    if (!names.has(name)) throw new Error(`${name} is no built-in tool: no toolset offers it`);
     bound.set(name, tool);
   }
-  const unbound = BUILTIN_TOOLS.filter((tool) => !bound.has(tool.name)).map((tool) => tool.name);
+  const unbound = [...names].filter((name) => !bound.has(name));
   if (unbound.length > 0) throw new Error(`no mount binds the built-in tools ${unbound.join(', ')}`);
   return bound;
 }

@@ -147,20 +147,36 @@ export interface BuiltinTool<D = BuiltinDeps> {
   references?(deps: D, caller: Principal, args: Record<string, unknown>): Promise<void>;
 }
 
-/** A built-in bound to its services, by name: what a feature's mount declares (`bindTools`). */
+/** A built-in bound to its services, by name: what a feature's mount binds (`bindTools`). */
 export interface BoundTool extends Builtin {
   name: string;
 }
 
-/** Binds a feature's built-ins to the services its mount gives them (the kit's and its own). */
-export function bindTools<D>(deps: D, tools: readonly BuiltinTool<D>[]): BoundTool[] {
-  return tools.map((tool) => ({
-    name: tool.name,
-    annotations: tool.annotations,
-    meta: tool.meta,
-    run: (caller, args) => tool.handler(deps, caller, args),
-    references: (caller, args) => tool.references?.(deps, caller, args) ?? Promise.resolve(),
-  }));
+/**
+ * The built-ins a feature's mount brings (`bindTools`): their definitions, read without services
+ * (the list of every built-in is the mounts' and MCP's own: lib/features/feature-routes.ts), and
+ * their binding over the services the mount is given.
+ */
+export interface ToolBinding<S> {
+  tools: readonly BuiltinTool<never>[];
+  bind(services: S): BoundTool[];
+}
+
+/** Binds built-ins to what they run on: the kit and their own services, picked from the mount's by `over`. */
+export function bindTools<S, D>(over: (services: S) => D, tools: readonly BuiltinTool<D>[]): ToolBinding<S> {
+  return {
+    tools: tools as readonly BuiltinTool<never>[],
+    bind: (services) => {
+      const deps = over(services);
+      return tools.map((tool) => ({
+        name: tool.name,
+        annotations: tool.annotations,
+        meta: tool.meta,
+        run: (caller, args) => tool.handler(deps, caller, args),
+        references: (caller, args) => tool.references?.(deps, caller, args) ?? Promise.resolve(),
+      }));
+    },
+  };
 }
 
 /** A built-in bound to the app's services, as the tool catalog dispatches it. */

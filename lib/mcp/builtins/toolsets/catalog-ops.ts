@@ -1,5 +1,8 @@
 import type { CreateSkillBody } from '../../../skills/manifest.ts';
+import { showBlastRadius, showStatus } from '../../apps/show-tools.ts';
 import { entityNaming } from '../../tool-kit/entity-ref.ts';
+import { getBlastRadius } from '../blast-radius.ts';
+import { getEntity, listBlueprints, listEntities } from '../catalog.ts';
 import {
   checkResultsInput,
   createCheckInput,
@@ -8,7 +11,13 @@ import {
   noInput,
   pageLimit,
 } from '../catalog-ops-schemas.ts';
-import { builtinAnnotations } from '../index.ts';
+import { getCheckResults } from '../check-results.ts';
+import { createCheck } from '../checks.ts';
+import { explainEntityState } from '../explain-entity.ts';
+import { searchEntities } from '../search.ts';
+import { listIncidents } from '../status.ts';
+import { getStatusSummary } from '../summary.ts';
+import { getUptime } from '../uptime.ts';
 
 /**
  * The catalog-ops toolset (SPEC.md "Skills and MCP"): SPEC's seven catalog tools (create_check
@@ -34,7 +43,7 @@ export const CATALOG_OPS_MANIFEST = {
         properties: { limit: pageLimit(100, 500), cursor },
         additionalProperties: false,
       },
-      annotations: builtinAnnotations('get_status_summary'),
+      annotations: getStatusSummary.annotations,
     },
     {
       name: 'list_entities',
@@ -44,20 +53,20 @@ export const CATALOG_OPS_MANIFEST = {
         properties: { blueprint_slug: { type: 'string', description: 'Only entities of this blueprint' } },
         additionalProperties: false,
       },
-      annotations: builtinAnnotations('list_entities'),
+      annotations: listEntities.annotations,
     },
     {
       name: 'get_entity',
       description:
         "One entity with its metadata, current status and attached checks (a check probed from several locations: each location's outcome in its last slot, last_locations).",
       inputSchema: entityRef,
-      annotations: builtinAnnotations('get_entity'),
+      annotations: getEntity.annotations,
     },
     {
       name: 'list_blueprints',
       description: 'Every blueprint (entity type) of the catalog.',
       inputSchema: noInput,
-      annotations: builtinAnnotations('list_blueprints'),
+      annotations: listBlueprints.annotations,
     },
     {
       name: 'list_incidents',
@@ -89,35 +98,35 @@ export const CATALOG_OPS_MANIFEST = {
         },
         additionalProperties: false,
       },
-      annotations: builtinAnnotations('list_incidents'),
+      annotations: listIncidents.annotations,
     },
     {
       name: 'get_check_results',
       description:
         "Per-attempt results of one check (outcome, latency, error) over the last hours, newest first and paged (next_cursor continues); the first page also summarises the window: results by outcome, latency p50/p95, first and last time. A check probed from several locations shows each location's outcome per result (locations), and a slot too few locations reported is inconclusive (neither up nor down).",
       inputSchema: checkResultsInput,
-      annotations: builtinAnnotations('get_check_results'),
+      annotations: getCheckResults.annotations,
     },
     {
       name: 'create_check',
       description:
         'Registers a check of the entity: http (target_url) or another check type (its config, as POST /v1/checks takes it), optionally probed from several locations with a quorum. Probed types are probed once first (from here) and the answer says what the probe saw; push checks are not probed. dry_run: create nothing.',
       inputSchema: createCheckInput,
-      annotations: builtinAnnotations('create_check'),
+      annotations: createCheck.annotations,
     },
     {
       name: 'get_blast_radius',
       description:
         'Every entity that depends on this one, directly or transitively (depends_on relations), with its state.',
       inputSchema: entityRef,
-      annotations: builtinAnnotations('get_blast_radius'),
+      annotations: getBlastRadius.annotations,
     },
     {
       name: 'explain_entity_state',
       description:
         'Why an entity is in its state: its down and degraded checks first, each with its reason (last error or assertion failure) and since when; then upstream entities not up, as a possible cause; recent transitions.',
       inputSchema: entityRef,
-      annotations: builtinAnnotations('explain_entity_state'),
+      annotations: explainEntityState.annotations,
     },
     {
       name: 'get_uptime',
@@ -132,7 +141,7 @@ export const CATALOG_OPS_MANIFEST = {
         },
         additionalProperties: false,
       },
-      annotations: builtinAnnotations('get_uptime'),
+      annotations: getUptime.annotations,
     },
     {
       name: 'search_entities',
@@ -153,21 +162,21 @@ export const CATALOG_OPS_MANIFEST = {
         },
         additionalProperties: false,
       },
-      annotations: builtinAnnotations('search_entities'),
+      annotations: searchEntities.annotations,
     },
     {
       name: 'show_status',
       description:
         'The status board as a view (MCP Apps, ui://vigil/status): counts and entities, problems first; hosts without MCP Apps get the same as text.',
       inputSchema: noInput,
-      annotations: builtinAnnotations('show_status'),
+      annotations: showStatus.annotations,
     },
     {
       name: 'show_blast_radius',
       description:
         'What depends on an entity, directly or transitively, as a view (MCP Apps, ui://vigil/blast-radius): lists by distance with states; hosts without MCP Apps get the same as text.',
       inputSchema: entityRef,
-      annotations: builtinAnnotations('show_blast_radius'),
+      annotations: showBlastRadius.annotations,
     },
   ],
 } satisfies CreateSkillBody;

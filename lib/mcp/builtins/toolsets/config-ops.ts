@@ -1,7 +1,8 @@
 import type { CreateSkillBody } from '../../../skills/manifest.ts';
+import { getActionRun } from '../action-runs.ts';
+import { getAuditLog } from '../audit-log.ts';
 import { auditLogInput, pageLimit } from '../catalog-ops-schemas.ts';
 import { CONFIG_TOOL_ENTRIES } from '../config.ts';
-import { builtinAnnotations } from '../index.ts';
 
 /** The config-ops toolset: plan and apply configuration documents, read the audit log and action runs. */
 export const CONFIG_OPS_MANIFEST = {
@@ -17,7 +18,7 @@ export const CONFIG_OPS_MANIFEST = {
       description:
         'Who changed what (admins only): audit entries newest first, each with actor, via (api, console, mcp, cli, agent), action, target, a redacted summary, source address and time. Filters: actor (an id), target (type:id or id), since (ISO time); next_cursor continues.',
       inputSchema: auditLogInput,
-      annotations: builtinAnnotations('get_audit_log'),
+      annotations: getAuditLog.annotations,
     },
     {
       name: 'get_action_run',
@@ -39,7 +40,7 @@ export const CONFIG_OPS_MANIFEST = {
         required: ['execution_id'],
         additionalProperties: false,
       },
-      annotations: builtinAnnotations('get_action_run'),
+      annotations: getActionRun.annotations,
     },
   ],
 } satisfies CreateSkillBody;

@@ -1,8 +1,12 @@
 import type { CreateSkillBody } from '../../../skills/manifest.ts';
 import { noInput } from '../catalog-ops-schemas.ts';
 import { INCIDENT_TOOL_ENTRIES } from '../incidents.ts';
-import { builtinAnnotations } from '../index.ts';
-import { COVERAGE_PROPERTIES, MAINTENANCE_WRITE_ENTRIES } from '../maintenance.ts';
+import {
+  COVERAGE_PROPERTIES,
+  createMaintenance,
+  listMaintenance,
+  MAINTENANCE_WRITE_ENTRIES,
+} from '../maintenance.ts';
 import { OUTSIDE_ALERT_TOOL_ENTRIES } from '../outside-alerts.ts';
 
 /** The incident-ops toolset: acknowledge, resolve and annotate incidents; outside alerts; maintenance windows that quiet alerts. */
@@ -21,7 +25,7 @@ export const INCIDENT_OPS_MANIFEST = {
       description:
         'Maintenance windows (one-off and recurring) with what they cover and whether each is on now.',
       inputSchema: noInput,
-      annotations: builtinAnnotations('list_maintenance'),
+      annotations: listMaintenance.annotations,
     },
     {
       name: 'create_maintenance',
@@ -67,7 +71,7 @@ export const INCIDENT_OPS_MANIFEST = {
         required: ['name'],
         additionalProperties: false,
       },
-      annotations: builtinAnnotations('create_maintenance'),
+      annotations: createMaintenance.annotations,
     },
     ...MAINTENANCE_WRITE_ENTRIES,
   ],
