@@ -63,6 +63,15 @@ function parseRequest(schemas: RouteSchemas, ctx: RouteContext): Parsed<RouteSch
 }
 
 /**
+ * The context with its request parsed, set on the context itself (each call's own object): a copy
+ * by spread would read its `logger`, a getter the router makes the request's logger in only when
+ * a handler logs (lib/http/router.ts).
+ */
+function withParsed<C extends RouteContext>(ctx: C, parsed: Parsed<RouteSchemas>) {
+  return Object.assign(ctx, parsed);
+}
+
+/**
  * A route whose handler receives its params, query and body parsed by the
  * route's own schemas (the ones the OpenAPI document shows), after the router has authenticated
  * and authorised the caller.
@@ -77,19 +86,19 @@ export function defineRoute(
     const { handler, ...route } = def;
     return {
       ...route,
-      handler: (ctx: AuthedContext) => handler({ ...ctx, ...parseRequest(def.schemas, ctx) }),
+      handler: (ctx: AuthedContext) => handler(withParsed(ctx, parseRequest(def.schemas, ctx))),
     };
   }
   if (def.auth === 'location') {
     const { handler, ...route } = def;
     return {
       ...route,
-      handler: (ctx: LocationContext) => handler({ ...ctx, ...parseRequest(def.schemas, ctx) }),
+      handler: (ctx: LocationContext) => handler(withParsed(ctx, parseRequest(def.schemas, ctx))),
     };
   }
   const { handler, ...route } = def;
   return {
     ...route,
-    handler: (ctx: RouteContext) => handler({ ...ctx, ...parseRequest(def.schemas, ctx) }),
+    handler: (ctx: RouteContext) => handler(withParsed(ctx, parseRequest(def.schemas, ctx))),
   };
 }

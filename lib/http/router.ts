@@ -142,16 +142,17 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
       if (limit === 'address') Object.assign(limitHeaders, await deps.rateLimit.admitAddress(req));
       // A handler that authenticates reads its body itself, after the caller is known.
       const parseBody = route.body !== 'raw' && limit !== 'credential';
+      const body = parseBody ? parseJsonBody(req.body) : undefined;
       const ctx: RouteContext = {
         ...ctxBase,
-        body: parseBody ? parseJsonBody(req.body) : undefined,
+        body,
         // A getter (made when first read), never spread from ctxBase: a spread would read it.
         get logger() {
           return requestLogger();
         },
       };
       const reply = await route.handler(ctx);
-      await audited(reply, { route, req, params, body: ctx.body });
+      await audited(reply, { route, req, params, body });
       return toHttpResponse(reply);
     }
     if (route.auth === 'location') {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
+import { defineRoute } from '../../lib/http/define-route.ts';
 import { createRouter } from '../../lib/http/router.ts';
 import type { HttpRequest, Route, RouteContext } from '../../lib/http/types.ts';
-import { createLogger } from '../../lib/platform/logger.ts';
+import { createLogger, type Logger } from '../../lib/platform/logger.ts';
 
 /**
  * The router's log lines: one `request` line per request, carrying its request_id right after the
@@ -20,7 +21,16 @@ const principal: Principal = {
 
 function rig() {
   const lines: string[] = [];
-  const logger = createLogger({ base: { service: 'test' }, write: (line) => lines.push(line) });
+  let children = 0;
+  /** The logger, counting the child loggers made of it and of its children. */
+  const counted = (inner: Logger): Logger => ({
+    ...inner,
+    child: (fields) => {
+      children += 1;
+      return counted(inner.child(fields));
+    },
+  });
+  const logger = counted(createLogger({ base: { service: 'test' }, write: (line) => lines.push(line) }));
   const route = (path: string, auth: 'key' | 'none', logs: boolean): Route => ({
     method: 'GET',
     path,
@@ -35,8 +45,23 @@ function rig() {
       return { status: 200, body: { ok: true } };
     },
   });
+  const defined = (path: string, logs: boolean) =>
+    defineRoute({
+      method: 'GET',
+      path,
+      auth: 'key',
+      operationId: path,
+      tag: 'Test',
+      schemas: { responses: {} },
+      handler: async (ctx) => {
+        if (logs) ctx.logger.info('handled', { n: 1 });
+        return { status: 200, body: { ok: true } };
+      },
+    });
   const router = createRouter({
     routes: [
+      defined('/v1/defined-quiet', false),
+      defined('/v1/defined-loud', true),
       route('/v1/quiet', 'key', false),
       route('/v1/loud', 'key', true),
       route('/open/quiet', 'none', false),
@@ -64,7 +89,9 @@ function rig() {
       const { time: _time, duration_ms: _ms, ...rest } = JSON.parse(line);
       return Object.entries(rest);
     });
-    return { status: response.status, logged };
+    const made = children;
+    children = 0;
+    return { status: response.status, logged, made };
   };
   return { get };
 }
@@ -85,10 +112,12 @@ describe('the router logs', () => {
     expect(await get('/v1/quiet', 'r1')).toEqual({
       status: 200,
       logged: [requestLine('r1', '/v1/quiet', 200)],
+      made: 0,
     });
     expect(await get('/open/quiet', 'r2')).toEqual({
       status: 200,
       logged: [requestLine('r2', '/open/quiet', 200)],
+      made: 0,
     });
   });
 
@@ -96,6 +125,7 @@ describe('the router logs', () => {
     const { get } = rig();
     expect(await get('/v1/loud', 'r3')).toEqual({
       status: 200,
+      made: 2,
       logged: [
         [
           ['level', 'info'],
@@ -111,6 +141,7 @@ describe('the router logs', () => {
     });
     expect(await get('/open/loud', 'r4')).toEqual({
       status: 200,
+      made: 1,
       logged: [
         [
           ['level', 'info'],
@@ -122,6 +153,27 @@ describe('the router logs', () => {
         requestLine('r4', '/open/loud', 200),
       ],
     });
+  });
+
+  it('through a defined route (its request parsed), the same lines, and no child logger unless the handler logs', async () => {
+    const { get } = rig();
+    expect(await get('/v1/defined-quiet', 'r6')).toEqual({
+      status: 200,
+      logged: [requestLine('r6', '/v1/defined-quiet', 200)],
+      made: 0,
+    });
+    const loud = await get('/v1/defined-loud', 'r7');
+    expect(loud.made).toBe(2);
+    expect(loud.logged[0]).toEqual([
+      ['level', 'info'],
+      ['msg', 'handled'],
+      ['service', 'test'],
+      ['request_id', 'r7'],
+      ['tenant_id', 'tnt_a'],
+      ['key_id', 'key_a'],
+      ['n', 1],
+    ]);
+    expect(loud.logged[1]).toEqual(requestLine('r7', '/v1/defined-loud', 200));
   });
 
   it('a failed request: its error line with the request_id, then its request line', async () => {

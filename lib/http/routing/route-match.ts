@@ -34,6 +34,8 @@ function compile(route: Route): CompiledRoute {
 }
 
 function decodeParam(raw: string): string {
+  // Without a '%' there is nothing to decode (an id, a slug): the text as it is.
+  if (!raw.includes('%')) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {
