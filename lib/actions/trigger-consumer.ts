@@ -7,13 +7,15 @@ import type { ChangeConsumer } from '../store/change-feed.ts';
 import type { Table } from '../store/table.ts';
 import { stateChangeJobId } from './job-ids.ts';
 import type { ActionJob } from './jobs.ts';
+import { triggerIndexOf } from './trigger-index.ts';
 
 /**
  * The state_change trigger's first step: every new entity transition in the change feed becomes a
  * `state_change` job on the action queue, keyed by the transition, so a redelivered change
  * enqueues the same job (and the worker's deterministic execution ids dedupe what follows). A
  * transition of an entity a maintenance window covers fires nothing (DECISIONS.md "Operations
- * features (wave 3)"); no execution records a trigger that did not fire, so it is logged.
+ * features (wave 3)"); no execution records a trigger that did not fire, so it is logged. A
+ * transition no state_change action of its tenant could match (./trigger-index.ts) enqueues nothing.
  */
 
 /** A change-feed consumer that enqueues a `state_change` job per new entity transition; enqueue failures throw. */
@@ -23,13 +25,14 @@ export function createActionTriggerConsumer(deps: {
   queue: JobQueue<ActionJob>;
   logger: Logger;
 }): ChangeConsumer {
+  const index = triggerIndexOf(deps.table);
   return async (changes) => {
     const jobs: JobInput<ActionJob>[] = [];
     // One read of a tenant's windows per batch.
     const lookups = new Map<string, Promise<MaintenanceLookup>>();
     for (const change of changes) {
       const event = stateChangeEventOf(change);
-      if (!event) continue;
+      if (!event || !(await index.mayFire(event, deps.clock.now()))) continue;
       let lookup = lookups.get(event.tenant_id);
       if (!lookup) {
         lookup = maintenanceLookup(deps.table, deps.clock, event.tenant_id);

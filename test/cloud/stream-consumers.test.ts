@@ -35,7 +35,11 @@ beforeAll(async () => {
     FailedEntryCount: 0,
     Entries: (input.Entries ?? []).map((_, i) => ({ EventId: `e${i}` })),
   }));
-  h = await startLambdaHarness({ env: { VIGIL_EVENT_BUS_NAME: BUS }, eventBridge: bridgeClient });
+  // Loopback allowed: the actions scenario's action names 127.0.0.1 (never called: no worker runs).
+  h = await startLambdaHarness({
+    env: { VIGIL_EVENT_BUS_NAME: BUS, VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
+    eventBridge: bridgeClient,
+  });
   await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });
 }, 60_000);
 
@@ -91,7 +95,17 @@ const scenarios: Record<string, () => Promise<void>> = {
     expect(events.map((job) => eventOf(job)?.to_state)).toEqual(['up', 'down']);
   },
   async actions() {
-    const { entityId } = await downEntity('acted');
+    // A transition no state_change action of the tenant could match enqueues no job: one matches all.
+    const { entityId, checkId } = await pushChecked('acted');
+    await call('POST', '/v1/actions', {
+      name: 'acted',
+      url: 'http://127.0.0.1:9/acted',
+      trigger_type: 'state_change',
+      check_id: checkId,
+    });
+    await push(checkId, true);
+    await push(checkId, false);
+    await runStream();
     const changes = jobsOn(h.actionSqs.sentBodies()).filter(
       (job) => job.kind === 'state_change' && eventOf(job)?.entity_id === entityId,
     );

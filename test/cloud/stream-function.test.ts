@@ -1,6 +1,7 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createActionStore } from '../../lib/actions/items/action-store.ts';
 import type { ActionJob } from '../../lib/actions/jobs.ts';
 import { createCloudBase } from '../../lib/cloud/cloud-base.ts';
 import { createCloudApp } from '../../lib/cloud/http-composition.ts';
@@ -9,6 +10,7 @@ import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import type { JobInput, JobQueue } from '../../lib/platform/job-queue.ts';
 import type { Change } from '../../lib/store/change-feed.ts';
+import { stateChangeAction } from '../actions/support/action-record.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
 
 /** A job queue that only records what is enqueued (the consumers' side of the queue). */
@@ -103,6 +105,8 @@ describe('the stream function (its own composition)', () => {
     const notify = recordingQueue<NotifyJob>('notify');
     const actions = recordingQueue<ActionJob>('action');
     const base = createCloudBase(config, { eventBridge: bridgeClient, dynamodb: table.client });
+    // The transition's check has a state_change action: one no action could match enqueues no job.
+    await createActionStore(base.table, { dueShards: 4 }).create(stateChangeAction('tnt_1', 'chk_1'));
     const lean = composeStreamFunction(
       { ...base, actionQueue: actions.queue },
       { notifyQueue: notify.queue },

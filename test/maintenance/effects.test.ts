@@ -40,6 +40,14 @@ describe('a maintenance window', () => {
     const other = await h.entityWithCheck('Web');
     await h.channel(covered.checkId);
     await h.channel(other.checkId);
+    // A state_change action on each check: a transition no action could match enqueues no job.
+    for (const { checkId } of [covered, other])
+      await h.call(
+        'POST',
+        '/v1/actions',
+        { name: 'hook', trigger_type: 'state_change', check_id: checkId, url: 'http://127.0.0.1:9/hook' },
+        201,
+      );
     await window({ entity_ids: [covered.entityId] });
 
     await h.result(covered.checkId, false);

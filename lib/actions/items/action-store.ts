@@ -1,6 +1,7 @@
 import { actionPurgeJobOp } from '../../purge/purge-job-items.ts';
 import { transactIf } from '../../store/items.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
+import { triggerIndexOf } from '../trigger-index.ts';
 import {
   type ActionRecord,
   actionCreatedOps,
@@ -22,12 +23,15 @@ export type ActionStoreOptions = DueIndex;
  */
 export function createActionStore(table: Table, options: ActionStoreOptions) {
   const due: DueIndex = { dueShards: options.dueShards };
+  // This process's trigger consumer reads the tenant's actions again after any write of one.
+  const index = triggerIndexOf(table);
 
   return {
     /** Stores a new action; 'limit' when the tenant already has ACTION_LIMITS.actionsPerTenant. */
     async create(action: ActionRecord): Promise<'limit' | undefined> {
       try {
         await table.transact(actionCreatedOps(action, due));
+        index.forget(action.tenant_id);
         return undefined;
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
@@ -50,12 +54,21 @@ export function createActionStore(table: Table, options: ActionStoreOptions) {
      * Replaces an action while its stored version is `expectedVersion` (the record carries the
      * next version); false when it changed meanwhile or is gone.
      */
-    update: (action: ActionRecord, expectedVersion: number): Promise<boolean> =>
-      transactIf(table, [actionReplacedOp(action, expectedVersion, due)]),
+    async update(action: ActionRecord, expectedVersion: number): Promise<boolean> {
+      const updated = await transactIf(table, [actionReplacedOp(action, expectedVersion, due)]);
+      index.forget(action.tenant_id);
+      return updated;
+    },
 
     /** Deletes an action, counts it off and starts the purge of its executions; false when it is gone. */
-    remove: (tenantId: string, actionId: string): Promise<boolean> =>
-      transactIf(table, [...actionRemovedOps(tenantId, actionId), actionPurgeJobOp(tenantId, actionId)]),
+    async remove(tenantId: string, actionId: string): Promise<boolean> {
+      const removed = await transactIf(table, [
+        ...actionRemovedOps(tenantId, actionId),
+        actionPurgeJobOp(tenantId, actionId),
+      ]);
+      index.forget(tenantId);
+      return removed;
+    },
   };
 }
 
