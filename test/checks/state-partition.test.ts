@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimOp, readCheckState, stateMovedOps } from '../../lib/checks/items/check-state-items.ts';
+import {
+  claimOp,
+  dueChecksPage,
+  readCheckState,
+  stateMovedOps,
+} from '../../lib/checks/items/check-state-items.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { queryAll, transactIf } from '../../lib/store/items.ts';
 import {
@@ -215,6 +220,49 @@ describe.each(bothRuntimes)(
       expect(await stateOf(checkId)).toMatchObject({
         version: Number(old.version) + 1,
       });
+    });
+
+    it("reads, pings and claims a previous release's state before the migration has run, moving each", async () => {
+      // Read: the check is shown as it was, and its state now sits in its check's partition.
+      const read = await kit.pushCheck();
+      expect((await api.request('GET', `/ping/${read.token}`)).status).toBe(200);
+      const shown = await shownCheck(read.checkId);
+      await toTenantPartition(api, read.checkId);
+      expect(await shownCheck(read.checkId)).toEqual(shown);
+      expect(await api.table.get(storedKeys.tenantCheckState(api.tenantId, read.checkId))).toBeUndefined();
+      expect(await stateOf(read.checkId)).toMatchObject({ state: 'up' });
+
+      // Pinged: the ping is recorded on the moved state.
+      const pinged = await kit.pushCheck();
+      await toTenantPartition(api, pinged.checkId);
+      expect((await api.request('GET', `/ping/${pinged.token}/fail`)).status).toBe(200);
+      expect(await stateOf(pinged.checkId)).toMatchObject({ state: 'down', consecutive_failures: 1 });
+      expect(await api.table.get(storedKeys.tenantCheckState(api.tenantId, pinged.checkId))).toBeUndefined();
+
+      // Claimed: the generator's page moves the state with its due entry, and the claim of its slot holds.
+      const due = await kit.pushCheck();
+      expect((await api.request('GET', `/ping/${due.token}`)).status).toBe(200);
+      const old = await toTenantPartition(api, due.checkId);
+      expect(old.gsi2pk).toMatch(/^DUE#\d+$/);
+      const page = await dueChecksPage(api.table, {
+        shard: Number(String(old.gsi2pk).slice('DUE#'.length)),
+        before: `${String(old.gsi2sk)}~`,
+        limit: 500,
+        cursor: undefined,
+      });
+      expect(page.checks.map((check) => check.check_id)).toContain(due.checkId);
+      expect((await dueEntry(api.table, old)).map((item) => item.pk)).toEqual([`CHECK#${due.checkId}`]);
+      const claim = claimOp({
+        tenantId: api.tenantId,
+        checkId: due.checkId,
+        claimedRunAt: String(old.next_run_at),
+        due: { nextRunAt: '2026-03-02T09:00:00.000Z', shard: 0 },
+      });
+      await api.table.transact([claim]);
+      await expect(api.table.transact([claim])).rejects.toBeInstanceOf(ConditionFailedError);
+
+      // Nothing is left for the migration to move.
+      expect(await migrate()).toBe(0);
     });
   },
 );

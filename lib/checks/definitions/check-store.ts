@@ -52,7 +52,10 @@ export async function withStates(
   items: readonly Item[],
 ): Promise<CheckRecord[]> {
   const ids = parseDefinitions(items).map((definition) => definition.id);
-  return joinCheckItems([...items, ...(await statesById(table, tenantId, ids, { consistent: true }))]);
+  return joinCheckItems([
+    ...items,
+    ...(await statesById(table, tenantId, ids, { consistent: true, movePrevious: true })),
+  ]);
 }
 
 /** What running a check needs: its definition and its state, as two records. */

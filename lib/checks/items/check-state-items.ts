@@ -3,7 +3,7 @@ import { type CheckStateRecord, checkStateSchema } from '../../check-types/check
 import { unchanged } from '../../store/conditions.ts';
 import { defineItem, type IndexKey } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
-import { batchGetAll } from '../../store/items.ts';
+import { batchGetAll, transactIf } from '../../store/items.ts';
 import { checkPartition, tenantPk } from '../../store/partitions.ts';
 import type { Item, Key, Table, UpdateOp, WriteOp } from '../../store/table.ts';
 
@@ -140,8 +140,25 @@ export async function readCheckState(
   tenantId: string,
   checkId: string,
 ): Promise<CheckStateRecord | undefined> {
-  const state = await stateItem.get(table, { tenant_id: tenantId, check_id: checkId }, { consistent: true });
+  const key = { tenant_id: tenantId, check_id: checkId };
+  let state = await stateItem.get(table, key, { consistent: true });
+  if (!state && (await movedOnRead(table, tenantId, checkId))) {
+    state = await stateItem.get(table, key, { consistent: true });
+  }
   return state?.tenant_id === tenantId ? state : undefined;
+}
+
+/**
+ * A state an earlier release kept in its tenant's partition, moved when read (as the migration moves
+ * it, stateMovedOps): between a deploy and its `data migrate`, a check stored before is read, pinged
+ * and claimed as before instead of reading as absent. Answers whether there was one to move (moved
+ * now, or by someone else meanwhile: the caller reads the check's partition again).
+ */
+async function movedOnRead(table: Table, tenantId: string, checkId: string): Promise<boolean> {
+  const old = await table.get(tenantStateKey(tenantId, checkId), { consistent: true });
+  if (!old || !stateItem.is(old) || old.tenant_id !== tenantId) return false;
+  await transactIf(table, stateMovedOps(old, false));
+  return true;
 }
 
 /**
@@ -153,7 +170,11 @@ export async function statesById(
   table: Table,
   tenantId: string,
   checkIds: readonly string[],
-  options: { consistent?: boolean } = {},
+  options: {
+    consistent?: boolean;
+    /** Move a missing state an earlier release kept in the tenant's partition (movedOnRead); with `consistent`. */
+    movePrevious?: boolean;
+  } = {},
 ): Promise<Item[]> {
   const ids = [...new Set(checkIds)];
   const keyOf = (id: string) => stateItem.key({ tenant_id: tenantId, check_id: id });
@@ -161,7 +182,10 @@ export async function statesById(
   if (!options.consistent || found.length === ids.length) return found;
   const seen = new Set(found.map((item) => item.check_id));
   for (const id of ids.filter((id) => !seen.has(id))) {
-    const item = await table.get(keyOf(id), { consistent: true });
+    let item = await table.get(keyOf(id), { consistent: true });
+    if (!item && options.movePrevious && (await movedOnRead(table, tenantId, id))) {
+      item = await table.get(keyOf(id), { consistent: true });
+    }
     if (item?.tenant_id === tenantId) found.push(item);
   }
   return found;
@@ -200,6 +224,11 @@ export async function dueChecksPage(
     limit: input.limit,
     cursor: input.cursor,
   });
+  // An entry of a state an earlier release kept in its tenant's partition: moved with its entry
+  // first (a move that loses a race leaves the claim to fail, and the next pass to take it).
+  for (const item of page.items.filter(isTenantPartitionState)) {
+    await transactIf(table, stateMovedOps(item, false));
+  }
   return { checks: page.items.map((item) => dueCheckSchema.parse(item)), cursor: page.cursor };
 }
 

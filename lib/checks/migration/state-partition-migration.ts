@@ -17,8 +17,8 @@ import { isTenantPartitionState, stateMovedOps, statesById } from '../items/chec
  * or a claim landing meanwhile fails the move, and the tenant is read again. Run twice, or again
  * after an interruption: a moved check has no old item left; one whose copy exists (an earlier
  * move) only loses its old item. The local runtime runs it at start, before the scheduler and the
- * API; the cloud's `data migrate` after deploying (docs/aws.md): until then, checks stored before
- * read as absent and are not scheduled.
+ * API; the cloud's `data migrate` after deploying (docs/aws.md): until then, a state stored before
+ * is moved the same way when it is first read or its due entry paged (check-state-items.ts movedOnRead).
  */
 
 const statePartitionMarker = migrationMarker('check-state-partition', 'states_moved');
