@@ -9,6 +9,7 @@ import type { Route } from '../http/types.ts';
 import { importersMount } from '../importers/feature-routes.ts';
 import { integrationsKind } from '../integrations/config-kind.ts';
 import { maintenanceMount } from '../maintenance/feature-routes.ts';
+import { createMaintenanceService } from '../maintenance/maintenance-service.ts';
 import {
   acknowledgeIncident,
   acknowledgeOutsideAlert,
@@ -17,15 +18,22 @@ import {
   type BoundTool,
   type BuiltinTool,
   bindTools,
+  createMaintenance,
   createPageIncident,
   explainAlerting,
   getActionRun,
   getAuditLog,
+  getCheckRuns,
+  getPingLog,
+  getUptime,
+  listHeartbeats,
+  listMaintenance,
   listOutsideAlerts,
   OWN_TOOLS,
   planConfig,
   resolveIncident,
   resolveOutsideAlert,
+  startMaintenance,
   type ToolBinding,
   updatePageIncident,
   whoIsOnCall,
@@ -33,12 +41,15 @@ import {
 import { onCallMount } from '../oncall/feature-routes.ts';
 import { defineMount, type Mount, mountAll, mountedConfigKinds, mountedTools } from '../platform/feature.ts';
 import { pushMount } from '../push/feature-routes.ts';
+import { createPingLogService } from '../push/ping-log.ts';
+import { createRunLogService } from '../push/run-log.ts';
 import { searchMount } from '../search/feature-routes.ts';
 import { skillsKind } from '../skills/config-kind.ts';
 import { statusPagesKind } from '../status-pages/config-kind.ts';
 import { createPageIncidentService } from '../status-pages/page-incidents.ts';
 import { teamsKind } from '../teams/config-kind.ts';
 import { uptimeMount } from '../uptime/feature-routes.ts';
+import { createUptimeService } from '../uptime/uptime-service.ts';
 import type { Services } from './compose-services.ts';
 import { catalogMount, checksMount, healthMount, mcpMount } from './core-routes.ts';
 import { channelsKind } from './kinds/channels.ts';
@@ -92,6 +103,46 @@ const integrationsMount = defineMount({
   ),
 });
 
+/** Maintenance windows' mount, with their tools over the windows' service and the checks a window names. */
+const maintenanceWithTools: ServiceMount = {
+  ...maintenanceMount,
+  tools: bindTools(
+    ({ mcp, table, clock, checkService }: Services) => ({
+      ...mcp.kit,
+      maintenance: createMaintenanceService({ table, clock }),
+      checkService,
+    }),
+    [listMaintenance, createMaintenance, startMaintenance],
+  ),
+};
+
+/** The uptime mount, with get_uptime over the uptime service. */
+const uptimeWithTools: ServiceMount = {
+  ...uptimeMount,
+  tools: bindTools(
+    ({ mcp, table, clock, cursors, checkService }: Services) => ({
+      ...mcp.kit,
+      uptime: createUptimeService({ table, clock, cursors, checkService }),
+      checkService,
+    }),
+    [getUptime],
+  ),
+};
+
+/** The push checks' mount, with the heartbeat tools over the ping log and the run log. */
+const pushWithTools: ServiceMount = {
+  ...pushMount,
+  tools: bindTools(
+    ({ mcp, table, clock, cursors, checkService }: Services) => ({
+      ...mcp.kit,
+      checkService,
+      pingLog: createPingLogService({ table, checkService, clock, cursors }),
+      runLog: createRunLogService({ table, checkService, clock, cursors }),
+    }),
+    [listHeartbeats, getPingLog, getCheckRuns],
+  ),
+};
+
 const MOUNTS: readonly ServiceMount[] = [
   healthMount,
   composed('people', {
@@ -106,7 +157,7 @@ const MOUNTS: readonly ServiceMount[] = [
   catalogMount,
   checksMount,
   composed('status'),
-  pushMount,
+  pushWithTools,
   composed('notifications', {
     configKinds: [channelsKind, routesKind],
     tools: bindTools(
@@ -114,7 +165,7 @@ const MOUNTS: readonly ServiceMount[] = [
       [explainAlerting],
     ),
   }),
-  maintenanceMount,
+  maintenanceWithTools,
   composed('actions', {
     configKinds: [actionsKind],
     tools: bindTools(
@@ -142,7 +193,7 @@ const MOUNTS: readonly ServiceMount[] = [
       [createPageIncident, updatePageIncident],
     ),
   }),
-  uptimeMount,
+  uptimeWithTools,
   composed('reports'),
   onCallMount,
   contactsMount,

@@ -15,12 +15,15 @@ export { getActionRun } from './builtins/action-runs.ts';
 export { getAuditLog } from './builtins/audit-log.ts';
 export { deleteCheck, updateCheck } from './builtins/check-edits.ts';
 export { getCheckResults } from './builtins/check-results.ts';
+export { getCheckRuns } from './builtins/check-runs.ts';
 export { createCheck } from './builtins/checks.ts';
 export { applyConfig, planConfig } from './builtins/config.ts';
 export { explainAlerting } from './builtins/explain-alerting.ts';
 export { FIND_TOOLS_ENTRY } from './builtins/find-tools.ts';
+export { getPingLog, listHeartbeats } from './builtins/heartbeats.ts';
 export { acknowledgeIncident, addIncidentNote, resolveIncident } from './builtins/incidents.ts';
 export { OWN_TOOLS } from './builtins/index.ts';
+export { createMaintenance, listMaintenance, startMaintenance } from './builtins/maintenance.ts';
 export {
   acknowledgeOutsideAlert,
   listOutsideAlerts,
@@ -31,6 +34,7 @@ export { runCheck } from './builtins/run-check.ts';
 export { silenceCheck } from './builtins/silence-check.ts';
 export { CATALOG_OPS_MANIFEST } from './builtins/toolsets/catalog-ops.ts';
 export { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';
+export { getUptime } from './builtins/uptime.ts';
 export { whoIsOnCall } from './builtins/who-is-on-call.ts';
 export { type BoundTool, type BuiltinTool, bindTools, type ToolBinding } from './tool-kit/deps.ts';
 

@@ -9,17 +9,13 @@ import type { CheckService } from '../checks/services.ts';
 import { createCheckReadService, ruleChangeOps } from '../checks/services.ts';
 import type { IncidentService } from '../incidents/incident-service.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
-import { createMaintenanceService } from '../maintenance/maintenance-service.ts';
 import { countUntold } from '../notify/records.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
-import { createPingLogService } from '../push/ping-log.ts';
-import { createRunLogService } from '../push/run-log.ts';
 import type { SkillRecord } from '../skills/skill-items.ts';
 import { createStatusService } from '../status/status-service.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
-import { createUptimeService } from '../uptime/uptime-service.ts';
 import { createAppResources } from './apps/app-resources.ts';
 import { createBuiltins } from './builtins/index.ts';
 import { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';
@@ -86,11 +82,7 @@ export function composeMcp(deps: McpDeps) {
     relations: createRelationStore(table),
     checkService: deps.checkService,
     checkReads,
-    pingLog: createPingLogService({ table, checkService: deps.checkService, clock, cursors }),
-    runLog: createRunLogService({ table, checkService: deps.checkService, clock, cursors }),
     incidents: deps.incidents,
-    maintenance: createMaintenanceService({ table, clock }),
-    uptime: createUptimeService({ table, clock, cursors, checkService: deps.checkService }),
     search,
     skills: deps.skills,
     toolsets: BUILTIN_TOOLSETS,

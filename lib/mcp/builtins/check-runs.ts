@@ -1,5 +1,5 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
-import type { BuiltinTool } from '../tool-kit/deps.ts';
+import type { BuiltinTool, PushToolDeps } from '../tool-kit/deps.ts';
 import { optionalString, positiveInt, READS, requiredString } from '../tool-kit/deps.ts';
 import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { decodeListCursor, encodeListCursor, readLists } from './paging.ts';
@@ -22,7 +22,7 @@ function took(ms: number): string {
   return s % 60 === 0 ? `${m} min` : `${m} min ${s % 60} s`;
 }
 
-export const getCheckRuns: BuiltinTool = {
+export const getCheckRuns: BuiltinTool<PushToolDeps> = {
   name: 'get_check_runs',
   annotations: { title: 'Check runs', ...READS },
   handler: (deps, caller, args) =>

@@ -2,7 +2,7 @@ import { checkNameOf } from '../../check-types/check-name.ts';
 import { heartbeatGraceMs, nextExpectedMs, pushDeadline } from '../../domain/schedules.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
-import type { BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import type { BuiltinTool, PushToolDeps } from '../tool-kit/deps.ts';
 import { optionalString, positiveInt, READS, requiredString } from '../tool-kit/deps.ts';
 import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { someOf } from './names.ts';
@@ -22,7 +22,7 @@ type HeartbeatStatus = (typeof HEARTBEAT_STATUSES)[number];
 const HEARTBEAT_LIMITS = { defaultLimit: 50, maxLimit: 100, checkReads: 5 } as const;
 const PING_LOG_LIMITS = { defaultLimit: 20, maxLimit: 100, bodyChars: 2000 } as const;
 
-type PushCheck = Awaited<ReturnType<BuiltinDeps['checkService']['page']>>['checks'][number];
+type PushCheck = Awaited<ReturnType<PushToolDeps['checkService']['page']>>['checks'][number];
 
 /** The heartbeat config of a push check as lib/domain/schedules/heartbeat.ts reads it. */
 const heartbeatOf = (check: PushCheck) => ({
@@ -46,7 +46,7 @@ function heartbeatStatus(check: PushCheck, nowMs: number): HeartbeatStatus {
 }
 
 /** One heartbeat as the tool lists it. */
-async function heartbeatView(deps: BuiltinDeps, check: PushCheck, nowMs: number) {
+async function heartbeatView(deps: PushToolDeps, check: PushCheck, nowMs: number) {
   const beat = heartbeatOf(check);
   const expected = nextExpectedMs(beat, check);
   const deadline = pushDeadline(beat, check);
@@ -86,7 +86,7 @@ function statusArg(args: Record<string, unknown>): HeartbeatStatus | undefined {
   throw ValidationError.field('status', `Use one of ${HEARTBEAT_STATUSES.join(', ')}.`);
 }
 
-export const listHeartbeats: BuiltinTool = {
+export const listHeartbeats: BuiltinTool<PushToolDeps> = {
   name: 'list_heartbeats',
   annotations: { title: 'Heartbeats', ...READS },
   handler: (deps, caller, args) =>
@@ -140,7 +140,7 @@ export const listHeartbeats: BuiltinTool = {
     }),
 };
 
-export const getPingLog: BuiltinTool = {
+export const getPingLog: BuiltinTool<PushToolDeps> = {
   name: 'get_ping_log',
   annotations: { title: 'Ping log', ...READS },
   handler: (deps, caller, args) =>

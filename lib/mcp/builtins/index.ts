@@ -1,24 +1,24 @@
 import { showBlastRadius, showStatus } from '../apps/show-tools.ts';
-import type { BoundTool, Builtin, BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import {
+  type BoundTool,
+  type Builtin,
+  type BuiltinDeps,
+  type BuiltinTool,
+  bindTools,
+} from '../tool-kit/deps.ts';
 import { getBlastRadius } from './blast-radius.ts';
 import { getEntity, listBlueprints, listEntities } from './catalog.ts';
-import { getCheckRuns } from './check-runs.ts';
 import { explainEntityState } from './explain-entity.ts';
 import { findTools } from './find-tools.ts';
-import { getPingLog, listHeartbeats } from './heartbeats.ts';
-import { createMaintenance, listMaintenance, startMaintenance } from './maintenance.ts';
-import { referencesOf } from './references.ts';
 import { searchEntities } from './search.ts';
 import { listIncidents } from './status.ts';
 import { getStatusSummary } from './summary.ts';
-import { getUptime } from './uptime.ts';
 
 /**
- * The built-ins MCP binds to its own services (BuiltinDeps): the catalog's and the board's reads
- * (which its prompts and app views share), and those of the features that mount from their own
- * folders (maintenance, uptime, heartbeats: those folders import nothing of lib/mcp). Every other
- * built-in is defined next to its feature's binding and bound by its mount (`bindTools`); the list
- * of them all is lib/features/feature-routes.ts's BUILTIN_TOOLS.
+ * The built-ins MCP binds to its own services (BuiltinDeps): the catalog's and the board's reads,
+ * which its prompts and app views share, and find_tools. Every other built-in is bound by its
+ * feature's mount (`bindTools`, lib/features); the list of them all is derived there
+ * (lib/features/feature-routes.ts's BUILTIN_TOOLS).
  */
 export const OWN_TOOLS: readonly BuiltinTool[] = [
   getStatusSummary,
@@ -28,14 +28,7 @@ export const OWN_TOOLS: readonly BuiltinTool[] = [
   listIncidents,
   getBlastRadius,
   explainEntityState,
-  listMaintenance,
-  createMaintenance,
-  getUptime,
   searchEntities,
-  listHeartbeats,
-  getPingLog,
-  getCheckRuns,
-  startMaintenance,
   showStatus,
   showBlastRadius,
   findTools,
@@ -55,13 +48,7 @@ export function createBuiltins(
   deps: BuiltinDeps,
   declared: readonly BoundTool[],
 ): ReadonlyMap<string, Builtin> {
-  const own: BoundTool[] = OWN_TOOLS.map((tool) => ({
-    name: tool.name,
-    annotations: tool.annotations,
-    meta: tool.meta,
-    run: (caller, args) => tool.handler(deps, caller, args),
-    references: (caller, args) => referencesOf(tool.name)?.(deps, caller, args) ?? Promise.resolve(),
-  }));
+  const own = bindTools((own: BuiltinDeps) => own, OWN_TOOLS).bind(deps);
   const names = offered(deps.toolsets);
   const bound = new Map<string, Builtin>();
   for (const { name, ...tool } of [...own, ...declared]) {

@@ -1,11 +1,12 @@
+import type { Principal } from '../../domain/principal.ts';
 import { issueSentence } from '../../http/requests.ts';
 import { WINDOW_LIMITS } from '../../maintenance/maintenance-items.ts';
 import { windowBody } from '../../maintenance/request-schemas.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
-import type { BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import type { BuiltinTool, MaintenanceToolDeps, ToolKitDeps } from '../tool-kit/deps.ts';
 import { READS, writes } from '../tool-kit/deps.ts';
-import { entityIdsOfKeys, entityKeysProperty } from '../tool-kit/entity-ref.ts';
+import { entityIdsOfKeys, entityKeysProperty, knownEntities } from '../tool-kit/entity-ref.ts';
 import { toolResult } from '../tool-kit/result.ts';
 import { someOf } from './names.ts';
 
@@ -18,8 +19,8 @@ import { someOf } from './names.ts';
  * The entities a window's arguments cover by name: its `entity_ids` (as given: the window service
  * refuses unknown ones) and its `entities`, by blueprint and slug (unknown ones refused here).
  */
-export async function coveredEntityIds(
-  deps: Pick<BuiltinDeps, 'entityStore'>,
+async function coveredEntityIds(
+  deps: Pick<ToolKitDeps, 'entityStore'>,
   tenantId: string,
   args: Record<string, unknown>,
 ): Promise<string[]> {
@@ -27,8 +28,22 @@ export async function coveredEntityIds(
   return [...new Set([...ids, ...(await entityIdsOfKeys(deps, tenantId, args.entities, 'entities'))])];
 }
 
+/** The strings of an array argument (the inputSchema already said they are strings). */
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+
+/** The entities a write covers exist in the caller's tenant (before the write is confirmed). */
+async function coveredReferences(
+  deps: Pick<ToolKitDeps, 'entityStore'>,
+  caller: Principal,
+  args: Record<string, unknown>,
+) {
+  await coveredEntityIds(deps, caller.tenantId, args);
+  await knownEntities(deps, caller.tenantId, strings(args.entity_ids), (i) => `entity_ids.${i}`);
+}
+
 /** list_maintenance: the tenant's windows with whether each is on now. */
-export const listMaintenance: BuiltinTool = {
+export const listMaintenance: BuiltinTool<MaintenanceToolDeps> = {
   name: 'list_maintenance',
   annotations: { title: 'List maintenance windows', ...READS },
   handler: async (deps, caller) => {
@@ -47,8 +62,9 @@ export const listMaintenance: BuiltinTool = {
 };
 
 /** create_maintenance: a one-off or recurring window over entities and blueprints. */
-export const createMaintenance: BuiltinTool = {
+export const createMaintenance: BuiltinTool<MaintenanceToolDeps> = {
   name: 'create_maintenance',
+  references: coveredReferences,
   annotations: writes('Create maintenance window'),
   handler: async (deps, caller, args) => {
     const { entities: _keys, ...rest } = args;
@@ -79,8 +95,13 @@ const MAX_CHECK_IDS = 100;
  * start_maintenance: a one-off window from now for a duration (POST /v1/maintenance's service and
  * body). Windows cover entities, so a check named covers its entity (with every check of it).
  */
-export const startMaintenance: BuiltinTool = {
+export const startMaintenance: BuiltinTool<MaintenanceToolDeps> = {
   name: 'start_maintenance',
+  references: async (deps, caller, args) => {
+    for (const id of new Set(strings(args.check_ids)))
+      await deps.checkService.requireCheck(caller.tenantId, id);
+    await coveredReferences(deps, caller, args);
+  },
   annotations: writes('Start maintenance now'),
   handler: async (deps, caller, args) => {
     const checkIds = Array.isArray(args.check_ids) ? args.check_ids.map(String).slice(0, MAX_CHECK_IDS) : [];

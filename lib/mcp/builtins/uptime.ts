@@ -1,7 +1,7 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { UPTIME_WINDOWS, type UptimeFigures, type UptimeWindow } from '../../uptime/uptime-service.ts';
-import type { BuiltinTool } from '../tool-kit/deps.ts';
+import type { BuiltinTool, UptimeToolDeps } from '../tool-kit/deps.ts';
 import { optionalString, READS } from '../tool-kit/deps.ts';
 import { namesEntity, requiredEntity } from '../tool-kit/entity-ref.ts';
 import { toolResult } from '../tool-kit/result.ts';
@@ -19,7 +19,7 @@ function summaryOf(what: string, u: UptimeFigures): string {
   return `${what} over ${u.window}: uptime ${percent(u.uptime_ratio)} (${u.failures} of ${u.results} results failed), ${u.downtime_seconds} s down in ${u.incidents} incident(s)${budget}.`;
 }
 
-export const getUptime: BuiltinTool = {
+export const getUptime: BuiltinTool<UptimeToolDeps> = {
   name: 'get_uptime',
   annotations: { title: 'Get uptime and SLO', ...READS },
   handler: async (deps, caller, args) => {

@@ -54,20 +54,36 @@ export interface BuiltinDeps extends ToolKitDeps {
     'list' | 'create' | 'requireCheck' | 'page' | 'read' | 'named' | 'update' | 'remove'
   > & { runNow: RunNow };
   checkReads: Pick<CheckReadService, 'results' | 'transitions'>;
-  /** list_heartbeats and get_ping_log: push checks' ping logs (GET /v1/checks/{id}/pings's service). */
-  pingLog: Pick<PingLogService, 'page' | 'latest'>;
-  /** get_check_runs: push checks' runs and learned normal (GET /v1/checks/{id}/runs's and /normal's service). */
-  runLog: Pick<RunLogService, 'page' | 'normal'>;
   /** list_incidents and the prompts: the incidents' reads. */
   incidents: Pick<IncidentService, 'list' | 'get'>;
-  maintenance: Pick<MaintenanceService, 'list' | 'create'>;
-  uptime: Pick<UptimeService, 'checkUptime' | 'entityUptimeById'>;
   /** search_entities' reads of the entity search indexes. */
   search: EntitySearch;
   /** find_tools: the tenant's registered skills (enabled or not)… */
   skills: { list(tenantId: string): Promise<SkillRecord[]> };
   /** …and the built-in toolsets. */
   toolsets: readonly CreateSkillBody[];
+}
+
+/** The maintenance tools' services, bound by the maintenance mount (lib/features/feature-routes.ts). */
+export interface MaintenanceToolDeps extends ToolKitDeps {
+  maintenance: Pick<MaintenanceService, 'list' | 'create'>;
+  /** start_maintenance's checks, each covering its entity. */
+  checkService: Pick<CheckService, 'read' | 'requireCheck'>;
+}
+
+/** get_uptime's services, bound by the uptime mount (lib/features/feature-routes.ts). */
+export interface UptimeToolDeps extends ToolKitDeps {
+  uptime: Pick<UptimeService, 'checkUptime' | 'entityUptimeById'>;
+  checkService: Pick<CheckService, 'requireCheck'>;
+}
+
+/** The push checks' tools' services, bound by the push mount (lib/features/feature-routes.ts). */
+export interface PushToolDeps extends ToolKitDeps {
+  checkService: Pick<CheckService, 'page' | 'requireCheck'>;
+  /** list_heartbeats and get_ping_log: push checks' ping logs (GET /v1/checks/{id}/pings's service). */
+  pingLog: Pick<PingLogService, 'page' | 'latest'>;
+  /** get_check_runs: push checks' runs and learned normal (GET /v1/checks/{id}/runs's and /normal's service). */
+  runLog: Pick<RunLogService, 'page' | 'normal'>;
 }
 
 /** The checks' services their tools take, bound by the checks' mount (lib/features/core-routes.ts). */
