@@ -190,12 +190,19 @@ export function promoteAffectedOps(entry: AffectedRecord, ownIncidentId: string)
   ];
 }
 
-/** Gives the incident's affected entries the expiry `ttl` (the incident's, set by its resolution). */
-export async function expireAffected(table: Table, tenantId: string, incidentId: string, ttl: number) {
-  for (const record of await readAffected(table, tenantId, incidentId)) {
+/** Gives the incident's affected entries the expiry `ttl` (the incident's, set by its resolution); answers them as read. */
+export async function expireAffected(
+  table: Table,
+  tenantId: string,
+  incidentId: string,
+  ttl: number,
+): Promise<AffectedRecord[]> {
+  const found = await readAffected(table, tenantId, incidentId);
+  for (const record of found) {
     // itemExists: an update upserts, and an item expired meanwhile must not come back bare.
     await transactIf(table, [entries.update(keyOf(record), { ttl, condition: { kind: 'itemExists' } })]);
   }
+  return found;
 }
 
 /** Drops a deleted entity's pointer (its purge; the entry stays with the incident until it expires). */

@@ -12,7 +12,7 @@ import {
   openIncident,
   readOpenIncidentRecord,
 } from './incident-items.ts';
-import { type RetentionDays, resolveExpiring } from './incident-retention.ts';
+import { expireResolvedParts, type RetentionDays, resolveThenExpire } from './incident-retention.ts';
 import { placeDeparture, promoteAffected, recoverAffected } from './root-cause.ts';
 
 /**
@@ -93,15 +93,18 @@ export function incidentOpenedBy(t: TransitionRecord, inMaintenance: boolean): I
 
 /**
  * A redelivered recovery (its hook or a promotion threw, so the change feed delivers it again): the
- * incident it resolved has its affected entities promoted again and is handed to the hook again,
- * both idempotent.
+ * incident it resolved has its parts given their expiry again, its affected entities promoted
+ * again and is handed to the hook again, all idempotent.
  */
 async function resolvedAgain(deps: IncidentConsumerDeps, t: TransitionRecord): Promise<void> {
   const at = incidentIdOf(t.id);
   const before = await incidentAtOrBefore(deps.table, { tenant: t.tenant_id, entity: t.entity_id, at });
   const record = before && (await getIncident(deps.table, t.tenant_id, before.id));
   if (record?.resolving_transition_id !== t.id) return;
-  await promoteAffected(deps, record, record.resolved_at ?? t.created_at);
+  const resolvedAt = record.resolved_at ?? t.created_at;
+  // Its first delivery may have stopped between the resolution and the parts' expiry.
+  const affected = await expireResolvedParts(deps, { ...record, resolved_at: resolvedAt });
+  await promoteAffected(deps, record, resolvedAt, affected);
   await deps.onResolved?.(record);
 }
 
@@ -130,7 +133,8 @@ export async function applyTransition(deps: IncidentConsumerDeps, t: TransitionR
   // A redelivered recovery of an earlier episode finds the next episode's incident: leave it open.
   if (!open || open.opening_transition_id >= t.id) return resolvedAgain(deps, t);
   const resolution = { at: t.created_at, transitionId: t.id, cause: 'up' } as const;
-  if (!(await resolveExpiring(deps, open, resolution))) return resolvedAgain(deps, t);
+  const affected = await resolveThenExpire(deps, open, resolution);
+  if (!affected) return resolvedAgain(deps, t);
   const resolved = {
     ...open,
     state: 'resolved',
@@ -139,7 +143,7 @@ export async function applyTransition(deps: IncidentConsumerDeps, t: TransitionR
     resolution: 'up',
   } as const;
   // Its dependents still down are their own root cause now: each opens its own incident.
-  await promoteAffected(deps, resolved, resolution.at);
+  await promoteAffected(deps, resolved, resolution.at, affected);
   await deps.onResolved?.(resolved);
 }
 

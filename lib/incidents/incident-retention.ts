@@ -2,7 +2,7 @@ import { getTenant } from '../auth/records.ts';
 import { transactIf } from '../store/items.ts';
 import { type MigrationDeps, runMarkedMigration } from '../store/marked-migration.ts';
 import type { Table } from '../store/table.ts';
-import { expireAffected } from './affected-items.ts';
+import { type AffectedRecord, expireAffected } from './affected-items.ts';
 import { expireAlsoFailing } from './also-failing-items.ts';
 import { incidentExpiryMarker } from './incident-expiry-items.ts';
 import {
@@ -41,18 +41,19 @@ export const tenantRetentionDays =
 export const incidentExpiry = (resolvedAt: string, retentionDays: number) =>
   Math.floor(Date.parse(resolvedAt) / 1000) + retentionDays * 86_400;
 
-async function expireParts(table: Table, record: IncidentRecord, ttl: number): Promise<void> {
+/** Gives the incident's parts the expiry `ttl`; answers its affected entries as read. */
+async function expireParts(table: Table, record: IncidentRecord, ttl: number): Promise<AffectedRecord[]> {
   await expireNotes(table, record.tenant_id, record.id, ttl);
   await expireAlsoFailing(table, record.tenant_id, record.id, ttl);
-  await expireAffected(table, record.tenant_id, record.id, ttl);
+  return expireAffected(table, record.tenant_id, record.id, ttl);
 }
 
 /**
  * Resolves an unresolved incident so that it and its parts expire with the tenant's retention;
  * false when it was resolved already. The parts get their expiry before the resolution (a crash
- * between leaves the incident unresolved: the redelivered transition or purge round does it all
- * again) and after it (a note or check that joined meanwhile; later ones cannot join without an
- * expiry, see noteCountedOp and incidentUnresolvedOp).
+ * between leaves the incident unresolved: the retried purge round or request does it all again)
+ * and after it (a note or check that joined meanwhile; later ones cannot join without an expiry,
+ * see noteCountedOp and incidentUnresolvedOp).
  */
 export async function resolveExpiring(
   deps: { table: Table; retentionDays: RetentionDays },
@@ -64,6 +65,33 @@ export async function resolveExpiring(
   if (!(await resolveIncident(deps.table, record, resolution, ttl))) return false;
   await expireParts(deps.table, record, ttl);
   return true;
+}
+
+/**
+ * resolveExpiring for the change feed's recovery, which reads the parts once (3 queries, not 6):
+ * after the resolution, when no part can join any more without its expiry. A crash between
+ * leaves the incident resolved and parts without one; the feed delivers the transition again,
+ * which finds the incident resolved by it and calls expireResolvedParts (incident-consumer.ts
+ * resolvedAgain). Answers the incident's affected entries as read after the resolution (what its
+ * promotion reads), or false when it was resolved already.
+ */
+export async function resolveThenExpire(
+  deps: { table: Table; retentionDays: RetentionDays },
+  record: IncidentRecord,
+  resolution: Resolution,
+): Promise<AffectedRecord[] | false> {
+  const ttl = incidentExpiry(resolution.at, await deps.retentionDays(record.tenant_id));
+  if (!(await resolveIncident(deps.table, record, resolution, ttl))) return false;
+  return expireParts(deps.table, record, ttl);
+}
+
+/** Gives a resolved incident's parts its expiry (again): a redelivered resolution's; answers its affected entries. */
+export async function expireResolvedParts(
+  deps: { table: Table; retentionDays: RetentionDays },
+  record: IncidentRecord & { resolved_at: string },
+): Promise<AffectedRecord[]> {
+  const ttl = incidentExpiry(record.resolved_at, await deps.retentionDays(record.tenant_id));
+  return expireParts(deps.table, record, ttl);
 }
 
 /**

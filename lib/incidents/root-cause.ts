@@ -159,8 +159,14 @@ export async function recoverAffected(table: Table, t: TransitionRecord): Promis
  * names it on the entry and drops its pointer). Idempotent: a promoted or recovered entry is skipped,
  * and one that recovered or was deleted meanwhile makes the transaction fail, opening nothing.
  */
-export async function promoteAffected(deps: RootCauseDeps, root: IncidentRecord, at: string): Promise<void> {
-  for (const entry of await readAffected(deps.table, root.tenant_id, root.id)) {
+export async function promoteAffected(
+  deps: RootCauseDeps,
+  root: IncidentRecord,
+  at: string,
+  /** The root's entries as read after its resolution (by its parts' expiry); read here when absent. */
+  affected?: AffectedRecord[],
+): Promise<void> {
+  for (const entry of affected ?? (await readAffected(deps.table, root.tenant_id, root.id))) {
     if (entry.state === 'up' || entry.own_incident_id !== undefined) continue;
     const maintenance = deps.inMaintenance
       ? await deps.inMaintenance(entry.tenant_id, entry.entity_id)
