@@ -9,7 +9,11 @@ import {
   bindTools,
   createCheck,
   deleteCheck,
+  explainEntityState,
   getCheckResults,
+  getEntity,
+  listBlueprints,
+  listEntities,
   runCheck,
   silenceCheck,
   type ToolBinding,
@@ -56,6 +60,11 @@ export const catalogMount: ServiceMount = defineMount({
   name: 'catalog',
   routes: (services: Services) => catalogRoutes(services.catalogRouteDeps),
   configKinds: [blueprintsKind, entitiesKind, relationsKind],
+  // Over the catalog reads MCP composes (its prompts read the same) and the checks of an entity.
+  tools: bindTools(
+    ({ mcp, checkService }: Services) => ({ ...mcp.kit, ...mcp.reads, checkService }),
+    [listBlueprints, listEntities, getEntity],
+  ),
 });
 
 /**
@@ -95,9 +104,11 @@ export const checksMount: ServiceMount = defineMount({
         prober: services.jobRunner.prober,
         runtime: services.config.runtime,
         policies: services.notifications.policyService,
+        // explain_entity_state walks the graph and reads the board MCP composes.
+        ...services.mcp.reads,
       };
     },
-    [getCheckResults, createCheck, runCheck, updateCheck, deleteCheck, silenceCheck],
+    [getCheckResults, createCheck, runCheck, explainEntityState, updateCheck, deleteCheck, silenceCheck],
   ),
 });
 

@@ -1,6 +1,7 @@
 import { ackLinksMount } from '../ack-links/feature-routes.ts';
 import { actionsKind } from '../actions/config-kind.ts';
 import { createAuditService } from '../audit/audit-service.ts';
+import { createEntitySearch } from '../catalog/services.ts';
 import type { AnyConfigKind } from '../config-doc/kind.ts';
 import { documentKinds } from '../config-doc/registry.ts';
 import { contactsMount } from '../contacts/feature-routes.ts';
@@ -33,6 +34,7 @@ import {
   planConfig,
   resolveIncident,
   resolveOutsideAlert,
+  searchEntities,
   startMaintenance,
   type ToolBinding,
   updatePageIncident,
@@ -143,6 +145,19 @@ const pushWithTools: ServiceMount = {
   ),
 };
 
+/** The search mount, with search_entities over the search indexes and the board MCP composes. */
+const searchWithTools: ServiceMount = {
+  ...searchMount,
+  tools: bindTools(
+    ({ mcp, table, cursors }: Services) => ({
+      ...mcp.kit,
+      status: mcp.reads.status,
+      search: createEntitySearch({ table, cursors }),
+    }),
+    [searchEntities],
+  ),
+};
+
 const MOUNTS: readonly ServiceMount[] = [
   healthMount,
   composed('people', {
@@ -205,7 +220,7 @@ const MOUNTS: readonly ServiceMount[] = [
   ackLinksMount,
   composed('escalation', { configKinds: [escalationPoliciesKind] }),
   composed('locations'),
-  searchMount,
+  searchWithTools,
   composed('skills', { configKinds: [skillsKind] }),
   importersMount,
   composed('configDocs', {

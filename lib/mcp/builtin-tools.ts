@@ -13,12 +13,14 @@ import { CATALOG_OPS_MANIFEST } from './builtins/toolsets/catalog-ops.ts';
 
 export { getActionRun } from './builtins/action-runs.ts';
 export { getAuditLog } from './builtins/audit-log.ts';
+export { getEntity, listBlueprints, listEntities } from './builtins/catalog.ts';
 export { deleteCheck, updateCheck } from './builtins/check-edits.ts';
 export { getCheckResults } from './builtins/check-results.ts';
 export { getCheckRuns } from './builtins/check-runs.ts';
 export { createCheck } from './builtins/checks.ts';
 export { applyConfig, planConfig } from './builtins/config.ts';
 export { explainAlerting } from './builtins/explain-alerting.ts';
+export { explainEntityState } from './builtins/explain-entity.ts';
 export { FIND_TOOLS_ENTRY } from './builtins/find-tools.ts';
 export { getPingLog, listHeartbeats } from './builtins/heartbeats.ts';
 export { acknowledgeIncident, addIncidentNote, resolveIncident } from './builtins/incidents.ts';
@@ -31,6 +33,7 @@ export {
 } from './builtins/outside-alerts.ts';
 export { createPageIncident, updatePageIncident } from './builtins/page-incidents.ts';
 export { runCheck } from './builtins/run-check.ts';
+export { searchEntities } from './builtins/search.ts';
 export { silenceCheck } from './builtins/silence-check.ts';
 export { CATALOG_OPS_MANIFEST } from './builtins/toolsets/catalog-ops.ts';
 export { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';

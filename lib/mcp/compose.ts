@@ -3,7 +3,7 @@ import type { McpToolAudit } from '../audit/mcp-audit.ts';
 import type { BlueprintStore } from '../catalog/blueprints.ts';
 import type { EntityStore } from '../catalog/entities.ts';
 import { createRelationStore } from '../catalog/relations.ts';
-import { createBlueprintService, createEntitySearch, createEntityService } from '../catalog/services.ts';
+import { createBlueprintService, createEntityService } from '../catalog/services.ts';
 import type { RunNow } from '../checks/probing.ts';
 import type { CheckService } from '../checks/services.ts';
 import { createCheckReadService, ruleChangeOps } from '../checks/services.ts';
@@ -22,7 +22,7 @@ import { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';
 import type { McpCatalog, McpTool } from './ports.ts';
 import { createPromptCatalog } from './prompts/prompt-catalog.ts';
 import { createToolCatalog } from './tool-catalog.ts';
-import type { BoundTool, Builtin, ToolKitDeps } from './tool-kit/deps.ts';
+import type { BoardReads, BoundTool, Builtin, ToolKitDeps } from './tool-kit/deps.ts';
 
 export interface McpDeps {
   table: Table;
@@ -67,12 +67,12 @@ export function composeMcp(deps: McpDeps) {
   };
   const entities = createEntityService(catalog);
   const checkReads = createCheckReadService({ table, checkService: deps.checkService, clock, cursors });
-  const search = createEntitySearch({ table, cursors });
   const blueprints = createBlueprintService(catalog);
   // What every built-in gets of the tool kit, which the features' mounts bind their tools over.
   const kit: ToolKitDeps = { clock, entityStore: deps.entities, logger: deps.logger };
-  const builtinDeps = {
-    ...kit,
+  // The catalog's and the board's reads, which the prompts and app views read and MCP lends the
+  // mounts whose tools read the board or walk the graph.
+  const reads: BoardReads = {
     status: createStatusService({
       ...{ table, clock, cursors },
       countUntold: (tenantId, entities) => countUntold(table, tenantId, entities),
@@ -80,10 +80,11 @@ export function composeMcp(deps: McpDeps) {
     blueprints,
     entities,
     relations: createRelationStore(table),
-    checkService: deps.checkService,
-    checkReads,
+  };
+  const builtinDeps = {
+    ...kit,
+    ...reads,
     incidents: deps.incidents,
-    search,
     skills: deps.skills,
     toolsets: BUILTIN_TOOLSETS,
   };
@@ -112,5 +113,5 @@ export function composeMcp(deps: McpDeps) {
   };
   // What vigil:// resources read through, but status pages (composed later: lib/app.ts adds them).
   const readers = { blueprints, entities, checks: deps.checkService, checkReads, incidents: deps.incidents };
-  return { tools: served, readers, kit, builtins: boundTools };
+  return { tools: served, readers, kit, reads, builtins: boundTools };
 }

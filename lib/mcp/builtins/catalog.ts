@@ -1,12 +1,12 @@
 import { publicCheck } from '../../checks/records.ts';
-import type { BuiltinTool } from '../tool-kit/deps.ts';
+import type { BuiltinTool, CatalogToolDeps } from '../tool-kit/deps.ts';
 import { optionalString, READS } from '../tool-kit/deps.ts';
 import { load } from '../tool-kit/graph.ts';
 import { toolResult } from '../tool-kit/result.ts';
 import { entityWords, someOf } from './names.ts';
 
 /** list_blueprints: every blueprint of the tenant. */
-export const listBlueprints: BuiltinTool = {
+export const listBlueprints: BuiltinTool<CatalogToolDeps> = {
   name: 'list_blueprints',
   annotations: { title: 'List blueprints', ...READS },
   handler: async (deps, caller) => {
@@ -20,7 +20,7 @@ export const listBlueprints: BuiltinTool = {
 };
 
 /** list_entities: the entities of every blueprint, or of one. */
-export const listEntities: BuiltinTool = {
+export const listEntities: BuiltinTool<CatalogToolDeps> = {
   name: 'list_entities',
   annotations: { title: 'List entities', ...READS },
   handler: async (deps, caller, args) => {
@@ -62,7 +62,7 @@ export function checksInWords(
 }
 
 /** get_entity: one entity with its state and attached checks. */
-export const getEntity: BuiltinTool = {
+export const getEntity: BuiltinTool<CatalogToolDeps> = {
   name: 'get_entity',
   annotations: { title: 'Get entity', ...READS },
   handler: async (deps, caller, args) => {

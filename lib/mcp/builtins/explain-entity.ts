@@ -1,6 +1,6 @@
 import { checkNameOf } from '../../check-types/check-name.ts';
 import type { Principal } from '../../domain/principal.ts';
-import type { BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import type { BuiltinTool, ExplainToolDeps } from '../tool-kit/deps.ts';
 import { READS } from '../tool-kit/deps.ts';
 import { entityRef, GRAPH_LIMITS, load, walk } from '../tool-kit/graph.ts';
 import { toolResult } from '../tool-kit/result.ts';
@@ -20,11 +20,11 @@ import { entityTransitionsSince } from './status.ts';
 /** Down and degraded checks read for their reason and since (the rest are only named). */
 const EXPLAINED_CHECKS = 20;
 
-type Check = Awaited<ReturnType<BuiltinDeps['checkService']['list']>>[number];
+type Check = Awaited<ReturnType<ExplainToolDeps['checkService']['list']>>[number];
 
 /** What the answer says of one down or degraded check. */
 async function explainCheck(
-  deps: BuiltinDeps,
+  deps: ExplainToolDeps,
   tenantId: string,
   check: Check & { name: string },
   explain: boolean,
@@ -58,7 +58,7 @@ function checkWords(e: Explained): string {
   return `check "${e.check.name}" is ${e.check.state}${since}${reason}${at}`;
 }
 
-async function explain(deps: BuiltinDeps, caller: Principal, args: Record<string, unknown>) {
+async function explain(deps: ExplainToolDeps, caller: Principal, args: Record<string, unknown>) {
   const entity = await load(deps, caller.tenantId, args);
   const named = (await deps.checkService.list(caller.tenantId, { entity_id: entity.id }))
     .filter((c) => c.enabled)
@@ -129,7 +129,7 @@ async function explain(deps: BuiltinDeps, caller: Principal, args: Record<string
   });
 }
 
-export const explainEntityState: BuiltinTool = {
+export const explainEntityState: BuiltinTool<ExplainToolDeps> = {
   name: 'explain_entity_state',
   annotations: { title: 'Explain entity state', ...READS },
   handler: explain,

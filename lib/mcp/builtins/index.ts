@@ -7,28 +7,20 @@ import {
   bindTools,
 } from '../tool-kit/deps.ts';
 import { getBlastRadius } from './blast-radius.ts';
-import { getEntity, listBlueprints, listEntities } from './catalog.ts';
-import { explainEntityState } from './explain-entity.ts';
 import { findTools } from './find-tools.ts';
-import { searchEntities } from './search.ts';
 import { listIncidents } from './status.ts';
 import { getStatusSummary } from './summary.ts';
 
 /**
- * The built-ins MCP binds to its own services (BuiltinDeps): the catalog's and the board's reads,
- * which its prompts and app views share, and find_tools. Every other built-in is bound by its
+ * The built-ins MCP binds to its own services (BuiltinDeps): the status board's and incidents'
+ * reads and the graph walk, which its prompts and app views share, and find_tools. Every other built-in is bound by its
  * feature's mount (`bindTools`, lib/features); the list of them all is derived there
  * (lib/features/feature-routes.ts's BUILTIN_TOOLS).
  */
 export const OWN_TOOLS: readonly BuiltinTool[] = [
   getStatusSummary,
-  listEntities,
-  getEntity,
-  listBlueprints,
   listIncidents,
   getBlastRadius,
-  explainEntityState,
-  searchEntities,
   showStatus,
   showBlastRadius,
   findTools,

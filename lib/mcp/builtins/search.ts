@@ -1,7 +1,7 @@
 import type { EntityState } from '../../catalog/entities.ts';
 import { STATES } from '../../catalog/entities.ts';
 import { ValidationError } from '../../platform/errors.ts';
-import type { BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import type { BuiltinTool, SearchToolDeps } from '../tool-kit/deps.ts';
 import { optionalString, positiveInt, READS } from '../tool-kit/deps.ts';
 import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { entityWithState, someOf } from './names.ts';
@@ -35,7 +35,7 @@ const found = (e: Found): Found => ({
 
 /** The lists a search reads, in order (see the module comment). */
 function searchLists(
-  deps: Pick<BuiltinDeps, 'status' | 'search'>,
+  deps: SearchToolDeps,
   tenantId: string,
   filter: { prefix?: string | undefined; state?: State | undefined; blueprint_slug?: string | undefined },
 ): PagedList<Found>[] {
@@ -71,7 +71,7 @@ function searchLists(
   }));
 }
 
-export const searchEntities: BuiltinTool = {
+export const searchEntities: BuiltinTool<SearchToolDeps> = {
   name: 'search_entities',
   annotations: { title: 'Search entities', ...READS },
   handler: (deps, caller, args) =>

@@ -38,8 +38,8 @@ export interface ToolKitDeps {
 }
 
 /**
- * The services of the built-ins MCP binds itself (the catalog's, the checks' and the status
- * board's reads, which the prompts and app views share): the same ones the HTTP routes use. A
+ * The services of the built-ins MCP binds itself (the catalog's and the status board's reads,
+ * which the prompts and app views share, and find_tools'): the same ones the HTTP routes use. A
  * feature's own tools are declared and bound by its mount instead (`bindTools`, each over the
  * kit and that feature's services), so their services are not here.
  */
@@ -48,20 +48,36 @@ export interface BuiltinDeps extends ToolKitDeps {
   blueprints: Pick<BlueprintService, 'list'>;
   entities: Pick<EntityService, 'list' | 'get'>;
   relations: Pick<RelationStore, 'list'>;
-  /** runNow: run_check's probe now (POST /v1/checks/{id}/run's). */
-  checkService: Pick<
-    CheckService,
-    'list' | 'create' | 'requireCheck' | 'page' | 'read' | 'named' | 'update' | 'remove'
-  > & { runNow: RunNow };
-  checkReads: Pick<CheckReadService, 'results' | 'transitions'>;
   /** list_incidents and the prompts: the incidents' reads. */
   incidents: Pick<IncidentService, 'list' | 'get'>;
-  /** search_entities' reads of the entity search indexes. */
-  search: EntitySearch;
   /** find_tools: the tenant's registered skills (enabled or not)… */
   skills: { list(tenantId: string): Promise<SkillRecord[]> };
   /** …and the built-in toolsets. */
   toolsets: readonly CreateSkillBody[];
+}
+
+/**
+ * The catalog's and the status board's reads MCP composes (its prompts and app views read them):
+ * what it lends the mounts whose tools read the board or walk the graph (`services.mcp.reads`).
+ */
+export type BoardReads = Pick<BuiltinDeps, 'status' | 'blueprints' | 'entities' | 'relations'>;
+
+/** The catalog tools' services (list_blueprints, list_entities, get_entity), bound by the catalog's mount. */
+export interface CatalogToolDeps extends ToolKitDeps, Pick<BoardReads, 'blueprints' | 'entities'> {
+  /** get_entity's checks of the entity. */
+  checkService: Pick<CheckService, 'list'>;
+}
+
+/** explain_entity_state's services, bound by the checks' mount (lib/features/core-routes.ts). */
+export interface ExplainToolDeps extends ToolKitDeps, BoardReads {
+  checkService: Pick<CheckService, 'list'>;
+  checkReads: Pick<CheckReadService, 'results' | 'transitions'>;
+}
+
+/** search_entities' services, bound by the search mount (lib/features/feature-routes.ts). */
+export interface SearchToolDeps extends ToolKitDeps, Pick<BoardReads, 'status'> {
+  /** The entity search indexes. */
+  search: EntitySearch;
 }
 
 /** The maintenance tools' services, bound by the maintenance mount (lib/features/feature-routes.ts). */
@@ -88,8 +104,12 @@ export interface PushToolDeps extends ToolKitDeps {
 
 /** The checks' services their tools take, bound by the checks' mount (lib/features/core-routes.ts). */
 export interface CheckToolDeps extends ToolKitDeps {
-  checkService: BuiltinDeps['checkService'];
-  checkReads: BuiltinDeps['checkReads'];
+  /** runNow: run_check's probe now (POST /v1/checks/{id}/run's). */
+  checkService: Pick<
+    CheckService,
+    'list' | 'create' | 'requireCheck' | 'page' | 'read' | 'named' | 'update' | 'remove'
+  > & { runNow: RunNow };
+  checkReads: Pick<CheckReadService, 'results' | 'transitions'>;
   /** The app's prober: the SSRF rules of checks (VIGIL_ALLOW_PRIVATE_TARGETS) apply. */
   prober: Prober;
   /** The runtime: create_check refuses a check type it cannot run, before probing. */
@@ -179,7 +199,10 @@ export interface ToolBinding<S> {
 }
 
 /** Binds built-ins to what they run on: the kit and their own services, picked from the mount's by `over`. */
-export function bindTools<S, D>(over: (services: S) => D, tools: readonly BuiltinTool<D>[]): ToolBinding<S> {
+export function bindTools<S, D>(
+  over: (services: S) => D,
+  tools: readonly BuiltinTool<NoInfer<D>>[],
+): ToolBinding<S> {
   return {
     tools: tools as readonly BuiltinTool<never>[],
     bind: (services) => {

@@ -77,7 +77,11 @@ export const entityRef = (e: {
 });
 
 /** The entity the arguments name (entity_id, or blueprint_slug and entity_slug), as the entity view. */
-export const load = async (deps: BuiltinDeps, tenantId: string, args: Record<string, unknown>) => {
+export const load = async (
+  deps: Pick<BuiltinDeps, 'entityStore' | 'entities'>,
+  tenantId: string,
+  args: Record<string, unknown>,
+) => {
   const { blueprint_slug, slug } = await requiredEntity(deps, tenantId, args);
   return deps.entities.get(tenantId, blueprint_slug, slug);
 };
