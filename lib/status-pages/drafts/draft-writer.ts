@@ -224,11 +224,12 @@ export async function affectedBy(
 /** Makes or widens the drafts of one root's current change on every page it affects. */
 async function refreshRoot(deps: DraftDeps, tenantId: string, rootId: string): Promise<void> {
   const { table } = deps;
+  // A root without dependents drafts nothing (most entities): one index read, before the others.
+  if ((await dependentsOf(table, tenantId, rootId)).length === 0) return;
   const root = await readEntityById(table, tenantId, rootId);
   if (!root || !isDown(root.state)) return;
   const episode = await readOpenIncidentRecord(table, tenantId, rootId);
   if (!episode) return;
-  if ((await dependentsOf(table, tenantId, rootId)).length === 0) return;
   const pages = await listStatusPages(table, tenantId);
   if (pages.length === 0) return;
   const affected = await affectedBy(table, tenantId, root);
