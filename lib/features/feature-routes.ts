@@ -24,10 +24,13 @@ import {
   explainAlerting,
   getActionRun,
   getAuditLog,
+  getBlastRadius,
   getCheckRuns,
   getPingLog,
+  getStatusSummary,
   getUptime,
   listHeartbeats,
+  listIncidents,
   listMaintenance,
   listOutsideAlerts,
   OWN_TOOLS,
@@ -171,7 +174,13 @@ const MOUNTS: readonly ServiceMount[] = [
   }),
   catalogMount,
   checksMount,
-  composed('status'),
+  composed('status', {
+    // The board's tools, over the board's and the catalog's reads MCP composes.
+    tools: bindTools(
+      ({ mcp }: Services) => ({ ...mcp.kit, ...mcp.reads }),
+      [getStatusSummary, getBlastRadius],
+    ),
+  }),
   pushWithTools,
   composed('notifications', {
     configKinds: [channelsKind, routesKind],
@@ -194,8 +203,12 @@ const MOUNTS: readonly ServiceMount[] = [
   }),
   composed('incidents', {
     tools: bindTools(
-      ({ mcp, incidents }: Services) => ({ ...mcp.kit, incidents: incidents.service }),
-      [acknowledgeIncident, addIncidentNote, resolveIncident],
+      ({ mcp, incidents }: Services) => ({
+        ...mcp.kit,
+        status: mcp.reads.status,
+        incidents: incidents.service,
+      }),
+      [listIncidents, acknowledgeIncident, addIncidentNote, resolveIncident],
     ),
   }),
   composed('statusPages', {

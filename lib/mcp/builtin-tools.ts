@@ -13,6 +13,7 @@ import { CATALOG_OPS_MANIFEST } from './builtins/toolsets/catalog-ops.ts';
 
 export { getActionRun } from './builtins/action-runs.ts';
 export { getAuditLog } from './builtins/audit-log.ts';
+export { getBlastRadius } from './builtins/blast-radius.ts';
 export { getEntity, listBlueprints, listEntities } from './builtins/catalog.ts';
 export { deleteCheck, updateCheck } from './builtins/check-edits.ts';
 export { getCheckResults } from './builtins/check-results.ts';
@@ -35,6 +36,8 @@ export { createPageIncident, updatePageIncident } from './builtins/page-incident
 export { runCheck } from './builtins/run-check.ts';
 export { searchEntities } from './builtins/search.ts';
 export { silenceCheck } from './builtins/silence-check.ts';
+export { listIncidents } from './builtins/status.ts';
+export { getStatusSummary } from './builtins/summary.ts';
 export { CATALOG_OPS_MANIFEST } from './builtins/toolsets/catalog-ops.ts';
 export { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';
 export { getUptime } from './builtins/uptime.ts';

@@ -1,11 +1,11 @@
-import type { BuiltinTool } from '../tool-kit/deps.ts';
+import type { BoardToolDeps, BuiltinTool } from '../tool-kit/deps.ts';
 import { READS } from '../tool-kit/deps.ts';
 import { entityRef, load, walk } from '../tool-kit/graph.ts';
 import { toolResult } from '../tool-kit/result.ts';
 import { entityWithState, someOf } from './names.ts';
 
 /** get_blast_radius: every entity that depends on one, directly or transitively. */
-export const getBlastRadius: BuiltinTool = {
+export const getBlastRadius: BuiltinTool<BoardToolDeps> = {
   name: 'get_blast_radius',
   annotations: { title: 'Blast radius', ...READS },
   handler: async (deps, caller, args) => {

@@ -6,25 +6,15 @@ import {
   type BuiltinTool,
   bindTools,
 } from '../tool-kit/deps.ts';
-import { getBlastRadius } from './blast-radius.ts';
 import { findTools } from './find-tools.ts';
-import { listIncidents } from './status.ts';
-import { getStatusSummary } from './summary.ts';
 
 /**
- * The built-ins MCP binds to its own services (BuiltinDeps): the status board's and incidents'
- * reads and the graph walk, which its prompts and app views share, and find_tools. Every other built-in is bound by its
+ * The built-ins MCP binds to its own services (BuiltinDeps): its app views (show_status,
+ * show_blast_radius) and find_tools; the services are the reads its prompts and views share. Every other built-in is bound by its
  * feature's mount (`bindTools`, lib/features); the list of them all is derived there
  * (lib/features/feature-routes.ts's BUILTIN_TOOLS).
  */
-export const OWN_TOOLS: readonly BuiltinTool[] = [
-  getStatusSummary,
-  listIncidents,
-  getBlastRadius,
-  showStatus,
-  showBlastRadius,
-  findTools,
-];
+export const OWN_TOOLS: readonly BuiltinTool[] = [showStatus, showBlastRadius, findTools];
 
 /** The built-ins by name: every toolset's entries, and find_tools (always listed, in none). */
 const offered = (toolsets: BuiltinDeps['toolsets']): Set<string> =>

@@ -1,5 +1,5 @@
 import type { publicTransition } from '../../checks/records.ts';
-import type { BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import type { BuiltinDeps, BuiltinTool, ToolKitDeps } from '../tool-kit/deps.ts';
 import { optionalString, positiveInt, READS } from '../tool-kit/deps.ts';
 import { optionalEntity } from '../tool-kit/entity-ref.ts';
 import { asToolResult, toolResult } from '../tool-kit/result.ts';
@@ -53,7 +53,7 @@ type IncidentState = (typeof STATES)[number];
  * list_incidents: with `state` or `entity_id`, the tenant's incidents (newest first, at most
  * `limit`); without them, as before, the entity transitions of the last `hours`, newest first.
  */
-export const listIncidents: BuiltinTool = {
+export const listIncidents: BuiltinTool<ToolKitDeps & Pick<BuiltinDeps, 'status' | 'incidents'>> = {
   name: 'list_incidents',
   annotations: { title: 'List incidents', ...READS },
   handler: (deps, caller, args) =>

@@ -1,5 +1,5 @@
 import type { BoardState } from '../../catalog/entities.ts';
-import type { BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
+import type { BoardToolDeps, BuiltinDeps, BuiltinTool } from '../tool-kit/deps.ts';
 import { optionalString, positiveInt, READS } from '../tool-kit/deps.ts';
 import { asToolResult, toolResult } from '../tool-kit/result.ts';
 import { entityWords, someOf } from './names.ts';
@@ -25,7 +25,7 @@ type Counts = Pick<Board, 'total' | 'up' | 'degraded' | 'down' | 'unknown'>;
 type EntityView = Board['entities'][number];
 
 /** get_status_summary: the status board in one sentence, the counts and a page of entities, problems first. */
-export const getStatusSummary: BuiltinTool = {
+export const getStatusSummary: BuiltinTool<BoardToolDeps> = {
   name: 'get_status_summary',
   annotations: { title: 'Status summary', ...READS },
   handler: (deps, caller, args) =>

@@ -62,6 +62,9 @@ export interface BuiltinDeps extends ToolKitDeps {
  */
 export type BoardReads = Pick<BuiltinDeps, 'status' | 'blueprints' | 'entities' | 'relations'>;
 
+/** The board tools' services (get_status_summary, get_blast_radius): the kit and the board's reads. */
+export type BoardToolDeps = ToolKitDeps & BoardReads;
+
 /** The catalog tools' services (list_blueprints, list_entities, get_entity), bound by the catalog's mount. */
 export interface CatalogToolDeps extends ToolKitDeps, Pick<BoardReads, 'blueprints' | 'entities'> {
   /** get_entity's checks of the entity. */
