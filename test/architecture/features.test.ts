@@ -247,6 +247,8 @@ describe('the feature contract', () => {
     expect(facade.filter((field) => featureServices.includes(field))).toEqual([]);
     const compose = relativeImports(join(LIB, 'mcp', 'compose.ts')).map(rel);
     expect(compose.filter((target) => BOUND_BY_MOUNTS.includes(target))).toEqual([]);
+    // MCP binds itself only its app views and find_tools; every other built-in is a mount's.
+    expect(OWN_TOOLS.map((tool) => tool.name)).toEqual(['show_status', 'show_blast_radius', 'find_tools']);
   });
 
   it('plugs a new feature’s tool through its mount and a toolset entry, with no list of built-ins to edit', async () => {

@@ -1,6 +1,6 @@
 import type { Principal } from '../../lib/domain/principal.ts';
 
-/** The built-in tools that write, in the catalog's order: every other built-in tool is read-only. */
+/** The built-in tools that write: every other built-in tool is read-only. */
 export const WRITING_TOOLS = [
   'create_check',
   'run_check',
