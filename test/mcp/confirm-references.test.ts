@@ -10,7 +10,7 @@ import { MCP_RUNTIMES, mcpRuntimeOf, rest } from './mcp-runtimes.ts';
 // Issue 75: before the 2026-07-28 confirmation of a built-in write, every object the call names
 // (entity either way, check, incident, status page, page incident) is looked up in the caller's
 // tenant, so the user is never asked to confirm a call that would then fail with not-found
-// (lib/mcp/builtins/references.ts, lib/mcp/tool-catalog.ts `check`). Both runtimes; a 2025-11-25
+// (each write tool's `references` in its definition, lib/mcp/tool-catalog.ts `check`). Both runtimes; a 2025-11-25
 // client, which is never asked, gets the same not-found answers.
 
 const MODERN = '2026-07-28';

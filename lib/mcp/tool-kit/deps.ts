@@ -181,7 +181,7 @@ export interface BuiltinTool<D = BuiltinDeps> {
   handler(deps: D, caller: Principal, args: Record<string, unknown>): Promise<CallToolResult>;
   /**
    * Throws the not-found error of the first object the arguments name that the tenant lacks,
-   * before a write is confirmed (../builtins/references.ts has those of the built-ins MCP binds).
+   * before a write is confirmed (what the tool itself reads first; a read tool needs none).
    */
   references?(deps: D, caller: Principal, args: Record<string, unknown>): Promise<void>;
 }
@@ -226,7 +226,7 @@ export interface Builtin {
   annotations: BuiltinAnnotations;
   meta?: Record<string, unknown> | undefined;
   run(caller: Principal, args: Record<string, unknown>): Promise<CallToolResult>;
-  /** Throws the not-found error of the first object the arguments name that the tenant lacks (./references.ts). */
+  /** Throws the not-found error of the first object the arguments name that the tenant lacks (its definition's `references`). */
   references(caller: Principal, args: Record<string, unknown>): Promise<void>;
 }
 
