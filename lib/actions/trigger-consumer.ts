@@ -5,9 +5,9 @@ import type { JobInput, JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
 import type { Table } from '../store/table.ts';
+import { triggerIndexOf } from './items/trigger-index.ts';
 import { stateChangeJobId } from './job-ids.ts';
 import type { ActionJob } from './jobs.ts';
-import { triggerIndexOf } from './trigger-index.ts';
 
 /**
  * The state_change trigger's first step: every new entity transition in the change feed becomes a
@@ -15,7 +15,8 @@ import { triggerIndexOf } from './trigger-index.ts';
  * enqueues the same job (and the worker's deterministic execution ids dedupe what follows). A
  * transition of an entity a maintenance window covers fires nothing (DECISIONS.md "Operations
  * features (wave 3)"); no execution records a trigger that did not fire, so it is logged. A
- * transition no state_change action of its tenant could match (./trigger-index.ts) enqueues nothing.
+ * transition no state_change action of its tenant could match (./items/trigger-index.ts)
+ * enqueues nothing.
  */
 
 /** A change-feed consumer that enqueues a `state_change` job per new entity transition; enqueue failures throw. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActionStore } from '../../lib/actions/items/action-store.ts';
+import { ACTION_INDEX_CACHE_MS } from '../../lib/actions/items/trigger-index.ts';
 import type { ActionJob } from '../../lib/actions/jobs.ts';
 import { createActionTriggerConsumer } from '../../lib/actions/trigger-consumer.ts';
-import { ACTION_INDEX_CACHE_MS } from '../../lib/actions/trigger-index.ts';
 import { TRANSITION_ENTITY } from '../../lib/checks/results.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';

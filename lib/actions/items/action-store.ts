@@ -1,7 +1,6 @@
 import { actionPurgeJobOp } from '../../purge/purge-job-items.ts';
 import { transactIf } from '../../store/items.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
-import { triggerIndexOf } from '../trigger-index.ts';
 import {
   type ActionRecord,
   actionCreatedOps,
@@ -12,6 +11,7 @@ import {
   listActions,
   listActionsOfCheck,
 } from './action-items.ts';
+import { triggerIndexOf } from './trigger-index.ts';
 
 /** What the action store needs besides the table: the due index's shard count (config.dueShards). */
 export type ActionStoreOptions = DueIndex;

@@ -1,6 +1,6 @@
-import type { StateChangeEvent } from '../domain/states.ts';
-import type { Table } from '../store/table.ts';
-import { type ActionRecord, listActions } from './items/action-items.ts';
+import type { StateChangeEvent } from '../../domain/states.ts';
+import type { Table } from '../../store/table.ts';
+import { type ActionRecord, listActions } from './action-items.ts';
 
 /**
  * Which checks of a tenant have a state_change action, and for which target states: what the
