@@ -6,14 +6,16 @@ import { MethodNotAllowedError, NotFoundError } from '../../lib/platform/errors.
 import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import { queuelessApp } from '../support/queueless-app.ts';
 
-/** The matcher as it was before its candidate index: every route's regex, in the table's order. */
+/** The matcher without its candidate index: every route's regex (its own characters escaped), in the table's order. */
 function linearMatcher(routes: Route[]) {
   const compiled = routes.map((route) => {
     const names: string[] = [];
-    const pattern = route.path.replace(/\{([a-z_]+)\}/g, (_m, name: string) => {
-      names.push(name);
-      return '([^/]+)';
-    });
+    const pattern = route.path
+      .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+      .replace(/\{([a-z_]+)\}/g, (_m, name: string) => {
+        names.push(name);
+        return '([^/]+)';
+      });
     return { route, regex: new RegExp(`^${pattern}/?$`), names };
   });
   return (requestMethod: string, path: string) => {
@@ -86,7 +88,16 @@ describe('the route matcher', () => {
           for (const method of METHODS) same(method, path);
   });
 
-  it('answers odd paths as the whole-table scan does: a dot that matches a slash, empty segments, no leading slash', () => {
+  it("matches a path's dot only as a dot: status.json is no pattern for status/json", () => {
+    const match = createRouteMatcher(routes);
+    expect(match('GET', '/p/x/status.json').route.path).toBe('/p/{slug}/status.json');
+    expect(match('GET', '/ical/abc.ics').params).toEqual({ token: 'abc' });
+    for (const path of ['/p/x/status/json', '/p/x/statusXjson', '/ical/abcXics', '/v1/config/schemaxjson']) {
+      expect(() => match('GET', path), path).toThrow(NotFoundError);
+    }
+  });
+
+  it('answers odd paths as the whole-table scan does: dots, empty segments, no leading slash', () => {
     for (const path of [
       '/',
       '//',

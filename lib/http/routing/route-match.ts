@@ -21,10 +21,16 @@ const SLASH = 47; // '/'
 
 function compile(route: Route): CompiledRoute {
   const names: string[] = [];
-  const pattern = route.path.replace(/\{([a-z_]+)\}/g, (_m, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
+  // The path's own characters match only themselves (the `.` of `status.json` is no wildcard).
+  const pattern = route.path
+    .split(/(\{[a-z_]+\})/)
+    .map((part) => {
+      const param = /^\{([a-z_]+)\}$/.exec(part);
+      if (!param) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+      names.push(param[1] as string);
+      return '([^/]+)';
+    })
+    .join('');
   const segments = route.path
     .slice(1)
     .split('/')
