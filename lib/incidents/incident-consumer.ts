@@ -147,10 +147,27 @@ export async function applyTransition(deps: IncidentConsumerDeps, t: TransitionR
   await deps.onResolved?.(resolved);
 }
 
+/** The tenants' retention read once per batch: a burst of recoveries reads each tenant once. */
+function retentionForBatch(read: RetentionDays): RetentionDays {
+  const known = new Map<string, Promise<number>>();
+  return (tenantId) => {
+    let days = known.get(tenantId);
+    if (!days) {
+      days = read(tenantId);
+      known.set(tenantId, days);
+    }
+    return days;
+  };
+}
+
 /** A change-feed consumer that opens and resolves incidents, in the order of the changes. */
 export function createIncidentConsumer(deps: IncidentFeedDeps): ChangeConsumer {
   return async (changes) => {
-    const batch = { ...deps, inMaintenance: deps.maintenanceForBatch?.() };
+    const batch = {
+      ...deps,
+      inMaintenance: deps.maintenanceForBatch?.(),
+      retentionDays: retentionForBatch(deps.retentionDays),
+    };
     for (const change of changes) {
       const transition = insertedTransition(change);
       if (transition?.kind === 'entity') await applyTransition(batch, transition);

@@ -1,13 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import type { TransitionRecord } from '../../lib/checks/items/transition-items.ts';
+import { TRANSITION_ENTITY } from '../../lib/checks/results.ts';
 import { addAlsoFailing } from '../../lib/incidents/also-failing-items.ts';
-import { applyTransition, incidentOpenedBy } from '../../lib/incidents/incident-consumer.ts';
-import { incidentUnresolvedOp, noteCountedOp, openIncident } from '../../lib/incidents/incident-items.ts';
+import {
+  applyTransition,
+  createIncidentConsumer,
+  incidentOpenedBy,
+} from '../../lib/incidents/incident-consumer.ts';
+import {
+  getIncident,
+  incidentUnresolvedOp,
+  noteCountedOp,
+  openIncident,
+} from '../../lib/incidents/incident-items.ts';
 import { notePutOp } from '../../lib/incidents/incident-note-items.ts';
 import { incidentExpiry } from '../../lib/incidents/incident-retention.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
+import type { Change } from '../../lib/store/change-feed.ts';
+import { shardOf } from '../../lib/store/sharded-feed.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { tableEngines } from '../support/table-engines.ts';
 
@@ -123,5 +135,58 @@ describe.each(engines)("a recovery's incident expiry ($engine)", ({ make }) => {
     expect(await parts()).toEqual([undefined, undefined]);
     await applyTransition({ ...deps, table: base }, up);
     expect(await parts()).toEqual([ttl, ttl]);
+  });
+});
+
+describe.each(engines)("a batch of recoveries' retention ($engine)", ({ make }) => {
+  it("reads each tenant's retention once per batch, and gives each incident its expiry", async () => {
+    const table = make();
+    const clock = createFakeClock(Date.parse('2026-03-01T00:00:00.000Z'));
+    const tenantId = newId('tnt');
+    const transition = (entityId: string, toState: 'up' | 'down'): TransitionRecord => ({
+      id: newId('trn', clock.now()),
+      tenant_id: tenantId,
+      kind: 'entity',
+      entity_id: entityId,
+      entity_name: 'e',
+      check_id: `chk_${entityId}`,
+      from_state: toState === 'up' ? 'down' : 'up',
+      to_state: toState,
+      reason: 'test',
+      created_at: isoTime(clock.now()),
+    });
+    const entities = [newId('ent'), newId('ent'), newId('ent')];
+    const opened = entities.map((id) => incidentOpenedBy(transition(id, 'down'), false));
+    for (const incident of opened) expect(await openIncident(table, incident)).toBe(true);
+    clock.advance(60_000);
+    const ups = entities.map((id) => transition(id, 'up'));
+    const changes: Change[] = ups.map((t, n) => ({
+      eventId: `e${n}`,
+      eventName: 'INSERT',
+      keys: { pk: `TRN#${tenantId}`, sk: t.id },
+      newImage: { pk: `TRN#${tenantId}`, sk: t.id, entity: TRANSITION_ENTITY, ...t },
+      oldImage: undefined,
+      expired: false,
+    }));
+    let reads = 0;
+    const consume = createIncidentConsumer({
+      table,
+      logger: silentLogger,
+      retentionDays: async () => {
+        reads += 1;
+        return RETENTION_DAYS;
+      },
+    });
+    await consume(changes);
+    expect(reads).toBe(1);
+    const ttl = incidentExpiry(isoTime(clock.now()), RETENTION_DAYS);
+    for (const incident of opened) {
+      const stored = await getIncident(table, tenantId, incident.id);
+      expect(stored?.state).toBe('resolved');
+    }
+    const items = await Promise.all(
+      opened.map((incident) => table.get({ pk: `INC#${tenantId}#${shardOf(incident.id)}`, sk: incident.id })),
+    );
+    expect(items.map((item) => item?.ttl)).toEqual([ttl, ttl, ttl]);
   });
 });
