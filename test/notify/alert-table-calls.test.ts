@@ -11,8 +11,10 @@ import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import type { Table } from '../../lib/store/table.ts';
+import { observedTable, type TableCall } from '../support/observed-table.ts';
 import { outcomeResult } from './support/alert-truth-model.ts';
 import { memoryJobQueue } from './support/memory-queue.ts';
+import { recordingSenders } from './support/recording-senders.ts';
 
 /**
  * Issue 76 point 3: what one alert costs at the Table port, from the crossing result's record
@@ -21,35 +23,31 @@ import { memoryJobQueue } from './support/memory-queue.ts';
  * action job; a recovery resolves its incident reading each of its parts once.
  */
 
-type Kind = 'get' | 'batchGet' | 'query' | 'transact' | 'update';
+type Kind = TableCall['kind'];
 
 /** The table, counting each call by kind and by the partition key's prefix (up to its first '#'). */
 function countingTable(table: Table) {
   let calls: { kind: Kind; pk: string }[] = [];
-  const note = (kind: Kind, pk: string) => calls.push({ kind, pk: pk.split('#')[0] ?? pk });
-  const counted: Table = {
-    get: (key, options) => {
-      note('get', key.pk);
-      return table.get(key, options);
-    },
-    batchGet: (keys) => {
-      note('batchGet', keys[0]?.pk ?? '');
-      return table.batchGet(keys);
-    },
-    query: (input) => {
-      note('query', input.pk);
-      return table.query(input);
-    },
-    transact: (ops) => {
-      note('transact', ops[0] && 'key' in ops[0] ? ops[0].key.pk : String(ops[0]?.item.pk));
-      return table.transact(ops);
-    },
-    update: (op) => {
-      note('update', op.key.pk);
-      return table.update(op);
-    },
-    close: () => table.close(),
+  const pkOf = (call: TableCall): string => {
+    switch (call.kind) {
+      case 'get':
+        return call.key.pk;
+      case 'batchGet':
+        return call.keys[0]?.pk ?? '';
+      case 'query':
+        return call.input.pk;
+      case 'transact': {
+        const first = call.ops[0];
+        return first && 'key' in first ? first.key.pk : String(first?.item.pk);
+      }
+      case 'update':
+        return call.op.key.pk;
+    }
   };
+  const counted = observedTable(table, (call) => {
+    const pk = pkOf(call);
+    calls.push({ kind: call.kind, pk: pk.split('#')[0] ?? pk });
+  });
   return {
     table: counted,
     /** The calls since the last reset, by kind. */
@@ -93,16 +91,7 @@ describe('the table calls of one alert (local runtime)', () => {
       clock,
       logger: silentLogger,
       queue: notifyQueue,
-      senders: {
-        send: async (_channel, alert) => {
-          sent.push(alert);
-          return { ok: true, status_code: 200, error: null };
-        },
-        sendDigest: async () => ({ ok: true, status_code: 200, error: null }),
-        acknowledges: () => false,
-        acknowledge: async () => ({ ok: true, status_code: 200, error: null }),
-        close: async () => {},
-      },
+      senders: recordingSenders(sent),
       policies: app.policies,
       channels: app.channels,
       deliveries: app.deliveries,

@@ -12,9 +12,11 @@ import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { checkPartition, tenantPk } from '../../lib/store/partitions.ts';
 import type { Key, Table } from '../../lib/store/table.ts';
+import { observedTable } from '../support/observed-table.ts';
 import { tableEngines } from '../support/table-engines.ts';
 import { outcomeResult } from './support/alert-truth-model.ts';
 import { memoryJobQueue } from './support/memory-queue.ts';
+import { recordingSenders } from './support/recording-senders.ts';
 
 /**
  * The alert path reads its context once per job (issue 76 point 3): one `event` job reads the
@@ -38,25 +40,22 @@ function countingTable<N extends string>(table: Table, watched: Record<N, Key>) 
     for (const name of names)
       if (key.pk === watched[name].pk && key.sk === watched[name].sk) reads[name] += 1;
   };
+  const observed = observedTable(table, (call) => {
+    if (call.kind === 'get') count(call.key);
+    else if (call.kind === 'batchGet') for (const key of call.keys) count(key);
+    else if (call.kind === 'query') {
+      queries.push(`${call.input.index ?? 'table'} ${call.input.pk}`);
+      limits.push(call.input.limit);
+    }
+  });
   const counted: Table = {
-    get: (key, options) => {
-      count(key);
-      return table.get(key, options);
-    },
-    batchGet: (keys) => {
-      for (const key of keys) count(key);
-      return table.batchGet(keys);
-    },
+    ...observed,
+    // A query's items are read too: each watched one it returns counts.
     query: async (input) => {
-      queries.push(`${input.index ?? 'table'} ${input.pk}`);
-      limits.push(input.limit);
-      const page = await table.query(input);
+      const page = await observed.query(input);
       for (const item of page.items) count({ pk: String(item.pk), sk: String(item.sk) });
       return page;
     },
-    transact: (ops) => table.transact(ops),
-    update: (op) => table.update(op),
-    close: () => table.close(),
   };
   return {
     table: counted,
@@ -155,16 +154,7 @@ describe.each(engines)('one event job reads its entity once ($engine)', ({ make 
       clock,
       logger: silentLogger,
       queue,
-      senders: {
-        send: async (_channel, alert) => {
-          sent.push(alert);
-          return { ok: true, status_code: 200, error: null };
-        },
-        sendDigest: async () => ({ ok: true, status_code: 200, error: null }),
-        acknowledges: () => false,
-        acknowledge: async () => ({ ok: true, status_code: 200, error: null }),
-        close: async () => {},
-      },
+      senders: recordingSenders(sent),
       policies: app.policies,
       channels: app.channels,
       deliveries: app.deliveries,
