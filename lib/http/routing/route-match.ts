@@ -7,11 +7,6 @@ interface CompiledRoute {
   names: string[];
   /** The path's segments: a plain word (letters, digits, `_`, `-`) is matched as it is; any other (a parameter, `{token}.ics`) by the regex alone. */
   segments: Array<string | undefined>;
-  /**
-   * Its regex may match paths of other shapes: a `.` of `status.json` matches any character, a `/`
-   * too, so the route is a candidate for every path.
-   */
-  loose: boolean;
 }
 
 /** A segment the regex matches only by itself: no parameter and no character the regex reads as more than itself. */
@@ -35,8 +30,7 @@ function compile(route: Route): CompiledRoute {
     .slice(1)
     .split('/')
     .map((s) => (PLAIN_SEGMENT.test(s) ? s : undefined));
-  const loose = /[^A-Za-z0-9_\-/]/.test(route.path.replace(/\{[a-z_]+\}/g, ''));
-  return { route, regex: new RegExp(`^${pattern}/?$`), names, segments, loose };
+  return { route, regex: new RegExp(`^${pattern}/?$`), names, segments };
 }
 
 function decodeParam(raw: string): string {
@@ -58,21 +52,19 @@ export interface MatchedRoute {
 /**
  * The routes whose regex may match a path, in the table's order: a route's regex matches only a
  * path of as many segments (one trailing `/` aside; a parameter never spans a `/`) whose segments
- * equal its plain ones, unless the route is loose. Candidates are kept per segment count and first
- * two segments (those not plain in any route folded into one), so a request tries a handful of
- * regexes, not the whole table.
+ * equal its plain ones (its own characters are escaped: no `.` spans a `/`). Candidates are kept
+ * per segment count and first two segments (those not plain in any route folded into one), so a
+ * request tries a handful of regexes, not the whole table.
  */
 function createCandidates(compiled: CompiledRoute[]): (path: string) => CompiledRoute[] {
   const plainFirst = new Set(compiled.flatMap((c) => c.segments[0] ?? []));
   const plainSecond = new Set(compiled.flatMap((c) => c.segments[1] ?? []));
   const longest = Math.max(0, ...compiled.map((c) => c.segments.length));
-  const looseOnly = compiled.filter((c) => c.loose);
   const lists = new Map<string, CompiledRoute[]>();
   const fits = (c: CompiledRoute, count: number, first: string | undefined, second: string | undefined) =>
-    c.loose ||
-    (c.segments.length === count &&
-      (c.segments[0] === undefined || c.segments[0] === first) &&
-      (c.segments[1] === undefined || c.segments[1] === second));
+    c.segments.length === count &&
+    (c.segments[0] === undefined || c.segments[0] === first) &&
+    (c.segments[1] === undefined || c.segments[1] === second);
   return (path) => {
     if (path.charCodeAt(0) !== SLASH) return compiled;
     // One trailing '/' is the regexes' own (`/?$`): left out of the count.
@@ -86,7 +78,7 @@ function createCandidates(compiled: CompiledRoute[]): (path: string) => Compiled
       else if (count === 2) secondEnd = i;
       count += 1;
     }
-    if (count > longest) return looseOnly;
+    if (count > longest) return [];
     // A segment no route names plainly can only meet parameters: one key stands for all of them.
     const firstText = path.slice(1, firstEnd);
     const first = plainFirst.has(firstText) ? firstText : undefined;
