@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, adminCall, bothRuntimes } from '../support/api-harness.ts';
+import { pagerDutyEnqueue } from '../support/pagerduty-enqueue.ts';
 
 /**
  * Outside alerts through the app in both runtimes (issue 77 points 1–3): an integration made over
@@ -151,23 +152,7 @@ describe.each(bothRuntimes)('outside checks ($runtime)', ({ start }) => {
       kind: 'pagerduty',
       entity_rules: [{ match: { service: 'payments' }, entity: 'service/payments' }],
     });
-    const enqueue = async (event_action: string, dedup_key: string) => {
-      const res = await api.request('POST', '/v2/enqueue', {
-        body: {
-          routing_key: pd.routing_key,
-          event_action,
-          dedup_key,
-          payload: {
-            summary: 'payments 5xx',
-            source: 'dd',
-            severity: 'critical',
-            custom_details: { service: 'payments' },
-          },
-        },
-      });
-      expect(res.status, res.text).toBe(202);
-      await api.drainChanges();
-    };
+    const enqueue = pagerDutyEnqueue(api, pd.routing_key, 'payments');
     const incidentOf = async () => {
       const entity = await call('GET', '/v1/blueprints/service/entities/payments');
       return (await call('GET', `/v1/incidents?entity_id=${entity.id}`)).incidents[0];

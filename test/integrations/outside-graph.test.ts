@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flowHarnessPerTest } from '../notify/support/flow-harness.ts';
 import { alertmanagerWebhook } from '../support/alertmanager-webhook.ts';
 import { type ApiHarness, adminCall, bothRuntimes } from '../support/api-harness.ts';
+import { pagerDutyEnqueue } from '../support/pagerduty-enqueue.ts';
 import { pushCheckFixtures } from '../support/push-fixtures.ts';
 
 /**
@@ -205,23 +206,7 @@ describe.each(bothRuntimes)(
         kind: 'pagerduty',
         entity_rules: [{ match: { service: 'shop' }, entity: `svc/${shopSlug}` }],
       });
-      const enqueue = async (event_action: string, dedup_key: string) => {
-        const res = await api.request('POST', '/v2/enqueue', {
-          body: {
-            routing_key: pd.routing_key,
-            event_action,
-            dedup_key,
-            payload: {
-              summary: 'shop 5xx',
-              source: 'dd',
-              severity: 'critical',
-              custom_details: { service: 'shop' },
-            },
-          },
-        });
-        expect(res.status, res.text).toBe(202);
-        await api.drainChanges();
-      };
+      const enqueue = pagerDutyEnqueue(api, pd.routing_key, 'shop');
       for (const e of [db, shop]) await fx.result(e.checkId, true);
 
       // Orders DB's probe fails: the root cause's incident. Datadog then says Shop API is failing.
