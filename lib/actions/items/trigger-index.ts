@@ -37,15 +37,16 @@ function triggersOf(actions: ActionRecord[]): TenantTriggers {
 
 function createTriggerIndex(table: Table) {
   const entries = new Map<string, Entry>();
-  // Bumped by every forget: a read that began before a write is not kept after it.
-  const generations = new Map<string, number>();
+  // Bumped by every forget: a read that began before any action write is not kept after it
+  // (writes are rare, so one count for all tenants loses little and has no map to bound).
+  let writes = 0;
 
   const read = async (tenantId: string, nowMs: number): Promise<TenantTriggers> => {
     const hit = entries.get(tenantId);
     if (hit && nowMs >= hit.readAtMs && nowMs - hit.readAtMs < ACTION_INDEX_CACHE_MS) return hit.triggers;
-    const generation = generations.get(tenantId) ?? 0;
+    const before = writes;
     const triggers = triggersOf(await listActions(table, tenantId));
-    if ((generations.get(tenantId) ?? 0) === generation) {
+    if (writes === before) {
       if (entries.size >= 10_000) entries.clear();
       entries.set(tenantId, { triggers, readAtMs: nowMs });
     }
@@ -62,8 +63,7 @@ function createTriggerIndex(table: Table) {
     /** Drops what is known of the tenant's actions: called after each write of one of them. */
     forget(tenantId: string): void {
       entries.delete(tenantId);
-      if (generations.size >= 10_000) generations.clear();
-      generations.set(tenantId, (generations.get(tenantId) ?? 0) + 1);
+      writes += 1;
     },
   };
 }
