@@ -1,12 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inProcessProber } from '../../lib/check-types/run-probe.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
 import { type ApiHarness, adminCall, runtimes } from '../support/api-harness.ts';
 import { listenOnLoopback, probeCellSlot } from '../support/cell-fixtures.ts';
 import { createTlsFixtures, type KeyPair } from '../support/tls-fixtures.ts';
+import { WAIT } from '../support/wait.ts';
 import { newEntity } from './check-fixtures.ts';
 
 /**
@@ -175,9 +176,16 @@ describe.each(runtimes)('assertions and degraded on real targets ($runtime runti
     expect(board.entities.find((e: { id: string }) => e.id === entity)).toMatchObject({ state: 'degraded' });
     expect(board.degraded).toBeGreaterThanOrEqual(1);
 
-    await api.drainChanges();
-    await api.runNotifyJobs();
-    const sent = receiver.received.filter((r) => r.path === path).map((r) => r.body.toString('utf8'));
+    const sentTo = () => receiver.received.filter((r) => r.path === path).map((r) => r.body.toString('utf8'));
+    // A notify job that failed an attempt (a loaded machine) comes back after its retry delay: wait
+    // for the send, bounded, and name the failed attempts if it never comes.
+    await vi.waitFor(async () => {
+      await api.drainChanges();
+      await api.runNotifyJobs();
+      const failed = api.logs.filter((line) => line.includes('job failed'));
+      expect(sentTo(), failed.join('\n').slice(0, 2000)).toHaveLength(1);
+    }, WAIT);
+    const sent = sentTo();
     expect(sent).toHaveLength(1);
     expect(sent[0]).toContain('is degraded');
     expect(sent[0]).toMatch(/Why: latency \d+ ms is above degraded_latency_ms 100/);
