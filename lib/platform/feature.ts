@@ -199,6 +199,12 @@ interface ToolsOver<D, B> {
   bind(deps: D): readonly B[];
 }
 
+/**
+ * What a feature's mount takes when its compose.ts builds its routes with the services it shares:
+ * that feature's part of the services, by its name there, carrying its routes.
+ */
+export type Composed<N extends string, R> = { [K in N]: { routes: readonly R[] } };
+
 /** Declares a feature's routes (and what else it mounts with them). */
 export const defineMount = <D, R, K = never, T = never>(mount: Mount<D, R, K, T>): Mount<D, R, K, T> => mount;
 
