@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { createApiHandler, createPingHandler } from '../lib/cloud/http-composition.ts';
+import { DUE_SUB_KEYS } from '../lib/domain/schedules.ts';
 import { checkPartition } from '../lib/store/partitions.ts';
 import { apiFunctionClient } from '../test/support/api-function-client.ts';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local.ts';
@@ -60,8 +61,11 @@ export interface CronBurstCloud {
    * the starts' second at 100,000 jobs, by their projection, hottest first.
    */
   hottest: BurstKey[];
-  /** The due index (gsi2 `DUE#<shard>`): its shard count, all its shards' units, each shard's mean at 100,000 jobs. */
-  dueIndex: { shards: number; wcu: number; projectedPerShard: number };
+  /**
+   * The due index (gsi2 `DUE#<shard>#<nn>`, each shard's DUE_SUB_KEYS sub-keys): its shard count, its
+   * partition keys (shards × sub-keys), all their units, and each key's mean at 100,000 jobs.
+   */
+  dueIndex: { shards: number; keys: number; wcu: number; projectedPerKey: number };
   /** The same for the successes' 30 seconds, a shared key's units as their mean per second. */
   successesHottest: BurstKey[];
   successesDueIndex: CronBurstCloud['dueIndex'];
@@ -87,13 +91,17 @@ const PROJECTED_JOBS = 100_000;
 const KEY_WCU_LIMIT = 1000;
 /** Keys listed: the hottest by projection. */
 const KEYS_LISTED = 8;
-const DUE_PREFIX = 'gsi2:DUE#';
+/** A due shard's sub-keys (`gsi2:DUE#<shard>#<nn>`), and a shard's one key as releases before them wrote it. */
+const DUE_SUB_KEY = /^gsi2:DUE#\d+#\d+$/;
+const DUE_ONE_KEY = /^gsi2:DUE#\d+$/;
 
 /**
  * Each key's projection to PROJECTED_JOBS: a check's own key stays as it is; a shared key grows
- * with the jobs, its units over `seconds` taken as their mean per second. The due index's shards
- * (`gsi2:DUE#<n>`, each check on one by a hash of its id) are projected together, as their mean: a
- * few jobs fall unevenly on them, 100,000 evenly.
+ * with the jobs, its units over `seconds` taken as their mean per second. The due index's sub-keys
+ * (`gsi2:DUE#<shard>#<nn>`, each check on one by hashes of its id: shardOf, dueSubKeyOf) are
+ * projected together, as their mean over all shards × DUE_SUB_KEYS, and listed as one row: a few
+ * jobs fall unevenly on them, 100,000 evenly (within twice the mean, test/domain/due-sub-keys.test.ts).
+ * An entry written under a shard's one key (`gsi2:DUE#<shard>`) is projected over the shards alone.
  */
 function projectBurstKeys(
   measured: { pk: string; wcu: number }[],
@@ -104,14 +112,36 @@ function projectBurstKeys(
     pk,
     wcu: input.checkPartitions.has(pk) ? wcu : wcu / input.seconds,
   }));
-  const due = keys.filter((k) => k.pk.startsWith(DUE_PREFIX)).reduce((sum, k) => sum + k.wcu, 0);
-  const dueIndex = { shards: input.dueShards, wcu: due, projectedPerShard: (due * scale) / input.dueShards };
+  const unitsOf = (re: RegExp) => keys.filter((k) => re.test(k.pk)).reduce((sum, k) => sum + k.wcu, 0);
+  const [subKeyUnits, oneKeyUnits] = [unitsOf(DUE_SUB_KEY), unitsOf(DUE_ONE_KEY)];
+  const dueKeys = input.dueShards * DUE_SUB_KEYS;
+  const perSubKey = (subKeyUnits * scale) / dueKeys;
+  const perOneKey = (oneKeyUnits * scale) / input.dueShards;
+  const dueIndex = {
+    shards: input.dueShards,
+    keys: dueKeys,
+    wcu: subKeyUnits + oneKeyUnits,
+    projectedPerKey: Math.max(perSubKey, perOneKey),
+  };
+  const subKeysRow: BurstKey[] =
+    subKeyUnits > 0
+      ? [
+          {
+            pk: `gsi2:DUE#<shard>#<nn> (each of ${dueKeys}, their mean)`,
+            wcu: subKeyUnits / dueKeys,
+            perCheck: false,
+            projected: perSubKey,
+          },
+        ]
+      : [];
   const hottest = keys
+    .filter(({ pk }) => !DUE_SUB_KEY.test(pk))
     .map(({ pk, wcu }) => {
       const perCheck = input.checkPartitions.has(pk);
-      const projected = perCheck ? wcu : pk.startsWith(DUE_PREFIX) ? dueIndex.projectedPerShard : wcu * scale;
+      const projected = perCheck ? wcu : DUE_ONE_KEY.test(pk) ? perOneKey : wcu * scale;
       return { pk, wcu, perCheck, projected };
     })
+    .concat(subKeysRow)
     .sort((a, b) => b.projected - a.projected)
     .slice(0, KEYS_LISTED);
   return { hottest, dueIndex };
@@ -449,9 +479,9 @@ const overLimit = (keys: BurstKey[]) =>
     .map((k) => `${k.pk} (${round(k.projected, 0)})`)
     .join(', ') || 'none';
 
-/** The due shards that would keep each shard's projection under the per-key bound. */
+/** The due shards that would keep each key's projection under the per-key bound (each has DUE_SUB_KEYS keys). */
 const dueShardsNeeded = (d: CronBurstCloud['dueIndex']) =>
-  Math.max(1, Math.ceil((d.projectedPerShard * d.shards) / KEY_WCU_LIMIT));
+  Math.max(1, Math.ceil((d.projectedPerKey * d.keys) / (KEY_WCU_LIMIT * DUE_SUB_KEYS)));
 
 /** The figures as Markdown. */
 export function formatCronBurst(f: CronBurstFigures): string {
@@ -486,9 +516,9 @@ export function formatCronBurst(f: CronBurstFigures): string {
         ]),
       );
     const dueText = (d: CronBurstCloud['dueIndex']) =>
-      `the due index's ${d.shards} shards took ${round(d.wcu, 1)} WCU, ${round(d.projectedPerShard, 0)} each projected (${dueShardsNeeded(d)} shards would keep each under ${KEY_WCU_LIMIT.toLocaleString('en')})`;
+      `the due index's ${d.keys} keys (${d.shards} shards × ${DUE_SUB_KEYS} sub-keys) took ${round(d.wcu, 1)} WCU, ${round(d.projectedPerKey, 0)} each projected (${dueShardsNeeded(d)} shards would keep each under ${KEY_WCU_LIMIT.toLocaleString('en')})`;
     out.push(
-      `\nCron burst, cloud (${c.jobs} heartbeats through the ping function's handler over DynamoDB Local, each pinged once an hour before, ${c.seconds} s): starts ${statusText(c.starts)}; successes ${statusText(c.successes)}; runs formed ${c.runsFormed} of ${c.jobs}. Write units per partition key, the table's and each index's (\`gsi2:\`), projected to ${PROJECTED_JOBS.toLocaleString('en')} jobs (a check's own key stays; a shared key grows with the jobs; the due index's shards by their mean), hottest first. The starts' second:\n`,
+      `\nCron burst, cloud (${c.jobs} heartbeats through the ping function's handler over DynamoDB Local, each pinged once an hour before, ${c.seconds} s): starts ${statusText(c.starts)}; successes ${statusText(c.successes)}; runs formed ${c.runsFormed} of ${c.jobs}. Write units per partition key, the table's and each index's (\`gsi2:\`), projected to ${PROJECTED_JOBS.toLocaleString('en')} jobs (a check's own key stays; a shared key grows with the jobs; the due index's keys by their mean), hottest first. The starts' second:\n`,
       keyTable(c.hottest),
       `\nOver ${KEY_WCU_LIMIT.toLocaleString('en')} WCU projected: ${overLimit(c.hottest)}; ${dueText(c.dueIndex)}. The successes' ${SPREAD_SECONDS} seconds (a shared key's units per second, their mean):\n`,
       keyTable(c.successesHottest),

@@ -31,4 +31,4 @@ export {
   timeZoneSchema,
   WEEKDAYS,
 } from './schedules/rota.ts';
-export { nextSlot, scheduledRunAt, shardOf } from './schedules/schedule.ts';
+export { DUE_SUB_KEYS, dueSubKeyOf, nextSlot, scheduledRunAt, shardOf } from './schedules/schedule.ts';

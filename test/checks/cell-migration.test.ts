@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getCellState } from '../../lib/checks/cells/cell-result-items.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
-import { dueChecksPage } from '../../lib/checks/items/check-state-items.ts';
+import { dueCheckPages } from '../../lib/checks/items/due-pages.ts';
 import { migrateChecksToCells } from '../../lib/checks/migration/cell-migration.ts';
 import { runProbeJob } from '../../lib/checks/probe-job.ts';
 import { createCellRunner } from '../../lib/checks/runner/cell-runner.ts';
@@ -109,8 +109,9 @@ describe.each(runtimes)('the move of pull checks into cells ($runtime runtime)',
     // Only the push check is left in the due index.
     const due: string[] = [];
     for (let shard = 0; shard < DUE_SHARDS; shard += 1) {
-      const page = await dueChecksPage(api.table, { shard, before: '9999', limit: 100, cursor: undefined });
-      due.push(...page.checks.filter((c) => c.tenant_id === dump.tenant_id).map((c) => c.check_id));
+      for await (const page of dueCheckPages(api.table, { shard, before: '9999', pageSize: 100 })) {
+        due.push(...page.checks.filter((c) => c.tenant_id === dump.tenant_id).map((c) => c.check_id));
+      }
     }
     expect(due).toEqual([dump.checks.push]);
 

@@ -82,7 +82,7 @@ describe.each(runtimes)('check items: definition and state ($runtime runtime)', 
       state: 'up',
       definition_version: 1,
       version: 2,
-      gsi2pk: expect.stringMatching(/^DUE#\d+$/),
+      gsi2pk: expect.stringMatching(/^DUE#\d+#\d\d$/),
     });
     expect(due?.gsi2sk).toBe(`${due?.next_run_at}#${checkId}`);
   });

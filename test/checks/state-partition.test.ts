@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  claimOp,
-  dueChecksPage,
-  readCheckState,
-  stateMovedOps,
-} from '../../lib/checks/items/check-state-items.ts';
+import { claimOp, readCheckState, stateMovedOps } from '../../lib/checks/items/check-state-items.ts';
+import { dueCheckPages } from '../../lib/checks/items/due-pages.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { queryAll, transactIf } from '../../lib/store/items.ts';
 import {
@@ -41,11 +37,20 @@ async function dueEntry(table: Table, item: Item): Promise<Item[]> {
   return page.items;
 }
 
-/** The check's state put back where the previous release kept it (due entry and all), as it stored it. */
+/**
+ * The check's state put back where the previous release kept it, as it stored it: its due entry
+ * (if any) under its shard's one key, `DUE#<shard>`, not a sub-key of it.
+ */
 async function toTenantPartition(api: ApiHarness, checkId: string): Promise<NewItem> {
   const state = await api.table.get(storedKeys.checkState(api.tenantId, checkId), { consistent: true });
   if (!state) throw new Error('state item missing');
-  const old: NewItem = { ...state, ...storedKeys.tenantCheckState(api.tenantId, checkId), schema_version: 1 };
+  const due = state.gsi2pk ? { gsi2pk: String(state.gsi2pk).replace(/#\d+$/, '') } : {};
+  const old: NewItem = {
+    ...state,
+    ...due,
+    ...storedKeys.tenantCheckState(api.tenantId, checkId),
+    schema_version: 1,
+  };
   await api.table.transact([
     { type: 'put', item: old },
     { type: 'delete', key: storedKeys.checkState(api.tenantId, checkId) },
@@ -120,7 +125,7 @@ describe.each(bothRuntimes)(
       expect(written).toEqual([]);
       expect(await results()).toBe(before + 1);
       const state = await stateOf(checkId);
-      expect(state).toMatchObject({ state: 'up', gsi2pk: expect.stringMatching(/^DUE#\d+$/) });
+      expect(state).toMatchObject({ state: 'up', gsi2pk: expect.stringMatching(/^DUE#\d+#\d\d$/) });
     });
 
     it('sums the results counters an earlier release kept in the tenant partition with the current ones', async () => {
@@ -244,13 +249,12 @@ describe.each(bothRuntimes)(
       expect((await api.request('GET', `/ping/${due.token}`)).status).toBe(200);
       const old = await toTenantPartition(api, due.checkId);
       expect(old.gsi2pk).toMatch(/^DUE#\d+$/);
-      const page = await dueChecksPage(api.table, {
-        shard: Number(String(old.gsi2pk).slice('DUE#'.length)),
-        before: `${String(old.gsi2sk)}~`,
-        limit: 500,
-        cursor: undefined,
-      });
-      expect(page.checks.map((check) => check.check_id)).toContain(due.checkId);
+      const found: string[] = [];
+      const shard = Number(String(old.gsi2pk).slice('DUE#'.length));
+      for await (const page of dueCheckPages(api.table, { shard, before: `${old.gsi2sk}~`, pageSize: 500 })) {
+        found.push(...page.checks.map((check) => check.check_id));
+      }
+      expect(found).toContain(due.checkId);
       expect((await dueEntry(api.table, old)).map((item) => item.pk)).toEqual([`CHECK#${due.checkId}`]);
       const claim = claimOp({
         tenantId: api.tenantId,

@@ -1,11 +1,11 @@
-import type { z } from 'zod';
 import { type CheckStateRecord, checkStateSchema } from '../../check-types/check-record.ts';
+import { DUE_SUB_KEYS, dueSubKeyOf } from '../../domain/schedules.ts';
 import { unchanged } from '../../store/conditions.ts';
 import { defineItem, type IndexKey } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { batchGetAll, transactIf } from '../../store/items.ts';
 import { checkPartition, tenantPk } from '../../store/partitions.ts';
-import type { Item, Key, Table, UpdateOp, WriteOp } from '../../store/table.ts';
+import type { Item, Key, QueryPage, Table, UpdateOp, WriteOp } from '../../store/table.ts';
 
 /**
  * Owner of a check's running state item (`check_state`, `STATE` in the check's own partition
@@ -25,12 +25,37 @@ const stateItem = defineItem({
   docKey: { tenant_id: '<tnt>', check_id: '<chk_id>' },
 });
 
-/** The due index (gsi2) partition of a shard; sort key is the due time then the check id. */
-const duePk = (shard: number) => `DUE#${shard}`;
+/**
+ * The due index (gsi2) partition of a shard's sub-key (`DUE#<shard>#<nn>`, the check's dueSubKeyOf:
+ * write sharding, so a burst of pings moving their entries spreads over the sub-keys); sort key is
+ * the due time then the check id. Before issue 78 point 5 a shard was one partition, `DUE#<shard>`:
+ * its entries are still read (duePartitions), and each moves to its sub-key when next written.
+ */
+const duePk = (shard: number, subKey: number) => `DUE#${shard}#${String(subKey).padStart(2, '0')}`;
+const legacyDuePk = (shard: number) => `DUE#${shard}`;
+
+/** Every due-index partition of a shard: its sub-keys, then the key of earlier releases. */
+export function duePartitions(shard: number): string[] {
+  return [...Array.from({ length: DUE_SUB_KEYS }, (_, k) => duePk(shard, k)), legacyDuePk(shard)];
+}
+
+/** One page of one due-index partition (a `duePartitions` key): its entries due before `before` (an ISO time), in order. */
+export function dueEntriesPage(
+  table: Table,
+  input: { pk: string; before: string; limit: number; cursor: string | undefined },
+): Promise<QueryPage> {
+  return table.query({
+    index: 'gsi2',
+    pk: input.pk,
+    sk: { op: '<', value: input.before },
+    limit: input.limit,
+    cursor: input.cursor,
+  });
+}
 
 /** A state item's due-index entry at `nextRunAt` (null: out of the index, not scheduled). */
 function dueEntry(checkId: string, nextRunAt: string | null, shard: number): IndexKey | null {
-  return nextRunAt ? { pk: duePk(shard), sk: `${nextRunAt}#${checkId}` } : null;
+  return nextRunAt ? { pk: duePk(shard, dueSubKeyOf(checkId)), sk: `${nextRunAt}#${checkId}` } : null;
 }
 
 /** Where a state item is scheduled: its next run and the due-index shard. */
@@ -199,37 +224,6 @@ export function parseStates(items: readonly Item[]): CheckStateRecord[] {
 /** Whether `item` is a check's state item. */
 export function isState(item: Item): boolean {
   return stateItem.is(item);
-}
-
-/** What a claim needs of a due check: its state item, as the due index (gsi2) returns it. */
-const dueCheckSchema = checkStateSchema.pick({
-  check_id: true,
-  tenant_id: true,
-  execution_mode: true,
-  interval_seconds: true,
-  last_result_at: true,
-  next_run_at: true,
-});
-export type DueCheck = z.infer<typeof dueCheckSchema>;
-
-/** One page of a due-index shard: the checks due before `before` (an ISO time), oldest due first. */
-export async function dueChecksPage(
-  table: Table,
-  input: { shard: number; before: string; limit: number; cursor: string | undefined },
-): Promise<{ checks: DueCheck[]; cursor: string | undefined }> {
-  const page = await table.query({
-    index: 'gsi2',
-    pk: duePk(input.shard),
-    sk: { op: '<', value: input.before },
-    limit: input.limit,
-    cursor: input.cursor,
-  });
-  // An entry of a state an earlier release kept in its tenant's partition: moved with its entry
-  // first (a move that loses a race leaves the claim to fail, and the next pass to take it).
-  for (const item of page.items.filter(isTenantPartitionState)) {
-    await transactIf(table, stateMovedOps(item, false));
-  }
-  return { checks: page.items.map((item) => dueCheckSchema.parse(item)), cursor: page.cursor };
 }
 
 /** A migrated check's new state item (only if absent), keeping the due-index entry its earlier item had. */

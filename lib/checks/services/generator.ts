@@ -2,7 +2,8 @@ import { nextSlot, shardOf } from '../../domain/schedules.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Table, UpdateOp } from '../../store/table.ts';
-import { claimOp, type DueCheck, dueChecksPage } from '../items/check-state-items.ts';
+import { claimOp } from '../items/check-state-items.ts';
+import { type DueCheck, dueCheckPages } from '../items/due-pages.ts';
 import type { ProbeJob } from '../probe-job.ts';
 
 /** A due check and the conditional update of its state item that claims its slot (moves next_run_at past it). */
@@ -65,7 +66,8 @@ function claimFor(check: DueCheck, nowMs: number, dueShards: number, untilMs?: n
 
 /**
  * Reads one shard of the due index for every check due before `windowEndMs` (no scans: a key
- * range on gsi2) and hands each page of claims to `dispatch`, which enqueues and claims them.
+ * range on each of the shard's gsi2 partitions, its sub-keys and its key of earlier releases,
+ * merged oldest first) and hands each page of claims to `dispatch`, which enqueues and claims them.
  */
 export async function generateShard(
   shard: number,
@@ -77,33 +79,30 @@ export async function generateShard(
     logger: Logger;
     dispatch(claims: DueClaim[]): Promise<void>;
     maxPages?: number;
-    /** Due checks read per query (default 500); each page is parsed and claimed in one go. */
+    /** Due checks per page (default 500); each page is parsed and claimed in one go. */
     pageSize?: number;
     /** Every slot before `windowEndMs` becomes a job (the cloud's minute window); else one per claim. */
     allSlotsInWindow?: boolean;
   },
 ): Promise<number> {
-  let cursor: string | undefined;
   let count = 0;
+  let pages = 0;
   const maxPages = deps.maxPages ?? 200;
-  for (let page = 0; page < maxPages; page += 1) {
-    const result = await dueChecksPage(deps.table, {
-      shard,
-      before: isoTime(windowEndMs),
-      limit: deps.pageSize ?? PAGE,
-      cursor,
-    });
+  const until = deps.allSlotsInWindow ? windowEndMs : undefined;
+  const before = isoTime(windowEndMs);
+  for await (const page of dueCheckPages(deps.table, { shard, before, pageSize: deps.pageSize ?? PAGE })) {
     const claims: DueClaim[] = [];
-    for (const check of result.checks) {
-      const until = deps.allSlotsInWindow ? windowEndMs : undefined;
+    for (const check of page.checks) {
       const claim = claimFor(check, deps.nowMs, deps.dueShards, until);
       if (claim) claims.push(claim);
     }
     if (claims.length > 0) await deps.dispatch(claims);
     count += claims.length;
-    cursor = result.cursor;
-    if (!cursor) return count;
+    pages += 1;
+    if (page.more && pages >= maxPages) {
+      deps.logger.warn('due index shard not exhausted within the page budget', { shard, count });
+      return count;
+    }
   }
-  deps.logger.warn('due index shard not exhausted within the page budget', { shard, count });
   return count;
 }
