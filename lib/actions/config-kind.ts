@@ -5,6 +5,12 @@ import { ConflictError } from '../platform/errors.ts';
 import type { publicActionSchema } from './api.ts';
 import { createActionBody } from './api.ts';
 
+declare module '../config-doc/kind.ts' {
+  interface DocLists {
+    actions: true;
+  }
+}
+
 type PublicAction = z.output<typeof publicActionSchema>;
 
 /** A check as the document names it: `<blueprint slug>/<entity slug>:<check name>`. */
@@ -85,6 +91,8 @@ function toDoc(action: PublicAction, names: NameIndex): ActionDoc {
 /** Actions (/v1/actions), named by their name. */
 export const actionsKind = defineKind<ActionDoc>({
   key: 'actions',
+  // After the checks they watch and the status pages.
+  after: ['checks', 'status_pages'],
   noun: 'action',
   schema: actionDoc,
   identity: (doc) => doc.name,

@@ -1,5 +1,5 @@
 import type { InvokeCaller, RouteInvoker } from '../http/router.ts';
-import { type Api, type ApplyResult, type ConfigEngine, DOC_KEYS, type Plan } from './kind.ts';
+import { type Api, type ApplyResult, type ConfigEngine, keysInOrder, type Plan } from './kind.ts';
 import { runApply } from './plan/apply.ts';
 import { API_VERSION, DOC_KIND, type KindSet, parseDocument } from './plan/document.ts';
 import { unsetWarnings } from './plan/plan-warnings.ts';
@@ -68,7 +68,7 @@ export function createConfigEngine(deps: ConfigEngineDeps): ConfigEngine {
     async exportDocument(caller) {
       const state = await readTenant(kinds, apiOf(caller));
       const document: Record<string, unknown> = { apiVersion: API_VERSION, kind: DOC_KIND };
-      for (const key of DOC_KEYS) {
+      for (const key of keysInOrder(kinds)) {
         const kind = kinds[key];
         if (!kind) continue;
         const objects = [...(state.current.get(key)?.entries() ?? [])].sort(([a], [b]) =>

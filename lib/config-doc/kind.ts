@@ -14,28 +14,16 @@ import type { InvokeAnswer, InvokeCall, InvokeCaller } from '../http/router.ts';
  */
 
 /**
- * The document's lists, in the order objects are created and updated (deletes go in reverse): a
- * kind refers only to kinds before it. Routes come late, since they name escalation policies, which
- * name schedules, teams and channels; integrations, which name nothing by identity (their rules'
- * entities are templates, placed when an alert comes), last.
+ * The lists of the document, one per kind: each kind's file adds its key to this interface
+ * (`declare module '…/config-doc/kind.ts' { interface DocLists { checks: true } }`), so a
+ * reference to another list is checked, and this folder names none of them. Their order is the
+ * kinds' places (`after`, documentOrder below).
  */
-export const DOC_KEYS = [
-  'blueprints',
-  'entities',
-  'relations',
-  'channels',
-  'checks',
-  'maintenance',
-  'status_pages',
-  'actions',
-  'skills',
-  'schedules',
-  'teams',
-  'escalation_policies',
-  'routes',
-  'integrations',
-] as const;
-export type DocKey = (typeof DOC_KEYS)[number];
+// biome-ignore lint/suspicious/noEmptyInterface: each kind's file adds its list (declaration merging)
+export interface DocLists {}
+
+/** A list of the document: a kind's key (`checks`, `escalation_policies`). */
+export type DocKey = keyof DocLists & string;
 
 /** How a write-only secret reads back from the API; never compared, exported as a `${ENV}` reference. */
 export const SECRET_PLACEHOLDER = '********';
@@ -51,7 +39,7 @@ export interface Reference {
 
 /**
  * Identities and ids of the tenant's objects, both ways, per kind. The engine fills it from every
- * kind's `read` (in DOC_KEYS order, so a check's read finds its entity's identity) and adds each
+ * kind's `read` (in the document's order, so a check's read finds its entity's identity) and adds each
  * object an apply creates, before the objects that refer to it are applied.
  */
 export interface NameIndex {
@@ -80,6 +68,12 @@ export interface Current<D> {
  */
 export interface ConfigKind<D extends Record<string, unknown> = Record<string, unknown>> {
   key: DocKey;
+  /**
+   * The kind's place in the document: the lists it comes after (their objects are created and
+   * updated first, deleted after). Every list its objects name (`references`), and where the order
+   * is a choice (the catalog first, integrations last), the list it follows. See documentOrder.
+   */
+  after?: readonly DocKey[];
   /** The object's noun in plans, summaries and errors: `check`. */
   noun: string;
   /**
@@ -215,4 +209,57 @@ export type AnyConfigKind = ConfigKind<Record<string, unknown>>;
 /** Declares a kind with its own document type and answers it erased for the registry (the one cast). */
 export function defineKind<D extends Record<string, unknown>>(kind: ConfigKind<D>): AnyConfigKind {
   return kind as unknown as AnyConfigKind;
+}
+
+/** What places a kind in the document: its key and the lists it comes after. */
+interface Placed<K extends string = DocKey> {
+  key: K;
+  after?: readonly string[] | undefined;
+}
+
+/** The kinds on a circle of `after` among `waiting` (each reaches itself), by key. */
+function onCircles(waiting: ReadonlyMap<string, Placed<string>>): string[] {
+  const reaches = (from: string, to: string, seen: Set<string>): boolean =>
+    (waiting.get(from)?.after ?? []).some(
+      (next) => next === to || (!seen.has(next) && waiting.has(next) && reaches(next, to, seen.add(next))),
+    );
+  return [...waiting.keys()].filter((key) => reaches(key, key, new Set())).sort();
+}
+
+/**
+ * The document's order of its lists, as the kinds declare their places: each after the lists it
+ * names in `after`, and among those free to come next, the first by key (so the order is the same
+ * whatever order the kinds are given in). The objects are created and updated in this order and
+ * deleted in reverse. Refuses a kind that comes after a list no kind declares, and kinds that come
+ * after each other (a circle), naming them.
+ */
+export function documentOrder<K extends string>(kinds: readonly Placed<K>[]): K[] {
+  const waiting = new Map<string, Placed<K>>(
+    [...kinds].sort((a, b) => (a.key < b.key ? -1 : 1)).map((kind) => [kind.key, kind]),
+  );
+  for (const kind of kinds)
+    for (const before of kind.after ?? [])
+      if (!waiting.has(before))
+        throw new Error(`the configuration kind ${kind.key} comes after ${before}, which no kind declares`);
+  const order: K[] = [];
+  while (waiting.size > 0) {
+    const next = [...waiting.values()].find((kind) => (kind.after ?? []).every((key) => !waiting.has(key)));
+    if (!next)
+      throw new Error(`the configuration kinds ${onCircles(waiting).join(', ')} come after each other`);
+    order.push(next.key);
+    waiting.delete(next.key);
+  }
+  return order;
+}
+
+const ordered = new WeakMap<object, DocKey[]>();
+
+/** The keys of a set of kinds (keyed by their lists) in the document's order; computed once per set. */
+export function keysInOrder(kinds: Readonly<Partial<Record<DocKey, Placed>>>): DocKey[] {
+  let keys = ordered.get(kinds);
+  if (!keys) {
+    keys = documentOrder(Object.values(kinds).filter((kind) => kind !== undefined));
+    ordered.set(kinds, keys);
+  }
+  return keys;
 }

@@ -1,29 +1,26 @@
-import { type AnyConfigKind, DOC_KEYS, type DocKey } from './kind.ts';
+import { type AnyConfigKind, type DocKey, documentOrder } from './kind.ts';
 import type { KindSet } from './plan/document.ts';
 
 /**
  * The kinds of the configuration document, as the features declare them: each kind is a file of
  * its feature (`defineKind`), declared on the feature's mount (its `configKinds`,
  * lib/features/feature-routes.ts), and the engine takes the set the mount list gives. Keyed by
- * DOC_KEYS, in their order (the engine walks them so); a key declared twice, or one the document
- * has no list for, is refused.
+ * their lists in the document's order, which the kinds' places give (`after`, documentOrder); a
+ * key declared twice, a place after a list no kind declares, or a circle of places is refused.
  */
 export function kindSetOf(kinds: readonly AnyConfigKind[]): KindSet {
   const byKey = new Map<DocKey, AnyConfigKind>();
   for (const kind of kinds) {
-    if (!DOC_KEYS.includes(kind.key)) throw new Error(`the configuration kind ${kind.key} has no list`);
     if (byKey.has(kind.key)) throw new Error(`the configuration kind ${kind.key} is declared twice`);
     byKey.set(kind.key, kind);
   }
-  return Object.fromEntries(DOC_KEYS.flatMap((key) => (byKey.has(key) ? [[key, byKey.get(key)]] : [])));
+  return Object.fromEntries(documentOrder(kinds).map((key) => [key, byKey.get(key)]));
 }
 
-/** The app's kinds: one for each list of the document, or a list no feature declares is refused. */
+/** The app's kinds, in the document's order: a set with no kind is refused. */
 export function documentKinds(kinds: readonly AnyConfigKind[]): Record<DocKey, AnyConfigKind> {
   const set = kindSetOf(kinds);
-  const missing = DOC_KEYS.filter((key) => !set[key]);
-  if (missing.length > 0)
-    throw new Error(`no feature declares the configuration kinds ${missing.join(', ')}`);
+  if (Object.keys(set).length === 0) throw new Error('no feature declares a configuration kind');
   return set as Record<DocKey, AnyConfigKind>;
 }
 

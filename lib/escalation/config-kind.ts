@@ -15,11 +15,17 @@ import type { PublicTeam } from '../teams/team-responses.ts';
 import { POLICY_LIMITS } from './policy-items.ts';
 import { type PublicPolicy, policyBody } from './policy-schemas.ts';
 
+declare module '../config-doc/kind.ts' {
+  interface DocLists {
+    escalation_policies: true;
+  }
+}
+
 /**
  * Escalation policies in the document: the body of POST /v1/escalation-policies with each step's
  * targets named instead of given by id (`{schedule: <name>}`, `{user: <e-mail address>}`,
  * `{channel: <tenant channel name>}`, `{team: <name>}`); identity the policy's name. Policies come
- * after schedules, teams and channels (DOC_KEYS), so a policy may page objects the same apply
+ * after schedules, teams and channels (`after`), so a policy may page objects the same apply
  * creates, and before routes, which name their policy.
  *
  * A team's own escalation policy is said here, on the policy (`default_for_teams`, team names), as
@@ -164,6 +170,7 @@ async function bodyOf(api: Api, doc: PolicyDoc, names: NameIndex) {
 /** Escalation policies (/v1/escalation-policies), named by their name. */
 export const escalationPoliciesKind = defineKind<PolicyDoc>({
   key: 'escalation_policies',
+  after: ['schedules', 'channels', 'teams'],
   noun: 'escalation policy',
   schema,
   identity: (doc) => doc.name,
@@ -217,7 +224,7 @@ export const escalationPoliciesKind = defineKind<PolicyDoc>({
   },
 
   // The API refuses (409) a policy a route or a team still uses, naming them: with prune, the
-  // routes that leave go before it (deletes in reverse DOC_KEYS order), and the teams it is the
+  // routes that leave go before it (deletes in the document's reverse order), and the teams it is the
   // policy of let go of it first (a policy that leaves the document is no team's policy any more).
   async remove(api, current) {
     await syncTeams(api, current.id, [], createNameIndex());

@@ -1,4 +1,4 @@
-import { DOC_KEYS, type DocKey } from '../config-doc/kind.ts';
+import type { DocKey } from '../config-doc/kind.ts';
 
 /**
  * What the importers share: the document's frame, slugs and `${ENV}` references, the references
@@ -6,13 +6,14 @@ import { DOC_KEYS, type DocKey } from '../config-doc/kind.ts';
  */
 
 /**
- * A document with the lists in DOC_KEYS order, empty lists left out, so two conversions of the
- * same source print the same YAML.
+ * A document with the lists as given, empty lists left out, so two conversions of the same source
+ * print the same YAML. An importer gives its lists in the document's order, the one the kinds
+ * declare (documentOrder, lib/config-doc/kind.ts): test/importers/document-order.test.ts holds
+ * every importer's output to the configuration engine's order.
  */
 export function configDocument(lists: Partial<Record<DocKey, unknown[]>>): Record<string, unknown> {
   const document: Record<string, unknown> = { apiVersion: 'vigil/v1', kind: 'Config' };
-  for (const key of DOC_KEYS) {
-    const list = lists[key];
+  for (const [key, list] of Object.entries(lists)) {
     if (list && list.length > 0) document[key] = list;
   }
   return document;

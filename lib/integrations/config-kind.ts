@@ -4,6 +4,12 @@ import { requireUniqueNames } from '../config-doc/names.ts';
 import { envReferenceSchema } from '../config-doc/secrets.ts';
 import { type IntegrationBody, ingestTokenSchema, integrationBodyWithToken } from './config-face.ts';
 
+declare module '../config-doc/kind.ts' {
+  interface DocLists {
+    integrations: true;
+  }
+}
+
 /**
  * Integrations in the document (docs/integrations.md): the body of POST /v1/integrations as it
  * is, identity the integration's name. The ingest token is a secret: the document gives it as a
@@ -48,6 +54,8 @@ function bodyOf(doc: IntegrationDoc): IntegrationBody {
 
 export const integrationsKind = defineKind<IntegrationDoc>({
   key: 'integrations',
+  // They name nothing by identity (their rules' entities are templates, placed when an alert comes): last.
+  after: ['routes'],
   noun: 'integration',
   schema,
   identity: (doc) => doc.name,

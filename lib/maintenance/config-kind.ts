@@ -5,6 +5,12 @@ import { WINDOW_LIMITS } from './maintenance-items.ts';
 import { DEFAULT_ANNOUNCE_LEAD_SECONDS, windowBody } from './request-schemas.ts';
 import type { windowListSchema } from './responses.ts';
 
+declare module '../config-doc/kind.ts' {
+  interface DocLists {
+    maintenance: true;
+  }
+}
+
 /**
  * Maintenance windows in the document: the body of POST /v1/maintenance with entity references
  * (`entities`) for `entity_ids`; identity the window's name. Either `starts_at` + `ends_at`
@@ -115,6 +121,8 @@ function bodyOf(doc: WindowDoc, names: NameIndex) {
 
 export const maintenanceKind = defineKind<WindowDoc>({
   key: 'maintenance',
+  // After the checks it quiets.
+  after: ['entities', 'checks'],
   noun: 'maintenance window',
   schema,
   identity: (doc) => doc.name,

@@ -4,6 +4,12 @@ import { ConflictError } from '../platform/errors.ts';
 import { createSkillBody, SKILL_LIMITS, toolManifestSchema, toolsSchema } from './manifest.ts';
 import type { publicSkillSchema } from './responses.ts';
 
+declare module '../config-doc/kind.ts' {
+  interface DocLists {
+    skills: true;
+  }
+}
+
 type PublicSkill = z.output<typeof publicSkillSchema>;
 type PublicTool = PublicSkill['tools'][number];
 
@@ -75,6 +81,7 @@ const toDoc = (skill: PublicSkill, names: NameIndex): SkillDoc => ({
 /** Skills (/v1/skills), named by their slug; their writes need the admin role, as apply does. */
 export const skillsKind = defineKind<SkillDoc>({
   key: 'skills',
+  after: ['actions'],
   noun: 'skill',
   schema: skillDoc,
   identity: (doc) => doc.slug,

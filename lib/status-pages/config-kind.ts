@@ -3,6 +3,12 @@ import { type Api, defineKind, expectOk, type NameIndex, seg } from '../config-d
 import { SLUG } from '../domain/formats.ts';
 import { PAGE_LIMITS, type PublicStatusPageRecord, pageCreateBody } from './status-pages.ts';
 
+declare module '../config-doc/kind.ts' {
+  interface DocLists {
+    status_pages: true;
+  }
+}
+
 /** An entity as the document names it: `<blueprint slug>/<entity slug>` (SLUG without its anchors, twice). */
 const slug = SLUG.source.slice(1, -1);
 const ENTITY_REF = new RegExp(`^${slug}/${slug}$`);
@@ -71,6 +77,7 @@ const toDoc = (page: PublicStatusPageRecord): StatusPageDoc => ({
 /** Status pages (/v1/status-pages), named by their slug, which is also their id. */
 export const statusPagesKind = defineKind<StatusPageDoc>({
   key: 'status_pages',
+  after: ['entities'],
   noun: 'status page',
   schema: statusPageDoc,
   identity: (doc) => doc.slug,

@@ -13,6 +13,12 @@ import { TEAM_LIMITS } from './team-items.ts';
 import type { PublicTeam } from './team-responses.ts';
 import { teamBody } from './team-schemas.ts';
 
+declare module '../config-doc/kind.ts' {
+  interface DocLists {
+    teams: true;
+  }
+}
+
 /**
  * Teams in the document: the body of POST /v1/teams with members by e-mail address (as schedules
  * name them), the schedule by name (`schedule`, for `schedule_id`), and the entities the team owns
@@ -21,7 +27,7 @@ import { teamBody } from './team-schemas.ts';
  *
  * The team's escalation policy is said on the policy (kinds/escalation_policies.ts,
  * `default_for_teams`): a create sets none and an update keeps whatever the team has, and the
- * policies, which come after teams in DOC_KEYS (a policy may page a team), set it.
+ * policies, which come after teams in the document (a policy may page a team), set it.
  */
 
 const { default_owner_of, name } = teamBody.shape;
@@ -95,6 +101,7 @@ async function syncOwned(
 /** Teams (/v1/teams), named by their name. */
 export const teamsKind = defineKind<TeamDoc>({
   key: 'teams',
+  after: ['schedules', 'entities', 'blueprints'],
   noun: 'team',
   schema,
   identity: (doc) => doc.name,

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { DOC_KEYS, defineKind } from '../../lib/config-doc/kind.ts';
+import { type DocKey, defineKind, documentOrder } from '../../lib/config-doc/kind.ts';
 import { kindSetOf } from '../../lib/config-doc/registry.ts';
 import { BUILTIN_TOOLS, CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
 import { FEATURES, notifyQueueJobSchema } from '../../lib/features/list.ts';
@@ -200,11 +200,11 @@ describe('the feature contract', () => {
     );
     expect(folders.length).toBeGreaterThan(0);
     expect([...new Set(folders)].sort()).toEqual(['domain', 'http', 'platform']);
-    expect(Object.keys(CONFIG_KINDS)).toEqual([...DOC_KEYS]);
+    expect(Object.keys(CONFIG_KINDS)).toEqual(documentOrder(Object.values(CONFIG_KINDS)));
   });
 
   it('plugs a new feature’s routes and configuration kind through the one mount list', () => {
-    const kind = (key: (typeof DOC_KEYS)[number]) =>
+    const kind = (key: DocKey) =>
       defineKind({
         key,
         noun: key,
@@ -230,6 +230,37 @@ describe('the feature contract', () => {
     expect(kinds.skills?.noun).toBe('skills');
     expect(() => kindSetOf(mountedConfigKinds([fixture, fixture]))).toThrow(
       /the configuration kind skills is declared twice/,
+    );
+  });
+
+  it('orders a new feature’s configuration kind by the place it declares, with lib/config-doc untouched', () => {
+    const widgets = defineKind({
+      key: 'widgets' as DocKey,
+      after: ['checks', 'teams'],
+      noun: 'widget',
+      schema: {} as never,
+      identity: () => 'widgets',
+      references: () => [],
+      read: async () => [],
+      create: async () => '',
+      update: async () => {},
+      remove: async () => {},
+    });
+    const fixture = defineMount({ name: 'fixture', routes: () => [], configKinds: [widgets] });
+    const before = Object.keys(CONFIG_KINDS);
+    const order = Object.keys(kindSetOf([...mountedConfigKinds([fixture]), ...Object.values(CONFIG_KINDS)]));
+    // After what it names, the other lists as they were.
+    expect(order.indexOf('widgets')).toBeGreaterThan(order.indexOf('teams'));
+    expect(order.filter((key) => key !== 'widgets')).toEqual(before);
+    expect(order).toHaveLength(before.length + 1);
+    // lib/config-doc keeps no list of the lists: the kinds' places are the order.
+    const listed = new RegExp(before.map((key) => `'${key}'`).join(',\\s*'));
+    const configDoc = tsFiles(join(LIB, 'config-doc')).map((file) => readFileSync(file, 'utf8'));
+    expect(configDoc.filter((text) => listed.test(text))).toEqual([]);
+    expect(listed.test(before.map((key) => `'${key}'`).join(',\n  '))).toBe(true);
+    const lost = defineKind({ ...widgets, after: ['gadgets'] } as never);
+    expect(() => kindSetOf([lost, ...Object.values(CONFIG_KINDS)])).toThrow(
+      /the configuration kind widgets comes after gadgets, which no kind declares/,
     );
   });
 

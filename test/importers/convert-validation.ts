@@ -1,7 +1,6 @@
 import type * as z from 'zod';
 import { createBlueprintBody, createEntityBody } from '../../lib/catalog/api/request-schemas.ts';
 import { createCheckBody } from '../../lib/checks/check-input.ts';
-import { DOC_KEYS } from '../../lib/config-doc/kind.ts';
 import { CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
 import { windowBody } from '../../lib/maintenance/request-schemas.ts';
 import { tenantChannelInputSchema } from '../../lib/notify/api-schemas/channel-config.ts';
@@ -48,9 +47,6 @@ export function requestSchemaProblems(
   }));
   // The document's own schemas too (each kind's, derived from the same request schemas), for
   // every kind the registry holds.
-  for (const key of DOC_KEYS) {
-    const kind = CONFIG_KINDS[key];
-    if (kind) check(key, kind.schema, (o) => o);
-  }
+  for (const [key, kind] of Object.entries(CONFIG_KINDS)) check(key, kind.schema, (o) => o);
   return problems;
 }

@@ -5,8 +5,8 @@ import {
   type Api,
   type AppliedChange,
   ConfigApplyError,
-  DOC_KEYS,
   type DocKey,
+  keysInOrder,
   type PlannedChange,
 } from '../kind.ts';
 import { firstEnvReference, keepingStoredSecrets } from '../secrets.ts';
@@ -86,7 +86,7 @@ function spreadByParent(
 
 /**
  * Applies planned changes object by object (each kind makes its own object atomic): kind after
- * kind in DOC_KEYS order with the deletes after them in reverse order, each kind's objects in
+ * kind in document order with the deletes after them in reverse order, each kind's objects in
  * bounded batches and finished before the next kind starts (a check's entity exists before the
  * check). A failed object is reported and the objects referring to it fail too; the rest go on.
  */
@@ -95,7 +95,7 @@ export async function runApply(run: ApplyRun): Promise<AppliedChange[]> {
   const failed = new Set<string>();
   const results: AppliedChange[] = [];
   const docsOf = new Map<DocKey, Map<string, Record<string, unknown>>>();
-  for (const key of DOC_KEYS) {
+  for (const key of keysInOrder(kinds)) {
     const kind = kinds[key];
     if (kind)
       docsOf.set(key, new Map((doc.lists[key] ?? []).map((object) => [kind.identity(object), object])));

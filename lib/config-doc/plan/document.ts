@@ -2,7 +2,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import * as z from 'zod';
 import { issueSentence } from '../../http/requests.ts';
 import { type ErrorDetail, PayloadTooLargeError, ValidationError } from '../../platform/errors.ts';
-import { type AnyConfigKind, DOC_KEYS, type DocKey } from '../kind.ts';
+import { type AnyConfigKind, type DocKey, keysInOrder } from '../kind.ts';
 import { envReferenceName } from '../secrets.ts';
 
 /** The document's header; every document names its format so a later version can be told apart. */
@@ -28,7 +28,7 @@ export interface ConfigDocument {
 /** The JSON Schema document of `/v1/config/schema.json` is generated from the same zod schema that parses. */
 export function documentSchema(kinds: KindSet) {
   const lists: Record<string, z.ZodType> = {};
-  for (const key of DOC_KEYS) {
+  for (const key of keysInOrder(kinds)) {
     const kind = kinds[key];
     if (kind) lists[key] = z.array(kind.schema).optional();
   }
@@ -77,10 +77,10 @@ function parseText(text: string): unknown {
   }
 }
 
-function countObjects(value: unknown): void {
+function countObjects(kinds: KindSet, value: unknown): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
   let count = 0;
-  for (const key of DOC_KEYS) {
+  for (const key of keysInOrder(kinds)) {
     const list = (value as Record<string, unknown>)[key];
     if (Array.isArray(list)) count += list.length;
   }
@@ -93,7 +93,7 @@ function countObjects(value: unknown): void {
 /** Two objects of one list with one identity would make the plan ambiguous: 400 naming both. */
 function checkDuplicates(kinds: KindSet, lists: ConfigDocument['lists']): void {
   const details: ErrorDetail[] = [];
-  for (const key of DOC_KEYS) {
+  for (const key of keysInOrder(kinds)) {
     const kind = kinds[key];
     const seen = new Map<string, number>();
     (lists[key] ?? []).forEach((doc, index) => {
@@ -114,7 +114,7 @@ function checkDuplicates(kinds: KindSet, lists: ConfigDocument['lists']): void {
 /** Two objects of one list claiming what one of them alone may hold (the kind's `claims`): 400 naming both. */
 function checkClaims(kinds: KindSet, lists: ConfigDocument['lists']): void {
   const details: ErrorDetail[] = [];
-  for (const key of DOC_KEYS) {
+  for (const key of keysInOrder(kinds)) {
     const kind = kinds[key];
     if (!kind?.claims) continue;
     const holder = new Map<string, number>();
@@ -162,7 +162,7 @@ function fieldMessage(value: unknown, issue: z.core.$ZodIssue): string {
  */
 export function parseDocument(kinds: KindSet, input: unknown): ConfigDocument {
   const value = typeof input === 'string' || Buffer.isBuffer(input) ? parseText(String(input)) : input;
-  countObjects(value);
+  countObjects(kinds, value);
   const result = documentSchema(kinds).safeParse(value, { error: issueSentence });
   if (!result.success) {
     const seen = new Set<string>();
@@ -187,7 +187,7 @@ export function parseDocument(kinds: KindSet, input: unknown): ConfigDocument {
   }
   const data = result.data as Record<string, unknown>;
   const lists: ConfigDocument['lists'] = {};
-  for (const key of DOC_KEYS) {
+  for (const key of keysInOrder(kinds)) {
     const list = data[key];
     if (Array.isArray(list)) lists[key] = list as Record<string, unknown>[];
   }

@@ -2,8 +2,8 @@ import { ValidationError } from '../../platform/errors.ts';
 import {
   type Api,
   type Current,
-  DOC_KEYS,
   type DocKey,
+  keysInOrder,
   type NameIndex,
   type PlannedChange,
 } from '../kind.ts';
@@ -17,11 +17,11 @@ export interface TenantState {
   current: Map<DocKey, Map<string, Current<Record<string, unknown>>>>;
 }
 
-/** Reads every kind in DOC_KEYS order, so a kind's read finds the identities of the kinds before it. */
+/** Reads every kind in document order, so a kind's read finds the identities of the kinds before it. */
 export async function readTenant(kinds: KindSet, api: Api): Promise<TenantState> {
   const names = createNameIndex();
   const current: TenantState['current'] = new Map();
-  for (const key of DOC_KEYS) {
+  for (const key of keysInOrder(kinds)) {
     const kind = kinds[key];
     if (!kind) continue;
     const byIdentity = new Map<string, Current<Record<string, unknown>>>();
@@ -42,12 +42,12 @@ export async function readTenant(kinds: KindSet, api: Api): Promise<TenantState>
  */
 export function checkReferences(kinds: KindSet, doc: ConfigDocument, state: TenantState, prune: boolean) {
   const inDocument = new Map<DocKey, Set<string>>();
-  for (const key of DOC_KEYS) {
+  for (const key of keysInOrder(kinds)) {
     const kind = kinds[key];
     inDocument.set(key, new Set((doc.lists[key] ?? []).map((object) => kind?.identity(object) ?? '')));
   }
   const details: { path: string; message: string }[] = [];
-  for (const key of DOC_KEYS) {
+  for (const key of keysInOrder(kinds)) {
     const kind = kinds[key];
     if (!kind) continue;
     (doc.lists[key] ?? []).forEach((object, index) => {
@@ -70,13 +70,13 @@ export function checkReferences(kinds: KindSet, doc: ConfigDocument, state: Tena
 
 /**
  * The changes that bring the tenant to the document: creates and updates (only of objects that
- * differ, with their fields) in DOC_KEYS order, then with prune the deletes of the tenant's
+ * differ, with their fields) in document order, then with prune the deletes of the tenant's
  * objects the document leaves out, in reverse order. Answers how many objects were unchanged too.
  */
 export function planChanges(kinds: KindSet, doc: ConfigDocument, state: TenantState, prune: boolean) {
   const changes: PlannedChange[] = [];
   let unchanged = 0;
-  for (const key of DOC_KEYS) {
+  for (const key of keysInOrder(kinds)) {
     const kind = kinds[key];
     if (!kind) continue;
     const current = state.current.get(key) ?? new Map();
@@ -93,7 +93,7 @@ export function planChanges(kinds: KindSet, doc: ConfigDocument, state: TenantSt
     }
   }
   if (prune) {
-    for (const key of [...DOC_KEYS].reverse()) {
+    for (const key of [...keysInOrder(kinds)].reverse()) {
       const kind = kinds[key];
       if (!kind) continue;
       const kept = new Set((doc.lists[key] ?? []).map((object) => kind.identity(object)));

@@ -7,6 +7,12 @@ import { defineKind, expectOk, postNew, seg } from '../../config-doc/kind.ts';
 import { sortFields } from '../../domain/catalog.ts';
 import { INTEGRATION_BLUEPRINT } from '../../integrations/own-blueprint.ts';
 
+declare module '../../config-doc/kind.ts' {
+  interface DocLists {
+    blueprints: true;
+  }
+}
+
 /**
  * Blueprints in the document: the create body of POST /v1/blueprints, identity the slug. Fields
  * are listed in display order (sort_order, then name), as the API answers them, so a document

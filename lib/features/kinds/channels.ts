@@ -7,6 +7,12 @@ import {
   sameSetting,
 } from './destinations.ts';
 
+declare module '../../config-doc/kind.ts' {
+  interface DocLists {
+    channels: true;
+  }
+}
+
 /**
  * The tenant's shared channels (`/v1/notify/channels`), identified by `name`: the create body
  * `{name, channel_type, config, template?}` as it is. Secrets read back as `********`.
@@ -37,6 +43,8 @@ async function readTenantChannels(api: Api): Promise<(ChannelView & { name: stri
 
 export const channelsKind = defineKind<ChannelDoc>({
   key: 'channels',
+  // The catalog's lists come first.
+  after: ['relations'],
   noun: 'channel',
   schema: CHANNEL_DOC_SCHEMAS.tenantChannel,
   identity: (doc) => doc.name,

@@ -17,6 +17,12 @@ import { DEFAULT_LOCATION, defaultQuorum } from '../../domain/states.ts';
 import { type PolicyDoc, policyDocOf, policyDocSchema, readPolicyView, writePolicy } from './check-policy.ts';
 import { sameSetting } from './destinations.ts';
 
+declare module '../../config-doc/kind.ts' {
+  interface DocLists {
+    checks: true;
+  }
+}
+
 /**
  * Checks (`/v1/checks`), identified by `<entity>:<name>` (entity `<blueprint>/<slug>`): the create
  * body of their type with `entity` for `entity_id`, the fields every check of the type reads back
@@ -146,6 +152,7 @@ const checkPath = (id: string) => `/v1/checks/${seg(id)}`;
 
 export const checksKind = defineKind<CheckDoc>({
   key: 'checks',
+  after: ['entities', 'channels'],
   noun: 'check',
   schema: checkDocSchema as unknown as z.ZodType<CheckDoc, unknown>,
   identity: (doc) => `${doc.entity}:${doc.name}`,

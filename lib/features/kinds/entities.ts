@@ -6,6 +6,12 @@ import { defineKind, expectOk, postNew, seg } from '../../config-doc/kind.ts';
 import { slugSchema } from '../../domain/formats.ts';
 import { INTEGRATION_BLUEPRINT } from '../../integrations/own-blueprint.ts';
 
+declare module '../../config-doc/kind.ts' {
+  interface DocLists {
+    entities: true;
+  }
+}
+
 /**
  * Entities in the document: the create body of POST /v1/blueprints/{blueprint}/entities with the
  * blueprint's slug as `blueprint`; identity `<blueprint>/<slug>`. `fields` holds every value the
@@ -31,6 +37,7 @@ function fieldsPatch(current: Record<string, unknown>, wanted: Record<string, un
 
 export const entitiesKind = defineKind<EntityDoc>({
   key: 'entities',
+  after: ['blueprints'],
   noun: 'entity',
   schema,
   identity: (doc) => `${doc.blueprint}/${doc.slug}`,

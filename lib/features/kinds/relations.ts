@@ -4,6 +4,12 @@ import { createRelationBody } from '../../catalog/services.ts';
 import { entityRef, entityRefSchema, refused, resolveId } from '../../config-doc/entity-refs.ts';
 import { ConfigApplyError, defineKind, expectOk, seg } from '../../config-doc/kind.ts';
 
+declare module '../../config-doc/kind.ts' {
+  interface DocLists {
+    relations: true;
+  }
+}
+
 /**
  * Relations in the document: the create body of POST /v1/relations with entity references for
  * the ids; identity `<from> <relation_type> <to>`. Every field is part of the identity, so a
@@ -20,6 +26,7 @@ type PublicRelation = z.output<typeof publicRelationSchema>;
 
 export const relationsKind = defineKind<RelationDoc>({
   key: 'relations',
+  after: ['entities'],
   noun: 'relation',
   schema,
   identity: (doc) => `${doc.from} ${doc.relation_type} ${doc.to}`,

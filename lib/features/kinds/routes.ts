@@ -18,6 +18,12 @@ import {
   routeNameSchema,
 } from '../../notify/schemas.ts';
 
+declare module '../../config-doc/kind.ts' {
+  interface DocLists {
+    routes: true;
+  }
+}
+
 /**
  * Alert routes (`/v1/notify/routes`), identified by `name`: the create body with entities named
  * `<blueprint>/<slug>` (`match.entities`), tenant channels by name (`channels`,
@@ -165,6 +171,7 @@ const deleteRoute = (api: Api, id: string) =>
 
 export const routesKind = defineKind<RouteDoc>({
   key: 'routes',
+  after: ['entities', 'channels', 'escalation_policies'],
   noun: 'route',
   schema: routeDocSchema,
   identity: (doc) => doc.name,

@@ -6,6 +6,12 @@ import { layerInputSchema, SCHEDULE_LIMITS } from '../../domain/schedules.ts';
 import type { PublicSchedule } from '../schedule-responses.ts';
 import { scheduleBody } from '../schedule-schemas.ts';
 
+declare module '../../config-doc/kind.ts' {
+  interface DocLists {
+    schedules: true;
+  }
+}
+
 /**
  * On-call schedules in the document: the body of POST /v1/schedules with each layer's members
  * named by e-mail address (a former member, who has none, by user id) instead of user ids;
@@ -43,6 +49,8 @@ function layerOf(layer: PublicSchedule['layers'][number]): LayerDoc {
 /** Schedules (/v1/schedules), named by their name; their members by e-mail address. */
 export const schedulesKind = defineKind<ScheduleDoc>({
   key: 'schedules',
+  // On-call's lists follow the catalog's, the checks' and the automations'.
+  after: ['skills'],
   noun: 'schedule',
   schema,
   identity: (doc) => doc.name,
