@@ -90,12 +90,19 @@ interface Built {
 
 type LazyModules = Readonly<Record<string, readonly string[]>>;
 
-/** The checkout's LAZY_MODULES (infra/node-function.ts); none in a checkout from before them. */
-async function lazyModulesOf(root: string): Promise<LazyModules> {
+/**
+ * The checkout's LAZY_MODULES and what else a function's bundle leaves out (externalsOf, the
+ * features' mounts of the functions that do not compose the app: infra/node-function.ts); none and
+ * the SDK in a checkout from before them.
+ */
+async function lazyModulesOf(
+  root: string,
+): Promise<{ lazyModules: LazyModules; externalsOf: (entry: string) => string[] }> {
   const infra = (await import(pathToFileURL(join(root, 'infra', 'node-function.ts')).href)) as {
     LAZY_MODULES?: LazyModules;
+    externalsOf?: (entry: string) => string[];
   };
-  return infra.LAZY_MODULES ?? {};
+  return { lazyModules: infra.LAZY_MODULES ?? {}, externalsOf: infra.externalsOf ?? (() => ['@aws-sdk/*']) };
 }
 
 /** A package bundled alone as the functions bundle (minified ESM): what loading it on first use reads. */
@@ -110,7 +117,7 @@ async function lazyBytes(root: string, module: string): Promise<number> {
 
 /** Builds every functions/*.ts of the checkout at `root` into `outDir/<label>/`. */
 async function buildCheckout(root: string, outDir: string, side: Built['side']) {
-  const lazyModules = await lazyModulesOf(root);
+  const { lazyModules, externalsOf } = await lazyModulesOf(root);
   const sizes = new Map<string, number>();
   const checkout = describeCheckout(root);
   // A checkout that is not a git work tree (e.g. a `git archive` of the previous commit) goes by its folder name.
@@ -132,7 +139,7 @@ async function buildCheckout(root: string, outDir: string, side: Built['side']) 
       outfile,
       sourcemap: true,
       // CDK's nodeModules are externals too (infra/node-function.ts).
-      external: ['@aws-sdk/*', ...lazy],
+      external: [...externalsOf(`functions/${name}.ts`), ...lazy],
     });
     const lazyFigures = lazy.map((module) => ({ module, bytes: sizes.get(module) ?? 0 }));
     built.push({ side, name, outfile, lazy: lazyFigures, samples: [], ownSamples: [] });

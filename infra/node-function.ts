@@ -54,6 +54,33 @@ export const LAZY_MODULES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
+ * The feature list's mounts (lib/features/list.ts names each feature's routes, configuration kinds
+ * and MCP tools with a lazy `import()` of a `*-routes.ts` module, which only the app's composition
+ * calls: lib/features/feature-routes.ts). esbuild bundles a dynamic import of a literal path into
+ * the one file (NodejsFunction cannot split it off: see above), so a function that loads the list
+ * for its jobs, feeds and purge steps but never composes the app leaves them out by this pattern:
+ * its bundle keeps the loaders' `import()`s, which it never calls. A static import of a route
+ * module is never meant there (test/architecture/lean-functions.test.ts); test/infra/bundle-contents.test.ts
+ * checks that these bundles hold no route module and that the app functions' hold every mount.
+ */
+const MOUNT_MODULES = '*-routes.ts';
+
+/** The functions that compose the app (lib/cloud/http-composition.ts's createCloudApp), so load the list's mounts. */
+export const APP_FUNCTIONS: readonly string[] = [
+  'functions/api.ts',
+  'functions/config.ts',
+  'functions/mcp.ts',
+  'functions/ping.ts',
+  'functions/status-stream.ts',
+];
+
+/** What a function's bundle leaves out: the AWS SDK (the runtime's), and the mounts unless it composes the app. */
+export const externalsOf = (entry: string): string[] => [
+  '@aws-sdk/*',
+  ...(APP_FUNCTIONS.includes(entry) ? [] : [MOUNT_MODULES]),
+];
+
+/**
  * The hooks that bundle `beside.entry` into the asset as `beside.outfile` with the locally
  * installed esbuild and the handler's options (ESM, minified, the `require` banner), its
  * `installed` packages left out (they are in the asset's node_modules).
@@ -161,7 +188,8 @@ export class VigilFunction extends Construct {
         minify: true,
         sourceMap: true,
         // The Lambda Node runtime ships AWS SDK v3; bundling it would only add size and cold start.
-        externalModules: ['@aws-sdk/*'],
+        // A function that does not compose the app leaves the features' mounts out (externalsOf).
+        externalModules: externalsOf(props.entry),
         // Left out of the bundle too (CDK adds them to the externals) and installed beside it.
         ...(installed.length > 0 ? { nodeModules: installed } : {}),
         ...(beside ? { commandHooks: besideBundle(beside) } : {}),

@@ -1,7 +1,6 @@
 import { actionsKind } from '../actions/config-kind.ts';
 import { createAuditService } from '../audit/audit-service.ts';
 import { createEntitySearch } from '../catalog/services.ts';
-import type { AnyConfigKind } from '../config-doc/kind.ts';
 import type { Route } from '../http/types.ts';
 import { integrationsKind } from '../integrations/config-kind.ts';
 import { maintenanceMount as maintenanceRoutes } from '../maintenance/feature-routes.ts';
@@ -31,11 +30,10 @@ import {
   resolveOutsideAlert,
   searchEntities,
   startMaintenance,
-  type ToolBinding,
   updatePageIncident,
   whoIsOnCall,
 } from '../mcp/builtin-tools.ts';
-import { defineMount, type Mount } from '../platform/feature.ts';
+import { defineMount } from '../platform/feature.ts';
 import { pushMount as pushRoutes } from '../push/feature-routes.ts';
 import { createPingLogService } from '../push/ping-log.ts';
 import { createRunLogService } from '../push/run-log.ts';
@@ -48,6 +46,7 @@ import { createUptimeService } from '../uptime/uptime-service.ts';
 import type { Services } from './compose-services.ts';
 import { channelsKind } from './kinds/channels.ts';
 import { routesKind } from './kinds/routes.ts';
+import { type ListedMount, listedMount, type ServiceMount } from './service-mount.ts';
 
 /*
  * The mounts of the features whose MCP tools lib/mcp defines and which lib/mcp's own composition
@@ -55,8 +54,6 @@ import { routesKind } from './kinds/routes.ts';
  * routes (its compose.ts's, or its route face's) with its tools bound over the tool kit
  * (`services.mcp.kit`) and its own services. The feature list (./list.ts) names each of them.
  */
-
-type ServiceMount = Mount<Services, Route, AnyConfigKind, ToolBinding<Services>>;
 
 /** The services' names whose value carries its feature's routes. */
 type Composed = {
@@ -77,23 +74,30 @@ const composed = (
 });
 
 /** People's routes, with get_audit_log over the audit log. */
-export const peopleMount = composed('people', {
-  tools: bindTools(
-    ({ mcp, table, clock, cursors }: Services) => ({
-      ...mcp.kit,
-      audit: createAuditService({ table, clock, cursors }),
-    }),
-    [getAuditLog],
-  ),
-});
+export const peopleMount: ListedMount = listedMount(
+  composed('people', {
+    tools: bindTools(
+      ({ mcp, table, clock, cursors }: Services) => ({
+        ...mcp.kit,
+        audit: createAuditService({ table, clock, cursors }),
+      }),
+      [getAuditLog],
+    ),
+  }),
+);
 
 /** The status board's routes, with its tools over the board's and the catalog's reads MCP composes. */
-export const statusMount = composed('status', {
-  tools: bindTools(({ mcp }: Services) => ({ ...mcp.kit, ...mcp.reads }), [getStatusSummary, getBlastRadius]),
-});
+export const statusMount: ListedMount = listedMount(
+  composed('status', {
+    tools: bindTools(
+      ({ mcp }: Services) => ({ ...mcp.kit, ...mcp.reads }),
+      [getStatusSummary, getBlastRadius],
+    ),
+  }),
+);
 
 /** The push checks' routes, with the heartbeat tools over the ping log and the run log. */
-export const pushMount: ServiceMount = {
+export const pushMount: ListedMount = listedMount({
   ...pushRoutes,
   tools: bindTools(
     ({ mcp, table, clock, cursors, checkService }: Services) => ({
@@ -104,19 +108,21 @@ export const pushMount: ServiceMount = {
     }),
     [listHeartbeats, getPingLog, getCheckRuns],
   ),
-};
-
-/** Notifications' routes, their channels and routes of the configuration document, and explain_alerting. */
-export const notificationsMount = composed('notifications', {
-  configKinds: [channelsKind, routesKind],
-  tools: bindTools(
-    ({ mcp, notifications }: Services) => ({ ...mcp.kit, simulator: notifications.simulator }),
-    [explainAlerting],
-  ),
 });
 
+/** Notifications' routes, their channels and routes of the configuration document, and explain_alerting. */
+export const notificationsMount: ListedMount = listedMount(
+  composed('notifications', {
+    configKinds: [channelsKind, routesKind],
+    tools: bindTools(
+      ({ mcp, notifications }: Services) => ({ ...mcp.kit, simulator: notifications.simulator }),
+      [explainAlerting],
+    ),
+  }),
+);
+
 /** Maintenance windows' routes, with their tools over the windows' service and the checks a window names. */
-export const maintenanceMount: ServiceMount = {
+export const maintenanceMount: ListedMount = listedMount({
   ...maintenanceRoutes,
   tools: bindTools(
     ({ mcp, table, clock, checkService }: Services) => ({
@@ -126,47 +132,53 @@ export const maintenanceMount: ServiceMount = {
     }),
     [listMaintenance, createMaintenance, startMaintenance],
   ),
-};
+});
 
 /** Actions' routes, their kind of the configuration document, and get_action_run. */
-export const actionsMount = composed('actions', {
-  configKinds: [actionsKind],
-  tools: bindTools(
-    ({ mcp, actions }: Services) => ({
-      ...mcp.kit,
-      executions: actions.executions,
-      actions: actions.actions,
-    }),
-    [getActionRun],
-  ),
-});
+export const actionsMount: ListedMount = listedMount(
+  composed('actions', {
+    configKinds: [actionsKind],
+    tools: bindTools(
+      ({ mcp, actions }: Services) => ({
+        ...mcp.kit,
+        executions: actions.executions,
+        actions: actions.actions,
+      }),
+      [getActionRun],
+    ),
+  }),
+);
 
 /** Incidents' routes, with their tools over the incidents' service and the board's transitions. */
-export const incidentsMount = composed('incidents', {
-  tools: bindTools(
-    ({ mcp, incidents }: Services) => ({
-      ...mcp.kit,
-      status: mcp.reads.status,
-      incidents: incidents.service,
-    }),
-    [listIncidents, acknowledgeIncident, addIncidentNote, resolveIncident],
-  ),
-});
+export const incidentsMount: ListedMount = listedMount(
+  composed('incidents', {
+    tools: bindTools(
+      ({ mcp, incidents }: Services) => ({
+        ...mcp.kit,
+        status: mcp.reads.status,
+        incidents: incidents.service,
+      }),
+      [listIncidents, acknowledgeIncident, addIncidentNote, resolveIncident],
+    ),
+  }),
+);
 
 /** Status pages' routes, their kind of the configuration document, and the page incident tools. */
-export const statusPagesMount = composed('statusPages', {
-  configKinds: [statusPagesKind],
-  tools: bindTools(
-    ({ mcp, table, clock }: Services) => ({
-      ...mcp.kit,
-      pageIncidents: createPageIncidentService({ table, clock }),
-    }),
-    [createPageIncident, updatePageIncident],
-  ),
-});
+export const statusPagesMount: ListedMount = listedMount(
+  composed('statusPages', {
+    configKinds: [statusPagesKind],
+    tools: bindTools(
+      ({ mcp, table, clock }: Services) => ({
+        ...mcp.kit,
+        pageIncidents: createPageIncidentService({ table, clock }),
+      }),
+      [createPageIncident, updatePageIncident],
+    ),
+  }),
+);
 
 /** The uptime routes, with get_uptime over the uptime service. */
-export const uptimeMount: ServiceMount = {
+export const uptimeMount: ListedMount = listedMount({
   ...uptimeRoutes,
   tools: bindTools(
     ({ mcp, table, clock, cursors, checkService }: Services) => ({
@@ -176,33 +188,37 @@ export const uptimeMount: ServiceMount = {
     }),
     [getUptime],
   ),
-};
+});
 
 /** Teams' routes, their kind of the configuration document, and who_is_on_call. */
-export const teamsMount = composed('teams', {
-  configKinds: [teamsKind],
-  tools: bindTools(({ mcp, teams }: Services) => ({ ...mcp.kit, who: teams.who }), [whoIsOnCall]),
-});
+export const teamsMount: ListedMount = listedMount(
+  composed('teams', {
+    configKinds: [teamsKind],
+    tools: bindTools(({ mcp, teams }: Services) => ({ ...mcp.kit, who: teams.who }), [whoIsOnCall]),
+  }),
+);
 
 /** Outside alerts' routes: the authenticated ones, then the integration URLs senders post to. */
-export const integrationsMount = defineMount({
-  name: 'integrations',
-  routes: ({ integrations: { routes } }: Pick<Services, 'integrations'>) => [
-    ...routes.authed,
-    ...routes.open,
-  ],
-  configKinds: [integrationsKind],
-  tools: bindTools(
-    ({ mcp, integrations }: Pick<Services, 'mcp' | 'integrations'>) => ({
-      ...mcp.kit,
-      outsideAlerts: integrations.outsideAlerts,
-    }),
-    [listOutsideAlerts, acknowledgeOutsideAlert, resolveOutsideAlert],
-  ),
-});
+export const integrationsMount: ListedMount = listedMount(
+  defineMount({
+    name: 'integrations',
+    routes: ({ integrations: { routes } }: Pick<Services, 'integrations'>) => [
+      ...routes.authed,
+      ...routes.open,
+    ],
+    configKinds: [integrationsKind],
+    tools: bindTools(
+      ({ mcp, integrations }: Pick<Services, 'mcp' | 'integrations'>) => ({
+        ...mcp.kit,
+        outsideAlerts: integrations.outsideAlerts,
+      }),
+      [listOutsideAlerts, acknowledgeOutsideAlert, resolveOutsideAlert],
+    ),
+  }),
+);
 
 /** The search route, with search_entities over the search indexes and the board MCP composes. */
-export const searchMount: ServiceMount = {
+export const searchMount: ListedMount = listedMount({
   ...searchRoutes,
   tools: bindTools(
     ({ mcp, table, cursors }: Services) => ({
@@ -212,12 +228,14 @@ export const searchMount: ServiceMount = {
     }),
     [searchEntities],
   ),
-};
+});
 
 /** The configuration document's routes (plan, apply, export), with its tools over the engine. */
-export const configDocsMount = composed('configDocs', {
-  tools: bindTools(
-    ({ mcp, configDocs }: Services) => ({ ...mcp.kit, config: () => configDocs.engine }),
-    [planConfig, applyConfig],
-  ),
-});
+export const configDocsMount: ListedMount = listedMount(
+  composed('configDocs', {
+    tools: bindTools(
+      ({ mcp, configDocs }: Services) => ({ ...mcp.kit, config: () => configDocs.engine }),
+      [planConfig, applyConfig],
+    ),
+  }),
+);

@@ -2,9 +2,8 @@ import * as z from 'zod';
 import { catalogRoutes } from '../catalog/compose.ts';
 import { artifactRoutes, checkRoutes } from '../checks/routes.ts';
 import { createCheckReadService, createDraftRun } from '../checks/services.ts';
-import type { AnyConfigKind } from '../config-doc/kind.ts';
 import { defineRoute } from '../http/define-route.ts';
-import { ok, type Route } from '../http/types.ts';
+import { ok } from '../http/types.ts';
 import {
   bindTools,
   createCheck,
@@ -16,119 +15,126 @@ import {
   listEntities,
   runCheck,
   silenceCheck,
-  type ToolBinding,
   updateCheck,
 } from '../mcp/builtin-tools.ts';
 import { createMcpRelay } from '../mcp/relay.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
-import { defineMount, type Mount } from '../platform/feature.ts';
+import { defineMount } from '../platform/feature.ts';
 import type { Services } from './compose-services.ts';
 import { blueprintsKind } from './kinds/blueprints.ts';
 import { checksKind } from './kinds/checks.ts';
 import { entitiesKind } from './kinds/entities.ts';
 import { relationsKind } from './kinds/relations.ts';
+import { type ListedMount, listedMount } from './service-mount.ts';
 
 /*
  * The mounts of the folders whose faces are at their size limit (lib/catalog, lib/checks and
  * lib/mcp: test/architecture/front-doors.test.ts), over their existing route faces (routes.ts),
  * and the app's own liveness route. Their configuration kinds are in ./kinds/ (the catalog's and
- * the checks' kinds read lib/integrations and lib/notify, which import those folders). Every other feature's mount is in its own folder.
+ * the checks' kinds read lib/integrations and lib/notify, which import those folders). The feature
+ * list (./list.ts) names each of them; every other feature's mount is in its own folder or ./bound-routes.ts.
  */
 
-type ServiceMount = Mount<Services, Route, AnyConfigKind, ToolBinding<Services>>;
-
 /** GET /healthz: liveness. */
-export const healthMount: ServiceMount = defineMount({
-  name: 'health',
-  routes: () => [
-    defineRoute({
-      method: 'GET',
-      path: '/healthz',
-      auth: 'none',
-      limit: 'none',
-      operationId: 'getHealth',
-      tag: 'Meta',
-      summary: 'Liveness',
-      schemas: { responses: { 200: z.strictObject({ status: z.literal('ok') }) } },
-      handler: async () => ok({ status: 'ok' }),
-    }),
-  ],
-});
+export const healthMount: ListedMount = listedMount(
+  defineMount({
+    name: 'health',
+    routes: () => [
+      defineRoute({
+        method: 'GET',
+        path: '/healthz',
+        auth: 'none',
+        limit: 'none',
+        operationId: 'getHealth',
+        tag: 'Meta',
+        summary: 'Liveness',
+        schemas: { responses: { 200: z.strictObject({ status: z.literal('ok') }) } },
+        handler: async () => ok({ status: 'ok' }),
+      }),
+    ],
+  }),
+);
 
 /** The catalog's routes (blueprints, entities, relations) over the catalog services the app shares. */
-export const catalogMount: ServiceMount = defineMount({
-  name: 'catalog',
-  routes: (services: Services) => catalogRoutes(services.catalogRouteDeps),
-  configKinds: [blueprintsKind, entitiesKind, relationsKind],
-  // Over the catalog reads MCP composes (its prompts read the same) and the checks of an entity.
-  tools: bindTools(
-    ({ mcp, checkService }: Services) => ({ ...mcp.kit, ...mcp.reads, checkService }),
-    [listBlueprints, listEntities, getEntity],
-  ),
-});
+export const catalogMount: ListedMount = listedMount(
+  defineMount({
+    name: 'catalog',
+    routes: (services: Services) => catalogRoutes(services.catalogRouteDeps),
+    configKinds: [blueprintsKind, entitiesKind, relationsKind],
+    // Over the catalog reads MCP composes (its prompts read the same) and the checks of an entity.
+    tools: bindTools(
+      ({ mcp, checkService }: Services) => ({ ...mcp.kit, ...mcp.reads, checkService }),
+      [listBlueprints, listEntities, getEntity],
+    ),
+  }),
+);
 
 /**
  * The checks' routes (/v1/checks, a check's reads, run now, a draft's run) and a result's
  * artifacts; their kind of the configuration document; and their MCP tools, over the checks'
  * services (the same as the routes').
  */
-export const checksMount: ServiceMount = defineMount({
-  name: 'checks',
-  routes: (services: Services) => {
-    const { table, clock, cursors, checkService } = services;
-    const draftRun = createDraftRun({
-      prober: services.jobRunner.prober,
-      aloneProber: services.draftBrowser,
-      entities: services.entities,
-      limiter: services.people.limiter,
-      runtime: services.config.runtime,
-    });
-    return [
-      ...checkRoutes({
-        checkService,
-        reads: createCheckReadService({ table, checkService, clock, cursors }),
-        runNow: services.runNow,
-        draftRun,
-      }),
-      ...artifactRoutes({ checkService, tenants: services.tenants, clock, artifacts: services.artifacts }),
-    ];
-  },
-  configKinds: [checksKind],
-  tools: bindTools(
-    (services: Services) => {
+export const checksMount: ListedMount = listedMount(
+  defineMount({
+    name: 'checks',
+    routes: (services: Services) => {
       const { table, clock, cursors, checkService } = services;
-      return {
-        ...services.mcp.kit,
-        checkService: { ...checkService, runNow: services.runNow },
-        checkReads: createCheckReadService({ table, checkService, clock, cursors }),
+      const draftRun = createDraftRun({
         prober: services.jobRunner.prober,
+        aloneProber: services.draftBrowser,
+        entities: services.entities,
+        limiter: services.people.limiter,
         runtime: services.config.runtime,
-        policies: services.notifications.policyService,
-        // explain_entity_state walks the graph and reads the board MCP composes.
-        ...services.mcp.reads,
-      };
+      });
+      return [
+        ...checkRoutes({
+          checkService,
+          reads: createCheckReadService({ table, checkService, clock, cursors }),
+          runNow: services.runNow,
+          draftRun,
+        }),
+        ...artifactRoutes({ checkService, tenants: services.tenants, clock, artifacts: services.artifacts }),
+      ];
     },
-    [getCheckResults, createCheck, runCheck, explainEntityState, updateCheck, deleteCheck, silenceCheck],
-  ),
-});
+    configKinds: [checksKind],
+    tools: bindTools(
+      (services: Services) => {
+        const { table, clock, cursors, checkService } = services;
+        return {
+          ...services.mcp.kit,
+          checkService: { ...checkService, runNow: services.runNow },
+          checkReads: createCheckReadService({ table, checkService, clock, cursors }),
+          prober: services.jobRunner.prober,
+          runtime: services.config.runtime,
+          policies: services.notifications.policyService,
+          // explain_entity_state walks the graph and reads the board MCP composes.
+          ...services.mcp.reads,
+        };
+      },
+      [getCheckResults, createCheck, runCheck, explainEntityState, updateCheck, deleteCheck, silenceCheck],
+    ),
+  }),
+);
 
 /** The MCP endpoints (Streamable HTTP and the legacy SSE stream) over the tool catalog. */
-export const mcpMount: ServiceMount = defineMount({
-  name: 'mcp',
-  routes: (services: Services) => {
-    const { table, clock } = services;
-    return mcpRoutes({
-      tools: services.mcp.tools,
-      relay: createMcpRelay({ table, clock }),
-      table,
-      slots: services.streamSlots,
-      resources: { ...services.mcp.readers, statusPages: services.statusPages.pages },
-      follow: services.status.follow,
-      clock,
-      logger: services.logger,
-      authenticateKey: services.authenticateKey,
-      legacy: services.mcpSse,
-      hosts: services.config,
-    });
-  },
-});
+export const mcpMount: ListedMount = listedMount(
+  defineMount({
+    name: 'mcp',
+    routes: (services: Services) => {
+      const { table, clock } = services;
+      return mcpRoutes({
+        tools: services.mcp.tools,
+        relay: createMcpRelay({ table, clock }),
+        table,
+        slots: services.streamSlots,
+        resources: { ...services.mcp.readers, statusPages: services.statusPages.pages },
+        follow: services.status.follow,
+        clock,
+        logger: services.logger,
+        authenticateKey: services.authenticateKey,
+        legacy: services.mcpSse,
+        hosts: services.config,
+      });
+    },
+  }),
+);

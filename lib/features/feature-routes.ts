@@ -1,72 +1,22 @@
-import { ackLinksMount } from '../ack-links/feature-routes.ts';
-import type { AnyConfigKind } from '../config-doc/kind.ts';
 import { documentKinds } from '../config-doc/registry.ts';
-import { contactsMount } from '../contacts/feature-routes.ts';
-import { escalationMount } from '../escalation/feature-routes.ts';
 import type { Route } from '../http/types.ts';
-import { importersMount } from '../importers/feature-routes.ts';
-import { locationsMount } from '../locations/feature-routes.ts';
-import { type BoundTool, type BuiltinTool, OWN_TOOLS, type ToolBinding } from '../mcp/builtin-tools.ts';
-import { onCallMount } from '../oncall/feature-routes.ts';
-import { type Mount, mountAll, mountedConfigKinds, mountedTools } from '../platform/feature.ts';
-import { reportsMount } from '../reports/feature-routes.ts';
-import { skillsMount } from '../skills/feature-routes.ts';
-import {
-  actionsMount,
-  configDocsMount,
-  incidentsMount,
-  integrationsMount,
-  maintenanceMount,
-  notificationsMount,
-  peopleMount,
-  pushMount,
-  searchMount,
-  statusMount,
-  statusPagesMount,
-  teamsMount,
-  uptimeMount,
-} from './bound-routes.ts';
+import { type BoundTool, type BuiltinTool, OWN_TOOLS } from '../mcp/builtin-tools.ts';
+import { loadMounts, mountAll, mountedConfigKinds, mountedTools } from '../platform/feature.ts';
 import type { Services } from './compose-services.ts';
-import { catalogMount, checksMount, healthMount, mcpMount } from './core-routes.ts';
+import { FEATURES } from './list.ts';
+import type { ServiceMount } from './service-mount.ts';
 
 /**
- * THE mount list: each feature's routes, mounted over the shared services (./compose-services.ts)
- * in this order, which is the route table's and the OpenAPI document's. A feature declares its
- * mount in its route face (lib/<feature>/feature-routes.ts, `defineMount`); the features whose
- * MCP tools lib/mcp defines have theirs in ./bound-routes.ts, and the folders whose faces are
- * full in ./core-routes.ts. Heavy (handlers): only the API composition loads it
- * (lib/app.ts; test/architecture/lean-functions.test.ts keeps it out of the lean functions).
+ * The features' mounts (./list.ts names each with a lazy `import()`), loaded once as this module
+ * loads (a top-level await): each feature's routes, configuration kinds and MCP tools, over the
+ * shared services (./compose-services.ts), in the list's order, which is the route table's and the
+ * OpenAPI document's. Heavy (handlers): only the API composition loads it (lib/app.ts;
+ * test/architecture/lean-functions.test.ts keeps it out of the lean functions, whose bundles
+ * leave the mount modules out: test/infra/bundle-contents.test.ts).
  */
 
-type ServiceMount = Mount<Services, Route, AnyConfigKind, ToolBinding<Services>>;
-
-const MOUNTS: readonly ServiceMount[] = [
-  healthMount,
-  peopleMount,
-  catalogMount,
-  checksMount,
-  statusMount,
-  pushMount,
-  notificationsMount,
-  maintenanceMount,
-  actionsMount,
-  incidentsMount,
-  statusPagesMount,
-  uptimeMount,
-  reportsMount,
-  onCallMount,
-  contactsMount,
-  teamsMount,
-  integrationsMount,
-  ackLinksMount,
-  escalationMount,
-  locationsMount,
-  searchMount,
-  skillsMount,
-  importersMount,
-  configDocsMount,
-  mcpMount,
-];
+/** Each mount takes no more than the services give (the assignment type-checks every one). */
+const MOUNTS: readonly ServiceMount[] = await loadMounts(FEATURES);
 
 /** Every feature's routes over the shared services, in the list's order. */
 export const featureRoutes = (services: Services): Route[] => mountAll(MOUNTS, services);

@@ -46,7 +46,36 @@ export interface Feature {
    * built over the ports the purge consumer's host gives (lib/purge/purge-steps.ts runs the list's).
    */
   purge?: ((ports: never) => Readonly<Record<string, readonly unknown[]>>) | undefined;
+  /**
+   * Its mount (routes, configuration kinds, MCP tools: `defineMount`), loaded lazily: the list
+   * (lib/features/list.ts) names the module with a dynamic `import()`, which only the API
+   * composition calls (`loadMounts`), so the functions that load the list for its jobs, feeds and
+   * purge steps never load a route (their bundles leave the mount modules out: infra/node-function.ts).
+   */
+  mount?: MountLoader | undefined;
 }
+
+/** Loads a feature's mount: `() => import('../<feature>/feature-routes.ts').then((m) => m.<name>Mount)`. */
+export type MountLoader<M = unknown> = () => Promise<M>;
+
+/** A feature of the list with a face of its own (lib/<feature>/feature.ts) and a mount. */
+export const withMount = <const F extends Feature, M>(face: F, mount: MountLoader<M>) => ({ ...face, mount });
+
+/** A feature of the list that only mounts (no jobs, feed, purge steps or lent reads): its name and its mount. */
+export const mountOnly = <const N extends string, M>(name: N, mount: MountLoader<M>) => ({
+  name,
+  jobs: [] as const,
+  mount,
+});
+
+/** What a list's mount loaders load (each feature's mount), as a union. */
+type MountOf<F> = F extends { mount: MountLoader<infer M> } ? M : never;
+
+/** Every listed feature's mount, loaded, in the list's order (the API composition's, at its start). */
+export const loadMounts = <L extends readonly Feature[]>(features: L): Promise<MountOf<L[number]>[]> =>
+  Promise.all(features.flatMap((feature) => (feature.mount ? [feature.mount()] : []))) as Promise<
+    MountOf<L[number]>[]
+  >;
 
 /**
  * A feature's part of the change feed: the item types whose changes its consumers read (the sqlite
@@ -159,7 +188,9 @@ export function hostQueue<P>(
   const byFeature = new Map<string, JobHandler>();
   for (const host of hosts) {
     if (host.queue !== queue) continue;
-    if (!features.includes(host.feature)) throw new Error(`${host.feature.name} is not in the feature list`);
+    // By name: the list holds each face with its mount (`withMount`), a copy of the face the host names.
+    if (!features.some((feature) => feature.name === host.feature.name))
+      throw new Error(`${host.feature.name} is not in the feature list`);
     byFeature.set(host.feature.name, host.handler(ports) as JobHandler);
   }
   const missing = [...kinds.values()].filter((job) => !byFeature.has(job.feature)).map((job) => job.kind);

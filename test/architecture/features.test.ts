@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { type DocKey, defineKind, documentOrder } from '../../lib/config-doc/kind.ts';
 import { kindSetOf } from '../../lib/config-doc/registry.ts';
 import { BUILTIN_TOOLS, CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
@@ -12,13 +13,21 @@ import { CHECK_OPS_MANIFEST } from '../../lib/mcp/builtins/toolsets/check-ops.ts
 import { type BoundTool, type BuiltinDeps, bindTools } from '../../lib/mcp/tool-kit/deps.ts';
 import {
   defineFeature,
+  defineJobHost,
   defineMount,
+  hostQueue,
+  jobsOf,
+  loadMounts,
   mountAll,
   mountedConfigKinds,
   mountedTools,
+  mountOnly,
+  queueSchema,
+  withMount,
 } from '../../lib/platform/feature.ts';
 import { purgeOf, purgeStepsOf } from '../../lib/purge/purge-steps.ts';
 import type { CreateSkillBody } from '../../lib/skills/manifest.ts';
+import { lazyMounts } from './import-graph.ts';
 
 /**
  * The feature contract (issue 76 point 1): a feature
@@ -161,19 +170,161 @@ describe('the feature contract', () => {
     );
   });
 
-  it('declares every feature once, each in a face file of its own folder (lib/<feature>/feature.ts or jobs.ts) or, for the folders whose faces are full, in lib/features/core-faces.ts', () => {
+  it('declares every feature once in the one list: its face from its own folder (lib/<feature>/feature.ts or jobs.ts; lib/features/core-faces.ts for the folders whose faces are full), its mount from a route module, lazily', () => {
     const names = FEATURES.map((feature) => feature.name);
     expect(new Set(names).size).toBe(names.length);
-    const list = readFileSync(join(LIB, 'features', 'list.ts'), 'utf8');
-    const imported = (from: RegExp) =>
-      [...list.matchAll(from)].flatMap((m) => (m[1] ?? '').split(',').map((name) => name.trim()));
+    const listFile = join(LIB, 'features', 'list.ts');
+    const list = readFileSync(listFile, 'utf8');
     const faces = [...list.matchAll(/from '\.\.\/([a-z-]+)\/([a-z-]+)\.ts'/g)]
       .map((m) => `${m[1]}/${m[2]}`)
       .filter((face) => face !== 'platform/feature');
-    const coreFaces = imported(/import \{([^}]*)\} from '\.\/core-faces\.ts'/g);
+    const coreFaces = [...list.matchAll(/import \{([^}]*)\} from '\.\/core-faces\.ts'/g)].flatMap((m) =>
+      (m[1] ?? '').split(',').map((name) => name.trim()),
+    );
     expect(coreFaces).toEqual(['checksFeature', 'pushFeature']);
-    expect(faces.length + coreFaces.length).toBe(FEATURES.length);
     expect(faces.filter((face) => !/\/(feature|jobs)$/.test(face))).toEqual([]);
+    // Each face once in the list (alone, or with its mount); the rest of the entries only mount.
+    const listed = [...list.matchAll(/^ {2}(?:withMount\((\w+),|(\w+),$)/gm)].map((m) => m[1] ?? m[2]);
+    expect(listed.length).toBe(faces.length + coreFaces.length);
+    const mountOnlyEntries = [...list.matchAll(/^ {2}mountOnly\('/gm)].length;
+    expect(listed.length + mountOnlyEntries).toBe(FEATURES.length);
+    // Every mount is a route module, imported lazily (a static import of one would load it in every function).
+    const mounts = [...lazyMounts(listFile, list)].map(rel);
+    expect(mounts.length).toBeGreaterThan(5);
+    expect(
+      mounts.filter((file) => !/^lib\/([a-z-]+\/feature|features\/[a-z]+)-routes\.ts$/.test(file)),
+    ).toEqual([]);
+    expect(
+      [...new Set(relativeImports(listFile).map(rel))].filter((file) => /routes\.ts$/.test(file)).sort(),
+    ).toEqual([...mounts].sort());
+  });
+
+  it('has a feature added by one line of the list: no other file loads a mount the list names, or names a face outside its own folder', () => {
+    const listFile = join(LIB, 'features', 'list.ts');
+    const list = readFileSync(listFile, 'utf8');
+    const mounts = lazyMounts(listFile, list);
+    const others = [...tsFiles(LIB), ...tsFiles(join(ROOT, 'functions'))].filter((file) => file !== listFile);
+    const loaders = others.flatMap((file) =>
+      relativeImports(file)
+        .filter((target) => mounts.has(target))
+        .map((target) => `${rel(file)} -> ${rel(target)}`),
+    );
+    expect(mounts.size).toBeGreaterThan(5);
+    expect(loaders).toEqual([]);
+    // A face is named by the list and, in its own folder, by its job host; by no other file.
+    const faces = new Map(
+      [...list.matchAll(/import \{([^}]*)\} from '([^']+)';/g)]
+        .filter((m) => !(m[2] ?? '').includes('/platform/'))
+        .flatMap((m) =>
+          (m[1] ?? '')
+            .split(',')
+            .map((name) => [name.trim(), dirname(resolve(dirname(listFile), m[2] ?? ''))] as const),
+        ),
+    );
+    expect([...faces.keys()]).toEqual(
+      expect.arrayContaining(['statusPagesFeature', 'notifyFeature', 'checksFeature']),
+    );
+    const naming = others.flatMap((file) =>
+      [...faces]
+        .filter(
+          ([name, home]) =>
+            dirname(file) !== home && new RegExp(`\\b${name}\\b`).test(readFileSync(file, 'utf8')),
+        )
+        .map(([name]) => `${rel(file)} names ${name}`),
+    );
+    expect(naming).toEqual([]);
+  });
+
+  it('plugs a new feature’s job, purge step, route, configuration kind and tool through one list entry', async () => {
+    const fixtureJob = z.strictObject({ kind: z.literal('fixture_job'), n: z.number() });
+    const purged: string[] = [];
+    const face = defineFeature({
+      name: 'fixture',
+      jobs: jobsOf('notify', [fixtureJob]),
+      purge: purgeOf(() => ({
+        entity: [
+          async (_table, job) => {
+            purged.push(job.entity_id);
+            return { ops: [], more: false };
+          },
+        ],
+      })),
+    });
+    const fixtureTool = {
+      name: 'fixture_tool',
+      annotations: {
+        title: 'Fixture',
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+      handler: async (deps: { greeting: string }) => ({
+        content: [{ type: 'text' as const, text: deps.greeting }],
+      }),
+    };
+    const skillsKind = defineKind({
+      key: 'skills',
+      noun: 'fixture',
+      schema: {} as never,
+      identity: () => 'fixture',
+      references: () => [],
+      read: async () => [],
+      create: async () => '',
+      update: async () => {},
+      remove: async () => {},
+    });
+    let loads = 0;
+    // The one entry: the face, and its mount behind a loader nothing but loadMounts calls.
+    const list = [
+      mountOnly('other', async () => defineMount({ name: 'other', routes: () => ['/other'] })),
+      withMount(face, async () => {
+        loads += 1;
+        return defineMount({
+          name: 'fixture',
+          routes: ({ words }: { words: string }) => [`/fixture/${words}`],
+          configKinds: [skillsKind],
+          tools: bindTools((services: { words: string }) => ({ greeting: services.words }), [fixtureTool]),
+        });
+      }),
+    ] as const;
+
+    const schema = queueSchema<z.infer<typeof fixtureJob>>(list, 'notify');
+    expect(schema.parse({ kind: 'fixture_job', n: 1 })).toEqual({ kind: 'fixture_job', n: 1 });
+    const handled: string[] = [];
+    const host = defineJobHost({
+      feature: face,
+      queue: 'notify',
+      handler: () => async (job) => {
+        handled.push(job.body.kind);
+      },
+    });
+    await hostQueue(list, 'notify', [host], {})({ body: { kind: 'fixture_job', n: 1 } } as never);
+    expect(handled).toEqual(['fixture_job']);
+    const steps = purgeStepsOf(list, { table: {} as never, clock: { now: () => 0 } });
+    await steps.entity[0]?.({} as never, { kind: 'entity', entity_id: 'ent_1', tenant_id: 't', round: 0 });
+    expect(purged).toEqual(['ent_1']);
+    expect(loads).toBe(0);
+
+    const mounts = await loadMounts(list);
+    expect(loads).toBe(1);
+    expect(mountAll(mounts, { words: 'hi' })).toEqual(['/other', '/fixture/hi']);
+    expect(Object.keys(kindSetOf(mountedConfigKinds(mounts)))).toEqual(['skills']);
+    const [bound] = mountedTools(mounts, { words: 'hi' });
+    expect(await bound?.run({ tenantId: 't' } as never, {})).toEqual({
+      content: [{ type: 'text', text: 'hi' }],
+    });
+  });
+
+  it('loads the list’s mounts in its order, each once, and none as the list loads', async () => {
+    const mounts = await loadMounts(FEATURES);
+    expect(mounts.map((mount) => mount.name)).toEqual([
+      ...['health', 'people', 'catalog', 'checks', 'status', 'push', 'notifications', 'maintenance'],
+      ...['actions', 'incidents', 'statusPages', 'uptime', 'reports', 'oncall', 'contacts', 'teams'],
+      ...['integrations', 'ack-links', 'escalation', 'locations', 'search', 'skills', 'importers'],
+      ...['configDocs', 'mcp'],
+    ]);
+    expect(FEATURES.filter((feature) => 'mount' in feature).length).toBe(mounts.length);
   });
 
   it('has the purge run the list’s steps: lib/purge and lib/events name no feature’s purge step', () => {

@@ -16,16 +16,34 @@ export function libFiles(dir: string): string[] {
   });
 }
 
-/** Each file's relative imports that land on a file of `files`. */
+/** The feature list, whose mount entries load their mounts lazily. */
+const FEATURE_LIST = join('lib', 'features', 'list.ts');
+
+/**
+ * The modules the feature list's mount entries load (`() => import('…-routes.ts')` in
+ * lib/features/list.ts): only the API composition calls those loaders (lib/features/feature-routes.ts,
+ * once the list has loaded), so they are no edge of the list's load-time graph, and a function
+ * that loads the list loads none of them unless it loads that composition (the lean functions'
+ * bundles leave them out: test/infra/bundle-contents.test.ts). Narrowly: only that file, only a
+ * dynamic import of a route module in an arrow's body; a static import of one there is an edge.
+ */
+export function lazyMounts(file: string, source: string): Set<string> {
+  if (!file.endsWith(FEATURE_LIST)) return new Set();
+  const loaders = source.matchAll(/\(\) => import\('(\.{1,2}\/[^']+-routes\.ts)'\)/g);
+  return new Set([...loaders].map((m) => resolve(dirname(file), m[1] ?? '')));
+}
+
+/** Each file's relative imports that land on a file of `files` (the feature list's lazy mounts left out). */
 export function importGraph(sources: ReadonlyMap<string, string>): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const [file, source] of sources) {
+    const lazy = lazyMounts(file, source);
     const targets = ts
       .preProcessFile(source, true, true)
       .importedFiles.map((f) => f.fileName)
       .filter((specifier) => specifier.startsWith('.'))
       .map((specifier) => resolve(dirname(file), specifier))
-      .filter((target) => sources.has(target));
+      .filter((target) => sources.has(target) && !lazy.has(target));
     graph.set(file, targets);
   }
   return graph;

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { lazyMounts } from './import-graph.ts';
 
 /**
  * The queue-driven functions compose only what they run (lib/cloud/*-composition.ts): their
@@ -29,26 +30,44 @@ const FORBIDDEN: RegExp[] = [
   /^lib\/cloud\/tracing\.ts$/,
 ];
 
-function relativeImports(file: string): string[] {
-  const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-  return info.importedFiles
+/** The module that loads the feature list's mounts (lib/features/list.ts's lazy `import()`s): the API composition's. */
+const MOUNT_LOADER = join(ROOT, 'lib', 'features', 'feature-routes.ts');
+
+/** A file's relative imports: its static ones, and its lazy ones apart (the feature list's mount entries). */
+function relativeImports(file: string): { loaded: string[]; lazy: string[] } {
+  const source = readFileSync(file, 'utf8');
+  const lazy = lazyMounts(file, source);
+  const info = ts.preProcessFile(source, true, true);
+  const targets = info.importedFiles
     .map((f) => f.fileName)
     .filter((s) => s.startsWith('.'))
     .map((s) => resolve(dirname(file), s));
+  return { loaded: targets.filter((t) => !lazy.has(t)), lazy: [...lazy] };
 }
 
-/** Every file the entry reaches through relative imports (type-only ones included: they are cheap to keep out too). */
+/**
+ * Every file the entry reaches through relative imports (type-only ones included: they are cheap
+ * to keep out too). The feature list's mounts, which it imports lazily, are reached only where the
+ * module that loads them is.
+ */
 function reach(entry: string): Map<string, string> {
   const via = new Map<string, string>([[entry, relative(ROOT, entry)]]);
   const queue = [entry];
-  for (let file = queue.shift(); file; file = queue.shift()) {
-    for (const target of relativeImports(file)) {
-      if (via.has(target)) continue;
-      via.set(target, `${via.get(file)} -> ${relative(ROOT, target)}`);
-      queue.push(target);
+  const lazy: [string, string][] = [];
+  const visit = (from: string, target: string) => {
+    if (via.has(target)) return;
+    via.set(target, `${via.get(from)} -> ${relative(ROOT, target)}`);
+    queue.push(target);
+  };
+  for (;;) {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const imports = relativeImports(file);
+      for (const target of imports.loaded) visit(file, target);
+      for (const target of imports.lazy) lazy.push([file, target]);
     }
+    if (!via.has(MOUNT_LOADER) || lazy.length === 0) return via;
+    for (const [from, target] of lazy.splice(0)) visit(from, target);
   }
-  return via;
 }
 
 describe('lean functions', () => {
@@ -128,6 +147,33 @@ describe('lean functions', () => {
 
     expect(graph).toContain('lib/app.ts');
     expect(graph.filter((f) => FORBIDDEN.some((p) => p.test(f))).length).toBeGreaterThan(10);
+  });
+
+  it('reaches the feature list’s mounts only through the API composition, which loads them', () => {
+    const list = join(ROOT, 'lib', 'features', 'list.ts');
+    const mounts = [...lazyMounts(list, readFileSync(list, 'utf8'))].map((f) => relative(ROOT, f));
+    const api = [...reach(join(ROOT, 'functions', 'api.ts')).keys()].map((f) => relative(ROOT, f));
+    const notifier = [...reach(join(ROOT, 'functions', 'notifier.ts')).keys()].map((f) => relative(ROOT, f));
+
+    expect(mounts).toEqual(
+      expect.arrayContaining(['lib/features/core-routes.ts', 'lib/reports/feature-routes.ts']),
+    );
+    expect(mounts.filter((file) => !api.includes(file))).toEqual([]);
+    expect(notifier).toContain('lib/features/list.ts');
+    expect(notifier.filter((file) => mounts.includes(file))).toEqual([]);
+  });
+
+  it('takes only the list’s lazy mount entries for lazy: a static import of a route module there, or a lazy one elsewhere, is loaded', () => {
+    const list = join(ROOT, 'lib', 'features', 'list.ts');
+    const source = [
+      "import { healthMount } from './core-routes.ts';",
+      "const a = [mountOnly('teams', () => import('../teams/feature-routes.ts').then((m) => m.teamsMount))];",
+    ].join('\n');
+
+    expect([...lazyMounts(list, source)].map((f) => relative(ROOT, f))).toEqual([
+      'lib/teams/feature-routes.ts',
+    ]);
+    expect([...lazyMounts(join(ROOT, 'lib', 'features', 'other.ts'), source)]).toEqual([]);
   });
 
   it("imports zod as a namespace everywhere in lib/ and functions/ (esbuild keeps all of zod's locales for `import { z }`)", () => {

@@ -1,14 +1,15 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { BUNDLE_OPTIONS } from '../../bench/bundle-options.ts';
-import { LAZY_MODULES } from '../../infra/node-function.ts';
+import { APP_FUNCTIONS, externalsOf, LAZY_MODULES } from '../../infra/node-function.ts';
+import { lazyMounts } from '../architecture/import-graph.ts';
 
 /**
  * What each function's bundle holds and weighs, read from esbuild's metafile of the bundle as
  * infra/node-function.ts builds it (minified, the AWS SDK and the function's LAZY_MODULES left
- * out). A variant's heavy client (gRPC, RE2, SMTP, NATS, a browser) is loaded only where that
+ * out; the features' mounts out of the functions that do not compose the app). A variant's heavy client (gRPC, RE2, SMTP, NATS, a browser) is loaded only where that
  * variant runs (issue 53): the functions that never probe or send carry none of them, and those
  * that do load them with a dynamic `import()` from the packages installed beside the bundle, never
  * at start. `npm run bench -- --only bundles` measures the sizes and the start; this holds them
@@ -65,7 +66,7 @@ async function buildBundle(
     write: false,
     outfile: join(ROOT, 'bundle.mjs'),
     metafile: true,
-    external: ['@aws-sdk/*', ...(LAZY_MODULES[entry] ?? []), ...external],
+    external: [...externalsOf(entry), ...(LAZY_MODULES[entry] ?? []), ...external],
     logLevel: 'silent',
   });
   const [output] = Object.values(result.metafile.outputs);
@@ -113,6 +114,41 @@ describe('function bundles', () => {
     expect(inputs.filter((file) => BROWSER.test(file))).toEqual([]);
     expect(output.imports.filter((i) => /^(playwright|@sparticuz\/)/.test(i.path))).toEqual([]);
   });
+
+  /** The feature list's mounts (lib/features/list.ts's lazy imports), as the bundles' metafiles name them. */
+  const listFile = join(ROOT, 'lib', 'features', 'list.ts');
+  const mounts = [...lazyMounts(listFile, readFileSync(listFile, 'utf8'))].map((file) =>
+    relative(ROOT, file),
+  );
+  const functionNames = readdirSync(join(ROOT, 'functions'))
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => file.replace(/\.ts$/, ''));
+
+  it.each(functionNames)(
+    'functions/%s.ts holds the feature list’s mounts if it composes the app, else none (their loaders stay, never called)',
+    async (name) => {
+      const { inputs, output } = await bundle(name);
+      const routeModules = inputs.filter((file) => /routes\.ts$/.test(file));
+
+      expect(mounts.length).toBeGreaterThan(5);
+      if (APP_FUNCTIONS.includes(`functions/${name}.ts`)) {
+        expect(inputs).toContain('lib/app.ts');
+        expect(mounts.filter((file) => !inputs.includes(file))).toEqual([]);
+        expect(output.imports.filter((i) => /routes\.ts$/.test(i.path))).toEqual([]);
+        return;
+      }
+      expect(inputs).not.toContain('lib/app.ts');
+      expect(routeModules).toEqual([]);
+      const leftOut = output.imports.filter((i) => /routes\.ts$/.test(i.path));
+      expect(leftOut.filter((i) => i.kind !== 'dynamic-import')).toEqual([]);
+      // A function that loads the list keeps each of its mount loaders, and only those.
+      if (inputs.includes('lib/features/list.ts'))
+        expect(new Set(leftOut.map((i) => relative(ROOT, join(listFile, '..', i.path))))).toEqual(
+          new Set(mounts),
+        );
+      else expect(leftOut).toEqual([]);
+    },
+  );
 
   it('the browser function child (bundled beside it, infra/browser.ts) imports playwright-core from the asset, never bundles it', async () => {
     const child = await buildBundle('browser-child', 'lib/probes/browser/browser-child.ts', [
