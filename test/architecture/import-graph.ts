@@ -20,30 +20,39 @@ export function libFiles(dir: string): string[] {
 const FEATURE_LIST = join('lib', 'features', 'list.ts');
 
 /**
- * The modules the feature list's mount entries load (`() => import('…-routes.ts')` in
- * lib/features/list.ts): only the API composition calls those loaders (lib/features/feature-routes.ts,
- * once the list has loaded), so they are no edge of the list's load-time graph, and a function
- * that loads the list loads none of them unless it loads that composition (the lean functions'
- * bundles leave them out: test/infra/bundle-contents.test.ts). Narrowly: only that file, only a
- * dynamic import of a route module in an arrow's body; a static import of one there is an edge.
+ * A file's relative imports (TypeScript's pre-processor: static, type-only, re-exports and dynamic
+ * ones), with apart the modules the feature list's mount entries load (`() => import('…-routes.ts')`
+ * in lib/features/list.ts): only the API composition calls those loaders
+ * (lib/features/feature-routes.ts, once the list has loaded), so they are no edge of the list's
+ * load-time graph, and a function that loads the list loads none of them unless it loads that
+ * composition (the lean functions' bundles leave them out: test/infra/bundle-contents.test.ts).
+ * Narrowly: only that file, only a route module's `import(` right in an arrow's body; any other
+ * import of one, there too, is loaded.
  */
-export function lazyMounts(file: string, source: string): Set<string> {
-  if (!file.endsWith(FEATURE_LIST)) return new Set();
-  const loaders = source.matchAll(/\(\) => import\('(\.{1,2}\/[^']+-routes\.ts)'\)/g);
-  return new Set([...loaders].map((m) => resolve(dirname(file), m[1] ?? '')));
+export function importsOf(file: string, source: string): { loaded: string[]; lazy: string[] } {
+  const list = file.endsWith(FEATURE_LIST);
+  const loaded: string[] = [];
+  const lazy: string[] = [];
+  for (const { fileName, pos } of ts.preProcessFile(source, true, true).importedFiles) {
+    if (!fileName.startsWith('.')) continue;
+    const loader =
+      list &&
+      /-routes\.ts$/.test(fileName) &&
+      /\(\) => import\($/.test(source.slice(Math.max(0, pos - 16), pos));
+    (loader ? lazy : loaded).push(resolve(dirname(file), fileName));
+  }
+  return { loaded, lazy };
 }
+
+/** The modules the feature list's mount entries load lazily (see importsOf). */
+export const lazyMounts = (file: string, source: string): Set<string> =>
+  new Set(importsOf(file, source).lazy);
 
 /** Each file's relative imports that land on a file of `files` (the feature list's lazy mounts left out). */
 export function importGraph(sources: ReadonlyMap<string, string>): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const [file, source] of sources) {
-    const lazy = lazyMounts(file, source);
-    const targets = ts
-      .preProcessFile(source, true, true)
-      .importedFiles.map((f) => f.fileName)
-      .filter((specifier) => specifier.startsWith('.'))
-      .map((specifier) => resolve(dirname(file), specifier))
-      .filter((target) => sources.has(target) && !lazy.has(target));
+    const targets = importsOf(file, source).loaded.filter((target) => sources.has(target));
     graph.set(file, targets);
   }
   return graph;

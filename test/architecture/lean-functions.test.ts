@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lazyMounts } from './import-graph.ts';
+import { importsOf, lazyMounts } from './import-graph.ts';
 
 /**
  * The queue-driven functions compose only what they run (lib/cloud/*-composition.ts): their
@@ -33,18 +32,6 @@ const FORBIDDEN: RegExp[] = [
 /** The module that loads the feature list's mounts (lib/features/list.ts's lazy `import()`s): the API composition's. */
 const MOUNT_LOADER = join(ROOT, 'lib', 'features', 'feature-routes.ts');
 
-/** A file's relative imports: its static ones, and its lazy ones apart (the feature list's mount entries). */
-function relativeImports(file: string): { loaded: string[]; lazy: string[] } {
-  const source = readFileSync(file, 'utf8');
-  const lazy = lazyMounts(file, source);
-  const info = ts.preProcessFile(source, true, true);
-  const targets = info.importedFiles
-    .map((f) => f.fileName)
-    .filter((s) => s.startsWith('.'))
-    .map((s) => resolve(dirname(file), s));
-  return { loaded: targets.filter((t) => !lazy.has(t)), lazy: [...lazy] };
-}
-
 /**
  * Every file the entry reaches through relative imports (type-only ones included: they are cheap
  * to keep out too). The feature list's mounts, which it imports lazily, are reached only where the
@@ -61,7 +48,7 @@ function reach(entry: string): Map<string, string> {
   };
   for (;;) {
     for (let file = queue.shift(); file; file = queue.shift()) {
-      const imports = relativeImports(file);
+      const imports = importsOf(file, readFileSync(file, 'utf8'));
       for (const target of imports.loaded) visit(file, target);
       for (const target of imports.lazy) lazy.push([file, target]);
     }
@@ -172,6 +159,15 @@ describe('lean functions', () => {
 
     expect([...lazyMounts(list, source)].map((f) => relative(ROOT, f))).toEqual([
       'lib/teams/feature-routes.ts',
+    ]);
+    // The same module imported statically and lazily: the static import is loaded.
+    const both = `${source}\nconst b = () => import('./core-routes.ts').then((m) => m.healthMount);`;
+    expect(importsOf(list, both).loaded.map((f) => relative(ROOT, f))).toEqual([
+      'lib/features/core-routes.ts',
+    ]);
+    expect(importsOf(list, both).lazy.map((f) => relative(ROOT, f))).toEqual([
+      'lib/teams/feature-routes.ts',
+      'lib/features/core-routes.ts',
     ]);
     expect([...lazyMounts(join(ROOT, 'lib', 'features', 'other.ts'), source)]).toEqual([]);
   });
