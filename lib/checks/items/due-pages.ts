@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { checkStateSchema } from '../../check-types/check-record.ts';
 import { transactIf } from '../../store/items.ts';
-import { type Item, MAX_QUERY_LIMIT, type Table } from '../../store/table.ts';
+import type { Item, Table } from '../../store/table.ts';
 import { dueEntriesPage, duePartitions, isTenantPartitionState, stateMovedOps } from './check-state-items.ts';
 
 /** What a claim needs of a due check: its state item, as the due index (gsi2) returns it. */
@@ -17,6 +17,11 @@ export type DueCheck = z.infer<typeof dueCheckSchema>;
 
 /** A shard's partitions read at once when the shard's reading starts (it has DUE_SUB_KEYS + 1). */
 const READS_IN_FLIGHT = 8;
+/**
+ * Entries read per query of one partition, at most: the merge holds up to this many of each of the
+ * shard's 65 partitions (~6,500 state items), where larger pages would hold 65 times a page.
+ */
+const PARTITION_PAGE = 100;
 
 /** One due-index partition being read: the entries read and not yet handed on, and where its reading stands. */
 interface Lane {
@@ -43,7 +48,7 @@ export async function* dueCheckPages(
   table: Table,
   input: { shard: number; before: string; pageSize: number },
 ): AsyncGenerator<DuePage> {
-  const limit = Math.min(MAX_QUERY_LIMIT, input.pageSize);
+  const limit = Math.min(PARTITION_PAGE, input.pageSize);
   const lanes: Lane[] = duePartitions(input.shard).map((pk) => ({
     pk,
     items: [],
