@@ -65,6 +65,14 @@ export const LAZY_MODULES: Readonly<Record<string, readonly string[]>> = {
  */
 const MOUNT_MODULES = '*-routes.ts';
 
+/**
+ * The features' job hosts (lib/<feature>/job-host.ts, named by the list with a lazy `import()`
+ * too): the handlers of their notify queue jobs, heavy (they send). Only what runs that queue
+ * loads them (lib/features/job-hosts.ts): the app's functions and the notifier; the others leave
+ * them out as they leave the mounts.
+ */
+const JOB_HOST_MODULES = '*job-host.ts';
+
 /** The functions that compose the app (lib/cloud/http-composition.ts's createCloudApp), so load the list's mounts. */
 export const APP_FUNCTIONS: readonly string[] = [
   'functions/api.ts',
@@ -74,10 +82,17 @@ export const APP_FUNCTIONS: readonly string[] = [
   'functions/status-stream.ts',
 ];
 
-/** What a function's bundle leaves out: the AWS SDK (the runtime's), and the mounts unless it composes the app. */
+/** The functions that run the notify queue, so load the features' job hosts: the app's, and the notifier. */
+export const QUEUE_HOST_FUNCTIONS: readonly string[] = [...APP_FUNCTIONS, 'functions/notifier.ts'];
+
+/**
+ * What a function's bundle leaves out: the AWS SDK (the runtime's), the mounts unless it composes
+ * the app, and the job hosts unless it runs the notify queue.
+ */
 export const externalsOf = (entry: string): string[] => [
   '@aws-sdk/*',
   ...(APP_FUNCTIONS.includes(entry) ? [] : [MOUNT_MODULES]),
+  ...(QUEUE_HOST_FUNCTIONS.includes(entry) ? [] : [JOB_HOST_MODULES]),
 ];
 
 /**

@@ -3,7 +3,7 @@ import { catalogFeature } from '../catalog/feature.ts';
 import { handoverFeature } from '../handover/feature.ts';
 import { incidentsFeature } from '../incidents/feature.ts';
 import { notifyFeature } from '../notify/jobs.ts';
-import { mountOnly, type QueueJob, queueSchema, withMount } from '../platform/feature.ts';
+import { mountOnly, type QueueJob, queueSchema, withHost, withMount } from '../platform/feature.ts';
 import { statusPagesFeature } from '../status-pages/feature.ts';
 import { checksFeature, pushFeature } from './core-faces.ts';
 
@@ -31,8 +31,11 @@ export const FEATURES = [
   mountOnly('maintenance', () => import('./bound-routes.ts').then((m) => m.maintenanceMount)),
   withMount(actionsFeature, () => import('./bound-routes.ts').then((m) => m.actionsMount)),
   withMount(incidentsFeature, () => import('./bound-routes.ts').then((m) => m.incidentsMount)),
-  withMount(statusPagesFeature, () => import('./bound-routes.ts').then((m) => m.statusPagesMount)),
-  handoverFeature,
+  withHost(
+    withMount(statusPagesFeature, () => import('./bound-routes.ts').then((m) => m.statusPagesMount)),
+    () => import('../status-pages/job-host.ts').then((m) => m.statusPagesJobHost),
+  ),
+  withHost(handoverFeature, () => import('../handover/job-host.ts').then((m) => m.handoverJobHost)),
   mountOnly('uptime', () => import('./bound-routes.ts').then((m) => m.uptimeMount)),
   mountOnly('reports', () => import('../reports/feature-routes.ts').then((m) => m.reportsMount)),
   mountOnly('oncall', () => import('../oncall/feature-routes.ts').then((m) => m.onCallMount)),

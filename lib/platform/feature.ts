@@ -53,6 +53,12 @@ export interface Feature {
    * purge steps never load a route (their bundles leave the mount modules out: infra/node-function.ts).
    */
   mount?: MountLoader | undefined;
+  /**
+   * Its job host (lib/<feature>/job-host.ts: the handlers of its jobs, heavy: they send), loaded
+   * lazily as its mount is: only what runs the queue calls it (`loadHosts`, lib/features/job-hosts.ts:
+   * the app and the notifier function), and the other functions' bundles leave it out.
+   */
+  host?: (() => Promise<unknown>) | undefined;
 }
 
 /** Loads a feature's mount: `() => import('../<feature>/feature-routes.ts').then((m) => m.<name>Mount)`. */
@@ -68,8 +74,30 @@ export const mountOnly = <const N extends string, M>(name: N, mount: MountLoader
   mount,
 });
 
+/** A feature of the list with a job host: `withHost(face or withMount(…), () => import('../<feature>/job-host.ts').then(…))`. */
+export const withHost = <const F extends Feature, H>(feature: F, host: () => Promise<H>) => ({
+  ...feature,
+  host,
+});
+
 /** What a list's mount loaders load (each feature's mount), as a union. */
 type MountOf<F> = F extends { mount: MountLoader<infer M> } ? M : never;
+
+/** What a list's host loaders load (each feature's job host), as a union. */
+type HostOf<F> = F extends { host: () => Promise<infer H> } ? H : never;
+
+/** Every listed feature's job host, loaded, in the list's order (what runs the queue, at its start). */
+export const loadHosts = <L extends readonly Feature[]>(features: L): Promise<HostOf<L[number]>[]> =>
+  Promise.all(features.flatMap((feature) => (feature.host ? [feature.host()] : []))) as Promise<
+    HostOf<L[number]>[]
+  >;
+
+/** The ports every host of a union takes: the intersection of theirs (what the queue's host gives). */
+export type PortsOfAll<H> = (H extends unknown ? (ports: PortsOf<H>) => void : never) extends (
+  ports: infer P,
+) => void
+  ? P
+  : never;
 
 /** Every listed feature's mount, loaded, in the list's order (the API composition's, at its start). */
 export const loadMounts = <L extends readonly Feature[]>(features: L): Promise<MountOf<L[number]>[]> =>

@@ -17,12 +17,14 @@ import {
   defineMount,
   hostQueue,
   jobsOf,
+  loadHosts,
   loadMounts,
   mountAll,
   mountedConfigKinds,
   mountedTools,
   mountOnly,
   queueSchema,
+  withHost,
   withMount,
 } from '../../lib/platform/feature.ts';
 import { purgeOf, purgeStepsOf } from '../../lib/purge/purge-steps.ts';
@@ -184,7 +186,7 @@ describe('the feature contract', () => {
     expect(coreFaces).toEqual(['checksFeature', 'pushFeature']);
     expect(faces.filter((face) => !/\/(feature|jobs)$/.test(face))).toEqual([]);
     // Each face once in the list (alone, or with its mount); the rest of the entries only mount.
-    const listed = [...list.matchAll(/^ {2}(?:withMount\((\w+),|(\w+),$)/gm)].map((m) => m[1] ?? m[2]);
+    const listed = [...list.matchAll(/^ +(?:with(?:Mount|Host)\((\w+),|(\w+),$)/gm)].map((m) => m[1] ?? m[2]);
     expect(listed.length).toBe(faces.length + coreFaces.length);
     const mountOnlyEntries = [...list.matchAll(/^ {2}mountOnly\('/gm)].length;
     expect(listed.length + mountOnlyEntries).toBe(FEATURES.length);
@@ -235,7 +237,7 @@ describe('the feature contract', () => {
     expect(naming).toEqual([]);
   });
 
-  it('plugs a new feature’s job, purge step, route, configuration kind and tool through one list entry', async () => {
+  it('plugs a new feature’s job, job host, purge step, route, configuration kind and tool through one list entry', async () => {
     const fixtureJob = z.strictObject({ kind: z.literal('fixture_job'), n: z.number() });
     const purged: string[] = [];
     const face = defineFeature({
@@ -274,40 +276,49 @@ describe('the feature contract', () => {
       update: async () => {},
       remove: async () => {},
     });
-    let loads = 0;
-    // The one entry: the face, and its mount behind a loader nothing but loadMounts calls.
-    const list = [
-      mountOnly('other', async () => defineMount({ name: 'other', routes: () => ['/other'] })),
-      withMount(face, async () => {
-        loads += 1;
-        return defineMount({
-          name: 'fixture',
-          routes: ({ words }: { words: string }) => [`/fixture/${words}`],
-          configKinds: [skillsKind],
-          tools: bindTools((services: { words: string }) => ({ greeting: services.words }), [fixtureTool]),
-        });
-      }),
-    ] as const;
-
-    const schema = queueSchema<z.infer<typeof fixtureJob>>(list, 'notify');
-    expect(schema.parse({ kind: 'fixture_job', n: 1 })).toEqual({ kind: 'fixture_job', n: 1 });
     const handled: string[] = [];
     const host = defineJobHost({
       feature: face,
       queue: 'notify',
-      handler: () => async (job) => {
-        handled.push(job.body.kind);
+      handler: (ports: { prefix: string }) => async (job) => {
+        handled.push(`${ports.prefix}${job.body.kind}`);
       },
     });
-    await hostQueue(list, 'notify', [host], {})({ body: { kind: 'fixture_job', n: 1 } } as never);
-    expect(handled).toEqual(['fixture_job']);
+    const loads: string[] = [];
+    // The one entry: the face, its mount and its job host, each behind a loader only its loader calls.
+    const list = [
+      mountOnly('other', async () => defineMount({ name: 'other', routes: () => ['/other'] })),
+      withHost(
+        withMount(face, async () => {
+          loads.push('mount');
+          return defineMount({
+            name: 'fixture',
+            routes: ({ words }: { words: string }) => [`/fixture/${words}`],
+            configKinds: [skillsKind],
+            tools: bindTools((services: { words: string }) => ({ greeting: services.words }), [fixtureTool]),
+          });
+        }),
+        async () => {
+          loads.push('host');
+          return host;
+        },
+      ),
+    ] as const;
+
+    const schema = queueSchema<z.infer<typeof fixtureJob>>(list, 'notify');
+    expect(schema.parse({ kind: 'fixture_job', n: 1 })).toEqual({ kind: 'fixture_job', n: 1 });
     const steps = purgeStepsOf(list, { table: {} as never, clock: { now: () => 0 } });
     await steps.entity[0]?.({} as never, { kind: 'entity', entity_id: 'ent_1', tenant_id: 't', round: 0 });
     expect(purged).toEqual(['ent_1']);
-    expect(loads).toBe(0);
+    expect(loads).toEqual([]);
+    expect(() => hostQueue(list, 'notify', [], {})).toThrow(/no host for the notify job kinds fixture_job/);
+    const handle = hostQueue(list, 'notify', await loadHosts(list), { prefix: 'ran ' });
+    await handle({ body: { kind: 'fixture_job', n: 1 } } as never);
+    expect(handled).toEqual(['ran fixture_job']);
+    expect(loads).toEqual(['host']);
 
     const mounts = await loadMounts(list);
-    expect(loads).toBe(1);
+    expect(loads).toEqual(['host', 'mount']);
     expect(mountAll(mounts, { words: 'hi' })).toEqual(['/other', '/fixture/hi']);
     expect(Object.keys(kindSetOf(mountedConfigKinds(mounts)))).toEqual(['skills']);
     const [bound] = mountedTools(mounts, { words: 'hi' });

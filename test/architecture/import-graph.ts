@@ -21,13 +21,14 @@ const FEATURE_LIST = join('lib', 'features', 'list.ts');
 
 /**
  * A file's relative imports (TypeScript's pre-processor: static, type-only, re-exports and dynamic
- * ones), with apart the modules the feature list's mount entries load (`() => import('…-routes.ts')`
- * in lib/features/list.ts): only the API composition calls those loaders
- * (lib/features/feature-routes.ts, once the list has loaded), so they are no edge of the list's
+ * ones), with apart the modules the feature list's entries load lazily (`() => import('…-routes.ts')`
+ * and `() => import('…/job-host.ts')` in lib/features/list.ts): only the API composition calls
+ * the mounts' loaders (lib/features/feature-routes.ts) and only what runs the notify queue the
+ * hosts' (lib/features/job-hosts.ts), once the list has loaded, so they are no edge of the list's
  * load-time graph, and a function that loads the list loads none of them unless it loads that
- * composition (the lean functions' bundles leave them out: test/infra/bundle-contents.test.ts).
- * Narrowly: only that file, only a route module's `import(` right in an arrow's body; any other
- * import of one, there too, is loaded.
+ * loader (the other functions' bundles leave them out: test/infra/bundle-contents.test.ts).
+ * Narrowly: only that file, only a route module's or job host's `import(` right in an arrow's
+ * body; any other import of one, there too, is loaded.
  */
 export function importsOf(file: string, source: string): { loaded: string[]; lazy: string[] } {
   const list = file.endsWith(FEATURE_LIST);
@@ -37,7 +38,7 @@ export function importsOf(file: string, source: string): { loaded: string[]; laz
     if (!fileName.startsWith('.')) continue;
     const loader =
       list &&
-      /-routes\.ts$/.test(fileName) &&
+      /(-routes|\/job-host)\.ts$/.test(fileName) &&
       /\(\) => import\($/.test(source.slice(Math.max(0, pos - 16), pos));
     (loader ? lazy : loaded).push(resolve(dirname(file), fileName));
   }
@@ -46,7 +47,11 @@ export function importsOf(file: string, source: string): { loaded: string[]; laz
 
 /** The modules the feature list's mount entries load lazily (see importsOf). */
 export const lazyMounts = (file: string, source: string): Set<string> =>
-  new Set(importsOf(file, source).lazy);
+  new Set(importsOf(file, source).lazy.filter((target) => target.endsWith('-routes.ts')));
+
+/** The job hosts the feature list's entries load lazily (see importsOf). */
+export const lazyHosts = (file: string, source: string): Set<string> =>
+  new Set(importsOf(file, source).lazy.filter((target) => target.endsWith('job-host.ts')));
 
 /** Each file's relative imports that land on a file of `files` (the feature list's lazy mounts left out). */
 export function importGraph(sources: ReadonlyMap<string, string>): Map<string, string[]> {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importsOf, lazyMounts } from './import-graph.ts';
+import { importsOf, lazyHosts, lazyMounts } from './import-graph.ts';
 
 /**
  * The queue-driven functions compose only what they run (lib/cloud/*-composition.ts): their
@@ -29,13 +29,19 @@ const FORBIDDEN: RegExp[] = [
   /^lib\/cloud\/tracing\.ts$/,
 ];
 
-/** The module that loads the feature list's mounts (lib/features/list.ts's lazy `import()`s): the API composition's. */
-const MOUNT_LOADER = join(ROOT, 'lib', 'features', 'feature-routes.ts');
+/**
+ * The modules that load what the feature list names lazily (its `import()`s): the mounts, by the
+ * API composition's; the job hosts, by the notify queue's host.
+ */
+const LOADERS: [string, (target: string) => boolean][] = [
+  [join(ROOT, 'lib', 'features', 'feature-routes.ts'), (target) => target.endsWith('-routes.ts')],
+  [join(ROOT, 'lib', 'features', 'job-hosts.ts'), (target) => target.endsWith('job-host.ts')],
+];
 
 /**
  * Every file the entry reaches through relative imports (type-only ones included: they are cheap
- * to keep out too). The feature list's mounts, which it imports lazily, are reached only where the
- * module that loads them is.
+ * to keep out too). The feature list's mounts and job hosts, which it imports lazily, are reached
+ * only where the module that loads them is.
  */
 function reach(entry: string): Map<string, string> {
   const via = new Map<string, string>([[entry, relative(ROOT, entry)]]);
@@ -52,8 +58,12 @@ function reach(entry: string): Map<string, string> {
       for (const target of imports.loaded) visit(file, target);
       for (const target of imports.lazy) lazy.push([file, target]);
     }
-    if (!via.has(MOUNT_LOADER) || lazy.length === 0) return via;
-    for (const [from, target] of lazy.splice(0)) visit(from, target);
+    const loaded = lazy.filter(([, target]) =>
+      LOADERS.some(([loader, loads]) => via.has(loader) && loads(target)),
+    );
+    if (loaded.length === 0) return via;
+    for (const [from, target] of loaded) visit(from, target);
+    lazy.splice(0, lazy.length, ...lazy.filter((edge) => !loaded.includes(edge)));
   }
 }
 
@@ -148,6 +158,20 @@ describe('lean functions', () => {
     expect(mounts.filter((file) => !api.includes(file))).toEqual([]);
     expect(notifier).toContain('lib/features/list.ts');
     expect(notifier.filter((file) => mounts.includes(file))).toEqual([]);
+  });
+
+  it('reaches the feature list’s job hosts only through the notify queue’s host (the app, the notifier)', () => {
+    const list = join(ROOT, 'lib', 'features', 'list.ts');
+    const hosts = [...lazyHosts(list, readFileSync(list, 'utf8'))].map((f) => relative(ROOT, f));
+    const graph = (name: string) =>
+      [...reach(join(ROOT, 'functions', `${name}.ts`)).keys()].map((f) => relative(ROOT, f));
+
+    expect(hosts).toEqual(['lib/status-pages/job-host.ts', 'lib/handover/job-host.ts']);
+    for (const name of ['api', 'notifier'])
+      expect(hosts.filter((file) => !graph(name).includes(file))).toEqual([]);
+    const stream = graph('stream');
+    expect(stream).toContain('lib/features/list.ts');
+    expect(stream.filter((file) => hosts.includes(file))).toEqual([]);
   });
 
   it('takes only the list’s lazy mount entries for lazy: a static import of a route module there, or a lazy one elsewhere, is loaded', () => {

@@ -3,8 +3,8 @@ import { join, relative } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { BUNDLE_OPTIONS } from '../../bench/bundle-options.ts';
-import { APP_FUNCTIONS, externalsOf, LAZY_MODULES } from '../../infra/node-function.ts';
-import { lazyMounts } from '../architecture/import-graph.ts';
+import { APP_FUNCTIONS, externalsOf, LAZY_MODULES, QUEUE_HOST_FUNCTIONS } from '../../infra/node-function.ts';
+import { lazyHosts, lazyMounts } from '../architecture/import-graph.ts';
 
 /**
  * What each function's bundle holds and weighs, read from esbuild's metafile of the bundle as
@@ -145,6 +145,33 @@ describe('function bundles', () => {
       if (inputs.includes('lib/features/list.ts'))
         expect(new Set(leftOut.map((i) => relative(ROOT, join(listFile, '..', i.path))))).toEqual(
           new Set(mounts),
+        );
+      else expect(leftOut).toEqual([]);
+    },
+  );
+
+  /** The feature list's job hosts (its other lazy imports), as the bundles' metafiles name them. */
+  const hosts = [...lazyHosts(listFile, readFileSync(listFile, 'utf8'))].map((file) => relative(ROOT, file));
+
+  it.each(functionNames)(
+    'functions/%s.ts holds the feature list’s job hosts if it runs the notify queue, else none',
+    async (name) => {
+      const { inputs, output } = await bundle(name);
+      const leftOut = output.imports.filter((i) => /job-host\.ts$/.test(i.path));
+
+      expect(hosts.length).toBeGreaterThan(1);
+      if (QUEUE_HOST_FUNCTIONS.includes(`functions/${name}.ts`)) {
+        expect(inputs).toContain('lib/features/job-hosts.ts');
+        expect(hosts.filter((file) => !inputs.includes(file))).toEqual([]);
+        expect(leftOut).toEqual([]);
+        return;
+      }
+      expect(inputs).not.toContain('lib/features/job-hosts.ts');
+      expect(inputs.filter((file) => /job-host\.ts$/.test(file))).toEqual([]);
+      expect(leftOut.filter((i) => i.kind !== 'dynamic-import')).toEqual([]);
+      if (inputs.includes('lib/features/list.ts'))
+        expect(new Set(leftOut.map((i) => relative(ROOT, join(listFile, '..', i.path))))).toEqual(
+          new Set(hosts),
         );
       else expect(leftOut).toEqual([]);
     },
