@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { BUILTIN_TOOLSETS, FIND_TOOLS_ENTRY } from '../lib/mcp/builtin-tools.ts';
+import { BUILTIN_TOOLSETS } from '../lib/features/feature-routes.ts';
+import { FIND_TOOLS_ENTRY } from '../lib/mcp/builtin-tools.ts';
 
 /**
  * Writes the tools section of docs/mcp.md from the built-in tools' definitions (the toolsets'

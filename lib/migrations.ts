@@ -6,6 +6,7 @@ import {
   migrateEntityAggregates,
   migrateStatePartitions,
 } from './checks/services.ts';
+import { BUILTIN_TOOLSETS } from './features/feature-routes.ts';
 import { moveLegacyIncidents } from './incidents/incident-items.ts';
 import { migrateIncidentExpiry } from './incidents/incident-retention.ts';
 import { upgradeBuiltinSkills } from './mcp/builtin-skill-upgrade.ts';
@@ -68,7 +69,7 @@ export async function runMigrations(deps: {
   // delivery log: a recovery goes only to a channel whose word says the entity was not up.
   const toldWordsSeeded = await seedToldWords(common);
   // Built-in toolsets stored with earlier tool schemas get the current ones (issue 75: entity either way).
-  const builtinSkillsUpgraded = await upgradeBuiltinSkills(common);
+  const builtinSkillsUpgraded = await upgradeBuiltinSkills(common, BUILTIN_TOOLSETS);
   return {
     checks_migrated: checksMigrated,
     check_states_moved: checkStatesMoved,

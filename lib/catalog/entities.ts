@@ -4,6 +4,18 @@
  * and the state index the status board counts. The services over them are services.ts's.
  */
 
+export type { ToolKitDeps } from './entities/entity-args.ts';
+export {
+  entityIdsOfKeys,
+  entityKeysProperty,
+  entityNaming,
+  entityRefInput,
+  entityRefProperties,
+  knownEntities,
+  namesEntity,
+  optionalEntity,
+  requiredEntity,
+} from './entities/entity-args.ts';
 export type { EntityChecksChange, EntityRecord, EntityState } from './entities/entity-items.ts';
 export {
   entityChecksOp,

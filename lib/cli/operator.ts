@@ -4,7 +4,7 @@ import type { PlanLimits } from '../auth/records.ts';
 import { createOperatorKey } from '../auth/services.ts';
 import { createTenantStore } from '../auth/tenants.ts';
 import { migrateCheckItems } from '../checks/services.ts';
-import { starterSkillOps } from '../mcp/builtin-tools.ts';
+import { starterSkillOps } from '../features/feature-routes.ts';
 import { runMigrations } from '../migrations.ts';
 import type { Clock } from '../platform/clock.ts';
 import { silentLogger } from '../platform/logger.ts';

@@ -18,6 +18,8 @@ import type { InvokeAnswer, InvokeCall, InvokeCaller } from '../http/router.ts';
  * (`declare module '…/config-doc/kind.ts' { interface DocLists { checks: true } }`), so a
  * reference to another list is checked, and this folder names none of them. Their order is the
  * kinds' places (`after`, documentOrder below).
+ *
+ * @public (each kind's file extends it)
  */
 // biome-ignore lint/suspicious/noEmptyInterface: each kind's file adds its list (declaration merging)
 export interface DocLists {}

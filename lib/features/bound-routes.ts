@@ -1,52 +1,45 @@
 import { actionsKind } from '../actions/config-kind.ts';
 import { createAuditService } from '../audit/audit-service.ts';
+import { getAuditLog } from '../audit/mcp-tools.ts';
 import { createEntitySearch } from '../catalog/services.ts';
 import type { Route } from '../http/types.ts';
+import { acknowledgeIncident, addIncidentNote, resolveIncident } from '../incidents/mcp-tools.ts';
 import { integrationsKind } from '../integrations/config-kind.ts';
+import {
+  acknowledgeOutsideAlert,
+  listOutsideAlerts,
+  resolveOutsideAlert,
+} from '../integrations/mcp-tools.ts';
 import { maintenanceMount as maintenanceRoutes } from '../maintenance/feature-routes.ts';
 import { createMaintenanceService } from '../maintenance/maintenance-service.ts';
-import {
-  acknowledgeIncident,
-  acknowledgeOutsideAlert,
-  addIncidentNote,
-  applyConfig,
-  bindTools,
-  createMaintenance,
-  createPageIncident,
-  explainAlerting,
-  getActionRun,
-  getAuditLog,
-  getBlastRadius,
-  getCheckRuns,
-  getPingLog,
-  getStatusSummary,
-  getUptime,
-  listHeartbeats,
-  listIncidents,
-  listMaintenance,
-  listOutsideAlerts,
-  planConfig,
-  resolveIncident,
-  resolveOutsideAlert,
-  searchEntities,
-  startMaintenance,
-  updatePageIncident,
-  whoIsOnCall,
-} from '../mcp/builtin-tools.ts';
+import { createMaintenance, listMaintenance, startMaintenance } from '../maintenance/mcp-tools.ts';
 import { defineMount } from '../platform/feature.ts';
+import { bindTools } from '../platform/mcp-tool.ts';
 import { pushMount as pushRoutes } from '../push/feature-routes.ts';
 import { createPingLogService } from '../push/ping-log.ts';
 import { createRunLogService } from '../push/run-log.ts';
 import { searchMount as searchRoutes } from '../search/feature-routes.ts';
+import { searchEntities } from '../search/mcp-tools.ts';
+import { getBlastRadius } from '../status/blast-radius-tool.ts';
+import { listIncidents } from '../status/incidents-tool.ts';
+import { getStatusSummary } from '../status/summary-tool.ts';
 import { statusPagesKind } from '../status-pages/config-kind.ts';
+import { createPageIncident, updatePageIncident } from '../status-pages/mcp-tools.ts';
 import { createPageIncidentService } from '../status-pages/page-incidents.ts';
 import { teamsKind } from '../teams/config-kind.ts';
+import { whoIsOnCall } from '../teams/mcp-tools.ts';
 import { uptimeMount as uptimeRoutes } from '../uptime/feature-routes.ts';
+import { getUptime } from '../uptime/mcp-tools.ts';
 import { createUptimeService } from '../uptime/uptime-service.ts';
 import type { Services } from './compose-services.ts';
 import { channelsKind } from './kinds/channels.ts';
 import { routesKind } from './kinds/routes.ts';
 import { type ListedMount, listedMount, type ServiceMount } from './service-mount.ts';
+import { getActionRun } from './tools/action-runs.ts';
+import { getCheckRuns } from './tools/check-runs.ts';
+import { applyConfig, planConfig } from './tools/config.ts';
+import { explainAlerting } from './tools/explain-alerting.ts';
+import { getPingLog, listHeartbeats } from './tools/heartbeats.ts';
 
 /*
  * The mounts of the features whose MCP tools lib/mcp defines and which lib/mcp's own composition

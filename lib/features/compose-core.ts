@@ -15,7 +15,6 @@ import { composeIncidents } from '../incidents/compose.ts';
 import { composeIntegrations } from '../integrations/compose.ts';
 import { composeProbing } from '../locations/compose-probing.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
-import { starterSkillOps } from '../mcp/builtin-tools.ts';
 import { composeNotifications } from '../notify/compose.ts';
 import type { NotifyJob } from '../notify/jobs.ts';
 import { composePeople } from '../people/compose.ts';
@@ -24,6 +23,7 @@ import { createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
 import type { CoreDeps } from './core-deps.ts';
 import { type NotifyQueueJob, statusPagesShowing } from './list.ts';
+import { starterSkillOps } from './tools/toolsets.ts';
 
 /**
  * The services the features share, wired across them (the first half of lib/app.ts's composition;

@@ -3,10 +3,10 @@ import type { KindSet } from '../config-doc/registry.ts';
 import { createRouteInvoker } from '../http/router.ts';
 import type { Route } from '../http/types.ts';
 import { composeLocations } from '../locations/compose.ts';
-import { type BoundTool, BUILTIN_TOOLSETS } from '../mcp/builtin-tools.ts';
 import { composeMcp } from '../mcp/compose.ts';
 import { spendEmailQuota } from '../notify/email-transport.ts';
 import { countUntold, readTenantChannels } from '../notify/records.ts';
+import type { BoundTool } from '../platform/mcp-tool.ts';
 import { composeReports } from '../reports/compose.ts';
 import { composeSkills } from '../skills/compose.ts';
 import { composeStatus } from '../status/compose.ts';
@@ -16,6 +16,7 @@ import { composeTeams } from '../teams/compose.ts';
 import { composeCore } from './compose-core.ts';
 import type { CoreDeps } from './core-deps.ts';
 import { hostNotifyJobs } from './job-hosts.ts';
+import { BUILTIN_TOOLSETS } from './tools/toolsets.ts';
 
 /**
  * The services the features share, wired across them, over one runtime's ports (lib/app.ts): the
@@ -54,6 +55,7 @@ export function composeServices(
     incidents: core.incidents.service,
     audit: people.mcpAudit,
     featureTools: mounted.tools,
+    toolsets: BUILTIN_TOOLSETS,
   });
   const { checks, recorder } = core;
   const locations = composeLocations({ ...deps, tenants, checks, recorder, decider: core.jobRunner.decider });

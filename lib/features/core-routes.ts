@@ -4,28 +4,23 @@ import { artifactRoutes, checkRoutes } from '../checks/routes.ts';
 import { createCheckReadService, createDraftRun } from '../checks/services.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { ok } from '../http/types.ts';
-import {
-  bindTools,
-  createCheck,
-  deleteCheck,
-  explainEntityState,
-  getCheckResults,
-  getEntity,
-  listBlueprints,
-  listEntities,
-  runCheck,
-  silenceCheck,
-  updateCheck,
-} from '../mcp/builtin-tools.ts';
 import { createMcpRelay } from '../mcp/relay.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 import { defineMount } from '../platform/feature.ts';
+import { bindTools } from '../platform/mcp-tool.ts';
 import type { Services } from './compose-services.ts';
 import { blueprintsKind } from './kinds/blueprints.ts';
 import { checksKind } from './kinds/checks.ts';
 import { entitiesKind } from './kinds/entities.ts';
 import { relationsKind } from './kinds/relations.ts';
 import { type ListedMount, listedMount } from './service-mount.ts';
+import { getEntity, listBlueprints, listEntities } from './tools/catalog.ts';
+import { deleteCheck, updateCheck } from './tools/check-edits.ts';
+import { getCheckResults } from './tools/check-results.ts';
+import { createCheck } from './tools/create-check.ts';
+import { explainEntityState } from './tools/explain-entity.ts';
+import { runCheck } from './tools/run-check.ts';
+import { silenceCheck } from './tools/silence-check.ts';
 
 /*
  * The mounts of the folders whose faces are at their size limit (lib/catalog, lib/checks and

@@ -1,10 +1,13 @@
 import { documentKinds } from '../config-doc/registry.ts';
 import type { Route } from '../http/types.ts';
-import { type BoundTool, type BuiltinTool, OWN_TOOLS } from '../mcp/builtin-tools.ts';
+import { OWN_TOOLS } from '../mcp/builtin-tools.ts';
 import { loadMounts, mountAll, mountedConfigKinds, mountedTools } from '../platform/feature.ts';
+import type { BoundTool, BuiltinTool } from '../platform/mcp-tool.ts';
 import type { Services } from './compose-services.ts';
 import { FEATURES } from './list.ts';
 import type { ServiceMount } from './service-mount.ts';
+
+export { BUILTIN_TOOLSETS, CATALOG_OPS_MANIFEST, starterSkillOps } from './tools/toolsets.ts';
 
 /**
  * The features' mounts (./list.ts names each with a lazy `import()`), loaded once as this module

@@ -1,7 +1,7 @@
 import type { AnyConfigKind } from '../config-doc/kind.ts';
 import type { Route } from '../http/types.ts';
-import type { ToolBinding } from '../mcp/builtin-tools.ts';
 import type { Mount } from '../platform/feature.ts';
+import type { ToolBinding } from '../platform/mcp-tool.ts';
 import type { Services } from './compose-services.ts';
 
 /** A mount over the shared services, as the mounts of lib/features declare theirs. */

@@ -1,7 +1,7 @@
 import type { ActionRunner, ActionStore } from '../actions/stores.ts';
 import type { McpToolAudit } from '../audit/mcp-audit.ts';
 import type { BlueprintStore } from '../catalog/blueprints.ts';
-import type { EntityStore } from '../catalog/entities.ts';
+import type { EntityStore, ToolKitDeps } from '../catalog/entities.ts';
 import { createRelationStore } from '../catalog/relations.ts';
 import { createBlueprintService, createEntityService } from '../catalog/services.ts';
 import type { RunNow } from '../checks/probing.ts';
@@ -12,17 +12,18 @@ import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import { countUntold } from '../notify/records.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
+import type { BoundTool, Builtin } from '../platform/mcp-tool.ts';
+import type { CreateSkillBody } from '../skills/manifest.ts';
 import type { SkillRecord } from '../skills/skill-items.ts';
+import type { BoardReads } from '../status/board-reads.ts';
 import { createStatusService } from '../status/status-service.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
 import { createAppResources } from './apps/app-resources.ts';
 import { createBuiltins } from './builtins/index.ts';
-import { BUILTIN_TOOLSETS } from './builtins/toolsets/index.ts';
 import type { McpCatalog, McpTool } from './ports.ts';
 import { createPromptCatalog } from './prompts/prompt-catalog.ts';
 import { createToolCatalog } from './tool-catalog.ts';
-import type { BoardReads, BoundTool, Builtin, ToolKitDeps } from './tool-kit/deps.ts';
 
 export interface McpDeps {
   table: Table;
@@ -48,6 +49,8 @@ export interface McpDeps {
    * (lib/features/feature-routes.ts): made after this, over the services, so read at the first call.
    */
   featureTools: () => readonly BoundTool[];
+  /** The built-in toolsets, built from the built-ins' definitions (lib/features/tools/toolsets.ts). */
+  toolsets: readonly CreateSkillBody[];
 }
 
 /**
@@ -86,7 +89,7 @@ export function composeMcp(deps: McpDeps) {
     ...reads,
     incidents: deps.incidents,
     skills: deps.skills,
-    toolsets: BUILTIN_TOOLSETS,
+    toolsets: deps.toolsets,
   };
   // Bound at the first call: the features' tools are bound over the services this is part of.
   let bound: ReadonlyMap<string, Builtin> | undefined;

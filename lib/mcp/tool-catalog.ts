@@ -6,12 +6,12 @@ import type { McpToolAudit } from '../audit/mcp-audit.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
+import type { Builtin } from '../platform/mcp-tool.ts';
+import { asToolResult, toolError, toolResult } from '../platform/tool-answers.ts';
 import { createInputSchemaCompiler } from '../skills/input-schema.ts';
 import { argumentsProblem } from '../skills/schema-budget.ts';
 import { FIND_TOOLS_ENTRY } from './builtins/find-tools.ts';
 import type { McpTool, ToolCatalog } from './ports.ts';
-import type { Builtin } from './tool-kit/deps.ts';
-import { asToolResult, toolError, toolResult } from './tool-kit/result.ts';
 
 /** The skill slug find_tools is listed under: it belongs to no registered skill. */
 export const BUILTIN_SLUG = 'builtin';

@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { type DocKey, defineKind, documentOrder } from '../../lib/config-doc/kind.ts';
 import { kindSetOf } from '../../lib/config-doc/registry.ts';
-import { BUILTIN_TOOLS, CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
+import { BUILTIN_TOOLS, BUILTIN_TOOLSETS, CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
 import { FEATURES, notifyQueueJobSchema } from '../../lib/features/list.ts';
-import { BUILTIN_TOOLSETS, OWN_TOOLS } from '../../lib/mcp/builtin-tools.ts';
+import { BUILTIN_DEFINITIONS } from '../../lib/features/tools/toolsets.ts';
+import { OWN_TOOLS, toolsetsOf } from '../../lib/mcp/builtin-tools.ts';
 import { createBuiltins } from '../../lib/mcp/builtins/index.ts';
-import { CHECK_OPS_MANIFEST } from '../../lib/mcp/builtins/toolsets/check-ops.ts';
-import { type BoundTool, type BuiltinDeps, bindTools } from '../../lib/mcp/tool-kit/deps.ts';
+import type { BuiltinDeps } from '../../lib/mcp/tool-kit/deps.ts';
 import {
   defineFeature,
   defineJobHost,
@@ -27,6 +27,7 @@ import {
   withHost,
   withMount,
 } from '../../lib/platform/feature.ts';
+import { type BoundTool, bindTools, READS } from '../../lib/platform/mcp-tool.ts';
 import { purgeOf, purgeStepsOf } from '../../lib/purge/purge-steps.ts';
 import type { CreateSkillBody } from '../../lib/skills/manifest.ts';
 import { lazyMounts } from './import-graph.ts';
@@ -428,7 +429,7 @@ describe('the feature contract', () => {
 
   it(`binds the features’ tools in their mounts: the tool façade holds at most ${FACADE_SERVICES_AT_MOST} services`, () => {
     const facade = interfaceMembers(join(LIB, 'mcp', 'tool-kit', 'deps.ts'), 'BuiltinDeps');
-    const kit = interfaceMembers(join(LIB, 'mcp', 'tool-kit', 'deps.ts'), 'ToolKitDeps');
+    const kit = interfaceMembers(join(LIB, 'catalog', 'entities', 'entity-args.ts'), 'ToolKitDeps');
     expect(kit).toEqual(['clock', 'entityStore', 'logger']);
     expect(facade.length).toBeGreaterThan(0);
     expect(facade.length).toBeLessThanOrEqual(FACADE_SERVICES_AT_MOST);
@@ -476,7 +477,8 @@ describe('the feature contract', () => {
     // The catalog binds MCP's own built-ins and takes the rest from the mounts, each exactly once;
     // a built-in is what a toolset offers.
     const entry = { name: 'fixture_tool', description: 'A fixture.', inputSchema: { type: 'object' } };
-    const fixtureToolset = { ...CHECK_OPS_MANIFEST, slug: 'fixture-ops', tools: [entry] };
+    const checkOps = BUILTIN_TOOLSETS.find((toolset) => toolset.slug === 'check-ops') as CreateSkillBody;
+    const fixtureToolset = { ...checkOps, slug: 'fixture-ops', tools: [entry] };
     const own = (toolsets: readonly CreateSkillBody[]) => ({ toolsets }) as BuiltinDeps;
     const mounted = BUILTIN_TOOLS.filter((t) => !OWN_TOOLS.includes(t as never)).map((t) => t.name);
     const declared = (names: string[]): BoundTool[] => bindTools(() => ({}), names.map(tool)).bind({});
@@ -500,6 +502,82 @@ describe('the feature contract', () => {
     );
     expect(() => createBuiltins(own([...BUILTIN_TOOLSETS, fixtureToolset]), declared(mounted))).toThrow(
       /no mount binds the built-in tools fixture_tool/,
+    );
+  });
+
+  it('keeps no feature’s tool definition in lib/mcp: only MCP’s own (its app views and find_tools)', () => {
+    // A tool definition: an object with a tool's name and a handler.
+    const defined = tsFiles(join(LIB, 'mcp')).flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      return /handler: /.test(text) ? [...text.matchAll(/^ {2}name: '([a-z_]+)',$/gm)].map((m) => m[1]) : [];
+    });
+    expect([...new Set(defined)].sort()).toEqual(OWN_TOOLS.map((tool) => tool.name).sort());
+    // Every other built-in is a feature's, with its toolset entry; the list the toolsets are built
+    // from holds exactly the tools the mounts bind.
+    const mounted = BUILTIN_TOOLS.filter((tool) => !OWN_TOOLS.includes(tool as never));
+    expect(mounted.length).toBeGreaterThan(30);
+    expect(mounted.filter((tool) => !tool.offer).map((tool) => tool.name)).toEqual([]);
+    expect(BUILTIN_DEFINITIONS.map((tool) => tool.name).sort()).toEqual(
+      BUILTIN_TOOLS.map((tool) => tool.name).sort(),
+    );
+  });
+
+  it('plugs a new feature’s tool into its toolset from its definition, with lib/mcp untouched', () => {
+    const widgetTool = {
+      name: 'count_widgets',
+      annotations: { title: 'Count widgets', ...READS },
+      offer: {
+        toolset: 'incident-ops',
+        order: 35,
+        version: '1.3.0',
+        description: 'How many widgets there are.',
+        inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      },
+      handler: async () => ({ content: [] }),
+    };
+    const toolsets = toolsetsOf([...BUILTIN_DEFINITIONS, widgetTool]);
+    const incidentOps = toolsets.find((toolset) => toolset.slug === 'incident-ops');
+    const before = BUILTIN_TOOLSETS.find((toolset) => toolset.slug === 'incident-ops');
+    // At its place, its entry as the definition says, and the toolset's version moves with it.
+    const names = (incidentOps?.tools ?? []).map((tool) => tool.name);
+    expect(names.slice(2, 5)).toEqual(['add_incident_note', 'count_widgets', 'list_outside_alerts']);
+    expect(incidentOps?.tools[3]).toEqual({
+      name: 'count_widgets',
+      description: 'How many widgets there are.',
+      inputSchema: widgetTool.offer.inputSchema,
+      annotations: widgetTool.annotations,
+    });
+    expect(before?.version).toBe('1.2.0');
+    expect(incidentOps?.version).toBe('1.3.0');
+    expect(toolsets.filter((toolset) => toolset.slug !== 'incident-ops')).toEqual(
+      BUILTIN_TOOLSETS.filter((toolset) => toolset.slug !== 'incident-ops'),
+    );
+    // The catalog takes it from the toolsets, bound by its mount like any other.
+    const fixture = defineMount({
+      name: 'widgets',
+      routes: () => [],
+      tools: bindTools(() => ({}), [widgetTool]),
+    });
+    const declared = BUILTIN_TOOLS.filter((t) => !OWN_TOOLS.includes(t as never)).map((t) => t.name);
+    const bound = createBuiltins({ toolsets } as unknown as BuiltinDeps, [
+      ...bindTools(
+        () => ({}),
+        declared.map((name) => ({ ...widgetTool, name })),
+      ).bind({}),
+      ...mountedTools([fixture], {}),
+    ]);
+    expect(bound.has('count_widgets')).toBe(true);
+    // A toolset that does not exist, or a place another tool holds, is refused by name.
+    expect(() =>
+      toolsetsOf([
+        ...BUILTIN_DEFINITIONS,
+        { ...widgetTool, offer: { ...widgetTool.offer, toolset: 'widget-ops' } },
+      ]),
+    ).toThrow(/count_widgets is offered in widget-ops, which is no toolset/);
+    expect(() =>
+      toolsetsOf([...BUILTIN_DEFINITIONS, { ...widgetTool, offer: { ...widgetTool.offer, order: 30 } }]),
+    ).toThrow(
+      /add_incident_note and count_widgets are at one place of incident-ops|count_widgets and add_incident_note are at one place of incident-ops/,
     );
   });
 

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from
 import { createApiHandler } from '../../functions/api.ts';
 import { createMcpHandler } from '../../functions/mcp.ts';
 import { createCloudApp } from '../../lib/cloud/http-composition.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/features/feature-routes.ts';
 import { getRelaySession } from '../../lib/mcp/relay-items.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { streamedResponse } from '../mcp/mcp-fronts.ts';

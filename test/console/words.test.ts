@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/features/feature-routes.ts';
 import { expectCount, expectNoConsoleErrors, expectText, SHOWN_WITHIN_MS, seedServices } from './support.ts';
 import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 

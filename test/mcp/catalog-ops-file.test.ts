@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_TOOLSETS, CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
+import { BUILTIN_TOOLSETS, CATALOG_OPS_MANIFEST } from '../../lib/features/feature-routes.ts';
 
 /**
  * web/src/skills/catalog-ops.json is the catalog-ops manifest as a file: the console's "Enable

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checksInWords } from '../../lib/mcp/builtins/catalog.ts';
+import { checksInWords } from '../../lib/features/tools/catalog.ts';
 
 /** get_entity's summary of an entity's checks: down checks named, degraded ones named when there are any. */
 describe('checksInWords', () => {

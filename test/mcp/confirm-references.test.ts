@@ -4,7 +4,7 @@ import {
   StreamableHTTPClientTransport as TransportV2,
 } from '@modelcontextprotocol/client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BUILTIN_TOOLSETS } from '../../lib/mcp/builtin-tools.ts';
+import { BUILTIN_TOOLSETS } from '../../lib/features/feature-routes.ts';
 import { MCP_RUNTIMES, mcpRuntimeOf, rest } from './mcp-runtimes.ts';
 
 // Issue 75: before the 2026-07-28 confirmation of a built-in write, every object the call names

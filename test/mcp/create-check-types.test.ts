@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/features/feature-routes.ts';
 import { newEntity } from '../checks/check-fixtures.ts';
 import {
   type ApiHarness,

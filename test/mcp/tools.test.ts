@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/features/feature-routes.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newCheck, quietTcpCheck } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

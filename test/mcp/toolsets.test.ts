@@ -1,7 +1,6 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILTIN_TOOLS } from '../../lib/features/feature-routes.ts';
-import { BUILTIN_TOOLSETS, CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
+import { BUILTIN_TOOLS, BUILTIN_TOOLSETS, CATALOG_OPS_MANIFEST } from '../../lib/features/feature-routes.ts';
 import { createSkillBody } from '../../lib/skills/manifest.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { connectSdkClient } from './sdk-client.ts';

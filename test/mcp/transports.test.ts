@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/features/feature-routes.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
 import { enableToolsets, TOOLSET_TOOL_NAMES } from '../support/toolsets.ts';
 import { WRITING_TOOLS } from './agent.ts';

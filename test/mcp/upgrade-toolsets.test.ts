@@ -1,7 +1,7 @@
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILTIN_TOOLSETS } from '../../lib/features/feature-routes.ts';
 import type { LocalRuntime } from '../../lib/local/runtime.ts';
-import { BUILTIN_TOOLSETS } from '../../lib/mcp/builtin-tools.ts';
 import {
   forgetToolsetUpgrade,
   loadPreviousToolsets,

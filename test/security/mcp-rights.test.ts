@@ -1,8 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
-import { BUILTIN_TOOLS } from '../../lib/features/feature-routes.ts';
-import { BUILTIN_TOOLSETS } from '../../lib/mcp/builtin-tools.ts';
+import { BUILTIN_TOOLS, BUILTIN_TOOLSETS } from '../../lib/features/feature-routes.ts';
 import { WRITING_TOOLS } from '../mcp/agent.ts';
 import { connectSdkClient } from '../mcp/sdk-client.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/features/feature-routes.ts';
 import { createInputSchemaCompiler } from '../../lib/skills/input-schema.ts';
 import { createSkillBody, SKILL_LIMITS } from '../../lib/skills/manifest.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/features/feature-routes.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { join } from '../auth/team-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

@@ -1,4 +1,4 @@
-import { BUILTIN_TOOLSETS } from '../../lib/mcp/builtin-tools.ts';
+import { BUILTIN_TOOLSETS } from '../../lib/features/feature-routes.ts';
 import type { ApiHarness } from './api-harness.ts';
 
 /** Every built-in tool name but find_tools (which is always listed): the tools of all six toolsets. */

@@ -1,7 +1,7 @@
 import type { Principal } from '../../domain/principal.ts';
+import { walk } from '../../status/board-reads.ts';
 import { escapeHtml } from '../../status-pages/status-pages.ts';
 import type { BuiltinDeps } from '../tool-kit/deps.ts';
-import { walk } from '../tool-kit/graph.ts';
 import type { ViewEntity } from './ui.ts';
 import { bannerHtml, entityLine, entityListHtml, viewDocument } from './view-html.ts';
 

@@ -1,8 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { BuiltinTool } from '../tool-kit/deps.ts';
-import { READS } from '../tool-kit/deps.ts';
-import { load } from '../tool-kit/graph.ts';
-import { asToolResult, toolResult } from '../tool-kit/result.ts';
+import { entityRefInput } from '../../catalog/entities.ts';
+import type { BuiltinTool } from '../../platform/mcp-tool.ts';
+import { noInput, READS } from '../../platform/mcp-tool.ts';
+import { asToolResult, toolResult } from '../../platform/tool-answers.ts';
+import { load } from '../../status/board-reads.ts';
+import type { BuiltinDeps } from '../tool-kit/deps.ts';
 import { blastRadiusHtml, radiusText, readBlastRadius } from './blast-radius-view.ts';
 import { readStatusView, statusViewHtml, statusViewText } from './status-view.ts';
 import { APP_MIME_TYPE, UI_URIS, uiMeta, VIEW_META } from './ui.ts';
@@ -30,8 +32,16 @@ function appResult(text: string, uri: string, html: string, data: Record<string,
 }
 
 /** show_status: the status board as a view (ui://vigil/status), problems first. */
-export const showStatus: BuiltinTool = {
+export const showStatus: BuiltinTool<BuiltinDeps> = {
   name: 'show_status',
+  offer: {
+    toolset: 'catalog-ops',
+    order: 120,
+    version: '2.2.0',
+    description:
+      'The status board as a view (MCP Apps, ui://vigil/status): counts and entities, problems first; hosts without MCP Apps get the same as text.',
+    inputSchema: noInput,
+  },
   annotations: { title: 'Show status board', ...READS },
   meta: uiMeta(UI_URIS.status),
   handler: (deps, caller) =>
@@ -42,8 +52,16 @@ export const showStatus: BuiltinTool = {
 };
 
 /** show_blast_radius: what depends on an entity, as a view (ui://vigil/blast-radius/{blueprint}/{slug}). */
-export const showBlastRadius: BuiltinTool = {
+export const showBlastRadius: BuiltinTool<BuiltinDeps> = {
   name: 'show_blast_radius',
+  offer: {
+    toolset: 'catalog-ops',
+    order: 130,
+    version: '2.2.0',
+    description:
+      'What depends on an entity, directly or transitively, as a view (MCP Apps, ui://vigil/blast-radius): lists by distance with states; hosts without MCP Apps get the same as text.',
+    inputSchema: entityRefInput,
+  },
   annotations: { title: 'Show blast radius', ...READS },
   meta: uiMeta(UI_URIS.blastRadius),
   handler: (deps, caller, args) =>

@@ -1,7 +1,8 @@
+import type { BuiltinTool } from '../../platform/mcp-tool.ts';
+import { optionalString, positiveInt, READS } from '../../platform/mcp-tool.ts';
+import { toolResult } from '../../platform/tool-answers.ts';
 import type { CreateSkillBody } from '../../skills/manifest.ts';
-import type { BuiltinTool } from '../tool-kit/deps.ts';
-import { optionalString, positiveInt, READS } from '../tool-kit/deps.ts';
-import { toolResult } from '../tool-kit/result.ts';
+import type { BuiltinDeps } from '../tool-kit/deps.ts';
 
 /**
  * find_tools: what tools the tenant could have, so tools/list can stay small. It reads the
@@ -65,7 +66,7 @@ function rowsOf(
   ];
 }
 
-export const findTools: BuiltinTool = {
+export const findTools: BuiltinTool<BuiltinDeps> = {
   name: 'find_tools',
   annotations: { title: 'Find tools', ...READS },
   handler: async (deps, caller, args) => {

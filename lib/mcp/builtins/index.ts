@@ -1,11 +1,6 @@
+import { type BoundTool, type Builtin, type BuiltinTool, bindTools } from '../../platform/mcp-tool.ts';
 import { showBlastRadius, showStatus } from '../apps/show-tools.ts';
-import {
-  type BoundTool,
-  type Builtin,
-  type BuiltinDeps,
-  type BuiltinTool,
-  bindTools,
-} from '../tool-kit/deps.ts';
+import type { BuiltinDeps } from '../tool-kit/deps.ts';
 import { findTools } from './find-tools.ts';
 
 /**
@@ -14,7 +9,7 @@ import { findTools } from './find-tools.ts';
  * feature's mount (`bindTools`, lib/features); the list of them all is derived there
  * (lib/features/feature-routes.ts's BUILTIN_TOOLS).
  */
-export const OWN_TOOLS: readonly BuiltinTool[] = [showStatus, showBlastRadius, findTools];
+export const OWN_TOOLS: readonly BuiltinTool<BuiltinDeps>[] = [showStatus, showBlastRadius, findTools];
 
 /** The built-ins by name: every toolset's entries, and find_tools (always listed, in none). */
 const offered = (toolsets: BuiltinDeps['toolsets']): Set<string> =>
