@@ -25,36 +25,41 @@ export interface ToolKitDeps {
  * anyOf/oneOf (model APIs refuse them in a tool's input schema): the descriptions say which
  * combination to give, and the resolver refuses the others in words.
  */
-const entityRefArgs = z.object({
+// Pure at load (a bundle that loads the catalog's face without a tool drops them): the JSON Schema
+// and the key's schema are made at their first use.
+const entityRefArgs = /* @__PURE__ */ z.object({
   entity_id: z.string().min(1).max(64).optional(),
   blueprint_slug: z.string().min(1).max(100).optional(),
   entity_slug: z.string().min(1).max(100).optional(),
 });
 
-const asJsonSchema = (
-  z.toJSONSchema(entityRefArgs, { target: 'draft-2020-12' }) as {
-    properties: Record<keyof z.infer<typeof entityRefArgs>, Record<string, unknown>>;
-  }
-).properties;
+type RefProperties = Record<keyof z.infer<typeof entityRefArgs>, Record<string, unknown>>;
+let refProperties: RefProperties | undefined;
+const asJsonSchema = (): RefProperties => {
+  refProperties ??= (
+    z.toJSONSchema(entityRefArgs, { target: 'draft-2020-12' }) as unknown as { properties: RefProperties }
+  ).properties;
+  return refProperties;
+};
 
 /** The three properties of an inputSchema naming an entity either way; `what` starts each description. */
 export const entityNaming = (what = 'The entity') => ({
   entity_id: {
-    ...asJsonSchema.entity_id,
+    ...asJsonSchema().entity_id,
     description: `${what} (ent_…); or blueprint_slug with entity_slug`,
   },
   blueprint_slug: {
-    ...asJsonSchema.blueprint_slug,
+    ...asJsonSchema().blueprint_slug,
     description: `${what}: its blueprint, e.g. service (with entity_slug); or entity_id`,
   },
   entity_slug: {
-    ...asJsonSchema.entity_slug,
+    ...asJsonSchema().entity_slug,
     description: `${what}: its slug in the blueprint (with blueprint_slug); or entity_id`,
   },
 });
 
 /** The input-schema properties of the two ways (for a tool whose schema is written beside it). */
-export const entityRefProperties = entityNaming();
+export const entityRefProperties = /* @__PURE__ */ entityNaming();
 
 const ONE_WAY = 'Give entity_id, or blueprint_slug and entity_slug.';
 
@@ -112,11 +117,11 @@ export async function requiredEntity(
 }
 
 /** One entity of a list by its natural key (a window's `entities`, beside its `entity_ids`). */
-const entityKey = entityRefArgs.pick({ blueprint_slug: true, entity_slug: true }).required();
+const entityKey = () => entityRefArgs.pick({ blueprint_slug: true, entity_slug: true }).required();
 
 /** The JSON Schema of a list of entities by blueprint and slug, at most `maxItems`. */
 export const entityKeysProperty = (description: string, maxItems: number) => {
-  const { $schema: _, ...item } = z.toJSONSchema(entityKey, { target: 'draft-2020-12' });
+  const { $schema: _, ...item } = z.toJSONSchema(entityKey(), { target: 'draft-2020-12' });
   return { type: 'array', maxItems, items: item, description };
 };
 
@@ -131,7 +136,7 @@ export async function entityIdsOfKeys(
   at: string,
 ): Promise<string[]> {
   if (keys === undefined) return [];
-  const parsed = z.array(entityKey).safeParse(keys, { error: issueSentence });
+  const parsed = z.array(entityKey()).safeParse(keys, { error: issueSentence });
   if (!parsed.success)
     throw new ValidationError(
       `invalid ${at}`,
@@ -165,6 +170,6 @@ export async function knownEntities(
 /** An inputSchema naming one entity, either way (what optionalEntity and requiredEntity read). */
 export const entityRefInput = {
   type: 'object',
-  properties: entityNaming(),
+  properties: /* @__PURE__ */ entityNaming(),
   additionalProperties: false,
 };
