@@ -17,35 +17,39 @@ import { checksFeature, pushFeature } from './core-faces.ts';
  * modules (`*-routes.ts`) out of their bundles (infra/node-function.ts). The mounts are in this
  * order, which is the route table's and the OpenAPI document's; the faces' jobs, feeds and purge
  * steps run in it too. Adding a feature is its folder and a line here. A mount is in the feature's
- * route face (lib/<feature>/feature-routes.ts); those whose MCP tools lib/mcp defines are in
- * ./bound-routes.ts, and those of the folders whose faces are full in ./core-routes.ts.
+ * route face (lib/<feature>/feature-routes.ts); the few that cannot be are in ./core-routes.ts and
+ * ./bound-routes.ts (each says why).
  */
 export const FEATURES = [
   mountOnly('health', () => import('./core-routes.ts').then((m) => m.healthMount)),
-  mountOnly('people', () => import('./bound-routes.ts').then((m) => m.peopleMount)),
+  mountOnly('people', () => import('../people/feature-routes.ts').then((m) => m.peopleMount)),
   withMount(catalogFeature, () => import('./core-routes.ts').then((m) => m.catalogMount)),
   withMount(checksFeature, () => import('./core-routes.ts').then((m) => m.checksMount)),
-  mountOnly('status', () => import('./bound-routes.ts').then((m) => m.statusMount)),
+  mountOnly('status', () => import('../status/feature-routes.ts').then((m) => m.statusMount)),
   withMount(pushFeature, () => import('./bound-routes.ts').then((m) => m.pushMount)),
   withMount(notifyFeature, () => import('./bound-routes.ts').then((m) => m.notificationsMount)),
-  mountOnly('maintenance', () => import('./bound-routes.ts').then((m) => m.maintenanceMount)),
+  mountOnly('maintenance', () => import('../maintenance/feature-routes.ts').then((m) => m.maintenanceMount)),
   withMount(actionsFeature, () => import('./bound-routes.ts').then((m) => m.actionsMount)),
   withMount(incidentsFeature, () => import('./bound-routes.ts').then((m) => m.incidentsMount)),
   withHost(
-    withMount(statusPagesFeature, () => import('./bound-routes.ts').then((m) => m.statusPagesMount)),
+    withMount(statusPagesFeature, () =>
+      import('../status-pages/feature-routes.ts').then((m) => m.statusPagesMount),
+    ),
     () => import('../status-pages/job-host.ts').then((m) => m.statusPagesJobHost),
   ),
   withHost(handoverFeature, () => import('../handover/job-host.ts').then((m) => m.handoverJobHost)),
-  mountOnly('uptime', () => import('./bound-routes.ts').then((m) => m.uptimeMount)),
+  mountOnly('uptime', () => import('../uptime/feature-routes.ts').then((m) => m.uptimeMount)),
   mountOnly('reports', () => import('../reports/feature-routes.ts').then((m) => m.reportsMount)),
   mountOnly('oncall', () => import('../oncall/feature-routes.ts').then((m) => m.onCallMount)),
   mountOnly('contacts', () => import('../contacts/feature-routes.ts').then((m) => m.contactsMount)),
-  mountOnly('teams', () => import('./bound-routes.ts').then((m) => m.teamsMount)),
-  mountOnly('integrations', () => import('./bound-routes.ts').then((m) => m.integrationsMount)),
+  mountOnly('teams', () => import('../teams/feature-routes.ts').then((m) => m.teamsMount)),
+  mountOnly('integrations', () =>
+    import('../integrations/feature-routes.ts').then((m) => m.integrationsMount),
+  ),
   mountOnly('ack-links', () => import('../ack-links/feature-routes.ts').then((m) => m.ackLinksMount)),
   mountOnly('escalation', () => import('../escalation/feature-routes.ts').then((m) => m.escalationMount)),
   mountOnly('locations', () => import('../locations/feature-routes.ts').then((m) => m.locationsMount)),
-  mountOnly('search', () => import('./bound-routes.ts').then((m) => m.searchMount)),
+  mountOnly('search', () => import('../search/feature-routes.ts').then((m) => m.searchMount)),
   mountOnly('skills', () => import('../skills/feature-routes.ts').then((m) => m.skillsMount)),
   mountOnly('importers', () => import('../importers/feature-routes.ts').then((m) => m.importersMount)),
   mountOnly('config-docs', () => import('./bound-routes.ts').then((m) => m.configDocsMount)),

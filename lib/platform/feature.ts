@@ -264,6 +264,9 @@ interface ToolsOver<D, B> {
  */
 export type Composed<N extends string, R> = { [K in N]: { routes: readonly R[] } };
 
+/** What a tool definition is bound over (its handler's deps): what a mount's binding gives it. */
+export type ToolDeps<T> = T extends { handler: (deps: infer D, ...rest: never[]) => unknown } ? D : never;
+
 /** Declares a feature's routes (and what else it mounts with them). */
 export const defineMount = <D, R, K = never, T = never>(mount: Mount<D, R, K, T>): Mount<D, R, K, T> => mount;
 

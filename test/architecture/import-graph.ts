@@ -39,7 +39,7 @@ export function importsOf(file: string, source: string): { loaded: string[]; laz
     const loader =
       list &&
       /(-routes|\/job-host)\.ts$/.test(fileName) &&
-      /\(\) => import\($/.test(source.slice(Math.max(0, pos - 16), pos));
+      /\(\)\s*=>\s*import\($/.test(source.slice(Math.max(0, pos - 40), pos));
     (loader ? lazy : loaded).push(resolve(dirname(file), fileName));
   }
   return { loaded, lazy };
