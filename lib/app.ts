@@ -1,7 +1,7 @@
 import { composeChangeConsumers, consumerList } from './events/consumers.ts';
 import { composeServices } from './features/compose-services.ts';
 import type { CoreDeps } from './features/core-deps.ts';
-import { CONFIG_KINDS, featureRoutes, featureTools } from './features/feature-routes.ts';
+import { BUILTIN_TOOLSETS, CONFIG_KINDS, featureRoutes, featureTools } from './features/feature-routes.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import type { Route } from './http/types.ts';
@@ -19,6 +19,7 @@ export function createApp(deps: CoreDeps) {
     routes: () => routes,
     tools: () => tools,
     configKinds: CONFIG_KINDS,
+    toolsets: BUILTIN_TOOLSETS,
   });
   const { people, notifications, actions } = services;
   const routes: Route[] = [...featureRoutes(services), openApiRoute(() => routes)];

@@ -21,9 +21,9 @@ import { composePeople } from '../people/compose.ts';
 import { enqueuerOf } from '../platform/feature.ts';
 import { createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
+import type { WriteOp } from '../store/table.ts';
 import type { CoreDeps } from './core-deps.ts';
 import { type NotifyQueueJob, statusPagesShowing } from './list.ts';
-import { starterSkillOps } from './tools/toolsets.ts';
 
 /**
  * The services the features share, wired across them (the first half of lib/app.ts's composition;
@@ -31,9 +31,13 @@ import { starterSkillOps } from './tools/toolsets.ts';
  * actions, incidents and the outside alerts that acknowledge them. What only one feature's routes
  * use is built in that feature's route face (lib/<feature>/feature-routes.ts), not here.
  */
-export function composeCore(deps: CoreDeps) {
+export function composeCore(
+  deps: CoreDeps,
+  /** The writes that register the starter toolset for a new tenant (catalog-ops). */
+  tenantStarter: (tenantId: string, nowMs: number) => WriteOp[],
+) {
   // A new tenant starts with the catalog-ops skill (lib/mcp/builtin-tools.ts).
-  const probing = composeProbing({ ...deps, tenantStarter: starterSkillOps });
+  const probing = composeProbing({ ...deps, tenantStarter });
   const { tenants, checks, checkDeps, recorder } = probing;
   // A browser check's screenshots are stored through the runtime's artifact store as its result is recorded.
   const jobRunner = { ...probing.jobRunner, artifacts: deps.artifacts };

@@ -3,12 +3,14 @@ import type { KindSet } from '../config-doc/registry.ts';
 import { createRouteInvoker } from '../http/router.ts';
 import type { Route } from '../http/types.ts';
 import { composeLocations } from '../locations/compose.ts';
+import { starterSkillOpsOf } from '../mcp/builtin-tools.ts';
 import { composeMcp } from '../mcp/compose.ts';
 import { spendEmailQuota } from '../notify/email-transport.ts';
 import { countUntold, readTenantChannels } from '../notify/records.ts';
 import type { BoundTool } from '../platform/mcp-tool.ts';
 import { composeReports } from '../reports/compose.ts';
 import { composeSkills } from '../skills/compose.ts';
+import type { CreateSkillBody } from '../skills/manifest.ts';
 import { composeStatus } from '../status/compose.ts';
 import { composeStatusPages } from '../status-pages/compose.ts';
 import { createMemoryStreamSlots } from '../streams/stream-slots.ts';
@@ -16,7 +18,7 @@ import { composeTeams } from '../teams/compose.ts';
 import { composeCore } from './compose-core.ts';
 import type { CoreDeps } from './core-deps.ts';
 import { hostNotifyJobs } from './job-hosts.ts';
-import { BUILTIN_TOOLSETS } from './tools/toolsets.ts';
+import { catalogOpsOf } from './tools/toolsets.ts';
 
 /**
  * The services the features share, wired across them, over one runtime's ports (lib/app.ts): the
@@ -25,19 +27,25 @@ import { BUILTIN_TOOLSETS } from './tools/toolsets.ts';
  * features' route faces (lib/features/feature-routes.ts) are mounted over what this returns.
  * `routes` is the route table, read at the first in-process call (configuration apply), `tools`
  * the MCP tools the mounts bind over these services, read at the first tool call, and
- * `configKinds` the configuration document's kinds the mounts declare.
+ * `configKinds` the configuration document's kinds the mounts declare, `toolsets` the built-in
+ * toolsets their tools' definitions offer themselves in.
  */
 export function composeServices(
   deps: CoreDeps,
-  mounted: { routes: () => Route[]; tools: () => readonly BoundTool[]; configKinds: KindSet },
+  mounted: {
+    routes: () => Route[];
+    tools: () => readonly BoundTool[];
+    configKinds: KindSet;
+    toolsets: readonly CreateSkillBody[];
+  },
 ) {
   const { routes, configKinds } = mounted;
-  const core = composeCore(deps);
+  const core = composeCore(deps, starterSkillOpsOf(catalogOpsOf(mounted.toolsets)));
   const { table, clock, logger, cursors, tenants, people, checkService, notifications, actions } = core;
   // Teams and who is on call (issue 55 item 5): its routes, and the who service the MCP tool asks.
   const { blueprints, entities } = core;
   const teams = composeTeams({ table, clock, blueprints, entities, policies: core.escalation.policies });
-  const skills = composeSkills({ table, clock, actions: actions.actions, toolsets: BUILTIN_TOOLSETS });
+  const skills = composeSkills({ table, clock, actions: actions.actions, toolsets: mounted.toolsets });
   // Routes called in-process for a caller the router admitted (configuration apply).
   const invoke = createRouteInvoker({ routes, audit: people.audit, logger });
   const configDocs = composeConfigDocs({
@@ -55,7 +63,7 @@ export function composeServices(
     incidents: core.incidents.service,
     audit: people.mcpAudit,
     featureTools: mounted.tools,
-    toolsets: BUILTIN_TOOLSETS,
+    toolsets: mounted.toolsets,
   });
   const { checks, recorder } = core;
   const locations = composeLocations({ ...deps, tenants, checks, recorder, decider: core.jobRunner.decider });

@@ -6,8 +6,7 @@ import type { BoundTool, BuiltinTool } from '../platform/mcp-tool.ts';
 import type { Services } from './compose-services.ts';
 import { FEATURES } from './list.ts';
 import type { ServiceMount } from './service-mount.ts';
-
-export { BUILTIN_TOOLSETS, CATALOG_OPS_MANIFEST, starterSkillOps } from './tools/toolsets.ts';
+import { builtinToolsets } from './tools/toolsets.ts';
 
 /**
  * The features' mounts (./list.ts names each with a lazy `import()`), loaded once as this module
@@ -32,6 +31,13 @@ export const BUILTIN_TOOLS: readonly BuiltinTool<never>[] = [
   ...OWN_TOOLS,
   ...MOUNTS.flatMap((mount) => mount.tools?.tools ?? []),
 ];
+
+/** The built-in toolsets, built from the built-ins' definitions; catalog-ops, a new tenant's (its writes). */
+export const {
+  toolsets: BUILTIN_TOOLSETS,
+  catalogOps: CATALOG_OPS_MANIFEST,
+  starterSkillOps,
+} = builtinToolsets(BUILTIN_TOOLS);
 
 /** The configuration document's kinds, as the mounts declare them (the configuration engine's set). */
 export const CONFIG_KINDS = documentKinds(mountedConfigKinds(MOUNTS));

@@ -12,7 +12,7 @@ import { type MigrationDeps, migrationMarker, runMarkedMigration } from '../stor
  * slug whose version differs and whose tools are all that toolset's built-ins (no runbook action)
  * takes the manifest's name, description, version and tools; its enabled flag stays. The marker is
  * named by the manifests' versions, so a toolset whose version moves runs it again. The toolsets
- * are the built-ins' (lib/features/tools/toolsets.ts), which the caller gives.
+ * are the built-ins' (lib/features/feature-routes.ts), which the caller gives.
  */
 export const builtinSkillsMarker = (toolsets: readonly CreateSkillBody[]) =>
   `builtin-toolsets:${toolsets.map((t) => `${t.slug}@${t.version}`).join(',')}`;

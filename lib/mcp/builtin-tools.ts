@@ -8,7 +8,7 @@ import type { WriteOp } from '../store/table.ts';
  * binds itself (OWN_TOOLS: its app views and find_tools), the toolsets built from the built-ins'
  * definitions (toolsetsOf: each definition, in its feature's folder, names its toolset entry) and
  * the skill a new tenant starts with. What a tool is, and `bindTools`, are lib/platform/mcp-tool.ts's;
- * the list of every built-in is lib/features/tools/toolsets.ts's.
+ * the list of every built-in is the mounts' (lib/features/feature-routes.ts's BUILTIN_TOOLS).
  */
 
 export { FIND_TOOLS_ENTRY } from './builtins/find-tools.ts';
@@ -24,9 +24,15 @@ export { toolsetsOf } from './builtins/toolsets/index.ts';
  * copy.
  */
 export function starterSkillOpsOf(manifest: CreateSkillBody) {
-  let starterBody: CreateSkillBody | undefined;
   return (tenantId: string, nowMs: number): WriteOp[] => {
-    starterBody ??= createSkillBody.parse(manifest);
-    return skillCreatedOps(newSkillRecord(tenantId, structuredClone(starterBody), nowMs)).ops;
+    let body = parsed.get(manifest);
+    if (!body) {
+      body = createSkillBody.parse(manifest);
+      parsed.set(manifest, body);
+    }
+    return skillCreatedOps(newSkillRecord(tenantId, structuredClone(body), nowMs)).ops;
   };
 }
+
+/** Each starter manifest as parsed, by the manifest (the apps of one process share it). */
+const parsed = new WeakMap<CreateSkillBody, CreateSkillBody>();

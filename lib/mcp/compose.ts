@@ -49,7 +49,7 @@ export interface McpDeps {
    * (lib/features/feature-routes.ts): made after this, over the services, so read at the first call.
    */
   featureTools: () => readonly BoundTool[];
-  /** The built-in toolsets, built from the built-ins' definitions (lib/features/tools/toolsets.ts). */
+  /** The built-in toolsets, built from the built-ins' definitions (lib/features/feature-routes.ts). */
   toolsets: readonly CreateSkillBody[];
 }
 

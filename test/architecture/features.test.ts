@@ -7,7 +7,6 @@ import { type DocKey, defineKind, documentOrder } from '../../lib/config-doc/kin
 import { kindSetOf } from '../../lib/config-doc/registry.ts';
 import { BUILTIN_TOOLS, BUILTIN_TOOLSETS, CONFIG_KINDS } from '../../lib/features/feature-routes.ts';
 import { FEATURES, notifyQueueJobSchema } from '../../lib/features/list.ts';
-import { BUILTIN_DEFINITIONS } from '../../lib/features/tools/toolsets.ts';
 import { OWN_TOOLS, toolsetsOf } from '../../lib/mcp/builtin-tools.ts';
 import { createBuiltins } from '../../lib/mcp/builtins/index.ts';
 import type { BuiltinDeps } from '../../lib/mcp/tool-kit/deps.ts';
@@ -512,14 +511,10 @@ describe('the feature contract', () => {
       return /handler: /.test(text) ? [...text.matchAll(/^ {2}name: '([a-z_]+)',$/gm)].map((m) => m[1]) : [];
     });
     expect([...new Set(defined)].sort()).toEqual(OWN_TOOLS.map((tool) => tool.name).sort());
-    // Every other built-in is a feature's, with its toolset entry; the list the toolsets are built
-    // from holds exactly the tools the mounts bind.
+    // Every other built-in is a feature's, with its toolset entry.
     const mounted = BUILTIN_TOOLS.filter((tool) => !OWN_TOOLS.includes(tool as never));
     expect(mounted.length).toBeGreaterThan(30);
     expect(mounted.filter((tool) => !tool.offer).map((tool) => tool.name)).toEqual([]);
-    expect(BUILTIN_DEFINITIONS.map((tool) => tool.name).sort()).toEqual(
-      BUILTIN_TOOLS.map((tool) => tool.name).sort(),
-    );
   });
 
   it('plugs a new feature’s tool into its toolset from its definition, with lib/mcp untouched', () => {
@@ -535,7 +530,7 @@ describe('the feature contract', () => {
       },
       handler: async () => ({ content: [] }),
     };
-    const toolsets = toolsetsOf([...BUILTIN_DEFINITIONS, widgetTool]);
+    const toolsets = toolsetsOf([...BUILTIN_TOOLS, widgetTool]);
     const incidentOps = toolsets.find((toolset) => toolset.slug === 'incident-ops');
     const before = BUILTIN_TOOLSETS.find((toolset) => toolset.slug === 'incident-ops');
     // At its place, its entry as the definition says, and the toolset's version moves with it.
@@ -570,12 +565,12 @@ describe('the feature contract', () => {
     // A toolset that does not exist, or a place another tool holds, is refused by name.
     expect(() =>
       toolsetsOf([
-        ...BUILTIN_DEFINITIONS,
+        ...BUILTIN_TOOLS,
         { ...widgetTool, offer: { ...widgetTool.offer, toolset: 'widget-ops' } },
       ]),
     ).toThrow(/count_widgets is offered in widget-ops, which is no toolset/);
     expect(() =>
-      toolsetsOf([...BUILTIN_DEFINITIONS, { ...widgetTool, offer: { ...widgetTool.offer, order: 30 } }]),
+      toolsetsOf([...BUILTIN_TOOLS, { ...widgetTool, offer: { ...widgetTool.offer, order: 30 } }]),
     ).toThrow(
       /add_incident_note and count_widgets are at one place of incident-ops|count_widgets and add_incident_note are at one place of incident-ops/,
     );
