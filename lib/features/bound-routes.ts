@@ -1,11 +1,9 @@
 import { actionsKind } from '../actions/config-kind.ts';
 import type { Route } from '../http/types.ts';
-import { acknowledgeIncident, addIncidentNote, resolveIncident } from '../incidents/mcp-tools.ts';
 import { bindTools } from '../platform/mcp-tool.ts';
 import { pushMount as pushRoutes } from '../push/feature-routes.ts';
 import { createPingLogService } from '../push/ping-log.ts';
 import { createRunLogService } from '../push/run-log.ts';
-import { listIncidents } from '../status/incidents-tool.ts';
 import type { Services } from './compose-services.ts';
 import { channelsKind } from './kinds/channels.ts';
 import { routesKind } from './kinds/routes.ts';
@@ -21,8 +19,8 @@ import { getPingLog, listHeartbeats } from './tools/heartbeats.ts';
  * or its route face's) with its tools bound over the tool kit (`services.mcp.kit`) and its own
  * services: notify's and actions' (their folders' faces are full), push's and the configuration
  * document's (their tools are in ./tools/: lib/push's face is full, and lib/config-doc names no
- * feature), and incidents' (list_incidents is lib/status's, which imports lib/incidents). The
- * feature list (./list.ts) names each of them; every other feature mounts from its own folder.
+ * feature). The feature list (./list.ts) names each of them; every other feature mounts from its
+ * own folder.
  */
 
 /** The services' names whose value carries its feature's routes. */
@@ -79,20 +77,6 @@ export const actionsMount: ListedMount = listedMount(
         actions: actions.actions,
       }),
       [getActionRun],
-    ),
-  }),
-);
-
-/** Incidents' routes, with their tools over the incidents' service and the board's transitions. */
-export const incidentsMount: ListedMount = listedMount(
-  composed('incidents', {
-    tools: bindTools(
-      ({ mcp, incidents }: Services) => ({
-        ...mcp.kit,
-        status: mcp.reads.status,
-        incidents: incidents.service,
-      }),
-      [listIncidents, acknowledgeIncident, addIncidentNote, resolveIncident],
     ),
   }),
 );

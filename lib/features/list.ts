@@ -30,7 +30,7 @@ export const FEATURES = [
   withMount(notifyFeature, () => import('./bound-routes.ts').then((m) => m.notificationsMount)),
   mountOnly('maintenance', () => import('../maintenance/feature-routes.ts').then((m) => m.maintenanceMount)),
   withMount(actionsFeature, () => import('./bound-routes.ts').then((m) => m.actionsMount)),
-  withMount(incidentsFeature, () => import('./bound-routes.ts').then((m) => m.incidentsMount)),
+  withMount(incidentsFeature, () => import('../incidents/feature-routes.ts').then((m) => m.incidentsMount)),
   withHost(
     withMount(statusPagesFeature, () =>
       import('../status-pages/feature-routes.ts').then((m) => m.statusPagesMount),
