@@ -86,11 +86,13 @@ type MountOf<F> = F extends { mount: MountLoader<infer M> } ? M : never;
 /** What a list's host loaders load (each feature's job host), as a union. */
 type HostOf<F> = F extends { host: () => Promise<infer H> } ? H : never;
 
+/** What the given loaders load (a feature without one has none), in their order. */
+const loadEach = (loaders: readonly ((() => Promise<unknown>) | undefined)[]): Promise<unknown[]> =>
+  Promise.all(loaders.flatMap((load) => (load ? [load()] : [])));
+
 /** Every listed feature's job host, loaded, in the list's order (what runs the queue, at its start). */
 export const loadHosts = <L extends readonly Feature[]>(features: L): Promise<HostOf<L[number]>[]> =>
-  Promise.all(features.flatMap((feature) => (feature.host ? [feature.host()] : []))) as Promise<
-    HostOf<L[number]>[]
-  >;
+  loadEach(features.map((feature) => feature.host)) as Promise<HostOf<L[number]>[]>;
 
 /** The ports every host of a union takes: the intersection of theirs (what the queue's host gives). */
 export type PortsOfAll<H> = (H extends unknown ? (ports: PortsOf<H>) => void : never) extends (
@@ -101,9 +103,7 @@ export type PortsOfAll<H> = (H extends unknown ? (ports: PortsOf<H>) => void : n
 
 /** Every listed feature's mount, loaded, in the list's order (the API composition's, at its start). */
 export const loadMounts = <L extends readonly Feature[]>(features: L): Promise<MountOf<L[number]>[]> =>
-  Promise.all(features.flatMap((feature) => (feature.mount ? [feature.mount()] : []))) as Promise<
-    MountOf<L[number]>[]
-  >;
+  loadEach(features.map((feature) => feature.mount)) as Promise<MountOf<L[number]>[]>;
 
 /**
  * A feature's part of the change feed: the item types whose changes its consumers read (the sqlite

@@ -11,6 +11,7 @@ import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/sqlite/sqlite-table.ts';
 import type { Table } from '../../lib/store/table.ts';
+import { routerCall } from '../support/local-flow.ts';
 import { observedTable, type TableCall } from '../support/observed-table.ts';
 import { outcomeResult } from './support/alert-truth-model.ts';
 import { memoryJobQueue } from './support/memory-queue.ts';
@@ -98,19 +99,8 @@ describe('the table calls of one alert (local runtime)', () => {
       tenants: app.tenants,
     });
     const { tenant, rawKey } = await app.tenants.createTenant({ name: 'T', email: 't@example.test' });
-    // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-    const call = async (method: string, path: string, body?: unknown): Promise<any> => {
-      const res = await app.router.handle({
-        method,
-        path,
-        query: {},
-        headers: { authorization: `Bearer ${rawKey}`, 'content-type': 'application/json' },
-        body: body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body)),
-        requestId: 'test',
-      });
-      expect(res.status, `${method} ${path}: ${res.body}`).toBeLessThan(300);
-      return res.body ? JSON.parse(res.body) : undefined;
-    };
+    const api = routerCall(app, rawKey);
+    const call = (method: string, path: string, body?: unknown) => api(method, path, body, 'ok');
     await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });
     const entity = await call('POST', '/v1/blueprints/svc/entities', { slug: 'api', name: 'API' });
     const check = await call('POST', '/v1/checks', {

@@ -12,6 +12,7 @@ import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { checkPartition, tenantPk } from '../../lib/store/partitions.ts';
 import type { Key, Table } from '../../lib/store/table.ts';
+import { routerCall } from '../support/local-flow.ts';
 import { observedTable } from '../support/observed-table.ts';
 import { tableEngines } from '../support/table-engines.ts';
 import { outcomeResult } from './support/alert-truth-model.ts';
@@ -83,19 +84,8 @@ describe.each(engines)('one event job reads its entity once ($engine)', ({ make 
       actionQueue: memoryJobQueue('action'),
     });
     const { tenant, rawKey } = await app.tenants.createTenant({ name: 'T', email: 't@example.test' });
-    // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-    const call = async (method: string, path: string, body?: unknown): Promise<any> => {
-      const res = await app.router.handle({
-        method,
-        path,
-        query: {},
-        headers: { authorization: `Bearer ${rawKey}`, 'content-type': 'application/json' },
-        body: body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body)),
-        requestId: 'test',
-      });
-      expect(res.status, `${method} ${path}: ${res.body}`).toBeLessThan(300);
-      return res.body ? JSON.parse(res.body) : undefined;
-    };
+    const api = routerCall(app, rawKey);
+    const call = (method: string, path: string, body?: unknown) => api(method, path, body, 'ok');
     const tag = Math.random().toString(36).slice(2, 8);
     await call('POST', '/v1/blueprints', { slug: `svc-${tag}`, name: 'Service' });
     const entity = await call('POST', `/v1/blueprints/svc-${tag}/entities`, { slug: 'api', name: 'API' });
