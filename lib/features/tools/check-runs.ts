@@ -9,7 +9,7 @@ import {
   toolResult,
 } from '../../platform/tool-answers.ts';
 import type { PushToolDeps } from './deps.ts';
-import { checkRunsInput } from './schemas.ts';
+import { pushCheckPageInput } from './schemas.ts';
 
 /**
  * get_check_runs (issue 78): GET /v1/checks/{id}/runs and /normal for agents: a push check's runs
@@ -37,7 +37,7 @@ export const getCheckRuns: BuiltinTool<PushToolDeps> = {
     version: '1.1.0',
     description:
       "A push check's runs (a /start to its end), newest first and paged: start, end, duration, outcome (success, fail, exit, running, hung, missed), exit status, run id, log excerpt and flags (too_short, too_long, overlap, early, hung, anomalous_duration, anomalous_start), with the learned normal (duration and start-offset percentiles, and whether it flags runs yet).",
-    inputSchema: checkRunsInput,
+    inputSchema: pushCheckPageInput,
   },
   annotations: { title: 'Check runs', ...READS },
   handler: (deps, caller, args) =>

@@ -13,7 +13,7 @@ import {
   toolResult,
 } from '../../platform/tool-answers.ts';
 import type { PushToolDeps } from './deps.ts';
-import { listHeartbeatsInput, pingLogInput } from './schemas.ts';
+import { listHeartbeatsInput, pushCheckPageInput } from './schemas.ts';
 
 /**
  * list_heartbeats and get_ping_log (issue 39): the tenant's push checks (heartbeats of cron jobs)
@@ -163,7 +163,7 @@ export const getPingLog: BuiltinTool<PushToolDeps> = {
     version: '1.1.0',
     description:
       "A push check's pings, newest first and paged: kind (success, start, fail, exit, log), exit status, run id, run duration, sender and body (its last 2,000 characters; secret-looking lines redacted for read-only keys).",
-    inputSchema: pingLogInput,
+    inputSchema: pushCheckPageInput,
   },
   annotations: { title: 'Ping log', ...READS },
   handler: (deps, caller, args) =>

@@ -139,20 +139,8 @@ export const listHeartbeatsInput = {
   additionalProperties: false,
 };
 
-/** get_ping_log: a page of one push check's pings. */
-export const pingLogInput = {
-  type: 'object',
-  properties: {
-    check_id: { type: 'string', description: 'The push check (chk_…)' },
-    limit: pageLimit(20, 100),
-    cursor,
-  },
-  required: ['check_id'],
-  additionalProperties: false,
-};
-
-/** get_check_runs: a page of one push check's runs. */
-export const checkRunsInput = {
+/** get_ping_log and get_check_runs: a page of one push check's pings, or of its runs. */
+export const pushCheckPageInput = {
   type: 'object',
   properties: {
     check_id: { type: 'string', description: 'The push check (chk_…)' },
